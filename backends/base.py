@@ -1,0 +1,101 @@
+"""The Backend protocol and the plain records every backend returns.
+
+A backend deals in names, fingerprints and bytes only: it never parses YAML or knows about
+agents. All parsing happens once, in :mod:`skills_core`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from backends.errors import StorageError
+
+
+@dataclass(frozen=True, slots=True)
+class SkillRef:
+    """One skill as seen by a cheap listing, before any content is read.
+
+    Attributes:
+        name: The skill's folder name.
+        fingerprint: Opaque token that changes whenever SKILL.md may have changed
+            (mtime/size/inode, ETag, generation, blob sha, CRC, version counter).
+        location: Where its SKILL.md lives, for messages and prompts.
+        size: Size of SKILL.md in bytes when the listing knows it.
+        error: Why the skill cannot be loaded, when the listing already knows.
+        shadows: Locations of same-named skills this one hides (composite backends).
+    """
+
+    name: str
+    fingerprint: str
+    location: str
+    size: int | None = None
+    error: str | None = None
+    shadows: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SkillDocument:
+    """The bytes of one SKILL.md with the fingerprint they were read under."""
+
+    name: str
+    data: bytes
+    fingerprint: str
+    location: str
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntry:
+    """One file inside a skill folder: a relative POSIX path and its size in bytes."""
+
+    path: str
+    size: int
+
+
+FetchResult = SkillDocument | StorageError
+"""What :meth:`Backend.get_many` yields per name: the document, or why it failed."""
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """Storage that holds skill folders, each with a SKILL.md at its top."""
+
+    @property
+    def location(self) -> str:
+        """Where the skills live (path or URL), for messages."""
+
+    async def list(self) -> Sequence[SkillRef]:
+        """List every skill with its fingerprint in one cheap pass, reading no content.
+
+        Raises:
+            StorageError: The listing itself failed (the caller keeps what it had).
+        """
+
+    async def get(self, name: str) -> SkillDocument:
+        """Fetch one skill's SKILL.md.
+
+        Raises:
+            SkillNotFoundError: No such skill.
+            UnsafePathError: The name is not a plain folder name.
+        """
+
+    async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
+        """Fetch several SKILL.md files at once, in order; one failure never hides the rest."""
+
+    async def files(self, name: str) -> Sequence[FileEntry]:
+        """List every file of a skill (SKILL.md included, hidden files excluded), sorted.
+
+        Raises:
+            SkillNotFoundError: No such skill.
+        """
+
+    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+        """Read one file of a skill, confined to the skill's folder.
+
+        Raises:
+            SkillNotFoundError: No such skill.
+            ResourceNotFoundError: No such file in the skill.
+            UnsafePathError: The path would leave the skill folder.
+            LimitExceededError: The file is larger than ``max_bytes``.
+        """

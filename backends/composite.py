@@ -1,0 +1,120 @@
+"""Several backends seen as one, in precedence order (project > user > org bucket)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import replace
+
+from backends.base import Backend, FetchResult, FileEntry, SkillDocument, SkillRef
+from backends.errors import SkillNotFoundError, UnsafePathError
+from backends.paths import check_skill_name
+
+
+class CompositeBackend:
+    """Merge backends; on a name clash the earlier backend wins.
+
+    The winning :class:`SkillRef` names every location it shadows in ``shadows``, so a
+    catalog can report them instead of dropping them silently. A failed listing of any
+    member fails the whole listing, so a catalog keeps its last good snapshot rather than
+    losing (or unshadowing) that member's skills.
+
+    Args:
+        backends: Members, highest precedence first.
+    """
+
+    def __init__(self, backends: Sequence[Backend]) -> None:
+        if not backends:
+            raise ValueError("CompositeBackend needs at least one backend")
+        self._backends = tuple(backends)
+        self._owners: dict[str, int] = {}
+
+    def __repr__(self) -> str:
+        return f"CompositeBackend({list(self._backends)!r})"
+
+    @property
+    def location(self) -> str:
+        """The members' locations joined by `` + ``."""
+        return " + ".join(backend.location for backend in self._backends)
+
+    @property
+    def backends(self) -> tuple[Backend, ...]:
+        """The members, highest precedence first."""
+        return self._backends
+
+    async def list(self) -> Sequence[SkillRef]:
+        """List all members concurrently and merge by precedence."""
+        listings = await asyncio.gather(*(backend.list() for backend in self._backends))
+        winners: dict[str, SkillRef] = {}
+        owners: dict[str, int] = {}
+        shadowed: dict[str, list[str]] = {}
+        for index, refs in enumerate(listings):
+            for ref in refs:
+                if ref.name in winners:
+                    shadowed[ref.name].append(ref.location)
+                    continue
+                winners[ref.name] = ref
+                owners[ref.name] = index
+                shadowed[ref.name] = []
+        self._owners = owners
+        return [
+            _tag(winners[name], owners[name], tuple(shadowed[name])) for name in sorted(winners)
+        ]
+
+    async def get(self, name: str) -> SkillDocument:
+        """Fetch from the member that owns the name."""
+        index = await self._owner(name)
+        document = await self._backends[index].get(name)
+        return _tag_document(document, index)
+
+    async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
+        """Fetch from each owning member in one batch per member."""
+        await self._learn_owners(names)
+        results: dict[str, FetchResult] = {}
+        by_owner: dict[int, list[str]] = {}
+        for name in names:
+            try:
+                by_owner.setdefault(self._known_owner(name), []).append(name)
+            except (SkillNotFoundError, UnsafePathError) as exc:
+                results[name] = exc
+        batches = await asyncio.gather(
+            *(self._backends[index].get_many(group) for index, group in by_owner.items())
+        )
+        for (index, group), batch in zip(by_owner.items(), batches, strict=True):
+            for name, result in zip(group, batch, strict=True):
+                results[name] = (
+                    _tag_document(result, index) if isinstance(result, SkillDocument) else result
+                )
+        return [results[name] for name in names]
+
+    async def files(self, name: str) -> Sequence[FileEntry]:
+        """List files from the owning member."""
+        return await self._backends[await self._owner(name)].files(name)
+
+    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+        """Read from the owning member."""
+        return await self._backends[await self._owner(name)].read(name, path, max_bytes=max_bytes)
+
+    async def _owner(self, name: str) -> int:
+        await self._learn_owners([name])
+        return self._known_owner(name)
+
+    async def _learn_owners(self, names: Sequence[str]) -> None:
+        """List once when a name was not seen by the last listing (it may be new)."""
+        if any(name not in self._owners for name in names):
+            await self.list()
+
+    def _known_owner(self, name: str) -> int:
+        check_skill_name(name)
+        try:
+            return self._owners[name]
+        except KeyError:
+            raise SkillNotFoundError(f"no skill named {name!r}", location=self.location) from None
+
+
+def _tag(ref: SkillRef, index: int, shadows: tuple[str, ...]) -> SkillRef:
+    return replace(ref, fingerprint=f"{index}:{ref.fingerprint}", shadows=shadows)
+
+
+def _tag_document(document: SkillDocument, index: int) -> SkillDocument:
+    return replace(document, fingerprint=f"{index}:{document.fingerprint}")

@@ -1,0 +1,52 @@
+"""Errors raised by storage backends.
+
+These are the storage branch of skillfs's one exception tree; the whole tree is drawn in
+:mod:`skills_core.errors`. They live here because backends sit above skills_core and must not
+import it.
+"""
+
+from __future__ import annotations
+
+
+class SkillfsError(Exception):
+    """Root of every error skillfs raises on purpose.
+
+    Attributes:
+        location: Where the problem is (a path or URL), when it concerns one place.
+    """
+
+    def __init__(self, message: str, *, location: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+
+class StorageError(SkillfsError):
+    """A backend could not list, fetch or read something."""
+
+
+class SkillNotFoundError(StorageError, LookupError):
+    """No skill of that name exists in the backend."""
+
+
+class ResourceNotFoundError(StorageError, LookupError):
+    """The skill exists but holds no file at that path."""
+
+
+class UnsafePathError(StorageError, ValueError):
+    """A name or path would leave its skill folder (``..``, absolute, drive, symlink escape)."""
+
+
+class LimitExceededError(StorageError):
+    """Something is larger than a configured :class:`backends.limits.Limits` allows."""
+
+
+class UnsupportedSourceError(SkillfsError, ValueError):
+    """A URL or path names storage that skillfs cannot open."""
+
+
+class MissingDependencyError(SkillfsError, ImportError):
+    """An optional package is needed; the message names the extra to install."""

@@ -1,0 +1,248 @@
+"""Skills in a local folder: ``<root>/<name>/SKILL.md``, first level only.
+
+Every filesystem call runs off the event loop, batched: a listing is one thread hop, and
+fetching many SKILL.md files is one hop per chunk, never one per file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import os
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+
+import aiofiles
+
+from backends.base import FetchResult, FileEntry, SkillDocument, SkillRef
+from backends.errors import (
+    ResourceNotFoundError,
+    SkillNotFoundError,
+    StorageError,
+    UnsafePathError,
+)
+from backends.limits import check_size
+from backends.paths import SKILL_MD_NAMES, check_resource_path, check_skill_name, is_within
+
+_READ_CHUNK = 1024
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _fingerprint(st: os.stat_result) -> str:
+    return f"{st.st_mtime_ns}-{st.st_size}-{st.st_ino}"
+
+
+class LocalBackend:
+    """A folder whose first-level subfolders are skills.
+
+    Args:
+        root: The folder holding the skill folders.
+    """
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self._root = os.path.abspath(os.fspath(root))
+
+    def __repr__(self) -> str:
+        return f"LocalBackend({self._root!r})"
+
+    @property
+    def location(self) -> str:
+        """The absolute path of the root folder."""
+        return self._root
+
+    @property
+    def root(self) -> Path:
+        """The root folder as a :class:`~pathlib.Path`."""
+        return Path(self._root)
+
+    async def list(self) -> Sequence[SkillRef]:
+        """List the skills with one scandir and one lstat per SKILL.md, in one thread hop."""
+        return await asyncio.to_thread(self._scan)
+
+    async def get(self, name: str) -> SkillDocument:
+        """Read one SKILL.md."""
+        return await asyncio.to_thread(self._read_document, name)
+
+    async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
+        """Read many SKILL.md files, one thread hop per chunk of names."""
+        results: list[FetchResult] = []
+        for start in range(0, len(names), _READ_CHUNK):
+            chunk = names[start : start + _READ_CHUNK]
+            results.extend(await asyncio.to_thread(self._read_documents, chunk))
+        return results
+
+    async def files(self, name: str) -> Sequence[FileEntry]:
+        """List a skill's files; symlinks that leave the folder and hidden files are skipped."""
+        return await asyncio.to_thread(self._walk, name)
+
+    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+        """Read one file of a skill after resolving it inside the skill folder."""
+        relative = check_resource_path(path, location=os.path.join(self._root, name))
+        target = await asyncio.to_thread(self._resolve_resource, name, relative, max_bytes)
+        location = os.path.join(self._root, name, relative)
+        try:
+            async with aiofiles.open(target, "rb", opener=_open_no_follow) as handle:
+                data = await handle.read(max_bytes + 1)
+        except OSError as exc:
+            raise StorageError(f"cannot read: {exc.strerror}", location=location) from exc
+        check_size(len(data), max_bytes, location=location)
+        return data
+
+    # -- blocking helpers, only ever called through asyncio.to_thread ---------------------
+
+    def _scan(self) -> Sequence[SkillRef]:
+        try:
+            with os.scandir(self._root) as iterator:
+                entries = sorted(iterator, key=lambda entry: entry.name)
+        except OSError as exc:
+            raise StorageError(
+                f"cannot list skills folder: {exc.strerror}", location=self._root
+            ) from exc
+        refs: list[SkillRef] = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if not entry.is_dir():
+                    continue
+            except OSError:
+                continue
+            ref = self._stat_skill(entry.path, entry.name)
+            if ref is not None:
+                refs.append(ref)
+        return refs
+
+    def _stat_skill(self, folder: str, name: str) -> SkillRef | None:
+        for file_name in SKILL_MD_NAMES:
+            path = os.path.join(folder, file_name)
+            try:
+                st = os.lstat(path)
+                if stat.S_ISLNK(st.st_mode):
+                    self._check_link(folder, path)
+                    st = os.stat(path)
+            except FileNotFoundError:
+                continue
+            except UnsafePathError as exc:
+                return SkillRef(name, "", path, error=exc.message)
+            except OSError as exc:
+                return SkillRef(name, "", path, error=f"cannot stat SKILL.md: {exc.strerror}")
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            try:
+                check_skill_name(name)
+            except UnsafePathError as exc:
+                return SkillRef(name, "", path, error=exc.message)
+            return SkillRef(name, _fingerprint(st), path, size=st.st_size)
+        return None
+
+    def _check_link(self, folder: str, path: str) -> str:
+        real = os.path.realpath(path)
+        if not is_within(os.path.realpath(folder), real):
+            raise UnsafePathError("symlink leaves the skill folder", location=path)
+        return real
+
+    def _read_documents(self, names: Sequence[str]) -> Sequence[FetchResult]:
+        results: list[FetchResult] = []
+        for name in names:
+            try:
+                results.append(self._read_document(name))
+            except StorageError as exc:
+                results.append(exc)
+        return results
+
+    def _read_document(self, name: str) -> SkillDocument:
+        folder = os.path.join(self._root, check_skill_name(name))
+        for file_name in SKILL_MD_NAMES:
+            path = os.path.join(folder, file_name)
+            try:
+                fd = self._open_confined(folder, path)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise StorageError(f"cannot open: {exc.strerror}", location=path) from exc
+            try:
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode):
+                    continue
+                data = _read_fd(fd, st.st_size)
+            except OSError as exc:
+                raise StorageError(f"cannot read: {exc.strerror}", location=path) from exc
+            finally:
+                os.close(fd)
+            return SkillDocument(name, data, _fingerprint(st), path)
+        raise SkillNotFoundError(f"no skill named {name!r}", location=self._root)
+
+    def _open_confined(self, folder: str, path: str) -> int:
+        try:
+            return os.open(path, _OPEN_FLAGS)
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:
+                raise
+        return os.open(self._check_link(folder, path), _OPEN_FLAGS)
+
+    def _skill_folder(self, name: str) -> str:
+        folder = os.path.join(self._root, check_skill_name(name))
+        if not any(os.path.isfile(os.path.join(folder, f)) for f in SKILL_MD_NAMES):
+            raise SkillNotFoundError(f"no skill named {name!r}", location=self._root)
+        return os.path.realpath(folder)
+
+    def _walk(self, name: str) -> Sequence[FileEntry]:
+        real_folder = self._skill_folder(name)
+        found: list[FileEntry] = []
+        pending = [""]
+        while pending:
+            prefix = pending.pop()
+            with os.scandir(os.path.join(real_folder, prefix)) as iterator:
+                for entry in iterator:
+                    if entry.name.startswith("."):
+                        continue
+                    relative = f"{prefix}/{entry.name}" if prefix else entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(relative)
+                        continue
+                    size = self._regular_file_size(real_folder, entry)
+                    if size is not None:
+                        found.append(FileEntry(relative, size))
+        return sorted(found, key=lambda item: item.path)
+
+    @staticmethod
+    def _regular_file_size(real_folder: str, entry: os.DirEntry[str]) -> int | None:
+        try:
+            if entry.is_symlink() and not is_within(real_folder, os.path.realpath(entry.path)):
+                return None
+            st = entry.stat()
+        except OSError:
+            return None
+        return st.st_size if stat.S_ISREG(st.st_mode) else None
+
+    def _resolve_resource(self, name: str, relative: str, max_bytes: int) -> str:
+        real_folder = self._skill_folder(name)
+        location = os.path.join(self._root, name, relative)
+        target = os.path.realpath(os.path.join(real_folder, relative))
+        if not is_within(real_folder, target):
+            raise UnsafePathError("path leaves the skill folder", location=location)
+        try:
+            st = os.stat(target)
+        except FileNotFoundError as exc:
+            raise ResourceNotFoundError("no such file", location=location) from exc
+        except OSError as exc:
+            raise StorageError(f"cannot stat: {exc.strerror}", location=location) from exc
+        if not stat.S_ISREG(st.st_mode):
+            raise ResourceNotFoundError("not a regular file", location=location)
+        check_size(st.st_size, max_bytes, location=location)
+        return target
+
+
+def _open_no_follow(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+
+
+def _read_fd(fd: int, expected_size: int) -> bytes:
+    data = os.read(fd, expected_size + 1)
+    if len(data) <= expected_size:
+        return data
+    parts = [data]
+    while chunk := os.read(fd, 1 << 16):
+        parts.append(chunk)
+    return b"".join(parts)

@@ -1,0 +1,252 @@
+"""SkillCatalog: the incremental cache between a backend and its readers.
+
+``refresh()`` lists the backend once, reuses every entry whose fingerprint is unchanged, fetches
+and parses only new or changed SKILL.md files (a touched file with equal bytes counts as
+unchanged), then swaps in a new immutable snapshot in one assignment, so concurrent readers
+never see a half-applied refresh. A listing that fails leaves the last good snapshot in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
+
+from backends.base import Backend, FetchResult, SkillDocument, SkillRef
+from backends.errors import LimitExceededError, SkillNotFoundError
+from backends.limits import DEFAULT_LIMITS, Limits
+from skills_core import codes
+from skills_core.entries import (
+    CatalogEntry,
+    digest_of,
+    load_document,
+    problem_from_error,
+    unreadable_entry,
+)
+from skills_core.models import Skill, SkillMetadata
+from skills_core.prompt import format_available_skills
+from skills_core.report import ReloadReport, SkillProblem
+from skills_core.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
+
+logger = logging.getLogger("skillfs")
+
+_FETCH_BATCH = 512
+
+
+class SkillCatalog:
+    """The skills of one backend, kept current by :meth:`refresh`.
+
+    Args:
+        backend: Where the skills live.
+        strict: Refuse skills with any spec violation, not only a broken identity.
+        limits: Size and YAML limits applied while loading.
+    """
+
+    def __init__(
+        self, backend: Backend, *, strict: bool = False, limits: Limits = DEFAULT_LIMITS
+    ) -> None:
+        self._backend = backend
+        self._strict = strict
+        self._limits = limits
+        self._snapshot = EMPTY_SNAPSHOT
+        self._lock = asyncio.Lock()
+
+    def __repr__(self) -> str:
+        return f"SkillCatalog({self._backend!r}, {len(self._snapshot.skills)} skills)"
+
+    def __len__(self) -> int:
+        return len(self._snapshot.skills)
+
+    def __contains__(self, name: object) -> bool:
+        entry = self._snapshot.entries.get(name) if isinstance(name, str) else None
+        return entry is not None and entry.loaded
+
+    @property
+    def backend(self) -> Backend:
+        """The backend this catalog reads."""
+        return self._backend
+
+    @property
+    def limits(self) -> Limits:
+        """The limits applied while loading and reading."""
+        return self._limits
+
+    @property
+    def snapshot(self) -> CatalogSnapshot:
+        """The current immutable snapshot."""
+        return self._snapshot
+
+    @property
+    def errors(self) -> tuple[SkillProblem, ...]:
+        """Why each refused skill is refused, plus failures of the last refresh."""
+        return self._snapshot.errors
+
+    @property
+    def warnings(self) -> tuple[SkillProblem, ...]:
+        """Warnings about loaded skills."""
+        return self._snapshot.warnings
+
+    def list(self) -> Sequence[SkillMetadata]:
+        """Metadata of every loaded skill, sorted by name."""
+        return self._snapshot.skills
+
+    def metadata(self, name: str) -> SkillMetadata:
+        """The metadata of one loaded skill.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        return self._loaded_entry(name)[1]
+
+    async def get(self, name: str) -> Skill:
+        """One loaded skill with its body and current file list.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        entry, metadata = self._loaded_entry(name)
+        files = await self._backend.files(name)
+        return Skill(metadata, entry.body, entry.location, tuple(files))
+
+    async def read_resource(self, name: str, path: str) -> bytes:
+        """Read one file of a loaded skill, confined to its folder and size-limited.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            ResourceNotFoundError: No such file.
+            UnsafePathError: The path would leave the skill folder.
+            LimitExceededError: The file is over ``limits.max_resource_bytes``.
+        """
+        self._loaded_entry(name)
+        return await self._backend.read(name, path, max_bytes=self._limits.max_resource_bytes)
+
+    def to_prompt(self, *, include_location: bool = True) -> str:
+        """The ``<available_skills>`` XML block for a system prompt, escaped."""
+        entries = self._snapshot.entries
+        return format_available_skills(
+            (meta.name, meta.description, entries[meta.name].location if include_location else None)
+            for meta in self._snapshot.skills
+        )
+
+    def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
+        """Refresh whenever the skills may have changed and yield each meaningful report.
+
+        Local folders are watched for filesystem events (with ``skillfs[watch]``); other
+        backends are polled every ``interval`` seconds.
+        """
+        from skills_core.watch import watch_catalog
+
+        return watch_catalog(self, interval=interval)
+
+    async def refresh(self) -> ReloadReport:
+        """List the backend and re-read only what changed; see the module docstring."""
+        async with self._lock:
+            old = self._snapshot
+            try:
+                refs = await self._backend.list()
+            except Exception as exc:  # a failed listing must never lose the catalog
+                return self._failed_refresh(old, exc)
+            entries, refresh_errors, fetched = await self._load(refs, old)
+            new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, refs=refs)
+            self._snapshot = new
+            return _compare(old, new, fetched)
+
+    def _loaded_entry(self, name: str) -> tuple[CatalogEntry, SkillMetadata]:
+        entry = self._snapshot.entries.get(name)
+        if entry is None or entry.metadata is None:
+            reason = f": {entry.errors[0].message}" if entry and entry.errors else ""
+            raise SkillNotFoundError(
+                f"no loaded skill named {name!r}{reason}", location=self._backend.location
+            )
+        return entry, entry.metadata
+
+    def _failed_refresh(self, old: CatalogSnapshot, exc: Exception) -> ReloadReport:
+        location = self._backend.location
+        message = f"listing failed, kept the last good catalog: {exc}"
+        logger.warning("%s: %s", location, message, exc_info=exc)
+        return ReloadReport(
+            unchanged=tuple(meta.name for meta in old.skills),
+            errors=old.errors,
+            warnings=old.warnings,
+            failure=SkillProblem(None, location, codes.LIST_FAILED, message),
+        )
+
+    async def _load(
+        self, refs: Sequence[SkillRef], old: CatalogSnapshot
+    ) -> tuple[dict[str, CatalogEntry], Sequence[SkillProblem], int]:
+        entries: dict[str, CatalogEntry] = {}
+        pending: list[SkillRef] = []
+        for ref in refs:
+            previous = old.entries.get(ref.name)
+            if previous is not None and previous.fingerprint == ref.fingerprint:
+                entries[ref.name] = previous
+            elif ref.error is not None:
+                entries[ref.name] = unreadable_entry(ref, ref.error)
+            elif ref.size is not None and ref.size > self._limits.max_skill_md_bytes:
+                entries[ref.name] = unreadable_entry(ref, self._oversize(ref))
+            else:
+                pending.append(ref)
+        refresh_errors: list[SkillProblem] = []
+        for start in range(0, len(pending), _FETCH_BATCH):
+            batch = pending[start : start + _FETCH_BATCH]
+            results = await self._backend.get_many([ref.name for ref in batch])
+            built, problems = await asyncio.to_thread(self._judge, batch, results, old)
+            entries.update((entry.name, entry) for entry in built)
+            refresh_errors += problems
+        return entries, refresh_errors, len(pending)
+
+    def _judge(
+        self, refs: Sequence[SkillRef], results: Sequence[FetchResult], old: CatalogSnapshot
+    ) -> tuple[Sequence[CatalogEntry], Sequence[SkillProblem]]:
+        """Turn fetched documents into entries (runs in a worker thread)."""
+        built: list[CatalogEntry] = []
+        problems: list[SkillProblem] = []
+        for ref, result in zip(refs, results, strict=True):
+            previous = old.entries.get(ref.name)
+            if isinstance(result, SkillDocument):
+                built.append(self._judge_document(result, previous))
+            elif isinstance(result, SkillNotFoundError):
+                continue  # vanished since the listing: it is simply gone
+            elif previous is not None and previous.loaded:
+                problem = problem_from_error(ref.name, ref.location, result)
+                note = f"{problem.message}; still serving the previous version"
+                problems.append(replace(problem, message=note))
+                built.append(previous)
+            else:
+                built.append(unreadable_entry(ref, result))
+        return built, problems
+
+    def _judge_document(
+        self, document: SkillDocument, previous: CatalogEntry | None
+    ) -> CatalogEntry:
+        digest = digest_of(document.data)
+        if previous is not None and previous.digest == digest:
+            return replace(previous, fingerprint=document.fingerprint, location=document.location)
+        return load_document(document, limits=self._limits, strict=self._strict, digest=digest)
+
+    def _oversize(self, ref: SkillRef) -> LimitExceededError:
+        limit = self._limits.max_skill_md_bytes
+        return LimitExceededError(
+            f"SKILL.md is {ref.size} bytes, over the {limit}-byte limit", location=ref.location
+        )
+
+
+def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> ReloadReport:
+    before = {name: entry for name, entry in old.entries.items() if entry.loaded}
+    after = {name: entry for name, entry in new.entries.items() if entry.loaded}
+    common = sorted(before.keys() & after.keys())
+    changed = {name for name in common if _differs(before[name], after[name])}
+    return ReloadReport(
+        added=tuple(sorted(after.keys() - before.keys())),
+        changed=tuple(name for name in common if name in changed),
+        removed=tuple(sorted(before.keys() - after.keys())),
+        unchanged=tuple(name for name in common if name not in changed),
+        errors=new.errors,
+        warnings=new.warnings,
+        fetched=fetched,
+    )
+
+
+def _differs(before: CatalogEntry, after: CatalogEntry) -> bool:
+    return before.digest != after.digest or before.location != after.location

@@ -1,0 +1,84 @@
+"""The one exception tree of skillfs.
+
+Errors meant for a developer are exceptions; problems with individual skills found while
+loading a catalog are reported as values (:class:`skills_core.report.SkillProblem`) so one bad
+skill never hides the others. Every error about a skill carries its ``location``.
+
+::
+
+    SkillfsError                      root; .message, .location
+    ├── StorageError                  a backend could not list, fetch or read
+    │   ├── SkillNotFoundError        (also LookupError) no skill of that name
+    │   ├── ResourceNotFoundError     (also LookupError) no such file in the skill
+    │   ├── UnsafePathError           (also ValueError) the path would leave the skill
+    │   └── LimitExceededError        larger than a configured Limits allows
+    ├── SkillParseError               SKILL.md has no readable frontmatter
+    │   └── YamlAliasError            too many YAML aliases (a "billion laughs" document)
+    ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
+    ├── UnsupportedSourceError        (also ValueError) a URL skillfs cannot open
+    └── MissingDependencyError        (also ImportError) names the extra to install
+
+The storage branch and the two source errors are defined in :mod:`backends.errors`, because
+backends sit above skills_core and never import it; they are re-exported here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from backends.errors import (
+    LimitExceededError,
+    MissingDependencyError,
+    ResourceNotFoundError,
+    SkillfsError,
+    SkillNotFoundError,
+    StorageError,
+    UnsafePathError,
+    UnsupportedSourceError,
+)
+
+if TYPE_CHECKING:
+    from skills_core.validation import ValidationReport
+
+__all__ = [
+    "LimitExceededError",
+    "MissingDependencyError",
+    "ResourceNotFoundError",
+    "SkillNotFoundError",
+    "SkillParseError",
+    "SkillValidationError",
+    "SkillfsError",
+    "StorageError",
+    "UnsafePathError",
+    "UnsupportedSourceError",
+    "YamlAliasError",
+]
+
+
+class SkillParseError(SkillfsError):
+    """SKILL.md could not be split into frontmatter and body, or its YAML is invalid.
+
+    Attributes:
+        code: A stable code from :mod:`skills_core.codes`.
+    """
+
+    def __init__(self, message: str, *, location: str | None, code: str) -> None:
+        super().__init__(message, location=location)
+        self.code = code
+
+
+class YamlAliasError(SkillParseError):
+    """The frontmatter uses more YAML aliases than allowed; it was not expanded."""
+
+
+class SkillValidationError(SkillfsError):
+    """A skill breaks the spec.
+
+    Attributes:
+        report: Every problem found, errors and warnings.
+    """
+
+    def __init__(self, report: ValidationReport, *, location: str | None) -> None:
+        messages = "; ".join(issue.message for issue in report.errors)
+        super().__init__(f"invalid skill: {messages}", location=location)
+        self.report = report

@@ -1,0 +1,140 @@
+"""The optional frontmatter fields skillfs knows: their types, limits and model attributes.
+
+One table serves both validation (what is wrong) and model building (what the skill gets), so
+the two can never disagree. ``name`` and ``description`` are the skill's identity and are
+checked in :mod:`skills_core.validation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from skills_core import codes
+
+
+class FieldProblem(Exception):
+    """A field's value is unusable as given.
+
+    Attributes:
+        code: WRONG_TYPE or INVALID_VALUE.
+        repaired: A faithful repair the model can use, or ``None`` to keep the raw value
+            in ``SkillMetadata.extra`` instead.
+    """
+
+    def __init__(self, code: str, message: str, repaired: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.repaired = repaired
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {dict: "mapping", list: "list", str: "string", bool: "boolean"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _string(value: Any) -> str:
+    if not isinstance(value, str):
+        raise FieldProblem(codes.WRONG_TYPE, f"must be a string, not {_kind(value)}")
+    return value
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise FieldProblem(codes.WRONG_TYPE, f"must be true or false, not {_kind(value)}")
+    return value
+
+
+def _space_delimited(value: Any) -> tuple[str, ...]:
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        raise FieldProblem(
+            codes.WRONG_TYPE, "must be a space-delimited string, not a list", tuple(value)
+        )
+    return tuple(_string(value).split())
+
+
+def _string_list(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return tuple(value)
+    raise FieldProblem(
+        codes.WRONG_TYPE, f"must be a list of strings or a string, not {_kind(value)}"
+    )
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise FieldProblem(codes.WRONG_TYPE, f"must be a mapping, not {_kind(value)}")
+    return MappingProxyType(value)
+
+
+def _string_map(value: Any) -> Mapping[str, str]:
+    mapping = _mapping(value)
+    if all(isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()):
+        return mapping
+    odd = sorted(
+        str(k) for k, v in mapping.items() if not (isinstance(k, str) and isinstance(v, str))
+    )
+    repaired = MappingProxyType({str(k): str(v) for k, v in mapping.items()})
+    raise FieldProblem(
+        codes.INVALID_VALUE,
+        f"must map strings to strings; converted {', '.join(odd)} to strings",
+        repaired,
+    )
+
+
+def _one_of(*choices: str) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        text = _string(value)
+        if text not in choices:
+            allowed = " or ".join(repr(choice) for choice in choices)
+            raise FieldProblem(codes.INVALID_VALUE, f"must be {allowed}, not {text!r}")
+        return text
+
+    return check
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """How one optional frontmatter key is checked and where it lands in the model."""
+
+    key: str
+    attr: str
+    coerce: Callable[[Any], Any]
+    max_length: int | None = None
+    standard: bool = True
+
+
+FIELDS: Mapping[str, FieldSpec] = {
+    spec.key: spec
+    for spec in (
+        # The agentskills.io specification.
+        FieldSpec("license", "license", _string),
+        FieldSpec("compatibility", "compatibility", _string, max_length=500),
+        FieldSpec("allowed-tools", "allowed_tools", _space_delimited),
+        FieldSpec("metadata", "metadata", _string_map),
+        # Extensions used by the systems skillfs serves (Eino, adk-rust, echo-execution,
+        # Claude-style skills): valid and type-checked, never "unknown".
+        FieldSpec("context", "context", _one_of("fork", "fork_with_context"), standard=False),
+        FieldSpec("agent", "agent", _string, standard=False),
+        FieldSpec("model", "model", _string, standard=False),
+        FieldSpec("tags", "tags", _string_list, standard=False),
+        FieldSpec("paths", "paths", _string_list, standard=False),
+        FieldSpec("shell", "shell", _one_of("bash", "powershell"), standard=False),
+        FieldSpec("hooks", "hooks", _mapping, standard=False),
+        FieldSpec("argument-hint", "argument_hint", _string, standard=False),
+        FieldSpec("user-invocable", "user_invocable", _boolean, standard=False),
+        FieldSpec("disable-model-invocation", "disable_model_invocation", _boolean, standard=False),
+    )
+}
+
+IDENTITY_KEYS = ("name", "description")
+DESCRIPTION_MAX_LENGTH = 1024
+NAME_MAX_LENGTH = 64

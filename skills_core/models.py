@@ -1,0 +1,95 @@
+"""What a loaded skill is: its frontmatter as typed metadata, its body, where it lives.
+
+The records are frozen and slotted: a catalog of 10,000 skills holds 10,000 small objects, and
+readers can share them without copying.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from backends.base import FileEntry, SkillRef
+from skills_core.fields import FIELDS
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _empty() -> Mapping[str, Any]:
+    return _EMPTY
+
+
+@dataclass(frozen=True, slots=True)
+class SkillMetadata:
+    """A skill's frontmatter, typed.
+
+    Fields that are missing, or whose value had the wrong type, hold their default; a
+    wrong-typed value is kept verbatim in ``extra`` with unknown fields, so nothing is lost.
+    """
+
+    name: str
+    description: str
+    license: str | None = None
+    compatibility: str | None = None
+    allowed_tools: tuple[str, ...] = ()
+    metadata: Mapping[str, str] = field(default_factory=_empty)
+    context: str | None = None
+    agent: str | None = None
+    model: str | None = None
+    tags: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+    shell: str | None = None
+    hooks: Mapping[str, Any] | None = None
+    argument_hint: str | None = None
+    user_invocable: bool | None = None
+    disable_model_invocation: bool | None = None
+    extra: Mapping[str, Any] = field(default_factory=_empty)
+
+    def to_frontmatter(self) -> dict[str, Any]:
+        """The fields that are set, under their frontmatter keys, ready to dump as YAML."""
+        result: dict[str, Any] = {"name": self.name, "description": self.description}
+        for spec in FIELDS.values():
+            value = getattr(self, spec.attr)
+            if value is None or value in ((), {}):
+                continue
+            if spec.key == "allowed-tools":
+                value = " ".join(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, Mapping):
+                value = dict(value)
+            result[spec.key] = value
+        result.update(self.extra)
+        return result
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """A loaded skill: metadata, instructions and the files it holds.
+
+    Attributes:
+        metadata: The typed frontmatter.
+        body: The markdown instructions after the frontmatter.
+        location: Where SKILL.md lives.
+        files: Every file of the skill folder (SKILL.md included), at the time of ``get``.
+    """
+
+    metadata: SkillMetadata
+    body: str
+    location: str
+    files: tuple[FileEntry, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The skill's name."""
+        return self.metadata.name
+
+    @property
+    def description(self) -> str:
+        """What the skill does and when to use it."""
+        return self.metadata.description
+
+
+__all__ = ["FileEntry", "Skill", "SkillMetadata", "SkillRef"]

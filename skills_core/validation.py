@@ -1,0 +1,186 @@
+"""The agentskills.io rules, reporting every problem at once.
+
+Verdicts match skills-ref 0.1.1 (the reference implementation) except where skillfs refuses
+more on purpose (wrong YAML types, limits) and where it knows extension fields; the
+differential test in ``tests/core/test_skills_ref_parity.py`` lists each difference.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from skills_core import codes
+from skills_core.fields import (
+    DESCRIPTION_MAX_LENGTH,
+    FIELDS,
+    IDENTITY_KEYS,
+    NAME_MAX_LENGTH,
+    FieldProblem,
+)
+from skills_core.models import SkillMetadata
+
+_LONG_BODY_LINES = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One problem with a skill.
+
+    Attributes:
+        code: A constant from :mod:`skills_core.codes`.
+        message: What is wrong, for people.
+        field: The frontmatter key concerned, if any.
+    """
+
+    code: str
+    message: str
+    field: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    """Every problem found: ``errors`` break the spec, ``warnings`` are advice."""
+
+    errors: tuple[Issue, ...] = ()
+    warnings: tuple[Issue, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        """True when the skill follows the spec."""
+        return not self.errors
+
+    @property
+    def identity_errors(self) -> tuple[Issue, ...]:
+        """Errors that leave the skill without a usable name or description."""
+        return tuple(issue for issue in self.errors if issue.code in codes.IDENTITY_CODES)
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The outcome of checking a frontmatter.
+
+    Attributes:
+        metadata: The typed metadata, or ``None`` when the skill's identity is broken.
+        report: Every problem found.
+    """
+
+    metadata: SkillMetadata | None
+    report: ValidationReport
+
+
+def validate_skill(
+    frontmatter: Mapping[str, Any], *, folder_name: str | None = None, body: str | None = None
+) -> ValidationReport:
+    """Check a parsed frontmatter (and optionally its body) against the spec.
+
+    Args:
+        frontmatter: The YAML mapping from SKILL.md.
+        folder_name: The skill's folder name, which ``name`` must equal.
+        body: The markdown body, for advice on its length.
+    """
+    return analyze(frontmatter, folder_name=folder_name, body=body).report
+
+
+def analyze(
+    frontmatter: Mapping[str, Any], *, folder_name: str | None = None, body: str | None = None
+) -> Analysis:
+    """Validate and build the typed metadata in one pass."""
+    errors: list[Issue] = []
+    name = _check_name(frontmatter, folder_name, errors)
+    description = _check_description(frontmatter, errors)
+    values: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, value in frontmatter.items():
+        if key in IDENTITY_KEYS:
+            continue
+        spec = FIELDS.get(key) if isinstance(key, str) else None
+        if spec is None:
+            errors.append(Issue(codes.UNKNOWN_FIELD, f"unknown field {key!r}", str(key)))
+            extra[str(key)] = value
+            continue
+        try:
+            values[spec.attr] = spec.coerce(value)
+        except FieldProblem as problem:
+            errors.append(Issue(problem.code, f"{key!r} {problem.message}", key))
+            if problem.repaired is None:
+                extra[key] = value
+            else:
+                values[spec.attr] = problem.repaired
+            continue
+        if spec.max_length is not None and len(value) > spec.max_length:
+            errors.append(_too_long(key, len(value), spec.max_length))
+    warnings = _advise(body)
+    report = ValidationReport(tuple(errors), warnings)
+    if name is None or description is None or report.identity_errors:
+        return Analysis(None, report)
+    if extra:
+        values["extra"] = MappingProxyType(extra)
+    metadata = SkillMetadata(name=name, description=description, **values)
+    return Analysis(metadata, report)
+
+
+def _check_name(
+    frontmatter: Mapping[str, Any], folder_name: str | None, errors: list[Issue]
+) -> str | None:
+    value = frontmatter.get("name")
+    if value is None:
+        errors.append(Issue(codes.NAME_MISSING, "missing required field 'name'", "name"))
+        return None
+    if not isinstance(value, str):
+        message = f"'name' must be a string, not {type(value).__name__}"
+        errors.append(Issue(codes.NAME_INVALID, message, "name"))
+        return None
+    name = unicodedata.normalize("NFKC", value.strip())
+    problems = []
+    if not name:
+        problems.append("'name' must not be empty")
+    if len(name) > NAME_MAX_LENGTH:
+        problems.append(f"'name' is {len(name)} characters, over the {NAME_MAX_LENGTH} limit")
+    if name != name.lower():
+        problems.append(f"'name' {name!r} must be lowercase")
+    if name.startswith("-") or name.endswith("-"):
+        problems.append(f"'name' {name!r} must not start or end with a hyphen")
+    if "--" in name:
+        problems.append(f"'name' {name!r} must not contain consecutive hyphens")
+    if not all(char.isalnum() or char == "-" for char in name):
+        problems.append(f"'name' {name!r} may hold only letters, digits and hyphens")
+    errors.extend(Issue(codes.NAME_INVALID, message, "name") for message in problems)
+    if folder_name is not None and unicodedata.normalize("NFKC", folder_name) != name:
+        message = f"'name' {name!r} must equal its folder name {folder_name!r}"
+        errors.append(Issue(codes.NAME_MISMATCH, message, "name"))
+    return name
+
+
+def _check_description(frontmatter: Mapping[str, Any], errors: list[Issue]) -> str | None:
+    value = frontmatter.get("description")
+    if value is not None and not isinstance(value, str):
+        message = f"'description' must be a string, not {type(value).__name__}"
+        errors.append(Issue(codes.DESCRIPTION_INVALID, message, "description"))
+        return None
+    if value is None or not value.strip():
+        message = "missing required field 'description'"
+        errors.append(Issue(codes.DESCRIPTION_MISSING, message, "description"))
+        return None
+    if len(value) > DESCRIPTION_MAX_LENGTH:
+        errors.append(_too_long("description", len(value), DESCRIPTION_MAX_LENGTH))
+    return value.strip()
+
+
+def _too_long(key: str, length: int, limit: int) -> Issue:
+    return Issue(codes.TOO_LONG, f"{key!r} is {length} characters, over the {limit} limit", key)
+
+
+def _advise(body: str | None) -> tuple[Issue, ...]:
+    if body is None:
+        return ()
+    if not body.strip():
+        return (Issue(codes.EMPTY_BODY, "SKILL.md has no instructions after the frontmatter"),)
+    lines = body.count("\n") + 1
+    if lines > _LONG_BODY_LINES:
+        message = f"body is {lines} lines; the spec advises under {_LONG_BODY_LINES}"
+        return (Issue(codes.LONG_BODY, message),)
+    return ()
