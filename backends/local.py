@@ -41,7 +41,9 @@ class LocalBackend:
     """
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
-        self._root = os.path.abspath(os.fspath(root))
+        path = os.fspath(root)
+        # normpath is pure string work; only a relative path needs the (cached, in-kernel) cwd.
+        self._root = os.path.normpath(path) if os.path.isabs(path) else os.path.abspath(path)
 
     def __repr__(self) -> str:
         return f"LocalBackend({self._root!r})"

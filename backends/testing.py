@@ -1,0 +1,199 @@
+"""The conformance suite every backend passes, shipped so third-party backends can run it too.
+
+As in fsspec's ``tests/abstract``: subclass :class:`BackendConformance` in a test module and
+give it a ``harness`` fixture returning a :class:`BackendHarness` for your storage::
+
+    class TestMyBackend(BackendConformance):
+        @pytest.fixture
+        def harness(self, tmp_path):
+            return MyHarness(tmp_path)
+
+The harness stores :data:`CANONICAL_TREE` (a flat ``{path: bytes}`` of skill folders, with the
+traps a backend must get right) and can change it afterwards. Requires pytest and
+pytest-asyncio.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+
+import pytest
+
+from backends.base import Backend, SkillDocument
+from backends.errors import (
+    LimitExceededError,
+    ResourceNotFoundError,
+    SkillNotFoundError,
+    UnsafePathError,
+)
+
+
+def skill_md(name: str, description: str = "A canonical test skill.", body: str = "") -> bytes:
+    """A valid SKILL.md for ``name``."""
+    text = body or f"# {name}\n\nFollow these steps.\n"
+    return f"---\nname: {name}\ndescription: {description}\n---\n{text}".encode()
+
+
+LOGO = bytes(range(256)) * 4
+
+CANONICAL_TREE: Mapping[str, bytes] = {
+    "alpha/SKILL.md": skill_md("alpha"),
+    "alpha/references/guide.md": b"# Guide\n\nRead me first.\n",
+    "alpha/scripts/run.py": b"print('alpha')\n",
+    "alpha/assets/logo.png": LOGO,
+    "alpha/nested/SKILL.md": skill_md("nested"),
+    "alpha/.secret": b"hidden file, never served",
+    "beta/SKILL.md": skill_md("beta"),
+    "gamma/skill.md": skill_md("gamma"),
+    "no-skill/README.md": b"a folder without SKILL.md is not a skill",
+    "deep/inner/SKILL.md": skill_md("inner"),
+    ".hidden-skill/SKILL.md": skill_md("hidden-skill"),
+}
+"""Three skills (alpha, beta, gamma with a lowercase skill.md) among folders that are not."""
+
+CANONICAL_SKILLS = ("alpha", "beta", "gamma")
+ALPHA_FILES = (
+    "SKILL.md",
+    "assets/logo.png",
+    "nested/SKILL.md",
+    "references/guide.md",
+    "scripts/run.py",
+)
+HOSTILE_NAMES = ("..", "../alpha", "alpha/../beta", "/etc", ".hidden-skill", "", "a\\b", "C:")
+HOSTILE_PATHS = (
+    "../beta/SKILL.md",
+    "/etc/passwd",
+    "C:/Windows/win.ini",
+    "references\\..\\..\\beta",
+    "references/../../beta/SKILL.md",
+    "",
+    ".secret",
+    "references/../.secret",
+    "scripts/\x00run.py",
+)
+
+
+class BackendHarness(ABC):
+    """Stores a tree of files where one backend reads it, and changes it afterwards."""
+
+    @abstractmethod
+    async def make_backend(self, tree: Mapping[str, bytes]) -> Backend:
+        """Store ``tree`` (``{"skill/path": bytes}``) and return a backend reading it."""
+
+    @abstractmethod
+    async def write(self, path: str, data: bytes) -> None:
+        """Create or replace one file of the stored tree."""
+
+    @abstractmethod
+    async def delete_skill(self, name: str) -> None:
+        """Remove one skill folder from the stored tree."""
+
+
+class BackendConformance:
+    """The behaviour every backend shares. Subclasses provide a ``harness`` fixture."""
+
+    @pytest.fixture
+    async def backend(self, harness: BackendHarness) -> Backend:
+        return await harness.make_backend(CANONICAL_TREE)
+
+    async def test_lists_first_level_skills_sorted(self, backend: Backend) -> None:
+        refs = await backend.list()
+        assert [ref.name for ref in refs] == list(CANONICAL_SKILLS)
+        assert all(ref.error is None for ref in refs)
+
+    async def test_listing_is_deterministic(self, backend: Backend) -> None:
+        first = [(ref.name, ref.fingerprint) for ref in await backend.list()]
+        second = [(ref.name, ref.fingerprint) for ref in await backend.list()]
+        assert first == second
+        assert all(fingerprint for _, fingerprint in first)
+
+    async def test_locations_name_each_skill_md(self, backend: Backend) -> None:
+        for ref in await backend.list():
+            expected = "skill.md" if ref.name == "gamma" else "SKILL.md"
+            assert ref.location.endswith(f"{ref.name}/{expected}")
+
+    async def test_get_returns_exact_bytes_and_listed_fingerprint(self, backend: Backend) -> None:
+        refs = {ref.name: ref for ref in await backend.list()}
+        for name in CANONICAL_SKILLS:
+            document = await backend.get(name)
+            path = f"{name}/skill.md" if name == "gamma" else f"{name}/SKILL.md"
+            assert document.data == CANONICAL_TREE[path]
+            assert document.fingerprint == refs[name].fingerprint
+            if refs[name].size is not None:
+                assert refs[name].size == len(document.data)
+
+    async def test_get_many_keeps_order_and_reports_each_failure(self, backend: Backend) -> None:
+        results = await backend.get_many(["beta", "missing", "alpha", ".."])
+        assert isinstance(results[0], SkillDocument)
+        assert results[0].name == "beta"
+        assert isinstance(results[1], SkillNotFoundError)
+        assert isinstance(results[2], SkillDocument)
+        assert results[2].data == CANONICAL_TREE["alpha/SKILL.md"]
+        assert isinstance(results[3], UnsafePathError)
+
+    async def test_missing_skill_is_not_found(self, backend: Backend) -> None:
+        for name in ("missing", "no-skill", "deep"):
+            with pytest.raises(SkillNotFoundError):
+                await backend.get(name)
+            with pytest.raises(SkillNotFoundError):
+                await backend.files(name)
+            with pytest.raises(SkillNotFoundError):
+                await backend.read(name, "README.md", max_bytes=1 << 20)
+
+    @pytest.mark.parametrize("name", HOSTILE_NAMES)
+    async def test_hostile_names_are_refused(self, backend: Backend, name: str) -> None:
+        with pytest.raises(UnsafePathError):
+            await backend.get(name)
+        with pytest.raises(UnsafePathError):
+            await backend.read(name, "SKILL.md", max_bytes=1 << 20)
+
+    async def test_files_lists_visible_files_with_sizes(self, backend: Backend) -> None:
+        entries = await backend.files("alpha")
+        assert tuple(entry.path for entry in entries) == ALPHA_FILES
+        sizes = {entry.path: entry.size for entry in entries}
+        assert sizes["assets/logo.png"] == len(LOGO)
+        assert [entry.path for entry in await backend.files("beta")] == ["SKILL.md"]
+
+    async def test_read_returns_exact_bytes(self, backend: Backend) -> None:
+        guide = await backend.read("alpha", "references/guide.md", max_bytes=1 << 20)
+        assert guide == CANONICAL_TREE["alpha/references/guide.md"]
+        assert await backend.read("alpha", "./assets//logo.png", max_bytes=1 << 20) == LOGO
+
+    @pytest.mark.parametrize("path", HOSTILE_PATHS)
+    async def test_hostile_paths_are_refused(self, backend: Backend, path: str) -> None:
+        with pytest.raises(UnsafePathError):
+            await backend.read("alpha", path, max_bytes=1 << 20)
+
+    async def test_missing_resource_is_not_found(self, backend: Backend) -> None:
+        with pytest.raises(ResourceNotFoundError):
+            await backend.read("alpha", "references/missing.md", max_bytes=1 << 20)
+        with pytest.raises(ResourceNotFoundError):
+            await backend.read("alpha", "references", max_bytes=1 << 20)
+
+    async def test_oversize_resource_is_refused(self, backend: Backend) -> None:
+        with pytest.raises(LimitExceededError):
+            await backend.read("alpha", "assets/logo.png", max_bytes=len(LOGO) - 1)
+
+    async def test_fingerprint_changes_only_for_the_changed_skill(
+        self, harness: BackendHarness, backend: Backend
+    ) -> None:
+        before = {ref.name: ref.fingerprint for ref in await backend.list()}
+        changed = skill_md("beta", "Changed, and longer than before.")
+        await harness.write("beta/SKILL.md", changed)
+        after = {ref.name: ref.fingerprint for ref in await backend.list()}
+        assert after["beta"] != before["beta"]
+        assert after["alpha"] == before["alpha"]
+        assert after["gamma"] == before["gamma"]
+        assert (await backend.get("beta")).data == changed
+
+    async def test_added_and_deleted_skills_are_seen(
+        self, harness: BackendHarness, backend: Backend
+    ) -> None:
+        await backend.list()
+        await harness.write("delta/SKILL.md", skill_md("delta"))
+        await harness.delete_skill("beta")
+        assert [ref.name for ref in await backend.list()] == ["alpha", "delta", "gamma"]
+        with pytest.raises(SkillNotFoundError):
+            await backend.get("beta")
+        assert (await backend.get("delta")).data == skill_md("delta")

@@ -1,0 +1,28 @@
+"""Every built-in backend passes the shipped conformance suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from backends.testing import BackendConformance, BackendHarness
+from tests.backends.harnesses import CompositeHarness, LocalHarness, MemoryHarness
+
+
+class TestLocalBackend(BackendConformance):
+    @pytest.fixture
+    def harness(self, tmp_path: Path) -> BackendHarness:
+        return LocalHarness(tmp_path)
+
+
+class TestMemoryBackend(BackendConformance):
+    @pytest.fixture
+    def harness(self) -> BackendHarness:
+        return MemoryHarness()
+
+
+class TestCompositeBackend(BackendConformance):
+    @pytest.fixture
+    def harness(self, tmp_path: Path) -> BackendHarness:
+        return CompositeHarness(tmp_path)
