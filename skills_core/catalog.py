@@ -3,7 +3,8 @@
 ``refresh()`` lists the backend once, reuses every entry whose fingerprint is unchanged, fetches
 and parses only new or changed SKILL.md files (a touched file with equal bytes counts as
 unchanged), then swaps in a new immutable snapshot in one assignment, so concurrent readers
-never see a half-applied refresh. A listing that fails leaves the last good snapshot in place.
+never see a half-applied refresh; when nothing changed the old snapshot stays as it is. A listing
+that fails leaves the last good snapshot in place.
 """
 
 from __future__ import annotations
@@ -13,23 +14,16 @@ import contextlib
 import importlib
 import logging
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import replace
 
 from backends.base import Backend, FetchResult, SkillDocument, SkillRef
 from backends.errors import LimitExceededError, SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, Limits
 from skills_core import codes
-from skills_core.entries import (
-    CatalogEntry,
-    digest_of,
-    load_document,
-    problem_from_error,
-    unreadable_entry,
-)
+from skills_core.entries import CatalogEntry, load_document, problem_from_error, unreadable_entry
 from skills_core.models import Skill, SkillMetadata
 from skills_core.prompt import format_available_skills
 from skills_core.report import ReloadReport, SkillProblem
-from skills_core.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
+from skills_core.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
 
 logger = logging.getLogger("skillfs")
 
@@ -152,7 +146,10 @@ class SkillCatalog:
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc)
             entries, refresh_errors, fetched = await self._load(refs, old)
-            new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, refs=refs)
+            shadowing = shadowing_of(refs)
+            if _nothing_changed(old, entries, refresh_errors, shadowing):
+                return ReloadReport(unchanged=old.names, errors=old.errors, warnings=old.warnings)
+            new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, shadowing=shadowing)
             self._snapshot = new
             return _compare(old, new, fetched)
 
@@ -209,25 +206,21 @@ class SkillCatalog:
         for ref, result in zip(refs, results, strict=True):
             previous = old.entries.get(ref.name)
             if isinstance(result, SkillDocument):
-                built.append(self._judge_document(result, previous))
+                built.append(
+                    load_document(
+                        result, limits=self._limits, strict=self._strict, previous=previous
+                    )
+                )
             elif isinstance(result, SkillNotFoundError):
                 continue  # vanished since the listing: it is simply gone
             elif previous is not None and previous.loaded:
                 problem = problem_from_error(ref.name, ref.location, result)
                 note = f"{problem.message}; still serving the previous version"
-                problems.append(replace(problem, message=note))
+                problems.append(SkillProblem(problem.name, problem.location, problem.code, note))
                 built.append(previous)
             else:
                 built.append(unreadable_entry(ref, result))
         return built, problems
-
-    def _judge_document(
-        self, document: SkillDocument, previous: CatalogEntry | None
-    ) -> CatalogEntry:
-        digest = digest_of(document.data)
-        if previous is not None and previous.digest == digest:
-            return replace(previous, fingerprint=document.fingerprint, location=document.location)
-        return load_document(document, limits=self._limits, strict=self._strict, digest=digest)
 
     def _oversize(self, ref: SkillRef) -> LimitExceededError:
         limit = self._limits.max_skill_md_bytes
@@ -253,4 +246,17 @@ def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> Reload
 
 
 def _differs(before: CatalogEntry, after: CatalogEntry) -> bool:
-    return before.digest != after.digest or before.location != after.location
+    return before is not after and not before.same_content(after)
+
+
+def _nothing_changed(
+    old: CatalogSnapshot,
+    entries: dict[str, CatalogEntry],
+    refresh_errors: Sequence[SkillProblem],
+    shadowing: tuple[object, ...],
+) -> bool:
+    """True when every entry was reused as it was: the old snapshot can stay."""
+    if refresh_errors or len(entries) != len(old.entries) or shadowing != old.shadowing:
+        return False
+    old_entries = old.entries
+    return all(old_entries.get(name) is entry for name, entry in entries.items())

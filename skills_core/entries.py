@@ -3,12 +3,15 @@
 Which skills load: one whose identity is broken (no readable frontmatter, a missing or invalid
 ``name``, a ``name`` unlike its folder, no ``description``) or that breaks a limit is refused;
 other spec violations load with warnings attached, unless the catalog is strict.
+
+A SKILL.md whose fingerprint changed but whose content did not (a touched file, an identical
+upload) keeps its entry: the new frontmatter text and body are compared with the ones held,
+which costs nothing on a cold load, where hashing every file would cost more than reading it.
 """
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from backends.base import SkillDocument, SkillRef
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
@@ -16,21 +19,20 @@ from backends.limits import Limits
 from skills_core import codes
 from skills_core.errors import SkillParseError
 from skills_core.models import SkillMetadata
-from skills_core.parsing import parse_skill_md
+from skills_core.parsing import parse_frontmatter, split_skill_md
 from skills_core.report import SkillProblem
 from skills_core.validation import Issue, analyze
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogEntry:
+class CatalogEntry(NamedTuple):
     """What the catalog knows of one skill.
 
     Attributes:
         name: The folder name.
         fingerprint: The backend's fingerprint this entry was built from.
-        digest: SHA-256 of SKILL.md, or ``None`` when it was never read.
         location: Where SKILL.md lives.
         metadata: The typed frontmatter; ``None`` when the skill is refused.
+        frontmatter_text: The frontmatter as written, to recognise unchanged content.
         body: The markdown instructions.
         errors: Why the skill is refused (empty when it is loaded).
         warnings: Spec violations and advice for a loaded skill.
@@ -38,9 +40,9 @@ class CatalogEntry:
 
     name: str
     fingerprint: str
-    digest: bytes | None
     location: str
     metadata: SkillMetadata | None
+    frontmatter_text: str = ""
     body: str = ""
     errors: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
@@ -50,42 +52,49 @@ class CatalogEntry:
         """True when the skill is served."""
         return self.metadata is not None
 
-
-def digest_of(data: bytes) -> bytes:
-    """The content hash that decides whether a touched SKILL.md really changed."""
-    return hashlib.sha256(data).digest()
+    def same_content(self, other: CatalogEntry) -> bool:
+        """True when both entries hold the same SKILL.md content at the same location."""
+        return (
+            self.frontmatter_text == other.frontmatter_text
+            and self.body == other.body
+            and self.location == other.location
+        )
 
 
 def load_document(
-    document: SkillDocument, *, limits: Limits, strict: bool, digest: bytes | None = None
+    document: SkillDocument,
+    *,
+    limits: Limits,
+    strict: bool,
+    previous: CatalogEntry | None = None,
 ) -> CatalogEntry:
-    """Parse, validate and judge one SKILL.md (``digest`` when the caller already has it)."""
+    """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same."""
     name, location = document.name, document.location
-    digest = digest or digest_of(document.data)
 
     def refused(*problems: SkillProblem) -> CatalogEntry:
-        return CatalogEntry(name, document.fingerprint, digest, location, None, errors=problems)
+        return CatalogEntry(name, document.fingerprint, location, None, errors=problems)
 
     try:
-        parsed = parse_skill_md(document.data, location=location, limits=limits)
+        frontmatter_text, body = split_skill_md(document.data, location=location, limits=limits)
+        if (
+            previous is not None
+            and previous.loaded
+            and previous.frontmatter_text == frontmatter_text
+            and previous.body == body
+        ):
+            return previous._replace(fingerprint=document.fingerprint, location=location)
+        frontmatter = parse_frontmatter(frontmatter_text, location=location, limits=limits)
     except LimitExceededError as exc:
         return refused(SkillProblem(name, location, codes.TOO_LARGE, exc.message))
     except SkillParseError as exc:
         return refused(SkillProblem(name, location, exc.code, exc.message))
-    analysis = analyze(parsed.frontmatter, folder_name=name, body=parsed.body)
-    report = analysis.report
+    metadata, report = analyze(frontmatter, folder_name=name, body=body)
     errors = tuple(_problem(name, location, issue) for issue in report.errors)
-    if analysis.metadata is None or (strict and errors):
+    if metadata is None or (strict and errors):
         return refused(*errors)
     warnings = errors + tuple(_problem(name, location, issue) for issue in report.warnings)
     return CatalogEntry(
-        name,
-        document.fingerprint,
-        digest,
-        location,
-        analysis.metadata,
-        parsed.body,
-        warnings=warnings,
+        name, document.fingerprint, location, metadata, frontmatter_text, body, (), warnings
     )
 
 
@@ -95,7 +104,7 @@ def unreadable_entry(ref: SkillRef, error: StorageError | str) -> CatalogEntry:
         problem = SkillProblem(ref.name, ref.location, codes.READ_FAILED, error)
     else:
         problem = problem_from_error(ref.name, ref.location, error)
-    return CatalogEntry(ref.name, ref.fingerprint, None, ref.location, None, errors=(problem,))
+    return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=(problem,))
 
 
 def problem_from_error(name: str | None, location: str, error: StorageError) -> SkillProblem:

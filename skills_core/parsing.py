@@ -7,8 +7,7 @@ survives; a UTF-8 BOM and CRLF line ends are tolerated. Sizes and YAML aliases a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from backends.limits import DEFAULT_LIMITS, Limits
 from skills_core import codes
@@ -19,8 +18,7 @@ from skills_core.yaml_loader import load_yaml
 _FENCE = "---"
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedSkillMd:
+class ParsedSkillMd(NamedTuple):
     """A SKILL.md split into its parts.
 
     Attributes:
@@ -44,31 +42,57 @@ def parse_skill_md(
         SkillParseError: Not UTF-8, no frontmatter fences, invalid YAML, too many aliases,
             or the frontmatter is not a mapping.
     """
+    frontmatter_text, body = split_skill_md(data, location=location, limits=limits)
+    frontmatter = parse_frontmatter(frontmatter_text, location=location, limits=limits)
+    return ParsedSkillMd(frontmatter, body, location)
+
+
+def split_skill_md(
+    data: bytes | str, *, location: str, limits: Limits = DEFAULT_LIMITS
+) -> tuple[str, str]:
+    """Decode a SKILL.md and split it into frontmatter text and body, checking sizes.
+
+    Raises:
+        LimitExceededError: The file or its frontmatter is larger than ``limits`` allow.
+        SkillParseError: Not UTF-8, or no frontmatter fences.
+    """
     raw = data.encode() if isinstance(data, str) else data
     if len(raw) > limits.max_skill_md_bytes:
         raise LimitExceededError(
             f"SKILL.md is {len(raw)} bytes, over the {limits.max_skill_md_bytes}-byte limit",
             location=location,
         )
-    text = _decode(raw, location)
-    frontmatter_text, body = _split(text, location)
-    frontmatter_size = len(frontmatter_text.encode())
-    if frontmatter_size > limits.max_frontmatter_bytes:
-        raise LimitExceededError(
-            f"frontmatter is {frontmatter_size} bytes, "
-            f"over the {limits.max_frontmatter_bytes}-byte limit",
-            location=location,
-        )
-    mapping = load_simple_mapping(frontmatter_text)
+    frontmatter_text, body = _split(_decode(raw, location), location)
+    # Characters never outnumber bytes, so only a long text needs encoding to be measured.
+    if len(frontmatter_text) * 4 > limits.max_frontmatter_bytes:
+        frontmatter_size = len(frontmatter_text.encode())
+        if frontmatter_size > limits.max_frontmatter_bytes:
+            raise LimitExceededError(
+                f"frontmatter is {frontmatter_size} bytes, "
+                f"over the {limits.max_frontmatter_bytes}-byte limit",
+                location=location,
+            )
+    return frontmatter_text, body
+
+
+def parse_frontmatter(
+    text: str, *, location: str, limits: Limits = DEFAULT_LIMITS
+) -> dict[str, Any]:
+    """Load frontmatter text: the fast reader for simple YAML, PyYAML (bounded) for the rest.
+
+    Raises:
+        SkillParseError: Invalid YAML, too many aliases or too deep, or not a mapping.
+    """
+    mapping = load_simple_mapping(text)
     if mapping is None:
-        mapping = load_yaml(frontmatter_text, limits=limits, location=location, first_line=2)
+        mapping = load_yaml(text, limits=limits, location=location, first_line=2)
     if not isinstance(mapping, dict):
         raise SkillParseError(
             f"frontmatter must be a YAML mapping, not {_yaml_kind(mapping)}",
             location=location,
             code=codes.NOT_A_MAPPING,
         )
-    return ParsedSkillMd(mapping, body, location)
+    return mapping
 
 
 def _decode(raw: bytes, location: str) -> str:

@@ -7,11 +7,12 @@ differential test in ``tests/core/test_skills_ref_parity.py`` lists each differe
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from skills_core import codes
 from skills_core.fields import (
@@ -24,6 +25,7 @@ from skills_core.fields import (
 from skills_core.models import SkillMetadata
 
 _LONG_BODY_LINES = 500
+_PLAIN_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +43,7 @@ class Issue:
     field: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ValidationReport:
+class ValidationReport(NamedTuple):
     """Every problem found: ``errors`` break the spec, ``warnings`` are advice."""
 
     errors: tuple[Issue, ...] = ()
@@ -59,8 +60,7 @@ class ValidationReport:
         return tuple(issue for issue in self.errors if issue.code in codes.IDENTITY_CODES)
 
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
+class Analysis(NamedTuple):
     """The outcome of checking a frontmatter.
 
     Attributes:
@@ -127,6 +127,9 @@ def _check_name(
     frontmatter: Mapping[str, Any], folder_name: str | None, errors: list[Issue]
 ) -> str | None:
     value = frontmatter.get("name")
+    plain = type(value) is str and len(value) <= NAME_MAX_LENGTH and _PLAIN_NAME.match(value)
+    if plain and folder_name in (None, value):
+        return value  # the common case: kebab-case, as its folder
     if value is None:
         errors.append(Issue(codes.NAME_MISSING, "missing required field 'name'", "name"))
         return None
