@@ -33,7 +33,9 @@ class CatalogEntry:
         metadata: The typed frontmatter; ``None`` when the skill is refused.
         body: The markdown instructions.
         errors: Why the skill is refused (empty when it is loaded).
-        warnings: Spec violations and advice for a loaded skill.
+        warnings: Spec violations and advice for a loaded skill; only advice for a refused one
+            (kept on the entry, so a full verdict can show it; the catalog's warnings
+            cover loaded skills).
     """
 
     name: str
@@ -63,8 +65,10 @@ def load_document(
     name, location = document.name, document.location
     digest = digest or digest_of(document.data)
 
-    def refused(*problems: SkillProblem) -> CatalogEntry:
-        return CatalogEntry(name, document.fingerprint, digest, location, None, errors=problems)
+    def refused(*problems: SkillProblem, advice: tuple[SkillProblem, ...] = ()) -> CatalogEntry:
+        return CatalogEntry(
+            name, document.fingerprint, digest, location, None, errors=problems, warnings=advice
+        )
 
     try:
         parsed = parse_skill_md(document.data, location=location, limits=limits)
@@ -75,9 +79,10 @@ def load_document(
     analysis = analyze(parsed.frontmatter, folder_name=name, body=parsed.body)
     report = analysis.report
     errors = tuple(_problem(name, location, issue) for issue in report.errors)
+    advice = tuple(_problem(name, location, issue) for issue in report.warnings)
     if analysis.metadata is None or (strict and errors):
-        return refused(*errors)
-    warnings = errors + tuple(_problem(name, location, issue) for issue in report.warnings)
+        return refused(*errors, advice=advice)
+    warnings = errors + advice
     return CatalogEntry(
         name,
         document.fingerprint,

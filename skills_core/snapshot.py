@@ -41,7 +41,9 @@ class CatalogSnapshot:
         ordered = dict(sorted(entries.items()))
         skills = tuple(entry.metadata for entry in ordered.values() if entry.metadata is not None)
         errors = [problem for entry in ordered.values() for problem in entry.errors]
-        warnings = [problem for entry in ordered.values() for problem in entry.warnings]
+        warnings = [
+            problem for entry in ordered.values() if entry.loaded for problem in entry.warnings
+        ]
         warnings += _shadow_warnings(refs)
         return cls(MappingProxyType(ordered), skills, (*errors, *refresh_errors), tuple(warnings))
 
