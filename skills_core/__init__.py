@@ -21,7 +21,7 @@ if TYPE_CHECKING:
         SkillfsError,
         SkillParseError,
         SkillValidationError,
-        YamlAliasError,
+        YamlLimitError,
     )
     from skills_core.models import FileEntry, Skill, SkillMetadata, SkillRef
     from skills_core.parsing import ParsedSkillMd, parse_skill_md
@@ -44,7 +44,7 @@ _EXPORTS = {
     "SkillValidationError": "skills_core.errors",
     "SkillfsError": "skills_core.errors",
     "ValidationReport": "skills_core.validation",
-    "YamlAliasError": "skills_core.errors",
+    "YamlLimitError": "skills_core.errors",
     "parse_skill_md": "skills_core.parsing",
     "validate_skill": "skills_core.validation",
 }
@@ -65,7 +65,7 @@ __all__ = [
     "SkillValidationError",
     "SkillfsError",
     "ValidationReport",
-    "YamlAliasError",
+    "YamlLimitError",
     "parse_skill_md",
     "validate_skill",
 ]
