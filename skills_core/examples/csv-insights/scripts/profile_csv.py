@@ -11,6 +11,7 @@ import csv
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -27,43 +28,22 @@ def detect_delimiter(header_line: str) -> str:
 
 def infer_type(values: list[str]) -> str:
     """The narrowest type every present value fits."""
-    for name, check in (
-        ("integer", _is_integer),
-        ("number", _is_number),
-        ("date", _is_date),
-        ("boolean", _is_boolean),
-    ):
-        if values and all(check(value) for value in values):
+    if not values:
+        return "text"
+    for name, convert in (("integer", int), ("number", float), ("date", date.fromisoformat)):
+        if all(_parses(convert, value) for value in values):
             return name
+    if all(value.lower() in BOOLEANS for value in values):
+        return "boolean"
     return "text"
 
 
-def _is_integer(value: str) -> bool:
+def _parses(convert: Callable[[str], object], value: str) -> bool:
     try:
-        int(value)
+        convert(value)
     except ValueError:
         return False
     return True
-
-
-def _is_number(value: str) -> bool:
-    try:
-        float(value)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_date(value: str) -> bool:
-    try:
-        date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_boolean(value: str) -> bool:
-    return value.lower() in BOOLEANS
 
 
 def profile_column(raw: list[str]) -> dict[str, object]:
@@ -79,7 +59,8 @@ def profile_column(raw: list[str]) -> dict[str, object]:
     if kind in ("integer", "number") and present:
         convert = int if kind == "integer" else float
         numbers = [convert(value) for value in present]
-        column.update(min=min(numbers), max=max(numbers), mean=round(sum(numbers) / len(numbers), 4))
+        mean = round(sum(numbers) / len(numbers), 4)
+        column.update(min=min(numbers), max=max(numbers), mean=mean)
     elif kind == "date" and present:
         column.update(min=min(present), max=max(present))
     return column
@@ -108,7 +89,9 @@ def profile(path: Path, *, limit: int | None, encoding: str) -> dict[str, object
         "delimiter": delimiter,
         "rows": rows,
         "ragged_rows": ragged,
-        "columns": {name: profile_column(values) for name, values in zip(header, columns)},
+        "columns": {
+            name: profile_column(values) for name, values in zip(header, columns, strict=True)
+        },
     }
 
 

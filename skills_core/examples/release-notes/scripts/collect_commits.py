@@ -21,9 +21,7 @@ FIELD_END = "\x1f"
 
 def git(repo: str, *args: str) -> str:
     """Run git in ``repo`` and return its standard output."""
-    result = subprocess.run(
-        ["git", "-C", repo, *args], capture_output=True, text=True, check=False
-    )
+    result = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise RuntimeError(result.stderr.strip() or f"git {args[0]} failed")
     return result.stdout
