@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, cast
@@ -103,6 +104,10 @@ def _run(module: CommandModule, args: argparse.Namespace) -> int:
         return exits.USAGE
     except KeyboardInterrupt:
         return exits.INTERRUPTED
+    except BrokenPipeError:  # the reader went away (``skillfs list | head``): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the final flush at exit cannot fail again
+        return exits.PIPE_CLOSED
 
 
 class _VersionAction(argparse.Action):

@@ -9,5 +9,8 @@ INVALID = 1
 USAGE = 2
 """Bad arguments, a source that cannot be opened or listed, or a storage error."""
 
+PIPE_CLOSED = 141
+"""Standard output was closed early, as when piped into ``head`` (128 + SIGPIPE)."""
+
 INTERRUPTED = 130
 """Stopped with Ctrl-C (``watch`` treats Ctrl-C as its normal end and exits 0)."""

@@ -97,6 +97,21 @@ def test_exit_codes_and_streams_of_a_real_process(mixed_root: Path, tmp_path: Pa
     assert skillfs("validate", tmp_path / "fresh").returncode == 0
 
 
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "skills_core.cli", "list", "--json"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # like `skillfs list --json | head -0`
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 141
+    assert stderr == ""
+
+
 def test_version() -> None:
     result = skillfs("--version")
     assert result.returncode == 0
