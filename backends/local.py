@@ -23,7 +23,13 @@ from backends.errors import (
     UnsafePathError,
 )
 from backends.limits import check_size
-from backends.paths import SKILL_MD_NAMES, check_resource_path, check_skill_name, is_within
+from backends.paths import (
+    SKILL_MD_NAMES,
+    check_resource_path,
+    check_skill_name,
+    is_hidden,
+    is_within,
+)
 
 _READ_CHUNK = 1024
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -197,7 +203,7 @@ class LocalBackend:
             prefix = pending.pop()
             with os.scandir(os.path.join(real_folder, prefix)) as iterator:
                 for entry in iterator:
-                    if entry.name.startswith("."):
+                    if is_hidden(entry.name):
                         continue
                     relative = f"{prefix}/{entry.name}" if prefix else entry.name
                     if entry.is_dir(follow_symlinks=False):

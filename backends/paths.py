@@ -55,8 +55,12 @@ def check_relative_path(path: str) -> str:
 
 
 def is_hidden(relative_path: str) -> bool:
-    """True when any component of a relative POSIX path starts with a dot."""
-    return any(part.startswith(".") for part in relative_path.split("/"))
+    """True when a component of a relative POSIX path starts with a dot or is ``__pycache__``.
+
+    Bytecode caches are never part of a skill: pip writes one next to every script a
+    package ships, and running a script's tests leaves one behind.
+    """
+    return any(part.startswith(".") or part == "__pycache__" for part in relative_path.split("/"))
 
 
 def check_resource_path(path: str, *, location: str) -> str:

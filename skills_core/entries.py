@@ -35,7 +35,9 @@ class CatalogEntry(NamedTuple):
         frontmatter_text: The frontmatter as written, to recognise unchanged content.
         body: The markdown instructions.
         errors: Why the skill is refused (empty when it is loaded).
-        warnings: Spec violations and advice for a loaded skill.
+        warnings: Spec violations and advice for a loaded skill; only advice for a refused one
+            (kept on the entry, so a full verdict can show it; the catalog's warnings
+            cover loaded skills).
     """
 
     name: str
@@ -71,8 +73,10 @@ def load_document(
     """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same."""
     name, location = document.name, document.location
 
-    def refused(*problems: SkillProblem) -> CatalogEntry:
-        return CatalogEntry(name, document.fingerprint, location, None, errors=problems)
+    def refused(*problems: SkillProblem, advice: tuple[SkillProblem, ...] = ()) -> CatalogEntry:
+        return CatalogEntry(
+            name, document.fingerprint, location, None, errors=problems, warnings=advice
+        )
 
     try:
         frontmatter_text, body = split_skill_md(document.data, location=location, limits=limits)
@@ -90,9 +94,10 @@ def load_document(
         return refused(SkillProblem(name, location, exc.code, exc.message))
     metadata, report = analyze(frontmatter, folder_name=name, body=body)
     errors = tuple(_problem(name, location, issue) for issue in report.errors)
+    advice = tuple(_problem(name, location, issue) for issue in report.warnings)
     if metadata is None or (strict and errors):
-        return refused(*errors)
-    warnings = errors + tuple(_problem(name, location, issue) for issue in report.warnings)
+        return refused(*errors, advice=advice)
+    warnings = errors + advice
     return CatalogEntry(
         name, document.fingerprint, location, metadata, frontmatter_text, body, (), warnings
     )

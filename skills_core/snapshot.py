@@ -46,7 +46,9 @@ class CatalogSnapshot(NamedTuple):
         ordered = dict(sorted(entries.items()))
         skills = tuple(entry.metadata for entry in ordered.values() if entry.metadata is not None)
         errors = [problem for entry in ordered.values() for problem in entry.errors]
-        warnings = [problem for entry in ordered.values() for problem in entry.warnings]
+        warnings = [
+            problem for entry in ordered.values() if entry.loaded for problem in entry.warnings
+        ]
         warnings += [
             SkillProblem(name, hidden, codes.SHADOWED, f"skill {name!r} is shadowed by {winner}")
             for name, winner, hidden_locations in shadowing
