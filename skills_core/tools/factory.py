@@ -13,6 +13,7 @@ from typing import Any
 from backends.limits import KIB
 from backends.paths import check_resource_path
 from skills_core.catalog import SkillCatalog
+from skills_core.models import Skill
 from skills_core.tools.content import ContentBuilder, loaded_skill, resource_result, skill_body
 from skills_core.tools.policy import ScriptPolicy, script_arguments
 from skills_core.tools.process import ProcessOutcome, run_process
@@ -103,13 +104,10 @@ class SkillTools:
         self, skill_name: Any, file_path: Any, args: Any = None
     ) -> ToolResult:
         """Run one of a skill's scripts under the script policy; see :class:`ScriptPolicy`."""
-        request = self._script_request(skill_name, file_path, args)
-        if isinstance(request, dict):
-            return request
-        skill = await self._catalog.get(skill_name)
-        if request.path not in {entry.path for entry in skill.files}:
-            message = f"skill {skill_name!r} has no file {request.path!r}"
-            return tool_error(SCRIPT_NOT_FOUND, message)
+        prepared = await self._prepare_script(skill_name, file_path, args)
+        if isinstance(prepared, dict):
+            return prepared
+        request, skill = prepared
         workspace = self._workspaces.script(
             skill_name, skill, request.path, max_bytes=request.policy.max_workspace_bytes
         )
@@ -130,6 +128,27 @@ class SkillTools:
             message = f"the script ran past its {request.policy.timeout:g} s limit and was killed"
             return tool_error(SCRIPT_TIMEOUT, message, **result)
         return result
+
+    @never_raises
+    async def check_script(self, skill_name: Any, file_path: Any, args: Any = None) -> ToolResult:
+        """Everything :meth:`run_skill_script` checks, without running: ``{}`` when it may run.
+
+        Adapters call this before asking a user to confirm a run that would fail anyway.
+        """
+        prepared = await self._prepare_script(skill_name, file_path, args)
+        return prepared if isinstance(prepared, dict) else {}
+
+    async def _prepare_script(
+        self, skill_name: Any, file_path: Any, args: Any
+    ) -> tuple[_Request, Skill] | ToolResult:
+        request = self._script_request(skill_name, file_path, args)
+        if isinstance(request, dict):
+            return request
+        skill = await self._catalog.get(skill_name)
+        if request.path not in {entry.path for entry in skill.files}:
+            message = f"skill {skill_name!r} has no file {request.path!r}"
+            return tool_error(SCRIPT_NOT_FOUND, message)
+        return request, skill
 
     def _script_request(self, skill_name: Any, file_path: Any, args: Any) -> _Request | ToolResult:
         """Check everything about a run that needs no storage access."""
