@@ -16,16 +16,24 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         'skills_core.adk needs google-adk: pip install "skillfs[adk]"'
     ) from exc
 
+from skills_core.adk.attach import with_skills
+from skills_core.adk.convert import load_adk_skill, load_adk_skills, to_adk_skill
 from skills_core.adk.fork import AgentResolver, ModelResolver
 from skills_core.adk.names import ToolNames
 from skills_core.adk.prompt import PromptContext, default_system_prompt
+from skills_core.adk.registry import CatalogSkillRegistry
 from skills_core.adk.toolset import SkillsToolset
 
 __all__ = [
     "AgentResolver",
+    "CatalogSkillRegistry",
     "ModelResolver",
     "PromptContext",
     "SkillsToolset",
     "ToolNames",
     "default_system_prompt",
+    "load_adk_skill",
+    "load_adk_skills",
+    "to_adk_skill",
+    "with_skills",
 ]

@@ -9,7 +9,6 @@ skills added, changed or removed in storage show up without rebuilding the agent
 
 from __future__ import annotations
 
-import time
 from typing import Literal
 
 from google.adk.agents.readonly_context import ReadonlyContext
@@ -32,6 +31,7 @@ from skills_core.catalog import SkillCatalog
 from skills_core.tools.content import ContentBuilder, skill_body
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 from skills_core.tools.policy import ScriptPolicy
+from skills_core.tools.refresh import RefreshGate
 
 Discovery = Literal["lazy", "eager"]
 
@@ -81,8 +81,7 @@ class SkillsToolset(BaseToolset):
         super().__init__(tool_filter=tool_filter, tool_name_prefix=tool_name_prefix)
         self._catalog = catalog
         self._eager = discovery == "eager"
-        self._refresh_every = refresh_every
-        self._last_refresh: float | None = None
+        self._refresh = RefreshGate(catalog, refresh_every)
         self._last_turn: str | None = None
         self._names = names or ToolNames()
         self._system_prompt = system_prompt
@@ -143,12 +142,7 @@ class SkillsToolset(BaseToolset):
         await self._tools.close()
 
     async def _refresh_for(self, invocation_id: str) -> None:
-        """Refresh once per turn, at most every ``refresh_every`` seconds."""
-        if self._refresh_every is None or invocation_id == self._last_turn:
-            return
-        self._last_turn = invocation_id
-        now = time.monotonic()
-        if self._last_refresh is not None and now - self._last_refresh < self._refresh_every:
-            return
-        self._last_refresh = now
-        await self._catalog.refresh()
+        """Refresh at the start of a turn, at most every ``refresh_every`` seconds."""
+        if invocation_id != self._last_turn:
+            self._last_turn = invocation_id
+            await self._refresh.maybe_refresh()

@@ -43,17 +43,23 @@ def loaded_skill(skill: Skill, build_content: ContentBuilder) -> ToolResult:
 def resource_result(skill_name: str, path: str, data: bytes) -> ToolResult:
     """A resource as text when it is UTF-8 without NUL bytes, else base64 flagged binary."""
     result: ToolResult = {"skill_name": skill_name, "file_path": path, "size": len(data)}
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = None
-    if text is not None and "\x00" not in text:
+    text = as_text(data)
+    if text is not None:
         result["content"] = text
         return result
     result["binary"] = True
     result["mime_type"] = guess_mime_type(path)
     result["content_base64"] = base64.b64encode(data).decode("ascii")
     return result
+
+
+def as_text(data: bytes) -> str | None:
+    """``data`` as text when it is UTF-8 without NUL bytes, else ``None`` (binary)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return None if "\x00" in text else text
 
 
 def guess_mime_type(path: str) -> str:
