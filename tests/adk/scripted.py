@@ -1,73 +1,30 @@
-"""A scripted model and helpers that drive a real ADK LlmAgent + InMemoryRunner offline."""
+"""Helpers that drive a real ADK LlmAgent + InMemoryRunner offline with skillfs's ScriptedLlm."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import AsyncGenerator, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from google.adk.agents import BaseAgent
 from google.adk.events import Event
-from google.adk.models import BaseLlm, LlmRequest, LlmResponse
+from google.adk.models import LlmRequest
 from google.adk.runners import InMemoryRunner
 from google.genai import types
-from pydantic import Field
 
-Step = types.Part | Sequence[types.Part] | Callable[[LlmRequest], types.Part | Sequence[types.Part]]
-"""What the model answers next: parts, or a function of the request it received."""
+from skills_core.adk.testing import ScriptedLlm, call, last_response, say
 
-_ids = itertools.count(1)
-
-
-class ScriptedLlm(BaseLlm):
-    """A BaseLlm that answers with prepared steps and keeps every request it was sent."""
-
-    model: str = "scripted"
-    steps: list[Any] = Field(default_factory=list)
-    requests: list[LlmRequest] = Field(default_factory=list)
-
-    async def generate_content_async(
-        self, llm_request: LlmRequest, stream: bool = False
-    ) -> AsyncGenerator[LlmResponse, None]:
-        self.requests.append(_snapshot(llm_request))
-        if not self.steps:
-            raise AssertionError("the scripted model ran out of steps")
-        step = self.steps.pop(0)
-        if callable(step):
-            step = step(llm_request)
-        parts = [step] if isinstance(step, types.Part) else list(step)
-        yield LlmResponse(content=types.Content(role="model", parts=parts))
-
-
-def _snapshot(request: LlmRequest) -> LlmRequest:
-    """The request as sent (its tools dict holds live tools, so it is not deep-copied)."""
-    return request.model_copy(
-        update={
-            "contents": [content.model_copy(deep=True) for content in request.contents],
-            "config": request.config.model_copy(deep=True),
-        }
-    )
-
-
-def call(name: str, **args: Any) -> types.Part:
-    """A function call part with a unique id."""
-    return types.Part(
-        function_call=types.FunctionCall(id=f"call-{next(_ids)}", name=name, args=args)
-    )
-
-
-def say(text: str) -> types.Part:
-    """A text part."""
-    return types.Part(text=text)
-
-
-def last_response(request: LlmRequest, name: str) -> dict[str, Any]:
-    """The newest function response named ``name`` in a request's contents."""
-    for content in reversed(request.contents):
-        for part in content.parts or []:
-            if part.function_response and part.function_response.name == name:
-                return dict(part.function_response.response or {})
-    raise AssertionError(f"no {name} response in the request")
+__all__ = [
+    "Conversation",
+    "ScriptedLlm",
+    "call",
+    "calls",
+    "declarations",
+    "final_text",
+    "last_response",
+    "responses",
+    "say",
+    "system_text",
+]
 
 
 def declarations(request: LlmRequest) -> dict[str, types.FunctionDeclaration]:
