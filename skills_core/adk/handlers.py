@@ -12,6 +12,7 @@ from typing import Any
 from google.adk.tools.tool_context import ToolContext
 
 from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
+from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import FILE_PATH, REQUEST, SCRIPT_ARGS, SKILL_NAME, SkillTool
 from skills_core.tools.factory import SkillTools
@@ -32,6 +33,7 @@ def build_tools(
     *,
     describe_load_skill: Callable[[], str],
     forker: Forker,
+    inline: InlineFiles,
 ) -> dict[str, SkillTool]:
     """The four skill tools, keyed by their default names."""
 
@@ -39,7 +41,8 @@ def build_tools(
         return await tools.list_skills()
 
     async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        return await tools.load_skill_resource(args.get("skill_name"), args.get("file_path"))
+        result = await tools.load_skill_resource(args.get("skill_name"), args.get("file_path"))
+        return inline.take(result)
 
     @never_raises
     async def load_skill(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
@@ -90,7 +93,10 @@ def build_tools(
         ),
         "load_skill_resource": SkillTool(
             name=names.load_skill_resource,
-            describe=fixed("Reads one file of a skill (text, or binary as base64)."),
+            describe=fixed(
+                "Reads one file of a skill: text, or binary (images, audio, video and PDF "
+                "follow as inline data; other files as base64)."
+            ),
             parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH},
             required=("skill_name", "file_path"),
             handler=load_resource,

@@ -19,6 +19,7 @@ from google.adk.tools.tool_context import ToolContext
 
 from skills_core.adk.fork import AgentResolver, Forker, ModelResolver
 from skills_core.adk.handlers import build_tools
+from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
 from skills_core.adk.prompt import (
     PromptContext,
@@ -91,11 +92,13 @@ class SkillsToolset(BaseToolset):
             build_content=build_content,
             max_resource_bytes=max_resource_bytes,
         )
+        self._inline = InlineFiles()
         built = build_tools(
             self._tools,
             self._names,
             describe_load_skill=lambda: load_skill_description(catalog.list()),
             forker=Forker(agents, models),
+            inline=self._inline,
         )
         self._offered: list[BaseTool] = [
             tool
@@ -123,7 +126,10 @@ class SkillsToolset(BaseToolset):
     async def process_llm_request(
         self, *, tool_context: ToolContext, llm_request: LlmRequest
     ) -> None:
-        """Add the skills guidance (and, when eager, the catalog) to the system instruction."""
+        """Add the skills guidance (and, when eager, the catalog) to the system instruction.
+
+        Binary files the model just read follow as inline data.
+        """
         skills = self._catalog.list()
         context = PromptContext(
             names=self._names.prefixed(self.tool_name_prefix),
@@ -136,6 +142,7 @@ class SkillsToolset(BaseToolset):
         if self._eager:
             instructions.append(self._catalog.to_prompt(include_location=False))
         llm_request.append_instructions([text for text in instructions if text])
+        self._inline.attach(llm_request)
 
     async def close(self) -> None:
         """Delete local copies made to run remote skills' scripts."""
