@@ -40,6 +40,7 @@ def build_tools(
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.list_skills()
 
+    @never_raises
     async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         result = await tools.load_skill_resource(args.get("skill_name"), args.get("file_path"))
         return inline.take(result)

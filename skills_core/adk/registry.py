@@ -53,13 +53,17 @@ class CatalogSkillRegistry(SkillRegistry):
         """Skills whose name, description or tags hold the query's words, best first."""
         await self._refresh.maybe_refresh()
         words = [word for word in re.split(r"\W+", query.lower()) if word]
-        scored = [(_score(meta, words), meta) for meta in self._catalog.list()]
+        candidates = [
+            (_score(entry.metadata, words), entry.metadata, entry.location)
+            for entry in self._catalog.snapshot.entries.values()
+            if entry.metadata is not None
+        ]
         found = []
-        for score, meta in sorted(scored, key=lambda item: (-item[0], item[1].name)):
+        for score, meta, location in sorted(candidates, key=lambda item: (-item[0], item[1].name)):
             if words and not score:
                 continue
             try:
-                found.append(to_adk_frontmatter(meta, location=meta.name))
+                found.append(to_adk_frontmatter(meta, location=location))
             except SkillValidationError as exc:
                 logger.warning("left out of search results for google-adk: %s", exc)
         return found

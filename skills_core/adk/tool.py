@@ -9,7 +9,7 @@ from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
-from skills_core.tools.results import ToolResult
+from skills_core.tools.results import ToolResult, is_error
 
 Handler = Callable[[Mapping[str, Any], ToolContext], Awaitable[ToolResult]]
 """Runs one call: the model's arguments and ADK's tool context in, a result mapping out."""
@@ -56,6 +56,12 @@ class SkillTool(BaseTool):
     async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
         """Run the handler."""
         return await self._handler(args, tool_context)
+
+    def _detect_error_in_response(self, response: Any) -> str | None:
+        """ADK's telemetry hook: the error code of an error value."""
+        if isinstance(response, dict) and is_error(response):
+            return str(response["error_code"])
+        return None
 
 
 SKILL_NAME = {"type": "string", "description": "The name of the skill."}

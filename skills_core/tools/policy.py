@@ -30,6 +30,9 @@ DEFAULT_ENV_ALLOW = (
     "LC_CTYPE",
     "LC_MESSAGES",
     "TZ",
+    "TMPDIR",
+    "TEMP",
+    "TMP",
     "SYSTEMROOT",
 )
 """Variables passed through from the host; everything else (keys, tokens) is dropped."""

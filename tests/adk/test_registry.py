@@ -117,6 +117,9 @@ async def test_skills_adk_cannot_name_are_refused_and_skipped(
     assert raised.value.report.errors[0].field == "name"
     assert [skill.name for skill in await load_adk_skills(catalog)] == ["ok"]
     assert "skipped for google-adk" in caplog.text
+    found = await CatalogSkillRegistry(catalog).search_skills(query="")
+    assert [meta.name for meta in found] == ["ok"]
+    assert "left out of search results" in caplog.text
 
 
 async def test_binary_resources_and_oversize_files(caplog: pytest.LogCaptureFixture) -> None:

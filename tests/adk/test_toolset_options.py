@@ -105,3 +105,11 @@ async def test_tool_filter_hides_tools() -> None:
 def test_discovery_must_be_lazy_or_eager() -> None:
     with pytest.raises(ValueError, match="discovery"):
         SkillsToolset(SkillCatalog(CountingBackend()), discovery="sometimes")  # type: ignore[arg-type]
+
+
+async def test_error_values_count_as_errors_in_adk_telemetry() -> None:
+    toolset = SkillsToolset(SkillCatalog(CountingBackend(SKILLS)))
+    tools = {tool.name: tool for tool in await toolset.get_tools()}
+    detect = tools["load_skill"]._detect_error_in_response  # ADK's optional telemetry hook
+    assert detect({"error": "no skill", "error_code": "SKILL_NOT_FOUND"}) == "SKILL_NOT_FOUND"
+    assert detect({"skill_name": "pdf"}) is None
