@@ -222,3 +222,19 @@ def test_policy_refuses_nonsense() -> None:
         ScriptPolicy(timeout=0)
     with pytest.raises(ValueError, match="interpreters"):
         ScriptPolicy(interpreters={"py": ("python",)})
+
+
+async def test_missing_interpreter_is_a_value(backend: CountingBackend) -> None:
+    policy = ScriptPolicy(interpreters={".py": ("/nonexistent/python3",)})
+    tools = await make_tools(backend, policy)
+    result = await tools.run_skill_script("pdf", "scripts/hello.py")
+    await tools.close()
+    assert result["error_code"] == codes.SCRIPT_FAILED
+    assert "/nonexistent/python3" in result["error"]
+
+
+async def test_check_script_runs_nothing(tools: SkillTools, backend: CountingBackend) -> None:
+    assert await tools.check_script("pdf", "scripts/hello.py", ["x"]) == {}
+    missing = await tools.check_script("pdf", "scripts/nope.py")
+    assert missing["error_code"] == codes.SCRIPT_NOT_FOUND
+    assert backend.calls["read"] == 0  # nothing was copied, so nothing ran
