@@ -19,12 +19,15 @@ class Limits:
         max_frontmatter_bytes: Largest YAML frontmatter accepted.
         max_yaml_aliases: Most YAML aliases (``*ref``) in one frontmatter; refuses
             "billion laughs" documents before they are expanded.
+        max_yaml_depth: Deepest YAML nesting accepted; libyaml's composer recurses in C and
+            crashes the process on ~30,000 nested brackets, which fit in 64 KiB.
         max_resource_bytes: Largest resource file returned by a read.
     """
 
     max_skill_md_bytes: int = 1 * MIB
     max_frontmatter_bytes: int = 64 * KIB
     max_yaml_aliases: int = 16
+    max_yaml_depth: int = 64
     max_resource_bytes: int = 10 * MIB
 
 

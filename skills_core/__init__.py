@@ -12,7 +12,7 @@ from skills_core.errors import (
     SkillfsError,
     SkillParseError,
     SkillValidationError,
-    YamlAliasError,
+    YamlLimitError,
 )
 from skills_core.models import FileEntry, Skill, SkillMetadata, SkillRef
 from skills_core.parsing import ParsedSkillMd, parse_skill_md
@@ -35,7 +35,7 @@ __all__ = [
     "SkillValidationError",
     "SkillfsError",
     "ValidationReport",
-    "YamlAliasError",
+    "YamlLimitError",
     "parse_skill_md",
     "validate_skill",
 ]

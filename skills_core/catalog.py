@@ -9,6 +9,8 @@ never see a half-applied refresh. A listing that fails leaves the last good snap
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import importlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
@@ -137,15 +139,17 @@ class SkillCatalog:
             for meta in self._snapshot.skills
         )
 
-    def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
+    async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
         """Refresh whenever the skills may have changed and yield each meaningful report.
 
         Local folders are watched for filesystem events (with ``skillfs[watch]``); other
         backends are polled every ``interval`` seconds.
         """
-        from skills_core.watch import watch_catalog
-
-        return watch_catalog(self, interval=interval)
+        # The watcher (and watchfiles) is imported on first use, off the event loop.
+        watcher = await asyncio.to_thread(importlib.import_module, "skills_core.watch")
+        async with contextlib.aclosing(watcher.watch_catalog(self, interval=interval)) as reports:
+            async for report in reports:
+                yield report
 
     async def refresh(self) -> ReloadReport:
         """List the backend and re-read only what changed; see the module docstring."""

@@ -13,7 +13,7 @@ skill never hides the others. Every error about a skill carries its ``location``
     │   ├── UnsafePathError           (also ValueError) the path would leave the skill
     │   └── LimitExceededError        larger than a configured Limits allows
     ├── SkillParseError               SKILL.md has no readable frontmatter
-    │   └── YamlAliasError            too many YAML aliases (a "billion laughs" document)
+    │   └── YamlLimitError            too many YAML aliases ("billion laughs") or too deep
     ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
     ├── UnsupportedSourceError        (also ValueError) a URL skillfs cannot open
     └── MissingDependencyError        (also ImportError) names the extra to install
@@ -51,7 +51,7 @@ __all__ = [
     "StorageError",
     "UnsafePathError",
     "UnsupportedSourceError",
-    "YamlAliasError",
+    "YamlLimitError",
 ]
 
 
@@ -67,8 +67,8 @@ class SkillParseError(SkillfsError):
         self.code = code
 
 
-class YamlAliasError(SkillParseError):
-    """The frontmatter uses more YAML aliases than allowed; it was not expanded."""
+class YamlLimitError(SkillParseError):
+    """The frontmatter has more YAML aliases or deeper nesting than allowed; it was not built."""
 
 
 class SkillValidationError(SkillfsError):

@@ -61,12 +61,7 @@ def parse_skill_md(
         )
     mapping = load_simple_mapping(frontmatter_text)
     if mapping is None:
-        mapping = load_yaml(
-            frontmatter_text,
-            max_aliases=limits.max_yaml_aliases,
-            location=location,
-            first_line=2,
-        )
+        mapping = load_yaml(frontmatter_text, limits=limits, location=location, first_line=2)
     if not isinstance(mapping, dict):
         raise SkillParseError(
             f"frontmatter must be a YAML mapping, not {_yaml_kind(mapping)}",

@@ -3,7 +3,8 @@
 It understands one mapping of ``key: value`` lines, whose values are single-line plain or
 quoted strings, or one nested mapping of such lines (``metadata:``). For that subset it returns
 exactly what PyYAML's safe loader returns; for anything else (lists, block scalars, anchors,
-tags, escapes, multi-line values, values YAML would read as numbers, booleans, dates or null)
+tags, escapes, multi-line values, duplicate keys, values YAML would read as numbers, booleans,
+dates or null)
 it returns ``None`` and the caller falls back to PyYAML. Differential tests hold the two equal.
 """
 
@@ -52,11 +53,13 @@ def _read_mapping(lines: list[str]) -> dict[str, Any] | None:
             if indent != nested_indent:
                 raise _Decline
             key, value = _split_entry(line[indent:])
-            if value is None:
+            if value is None or key in nested:
                 raise _Decline
             nested[key] = value
             continue
         key, value = _split_entry(line)
+        if key in result:
+            raise _Decline  # duplicate keys are an error; PyYAML's reader reports it
         if value is None:
             nested = {}
             nested_indent = 0

@@ -1,4 +1,9 @@
-"""PyYAML, bounded: the C safe loader when present, aliases counted before anything is built."""
+"""PyYAML, bounded: the C safe loader when present, hostile documents refused before building.
+
+Two kinds of document are refused from libyaml's event stream, whose parser keeps an explicit
+stack and never recurses: "billion laughs" alias bombs, and deep nesting, which libyaml's
+composer (recursive C) turns into a segmentation fault at about 30,000 levels.
+"""
 
 from __future__ import annotations
 
@@ -6,53 +11,98 @@ from typing import Any
 
 import yaml
 
+from backends.limits import Limits
 from skills_core import codes
-from skills_core.errors import SkillParseError, YamlAliasError
+from skills_core.errors import SkillParseError, YamlLimitError
 
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-def load_yaml(text: str, *, max_aliases: int, location: str, first_line: int = 1) -> Any:
+class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """The safe loader (libyaml when PyYAML has it) refusing duplicate mapping keys.
+
+    YAML requires unique keys; PyYAML would silently keep the last one, so ``name: a`` then
+    ``name: b`` would load a skill its author may not have meant.
+    """
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[tuple[str, str]] = set()
+        for key_node, _ in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _MERGE_TAG:
+                key = (key_node.tag, key_node.value)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        problem=f"duplicate key {key_node.value!r}",
+                        problem_mark=key_node.start_mark,
+                    )
+                seen.add(key)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
+
+
+_Loader: Any = _UniqueKeyLoader
+_OPENING_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_CLOSING_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+def load_yaml(text: str, *, limits: Limits, location: str, first_line: int = 1) -> Any:
     """Load one YAML document with the safe loader.
 
     Args:
         text: The YAML source.
-        max_aliases: Most ``*alias`` references allowed; more is refused before expansion.
+        limits: ``max_yaml_aliases`` and ``max_yaml_depth`` apply.
         location: Where the text came from, for errors.
         first_line: The line number of ``text``'s first line in its file, for errors.
 
     Raises:
-        YamlAliasError: Too many aliases.
-        SkillParseError: The YAML is invalid or nested too deeply.
+        YamlLimitError: Too many aliases or too deep.
+        SkillParseError: The YAML is invalid.
     """
     try:
-        if "*" in text:
-            _count_aliases(text, max_aliases, location)
+        if "*" in text or _depth_bound(text) > limits.max_yaml_depth:
+            _check_events(text, limits, location)
         return yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        line = first_line + exc.problem_mark.line if exc.problem_mark else first_line
-        problem = exc.problem or exc.context or "invalid YAML"
+        mark = exc.context_mark or exc.problem_mark
+        line = first_line + mark.line if mark else first_line
+        problem = ", ".join(part for part in (exc.context, exc.problem) if part)
         raise SkillParseError(
-            f"invalid YAML at line {line}: {problem}", location=location, code=codes.INVALID_YAML
+            f"invalid YAML at line {line}: {problem or 'syntax error'}",
+            location=location,
+            code=codes.INVALID_YAML,
         ) from exc
     except yaml.YAMLError as exc:
         raise SkillParseError(
             f"invalid YAML: {exc}", location=location, code=codes.INVALID_YAML
         ) from exc
-    except RecursionError as exc:
-        raise SkillParseError(
-            "YAML is nested too deeply", location=location, code=codes.INVALID_YAML
-        ) from exc
 
 
-def _count_aliases(text: str, max_aliases: int, location: str) -> None:
-    aliases = 0
+def _depth_bound(text: str) -> int:
+    """An upper bound on nesting: every level opens with ``[``, ``{``, ``-``, ``?`` or indent."""
+    indent = max(len(line) - len(line.lstrip(" ")) for line in text.split("\n"))
+    openers = text.count("[") + text.count("{") + text.count("-") + text.count("?")
+    return openers + indent + 1
+
+
+def _check_events(text: str, limits: Limits, location: str) -> None:
+    aliases = depth = 0
     for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, yaml.AliasEvent):
+        if isinstance(event, _OPENING_EVENTS):
+            depth += 1
+            if depth > limits.max_yaml_depth:
+                raise YamlLimitError(
+                    f"YAML nests deeper than {limits.max_yaml_depth} levels; refused",
+                    location=location,
+                    code=codes.YAML_DEPTH,
+                )
+        elif isinstance(event, _CLOSING_EVENTS):
+            depth -= 1
+        elif isinstance(event, yaml.AliasEvent):
             aliases += 1
-            if aliases > max_aliases:
-                raise YamlAliasError(
-                    f"frontmatter uses more than {max_aliases} YAML aliases; refused unexpanded",
+            if aliases > limits.max_yaml_aliases:
+                raise YamlLimitError(
+                    f"frontmatter uses more than {limits.max_yaml_aliases} YAML aliases; "
+                    "refused unexpanded",
                     location=location,
                     code=codes.YAML_ALIASES,
                 )

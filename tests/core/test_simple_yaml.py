@@ -1,0 +1,214 @@
+"""The fast frontmatter reader must return exactly what PyYAML returns, or decline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skills_core.simple_yaml import load_simple_mapping
+
+LOADERS = [yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)]
+
+
+def pyyaml(text: str, loader: Any) -> Any:
+    try:
+        return yaml.load(text, Loader=loader)
+    except yaml.YAMLError:
+        return "<error>"
+
+
+def assert_agrees(text: str) -> dict[str, Any] | None:
+    fast = load_simple_mapping(text)
+    if fast is not None:
+        for loader in LOADERS:
+            assert fast == pyyaml(text, loader), (text, loader)
+            assert _types(fast) == _types(pyyaml(text, loader))
+    return fast
+
+
+def _types(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _types(item) for key, item in value.items()}
+    return type(value)
+
+
+TYPICAL = """name: pdf-processing
+description: Extract text and tables from PDF files, fill forms. Use when the user mentions PDFs.
+license: Apache-2.0
+compatibility: Requires python3 and poppler-utils
+allowed-tools: Bash(python:*) Read Write
+metadata:
+  author: example-org
+  version: "1.0"
+  category: 'documents'
+"""
+
+
+def test_typical_frontmatter_takes_the_fast_path() -> None:
+    result = assert_agrees(TYPICAL)
+    assert result is not None
+    assert result["metadata"] == {
+        "author": "example-org",
+        "version": "1.0",
+        "category": "documents",
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name: a\ndescription: use for a --- b\n",
+        "name: a\n# a comment\ndescription: C# and F# projects\n",
+        'name: a\ndescription: "quoted: with colon"\n',
+        "name: a\ndescription: 'it''s quoted'\n",
+        "name: a\ndescription: ''\n",
+        "name: a\ndescription: Use [brackets] and {braces}, commas\n",
+        'name: a\ndescription: Don\'t "mind" quotes inside\n',
+        "name: a\nlicense:\ndescription: d\n",
+        "name: a\nmetadata:\n    k: v\n\n    k2: v2\n# c\n    k3: v3\ndescription: d\n",
+        "name: a\ndescription: trailing spaces   \n",
+        "name: a\ndescription: ünïcödé and 漢字 and emoji 🎉\n",
+        "name: a\ndescription: ends with colon in quotes ':'\n",
+        "name: a\ndescription: a\u00a0nbsp\n",
+    ],
+)
+def test_simple_shapes_are_read_exactly(text: str) -> None:
+    assert assert_agrees(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name: a\ndescription: yes\n",
+        "name: a\ndescription: 1.0\n",
+        "name: a\ndescription: 2024-01-01\n",
+        "name: a\ndescription: ~\n",
+        "name: a\ndescription: null\n",
+        "name: a\ndescription: 0x1F\n",
+        "name: a\ndescription: .inf\n",
+        "name: a\ndescription: -1\n",
+        "name: a\ndescription: =\n",
+        "name: a\ndescription: <<\n",
+        "yes: a\n",
+        "on: a\n",
+        "name: a\ndescription: |\n  block\n",
+        "name: a\ndescription: >\n  folded\n",
+        "name: a\ndescription: multi\n  line plain\n",
+        'name: a\ndescription: "escaped \\" quote"\n',
+        'name: a\ndescription: "unterminated\n',
+        "name: a\ndescription: 'a' b\n",
+        "name: a\ndescription: value # comment\n",
+        "name: a\ndescription: key: value\n",
+        "name: a\ndescription: ends:\n",
+        "name: a\ntags:\n  - x\n",
+        "name: a\ntags: [x, y]\n",
+        "name: &n a\n",
+        "name: *n\n",
+        "name: !!str a\n",
+        "name: a\tb\n",
+        "name: a\rb\n",
+        "name: a\u2028b\n",
+        "name: a\x85b\n",
+        "name: a\ufeffb\n",
+        "name: a\x7fb\n",
+        "name:a\n",
+        "name : a\n",
+        "  name: a\n",
+        "name: a\nmetadata:\n  k: v\n    deeper: x\n",
+        "name: a\nmetadata:\n  k:\n",
+        "# only a comment\n",
+        "",
+        "...\n",
+        "%YAML 1.1\n",
+        "a.b: c\n",
+        "name: a\nname: b\n",
+        "name: a\nmetadata:\n  k: v\n  k: w\n",
+        "name: `tick`\n",
+        "name: @at\n",
+    ],
+)
+def test_everything_else_is_declined(text: str) -> None:
+    assert assert_agrees(text) is None
+
+
+_ATOMS = st.sampled_from(
+    [
+        "a",
+        "Z",
+        "0",
+        "1.5",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "true",
+        "null",
+        "~",
+        "-",
+        "--",
+        "---",
+        ":",
+        ": ",
+        "#",
+        " #",
+        "'",
+        "''",
+        '"',
+        "\\",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "&",
+        "*",
+        "!",
+        "|",
+        ">",
+        "%",
+        "@",
+        "`",
+        "?",
+        " ",
+        "  ",
+        "\t",
+        "é",
+        "漢",
+        "🎉",
+        "\u00a0",
+        "2024-01-01",
+        "0x1F",
+        ".inf",
+        "=",
+        "<<",
+        "key",
+        "-x",
+        "?x",
+        ":x",
+    ]
+)
+_SCALAR = st.lists(_ATOMS, min_size=0, max_size=6).map("".join)
+_KEY = st.sampled_from(
+    ["name", "description", "license", "metadata", "x", "yes", "a-b", "a_b", "1"]
+)
+_LINE = st.one_of(
+    st.tuples(_KEY, _SCALAR).map(lambda kv: f"{kv[0]}: {kv[1]}"),
+    st.tuples(_KEY, _SCALAR).map(lambda kv: f"{kv[0]}:{kv[1]}"),
+    st.tuples(st.sampled_from([" ", "  ", "    "]), _KEY, _SCALAR).map(
+        lambda t: f"{t[0]}{t[1]}: {t[2]}"
+    ),
+    _KEY.map(lambda key: f"{key}:"),
+    _SCALAR.map(lambda text: f'description: "{text}"'),
+    _SCALAR.map(lambda text: f"description: '{text}'"),
+    st.sampled_from(["", "# comment", "  ", "- item", "..."]),
+)
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LINE, min_size=1, max_size=8).map("\n".join))
+def test_never_disagrees_with_pyyaml(text: str) -> None:
+    assert_agrees(text)
