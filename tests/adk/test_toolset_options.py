@@ -19,7 +19,7 @@ from tests.adk.scripted import (
     say,
     system_text,
 )
-from tests.tools.skillset import CountingBackend
+from tests.tools.skillset import CountingMemoryBackend
 
 SKILLS = {
     "pdf": {"SKILL.md": skill_md("pdf", "Fill PDF forms.", "Use the form.")},
@@ -40,13 +40,13 @@ async def two_turns(toolset: SkillsToolset) -> ScriptedLlm:
 async def test_refresh_runs_once_per_turn_and_is_rate_limited(
     refresh_every: float | None, listings: int
 ) -> None:
-    backend = CountingBackend(SKILLS)
+    backend = CountingMemoryBackend(SKILLS)
     await two_turns(SkillsToolset(SkillCatalog(backend), refresh_every=refresh_every))
     assert backend.calls["list"] == listings
 
 
 async def test_one_listing_per_turn_however_many_model_calls() -> None:
-    backend = CountingBackend(SKILLS)
+    backend = CountingMemoryBackend(SKILLS)
     toolset = SkillsToolset(SkillCatalog(backend), refresh_every=0)
     model = ScriptedLlm(
         steps=[call("list_skills"), call("load_skill", skill_name="pdf"), say("ok")]
@@ -59,7 +59,7 @@ async def test_one_listing_per_turn_however_many_model_calls() -> None:
 
 
 async def test_names_descriptions_prompt_and_content_are_customisable() -> None:
-    catalog = SkillCatalog(CountingBackend(SKILLS))
+    catalog = SkillCatalog(CountingMemoryBackend(SKILLS))
 
     def describe(skills: Sequence[SkillMetadata]) -> str:
         return "Skills: " + ", ".join(f"{meta.name} ({meta.description})" for meta in skills)
@@ -96,7 +96,7 @@ async def test_names_descriptions_prompt_and_content_are_customisable() -> None:
 
 async def test_tool_filter_hides_tools() -> None:
     toolset = SkillsToolset(
-        SkillCatalog(CountingBackend(SKILLS)), tool_filter=["list_skills", "load_skill"]
+        SkillCatalog(CountingMemoryBackend(SKILLS)), tool_filter=["list_skills", "load_skill"]
     )
     model = await two_turns(toolset)
     assert sorted(declarations(model.requests[0])) == ["list_skills", "load_skill"]
@@ -104,11 +104,11 @@ async def test_tool_filter_hides_tools() -> None:
 
 def test_discovery_must_be_lazy_or_eager() -> None:
     with pytest.raises(ValueError, match="discovery"):
-        SkillsToolset(SkillCatalog(CountingBackend()), discovery="sometimes")  # type: ignore[arg-type]
+        SkillsToolset(SkillCatalog(CountingMemoryBackend()), discovery="sometimes")  # type: ignore[arg-type]
 
 
 async def test_error_values_count_as_errors_in_adk_telemetry() -> None:
-    toolset = SkillsToolset(SkillCatalog(CountingBackend(SKILLS)))
+    toolset = SkillsToolset(SkillCatalog(CountingMemoryBackend(SKILLS)))
     tools = {tool.name: tool for tool in await toolset.get_tools()}
     detect = tools["load_skill"]._detect_error_in_response  # ADK's optional telemetry hook
     assert detect({"error": "no skill", "error_code": "SKILL_NOT_FOUND"}) == "SKILL_NOT_FOUND"

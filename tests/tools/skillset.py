@@ -37,7 +37,7 @@ PDF_SKILL: Mapping[str, bytes | str] = {
 }
 
 
-class CountingBackend(MemoryBackend):
+class CountingMemoryBackend(MemoryBackend):
     """A MemoryBackend that counts calls by method name."""
 
     def __init__(self, skills: Mapping[str, Mapping[str, bytes | str]] | None = None) -> None:

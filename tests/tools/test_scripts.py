@@ -17,7 +17,7 @@ from backends import Backend, LocalBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.tools import DEFAULT_INTERPRETERS, ScriptPolicy, SkillTools, codes
-from tests.tools.skillset import PDF_SKILL, CountingBackend
+from tests.tools.skillset import PDF_SKILL, CountingMemoryBackend
 
 
 async def make_tools(backend: Backend, policy: ScriptPolicy | None) -> SkillTools:
@@ -27,12 +27,12 @@ async def make_tools(backend: Backend, policy: ScriptPolicy | None) -> SkillTool
 
 
 @pytest.fixture
-def backend() -> CountingBackend:
-    return CountingBackend({"pdf": PDF_SKILL})
+def backend() -> CountingMemoryBackend:
+    return CountingMemoryBackend({"pdf": PDF_SKILL})
 
 
 @pytest.fixture
-async def tools(backend: CountingBackend) -> AsyncIterator[SkillTools]:
+async def tools(backend: CountingMemoryBackend) -> AsyncIterator[SkillTools]:
     tools = await make_tools(backend, ScriptPolicy(timeout=10))
     yield tools
     await tools.close()
@@ -44,7 +44,7 @@ def lines(result: dict[str, object]) -> dict[str, str]:
     return {key: value for key, _, value in (line.partition(" ") for line in stdout.splitlines())}
 
 
-async def test_scripts_are_off_unless_enabled(backend: CountingBackend) -> None:
+async def test_scripts_are_off_unless_enabled(backend: CountingMemoryBackend) -> None:
     tools = await make_tools(backend, None)
     result = await tools.run_skill_script("pdf", "scripts/hello.py")
     assert result["error_code"] == codes.SCRIPTS_DISABLED
@@ -78,7 +78,7 @@ async def test_bash_script_and_failing_exit_code(tools: SkillTools) -> None:
 
 
 async def test_environment_is_scrubbed(
-    backend: CountingBackend, monkeypatch: pytest.MonkeyPatch
+    backend: CountingMemoryBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "do-not-leak")
     monkeypatch.setenv("LANG", "C.UTF-8")
@@ -92,7 +92,9 @@ async def test_environment_is_scrubbed(
     assert set(seen) <= {*ScriptPolicy().env_allow, "REPORT_MODE", "PYTHONIOENCODING"}
 
 
-async def test_other_file_types_need_a_configured_interpreter(backend: CountingBackend) -> None:
+async def test_other_file_types_need_a_configured_interpreter(
+    backend: CountingMemoryBackend,
+) -> None:
     tools = await make_tools(backend, ScriptPolicy())
     refused = await tools.run_skill_script("pdf", "scripts/tool.js")
     assert refused["error_code"] == codes.UNSUPPORTED_SCRIPT
@@ -128,7 +130,7 @@ async def test_malformed_arguments_are_refused(tools: SkillTools, args: object) 
     assert result["error_code"] == codes.INVALID_ARGUMENTS
 
 
-async def test_endless_script_is_killed_with_its_children(backend: CountingBackend) -> None:
+async def test_endless_script_is_killed_with_its_children(backend: CountingMemoryBackend) -> None:
     tools = await make_tools(backend, ScriptPolicy(timeout=0.5))
     started = time.monotonic()
     result = await tools.run_skill_script("pdf", "scripts/loop.py")
@@ -155,7 +157,7 @@ def _gone(pid: int) -> bool:
     return False
 
 
-async def test_output_is_capped(backend: CountingBackend) -> None:
+async def test_output_is_capped(backend: CountingMemoryBackend) -> None:
     tools = await make_tools(backend, ScriptPolicy(max_output_bytes=1000))
     result = await tools.run_skill_script("pdf", "scripts/loud.py")
     await tools.close()
@@ -164,7 +166,9 @@ async def test_output_is_capped(backend: CountingBackend) -> None:
     assert result["exit_code"] == 0
 
 
-async def test_copy_is_made_once_per_version(backend: CountingBackend, tools: SkillTools) -> None:
+async def test_copy_is_made_once_per_version(
+    backend: CountingMemoryBackend, tools: SkillTools
+) -> None:
     first = lines(await tools.run_skill_script("pdf", "scripts/hello.py"))["cwd"]
     reads = backend.calls["read"]
     assert reads == len(PDF_SKILL)
@@ -181,7 +185,7 @@ async def test_copy_is_made_once_per_version(backend: CountingBackend, tools: Sk
     assert not await asyncio.to_thread(os.path.exists, changed["cwd"])
 
 
-async def test_oversize_skill_is_not_copied(backend: CountingBackend) -> None:
+async def test_oversize_skill_is_not_copied(backend: CountingMemoryBackend) -> None:
     tools = await make_tools(backend, ScriptPolicy(max_workspace_bytes=100))
     result = await tools.run_skill_script("pdf", "scripts/hello.py")
     assert result["error_code"] == codes.RESOURCE_TOO_LARGE
@@ -224,7 +228,7 @@ def test_policy_refuses_nonsense() -> None:
         ScriptPolicy(interpreters={"py": ("python",)})
 
 
-async def test_missing_interpreter_is_a_value(backend: CountingBackend) -> None:
+async def test_missing_interpreter_is_a_value(backend: CountingMemoryBackend) -> None:
     policy = ScriptPolicy(interpreters={".py": ("/nonexistent/python3",)})
     tools = await make_tools(backend, policy)
     result = await tools.run_skill_script("pdf", "scripts/hello.py")
@@ -233,7 +237,7 @@ async def test_missing_interpreter_is_a_value(backend: CountingBackend) -> None:
     assert "/nonexistent/python3" in result["error"]
 
 
-async def test_check_script_runs_nothing(tools: SkillTools, backend: CountingBackend) -> None:
+async def test_check_script_runs_nothing(tools: SkillTools, backend: CountingMemoryBackend) -> None:
     assert await tools.check_script("pdf", "scripts/hello.py", ["x"]) == {}
     missing = await tools.check_script("pdf", "scripts/nope.py")
     assert missing["error_code"] == codes.SCRIPT_NOT_FOUND
