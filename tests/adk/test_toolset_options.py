@@ -102,7 +102,9 @@ async def test_tool_filter_hides_tools() -> None:
     assert sorted(declarations(model.requests[0])) == ["list_skills", "load_skill"]
 
 
-def test_discovery_must_be_lazy_or_eager() -> None:
+def test_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="refresh interval"):
+        SkillsToolset(SkillCatalog(CountingMemoryBackend()), refresh_every=-1)
     with pytest.raises(ValueError, match="discovery"):
         SkillsToolset(SkillCatalog(CountingMemoryBackend()), discovery="sometimes")  # type: ignore[arg-type]
 
