@@ -105,17 +105,25 @@ class SkillCatalog:
         files = await self._backend.files(name)
         return Skill(metadata, entry.body, entry.location, tuple(files))
 
-    async def read_resource(self, name: str, path: str) -> bytes:
+    async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
         """Read one file of a loaded skill, confined to its folder and size-limited.
+
+        Args:
+            name: The skill's name.
+            path: The file's path relative to the skill folder.
+            max_bytes: A tighter size limit for this read; never looser than ``limits``.
 
         Raises:
             SkillNotFoundError: No loaded skill has that name.
             ResourceNotFoundError: No such file.
             UnsafePathError: The path would leave the skill folder.
-            LimitExceededError: The file is over ``limits.max_resource_bytes``.
+            LimitExceededError: The file is over ``max_bytes`` or ``limits.max_resource_bytes``.
         """
         self._loaded_entry(name)
-        return await self._backend.read(name, path, max_bytes=self._limits.max_resource_bytes)
+        limit = self._limits.max_resource_bytes
+        if max_bytes is not None:
+            limit = min(limit, max_bytes)
+        return await self._backend.read(name, path, max_bytes=limit)
 
     def to_prompt(self, *, include_location: bool = True) -> str:
         """The ``<available_skills>`` XML block for a system prompt, escaped."""
