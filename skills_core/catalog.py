@@ -172,7 +172,8 @@ class SkillCatalog:
 
     def _failed_refresh(self, old: CatalogSnapshot, exc: Exception) -> ReloadReport:
         location = self._backend.location
-        message = f"listing failed, kept the last good catalog: {exc}"
+        kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
+        message = f"listing failed ({kept}): {exc}"
         logger.warning("%s: %s", location, message, exc_info=exc)
         return ReloadReport(
             unchanged=tuple(meta.name for meta in old.skills),

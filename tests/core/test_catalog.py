@@ -300,3 +300,13 @@ async def test_symlinked_skill_md_escaping_its_folder_is_refused(tmp_path: Path)
     assert [meta.name for meta in catalog.list()] == ["alpha"]
     assert [(p.name, p.code) for p in catalog.errors] == [("evil", codes.READ_FAILED)]
     assert "leaves the skill folder" in catalog.errors[0].message
+
+
+async def test_a_first_refresh_that_fails_says_there_is_no_catalog_yet(
+    memory: MemoryBackend,
+) -> None:
+    backend = CountingBackend(memory)
+    backend.fail_listing = StorageError("no such bucket", location="s3://missing")
+    report = await SkillCatalog(backend).refresh()
+    assert report.failure is not None
+    assert report.failure.message == "listing failed (no catalog yet): s3://missing: no such bucket"

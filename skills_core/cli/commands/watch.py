@@ -65,7 +65,7 @@ def describe(report: ReloadReport, *, first: bool = False) -> str:
         f"{plural(len(report.warnings), 'warning')}"
     )
     if report.failure is not None:
-        what = "reload failed, kept the last good catalog"
+        what = report.failure.message
     elif first:
         what = "loaded"
     else:
