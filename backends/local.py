@@ -123,7 +123,7 @@ class LocalBackend:
 
     def _stat_skill(self, folder: str, name: str) -> SkillRef | None:
         for file_name in SKILL_MD_NAMES:
-            path = os.path.join(folder, file_name)
+            path = folder + os.sep + file_name
             try:
                 st = os.lstat(path)
                 if stat.S_ISLNK(st.st_mode):
@@ -160,9 +160,9 @@ class LocalBackend:
         return results
 
     def _read_document(self, name: str) -> SkillDocument:
-        folder = os.path.join(self._root, check_skill_name(name))
+        folder = self._root + os.sep + check_skill_name(name)
         for file_name in SKILL_MD_NAMES:
-            path = os.path.join(folder, file_name)
+            path = folder + os.sep + file_name
             try:
                 fd = self._open_confined(folder, path)
             except FileNotFoundError:

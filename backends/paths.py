@@ -26,11 +26,11 @@ def check_skill_name(name: str) -> str:
     """
     if (
         not name
-        or name.startswith(".")
+        or name[0] == "."
         or "/" in name
         or "\\" in name
         or "\x00" in name
-        or _DRIVE.match(name)
+        or (":" in name and _DRIVE.match(name))
     ):
         raise UnsafePathError(f"not a skill folder name: {name!r}")
     return name

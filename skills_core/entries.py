@@ -4,9 +4,10 @@ Which skills load: one whose identity is broken (no readable frontmatter, a miss
 ``name``, a ``name`` unlike its folder, no ``description``) or that breaks a limit is refused;
 other spec violations load with warnings attached, unless the catalog is strict.
 
-A SKILL.md whose fingerprint changed but whose content did not (a touched file, an identical
-upload) keeps its entry: the new frontmatter text and body are compared with the ones held,
-which costs nothing on a cold load, where hashing every file would cost more than reading it.
+A SKILL.md whose fingerprint changed but whose bytes did not (a touched file, an identical
+upload) keeps its entry: the new bytes are compared with the ones held. That costs nothing on a
+cold load, where hashing every file (SHA-256 runs at about 300 MB/s without SHA extensions) would
+cost more than reading it. The body stays bytes until a reader asks for it.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from backends.limits import Limits
 from skills_core import codes
 from skills_core.errors import SkillParseError
 from skills_core.models import SkillMetadata
-from skills_core.parsing import parse_frontmatter, split_skill_md
+from skills_core.parsing import SplitSkillMd, parse_frontmatter, split_skill_md
 from skills_core.report import SkillProblem
-from skills_core.validation import Issue, analyze
+from skills_core.validation import EMPTY_BODY, Issue, analyze
 
 
 class CatalogEntry(NamedTuple):
@@ -32,8 +33,7 @@ class CatalogEntry(NamedTuple):
         fingerprint: The backend's fingerprint this entry was built from.
         location: Where SKILL.md lives.
         metadata: The typed frontmatter; ``None`` when the skill is refused.
-        frontmatter_text: The frontmatter as written, to recognise unchanged content.
-        body: The markdown instructions.
+        source: The SKILL.md as read, with the offset of its body (for loaded skills).
         errors: Why the skill is refused (empty when it is loaded).
         warnings: Spec violations and advice for a loaded skill; only advice for a refused one
             (kept on the entry, so a full verdict can show it; the catalog's warnings
@@ -44,8 +44,7 @@ class CatalogEntry(NamedTuple):
     fingerprint: str
     location: str
     metadata: SkillMetadata | None
-    frontmatter_text: str = ""
-    body: str = ""
+    source: SplitSkillMd | None = None
     errors: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
 
@@ -54,13 +53,18 @@ class CatalogEntry(NamedTuple):
         """True when the skill is served."""
         return self.metadata is not None
 
+    @property
+    def body(self) -> str:
+        """The markdown instructions, decoded on demand."""
+        return self.source.body if self.source is not None else ""
+
     def same_content(self, other: CatalogEntry) -> bool:
-        """True when both entries hold the same SKILL.md content at the same location."""
-        return (
-            self.frontmatter_text == other.frontmatter_text
-            and self.body == other.body
-            and self.location == other.location
+        """True when both entries hold the same SKILL.md bytes at the same location."""
+        mine, theirs = self.source, other.source
+        same_bytes = mine is theirs or (
+            mine is not None and theirs is not None and mine.raw == theirs.raw
         )
+        return same_bytes and self.location == other.location
 
 
 def load_document(
@@ -78,29 +82,29 @@ def load_document(
             name, document.fingerprint, location, None, errors=problems, warnings=advice
         )
 
+    if (
+        previous is not None
+        and previous.source is not None
+        and previous.source.raw == document.data
+    ):
+        return previous._replace(fingerprint=document.fingerprint, location=location)
     try:
-        frontmatter_text, body = split_skill_md(document.data, location=location, limits=limits)
-        if (
-            previous is not None
-            and previous.loaded
-            and previous.frontmatter_text == frontmatter_text
-            and previous.body == body
-        ):
-            return previous._replace(fingerprint=document.fingerprint, location=location)
-        frontmatter = parse_frontmatter(frontmatter_text, location=location, limits=limits)
+        source = split_skill_md(document.data, location=location, limits=limits)
+        frontmatter = parse_frontmatter(source.frontmatter, location=location, limits=limits)
     except LimitExceededError as exc:
         return refused(SkillProblem(name, location, codes.TOO_LARGE, exc.message))
     except SkillParseError as exc:
         return refused(SkillProblem(name, location, exc.code, exc.message))
-    metadata, report = analyze(frontmatter, folder_name=name, body=body)
-    errors = tuple(_problem(name, location, issue) for issue in report.errors)
-    advice = tuple(_problem(name, location, issue) for issue in report.warnings)
+    # Counting a body's lines costs more than parsing its frontmatter: only a strict catalog
+    # (a full verdict, as `skillfs validate` gives) advises on length; emptiness is cheap.
+    metadata, report = analyze(frontmatter, folder_name=name, body=source.body if strict else None)
+    advice_issues = report.warnings if strict else (EMPTY_BODY,) if source.body_is_blank else ()
+    errors = _problems(name, location, report.errors)
+    advice = _problems(name, location, advice_issues)
     if metadata is None or (strict and errors):
         return refused(*errors, advice=advice)
     warnings = errors + advice
-    return CatalogEntry(
-        name, document.fingerprint, location, metadata, frontmatter_text, body, (), warnings
-    )
+    return CatalogEntry(name, document.fingerprint, location, metadata, source, (), warnings)
 
 
 def unreadable_entry(ref: SkillRef, error: StorageError | str) -> CatalogEntry:
@@ -123,5 +127,7 @@ def problem_from_error(name: str | None, location: str, error: StorageError) -> 
     return SkillProblem(name, error.location or location, code, error.message)
 
 
-def _problem(name: str, location: str, issue: Issue) -> SkillProblem:
-    return SkillProblem(name, location, issue.code, issue.message)
+def _problems(name: str, location: str, issues: tuple[Issue, ...]) -> tuple[SkillProblem, ...]:
+    if not issues:
+        return ()
+    return tuple(SkillProblem(name, location, issue.code, issue.message) for issue in issues)

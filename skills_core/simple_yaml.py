@@ -26,6 +26,7 @@ _DECLINED_CHARS = re.compile(
     "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
 _RESOLVERS = yaml.SafeLoader.yaml_implicit_resolvers
+_FIRST_CHARS_TO_CHECK = _INDICATORS | {char for char in _RESOLVERS if char}
 _KEY_CACHE_SIZE = 1024
 _string_keys: dict[str, bool] = {}
 
@@ -53,28 +54,34 @@ def _read_mapping(lines: list[str]) -> dict[str, Any] | None:
     while index < count:
         line = lines[index]
         index += 1
-        if not line or line[0] == "#" or not line.strip(" "):
+        if not line or line[0] == "#":
             continue
         if line[0] == " ":
-            raise _Decline  # an indented line no block above it claimed
+            if line.strip(" "):
+                raise _Decline  # an indented line no block above it claimed
+            continue
         key, value = _entry(line)
         if key in result:
             raise _Decline  # duplicate keys are an error; PyYAML's reader reports it
-        if value in _BLOCK_STYLES:
+        if not value:
+            result[key], index = _block(lines, index)
+        elif value in _BLOCK_STYLES:
             result[key], index = _block_string(lines, index, value)
-        elif value:
+        elif (
+            value[0] in _FIRST_CHARS_TO_CHECK or ": " in value or " #" in value or value[-1] == ":"
+        ):
             result[key] = _scalar(value)
         else:
-            result[key], index = _block(lines, index)
+            result[key] = value  # a plain string, as most values are: nothing to decide
     return result or None
 
 
 def _entry(line: str) -> tuple[str, str]:
     """Split ``key: value`` into the key and the stripped rest (empty when none)."""
     key, colon, rest = line.partition(":")
-    if not colon or not _is_string_key(key):
+    if not colon or not (_string_keys.get(key) or _learn_key(key)):
         raise _Decline
-    if rest[:1] not in ("", " "):
+    if rest and rest[0] != " ":
         raise _Decline  # `key:value` is one plain scalar in YAML, not a mapping entry
     return key, rest.strip(" ")
 
@@ -96,22 +103,30 @@ def _indented(lines: list[str], index: int) -> tuple[list[str], int]:
 
 def _block(lines: list[str], index: int) -> tuple[dict[str, str] | list[str] | None, int]:
     """An indented mapping or list of scalars under a key; ``None`` when nothing is indented."""
-    block, index = _indented(lines, index)
-    content = [line for line in block if line.strip(" ") and line.lstrip(" ")[0] != "#"]
-    if not content:
-        return None, index
-    indent = len(content[0]) - len(content[0].lstrip(" "))
-    if any(line[:indent].strip(" ") or line[indent] == " " for line in content):
-        raise _Decline  # deeper or shallower lines: nesting YAML must read
-    if content[0][indent] == "-":
-        return [_item(line[indent:]) for line in content], index
     mapping: dict[str, str] = {}
-    for line in content:
-        key, value = _entry(line[indent:])
-        if not value or value in _BLOCK_STYLES or key in mapping:
+    items: list[str] = []
+    indent = 0
+    count = len(lines)
+    while index < count:
+        line = lines[index]
+        if line and line[0] != " ":
+            break
+        index += 1
+        content = line.lstrip(" ")
+        if not content or content[0] == "#":
+            continue
+        width = len(line) - len(content)
+        if width != (indent or width):
+            raise _Decline  # deeper or shallower lines: nesting YAML must read
+        indent = width
+        if content[0] == "-" and not mapping:
+            items.append(_item(content))
+            continue
+        key, value = _entry(content)
+        if not value or value in _BLOCK_STYLES or key in mapping or items:
             raise _Decline
         mapping[key] = _scalar(value)
-    return mapping, index
+    return (items or mapping or None), index
 
 
 def _item(text: str) -> str:
@@ -148,31 +163,29 @@ def _spaces_follow(lines: list[str], index: int) -> bool:
     return False
 
 
-def _is_string_key(key: str) -> bool:
-    """True for a plain key that YAML reads as a string (memoised: keys repeat)."""
-    known = _string_keys.get(key)
-    if known is None:
-        known = bool(_KEY.match(key)) and _is_plain_string(key)
-        if len(_string_keys) < _KEY_CACHE_SIZE:
-            _string_keys[key] = known
+def _learn_key(key: str) -> bool:
+    """Whether a plain key is one YAML reads as a string; remembered, since keys repeat."""
+    known = bool(_KEY.match(key)) and _is_plain_string(key)
+    if len(_string_keys) < _KEY_CACHE_SIZE:
+        _string_keys[key] = known
     return known
 
 
 def _scalar(value: str) -> str:
     first = value[0]
-    if first == '"':
-        end = value.find('"', 1)
-        if end != len(value) - 1 or "\\" in value:
-            raise _Decline
-        return value[1:end]
-    if first == "'":
-        inner = value[1:-1]
-        if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
-            raise _Decline
-        return inner.replace("''", "'")
-    if first in _INDICATORS or ": " in value or " #" in value or value[-1] == ":":
+    if first in _INDICATORS:
+        if first == '"':
+            end = value.find('"', 1)
+            if end != len(value) - 1 or "\\" in value:
+                raise _Decline
+            return value[1:end]
+        if first == "'":
+            inner = value[1:-1]
+            if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
+                raise _Decline
+            return inner.replace("''", "'")
         raise _Decline
-    if not _is_plain_string(value):
+    if ": " in value or " #" in value or value[-1] == ":" or not _is_plain_string(value):
         raise _Decline
     return value
 

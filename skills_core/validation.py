@@ -60,6 +60,9 @@ class ValidationReport(NamedTuple):
         return tuple(issue for issue in self.errors if issue.code in codes.IDENTITY_CODES)
 
 
+_CLEAN = ValidationReport()
+
+
 class Analysis(NamedTuple):
     """The outcome of checking a frontmatter.
 
@@ -97,7 +100,7 @@ def analyze(
     for key, value in frontmatter.items():
         if key in IDENTITY_KEYS:
             continue
-        spec = FIELDS.get(key) if isinstance(key, str) else None
+        spec = FIELDS.get(key)
         if spec is None:
             errors.append(Issue(codes.UNKNOWN_FIELD, f"unknown field {key!r}", str(key)))
             extra[str(key)] = value
@@ -114,8 +117,8 @@ def analyze(
         if spec.max_length is not None and len(value) > spec.max_length:
             errors.append(_too_long(key, len(value), spec.max_length))
     warnings = _advise(body)
-    report = ValidationReport(tuple(errors), warnings)
-    if name is None or description is None or report.identity_errors:
+    report = ValidationReport(tuple(errors), warnings) if errors or warnings else _CLEAN
+    if name is None or description is None or (errors and report.identity_errors):
         return Analysis(None, report)
     if extra:
         values["extra"] = MappingProxyType(extra)
@@ -177,11 +180,14 @@ def _too_long(key: str, length: int, limit: int) -> Issue:
     return Issue(codes.TOO_LONG, f"{key!r} is {length} characters, over the {limit} limit", key)
 
 
+EMPTY_BODY = Issue(codes.EMPTY_BODY, "SKILL.md has no instructions after the frontmatter")
+
+
 def _advise(body: str | None) -> tuple[Issue, ...]:
     if body is None:
         return ()
     if not body.strip():
-        return (Issue(codes.EMPTY_BODY, "SKILL.md has no instructions after the frontmatter"),)
+        return (EMPTY_BODY,)
     lines = body.count("\n") + 1
     if lines > _LONG_BODY_LINES:
         message = f"body is {lines} lines; the spec advises under {_LONG_BODY_LINES}"
