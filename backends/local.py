@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import operator
 import os
 import stat
 from collections.abc import Sequence
@@ -32,6 +33,8 @@ from backends.paths import (
 )
 
 _READ_CHUNK = 1024
+_FILE_TYPE, _REGULAR = stat.S_IFMT(0o177777), stat.S_IFREG
+_by_name = operator.attrgetter("name")
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -102,7 +105,7 @@ class LocalBackend:
     def _scan(self) -> Sequence[SkillRef]:
         try:
             with os.scandir(self._root) as iterator:
-                entries = sorted(iterator, key=lambda entry: entry.name)
+                entries = sorted(iterator, key=_by_name)
         except OSError as exc:
             raise StorageError(
                 f"cannot list skills folder: {exc.strerror}", location=self._root
@@ -126,7 +129,7 @@ class LocalBackend:
             path = folder + os.sep + file_name
             try:
                 st = os.lstat(path)
-                if stat.S_ISLNK(st.st_mode):
+                if st.st_mode & _FILE_TYPE != _REGULAR and stat.S_ISLNK(st.st_mode):
                     self._check_link(folder, path)
                     st = os.stat(path)
             except FileNotFoundError:
@@ -135,7 +138,7 @@ class LocalBackend:
                 return SkillRef(name, "", path, error=exc.message)
             except OSError as exc:
                 return SkillRef(name, "", path, error=f"cannot stat SKILL.md: {exc.strerror}")
-            if not stat.S_ISREG(st.st_mode):
+            if st.st_mode & _FILE_TYPE != _REGULAR:
                 continue
             try:
                 check_skill_name(name)
