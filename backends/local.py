@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import operator
 import os
 import stat
 from collections.abc import Sequence
@@ -34,7 +33,6 @@ from backends.paths import (
 
 _READ_CHUNK = 1024
 _FILE_TYPE, _REGULAR = stat.S_IFMT(0o177777), stat.S_IFREG
-_by_name = operator.attrgetter("name")
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -104,24 +102,18 @@ class LocalBackend:
 
     def _scan(self) -> Sequence[SkillRef]:
         try:
-            with os.scandir(self._root) as iterator:
-                entries = sorted(iterator, key=_by_name)
+            names = sorted(os.listdir(self._root))
         except OSError as exc:
             raise StorageError(
                 f"cannot list skills folder: {exc.strerror}", location=self._root
             ) from exc
+        prefix = self._root + os.sep
         refs: list[SkillRef] = []
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                if not entry.is_dir():
-                    continue
-            except OSError:
-                continue
-            ref = self._stat_skill(entry.path, entry.name)
-            if ref is not None:
-                refs.append(ref)
+        for name in names:
+            if name[0] != ".":  # a plain file in the root fails the lstat below: not a skill
+                ref = self._stat_skill(prefix + name, name)
+                if ref is not None:
+                    refs.append(ref)
         return refs
 
     def _stat_skill(self, folder: str, name: str) -> SkillRef | None:
@@ -132,7 +124,7 @@ class LocalBackend:
                 if st.st_mode & _FILE_TYPE != _REGULAR and stat.S_ISLNK(st.st_mode):
                     self._check_link(folder, path)
                     st = os.stat(path)
-            except FileNotFoundError:
+            except (FileNotFoundError, NotADirectoryError):
                 continue
             except UnsafePathError as exc:
                 return SkillRef(name, "", path, error=exc.message)
