@@ -16,7 +16,7 @@ from backends.errors import (
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name
 from backends.remote.errors import Redactor
-from backends.remote.filesystem import RemoteFS, check_available, default_retry, with_defaults
+from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.layout import SkillFolder
 from backends.remote.retry import RetryPolicy
 from backends.remote.sources import BundleSource, FolderSource, SkillView, Source
@@ -63,7 +63,7 @@ class FsspecBackend:
         self._redact = Redactor.for_source(url, storage_options)
         self._location = self._redact.url(url)
         check_available(self._spec, location=self._location)
-        self._options = with_defaults(self._spec.protocol, storage_options)
+        self._target, self._options = prepare(self._spec.target, storage_options)
         self._retry = retry or default_retry(self._spec.protocol)
         self._limits = limits
         self._max_concurrency = max_concurrency
@@ -157,7 +157,7 @@ class FsspecBackend:
         spec = self._spec
         location = self._redact.url(spec.target)
         fs = await RemoteFS.open(
-            spec.target, self._options, location=location, redact=self._redact, retry=self._retry
+            self._target, self._options, location=location, redact=self._redact, retry=self._retry
         )
         if spec.bundle:
             return BundleSource(

@@ -93,12 +93,12 @@ def raise_translated(
     error: StorageError
     if isinstance(exc, StorageError):
         raise exc
-    if isinstance(exc, FileNotFoundError):
+    if is_transient(exc):  # before not-found: fsspec's HTTP reports a 500 as FileNotFoundError
+        error = StorageError(f"unavailable, gave up: {describe(exc, redact)}", location=location)
+    elif isinstance(exc, FileNotFoundError):
         error = missing("not found", location=location)
     elif isinstance(exc, PermissionError):
         error = StorageError("access denied (check credentials and permissions)", location=location)
-    elif is_transient(exc):
-        error = StorageError(f"unavailable, gave up: {describe(exc, redact)}", location=location)
     else:
         error = StorageError(describe(exc, redact), location=location)
     if redact.leaks(exc):
@@ -107,7 +107,13 @@ def raise_translated(
 
 
 def describe(exc: BaseException, redact: Redactor) -> str:
-    """A one-line, redacted account of ``exc``: its type and message."""
+    """A one-line, redacted account of ``exc``: the type and message of its root cause.
+
+    The root is the most specific account: s3fs turns botocore's ``ClientError`` ("An error
+    occurred (SlowDown) when calling the GetObject operation: ...") into a bare ``OSError``.
+    """
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
     text = redact(" ".join(str(exc).split()))
     if len(text) > _MAX_MESSAGE:
         text = text[: _MAX_MESSAGE - 3] + "..."

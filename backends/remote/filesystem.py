@@ -19,9 +19,11 @@ foreign errors (:mod:`backends.remote.errors`).
 from __future__ import annotations
 
 import asyncio
+import base64
 import importlib.util
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import fsspec
 from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
@@ -55,6 +57,7 @@ _REQUIRES = {
 }
 _SELF_RETRYING = frozenset({"gs", "gcs"})
 _S3 = frozenset({"s3", "s3a"})
+_HTTP = frozenset({"http", "https"})
 _LOCAL = frozenset({"file", "local"})
 
 
@@ -84,21 +87,32 @@ def install_hint(protocol: str) -> str:
     return str(known.get("err") or f"cannot load the filesystem for {protocol}:// URLs")
 
 
-def with_defaults(protocol: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """``options`` plus what skillfs needs unless the caller chose otherwise.
+def prepare(url: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The URL and options to open, with what skillfs needs unless the caller chose otherwise.
 
     Every backend gets its own filesystem instance (``skip_instance_cache``), so tuning it
     never changes one the application shares. For S3: botocore's retry loop off (skillfs's
     is the one layer; s3fs's own loop is turned off in :func:`_build`), and
-    ``max_concurrency=1`` so a GET is never preceded by a HEAD for the object's size.
+    ``max_concurrency=1`` so a GET is never preceded by a HEAD for the object's size. For
+    HTTP: a ``user:password@`` in the URL moves into an ``Authorization`` header, because
+    fsspec prints URLs in its errors and debug logs.
     """
-    merged = {"skip_instance_cache": True, **options}
+    protocol = protocol_of(url)
+    merged: dict[str, Any] = {"skip_instance_cache": True, **options}
     if protocol in _S3:
         merged.setdefault("max_concurrency", 1)
         config = dict(merged.get("config_kwargs") or {})
         config.setdefault("retries", {"mode": "standard", "total_max_attempts": 1})
         merged["config_kwargs"] = config
-    return merged
+    parts = urlsplit(url)
+    if protocol in _HTTP and parts.password is not None:
+        pair = f"{unquote(parts.username or '')}:{unquote(parts.password)}".encode()
+        client = dict(merged.get("client_kwargs") or {})
+        headers = {"Authorization": f"Basic {base64.b64encode(pair).decode()}"}
+        client["headers"] = {**headers, **(client.get("headers") or {})}
+        merged["client_kwargs"] = client
+        url = urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+    return url, merged
 
 
 def default_retry(protocol: str) -> RetryPolicy:

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 
 from backends.errors import StorageError
 from backends.remote.errors import Redactor
-from backends.remote.filesystem import RemoteFS, check_available, default_retry, with_defaults
+from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.urls import parse_source, protocol_of
 
 
@@ -41,9 +41,10 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
         await asyncio.to_thread(_replace_local, path, data, location)
         return location
     check_available(parse_source(url), location=location)
+    target, options = prepare(url, storage_options)
     fs = await RemoteFS.open(
-        url,
-        with_defaults(protocol, storage_options),
+        target,
+        options,
         location=location,
         redact=redact,
         retry=default_retry(protocol),

@@ -210,7 +210,8 @@ class GcsServer:
         self._server.server_close()
 
 
-Route = Callable[[str, str, dict[str, list[str]]], tuple[int, dict[str, str], bytes]]
+Route = Callable[[str, str, dict[str, list[str]], Any], tuple[int, dict[str, str], bytes]]
+"""(method, path, query, headers) -> (status, headers, body)."""
 
 
 class _RouteHandler(http.server.BaseHTTPRequestHandler):
@@ -228,9 +229,8 @@ class _RouteHandler(http.server.BaseHTTPRequestHandler):
         if fault is not None:
             status, headers, body = fault.status, {}, b'{"message": "injected"}'
         else:
-            status, headers, body = self.route(
-                self.command, unquote(parts.path), parse_qs(parts.query)
-            )
+            path, query = unquote(parts.path), parse_qs(parts.query)
+            status, headers, body = self.route(self.command, path, query, self.headers)
         self.send_response(status)
         for name, value in {"Content-Length": str(len(body)), **headers}.items():
             self.send_header(name, value)
@@ -295,7 +295,7 @@ class FakeGithub(LoopbackHTTP):
         super().__init__(self._route)
 
     def _route(
-        self, method: str, path: str, query: dict[str, list[str]]
+        self, method: str, path: str, query: dict[str, list[str]], headers: Any
     ) -> tuple[int, dict[str, str], bytes]:
         parts = path.strip("/").split("/")
         if len(parts) < 5 or parts[0] != "repos":
@@ -375,17 +375,25 @@ class FakeGithub(LoopbackHTTP):
 
 
 class StaticServer(LoopbackHTTP):
-    """Files by path with strong ETags, as a CDN or object store's HTTP endpoint serves them."""
+    """Files by path with strong ETags, as a CDN or object store's HTTP endpoint serves them.
+
+    ``passwords[path] = (user, password)`` protects a file with HTTP basic auth.
+    """
 
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
+        self.passwords: dict[str, tuple[str, str]] = {}
         super().__init__(self._route)
 
     def _route(
-        self, method: str, path: str, query: dict[str, list[str]]
+        self, method: str, path: str, query: dict[str, list[str]], headers: Any
     ) -> tuple[int, dict[str, str], bytes]:
         data = self.files.get(path)
         if data is None:
             return 404, {}, b"not found"
+        if path in self.passwords:
+            expected = base64.b64encode(":".join(self.passwords[path]).encode()).decode()
+            if headers.get("Authorization") != f"Basic {expected}":
+                return 401, {"WWW-Authenticate": 'Basic realm="skills"'}, b"unauthorized"
         etag = f'"{hashlib.md5(data).hexdigest()}"'
         return 200, {"ETag": etag, "Content-Type": "application/zip"}, data
