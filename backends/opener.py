@@ -33,7 +33,7 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
         MissingDependencyError: The scheme's optional package is not installed.
     """
     text = os.fspath(source)
-    if text == "memory:":
+    if text.startswith("memory:") and not text.startswith("memory://"):
         _refuse_options(text, storage_options)
         return MemoryBackend()
     if protocol_of(text) == "file" and "::" not in text and not is_zip_path(text):
