@@ -65,9 +65,15 @@ def check_available(spec: SourceSpec, *, location: str) -> None:
     """Refuse, without importing anything, a protocol fsspec lacks or whose package is absent.
 
     Raises:
-        UnsupportedSourceError: fsspec knows no such protocol.
+        UnsupportedSourceError: fsspec knows no such protocol, or an HTTP URL names a folder
+            (HTTP has no listing that could fingerprint one: serve a zip bundle instead).
         MissingDependencyError: The protocol's package is not installed.
     """
+    if spec.protocol in _HTTP and not spec.bundle:
+        raise UnsupportedSourceError(
+            "http(s) URLs must name a .zip bundle: HTTP has no listing to fingerprint a folder",
+            location=location,
+        )
     for protocol in spec.protocols:
         if protocol in _LOCAL:
             continue

@@ -73,6 +73,7 @@ async def test_github_filesystem_is_built_off_the_event_loop(github: FakeGithub,
     [
         ("nosuchscheme://x/y", "no filesystem for nosuchscheme://"),
         ("zip://inner", "names its archive after '::'"),
+        ("https://example.invalid/skills/", "must name a .zip bundle"),
     ],
 )
 def test_unknown_sources_are_refused(source: str, message: str) -> None:
