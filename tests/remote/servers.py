@@ -15,6 +15,7 @@ import http.server
 import json
 import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -123,10 +124,14 @@ class _QuietWSGIServer(ThreadedWSGIServer):
 
 
 class S3Server:
-    """moto's S3 over HTTP on 127.0.0.1, counting and fault-injecting in front of it."""
+    """moto's S3 over HTTP on 127.0.0.1, counting and fault-injecting in front of it.
 
-    def __init__(self) -> None:
+    ``latency`` seconds are slept before each answer, to stand in for a network round trip.
+    """
+
+    def __init__(self, latency: float = 0.0) -> None:
         self.log = RequestLog()
+        self.latency = latency
         self._app = DomainDispatcherApplication(create_backend_app)
         self._server = _QuietWSGIServer(HOST, 0, self)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -146,6 +151,8 @@ class S3Server:
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         method = environ["REQUEST_METHOD"]
         fault = self.log.record(method, environ["PATH_INFO"], environ.get("QUERY_STRING", ""))
+        if self.latency:
+            time.sleep(self.latency)
         if fault is None:
             return self._app(environ, start_response)
         if fault.status is None:
