@@ -175,3 +175,24 @@ async def test_bundle_over_http_costs_a_head_when_unchanged(static_server: Stati
     static_server.log.reset()
     assert not (await catalog.refresh()).has_changes
     assert static_server.log.kinds() == {"HEAD": 1}
+
+
+async def test_gcs_bundle_downloads_only_when_changed(
+    gcs_server: GcsServer, gcs_fs: Any, gcs_bucket: str
+) -> None:
+    gcs_fs.pipe_file(f"{gcs_bucket}/skills.zip", zip_bytes(skills_tree()))
+    backend = FsspecBackend(f"gs://{gcs_bucket}/skills.zip", **gcs_options(gcs_server))
+    catalog = SkillCatalog(backend)
+    gcs_server.log.reset()
+    # gcsfs's info() asks for the object's metadata and, in parallel, lists a possible
+    # folder of the same name: two requests to learn the generation.
+    info = 2
+
+    assert len((await catalog.refresh()).added) == SKILLS
+    assert gcs_server.log.count() == info + 1
+    assert gcs_server.log.count("GET", contains="alt=media") == 1
+
+    gcs_server.log.reset()
+    assert not (await catalog.refresh()).has_changes
+    assert gcs_server.log.count() == info
+    assert gcs_server.log.count("GET", contains="alt=media") == 0
