@@ -11,13 +11,12 @@ from backends.errors import (
     ResourceNotFoundError,
     SkillNotFoundError,
     StorageError,
-    UnsafePathError,
 )
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
-from backends.remote.layout import SkillFolder
+from backends.remote.layout import SkillFolder, passes
 from backends.remote.retry import RetryPolicy
 from backends.remote.sources import BundleSource, FolderSource, SkillView, Source
 from backends.remote.urls import join_location, parse_source
@@ -143,9 +142,13 @@ class FsspecBackend:
     async def _view_knowing(self, names: Sequence[str]) -> SkillView:
         """The current view, listed again when a plain name is not in it (it may be new)."""
         view = self._view
-        if view is None or any(_plain(name) and name not in view.layout.skills for name in names):
+        if view is None or any(self._unknown(view, name) for name in names):
             view = await self._refresh()
         return view
+
+    @staticmethod
+    def _unknown(view: SkillView, name: str) -> bool:
+        return passes(check_skill_name, name) and name not in view.layout.skills
 
     async def _opened(self) -> Source:
         async with self._opening:
@@ -174,11 +177,3 @@ class FsspecBackend:
         if refusal is not None:
             raise type(refusal)(refusal.message, location=refusal.location)
         return folder
-
-
-def _plain(name: str) -> bool:
-    try:
-        check_skill_name(name)
-    except UnsafePathError:
-        return False
-    return True

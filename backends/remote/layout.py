@@ -11,7 +11,7 @@ on its own. Every other skill still loads. Hidden entries (a component starting 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from backends.base import FileEntry, SkillRef
@@ -133,13 +133,19 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
     return Layout(skills, tuple(strays))
 
 
+def passes(check: Callable[[str], object], value: str) -> bool:
+    """True when ``check`` (a :mod:`backends.paths` checker) accepts ``value``."""
+    try:
+        check(value)
+    except UnsafePathError:
+        return False
+    return True
+
+
 def _owner(raw_path: str) -> str | None:
     """The skill folder a raw path claims to be in, when that is a plain folder name."""
     first = raw_path.split("/", 1)[0]
-    try:
-        return check_skill_name(first)
-    except UnsafePathError:
-        return None
+    return first if passes(check_skill_name, first) else None
 
 
 def _stray(candidate: Candidate, problem: StorageError) -> SkillRef:

@@ -22,7 +22,14 @@ from collections.abc import Sequence
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
 from backends.limits import Limits
 from backends.paths import SKILL_MD_NAMES, check_relative_path
-from backends.remote.layout import IGNORED_FOLDERS, Candidate, Layout, StoredFile, build_layout
+from backends.remote.layout import (
+    IGNORED_FOLDERS,
+    Candidate,
+    Layout,
+    StoredFile,
+    build_layout,
+    passes,
+)
 
 _EOCD = struct.Struct("<4s4H2LH")
 _EOCD_SIGNATURE = b"PK\x05\x06"
@@ -157,7 +164,7 @@ def wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:
     """
     tops: set[str] = set()
     for info in members:
-        if _unsafe(info.filename):
+        if not passes(check_relative_path, info.filename):
             continue
         first, separator, rest = info.filename.partition("/")
         if first in IGNORED_FOLDERS or first.startswith("."):
@@ -176,7 +183,7 @@ def _candidates(
     for info in members:
         name = info.filename
         inside = name.startswith(prefix)
-        if (info.is_dir() or not inside) and not _unsafe(name):
+        if (info.is_dir() or not inside) and passes(check_relative_path, name):
             continue
         member_location = f"{location}!/{name}"
         fingerprint = f"crc:{info.CRC:08x}:{info.file_size}"
@@ -193,11 +200,3 @@ def _check_count(count: int, limits: Limits, location: str) -> None:
             f"bundle declares {count} members, over the {limits.max_bundle_entries}-member limit",
             location=location,
         )
-
-
-def _unsafe(path: str) -> bool:
-    try:
-        check_relative_path(path)
-    except UnsafePathError:
-        return True
-    return False

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from gcp_storage_emulator.server import RequestHandler as GcsRequestHandler
@@ -118,12 +118,32 @@ class RequestLog:
             return found
 
 
+class Served:
+    """A socketserver-style server run on a daemon thread; ``start`` returns ``self``."""
+
+    def __init__(self, server: Any) -> None:
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self._server.server_address[1]}"
+
+    def start(self) -> Self:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
 class _QuietWSGIServer(ThreadedWSGIServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
         """Injected connection drops are expected; keep test output clean."""
 
 
-class S3Server:
+class S3Server(Served):
     """moto's S3 over HTTP on 127.0.0.1, counting and fault-injecting in front of it.
 
     ``latency`` seconds are slept before each answer, to stand in for a network round trip.
@@ -133,20 +153,7 @@ class S3Server:
         self.log = RequestLog()
         self.latency = latency
         self._app = DomainDispatcherApplication(create_backend_app)
-        self._server = _QuietWSGIServer(HOST, 0, self)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://{HOST}:{self._server.server_port}"
-
-    def start(self) -> S3Server:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        super().__init__(_QuietWSGIServer(HOST, 0, self))
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         method = environ["REQUEST_METHOD"]
@@ -194,27 +201,14 @@ class _DeepBacklogServer(http.server.HTTPServer):
     request_queue_size = 1024
 
 
-class GcsServer:
+class GcsServer(Served):
     """gcp-storage-emulator, in memory, on 127.0.0.1."""
 
     def __init__(self) -> None:
         self.log = RequestLog()
         self.storage = GcsStorage(use_memory_fs=True)
         handler = partial(_CountingGcsHandler, self.log, self.storage)
-        self._server = _DeepBacklogServer((HOST, 0), handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://{HOST}:{self._server.server_address[1]}"
-
-    def start(self) -> GcsServer:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        super().__init__(_DeepBacklogServer((HOST, 0), handler))
 
 
 Route = Callable[[str, str, dict[str, list[str]], Any], tuple[int, dict[str, str], bytes]]
@@ -259,26 +253,13 @@ class _RouteServer(http.server.ThreadingHTTPServer):
         """Injected connection drops are expected; keep test output clean."""
 
 
-class LoopbackHTTP:
+class LoopbackHTTP(Served):
     """A threaded HTTP server on 127.0.0.1 answering through one route function."""
 
     def __init__(self, route: Route) -> None:
         self.log = RequestLog()
         handler = type("Handler", (_RouteHandler,), {"route": staticmethod(route), "log": self.log})
-        self._server = _RouteServer((HOST, 0), handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://{HOST}:{self._server.server_address[1]}"
-
-    def start(self) -> LoopbackHTTP:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        super().__init__(_RouteServer((HOST, 0), handler))
 
 
 def _json(status: int, payload: Any) -> tuple[int, dict[str, str], bytes]:
