@@ -12,8 +12,9 @@ tokens with blocking requests; neither must ever stall the caller's loop, and se
 fsspec's long-lived loop never die with a short-lived caller loop. Sync filesystems (GitHub,
 memory, local) run through fsspec's ``AsyncFileSystemWrapper``, one worker thread per call.
 
-Every call goes through one retry layer (:mod:`backends.remote.retry`) and one translation of
-foreign errors (:mod:`backends.remote.errors`).
+fsspec itself is imported on first use, keeping it off the import path of the CLI and of
+local-only programs. Every call goes through one retry layer (:mod:`backends.remote.retry`)
+and one translation of foreign errors (:mod:`backends.remote.errors`).
 """
 
 from __future__ import annotations
@@ -24,10 +25,6 @@ import importlib.util
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
-
-import fsspec
-from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
-from fsspec.registry import known_implementations, registry
 
 from backends.errors import MissingDependencyError, StorageError, UnsupportedSourceError
 from backends.remote.errors import Redactor, raise_translated
@@ -69,6 +66,8 @@ def check_available(spec: SourceSpec, *, location: str) -> None:
             (HTTP has no listing that could fingerprint one: serve a zip bundle instead).
         MissingDependencyError: The protocol's package is not installed.
     """
+    from fsspec.registry import known_implementations, registry
+
     if spec.protocol in _HTTP and not spec.bundle:
         raise UnsupportedSourceError(
             "http(s) URLs must name a .zip bundle: HTTP has no listing to fingerprint a folder",
@@ -86,6 +85,8 @@ def check_available(spec: SourceSpec, *, location: str) -> None:
 
 def install_hint(protocol: str) -> str:
     """What to install for ``protocol``, naming the skillfs extra when there is one."""
+    from fsspec.registry import known_implementations
+
     extra = EXTRAS.get(protocol)
     if extra is not None:
         return f'{protocol}:// needs an optional package: pip install "skillfs[{extra}]"'
@@ -239,7 +240,10 @@ class RemoteFS:
 
 def _build(url: str, options: dict[str, Any]) -> tuple[Any, Any, str]:
     """Blocking: resolve ``url`` and wrap a sync filesystem for async use."""
-    fs, path = fsspec.core.url_to_fs(url, **options)
+    from fsspec.core import url_to_fs
+    from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
+
+    fs, path = url_to_fs(url, **options)
     if fs.protocol in _S3 or (isinstance(fs.protocol, tuple) and _S3 & set(fs.protocol)):
         fs.retries = 1  # s3fs's own retry loop, a class attribute: skillfs retries instead
     wrapper = None if fs.async_impl else AsyncFileSystemWrapper(fs, asynchronous=True)
