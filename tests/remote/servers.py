@@ -280,6 +280,7 @@ class FakeGithub(LoopbackHTTP):
     def __init__(self) -> None:
         self.repos: dict[tuple[str, str, str], dict[str, bytes]] = {}
         self.symlinks: set[str] = set()
+        self.truncated = False
         super().__init__(self._route)
 
     def _route(
@@ -338,7 +339,7 @@ class FakeGithub(LoopbackHTTP):
                 for entry in below
                 if recursive or "/" not in entry["path"][len(base) :]
             ]
-            return _json(200, {"sha": sha, "tree": listed, "truncated": False})
+            return _json(200, {"sha": sha, "tree": listed, "truncated": self.truncated})
         return _json(404, {"message": "Not Found"})
 
     def _contents(

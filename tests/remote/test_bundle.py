@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import json
+import os
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from backends import FsspecBackend, LimitExceededError
+from backends import FsspecBackend, LimitExceededError, StorageError
 from backends.testing import CANONICAL_TREE, skill_md
 from skills_core import SkillCatalog
 from skills_core.bundle import MANIFEST_NAME, InvalidSkillsError, build_bundle, write_bundle
@@ -131,3 +133,11 @@ async def test_a_bundle_its_own_loader_would_refuse_is_not_written(tmp_path: Pat
     with pytest.raises(LimitExceededError, match=r"would not load.*compression ratio"):
         await write_bundle(source, out)
     assert not out.exists()
+
+
+async def test_an_unwritable_output_is_a_storage_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_bytes(b"a file where a folder should be")
+    with pytest.raises(StorageError, match="cannot write"):
+        await write_bundle(await local_source(tmp_path / "src"), blocker / "skills.zip")
+    assert sorted(await asyncio.to_thread(os.listdir, tmp_path)) == ["file", "src"]

@@ -248,3 +248,21 @@ async def test_a_symlink_in_a_github_repository_refuses_its_skill(
     assert names(catalog) == ["alpha", "gamma"]
     [problem] = catalog.errors
     assert problem.message == "refused entries: 'beta/scripts/run.sh': symlinks are refused"
+
+
+async def test_a_truncated_github_tree_is_refused_not_half_served(
+    github: FakeGithub, repo: str
+) -> None:
+    github.repos[("org", repo, "main")].update(
+        {f"skills/{path}": data for path, data in GOOD.items()}
+    )
+    catalog = SkillCatalog(FsspecBackend(f"github://org:{repo}@main/skills"))
+    await catalog.refresh()
+    github.truncated = True
+    try:
+        report = await catalog.refresh()
+    finally:
+        github.truncated = False
+    assert report.failure is not None
+    assert "GitHub truncated the tree listing" in report.failure.message
+    assert names(catalog) == ["alpha", "beta", "gamma"]

@@ -12,6 +12,7 @@ from backends import (
     LocalBackend,
     MemoryBackend,
     MissingDependencyError,
+    RetryPolicy,
     UnsupportedSourceError,
     open_backend,
 )
@@ -118,3 +119,10 @@ def test_locations_never_show_a_password() -> None:
     backend = open_backend("https://reader:pa55word-0123@example.invalid/skills.zip")
     assert backend.location == "https://reader:***@example.invalid/skills.zip"
     assert "pa55word" not in repr(backend)
+
+
+def test_nonsense_settings_are_refused_early() -> None:
+    with pytest.raises(ValueError, match="attempts"):
+        RetryPolicy(attempts=0)
+    with pytest.raises(ValueError, match="max_concurrency"):
+        FsspecBackend("memory://skills", max_concurrency=0)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from backends import FsspecBackend, Limits
+from backends import FsspecBackend, LimitExceededError, Limits
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from tests.remote.harnesses import S3Harness
@@ -196,3 +196,16 @@ async def test_gcs_bundle_downloads_only_when_changed(
     assert not (await catalog.refresh()).has_changes
     assert gcs_server.log.count() == info
     assert gcs_server.log.count("GET", contains="alt=media") == 0
+
+
+async def test_an_oversize_resource_is_refused_unread(
+    s3_server: S3Server, s3_client: Any, bucket: str
+) -> None:
+    harness = S3Harness(s3_server, s3_client, bucket)
+    harness.put_tree(skills_tree(1))
+    backend = harness.backend()
+    await backend.list()
+    s3_server.log.reset()
+    with pytest.raises(LimitExceededError, match="over the 4-byte limit"):
+        await backend.read("skill-00", "references/r0.md", max_bytes=4)
+    assert s3_server.log.count() == 0
