@@ -125,10 +125,11 @@ class FsspecBackend:
         check_skill_name(name)
         relative = check_resource_path(path, location=join_location(self._location, name))
         view = await self._view_knowing([name])
-        stored = self._folder(view, name).files.get(relative)
+        folder = self._folder(view, name)
+        stored = folder.files.get(relative)
         if stored is None:
-            location = join_location(self._location, f"{name}/{relative}")
-            raise ResourceNotFoundError("no such file", location=location)
+            skill_folder = folder.skill_md.location.rsplit("/", 1)[0]
+            raise ResourceNotFoundError("no such file", location=f"{skill_folder}/{relative}")
         check_size(stored.size, max_bytes, location=stored.location)
         data = await view.read(stored)
         check_size(len(data), max_bytes, location=stored.location)
