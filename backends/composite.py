@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import replace
 
 from backends.base import Backend, FetchResult, FileEntry, SkillDocument, SkillRef
 from backends.errors import SkillNotFoundError, UnsafePathError
@@ -113,8 +112,8 @@ class CompositeBackend:
 
 
 def _tag(ref: SkillRef, index: int, shadows: tuple[str, ...]) -> SkillRef:
-    return replace(ref, fingerprint=f"{index}:{ref.fingerprint}", shadows=shadows)
+    return ref._replace(fingerprint=f"{index}:{ref.fingerprint}", shadows=shadows)
 
 
 def _tag_document(document: SkillDocument, index: int) -> SkillDocument:
-    return replace(document, fingerprint=f"{index}:{document.fingerprint}")
+    return document._replace(fingerprint=f"{index}:{document.fingerprint}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import operator
 import os
 import stat
 from collections.abc import Sequence
@@ -23,9 +24,17 @@ from backends.errors import (
     UnsafePathError,
 )
 from backends.limits import check_size
-from backends.paths import SKILL_MD_NAMES, check_resource_path, check_skill_name, is_within
+from backends.paths import (
+    SKILL_MD_NAMES,
+    check_resource_path,
+    check_skill_name,
+    is_hidden,
+    is_within,
+)
 
 _READ_CHUNK = 1024
+_FILE_TYPE, _REGULAR = stat.S_IFMT(0o177777), stat.S_IFREG
+_by_name = operator.attrgetter("name")
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -96,7 +105,7 @@ class LocalBackend:
     def _scan(self) -> Sequence[SkillRef]:
         try:
             with os.scandir(self._root) as iterator:
-                entries = sorted(iterator, key=lambda entry: entry.name)
+                entries = sorted(iterator, key=_by_name)
         except OSError as exc:
             raise StorageError(
                 f"cannot list skills folder: {exc.strerror}", location=self._root
@@ -117,10 +126,10 @@ class LocalBackend:
 
     def _stat_skill(self, folder: str, name: str) -> SkillRef | None:
         for file_name in SKILL_MD_NAMES:
-            path = os.path.join(folder, file_name)
+            path = folder + os.sep + file_name
             try:
                 st = os.lstat(path)
-                if stat.S_ISLNK(st.st_mode):
+                if st.st_mode & _FILE_TYPE != _REGULAR and stat.S_ISLNK(st.st_mode):
                     self._check_link(folder, path)
                     st = os.stat(path)
             except FileNotFoundError:
@@ -129,7 +138,7 @@ class LocalBackend:
                 return SkillRef(name, "", path, error=exc.message)
             except OSError as exc:
                 return SkillRef(name, "", path, error=f"cannot stat SKILL.md: {exc.strerror}")
-            if not stat.S_ISREG(st.st_mode):
+            if st.st_mode & _FILE_TYPE != _REGULAR:
                 continue
             try:
                 check_skill_name(name)
@@ -154,9 +163,9 @@ class LocalBackend:
         return results
 
     def _read_document(self, name: str) -> SkillDocument:
-        folder = os.path.join(self._root, check_skill_name(name))
+        folder = self._root + os.sep + check_skill_name(name)
         for file_name in SKILL_MD_NAMES:
-            path = os.path.join(folder, file_name)
+            path = folder + os.sep + file_name
             try:
                 fd = self._open_confined(folder, path)
             except FileNotFoundError:
@@ -197,7 +206,7 @@ class LocalBackend:
             prefix = pending.pop()
             with os.scandir(os.path.join(real_folder, prefix)) as iterator:
                 for entry in iterator:
-                    if entry.name.startswith("."):
+                    if is_hidden(entry.name):
                         continue
                     relative = f"{prefix}/{entry.name}" if prefix else entry.name
                     if entry.is_dir(follow_symlinks=False):

@@ -26,11 +26,11 @@ def check_skill_name(name: str) -> str:
     """
     if (
         not name
-        or name.startswith(".")
+        or name[0] == "."
         or "/" in name
         or "\\" in name
         or "\x00" in name
-        or _DRIVE.match(name)
+        or (":" in name and _DRIVE.match(name))
     ):
         raise UnsafePathError(f"not a skill folder name: {name!r}")
     return name
@@ -55,8 +55,12 @@ def check_relative_path(path: str) -> str:
 
 
 def is_hidden(relative_path: str) -> bool:
-    """True when any component of a relative POSIX path starts with a dot."""
-    return any(part.startswith(".") for part in relative_path.split("/"))
+    """True when a component of a relative POSIX path starts with a dot or is ``__pycache__``.
+
+    Bytecode caches are never part of a skill: pip writes one next to every script a
+    package ships, and running a script's tests leaves one behind.
+    """
+    return any(part.startswith(".") or part == "__pycache__" for part in relative_path.split("/"))
 
 
 def check_resource_path(path: str, *, location: str) -> str:

@@ -44,6 +44,7 @@ CANONICAL_TREE: Mapping[str, bytes] = {
     "alpha/assets/logo.png": LOGO,
     "alpha/nested/SKILL.md": skill_md("nested"),
     "alpha/.secret": b"hidden file, never served",
+    "alpha/scripts/__pycache__/run.cpython-311.pyc": b"bytecode cache, never listed",
     "beta/SKILL.md": skill_md("beta"),
     "gamma/skill.md": skill_md("gamma"),
     "no-skill/README.md": b"a folder without SKILL.md is not a skill",

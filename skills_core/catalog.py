@@ -3,31 +3,27 @@
 ``refresh()`` lists the backend once, reuses every entry whose fingerprint is unchanged, fetches
 and parses only new or changed SKILL.md files (a touched file with equal bytes counts as
 unchanged), then swaps in a new immutable snapshot in one assignment, so concurrent readers
-never see a half-applied refresh. A listing that fails leaves the last good snapshot in place.
+never see a half-applied refresh; when nothing changed the old snapshot stays as it is. A listing
+that fails leaves the last good snapshot in place.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import importlib
 import logging
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import replace
 
 from backends.base import Backend, FetchResult, SkillDocument, SkillRef
 from backends.errors import LimitExceededError, SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, Limits
 from skills_core import codes
-from skills_core.entries import (
-    CatalogEntry,
-    digest_of,
-    load_document,
-    problem_from_error,
-    unreadable_entry,
-)
+from skills_core.entries import CatalogEntry, load_document, problem_from_error, unreadable_entry
 from skills_core.models import Skill, SkillMetadata
 from skills_core.prompt import format_available_skills
 from skills_core.report import ReloadReport, SkillProblem
-from skills_core.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
+from skills_core.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
 
 logger = logging.getLogger("skillfs")
 
@@ -109,17 +105,25 @@ class SkillCatalog:
         files = await self._backend.files(name)
         return Skill(metadata, entry.body, entry.location, tuple(files))
 
-    async def read_resource(self, name: str, path: str) -> bytes:
+    async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
         """Read one file of a loaded skill, confined to its folder and size-limited.
+
+        Args:
+            name: The skill's name.
+            path: The file's path relative to the skill folder.
+            max_bytes: A tighter size limit for this read; never looser than ``limits``.
 
         Raises:
             SkillNotFoundError: No loaded skill has that name.
             ResourceNotFoundError: No such file.
             UnsafePathError: The path would leave the skill folder.
-            LimitExceededError: The file is over ``limits.max_resource_bytes``.
+            LimitExceededError: The file is over ``max_bytes`` or ``limits.max_resource_bytes``.
         """
         self._loaded_entry(name)
-        return await self._backend.read(name, path, max_bytes=self._limits.max_resource_bytes)
+        limit = self._limits.max_resource_bytes
+        if max_bytes is not None:
+            limit = min(limit, max_bytes)
+        return await self._backend.read(name, path, max_bytes=limit)
 
     def to_prompt(self, *, include_location: bool = True) -> str:
         """The ``<available_skills>`` XML block for a system prompt, escaped."""
@@ -129,15 +133,17 @@ class SkillCatalog:
             for meta in self._snapshot.skills
         )
 
-    def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
+    async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
         """Refresh whenever the skills may have changed and yield each meaningful report.
 
         Local folders are watched for filesystem events (with ``skillfs[watch]``); other
         backends are polled every ``interval`` seconds.
         """
-        from skills_core.watch import watch_catalog
-
-        return watch_catalog(self, interval=interval)
+        # The watcher (and watchfiles) is imported on first use, off the event loop.
+        watcher = await asyncio.to_thread(importlib.import_module, "skills_core.watch")
+        async with contextlib.aclosing(watcher.watch_catalog(self, interval=interval)) as reports:
+            async for report in reports:
+                yield report
 
     async def refresh(self) -> ReloadReport:
         """List the backend and re-read only what changed; see the module docstring."""
@@ -148,7 +154,10 @@ class SkillCatalog:
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc)
             entries, refresh_errors, fetched = await self._load(refs, old)
-            new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, refs=refs)
+            shadowing = shadowing_of(refs)
+            if _nothing_changed(old, entries, refresh_errors, shadowing):
+                return ReloadReport(unchanged=old.names, errors=old.errors, warnings=old.warnings)
+            new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, shadowing=shadowing)
             self._snapshot = new
             return _compare(old, new, fetched)
 
@@ -163,7 +172,8 @@ class SkillCatalog:
 
     def _failed_refresh(self, old: CatalogSnapshot, exc: Exception) -> ReloadReport:
         location = self._backend.location
-        message = f"listing failed, kept the last good catalog: {exc}"
+        kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
+        message = f"listing failed ({kept}): {exc}"
         logger.warning("%s: %s", location, message, exc_info=exc)
         return ReloadReport(
             unchanged=tuple(meta.name for meta in old.skills),
@@ -205,25 +215,21 @@ class SkillCatalog:
         for ref, result in zip(refs, results, strict=True):
             previous = old.entries.get(ref.name)
             if isinstance(result, SkillDocument):
-                built.append(self._judge_document(result, previous))
+                built.append(
+                    load_document(
+                        result, limits=self._limits, strict=self._strict, previous=previous
+                    )
+                )
             elif isinstance(result, SkillNotFoundError):
                 continue  # vanished since the listing: it is simply gone
             elif previous is not None and previous.loaded:
                 problem = problem_from_error(ref.name, ref.location, result)
                 note = f"{problem.message}; still serving the previous version"
-                problems.append(replace(problem, message=note))
+                problems.append(SkillProblem(problem.name, problem.location, problem.code, note))
                 built.append(previous)
             else:
                 built.append(unreadable_entry(ref, result))
         return built, problems
-
-    def _judge_document(
-        self, document: SkillDocument, previous: CatalogEntry | None
-    ) -> CatalogEntry:
-        digest = digest_of(document.data)
-        if previous is not None and previous.digest == digest:
-            return replace(previous, fingerprint=document.fingerprint, location=document.location)
-        return load_document(document, limits=self._limits, strict=self._strict, digest=digest)
 
     def _oversize(self, ref: SkillRef) -> LimitExceededError:
         limit = self._limits.max_skill_md_bytes
@@ -249,4 +255,17 @@ def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> Reload
 
 
 def _differs(before: CatalogEntry, after: CatalogEntry) -> bool:
-    return before.digest != after.digest or before.location != after.location
+    return before is not after and not before.same_content(after)
+
+
+def _nothing_changed(
+    old: CatalogSnapshot,
+    entries: dict[str, CatalogEntry],
+    refresh_errors: Sequence[SkillProblem],
+    shadowing: tuple[object, ...],
+) -> bool:
+    """True when every entry was reused as it was: the old snapshot can stay."""
+    if refresh_errors or len(entries) != len(old.entries) or shadowing != old.shadowing:
+        return False
+    old_entries = old.entries
+    return all(old_entries.get(name) is entry for name, entry in entries.items())

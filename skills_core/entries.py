@@ -3,12 +3,16 @@
 Which skills load: one whose identity is broken (no readable frontmatter, a missing or invalid
 ``name``, a ``name`` unlike its folder, no ``description``) or that breaks a limit is refused;
 other spec violations load with warnings attached, unless the catalog is strict.
+
+A SKILL.md whose fingerprint changed but whose bytes did not (a touched file, an identical
+upload) keeps its entry: the new bytes are compared with the ones held. That costs nothing on a
+cold load, where hashing every file (SHA-256 runs at about 300 MB/s without SHA extensions) would
+cost more than reading it. The body stays bytes until a reader asks for it.
 """
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from backends.base import SkillDocument, SkillRef
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
@@ -16,32 +20,31 @@ from backends.limits import Limits
 from skills_core import codes
 from skills_core.errors import SkillParseError
 from skills_core.models import SkillMetadata
-from skills_core.parsing import parse_skill_md
+from skills_core.parsing import SplitSkillMd, parse_frontmatter, split_skill_md
 from skills_core.report import SkillProblem
-from skills_core.validation import Issue, analyze
+from skills_core.validation import EMPTY_BODY, Issue, analyze
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogEntry:
+class CatalogEntry(NamedTuple):
     """What the catalog knows of one skill.
 
     Attributes:
         name: The folder name.
         fingerprint: The backend's fingerprint this entry was built from.
-        digest: SHA-256 of SKILL.md, or ``None`` when it was never read.
         location: Where SKILL.md lives.
         metadata: The typed frontmatter; ``None`` when the skill is refused.
-        body: The markdown instructions.
+        source: The SKILL.md as read, with the offset of its body (for loaded skills).
         errors: Why the skill is refused (empty when it is loaded).
-        warnings: Spec violations and advice for a loaded skill.
+        warnings: Spec violations and advice for a loaded skill; only advice for a refused one
+            (kept on the entry, so a full verdict can show it; the catalog's warnings
+            cover loaded skills).
     """
 
     name: str
     fingerprint: str
-    digest: bytes | None
     location: str
     metadata: SkillMetadata | None
-    body: str = ""
+    source: SplitSkillMd | None = None
     errors: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
 
@@ -50,43 +53,58 @@ class CatalogEntry:
         """True when the skill is served."""
         return self.metadata is not None
 
+    @property
+    def body(self) -> str:
+        """The markdown instructions, decoded on demand."""
+        return self.source.body if self.source is not None else ""
 
-def digest_of(data: bytes) -> bytes:
-    """The content hash that decides whether a touched SKILL.md really changed."""
-    return hashlib.sha256(data).digest()
+    def same_content(self, other: CatalogEntry) -> bool:
+        """True when both entries hold the same SKILL.md bytes at the same location."""
+        mine, theirs = self.source, other.source
+        same_bytes = mine is theirs or (
+            mine is not None and theirs is not None and mine.raw == theirs.raw
+        )
+        return same_bytes and self.location == other.location
 
 
 def load_document(
-    document: SkillDocument, *, limits: Limits, strict: bool, digest: bytes | None = None
+    document: SkillDocument,
+    *,
+    limits: Limits,
+    strict: bool,
+    previous: CatalogEntry | None = None,
 ) -> CatalogEntry:
-    """Parse, validate and judge one SKILL.md (``digest`` when the caller already has it)."""
+    """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same."""
     name, location = document.name, document.location
-    digest = digest or digest_of(document.data)
 
-    def refused(*problems: SkillProblem) -> CatalogEntry:
-        return CatalogEntry(name, document.fingerprint, digest, location, None, errors=problems)
+    def refused(*problems: SkillProblem, advice: tuple[SkillProblem, ...] = ()) -> CatalogEntry:
+        return CatalogEntry(
+            name, document.fingerprint, location, None, errors=problems, warnings=advice
+        )
 
+    if (
+        previous is not None
+        and previous.source is not None
+        and previous.source.raw == document.data
+    ):
+        return previous._replace(fingerprint=document.fingerprint, location=location)
     try:
-        parsed = parse_skill_md(document.data, location=location, limits=limits)
+        source = split_skill_md(document.data, location=location, limits=limits)
+        frontmatter = parse_frontmatter(source.frontmatter, location=location, limits=limits)
     except LimitExceededError as exc:
         return refused(SkillProblem(name, location, codes.TOO_LARGE, exc.message))
     except SkillParseError as exc:
         return refused(SkillProblem(name, location, exc.code, exc.message))
-    analysis = analyze(parsed.frontmatter, folder_name=name, body=parsed.body)
-    report = analysis.report
-    errors = tuple(_problem(name, location, issue) for issue in report.errors)
-    if analysis.metadata is None or (strict and errors):
-        return refused(*errors)
-    warnings = errors + tuple(_problem(name, location, issue) for issue in report.warnings)
-    return CatalogEntry(
-        name,
-        document.fingerprint,
-        digest,
-        location,
-        analysis.metadata,
-        parsed.body,
-        warnings=warnings,
-    )
+    # Counting a body's lines costs more than parsing its frontmatter: only a strict catalog
+    # (a full verdict, as `skillfs validate` gives) advises on length; emptiness is cheap.
+    metadata, report = analyze(frontmatter, folder_name=name, body=source.body if strict else None)
+    advice_issues = report.warnings if strict else (EMPTY_BODY,) if source.body_is_blank else ()
+    errors = _problems(name, location, report.errors)
+    advice = _problems(name, location, advice_issues)
+    if metadata is None or (strict and errors):
+        return refused(*errors, advice=advice)
+    warnings = errors + advice
+    return CatalogEntry(name, document.fingerprint, location, metadata, source, (), warnings)
 
 
 def unreadable_entry(ref: SkillRef, error: StorageError | str) -> CatalogEntry:
@@ -95,7 +113,7 @@ def unreadable_entry(ref: SkillRef, error: StorageError | str) -> CatalogEntry:
         problem = SkillProblem(ref.name, ref.location, codes.READ_FAILED, error)
     else:
         problem = problem_from_error(ref.name, ref.location, error)
-    return CatalogEntry(ref.name, ref.fingerprint, None, ref.location, None, errors=(problem,))
+    return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=(problem,))
 
 
 def problem_from_error(name: str | None, location: str, error: StorageError) -> SkillProblem:
@@ -109,5 +127,7 @@ def problem_from_error(name: str | None, location: str, error: StorageError) -> 
     return SkillProblem(name, error.location or location, code, error.message)
 
 
-def _problem(name: str, location: str, issue: Issue) -> SkillProblem:
-    return SkillProblem(name, location, issue.code, issue.message)
+def _problems(name: str, location: str, issues: tuple[Issue, ...]) -> tuple[SkillProblem, ...]:
+    if not issues:
+        return ()
+    return tuple(SkillProblem(name, location, issue.code, issue.message) for issue in issues)

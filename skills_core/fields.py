@@ -135,6 +135,6 @@ FIELDS: Mapping[str, FieldSpec] = {
     )
 }
 
-IDENTITY_KEYS = ("name", "description")
+IDENTITY_KEYS = frozenset({"name", "description"})
 DESCRIPTION_MAX_LENGTH = 1024
 NAME_MAX_LENGTH = 64

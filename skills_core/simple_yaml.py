@@ -1,11 +1,13 @@
 """A fast reader for the simple YAML most frontmatter is written in.
 
-It understands one mapping of ``key: value`` lines, whose values are single-line plain or
-quoted strings, or one nested mapping of such lines (``metadata:``). For that subset it returns
-exactly what PyYAML's safe loader returns; for anything else (lists, block scalars, anchors,
-tags, escapes, multi-line values, duplicate keys, values YAML would read as numbers, booleans,
-dates or null)
-it returns ``None`` and the caller falls back to PyYAML. Differential tests hold the two equal.
+It understands one mapping of ``key: value`` lines whose values are single-line plain or quoted
+strings, literal or folded block strings (``|``, ``|-``, ``>``, ``>-``) of evenly indented lines,
+or one indented block: a mapping of such ``key: value`` lines (``metadata:``) or a list of
+``- value`` items (``tags:``). For that subset it returns exactly what PyYAML's safe loader
+returns; for anything else (flow style, anchors, tags, escapes, multi-line plain values, blank or
+deeper lines inside blocks, duplicate keys, values YAML would read as numbers, booleans, dates or
+null) it returns ``None`` and the caller falls back to PyYAML. Differential tests hold the two
+equal.
 """
 
 from __future__ import annotations
@@ -17,11 +19,16 @@ import yaml
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
+_BLOCK_STYLES = {"|": "\n", "|-": "\n", ">": " ", ">-": " "}
 # Characters PyYAML or libyaml refuse, or read as line breaks, plus tab and the BOM.
+_ALLOWED_ASCII = b"\n" + bytes(range(0x20, 0x7F))
 _DECLINED_CHARS = re.compile(
     "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
 _RESOLVERS = yaml.SafeLoader.yaml_implicit_resolvers
+_FIRST_CHARS_TO_CHECK = _INDICATORS | {char for char in _RESOLVERS if char}
+_KEY_CACHE_SIZE = 1024
+_string_keys: dict[str, bool] = {}
 
 
 class _Decline(Exception):
@@ -30,7 +37,10 @@ class _Decline(Exception):
 
 def load_simple_mapping(text: str) -> dict[str, Any] | None:
     """Read ``text`` as PyYAML would, or return ``None`` if it is outside the simple subset."""
-    if _DECLINED_CHARS.search(text):
+    if text.isascii():
+        if text.encode("ascii").translate(None, _ALLOWED_ASCII):
+            return None
+    elif _DECLINED_CHARS.search(text):
         return None
     try:
         return _read_mapping(text.split("\n"))
@@ -40,80 +50,149 @@ def load_simple_mapping(text: str) -> dict[str, Any] | None:
 
 def _read_mapping(lines: list[str]) -> dict[str, Any] | None:
     result: dict[str, Any] = {}
-    nested: dict[str, Any] | None = None
-    nested_indent = 0
-    for line in lines:
-        if not line.strip(" ") or line.startswith("#"):
+    index, count = 0, len(lines)
+    while index < count:
+        line = lines[index]
+        index += 1
+        if not line or line[0] == "#":
             continue
-        if line.startswith(" "):
-            if nested is None:
-                raise _Decline
-            indent = len(line) - len(line.lstrip(" "))
-            nested_indent = nested_indent or indent
-            if indent != nested_indent:
-                raise _Decline
-            key, value = _split_entry(line[indent:])
-            if value is None or key in nested:
-                raise _Decline
-            nested[key] = value
+        if line[0] == " ":
+            if line.strip(" "):
+                raise _Decline  # an indented line no block above it claimed
             continue
-        key, value = _split_entry(line)
+        key, value = _entry(line)
         if key in result:
             raise _Decline  # duplicate keys are an error; PyYAML's reader reports it
-        if value is None:
-            nested = {}
-            nested_indent = 0
-            result[key] = nested
+        if not value:
+            result[key], index = _block(lines, index)
+        elif value in _BLOCK_STYLES:
+            result[key], index = _block_string(lines, index, value)
+        elif (
+            value[0] in _FIRST_CHARS_TO_CHECK or ": " in value or " #" in value or value[-1] == ":"
+        ):
+            result[key] = _scalar(value)
         else:
-            nested = None
-            result[key] = value
-    if not result:
-        return None
-    # An empty value with no indented lines under it is null, as in YAML.
-    return {key: (None if value == {} else value) for key, value in result.items()}
+            result[key] = value  # a plain string, as most values are: nothing to decide
+    return result or None
 
 
-def _split_entry(line: str) -> tuple[str, str | None]:
-    """Split ``key: value``; a ``None`` value means the key ended the line."""
+def _entry(line: str) -> tuple[str, str]:
+    """Split ``key: value`` into the key and the stripped rest (empty when none)."""
     key, colon, rest = line.partition(":")
-    if not colon or not _KEY.match(key) or not _is_plain_string(key):
+    if not colon or not (_string_keys.get(key) or _learn_key(key)):
         raise _Decline
-    if not rest.strip(" "):
-        return key, None
-    if not rest.startswith(" "):
+    if rest and rest[0] != " ":
+        raise _Decline  # `key:value` is one plain scalar in YAML, not a mapping entry
+    return key, rest.strip(" ")
+
+
+def _indented(lines: list[str], index: int) -> tuple[list[str], int]:
+    """The lines indented under the key before ``index``, and where the next key starts."""
+    block: list[str] = []
+    while index < len(lines):
+        line = lines[index]
+        if line and line[0] != " ":
+            break
+        block.append(line)
+        index += 1
+    while block and not block[-1].strip(" "):
+        block.pop()
+        index -= 1
+    return block, index
+
+
+def _block(lines: list[str], index: int) -> tuple[dict[str, str] | list[str] | None, int]:
+    """An indented mapping or list of scalars under a key; ``None`` when nothing is indented."""
+    mapping: dict[str, str] = {}
+    items: list[str] = []
+    indent = 0
+    count = len(lines)
+    while index < count:
+        line = lines[index]
+        if line and line[0] != " ":
+            break
+        index += 1
+        content = line.lstrip(" ")
+        if not content or content[0] == "#":
+            continue
+        width = len(line) - len(content)
+        if width != (indent or width):
+            raise _Decline  # deeper or shallower lines: nesting YAML must read
+        indent = width
+        if content[0] == "-" and not mapping:
+            items.append(_item(content))
+            continue
+        key, value = _entry(content)
+        if not value or value in _BLOCK_STYLES or key in mapping or items:
+            raise _Decline
+        mapping[key] = _scalar(value)
+    return (items or mapping or None), index
+
+
+def _item(text: str) -> str:
+    if not text.startswith("- ") or not text[2:].strip(" "):
         raise _Decline
-    return key, _scalar(rest.strip(" "))
+    return _scalar(text[2:].strip(" "))
+
+
+def _block_string(lines: list[str], index: int, style: str) -> tuple[str, int]:
+    """A ``|``/``>`` block of evenly indented lines without blank lines between them."""
+    block, next_index = _indented(lines, index)
+    if not block or not block[0].strip(" "):
+        raise _Decline
+    indent = len(block[0]) - len(block[0].lstrip(" "))
+    if any(
+        not line.strip(" ") or line[:indent].strip(" ") or line[indent] == " " for line in block
+    ):
+        raise _Decline  # blank or more-indented lines fold in ways YAML must decide
+    if _spaces_follow(lines, next_index):
+        raise _Decline  # trailing lines of spaces may be content of the block
+    text = _BLOCK_STYLES[style].join(line[indent:] for line in block)
+    # Clipping keeps the final line break, which exists unless the text ended on this line.
+    ends_with_break = index + len(block) < len(lines)
+    return (text + "\n" if style in ("|", ">") and ends_with_break else text), next_index
+
+
+def _spaces_follow(lines: list[str], index: int) -> bool:
+    """True when a line of nothing but spaces comes before the next line with content."""
+    for line in lines[index:]:
+        if line.strip(" "):
+            return False
+        if line:
+            return True
+    return False
+
+
+def _learn_key(key: str) -> bool:
+    """Whether a plain key is one YAML reads as a string; remembered, since keys repeat."""
+    known = bool(_KEY.match(key)) and _is_plain_string(key)
+    if len(_string_keys) < _KEY_CACHE_SIZE:
+        _string_keys[key] = known
+    return known
 
 
 def _scalar(value: str) -> str:
     first = value[0]
-    if first == '"':
-        return _double_quoted(value)
-    if first == "'":
-        return _single_quoted(value)
-    if first in _INDICATORS or ": " in value or " #" in value or value.endswith(":"):
+    if first in _INDICATORS:
+        if first == '"':
+            end = value.find('"', 1)
+            if end != len(value) - 1 or "\\" in value:
+                raise _Decline
+            return value[1:end]
+        if first == "'":
+            inner = value[1:-1]
+            if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
+                raise _Decline
+            return inner.replace("''", "'")
         raise _Decline
-    if not _is_plain_string(value):
+    if ": " in value or " #" in value or value[-1] == ":" or not _is_plain_string(value):
         raise _Decline
     return value
 
 
-def _double_quoted(value: str) -> str:
-    end = value.find('"', 1)
-    if end != len(value) - 1 or "\\" in value:
-        raise _Decline
-    return value[1:end]
-
-
-def _single_quoted(value: str) -> str:
-    if len(value) < 2 or not value.endswith("'"):
-        raise _Decline
-    inner = value[1:-1]
-    if "'" in inner.replace("''", ""):
-        raise _Decline
-    return inner.replace("''", "'")
-
-
 def _is_plain_string(value: str) -> bool:
     """True when PyYAML's resolver leaves this plain scalar a string."""
-    return not any(regexp.match(value) for _, regexp in _RESOLVERS.get(value[0], ()))
+    for _, regexp in _RESOLVERS.get(value[0], ()):  # noqa: SIM110 - a loop is twice as fast
+        if regexp.match(value):
+            return False
+    return True

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from types import MappingProxyType
+from typing import NamedTuple
 
 from backends.base import SkillRef
 from skills_core import codes
@@ -12,22 +11,28 @@ from skills_core.entries import CatalogEntry
 from skills_core.models import SkillMetadata
 from skills_core.report import SkillProblem
 
+Shadowing = tuple[tuple[str, str, tuple[str, ...]], ...]
+"""``(name, winner location, shadowed locations)`` for every name a composite hides."""
 
-@dataclass(frozen=True, slots=True)
-class CatalogSnapshot:
+
+class CatalogSnapshot(NamedTuple):
     """Entries by name, with the loaded skills and the problems precomputed.
 
     Attributes:
-        entries: Every skill the backend listed, loaded or refused.
+        entries: Every skill the backend listed, loaded or refused, sorted by name.
         skills: Metadata of the loaded skills, sorted by name.
+        names: Names of the loaded skills, sorted.
         errors: Why each refused skill is refused, plus failures of the last refresh.
         warnings: Warnings about loaded skills, plus shadowed names.
+        shadowing: What the backend's listing shadowed.
     """
 
     entries: Mapping[str, CatalogEntry]
     skills: tuple[SkillMetadata, ...]
+    names: tuple[str, ...]
     errors: tuple[SkillProblem, ...]
     warnings: tuple[SkillProblem, ...]
+    shadowing: Shadowing
 
     @classmethod
     def build(
@@ -35,25 +40,33 @@ class CatalogSnapshot:
         entries: Mapping[str, CatalogEntry],
         *,
         refresh_errors: Sequence[SkillProblem] = (),
-        refs: Sequence[SkillRef] = (),
+        shadowing: Shadowing = (),
     ) -> CatalogSnapshot:
         """Freeze ``entries`` and precompute the views readers use."""
         ordered = dict(sorted(entries.items()))
         skills = tuple(entry.metadata for entry in ordered.values() if entry.metadata is not None)
         errors = [problem for entry in ordered.values() for problem in entry.errors]
-        warnings = [problem for entry in ordered.values() for problem in entry.warnings]
-        warnings += _shadow_warnings(refs)
-        return cls(MappingProxyType(ordered), skills, (*errors, *refresh_errors), tuple(warnings))
-
-
-def _shadow_warnings(refs: Sequence[SkillRef]) -> list[SkillProblem]:
-    return [
-        SkillProblem(
-            ref.name, hidden, codes.SHADOWED, f"skill {ref.name!r} is shadowed by {ref.location}"
+        warnings = [
+            problem for entry in ordered.values() if entry.loaded for problem in entry.warnings
+        ]
+        warnings += [
+            SkillProblem(name, hidden, codes.SHADOWED, f"skill {name!r} is shadowed by {winner}")
+            for name, winner, hidden_locations in shadowing
+            for hidden in hidden_locations
+        ]
+        return cls(
+            ordered,
+            skills,
+            tuple(meta.name for meta in skills),
+            (*errors, *refresh_errors),
+            tuple(warnings),
+            shadowing,
         )
-        for ref in refs
-        for hidden in ref.shadows
-    ]
+
+
+def shadowing_of(refs: Sequence[SkillRef]) -> Shadowing:
+    """What a listing shadows, in a form snapshots can compare."""
+    return tuple((ref.name, ref.location, ref.shadows) for ref in refs if ref.shadows)
 
 
 EMPTY_SNAPSHOT = CatalogSnapshot.build({})

@@ -7,11 +7,12 @@ differential test in ``tests/core/test_skills_ref_parity.py`` lists each differe
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from skills_core import codes
 from skills_core.fields import (
@@ -24,6 +25,7 @@ from skills_core.fields import (
 from skills_core.models import SkillMetadata
 
 _LONG_BODY_LINES = 500
+_PLAIN_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +43,7 @@ class Issue:
     field: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ValidationReport:
+class ValidationReport(NamedTuple):
     """Every problem found: ``errors`` break the spec, ``warnings`` are advice."""
 
     errors: tuple[Issue, ...] = ()
@@ -59,8 +60,10 @@ class ValidationReport:
         return tuple(issue for issue in self.errors if issue.code in codes.IDENTITY_CODES)
 
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
+_CLEAN = ValidationReport()
+
+
+class Analysis(NamedTuple):
     """The outcome of checking a frontmatter.
 
     Attributes:
@@ -97,7 +100,7 @@ def analyze(
     for key, value in frontmatter.items():
         if key in IDENTITY_KEYS:
             continue
-        spec = FIELDS.get(key) if isinstance(key, str) else None
+        spec = FIELDS.get(key)
         if spec is None:
             errors.append(Issue(codes.UNKNOWN_FIELD, f"unknown field {key!r}", str(key)))
             extra[str(key)] = value
@@ -114,8 +117,8 @@ def analyze(
         if spec.max_length is not None and len(value) > spec.max_length:
             errors.append(_too_long(key, len(value), spec.max_length))
     warnings = _advise(body)
-    report = ValidationReport(tuple(errors), warnings)
-    if name is None or description is None or report.identity_errors:
+    report = ValidationReport(tuple(errors), warnings) if errors or warnings else _CLEAN
+    if name is None or description is None or (errors and report.identity_errors):
         return Analysis(None, report)
     if extra:
         values["extra"] = MappingProxyType(extra)
@@ -127,6 +130,9 @@ def _check_name(
     frontmatter: Mapping[str, Any], folder_name: str | None, errors: list[Issue]
 ) -> str | None:
     value = frontmatter.get("name")
+    plain = type(value) is str and len(value) <= NAME_MAX_LENGTH and _PLAIN_NAME.match(value)
+    if plain and folder_name in (None, value):
+        return value  # the common case: kebab-case, as its folder
     if value is None:
         errors.append(Issue(codes.NAME_MISSING, "missing required field 'name'", "name"))
         return None
@@ -174,11 +180,14 @@ def _too_long(key: str, length: int, limit: int) -> Issue:
     return Issue(codes.TOO_LONG, f"{key!r} is {length} characters, over the {limit} limit", key)
 
 
+EMPTY_BODY = Issue(codes.EMPTY_BODY, "SKILL.md has no instructions after the frontmatter")
+
+
 def _advise(body: str | None) -> tuple[Issue, ...]:
     if body is None:
         return ()
     if not body.strip():
-        return (Issue(codes.EMPTY_BODY, "SKILL.md has no instructions after the frontmatter"),)
+        return (EMPTY_BODY,)
     lines = body.count("\n") + 1
     if lines > _LONG_BODY_LINES:
         message = f"body is {lines} lines; the spec advises under {_LONG_BODY_LINES}"

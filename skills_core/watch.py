@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from skills_core.report import ReloadReport
 
 _DEBOUNCE_MS = 200
+_WAKE_MS = 1000
 
 
 async def watch_catalog(catalog: SkillCatalog, *, interval: float) -> AsyncIterator[ReloadReport]:
@@ -45,11 +46,21 @@ async def _triggers(backend: Backend, interval: float) -> AsyncGenerator[None, N
     roots = local_roots(backend)
     if roots and awatch is not None and await asyncio.to_thread(_all_folders, roots):
         stop = asyncio.Event()
+        started = False
         try:
-            async for _ in awatch(
-                *roots, debounce=_DEBOUNCE_MS, watch_filter=None, stop_event=stop
+            async for changes in awatch(
+                *roots,
+                debounce=_DEBOUNCE_MS,
+                watch_filter=None,
+                stop_event=stop,
+                rust_timeout=_WAKE_MS,
+                yield_on_timeout=True,
             ):
-                yield None
+                # The first wake-up, change or not, proves the watcher runs: refresh once then
+                # to catch what changed between the first refresh and the watcher's start.
+                if changes or not started:
+                    started = True
+                    yield None
         finally:
             stop.set()
         return

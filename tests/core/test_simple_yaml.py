@@ -69,11 +69,18 @@ def test_typical_frontmatter_takes_the_fast_path() -> None:
         "name: a\ndescription: Use [brackets] and {braces}, commas\n",
         'name: a\ndescription: Don\'t "mind" quotes inside\n',
         "name: a\nlicense:\ndescription: d\n",
-        "name: a\nmetadata:\n    k: v\n\n    k2: v2\n# c\n    k3: v3\ndescription: d\n",
+        "name: a\nmetadata:\n    k: v\n\n    k2: v2\n  # c\n    k3: v3\ndescription: d\n",
         "name: a\ndescription: trailing spaces   \n",
         "name: a\ndescription: ünïcödé and 漢字 and emoji 🎉\n",
         "name: a\ndescription: ends with colon in quotes ':'\n",
         "name: a\ndescription: a\u00a0nbsp\n",
+        "name: a\ndescription: |\n  block\n",
+        "name: a\ndescription: |\n  block",
+        "name: a\ndescription: >\n  folded\n  twice\nlicense: MIT\n",
+        "name: a\ndescription: >-\n    folded\n    deeper  \n\n\nlicense: MIT\n",
+        "name: a\ndescription: |-\n  # not a comment\n  x: y\n",
+        "name: a\ntags:\n  - x\n  - 'y z'\n\n  # comment\n  - \"q\"\nlicense: MIT",
+        "name: a\nmetadata:\n\n  k: v\n",
     ],
 )
 def test_simple_shapes_are_read_exactly(text: str) -> None:
@@ -95,8 +102,18 @@ def test_simple_shapes_are_read_exactly(text: str) -> None:
         "name: a\ndescription: <<\n",
         "yes: a\n",
         "on: a\n",
-        "name: a\ndescription: |\n  block\n",
-        "name: a\ndescription: >\n  folded\n",
+        "name: a\ndescription: |+\n  keep\n",
+        "name: a\ndescription: |2\n  indent\n",
+        "name: a\ndescription: |\n  line\n\n  after blank\n",
+        "name: a\ndescription: >\n  line\n    more indented\n",
+        "name: a\ndescription: >\nlicense: x\n",
+        "name: a\ndescription: | # comment\n  x\n",
+        "name: a\ntags:\n  - x\n  -\n",
+        "name: a\ntags:\n  - x\n  - k: v\n",
+        "name: a\ntags:\n- x\n",
+        "name: a\ntags:\n  - x\n   - y\n",
+        "name: a\ntags:\n  - yes\n",
+        "name: a\nmetadata:\n  k: v\n # c\n x: y\n",
         "name: a\ndescription: multi\n  line plain\n",
         'name: a\ndescription: "escaped \\" quote"\n',
         'name: a\ndescription: "unterminated\n',
@@ -104,7 +121,6 @@ def test_simple_shapes_are_read_exactly(text: str) -> None:
         "name: a\ndescription: value # comment\n",
         "name: a\ndescription: key: value\n",
         "name: a\ndescription: ends:\n",
-        "name: a\ntags:\n  - x\n",
         "name: a\ntags: [x, y]\n",
         "name: &n a\n",
         "name: *n\n",
@@ -202,6 +218,11 @@ _LINE = st.one_of(
         lambda t: f"{t[0]}{t[1]}: {t[2]}"
     ),
     _KEY.map(lambda key: f"{key}:"),
+    st.tuples(_KEY, st.sampled_from(["|", "|-", ">", ">-", "|+", ">2"])).map(
+        lambda kv: f"{kv[0]}: {kv[1]}"
+    ),
+    st.tuples(st.sampled_from([" ", "  ", "    "]), _SCALAR).map(lambda t: f"{t[0]}- {t[1]}"),
+    st.tuples(st.sampled_from([" ", "  ", "    "]), _SCALAR).map(lambda t: f"{t[0]}{t[1]}"),
     _SCALAR.map(lambda text: f'description: "{text}"'),
     _SCALAR.map(lambda text: f"description: '{text}'"),
     st.sampled_from(["", "# comment", "  ", "- item", "..."]),
@@ -212,3 +233,46 @@ _LINE = st.one_of(
 @given(st.lists(_LINE, min_size=1, max_size=8).map("\n".join))
 def test_never_disagrees_with_pyyaml(text: str) -> None:
     assert_agrees(text)
+
+
+_WORD = st.sampled_from(["alpha", "Beta", "pdf", "x", "forms", "a-b", "C#", "100%", "é", "🎉"])
+_TRICKY = st.sampled_from(["yes", "1.0", "~", "-", ": ", " #", "'", '"', "*", "&a", "!t", "\\", ""])
+_TEXT = st.lists(st.one_of(_WORD, _WORD, _WORD, _TRICKY), min_size=1, max_size=5).map(" ".join)
+_INDENT = st.sampled_from(["  ", "  ", "    ", " ", "   "])
+
+
+@st.composite
+def _structured_entry(draw: st.DrawFn) -> str:
+    key = draw(st.sampled_from(["name", "description", "license", "metadata", "tags", "k"]))
+    kind = draw(st.sampled_from(["plain", "double", "single", "block", "map", "list", "empty"]))
+    if kind == "plain":
+        return f"{key}: {draw(_TEXT)}"
+    if kind == "double":
+        return f'{key}: "{draw(_TEXT)}"'
+    if kind == "single":
+        return f"{key}: '{draw(_TEXT)}'"
+    if kind == "empty":
+        return f"{key}:"
+    indent = draw(_INDENT)
+    lines = draw(st.lists(_TEXT, min_size=1, max_size=4))
+    jitter = draw(st.sampled_from(["", "", "", " ", "\n"]))  # sometimes break the block's shape
+    if kind == "block":
+        style = draw(st.sampled_from(["|", "|-", ">", ">-"]))
+        body = [f"{indent}{line}" for line in lines]
+    elif kind == "list":
+        style = ""
+        body = [f"{indent}- {line}" for line in lines]
+    else:
+        style = ""
+        body = [f"{indent}{draw(_WORD)}k{i}: {line}" for i, line in enumerate(lines)]
+    body[-1] = jitter + body[-1]
+    return f"{key}: {style}".rstrip(" ") + "\n" + "\n".join(body)
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.one_of(_structured_entry(), st.sampled_from(["", "# c"])), min_size=1, max_size=6),
+    st.booleans(),
+)
+def test_structured_documents_never_disagree_with_pyyaml(entries: list[str], newline: bool) -> None:
+    assert_agrees("\n".join(entries) + ("\n" if newline else ""))

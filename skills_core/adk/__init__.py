@@ -1,0 +1,39 @@
+"""ADK adapters: skills from any skillfs backend for google-adk agents.
+
+This package is the only part of skillfs that imports google.adk; ``import skills_core`` and
+the CLI never do.
+
+>>> from skills_core.adk import SkillsToolset
+>>> agent = LlmAgent(name="assistant", model=..., tools=[SkillsToolset(catalog)])  # doctest: +SKIP
+"""
+
+from backends.errors import MissingDependencyError
+
+try:
+    import google.adk  # noqa: F401 - fail here, with the install hint, not deep inside
+except ImportError as exc:  # pragma: no cover - exercised only without the extra installed
+    raise MissingDependencyError(
+        'skills_core.adk needs google-adk: pip install "skillfs[adk]"'
+    ) from exc
+
+from skills_core.adk.attach import with_skills
+from skills_core.adk.convert import load_adk_skill, load_adk_skills, to_adk_skill
+from skills_core.adk.fork import AgentResolver, ModelResolver
+from skills_core.adk.names import ToolNames
+from skills_core.adk.prompt import PromptContext, default_system_prompt
+from skills_core.adk.registry import CatalogSkillRegistry
+from skills_core.adk.toolset import SkillsToolset
+
+__all__ = [
+    "AgentResolver",
+    "CatalogSkillRegistry",
+    "ModelResolver",
+    "PromptContext",
+    "SkillsToolset",
+    "ToolNames",
+    "default_system_prompt",
+    "load_adk_skill",
+    "load_adk_skills",
+    "to_adk_skill",
+    "with_skills",
+]

@@ -1,0 +1,168 @@
+"""Build google-adk's Skill model from a skillfs skill.
+
+skillfs loads some skills with a warning that ADK's stricter model would refuse outright (a
+description over 1,024 characters, a string ``"true"`` for ``adk_inject_state``...). Those get
+the smallest fix that keeps their meaning, and each fix is logged with the skill's location.
+ADK addresses files under ``references/``, ``assets/`` and ``scripts/`` only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from google.adk.skills import Frontmatter, Resources, Script
+from google.adk.skills import Skill as AdkSkill
+from pydantic import ValidationError
+
+from skills_core import codes
+from skills_core.catalog import SkillCatalog
+from skills_core.errors import SkillValidationError
+from skills_core.fields import DESCRIPTION_MAX_LENGTH
+from skills_core.models import Skill, SkillMetadata
+from skills_core.tools.content import as_text
+from skills_core.validation import Issue, ValidationReport
+
+logger = logging.getLogger("skillfs.adk")
+
+COMPATIBILITY_MAX_LENGTH = 500
+_PARALLEL_READS = 8
+_SECTIONS = ("references", "assets", "scripts")
+
+
+def to_adk_skill(skill: Skill, resources: Mapping[str, bytes] | None = None) -> AdkSkill:
+    """ADK's ``Skill`` for ``skill``, with ``resources`` (``{relative path: bytes}``) attached.
+
+    Raises:
+        SkillValidationError: ADK cannot represent the skill even after the faithful fixes
+            (for instance a non-ASCII name, which ADK's name pattern refuses).
+    """
+    frontmatter = to_adk_frontmatter(skill.metadata, location=skill.location)
+    return AdkSkill(
+        frontmatter=frontmatter,
+        instructions=skill.body,
+        resources=_resources(resources or {}, skill.location),
+    )
+
+
+def to_adk_frontmatter(metadata: SkillMetadata, *, location: str) -> Frontmatter:
+    """ADK's ``Frontmatter`` for ``metadata``, fixed where ADK is stricter than skillfs.
+
+    Raises:
+        SkillValidationError: ADK refuses it even after the fixes.
+    """
+    data = metadata.to_frontmatter()
+    fixes: list[str] = []
+    for key, limit in (
+        ("description", DESCRIPTION_MAX_LENGTH),
+        ("compatibility", COMPATIBILITY_MAX_LENGTH),
+    ):
+        value = data.get(key)
+        if isinstance(value, str) and len(value) > limit:
+            data[key] = _shorten(value, limit)
+            fixes.append(f"{key} shortened from {len(value)} to {len(data[key])} characters")
+    data["metadata"] = _fix_metadata(dict(data.get("metadata", {})), fixes)
+    for fix in fixes:
+        logger.warning("%s: %s for google-adk", location, fix)
+    try:
+        return Frontmatter.model_validate(data)
+    except ValidationError as exc:
+        issues = tuple(
+            Issue(codes.INVALID_VALUE, f"google-adk: {error['msg']}", _field(error["loc"]))
+            for error in exc.errors()
+        )
+        raise SkillValidationError(ValidationReport(errors=issues), location=location) from exc
+
+
+async def load_adk_skill(
+    catalog: SkillCatalog, name: str, *, max_file_bytes: int | None = None
+) -> AdkSkill:
+    """Load one skill with its resources, as ADK's ``Skill``.
+
+    Files larger than ``max_file_bytes`` (default: the catalog's resource limit) are left
+    out with a warning: ADK holds every resource in memory.
+
+    Raises:
+        SkillNotFoundError: No loaded skill has that name.
+        SkillValidationError: ADK cannot represent the skill.
+    """
+    skill = await catalog.get(name)
+    limit = max_file_bytes or catalog.limits.max_resource_bytes
+    wanted = []
+    for entry in skill.files:
+        if entry.path.split("/", 1)[0] not in _SECTIONS:
+            continue
+        if entry.size > limit:
+            logger.warning("%s: %s left out: %d bytes", skill.location, entry.path, entry.size)
+            continue
+        wanted.append(entry.path)
+    gate = asyncio.Semaphore(_PARALLEL_READS)
+
+    async def read(path: str) -> bytes:
+        async with gate:
+            return await catalog.read_resource(name, path, max_bytes=limit)
+
+    contents = await asyncio.gather(*(read(path) for path in wanted))
+    return to_adk_skill(skill, dict(zip(wanted, contents, strict=True)))
+
+
+async def load_adk_skills(catalog: SkillCatalog) -> list[AdkSkill]:
+    """Every loaded skill as ADK's ``Skill``, for ``SkillToolset(skills=...)``.
+
+    A skill ADK cannot represent is left out with a warning; the others still load.
+    """
+    loaded = []
+    for metadata in catalog.list():
+        try:
+            loaded.append(await load_adk_skill(catalog, metadata.name))
+        except SkillValidationError as exc:
+            logger.warning("skipped for google-adk: %s", exc)
+    return loaded
+
+
+def _shorten(text: str, limit: int) -> str:
+    """Cut at the last word boundary that leaves room for an ellipsis."""
+    cut = text[: limit - 1]
+    boundary = cut.rfind(" ")
+    if boundary > limit // 2:
+        cut = cut[:boundary]
+    return cut.rstrip() + "…"
+
+
+def _fix_metadata(metadata: dict[str, Any], fixes: list[str]) -> dict[str, Any]:
+    inject = metadata.get("adk_inject_state")
+    if isinstance(inject, str):
+        if inject.strip().lower() in ("true", "false"):
+            metadata["adk_inject_state"] = inject.strip().lower() == "true"
+            fixes.append(f"metadata.adk_inject_state {inject!r} read as a boolean")
+        else:
+            del metadata["adk_inject_state"]
+            fixes.append(f"metadata.adk_inject_state {inject!r} is not a boolean; dropped")
+    tools = metadata.get("adk_additional_tools")
+    if isinstance(tools, str):
+        metadata["adk_additional_tools"] = [name for name in re.split(r"[\s,]+", tools) if name]
+        fixes.append("metadata.adk_additional_tools read as a list of tool names")
+    return metadata
+
+
+def _resources(files: Mapping[str, bytes], location: str) -> Resources:
+    sections: dict[str, dict[str, str | bytes]] = {"references": {}, "assets": {}}
+    scripts: dict[str, Script] = {}
+    for path, data in sorted(files.items()):
+        section, _, rest = path.partition("/")
+        text = as_text(data)
+        if section == "scripts":
+            if text is None:
+                logger.warning("%s: %s left out: google-adk scripts must be text", location, path)
+            else:
+                scripts[rest] = Script(src=text)
+        elif section in sections and rest:
+            sections[section][rest] = data if text is None else text
+    return Resources(references=sections["references"], assets=sections["assets"], scripts=scripts)
+
+
+def _field(loc: tuple[int | str, ...]) -> str | None:
+    return ".".join(str(part) for part in loc) or None

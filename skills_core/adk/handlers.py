@@ -1,0 +1,143 @@
+"""The ADK skill tools: the shared tool factory behind ADK's names and calling convention.
+
+Only what ADK adds lives here: fork-mode skills run in a sub-agent from ``load_skill``, and
+``run_skill_script`` can ask the user to confirm each run through ADK's tool confirmation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from google.adk.tools.tool_context import ToolContext
+
+from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
+from skills_core.adk.inline import InlineFiles
+from skills_core.adk.names import ToolNames
+from skills_core.adk.tool import FILE_PATH, REQUEST, SCRIPT_ARGS, SKILL_NAME, SkillTool
+from skills_core.tools.factory import SkillTools
+from skills_core.tools.policy import script_arguments
+from skills_core.tools.results import (
+    CONFIRMATION_REJECTED,
+    CONFIRMATION_REQUIRED,
+    ToolResult,
+    is_error,
+    never_raises,
+    tool_error,
+)
+
+
+def build_tools(
+    tools: SkillTools,
+    names: ToolNames,
+    *,
+    describe_load_skill: Callable[[], str],
+    forker: Forker,
+    inline: InlineFiles,
+) -> dict[str, SkillTool]:
+    """The four skill tools, keyed by their default names."""
+
+    async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        return await tools.list_skills()
+
+    @never_raises
+    async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        result = await tools.load_skill_resource(args.get("skill_name"), args.get("file_path"))
+        return inline.take(result)
+
+    @never_raises
+    async def load_skill(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        result = await tools.load_skill(args.get("skill_name"))
+        frontmatter = result.get("frontmatter", {})
+        if is_error(result) or frontmatter.get("context") not in FORK_MODES:
+            return result
+        call = ForkCall(
+            skill_name=result["skill_name"],
+            mode=frontmatter["context"],
+            content=result["instructions"],
+            request=_request(args, context),
+            agent=frontmatter.get("agent"),
+            model=frontmatter.get("model"),
+        )
+        return await forker.run(call, context)
+
+    @never_raises
+    async def run_script(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        skill_name, file_path, script_args = (
+            args.get("skill_name"),
+            args.get("file_path"),
+            args.get("args"),
+        )
+        if tools.scripts is not None and tools.scripts.confirm:
+            refusal = await _confirmed(tools, context, skill_name, file_path, script_args)
+            if refusal:
+                return refusal
+        return await tools.run_skill_script(skill_name, file_path, script_args)
+
+    def fixed(text: str) -> Callable[[], str]:
+        return lambda: text
+
+    return {
+        "list_skills": SkillTool(
+            name=names.list_skills,
+            describe=fixed("Lists the skills you can load, with what each is for."),
+            parameters={},
+            required=(),
+            handler=list_skills,
+        ),
+        "load_skill": SkillTool(
+            name=names.load_skill,
+            describe=describe_load_skill,
+            parameters={"skill_name": SKILL_NAME, "request": REQUEST},
+            required=("skill_name",),
+            handler=load_skill,
+        ),
+        "load_skill_resource": SkillTool(
+            name=names.load_skill_resource,
+            describe=fixed(
+                "Reads one file of a skill: text, or binary (images, audio, video and PDF "
+                "follow as inline data; other files as base64)."
+            ),
+            parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH},
+            required=("skill_name", "file_path"),
+            handler=load_resource,
+        ),
+        "run_skill_script": SkillTool(
+            name=names.run_skill_script,
+            describe=fixed("Runs one of a skill's scripts and returns its exit code and output."),
+            parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH, "args": SCRIPT_ARGS},
+            required=("skill_name", "file_path"),
+            handler=run_script,
+        ),
+    }
+
+
+def _request(args: Mapping[str, Any], context: ToolContext) -> str:
+    """The sub-agent's task: the model's ``request``, else the user's latest message."""
+    request = args.get("request")
+    if isinstance(request, str) and request.strip():
+        return request
+    content = context.user_content
+    parts = content.parts if content is not None and content.parts else []
+    return "\n".join(part.text for part in parts if part.text)
+
+
+async def _confirmed(
+    tools: SkillTools, context: ToolContext, skill_name: Any, file_path: Any, args: Any
+) -> ToolResult | None:
+    """``None`` once the user approved this run; else why it cannot run (yet)."""
+    problem = await tools.check_script(skill_name, file_path, args)
+    if problem:
+        return problem
+    decision = context.tool_confirmation
+    if decision is None:
+        argv = " ".join(script_arguments(args))
+        context.request_confirmation(
+            hint=f"Run {file_path} of skill {skill_name} with arguments [{argv}]?",
+            payload={"skill_name": skill_name, "file_path": file_path, "args": args},
+        )
+        context.actions.skip_summarization = True
+        return tool_error(CONFIRMATION_REQUIRED, "waiting for the user to confirm this run")
+    if not decision.confirmed:
+        return tool_error(CONFIRMATION_REJECTED, "the user declined to run this script")
+    return None

@@ -1,0 +1,155 @@
+"""SkillsToolset: an ADK toolset serving the skills of any skillfs catalog.
+
+The tools carry the names and parameters of google-adk's own SkillToolset (``list_skills``,
+``load_skill``, ``load_skill_resource``, ``run_skill_script``). Unlike it, they read a live
+catalog: at the start of each turn the toolset may refresh the catalog (rate-limited), and
+every declaration and system instruction is built from the catalog's current snapshot, so
+skills added, changed or removed in storage show up without rebuilding the agent.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from google.adk.agents.readonly_context import ReadonlyContext
+from google.adk.models.llm_request import LlmRequest
+from google.adk.tools.base_tool import BaseTool
+from google.adk.tools.base_toolset import BaseToolset, ToolPredicate
+from google.adk.tools.tool_context import ToolContext
+
+from skills_core.adk.fork import AgentResolver, Forker, ModelResolver
+from skills_core.adk.handlers import build_tools
+from skills_core.adk.inline import InlineFiles
+from skills_core.adk.names import ToolNames
+from skills_core.adk.prompt import (
+    PromptContext,
+    SkillsDescription,
+    SystemPrompt,
+    default_load_skill_description,
+    default_system_prompt,
+)
+from skills_core.catalog import SkillCatalog
+from skills_core.tools.content import ContentBuilder, skill_body
+from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
+from skills_core.tools.policy import ScriptPolicy
+from skills_core.tools.refresh import RefreshGate
+
+Discovery = Literal["lazy", "eager"]
+
+
+class SkillsToolset(BaseToolset):
+    """Skill tools for an ADK agent: ``LlmAgent(..., tools=[SkillsToolset(catalog)])``.
+
+    Args:
+        catalog: The skills to serve, from any backend.
+        discovery: ``"lazy"``: the model calls ``list_skills``; ``"eager"``: the catalog is
+            written into the system instruction and ``list_skills`` is not offered.
+        refresh_every: Refresh the catalog at the start of a turn when this many seconds
+            passed since the last refresh (``0``: every turn; ``None``: never - keep it
+            current yourself, e.g. with ``catalog.watch()``).
+        scripts: Allows ``run_skill_script`` under this policy; ``None`` keeps scripts off.
+        names: The tool names (default: google-adk's).
+        load_skill_description: Builds ``load_skill``'s description from the current skills.
+        system_prompt: The skills part of the system instruction: text, or a function of a
+            :class:`~skills_core.adk.prompt.PromptContext`.
+        build_content: Builds the instructions ``load_skill`` returns (default: the body).
+        agents: Resolves frontmatter ``agent`` for fork-mode skills.
+        models: Resolves frontmatter ``model`` for fork-mode skills.
+        max_resource_bytes: Largest file ``load_skill_resource`` returns.
+        tool_name_prefix: Prefix for every tool name (ADK's toolset option).
+        tool_filter: Which tools to offer (ADK's toolset option).
+    """
+
+    def __init__(
+        self,
+        catalog: SkillCatalog,
+        *,
+        discovery: Discovery = "lazy",
+        refresh_every: float | None = 5.0,
+        scripts: ScriptPolicy | None = None,
+        names: ToolNames | None = None,
+        load_skill_description: SkillsDescription = default_load_skill_description,
+        system_prompt: str | SystemPrompt = default_system_prompt,
+        build_content: ContentBuilder = skill_body,
+        agents: AgentResolver | None = None,
+        models: ModelResolver | None = None,
+        max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES,
+        tool_name_prefix: str | None = None,
+        tool_filter: ToolPredicate | list[str] | None = None,
+    ) -> None:
+        if discovery not in ("lazy", "eager"):
+            raise ValueError(f"discovery must be 'lazy' or 'eager', not {discovery!r}")
+        super().__init__(tool_filter=tool_filter, tool_name_prefix=tool_name_prefix)
+        self._catalog = catalog
+        self._eager = discovery == "eager"
+        self._refresh = RefreshGate(catalog, refresh_every)
+        self._last_turn: str | None = None
+        self._names = names or ToolNames()
+        self._system_prompt = system_prompt
+        self._tools = SkillTools(
+            catalog,
+            scripts=scripts,
+            build_content=build_content,
+            max_resource_bytes=max_resource_bytes,
+        )
+        self._inline = InlineFiles()
+        built = build_tools(
+            self._tools,
+            self._names,
+            describe_load_skill=lambda: load_skill_description(catalog.list()),
+            forker=Forker(agents, models),
+            inline=self._inline,
+        )
+        self._offered: list[BaseTool] = [
+            tool
+            for key, tool in built.items()
+            if not (key == "list_skills" and self._eager)
+            and not (key == "run_skill_script" and scripts is None)
+        ]
+
+    @property
+    def catalog(self) -> SkillCatalog:
+        """The catalog the tools read."""
+        return self._catalog
+
+    @property
+    def tools(self) -> SkillTools:
+        """The framework-neutral tools behind this toolset."""
+        return self._tools
+
+    async def get_tools(self, readonly_context: ReadonlyContext | None = None) -> list[BaseTool]:
+        """The skill tools; a new turn may refresh the catalog first."""
+        if readonly_context is not None:
+            await self._refresh_for(readonly_context.invocation_id)
+        return [tool for tool in self._offered if self._is_tool_selected(tool, readonly_context)]
+
+    async def process_llm_request(
+        self, *, tool_context: ToolContext, llm_request: LlmRequest
+    ) -> None:
+        """Add the skills guidance (and, when eager, the catalog) to the system instruction.
+
+        Binary files the model just read follow as inline data.
+        """
+        skills = self._catalog.list()
+        context = PromptContext(
+            names=self._names.prefixed(self.tool_name_prefix),
+            scripts=self._tools.scripts is not None,
+            eager=self._eager,
+            skills=skills,
+        )
+        prompt = self._system_prompt
+        instructions = [prompt if isinstance(prompt, str) else prompt(context)]
+        if self._eager:
+            instructions.append(self._catalog.to_prompt(include_location=False))
+        llm_request.append_instructions([text for text in instructions if text])
+        self._inline.attach(llm_request)
+
+    async def close(self) -> None:
+        """Delete local copies made to run remote skills' scripts."""
+        await self._tools.close()
+
+    async def _refresh_for(self, invocation_id: str) -> None:
+        """Refresh at the start of a turn, at most every ``refresh_every`` seconds."""
+        if invocation_id != self._last_turn:
+            self._last_turn = invocation_id
+            await self._refresh.maybe_refresh()

@@ -1,0 +1,5 @@
+"""``python -m skills_core.cli``: the same entry point as the ``skillfs`` script."""
+
+from skills_core.cli.app import main
+
+raise SystemExit(main())

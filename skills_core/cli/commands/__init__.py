@@ -1,0 +1,1 @@
+"""One module per ``skillfs`` command, each with ``configure(parser)`` and ``run(args)``."""

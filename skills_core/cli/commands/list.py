@@ -1,0 +1,43 @@
+"""``skillfs list [URL] [--json]``: the loaded skills; problems go to stderr."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from skills_core.cli import exits
+from skills_core.cli.output import (
+    add_json_flag,
+    format_table,
+    print_json,
+    problems_record,
+    report_catalog,
+    skill_record,
+)
+from skills_core.cli.source import add_url_argument, load_catalog, open_source
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the URL and ``--json``."""
+    add_url_argument(parser)
+    add_json_flag(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print a NAME / DESCRIPTION table (or JSON) of every loaded skill."""
+    catalog = asyncio.run(load_catalog(open_source(args.url)))
+    report_catalog(catalog)
+    skills = catalog.list()
+    if args.json:
+        print_json(
+            {
+                "source": catalog.backend.location,
+                "skills": [skill_record(catalog, metadata) for metadata in skills],
+                "errors": problems_record(catalog.errors),
+                "warnings": problems_record(catalog.warnings),
+            }
+        )
+    elif skills:
+        rows = [("NAME", "DESCRIPTION"), *((meta.name, meta.description) for meta in skills)]
+        print("\n".join(format_table(rows)))
+    return exits.OK

@@ -1,0 +1,98 @@
+"""``skillfs new NAME [--dir DIR] [--description TEXT]``: a valid skill skeleton.
+
+Writes ``DIR/NAME/SKILL.md`` (which passes ``skillfs validate``) and empty ``scripts/``,
+``references/`` and ``assets/`` folders. Refuses invalid names and existing folders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import yaml
+
+from skills_core.cli import exits
+from skills_core.validation import validate_skill
+
+RESOURCE_FOLDERS = ("scripts", "references", "assets")
+
+_BODY = """\
+# {title}
+
+## When to use this skill
+
+Describe the requests and situations in which an agent should load this skill, and the
+ones in which it should not.
+
+## Instructions
+
+1. Write the steps the agent follows, in order, as concrete actions.
+2. Name the files it should use by their path relative to this folder, for example a
+   checklist in `references/` or a helper in `scripts/`.
+3. Say what the result should look like and how to check it.
+
+## Files
+
+- `scripts/`: programs the agent can run.
+- `references/`: documents the agent reads when it needs detail.
+- `assets/`: templates and other files the agent uses in its output.
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the name, ``--dir`` and ``--description``."""
+    parser.add_argument(
+        "name", metavar="NAME", help="the skill's name: lowercase letters, digits and hyphens"
+    )
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=Path(),
+        help="the skills folder to create it in (default: the current folder)",
+    )
+    parser.add_argument(
+        "--description",
+        help="what the skill does and when to use it (default: a sentence to replace)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Create the skeleton, or explain why not (exit 2)."""
+    name: str = args.name
+    description: str = args.description
+    if description is None:
+        description = f"Describe what {name} does and when an agent should use it."
+    folder: Path = args.dir / name
+    report = validate_skill({"name": name, "description": description}, folder_name=name)
+    for issue in report.errors:
+        print(f"error: {folder}: {issue.message} [{issue.code}]", file=sys.stderr)
+    if report.errors:
+        return exits.USAGE
+    try:
+        args.dir.mkdir(parents=True, exist_ok=True)
+        folder.mkdir()
+        (folder / "SKILL.md").write_text(skill_md(name, description), encoding="utf-8")
+        for resource in RESOURCE_FOLDERS:
+            (folder / resource).mkdir()
+    except FileExistsError as exc:
+        print(f"error: {exc.filename}: already exists", file=sys.stderr)
+        return exits.USAGE
+    except OSError as exc:
+        print(f"error: {exc.filename or folder}: {exc.strerror}", file=sys.stderr)
+        return exits.USAGE
+    print(f"created {folder}/SKILL.md and {', '.join(f'{r}/' for r in RESOURCE_FOLDERS)}")
+    print(f"next: edit {folder / 'SKILL.md'}, then run: skillfs validate {folder}")
+    return exits.OK
+
+
+def skill_md(name: str, description: str) -> str:
+    """The skeleton's SKILL.md: frontmatter dumped by PyYAML (any description survives)."""
+    frontmatter = yaml.safe_dump(
+        {"name": name, "description": description},
+        sort_keys=False,
+        allow_unicode=True,
+        width=1 << 16,
+    )
+    title = name.replace("-", " ").capitalize()
+    return f"---\n{frontmatter}---\n\n{_BODY.format(title=title)}"

@@ -1,0 +1,73 @@
+"""``skillfs show [URL] NAME [--json]``: one skill's metadata, files and instructions."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from backends.errors import SkillNotFoundError
+from skills_core.catalog import SkillCatalog
+from skills_core.cli import exits
+from skills_core.cli.output import (
+    add_json_flag,
+    describe_value,
+    format_table,
+    human_size,
+    print_json,
+    print_problems,
+    problems_record,
+)
+from skills_core.cli.source import CommandSource, add_url_argument, load_catalog, open_source
+from skills_core.entries import CatalogEntry
+from skills_core.models import Skill
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the URL, the skill's name and ``--json``."""
+    add_url_argument(parser)
+    parser.add_argument("name", metavar="NAME", help="the skill to show")
+    add_json_flag(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the skill, or why it is refused (exit 1); an unknown name is a usage error."""
+    entry, skill = asyncio.run(_fetch(open_source(args.url), args.name))
+    print_problems(entry.errors, entry.warnings)
+    if skill is None:
+        return exits.INVALID
+    if args.json:
+        print_json(
+            {
+                "name": skill.name,
+                "location": skill.location,
+                "frontmatter": skill.metadata.to_frontmatter(),
+                "files": [{"path": item.path, "size": item.size} for item in skill.files],
+                "body": skill.body,
+                "warnings": problems_record(entry.warnings),
+            }
+        )
+    else:
+        print(_render(skill))
+    return exits.OK
+
+
+async def _fetch(source: CommandSource, name: str) -> tuple[CatalogEntry, Skill | None]:
+    catalog: SkillCatalog = await load_catalog(source)
+    entry = catalog.snapshot.entries.get(name)
+    if entry is None:
+        raise SkillNotFoundError(f"no skill named {name!r}", location=source.location)
+    return entry, (await catalog.get(name) if entry.loaded else None)
+
+
+def _render(skill: Skill) -> str:
+    fields = [
+        (key, describe_value(value)) for key, value in skill.metadata.to_frontmatter().items()
+    ]
+    fields.append(("location", skill.location))
+    width = max(len(key) for key, _ in fields) + 2
+    lines = [f"{key + ':':<{width}}{value}" for key, value in fields]
+    lines += ["", "files:"]
+    files = [(item.path, human_size(item.size)) for item in skill.files]
+    lines += (f"  {line}" for line in format_table(files, width=1 << 16))
+    lines += ["", "---", skill.body]
+    return "\n".join(lines)

@@ -1,0 +1,128 @@
+"""``skillfs validate [URL|SKILL_DIR] [--json]``: the full verdict on every skill.
+
+The catalog is strict, so every spec violation is an error; advice (an empty or very long
+body) stays a warning. Exit code 1 when any skill has an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from skills_core.catalog import SkillCatalog
+from skills_core.cli import exits
+from skills_core.cli.output import (
+    add_json_flag,
+    format_table,
+    plural,
+    print_json,
+    print_problems,
+    problems_record,
+    report_empty,
+)
+from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.report import SkillProblem
+
+
+@dataclass
+class Verdict:
+    """Every problem of one skill."""
+
+    name: str
+    location: str
+    errors: list[SkillProblem] = field(default_factory=list)
+    warnings: list[SkillProblem] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        """True when the skill has no error."""
+        return not self.errors
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping."""
+        return {
+            "name": self.name,
+            "location": self.location,
+            "valid": self.valid,
+            "errors": problems_record(self.errors),
+            "warnings": problems_record(self.warnings),
+        }
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the URL (or skill folder) and ``--json``."""
+    add_url_argument(parser)
+    add_json_flag(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Report every problem of every skill; exit 1 when any is an error."""
+    catalog = asyncio.run(load_catalog(open_source(args.url), strict=True))
+    verdicts = verdicts_of(catalog)
+    for verdict in verdicts:
+        print_problems(verdict.errors, verdict.warnings)
+    if not verdicts:
+        report_empty(catalog)
+    valid = all(verdict.valid for verdict in verdicts)
+    if args.json:
+        print_json(
+            {
+                "source": catalog.backend.location,
+                "valid": valid,
+                "skills": [verdict.to_dict() for verdict in verdicts],
+            }
+        )
+    else:
+        print(_summary(verdicts))
+    return exits.OK if valid else exits.INVALID
+
+
+def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
+    """One verdict per listed skill, in name order, with every problem found.
+
+    A skill's own problems come from its catalog entry (so a refused skill keeps its advice);
+    problems the catalog adds (failed re-reads, shadowed names) are filed under their skill.
+    """
+    entries = catalog.snapshot.entries
+    verdicts = {
+        name: Verdict(name, entry.location, list(entry.errors), list(entry.warnings))
+        for name, entry in entries.items()
+    }
+    own = {problem for entry in entries.values() for problem in (*entry.errors, *entry.warnings)}
+
+    def verdict_for(problem: SkillProblem) -> Verdict:
+        name = problem.name or problem.location
+        return verdicts.setdefault(name, Verdict(name, problem.location))
+
+    for problem in catalog.errors:
+        if problem not in own:
+            verdict_for(problem).errors.append(problem)
+    for problem in catalog.warnings:
+        if problem not in own:
+            verdict_for(problem).warnings.append(problem)
+    return sorted(verdicts.values(), key=lambda verdict: verdict.name)
+
+
+def _summary(verdicts: Sequence[Verdict]) -> str:
+    invalid = sum(not verdict.valid for verdict in verdicts)
+    errors = sum(len(verdict.errors) for verdict in verdicts)
+    warnings = sum(len(verdict.warnings) for verdict in verdicts)
+    total = (
+        f"{plural(len(verdicts), 'skill')} checked: {len(verdicts) - invalid} valid, "
+        f"{invalid} invalid ({plural(errors, 'error')}, {plural(warnings, 'warning')})"
+    )
+    if not verdicts:
+        return total
+    rows = [
+        ("ok" if verdict.valid else "invalid", verdict.name, _counts(verdict))
+        for verdict in verdicts
+    ]
+    return "\n".join([*format_table([("STATUS", "SKILL", "PROBLEMS"), *rows]), total])
+
+
+def _counts(verdict: Verdict) -> str:
+    counts = [(len(verdict.errors), "error"), (len(verdict.warnings), "warning")]
+    return ", ".join(plural(count, noun) for count, noun in counts if count)

@@ -1,0 +1,16 @@
+"""The exit codes every ``skillfs`` command uses."""
+
+OK = 0
+"""The command did what was asked."""
+
+INVALID = 1
+"""``validate`` found errors, or ``show`` names a skill that is refused."""
+
+USAGE = 2
+"""Bad arguments, a source that cannot be opened or listed, or a storage error."""
+
+PIPE_CLOSED = 141
+"""Standard output was closed early, as when piped into ``head`` (128 + SIGPIPE)."""
+
+INTERRUPTED = 130
+"""Stopped with Ctrl-C (``watch`` treats Ctrl-C as its normal end and exits 0)."""

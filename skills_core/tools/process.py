@@ -1,0 +1,128 @@
+"""Run one command without blocking the event loop: a time limit, capped output, no leftovers.
+
+The command starts in a new session (its own process group), so on timeout - and after a
+normal exit, for anything it left running in the background - the whole tree is killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+_CHUNK = 64 * 1024
+_DRAIN_GRACE = 1.0
+"""Seconds to finish reading output once the process tree is dead."""
+
+
+@dataclass(frozen=True, slots=True)
+class Captured:
+    """The first bytes of one output stream, and how many there were in all."""
+
+    data: bytes
+    total: int
+
+    @property
+    def truncated(self) -> bool:
+        """True when the stream held more than was kept."""
+        return self.total > len(self.data)
+
+    def text(self) -> str:
+        """The kept bytes as text (invalid UTF-8 replaced)."""
+        return self.data.decode("utf-8", errors="replace")
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessOutcome:
+    """How a command ended.
+
+    Attributes:
+        exit_code: The exit status; negative for a signal (``-9`` after a timeout kill).
+        stdout: What it wrote to stdout, capped.
+        stderr: What it wrote to stderr, capped.
+        timed_out: True when it was killed for running past its time limit.
+    """
+
+    exit_code: int
+    stdout: Captured
+    stderr: Captured
+    timed_out: bool
+
+
+async def run_process(
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    env: Mapping[str, str],
+    time_limit: float,
+    max_output_bytes: int,
+) -> ProcessOutcome:
+    """Run ``argv`` (no shell) in ``cwd`` with exactly ``env``, killed after ``time_limit`` s.
+
+    Raises:
+        OSError: The command could not be started (no such interpreter, bad folder).
+    """
+    process = await asyncio.create_subprocess_exec(
+        *argv,
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert process.stdout is not None  # PIPE was asked for
+    assert process.stderr is not None
+    sinks = (_Sink(max_output_bytes), _Sink(max_output_bytes))
+    readers = [
+        asyncio.create_task(sinks[0].drain(process.stdout)),
+        asyncio.create_task(sinks[1].drain(process.stderr)),
+    ]
+    timed_out = False
+    try:
+        await asyncio.wait_for(process.wait(), time_limit)
+    except TimeoutError:
+        timed_out = True
+    finally:
+        _kill_tree(process)
+        exit_code = await process.wait()
+    # Anything that escaped the kill (a new session of its own) cannot hold the pipes open.
+    _, pending = await asyncio.wait(readers, timeout=_DRAIN_GRACE)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    return ProcessOutcome(exit_code, sinks[0].captured(), sinks[1].captured(), timed_out)
+
+
+class _Sink:
+    """Keeps the first ``limit`` bytes of a stream and counts the rest."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._kept = bytearray()
+        self._total = 0
+
+    async def drain(self, stream: asyncio.StreamReader) -> None:
+        while chunk := await stream.read(_CHUNK):
+            self._total += len(chunk)
+            room = self._limit - len(self._kept)
+            if room > 0:
+                self._kept += chunk[:room]
+
+    def captured(self) -> Captured:
+        return Captured(bytes(self._kept), self._total)
+
+
+def _kill_tree(process: asyncio.subprocess.Process) -> None:
+    """Kill the process group the command leads; the leader itself if groups are unknown."""
+    killpg = getattr(os, "killpg", None)
+    if killpg is not None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            killpg(process.pid, signal.SIGKILL)
+        return
+    with contextlib.suppress(ProcessLookupError):
+        process.kill()

@@ -1,0 +1,35 @@
+"""RefreshGate: refresh a catalog before use, at most once every so many seconds."""
+
+from __future__ import annotations
+
+import time
+
+from skills_core.catalog import SkillCatalog
+
+
+class RefreshGate:
+    """Rate-limits catalog refreshes requested by adapters (one per turn, per lookup...).
+
+    Args:
+        catalog: The catalog to refresh.
+        every: Least seconds between refreshes (``0``: every time; ``None``: never). The
+            first request always refreshes.
+    """
+
+    def __init__(self, catalog: SkillCatalog, every: float | None) -> None:
+        if every is not None and every < 0:
+            raise ValueError(f"refresh interval must be >= 0 or None, not {every}")
+        self._catalog = catalog
+        self._every = every
+        self._last: float | None = None
+
+    async def maybe_refresh(self) -> bool:
+        """Refresh unless one ran within the interval; True when a refresh ran."""
+        if self._every is None:
+            return False
+        now = time.monotonic()
+        if self._last is not None and now - self._last < self._every:
+            return False
+        self._last = now
+        await self._catalog.refresh()
+        return True

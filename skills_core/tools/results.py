@@ -1,0 +1,95 @@
+"""What a tool hands back to the model: a result mapping, or an error as a value.
+
+Tools never raise. Every failure a model should see is built by :func:`tool_error`, with an
+``error_code`` from the constants below, so adapters, tests and models match on codes, never on
+message text. :func:`error_from_exception` translates skillfs's exceptions in one place, most
+specific first, and :func:`never_raises` is the last line of defence around every tool.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec
+
+from backends.errors import (
+    LimitExceededError,
+    ResourceNotFoundError,
+    SkillfsError,
+    SkillNotFoundError,
+    UnsafePathError,
+)
+
+logger = logging.getLogger("skillfs.tools")
+
+ToolResult = dict[str, Any]
+"""A JSON-ready mapping; it holds ``error`` and ``error_code`` when the call failed."""
+
+INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
+SKILL_NOT_FOUND = "SKILL_NOT_FOUND"
+RESOURCE_NOT_FOUND = "RESOURCE_NOT_FOUND"
+INVALID_PATH = "INVALID_PATH"
+RESOURCE_TOO_LARGE = "RESOURCE_TOO_LARGE"
+READ_FAILED = "READ_FAILED"
+SCRIPTS_DISABLED = "SCRIPTS_DISABLED"
+SCRIPT_NOT_FOUND = "SCRIPT_NOT_FOUND"
+UNSUPPORTED_SCRIPT = "UNSUPPORTED_SCRIPT"
+SCRIPT_TIMEOUT = "SCRIPT_TIMEOUT"
+SCRIPT_FAILED = "SCRIPT_FAILED"
+CONFIRMATION_REQUIRED = "CONFIRMATION_REQUIRED"
+CONFIRMATION_REJECTED = "CONFIRMATION_REJECTED"
+FORK_FAILED = "FORK_FAILED"
+AGENT_NOT_FOUND = "AGENT_NOT_FOUND"
+MODEL_NOT_FOUND = "MODEL_NOT_FOUND"
+INTERNAL_ERROR = "INTERNAL_ERROR"
+
+
+def tool_error(code: str, message: str, **details: Any) -> ToolResult:
+    """The one shape of every error a model sees: ``{"error", "error_code", **details}``."""
+    return {"error": message, "error_code": code, **details}
+
+
+def is_error(result: ToolResult) -> bool:
+    """True when ``result`` was built by :func:`tool_error`."""
+    return "error_code" in result
+
+
+def error_from_exception(exc: SkillfsError) -> ToolResult:
+    """Translate a skillfs exception into the error value the model sees."""
+    if isinstance(exc, SkillNotFoundError):
+        code = SKILL_NOT_FOUND
+    elif isinstance(exc, ResourceNotFoundError):
+        code = RESOURCE_NOT_FOUND
+    elif isinstance(exc, UnsafePathError):
+        code = INVALID_PATH
+    elif isinstance(exc, LimitExceededError):
+        code = RESOURCE_TOO_LARGE
+    else:
+        code = READ_FAILED
+    return tool_error(code, exc.message)
+
+
+P = ParamSpec("P")
+
+
+def never_raises(
+    tool: Callable[P, Awaitable[ToolResult]],
+) -> Callable[P, Awaitable[ToolResult]]:
+    """Turn any exception escaping ``tool`` into an error value (logged with its traceback).
+
+    skillfs's own exceptions become their specific codes; anything else is a bug or a
+    broken dependency and becomes ``INTERNAL_ERROR``, so one failing tool never ends a run.
+    """
+
+    @functools.wraps(tool)
+    async def guarded(*args: P.args, **kwargs: P.kwargs) -> ToolResult:
+        try:
+            return await tool(*args, **kwargs)
+        except SkillfsError as exc:
+            return error_from_exception(exc)
+        except Exception as exc:  # the model must get a value, whatever went wrong
+            logger.exception("tool %s failed", getattr(tool, "__name__", tool))
+            return tool_error(INTERNAL_ERROR, f"the tool failed unexpectedly: {exc}")
+
+    return guarded

@@ -1,0 +1,99 @@
+"""Helpers that drive a real ADK LlmAgent + InMemoryRunner offline with skillfs's ScriptedLlm."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from google.adk.agents import BaseAgent
+from google.adk.events import Event
+from google.adk.models import LlmRequest
+from google.adk.runners import InMemoryRunner
+from google.genai import types
+
+from skills_core.adk.testing import ScriptedLlm, call, last_response, say
+
+__all__ = [
+    "Conversation",
+    "ScriptedLlm",
+    "call",
+    "calls",
+    "declarations",
+    "final_text",
+    "last_response",
+    "responses",
+    "say",
+    "system_text",
+]
+
+
+def declarations(request: LlmRequest) -> dict[str, types.FunctionDeclaration]:
+    """The function declarations the model was shown, by name."""
+    found = {}
+    for tool in request.config.tools or []:
+        assert isinstance(tool, types.Tool)
+        for declaration in tool.function_declarations or []:
+            assert declaration.name is not None
+            found[declaration.name] = declaration
+    return found
+
+
+def system_text(request: LlmRequest) -> str:
+    """The system instruction as plain text."""
+    instruction = request.config.system_instruction
+    if instruction is None:
+        return ""
+    if isinstance(instruction, str):
+        return instruction
+    assert isinstance(instruction, types.Content)
+    return "".join(part.text or "" for part in instruction.parts or [])
+
+
+class Conversation:
+    """One session with an agent, turn by turn."""
+
+    def __init__(self, agent: BaseAgent) -> None:
+        self.runner = InMemoryRunner(agent=agent, app_name="skillfs-tests")
+        self.session_id: str | None = None
+
+    async def send(self, message: str | types.Content) -> list[Event]:
+        """Run one turn and return its events."""
+        if self.session_id is None:
+            session = await self.runner.session_service.create_session(
+                app_name="skillfs-tests", user_id="user"
+            )
+            self.session_id = session.id
+        content = (
+            types.Content(role="user", parts=[types.Part(text=message)])
+            if isinstance(message, str)
+            else message
+        )
+        return [
+            event
+            async for event in self.runner.run_async(
+                user_id="user", session_id=self.session_id, new_message=content
+            )
+        ]
+
+    async def close(self) -> None:
+        await self.runner.close()
+
+
+def calls(events: Sequence[Event]) -> list[tuple[str, dict[str, Any]]]:
+    """Every function call in ``events``: ``(name, args)``."""
+    return [(c.name or "", dict(c.args or {})) for e in events for c in e.get_function_calls()]
+
+
+def responses(events: Sequence[Event]) -> list[tuple[str, dict[str, Any]]]:
+    """Every function response in ``events``: ``(name, response)``."""
+    return [
+        (r.name or "", dict(r.response or {})) for e in events for r in e.get_function_responses()
+    ]
+
+
+def final_text(events: Sequence[Event]) -> str:
+    """The text of the last final response."""
+    finals = [e for e in events if e.is_final_response() and e.content and e.content.parts]
+    assert finals, "the turn produced no final response"
+    parts = finals[-1].content.parts if finals[-1].content else None
+    return "".join(part.text or "" for part in parts or [])

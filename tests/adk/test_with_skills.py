@@ -1,0 +1,77 @@
+"""with_skills gives an existing agent skills from paths, URLs and backends."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from google.adk.agents import LlmAgent
+
+from backends import MemoryBackend, UnsupportedSourceError
+from backends.testing import skill_md
+from skills_core.adk import SkillsToolset, with_skills
+from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
+
+
+async def test_sources_merge_in_precedence_order(tmp_path: Path) -> None:
+    def write() -> None:
+        for name, description in (("pdf", "Project pdf."), ("local", "Only local.")):
+            (tmp_path / name).mkdir()
+            (tmp_path / name / "SKILL.md").write_bytes(skill_md(name, description))
+
+    await asyncio.to_thread(write)
+    memory = MemoryBackend(
+        {"pdf": {"SKILL.md": skill_md("pdf", "Org pdf.")}, "org": {"SKILL.md": skill_md("org")}}
+    )
+    model = ScriptedLlm(steps=[call("list_skills"), say("ok")])
+    agent = LlmAgent(name="assistant", model=model, instruction="Help.")
+    assert with_skills(agent, tmp_path, memory, refresh_every=None) is agent
+    toolset = agent.tools[-1]
+    assert isinstance(toolset, SkillsToolset)
+    await toolset.catalog.refresh()
+
+    chat = Conversation(agent)
+    events = await chat.send("what can you do?")
+    await chat.close()
+    listed = {s["name"]: s["description"] for s in dict(responses(events))["list_skills"]["skills"]}
+    assert listed == {
+        "local": "Only local.",
+        "org": "A canonical test skill.",
+        "pdf": "Project pdf.",
+    }
+
+
+async def test_first_turn_loads_the_catalog(tmp_path: Path) -> None:
+    await asyncio.to_thread((tmp_path / "pdf").mkdir)
+    await asyncio.to_thread((tmp_path / "pdf" / "SKILL.md").write_bytes, skill_md("pdf"))
+    model = ScriptedLlm(steps=[call("load_skill", skill_name="pdf"), say("ok")])
+    agent = with_skills(LlmAgent(name="assistant", model=model), str(tmp_path))
+    chat = Conversation(agent)
+    events = await chat.send("go")
+    await chat.close()
+    assert dict(responses(events))["load_skill"]["skill_name"] == "pdf"
+
+
+def test_bad_sources_are_refused() -> None:
+    agent = LlmAgent(name="assistant", model=ScriptedLlm())
+    with pytest.raises(ValueError, match="at least one"):
+        with_skills(agent)
+    with pytest.raises(UnsupportedSourceError):
+        with_skills(agent, "nosuchscheme://bucket/skills")
+    assert agent.tools == []
+
+
+def test_core_tools_and_cli_never_import_adk() -> None:
+    code = (
+        "import sys, backends, skills_core, skills_core.tools, skills_core.catalog\n"
+        "import skills_core.cli.app, skills_core.cli.source\n"
+        "print(sorted(m for m in sys.modules if m.startswith('google.adk')))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,85 @@
+"""`skillfs show` and `skillfs prompt`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from skills_core import codes
+from skills_core.cli.source import EXAMPLES
+from tests.cli.conftest import GOOD, RunCli
+
+
+def test_show_prints_metadata_files_and_body(cli: RunCli) -> None:
+    result = cli("show", "csv-insights")
+    assert result.code == 0
+    assert result.err == ""
+    head, body = result.out.split("\n---\n", 1)
+    assert head.startswith("name:        csv-insights\ndescription: Profile a CSV file")
+    assert "license:     Apache-2.0" in head
+    assert "metadata:    author=skillfs, version=1.0" in head
+    assert f"location:    {EXAMPLES / 'csv-insights' / 'SKILL.md'}" in head
+    files = [line.split()[0] for line in head.split("files:\n", 1)[1].splitlines() if line]
+    assert files == ["SKILL.md", "references/analysis-checklist.md", "scripts/profile_csv.py"]
+    assert re.search(r"scripts/profile_csv\.py +\d+\.\d KiB", head)
+    assert body.startswith("# CSV insights\n")
+    assert "python scripts/profile_csv.py data.csv" in body
+
+
+def test_show_json(cli: RunCli, mixed_root: Path) -> None:
+    result = cli("show", mixed_root, "beta", "--json")
+    assert result.code == 0
+    assert json.loads(result.out) == {
+        "name": "beta",
+        "location": str(mixed_root / "beta" / "SKILL.md"),
+        "frontmatter": {"name": "beta", "description": "Beta skill with <markup> & ampersands."},
+        "files": [
+            {"path": "SKILL.md", "size": len(GOOD["beta"])},
+            {"path": "references/guide.md", "size": len("# Guide\n")},
+        ],
+        "body": "# beta\n\nSteps.",
+        "warnings": [],
+    }
+
+
+def test_show_a_skill_loaded_with_warnings(cli: RunCli, mixed_root: Path) -> None:
+    result = cli("show", mixed_root, "extra-field", "--json")
+    assert result.code == 0
+    data = json.loads(result.out)
+    assert data["frontmatter"]["colour"] == "red"
+    assert [p["code"] for p in data["warnings"]] == [codes.UNKNOWN_FIELD]
+    assert result.err.startswith(f"warning: {mixed_root / 'extra-field' / 'SKILL.md'}: ")
+
+
+def test_show_a_refused_skill_explains_why_and_exits_1(cli: RunCli, mixed_root: Path) -> None:
+    result = cli("show", mixed_root, "misnamed")
+    assert result.code == 1
+    assert result.out == ""
+    assert result.err.startswith(f"error: {mixed_root / 'misnamed' / 'SKILL.md'}: ")
+    assert result.err.rstrip().endswith(f"[{codes.NAME_MISMATCH}]")
+
+
+def test_show_an_unknown_skill_exits_2(cli: RunCli, mixed_root: Path) -> None:
+    result = cli("show", mixed_root, "nope")
+    assert result.code == 2
+    assert result.err == f"error: {mixed_root}: no skill named 'nope'\n"
+    assert cli("show").code == 2
+
+
+def test_prompt_lists_every_loaded_skill_escaped(cli: RunCli, mixed_root: Path) -> None:
+    result = cli("prompt", mixed_root)
+    assert result.code == 0
+    assert result.out.startswith("<available_skills>\n<skill>\n<name>\nalpha\n</name>")
+    assert result.out.endswith("</available_skills>\n")
+    assert "Beta skill with &lt;markup&gt; &amp; ampersands." in result.out
+    assert f"<location>\n{mixed_root / 'alpha' / 'SKILL.md'}\n</location>" in result.out
+    assert "misnamed" not in result.out
+    assert f"error: {mixed_root / 'misnamed' / 'SKILL.md'}: " in result.err
+
+
+def test_prompt_without_locations(cli: RunCli) -> None:
+    result = cli("prompt", "--no-location")
+    assert result.code == 0
+    assert "<location>" not in result.out
+    assert result.out.count("<skill>") == 4

@@ -1,0 +1,118 @@
+"""`python -m skills_core.cli` as a user runs it: start-up imports, real exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.cli.conftest import BROKEN
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def skillfs(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "skills_core.cli", *map(str, args)],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+# Runs the CLI as `python -m` does and records every module loaded by the time it exits.
+_RECORD_MODULES = """
+import atexit, json, runpy, sys
+record = sys.argv.pop(1)
+atexit.register(lambda: open(record, "w").write(json.dumps(sorted(sys.modules))))
+runpy.run_module("skills_core.cli", run_name="__main__", alter_sys=True)
+"""
+
+
+def skillfs_modules(
+    tmp_path: Path, *args: str | Path
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    record = tmp_path / "modules.json"
+    result = subprocess.run(
+        [sys.executable, "-c", _RECORD_MODULES, str(record), *map(str, args)],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return result, set(json.loads(record.read_text()))
+
+
+def test_help_imports_neither_adk_nor_fsspec_nor_any_command(tmp_path: Path) -> None:
+    result, modules = skillfs_modules(tmp_path, "--help")
+    assert result.returncode == 0
+    for command in ("list", "validate", "show", "prompt", "new", "watch"):
+        assert re.search(rf"^    {command} ", result.stdout, re.M), command
+    assert "skills_core.cli.app" in modules
+    unwanted = {
+        module
+        for module in modules
+        if module.split(".")[0] == "fsspec"
+        or module.startswith(("google.adk", "skills_core.cli.commands.", "skills_core.catalog"))
+    }
+    assert unwanted == set()
+
+
+def test_command_help_imports_only_that_command(tmp_path: Path) -> None:
+    result, modules = skillfs_modules(tmp_path, "list", "--help")
+    assert result.returncode == 0
+    assert "--json" in result.stdout
+    commands = {module for module in modules if module.startswith("skills_core.cli.commands.")}
+    assert commands == {"skills_core.cli.commands.list"}
+    assert not any(module.startswith("google.adk") for module in modules)
+
+
+def test_listing_a_local_folder_never_imports_google_adk(tmp_path: Path) -> None:
+    result, modules = skillfs_modules(tmp_path, "list")
+    assert result.returncode == 0
+    assert "csv-insights" in result.stdout
+    assert not any(module.startswith("google") for module in modules)
+
+
+def test_exit_codes_and_streams_of_a_real_process(mixed_root: Path, tmp_path: Path) -> None:
+    validated = skillfs("validate", mixed_root, "--json")
+    assert validated.returncode == 1
+    assert json.loads(validated.stdout)["valid"] is False
+    for name in BROKEN:
+        assert f"error: {mixed_root / name / 'SKILL.md'}: " in validated.stderr
+
+    missing = skillfs("show", tmp_path / "missing", "anything")
+    assert missing.returncode == 2
+    assert missing.stdout == ""
+    assert missing.stderr.startswith(f"error: {tmp_path / 'missing'}: ")
+    assert "Traceback" not in missing.stderr
+
+    assert skillfs("validate", "--bogus-flag").returncode == 2
+    assert skillfs("new", "fresh", "--dir", tmp_path).returncode == 0
+    assert skillfs("validate", tmp_path / "fresh").returncode == 0
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "skills_core.cli", "list", "--json"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # like `skillfs list --json | head -0`
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 141
+    assert stderr == ""
+
+
+def test_version() -> None:
+    result = skillfs("--version")
+    assert result.returncode == 0
+    assert result.stdout.startswith("skillfs ")

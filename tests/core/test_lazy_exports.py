@@ -1,0 +1,52 @@
+"""skills_core's public names load on first use, so its submodules import cheaply."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import skills_core
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_importing_the_package_loads_no_catalog_or_backend() -> None:
+    code = (
+        "import sys, skills_core.codes\n"
+        "heavy = [m for m in ('skills_core.catalog', 'backends')"
+        " if m in sys.modules]\n"
+        "print(','.join(heavy))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""
+
+
+def test_every_public_name_resolves_to_its_defining_object() -> None:
+    assert set(skills_core.__all__) == set(skills_core._EXPORTS)
+    for name, module in skills_core._EXPORTS.items():
+        assert getattr(skills_core, name) is getattr(importlib.import_module(module), name)
+    assert set(skills_core.__all__) <= set(dir(skills_core))
+
+
+def test_from_import_of_names_and_submodules_still_works() -> None:
+    from skills_core import SkillCatalog, codes
+
+    assert SkillCatalog.__module__ == "skills_core.catalog"
+    assert codes.TOO_LONG == "TOO_LONG"
+
+
+def test_unknown_names_raise_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no_such_name"):
+        _ = skills_core.no_such_name

@@ -1,0 +1,52 @@
+"""Wrappers around a real backend that count calls or inject failures, for catalog tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from backends import Backend, FetchResult, FileEntry, SkillDocument, SkillRef
+from backends.errors import StorageError
+
+
+class CountingBackend:
+    """Delegates to ``inner``, counting listings and the names each fetch asked for."""
+
+    def __init__(self, inner: Backend) -> None:
+        self.inner = inner
+        self.listings = 0
+        self.fetched: list[str] = []
+        self.fail_listing: Exception | None = None
+        self.fail_fetch: dict[str, StorageError] = {}
+        self.gate: asyncio.Event | None = None
+
+    @property
+    def location(self) -> str:
+        return self.inner.location
+
+    async def list(self) -> Sequence[SkillRef]:
+        self.listings += 1
+        if self.fail_listing is not None:
+            raise self.fail_listing
+        return await self.inner.list()
+
+    async def get(self, name: str) -> SkillDocument:
+        result = (await self.get_many([name]))[0]
+        if isinstance(result, StorageError):
+            raise result
+        return result
+
+    async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
+        if self.gate is not None:
+            await self.gate.wait()
+        self.fetched += names
+        results = list(await self.inner.get_many(names))
+        return [
+            self.fail_fetch.get(name, result) for name, result in zip(names, results, strict=True)
+        ]
+
+    async def files(self, name: str) -> Sequence[FileEntry]:
+        return await self.inner.files(name)
+
+    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+        return await self.inner.read(name, path, max_bytes=max_bytes)
