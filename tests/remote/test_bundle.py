@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from backends import FsspecBackend, LimitExceededError, StorageError
+from backends.paths import is_hidden
 from backends.testing import CANONICAL_TREE, skill_md
 from skills_core import SkillCatalog
 from skills_core.bundle import MANIFEST_NAME, InvalidSkillsError, build_bundle, write_bundle
@@ -25,7 +26,7 @@ from tests.remote.settings import FAST_RETRY, s3_options
 VISIBLE = {
     path: data
     for path, data in CANONICAL_TREE.items()
-    if path.split("/")[0] in ("alpha", "beta", "gamma") and ".secret" not in path
+    if path.split("/")[0] in ("alpha", "beta", "gamma") and not is_hidden(path)
 }
 
 
