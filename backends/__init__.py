@@ -1,7 +1,7 @@
 """Storage backends: where skills live, as names, fingerprints and bytes.
 
 >>> from backends import open_backend
->>> backend = open_backend("./skills")  # or "memory:", and remote URLs with the fsspec backend
+>>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
 """
 
 from backends.base import Backend, FetchResult, FileEntry, SkillDocument, SkillRef
@@ -20,6 +20,7 @@ from backends.limits import DEFAULT_LIMITS, Limits
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
 from backends.opener import open_backend
+from backends.remote import FsspecBackend, RetryPolicy, write_bytes
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -27,12 +28,14 @@ __all__ = [
     "CompositeBackend",
     "FetchResult",
     "FileEntry",
+    "FsspecBackend",
     "LimitExceededError",
     "Limits",
     "LocalBackend",
     "MemoryBackend",
     "MissingDependencyError",
     "ResourceNotFoundError",
+    "RetryPolicy",
     "SkillDocument",
     "SkillNotFoundError",
     "SkillRef",
@@ -41,4 +44,5 @@ __all__ = [
     "UnsafePathError",
     "UnsupportedSourceError",
     "open_backend",
+    "write_bytes",
 ]

@@ -22,6 +22,14 @@ class Limits:
         max_yaml_depth: Deepest YAML nesting accepted; libyaml's composer recurses in C and
             crashes the process on ~30,000 nested brackets, which fit in 64 KiB.
         max_resource_bytes: Largest resource file returned by a read.
+        max_bundle_bytes: Largest zip bundle accepted; a bundle is read whole and held in
+            memory, so a bundle in a bucket costs one download.
+        max_bundle_entries: Most members one zip bundle may declare.
+        max_bundle_entry_bytes: Largest uncompressed size one zip member may declare.
+        max_bundle_unpacked_bytes: Largest uncompressed size all members together may declare.
+        max_compression_ratio: Highest declared uncompressed/compressed ratio of one member
+            (a zip bomb's signature), checked for members over ``compression_ratio_floor``.
+        compression_ratio_floor: Members up to this uncompressed size may compress at any ratio.
     """
 
     max_skill_md_bytes: int = 1 * MIB
@@ -29,6 +37,12 @@ class Limits:
     max_yaml_aliases: int = 16
     max_yaml_depth: int = 64
     max_resource_bytes: int = 10 * MIB
+    max_bundle_bytes: int = 64 * MIB
+    max_bundle_entries: int = 10_000
+    max_bundle_entry_bytes: int = 64 * MIB
+    max_bundle_unpacked_bytes: int = 1024 * MIB
+    max_compression_ratio: int = 100
+    compression_ratio_floor: int = 1 * MIB
 
 
 DEFAULT_LIMITS = Limits()

@@ -10,43 +10,41 @@ from backends.base import Backend
 from backends.errors import UnsupportedSourceError
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
+from backends.remote import FsspecBackend
+from backends.remote.urls import is_zip_path, protocol_of
 
 
 def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Backend:
     """Open the backend for ``source``.
 
-    Paths and ``file://`` URLs give a :class:`LocalBackend`; ``memory:`` gives a fresh,
-    empty :class:`MemoryBackend`.
+    Folder paths and ``file://`` folder URLs give a :class:`LocalBackend`; ``memory:`` gives
+    a fresh, empty, instance-owned :class:`MemoryBackend`. Everything else -- ``s3://``,
+    ``gs://``, ``github://``, ``memory://`` (fsspec's process-wide store), ``http(s)://``, a
+    ``.zip`` path or URL, chained ``zip://::s3://…`` -- gives an :class:`FsspecBackend`,
+    with fsspec's registry resolving the scheme.
 
     Args:
-        source: A folder path or a URL.
-        **storage_options: Options for remote storage (credentials, endpoints).
+        source: A folder path, a bundle path or a URL.
+        **storage_options: Options for the fsspec filesystem (credentials, endpoints).
 
     Raises:
-        UnsupportedSourceError: The scheme is not one skillfs can open.
+        UnsupportedSourceError: No filesystem handles the scheme, or options were given for
+            a local folder or ``memory:``.
+        MissingDependencyError: The scheme's optional package is not installed.
     """
     text = os.fspath(source)
-    scheme = _scheme(text)
-    if scheme in ("", "file"):
-        _refuse_options(text, storage_options)
-        return LocalBackend(unquote(urlsplit(text).path) if scheme == "file" else text)
-    if scheme == "memory":
+    if text.startswith("memory:") and not text.startswith("memory://"):
         _refuse_options(text, storage_options)
         return MemoryBackend()
-    raise UnsupportedSourceError(f"no backend for {scheme}:// URLs", location=text)
-
-
-def _scheme(text: str) -> str:
-    if text.startswith("memory:"):
-        return "memory"
-    if "://" not in text:
-        return ""
-    return text.split("://", 1)[0].lower()
+    if protocol_of(text) == "file" and "::" not in text and not is_zip_path(text):
+        _refuse_options(text, storage_options)
+        return LocalBackend(unquote(urlsplit(text).path) if text.startswith("file:") else text)
+    return FsspecBackend(text, **storage_options)
 
 
 def _refuse_options(source: str, storage_options: dict[str, Any]) -> None:
     if storage_options:
         names = ", ".join(sorted(storage_options))
         raise UnsupportedSourceError(
-            f"storage options ({names}) apply to remote URLs only", location=source
+            f"storage options ({names}) apply to remote URLs and bundles only", location=source
         )

@@ -1,0 +1,257 @@
+"""The one module that drives fsspec: opening a filesystem and calling it without blocking.
+
+``fsspec.core.url_to_fs`` resolves the scheme through fsspec's own registry, so any installed
+fsspec implementation works. Opening runs in a worker thread: GitHub's constructor makes a
+request, and others read configuration files.
+
+Native-async filesystems (s3fs, gcsfs, http; ``fs.async_impl``) are driven through their
+coroutines, run on the event loop they were built for -- fsspec's I/O loop -- while the caller
+awaits the result on its own loop. Their setup is not loop-safe: s3fs's ``set_session`` reads
+botocore's config and model files synchronously (measured with blockbuster), and gcsfs refreshes
+tokens with blocking requests; neither must ever stall the caller's loop, and sessions bound to
+fsspec's long-lived loop never die with a short-lived caller loop. Sync filesystems (GitHub,
+memory, local) run through fsspec's ``AsyncFileSystemWrapper``, one worker thread per call.
+
+fsspec itself is imported on first use, keeping it off the import path of the CLI and of
+local-only programs. Every call goes through one retry layer (:mod:`backends.remote.retry`)
+and one translation of foreign errors (:mod:`backends.remote.errors`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import importlib.util
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from backends.errors import MissingDependencyError, StorageError, UnsupportedSourceError
+from backends.remote.errors import Redactor, raise_translated
+from backends.remote.github import recursive_tree
+from backends.remote.retry import NO_RETRY, RetryPolicy, retrying
+from backends.remote.urls import SourceSpec, last_link, protocol_of
+
+EXTRAS = {
+    "s3": "s3",
+    "s3a": "s3",
+    "gs": "gcs",
+    "gcs": "gcs",
+    "github": "github",
+    "http": "http",
+    "https": "http",
+}
+"""The skillfs extra that installs each protocol's filesystem."""
+
+_REQUIRES = {
+    "s3": "s3fs",
+    "s3a": "s3fs",
+    "gs": "gcsfs",
+    "gcs": "gcsfs",
+    "github": "requests",
+    "http": "aiohttp",
+    "https": "aiohttp",
+}
+_SELF_RETRYING = frozenset({"gs", "gcs"})
+_S3 = frozenset({"s3", "s3a"})
+_HTTP = frozenset({"http", "https"})
+_LOCAL = frozenset({"file", "local"})
+
+
+def check_available(spec: SourceSpec, *, location: str) -> None:
+    """Refuse, without importing anything, a protocol fsspec lacks or whose package is absent.
+
+    Raises:
+        UnsupportedSourceError: fsspec knows no such protocol, or an HTTP URL names a folder
+            (HTTP has no listing that could fingerprint one: serve a zip bundle instead).
+        MissingDependencyError: The protocol's package is not installed.
+    """
+    from fsspec.registry import known_implementations, registry
+
+    if spec.protocol in _HTTP and not spec.bundle:
+        raise UnsupportedSourceError(
+            "http(s) URLs must name a .zip bundle: HTTP has no listing to fingerprint a folder",
+            location=location,
+        )
+    for protocol in spec.protocols:
+        if protocol in _LOCAL:
+            continue
+        if protocol not in registry and protocol not in known_implementations:
+            raise UnsupportedSourceError(f"no filesystem for {protocol}:// URLs", location=location)
+        package = _REQUIRES.get(protocol)
+        if package is not None and not _importable(package):
+            raise MissingDependencyError(install_hint(protocol), location=location)
+
+
+def install_hint(protocol: str) -> str:
+    """What to install for ``protocol``, naming the skillfs extra when there is one."""
+    from fsspec.registry import known_implementations
+
+    extra = EXTRAS.get(protocol)
+    if extra is not None:
+        return f'{protocol}:// needs an optional package: pip install "skillfs[{extra}]"'
+    known = known_implementations.get(protocol, {})
+    return str(known.get("err") or f"cannot load the filesystem for {protocol}:// URLs")
+
+
+def prepare(url: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The URL and options to open, with what skillfs needs unless the caller chose otherwise.
+
+    Every backend gets its own filesystem instance (``skip_instance_cache``), so tuning it
+    never changes one the application shares. For S3: botocore's retry loop off (skillfs's
+    is the one layer; s3fs's own loop is turned off in :func:`_build`), and
+    ``max_concurrency=1`` so a GET is never preceded by a HEAD for the object's size. For
+    HTTP: a ``user:password@`` in the URL moves into an ``Authorization`` header, because
+    fsspec prints URLs in its errors and debug logs.
+    """
+    protocol = protocol_of(url)
+    merged: dict[str, Any] = {"skip_instance_cache": True, **options}
+    if protocol in _S3:
+        merged.setdefault("max_concurrency", 1)
+        config = dict(merged.get("config_kwargs") or {})
+        config.setdefault("retries", {"mode": "standard", "total_max_attempts": 1})
+        merged["config_kwargs"] = config
+    parts = urlsplit(url)
+    if protocol in _HTTP and parts.password is not None:
+        pair = f"{unquote(parts.username or '')}:{unquote(parts.password)}".encode()
+        client = dict(merged.get("client_kwargs") or {})
+        headers = {"Authorization": f"Basic {base64.b64encode(pair).decode()}"}
+        client["headers"] = {**headers, **(client.get("headers") or {})}
+        merged["client_kwargs"] = client
+        url = urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+    return url, merged
+
+
+def default_retry(protocol: str) -> RetryPolicy:
+    """The retry policy for ``protocol``: none where the filesystem insists on its own."""
+    return NO_RETRY if protocol in _SELF_RETRYING else RetryPolicy()
+
+
+class RemoteFS:
+    """One opened fsspec filesystem with typed, non-blocking, retried and translated calls.
+
+    Build it with :meth:`open`. Paths are the filesystem's own (``bucket/key`` for S3).
+    """
+
+    def __init__(
+        self, fs: Any, wrapper: Any, path: str, *, redact: Redactor, retry: RetryPolicy
+    ) -> None:
+        self._fs = fs
+        self._wrapper = wrapper
+        self._path = path
+        self._redact = redact
+        self._retry = retry
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        options: Mapping[str, Any],
+        *,
+        location: str,
+        redact: Redactor,
+        retry: RetryPolicy,
+    ) -> RemoteFS:
+        """Build the filesystem for ``url`` in a worker thread.
+
+        Raises:
+            MissingDependencyError: The protocol's package is not installed.
+            StorageError: The filesystem could not be built (bad options, unreachable API).
+        """
+
+        async def build() -> tuple[Any, Any, str]:
+            return await asyncio.to_thread(_build, url, dict(options))
+
+        try:
+            fs, wrapper, path = await retrying(retry, build)
+        except ImportError as exc:
+            hint = install_hint(protocol_of(last_link(url)))
+            raise MissingDependencyError(hint, location=location) from exc
+        except Exception as exc:
+            raise_translated(exc, location=location, redact=redact)
+        return cls(fs, wrapper, path, redact=redact, retry=retry)
+
+    @property
+    def path(self) -> str:
+        """The filesystem path the URL named."""
+        return str(self._path)
+
+    @property
+    def protocol(self) -> str:
+        """The filesystem's main protocol name."""
+        protocol = self._fs.protocol
+        return str(protocol if isinstance(protocol, str) else protocol[0])
+
+    async def find(self, root: str, *, location: str) -> Mapping[str, Mapping[str, Any]]:
+        """Every file below ``root`` with its details, in one recursive listing."""
+        self._fs.invalidate_cache(root)
+        if self.protocol == "github":
+            tree: dict[str, dict[str, Any]] = await self._guarded(
+                lambda: asyncio.to_thread(recursive_tree, self._fs, root), location=location
+            )
+            return tree
+        return dict(await self._call("find", root, detail=True, location=location))
+
+    async def info(self, path: str, *, location: str) -> Mapping[str, Any]:
+        """Fresh details of one file (a HEAD on object stores), never from a cache."""
+        self._fs.invalidate_cache(path)
+        return dict(await self._call("info", path, location=location))
+
+    async def cat(
+        self, path: str, *, location: str, missing: type[StorageError] = StorageError
+    ) -> bytes:
+        """The whole content of one file, in one GET."""
+        return bytes(await self._call("cat_file", path, location=location, missing=missing))
+
+    async def pipe(self, path: str, data: bytes, *, location: str) -> None:
+        """Create or replace one file."""
+        await self._call("pipe_file", path, data, location=location)
+
+    async def _call(
+        self,
+        method: str,
+        *args: Any,
+        location: str,
+        missing: type[StorageError] = StorageError,
+        **kwargs: Any,
+    ) -> Any:
+        async def attempt() -> Any:
+            if self._wrapper is not None:
+                return await getattr(self._wrapper, f"_{method}")(*args, **kwargs)
+            coroutine = getattr(self._fs, f"_{method}")(*args, **kwargs)
+            return await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(coroutine, self._fs.loop)
+            )
+
+        return await self._guarded(attempt, location=location, missing=missing)
+
+    async def _guarded(
+        self,
+        attempt: Callable[[], Awaitable[Any]],
+        *,
+        location: str,
+        missing: type[StorageError] = StorageError,
+    ) -> Any:
+        try:
+            return await retrying(self._retry, attempt)
+        except Exception as exc:
+            raise_translated(exc, location=location, redact=self._redact, missing=missing)
+
+
+def _build(url: str, options: dict[str, Any]) -> tuple[Any, Any, str]:
+    """Blocking: resolve ``url`` and wrap a sync filesystem for async use."""
+    from fsspec.core import url_to_fs
+    from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
+
+    fs, path = url_to_fs(url, **options)
+    if fs.protocol in _S3 or (isinstance(fs.protocol, tuple) and _S3 & set(fs.protocol)):
+        fs.retries = 1  # s3fs's own retry loop, a class attribute: skillfs retries instead
+    wrapper = None if fs.async_impl else AsyncFileSystemWrapper(fs, asynchronous=True)
+    return fs, wrapper, path
+
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False

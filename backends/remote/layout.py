@@ -1,0 +1,166 @@
+"""From one flat listing to skill folders: ``<root>/<name>/SKILL.md``, first level only.
+
+Shared by folders on any store and by zip bundles. An entry whose path could leave the root
+(``..``, an absolute or drive path, a backslash, NUL) is refused, and so is one the store
+already condemned (a symlink, an encrypted or oversized zip member): the skill folder holding
+it is refused whole, with the reason, and a refused entry that belongs to no skill is reported
+on its own. Every other skill still loads. Hidden entries (a component starting with a dot),
+``__MACOSX`` and files at the root are skipped.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from backends.base import FileEntry, SkillRef
+from backends.errors import StorageError, UnsafePathError
+from backends.paths import SKILL_MD_NAMES, check_relative_path, check_skill_name, is_hidden
+
+IGNORED_FOLDERS = frozenset({"__MACOSX"})
+"""Top-level folders that archivers add and that are never skills."""
+
+_SHOWN_PROBLEMS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFile:
+    """One file as the store lists it.
+
+    Attributes:
+        key: How the store reads it (an object key, a zip member name).
+        size: Size in bytes.
+        fingerprint: Token that changes when the content may have changed.
+        location: Where it is, for messages.
+    """
+
+    key: str
+    size: int
+    fingerprint: str
+    location: str
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One listed entry before it is judged.
+
+    Attributes:
+        path: Its path relative to the skills root, exactly as stored.
+        file: How to read it.
+        refusal: Why the store's metadata already condemns it, if it does.
+        stray: True when it lies outside the skills root (it can only be reported).
+    """
+
+    path: str
+    file: StoredFile
+    refusal: StorageError | None = None
+    stray: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SkillFolder:
+    """One skill: its SKILL.md and every visible file, by path relative to the folder."""
+
+    name: str
+    skill_md: StoredFile
+    files: Mapping[str, StoredFile]
+    refusal: StorageError | None = None
+
+    def entries(self) -> tuple[FileEntry, ...]:
+        """The visible files, sorted by path."""
+        return tuple(FileEntry(path, stored.size) for path, stored in self.files.items())
+
+    def ref(self) -> SkillRef:
+        """The listing's view of this skill."""
+        location = self.skill_md.location
+        if self.refusal is not None:
+            message = self.refusal.message
+            return SkillRef(self.name, f"refused:{message}", location, error=message)
+        return SkillRef(self.name, self.skill_md.fingerprint, location, size=self.skill_md.size)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The skills of one listing, and the refused entries that belong to none of them."""
+
+    skills: Mapping[str, SkillFolder]
+    strays: tuple[SkillRef, ...] = ()
+
+    def refs(self) -> list[SkillRef]:
+        """Every skill and stray, sorted by name."""
+        refs = [folder.ref() for folder in self.skills.values()]
+        return sorted([*refs, *self.strays], key=lambda ref: ref.name)
+
+
+def build_layout(candidates: Iterable[Candidate]) -> Layout:
+    """Sort listed entries into skill folders; see the module docstring for the rules."""
+    folders: dict[str, dict[str, StoredFile]] = defaultdict(dict)
+    refused: dict[str, list[tuple[Candidate, StorageError]]] = defaultdict(list)
+    strays: list[SkillRef] = []
+    for candidate in candidates:
+        try:
+            relative = check_relative_path(candidate.path)
+        except UnsafePathError as exc:
+            reason = exc.message.removesuffix(f": {candidate.path!r}")
+            problem = UnsafePathError(reason, location=candidate.file.location)
+            owner = None if candidate.stray else _owner(candidate.path)
+            if owner is None:
+                strays.append(_stray(candidate, problem))
+            else:
+                refused[owner].append((candidate, problem))
+            continue
+        name, _, inner = relative.partition("/")
+        if candidate.stray or not inner or name in IGNORED_FOLDERS or is_hidden(relative):
+            continue
+        if candidate.refusal is not None:
+            refused[name].append((candidate, candidate.refusal))
+        elif inner in folders[name]:
+            duplicate = UnsafePathError("duplicate entry", location=candidate.file.location)
+            refused[name].append((candidate, duplicate))
+        else:
+            folders[name][inner] = candidate.file
+    skills: dict[str, SkillFolder] = {}
+    for name in sorted(folders.keys() | refused.keys()):
+        files = folders.get(name, {})
+        skill_md = next((files[md] for md in SKILL_MD_NAMES if md in files), None)
+        problems = refused.get(name, [])
+        if skill_md is None:
+            strays.extend(_stray(candidate, problem) for candidate, problem in problems)
+            continue
+        ordered = dict(sorted(files.items()))
+        skills[name] = SkillFolder(name, skill_md, ordered, _combined(problems))
+    return Layout(skills, tuple(strays))
+
+
+def passes(check: Callable[[str], object], value: str) -> bool:
+    """True when ``check`` (a :mod:`backends.paths` checker) accepts ``value``."""
+    try:
+        check(value)
+    except UnsafePathError:
+        return False
+    return True
+
+
+def _owner(raw_path: str) -> str | None:
+    """The skill folder a raw path claims to be in, when that is a plain folder name."""
+    first = raw_path.split("/", 1)[0]
+    return first if passes(check_skill_name, first) else None
+
+
+def _stray(candidate: Candidate, problem: StorageError) -> SkillRef:
+    message = f"refused entry {candidate.path!r}: {problem.message}"
+    return SkillRef(candidate.path, f"refused:{message}", candidate.file.location, error=message)
+
+
+def _combined(problems: Sequence[tuple[Candidate, StorageError]]) -> StorageError | None:
+    """One error naming the first few refused entries of a skill, of the first one's type."""
+    if not problems:
+        return None
+    shown = "; ".join(
+        f"{candidate.path!r}: {error.message}" for candidate, error in problems[:_SHOWN_PROBLEMS]
+    )
+    more = len(problems) - _SHOWN_PROBLEMS
+    suffix = f" (and {more} more)" if more > 0 else ""
+    first = problems[0][1]
+    return type(first)(f"refused entries: {shown}{suffix}", location=first.location)

@@ -1,0 +1,163 @@
+"""Where skill files come from: a folder on a filesystem, or a zip bundle stored on one.
+
+A source's :meth:`snapshot` is the one listing of a refresh. It returns a view: the layout of
+the skills plus a way to read their files *as of that listing* (a bundle's view keeps reading
+the archive it was built from, even after a newer one was downloaded).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from backends.errors import (
+    LimitExceededError,
+    ResourceNotFoundError,
+    SkillNotFoundError,
+    StorageError,
+)
+from backends.limits import Limits
+from backends.remote.filesystem import RemoteFS
+from backends.remote.fingerprints import fingerprint, listing_candidates
+from backends.remote.layout import Layout, StoredFile, build_layout
+from backends.remote.zipsafety import ZipBundle
+
+
+class SkillView(Protocol):
+    """The skills of one listing, and how to read their files."""
+
+    @property
+    def layout(self) -> Layout:
+        """The skill folders found."""
+
+    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
+        """Read several SKILL.md files; a missing one is a :class:`SkillNotFoundError`."""
+
+    async def read(self, stored: StoredFile) -> bytes:
+        """Read one resource file."""
+
+
+class Source(Protocol):
+    """Storage that can be listed into a :class:`SkillView`."""
+
+    async def snapshot(self) -> SkillView:
+        """List the storage once."""
+
+
+class FolderView:
+    """Files read from the live filesystem, each in one GET, SKILL.md files concurrently."""
+
+    def __init__(self, fs: RemoteFS, layout: Layout, *, concurrency: int) -> None:
+        self._fs = fs
+        self._layout = layout
+        self._concurrency = concurrency
+
+    @property
+    def layout(self) -> Layout:
+        """The skill folders of the listing."""
+        return self._layout
+
+    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
+        """GET every file, at most ``concurrency`` at a time, with no HEAD before them."""
+        semaphore = asyncio.Semaphore(self._concurrency)
+
+        async def one(stored: StoredFile) -> bytes | StorageError:
+            async with semaphore:
+                try:
+                    return await self._fs.cat(
+                        stored.key, location=stored.location, missing=SkillNotFoundError
+                    )
+                except StorageError as exc:
+                    return exc
+
+        return list(await asyncio.gather(*(one(stored) for stored in files)))
+
+    async def read(self, stored: StoredFile) -> bytes:
+        """GET one file."""
+        return await self._fs.cat(
+            stored.key, location=stored.location, missing=ResourceNotFoundError
+        )
+
+
+class FolderSource:
+    """A folder of skill folders, listed with one recursive, detailed listing."""
+
+    def __init__(self, fs: RemoteFS, *, location: str, concurrency: int) -> None:
+        self._fs = fs
+        self._location = location
+        self._concurrency = concurrency
+
+    async def snapshot(self) -> FolderView:
+        """List every file below the root at once (s3fs: one LIST per 1,000 keys)."""
+        root = self._fs.path
+        listing = await self._fs.find(root, location=self._location)
+        layout = await asyncio.to_thread(_folder_layout, listing, root, self._location)
+        return FolderView(self._fs, layout, concurrency=self._concurrency)
+
+
+class ZipView:
+    """Files inflated from one in-memory archive, in worker threads."""
+
+    def __init__(self, bundle: ZipBundle) -> None:
+        self._bundle = bundle
+
+    @property
+    def layout(self) -> Layout:
+        """The skill folders of the archive."""
+        return self._bundle.layout
+
+    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
+        """Inflate several members in one thread hop."""
+        return await asyncio.to_thread(self._bundle.read_many, files)
+
+    async def read(self, stored: StoredFile) -> bytes:
+        """Inflate one member."""
+        return await asyncio.to_thread(self._bundle.read, stored.key, location=stored.location)
+
+
+class BundleSource:
+    """A zip bundle: one HEAD per refresh, and one download only when its fingerprint moved."""
+
+    def __init__(
+        self, fs: RemoteFS, *, inner_root: str | None, limits: Limits, location: str
+    ) -> None:
+        self._fs = fs
+        self._inner_root = inner_root
+        self._limits = limits
+        self._location = location
+        self._current: tuple[str, ZipView] | None = None
+
+    async def snapshot(self) -> ZipView:
+        """Check the archive's fingerprint; download and screen it again only if it changed.
+
+        Raises:
+            LimitExceededError: The archive is larger than ``Limits.max_bundle_bytes``.
+            StorageError: The archive is missing, unreadable or not a zip.
+        """
+        path = self._fs.path
+        details = await self._fs.info(path, location=self._location)
+        token = fingerprint(details)
+        if self._current is not None and self._current[0] == token:
+            return self._current[1]
+        size = details.get("size")
+        if isinstance(size, int) and size > self._limits.max_bundle_bytes:
+            raise LimitExceededError(
+                f"bundle is {size} bytes, over the {self._limits.max_bundle_bytes}-byte limit",
+                location=self._location,
+            )
+        data = await self._fs.cat(path, location=self._location)
+        bundle = await asyncio.to_thread(
+            ZipBundle.load,
+            data,
+            limits=self._limits,
+            inner_root=self._inner_root,
+            location=self._location,
+        )
+        view = ZipView(bundle)
+        self._current = (token, view)
+        return view
+
+
+def _folder_layout(listing: Mapping[str, Mapping[str, Any]], root: str, location: str) -> Layout:
+    return build_layout(listing_candidates(listing, root, base=location))

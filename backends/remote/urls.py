@@ -1,0 +1,82 @@
+"""What a source URL names: a folder of skills, or a zip bundle, and on which storage.
+
+Pure string work, no I/O: a ``.zip`` path (local or remote) is a bundle, and so is fsspec's
+chained form ``zip://[folder]::<archive URL>``, whose optional folder is the skills root inside
+the archive.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from backends.errors import UnsupportedSourceError
+
+_ZIP_PREFIX = "zip://"
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+)://")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpec:
+    """A parsed source URL.
+
+    Attributes:
+        target: The URL fsspec opens: the skills folder, or the archive of a bundle.
+        bundle: True when ``target`` is a zip archive.
+        inner_root: The skills folder inside the archive; ``None`` to detect it (the archive
+            root, or its single top folder).
+    """
+
+    target: str
+    bundle: bool
+    inner_root: str | None = None
+
+    @property
+    def protocol(self) -> str:
+        """The storage protocol of the target's innermost link (``file`` for paths)."""
+        return protocol_of(last_link(self.target))
+
+    @property
+    def protocols(self) -> tuple[str, ...]:
+        """The protocol of every link of a chained target, outermost first."""
+        return tuple(protocol_of(link) for link in self.target.split("::"))
+
+
+def parse_source(url: str) -> SourceSpec:
+    """Split ``url`` into what to open and how to read it.
+
+    Raises:
+        UnsupportedSourceError: A ``zip://`` URL without the archive after ``::``.
+    """
+    if url.startswith((_ZIP_PREFIX, "zip::")):
+        head, separator, target = url.partition("::")
+        if not separator or not target:
+            raise UnsupportedSourceError(
+                "a zip:// URL names its archive after '::', e.g. zip://::s3://bucket/skills.zip",
+                location=url,
+            )
+        inner = head.removeprefix(_ZIP_PREFIX).removeprefix("zip").strip("/")
+        return SourceSpec(target, bundle=True, inner_root=inner or None)
+    return SourceSpec(url, bundle=is_zip_path(url))
+
+
+def last_link(url: str) -> str:
+    """The innermost link of a chained URL (``a::b::s3://x`` gives ``s3://x``)."""
+    return url.rsplit("::", maxsplit=1)[-1]
+
+
+def is_zip_path(url: str) -> bool:
+    """True when the last link of ``url`` names a ``.zip`` file."""
+    path = last_link(url).split("?", 1)[0]
+    return path.lower().endswith(".zip")
+
+
+def protocol_of(url: str) -> str:
+    """The scheme of one URL link, ``file`` for a plain path (Windows drives included)."""
+    match = _SCHEME.match(url)
+    return match.group(1).lower() if match else "file"
+
+
+def join_location(base: str, relative: str) -> str:
+    """``base`` and a relative path joined with exactly one slash."""
+    return f"{base.rstrip('/')}/{relative}" if relative else base

@@ -1,0 +1,123 @@
+"""Session-scoped storage servers on 127.0.0.1, and per-test buckets and repositories."""
+
+from __future__ import annotations
+
+import os
+
+# gcsfs picks its class when imported: the experimental default makes a gRPC call that stalls
+# about a minute per operation against any emulator.
+os.environ["GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT"] = "false"
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import fsspec
+import pytest
+from fsspec.implementations.github import GithubFileSystem
+from fsspec.implementations.memory import MemoryFileSystem
+
+from tests.remote.servers import FakeGithub, GcsServer, S3Server, StaticServer
+from tests.remote.settings import S3_KEY, S3_SECRET, gcs_options
+
+
+@pytest.fixture(scope="session")
+def s3_server() -> Iterator[S3Server]:
+    server = S3Server().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def s3_client(s3_server: S3Server) -> Any:
+    return boto3.client(
+        "s3",
+        endpoint_url=s3_server.url,
+        region_name="us-east-1",
+        aws_access_key_id=S3_KEY,
+        aws_secret_access_key=S3_SECRET,
+    )
+
+
+@pytest.fixture
+def bucket(s3_server: S3Server, s3_client: Any) -> Iterator[str]:
+    """A fresh, empty bucket; the request log starts empty and has no faults."""
+    name = f"skills-{uuid.uuid4().hex[:12]}"
+    s3_client.create_bucket(Bucket=name)
+    s3_server.log.reset()
+    yield name
+    s3_server.log.reset()
+
+
+@pytest.fixture(scope="session")
+def gcs_server() -> Iterator[GcsServer]:
+    server = GcsServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def gcs_fs(gcs_server: GcsServer) -> Any:
+    """A sync gcsfs client for the tests' own writes."""
+    return fsspec.filesystem("gs", **gcs_options(gcs_server))
+
+
+@pytest.fixture
+def gcs_bucket(gcs_server: GcsServer, gcs_fs: Any) -> Iterator[str]:
+    name = f"skills-{uuid.uuid4().hex[:12]}"
+    gcs_fs.mkdir(name)
+    gcs_server.log.reset()
+    yield name
+    gcs_server.log.reset()
+
+
+@pytest.fixture(scope="session")
+def github() -> Iterator[FakeGithub]:
+    """A fake GitHub API; ``github://`` resolves to the real GithubFileSystem pointed at it."""
+    fake = FakeGithub().start()
+    loopback = type(
+        "LoopbackGithubFileSystem",
+        (GithubFileSystem,),
+        {
+            "url": fake.url + "/repos/{org}/{repo}/git/trees/{sha}",
+            "content_url": fake.url + "/repos/{org}/{repo}/contents/{path}?ref={sha}",
+        },
+    )
+    original = fsspec.get_filesystem_class("github")
+    fsspec.register_implementation("github", loopback, clobber=True)
+    yield fake
+    fsspec.register_implementation("github", original, clobber=True)
+    fake.stop()
+
+
+@pytest.fixture
+def repo(github: FakeGithub) -> Iterator[str]:
+    """A fresh, empty repository ``org/<repo>`` with a ``main`` branch; returns its name."""
+    name = f"repo-{uuid.uuid4().hex[:8]}"
+    github.repos[("org", name, "main")] = {}
+    github.log.reset()
+    yield name
+    github.log.reset()
+
+
+@pytest.fixture(scope="session")
+def static_server() -> Iterator[StaticServer]:
+    server = StaticServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def memory_store() -> Iterator[MemoryFileSystem]:
+    """fsspec's process-wide memory filesystem, emptied before and after the test."""
+    fs = MemoryFileSystem()
+    _clear(fs)
+    yield fs
+    _clear(fs)
+
+
+def _clear(fs: MemoryFileSystem) -> None:
+    fs.store.clear()
+    fs.pseudo_dirs.clear()
+    fs.pseudo_dirs.append("")
