@@ -24,7 +24,8 @@ class SkillRef(NamedTuple):
             (mtime/size/inode, ETag, generation, blob sha, CRC, version counter).
         location: Where its SKILL.md lives, for messages and prompts.
         size: Size of SKILL.md in bytes when the listing knows it.
-        error: Why the skill cannot be loaded, when the listing already knows.
+        error: Why the skill cannot be loaded, when the listing already knows (its type
+            says how: UnsafePathError, LimitExceededError, or StorageError).
         shadows: Locations of same-named skills this one hides (composite backends).
     """
 
@@ -32,7 +33,7 @@ class SkillRef(NamedTuple):
     fingerprint: str
     location: str
     size: int | None = None
-    error: str | None = None
+    error: StorageError | None = None
     shadows: tuple[str, ...] = ()
 
 

@@ -127,15 +127,15 @@ class LocalBackend:
             except (FileNotFoundError, NotADirectoryError):
                 continue
             except UnsafePathError as exc:
-                return SkillRef(name, "", path, error=exc.message)
+                return _refused(name, path, exc)
             except OSError as exc:
-                return SkillRef(name, "", path, error=f"cannot stat SKILL.md: {exc.strerror}")
+                return _refused(name, path, StorageError(f"cannot stat: {exc.strerror}"))
             if st.st_mode & _FILE_TYPE != _REGULAR:
                 continue
             try:
                 check_skill_name(name)
             except UnsafePathError as exc:
-                return SkillRef(name, "", path, error=exc.message)
+                return _refused(name, path, exc)
             return SkillRef(name, _fingerprint(st), path, size=st.st_size)
         return None
 
@@ -235,6 +235,11 @@ class LocalBackend:
             raise ResourceNotFoundError("not a regular file", location=location)
         check_size(st.st_size, max_bytes, location=location)
         return target
+
+
+def _refused(name: str, path: str, error: StorageError) -> SkillRef:
+    error.location = error.location or path
+    return SkillRef(name, f"refused:{error.message}", path, error=error)
 
 
 def _open_no_follow(path: str, flags: int) -> int:

@@ -209,8 +209,8 @@ def _archive(members: Mapping[str, bytes]) -> bytes:
 def _check_loadable(data: bytes, limits: Limits, location: str) -> None:
     """Refuse an archive skillfs itself would not load whole under ``limits`` (blocking)."""
     layout = ZipBundle.load(data, limits=limits, inner_root=None, location=location).layout
-    refused = [ref for ref in layout.refs() if ref.error is not None]
+    refused = [ref.error for ref in layout.refs() if ref.error is not None]
     if refused:
         raise LimitExceededError(
-            f"the bundle would not load: {refused[0].error}", location=refused[0].location
+            f"the bundle would not load: {refused[0].message}", location=refused[0].location
         )

@@ -107,12 +107,9 @@ def load_document(
     return CatalogEntry(name, document.fingerprint, location, metadata, source, (), warnings)
 
 
-def unreadable_entry(ref: SkillRef, error: StorageError | str) -> CatalogEntry:
+def unreadable_entry(ref: SkillRef, error: StorageError) -> CatalogEntry:
     """An entry for a skill whose SKILL.md could not be fetched or listed safely."""
-    if isinstance(error, str):
-        problem = SkillProblem(ref.name, ref.location, codes.READ_FAILED, error)
-    else:
-        problem = problem_from_error(ref.name, ref.location, error)
+    problem = problem_from_error(ref.name, ref.location, error)
     return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=(problem,))
 
 

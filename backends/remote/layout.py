@@ -76,7 +76,7 @@ class SkillFolder:
         location = self.skill_md.location
         if self.refusal is not None:
             message = self.refusal.message
-            return SkillRef(self.name, f"refused:{message}", location, error=message)
+            return SkillRef(self.name, f"refused:{message}", location, error=self.refusal)
         return SkillRef(self.name, self.skill_md.fingerprint, location, size=self.skill_md.size)
 
 
@@ -150,7 +150,9 @@ def _owner(raw_path: str) -> str | None:
 
 def _stray(candidate: Candidate, problem: StorageError) -> SkillRef:
     message = f"refused entry {candidate.path!r}: {problem.message}"
-    return SkillRef(candidate.path, f"refused:{message}", candidate.file.location, error=message)
+    location = candidate.file.location
+    error = type(problem)(message, location=location)
+    return SkillRef(candidate.path, f"refused:{message}", location, error=error)
 
 
 def _combined(problems: Sequence[tuple[Candidate, StorageError]]) -> StorageError | None:

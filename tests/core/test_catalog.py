@@ -298,7 +298,7 @@ async def test_symlinked_skill_md_escaping_its_folder_is_refused(tmp_path: Path)
     catalog = SkillCatalog(LocalBackend(root))
     await catalog.refresh()
     assert [meta.name for meta in catalog.list()] == ["alpha"]
-    assert [(p.name, p.code) for p in catalog.errors] == [("evil", codes.READ_FAILED)]
+    assert [(p.name, p.code) for p in catalog.errors] == [("evil", codes.UNSAFE_PATH)]
     assert "leaves the skill folder" in catalog.errors[0].message
 
 

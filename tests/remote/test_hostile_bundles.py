@@ -79,18 +79,31 @@ async def test_members_escaping_the_bundle_are_reported_alone(
     assert problem.location.endswith(f"b.zip!/{member}")
     assert f"refused entry {member!r}" in problem.message
     assert reason in problem.message
+    assert problem.code == codes.UNSAFE_PATH
 
 
 @pytest.mark.parametrize(
-    ("member", "flag", "reason", "error"),
+    ("member", "flag", "reason", "error", "code"),
     [
-        ("beta/../../evil", "", "must stay inside", UnsafePathError),
-        ("beta/scripts/link", "symlink", "symlink members are refused", UnsafePathError),
-        ("beta/secret.txt", "encrypted", "encrypted members are refused", StorageError),
+        ("beta/../../evil", "", "must stay inside", UnsafePathError, codes.UNSAFE_PATH),
+        (
+            "beta/scripts/link",
+            "symlink",
+            "symlink members are refused",
+            UnsafePathError,
+            codes.UNSAFE_PATH,
+        ),
+        (
+            "beta/secret.txt",
+            "encrypted",
+            "encrypted members are refused",
+            StorageError,
+            codes.READ_FAILED,
+        ),
     ],
 )
 async def test_a_bad_member_refuses_its_skill_and_the_rest_load(
-    tmp_path: Path, member: str, flag: str, reason: str, error: type[StorageError]
+    tmp_path: Path, member: str, flag: str, reason: str, error: type[StorageError], code: str
 ) -> None:
     archive = bundle((member, b"/etc/shadow", {"symlink": flag == "symlink"}))
     if flag == "encrypted":
@@ -99,6 +112,7 @@ async def test_a_bad_member_refuses_its_skill_and_the_rest_load(
     assert names(catalog) == ["alpha", "gamma"]
     [problem] = catalog.errors
     assert problem.name == "beta"
+    assert problem.code == code
     assert member in problem.message
     assert reason in problem.message
     with pytest.raises(error, match=reason):
@@ -118,6 +132,7 @@ async def test_a_declared_size_past_the_limit_is_refused_without_inflating(
     assert names(catalog) == ["alpha", "gamma"]
     [problem] = catalog.errors
     assert "declares 104857600 bytes unpacked, over the 67108864-byte limit" in problem.message
+    assert problem.code == codes.TOO_LARGE
     with pytest.raises(LimitExceededError):
         await catalog.backend.files("beta")
 
@@ -128,6 +143,7 @@ async def test_a_compression_ratio_past_the_limit_is_refused(tmp_path: Path) -> 
     [problem] = catalog.errors
     assert "compression ratio" in problem.message
     assert "over the 100:1 limit" in problem.message
+    assert problem.code == codes.TOO_LARGE
 
 
 async def test_duplicate_members_refuse_their_skill(tmp_path: Path) -> None:
