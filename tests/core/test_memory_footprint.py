@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import gc
-import tracemalloc
-from collections.abc import Callable
-from typing import Any
-
 from google.adk.skills import Frontmatter
 
+from benchmarks.bench_memory import retained
 from benchmarks.corpus import iter_corpus
 from skills_core import parse_skill_md
 from skills_core.validation import analyze
@@ -16,26 +12,12 @@ from skills_core.validation import analyze
 COUNT = 10_000
 
 
-def retained_bytes(build: Callable[[], list[Any]]) -> int:
-    gc.collect()
-    tracemalloc.start()
-    try:
-        kept = build()
-        gc.collect()
-        size, _ = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert len(kept) == COUNT
-    return size
-
-
 def test_ten_thousand_skills_cost_less_than_adk_frontmatter() -> None:
     frontmatters = [
         (name, parse_skill_md(files["SKILL.md"], location=name).frontmatter)
         for name, files in iter_corpus(COUNT)
     ]
-    ours = retained_bytes(
-        lambda: [analyze(fm, folder_name=name).metadata for name, fm in frontmatters]
-    )
-    adk = retained_bytes(lambda: [Frontmatter.model_validate(fm) for _, fm in frontmatters])
+    ours = retained(lambda: [analyze(fm, folder_name=name).metadata for name, fm in frontmatters])
+    adk = retained(lambda: [Frontmatter.model_validate(fm) for _, fm in frontmatters])
     assert ours < adk, (ours, adk)
+    assert ours > 0
