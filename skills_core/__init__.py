@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from backends.limits import DEFAULT_LIMITS, Limits
+    from skills_core.bundle import Bundle, build_bundle, write_bundle
     from skills_core.catalog import SkillCatalog
     from skills_core.errors import (
+        InvalidSkillsError,
         SkillfsError,
         SkillParseError,
         SkillValidationError,
@@ -30,7 +32,9 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "DEFAULT_LIMITS": "backends.limits",
+    "Bundle": "skills_core.bundle",
     "FileEntry": "skills_core.models",
+    "InvalidSkillsError": "skills_core.errors",
     "Issue": "skills_core.validation",
     "Limits": "backends.limits",
     "ParsedSkillMd": "skills_core.parsing",
@@ -45,13 +49,17 @@ _EXPORTS = {
     "SkillfsError": "skills_core.errors",
     "ValidationReport": "skills_core.validation",
     "YamlLimitError": "skills_core.errors",
+    "build_bundle": "skills_core.bundle",
     "parse_skill_md": "skills_core.parsing",
     "validate_skill": "skills_core.validation",
+    "write_bundle": "skills_core.bundle",
 }
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "Bundle",
     "FileEntry",
+    "InvalidSkillsError",
     "Issue",
     "Limits",
     "ParsedSkillMd",
@@ -66,8 +74,10 @@ __all__ = [
     "SkillfsError",
     "ValidationReport",
     "YamlLimitError",
+    "build_bundle",
     "parse_skill_md",
     "validate_skill",
+    "write_bundle",
 ]
 
 

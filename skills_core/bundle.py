@@ -23,10 +23,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from backends import Backend, open_backend, write_bytes
-from backends.errors import LimitExceededError, SkillfsError, StorageError
+from backends.errors import LimitExceededError, StorageError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.remote.zipsafety import ZipBundle
 from skills_core.catalog import SkillCatalog
+from skills_core.errors import InvalidSkillsError
 from skills_core.models import SkillMetadata
 from skills_core.report import SkillProblem
 
@@ -39,22 +40,6 @@ _LEVEL = 9
 
 Progress = Callable[[int, int], None]
 """Called with (skills packed, skills in all) after each skill's files are read."""
-
-
-class InvalidSkillsError(SkillfsError):
-    """Skills of the source break the spec, so no bundle was written.
-
-    Attributes:
-        problems: Why each refused skill is refused.
-    """
-
-    def __init__(self, problems: Sequence[SkillProblem], *, location: str) -> None:
-        names = ", ".join(sorted({problem.name or problem.location for problem in problems}))
-        super().__init__(
-            f"{len(problems)} problem(s) in skills {names}; fix them or skip invalid skills",
-            location=location,
-        )
-        self.problems = tuple(problems)
 
 
 @dataclass(frozen=True, slots=True)

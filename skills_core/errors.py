@@ -15,6 +15,7 @@ skill never hides the others. Every error about a skill carries its ``location``
     ├── SkillParseError               SKILL.md has no readable frontmatter
     │   └── YamlLimitError            too many YAML aliases ("billion laughs") or too deep
     ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
+    ├── InvalidSkillsError            skills to bundle break the spec; .problems lists them all
     ├── UnsupportedSourceError        (also ValueError) a URL skillfs cannot open
     └── MissingDependencyError        (also ImportError) names the extra to install
 
@@ -38,9 +39,13 @@ from backends.errors import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from skills_core.report import SkillProblem
     from skills_core.validation import ValidationReport
 
 __all__ = [
+    "InvalidSkillsError",
     "LimitExceededError",
     "MissingDependencyError",
     "ResourceNotFoundError",
@@ -82,3 +87,21 @@ class SkillValidationError(SkillfsError):
         messages = "; ".join(issue.message for issue in report.errors)
         super().__init__(f"invalid skill: {messages}", location=location)
         self.report = report
+
+
+class InvalidSkillsError(SkillfsError):
+    """Skills of the source break the spec, so no bundle was written.
+
+    Raised by :func:`skills_core.bundle.build_bundle` unless invalid skills are skipped.
+
+    Attributes:
+        problems: Why each refused skill is refused.
+    """
+
+    def __init__(self, problems: Sequence[SkillProblem], *, location: str) -> None:
+        names = ", ".join(sorted({problem.name or problem.location for problem in problems}))
+        super().__init__(
+            f"{len(problems)} problem(s) in skills {names}; fix them or skip invalid skills",
+            location=location,
+        )
+        self.problems = tuple(problems)

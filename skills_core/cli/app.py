@@ -35,6 +35,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("validate", "check every skill at URL, or one skill folder, against the spec"),
     Command("show", "show one skill: metadata, files and instructions"),
     Command("prompt", "print the <available_skills> block for a system prompt"),
+    Command("bundle", "validate the skills at URL and write them into one deterministic zip"),
     Command("new", "create a skill folder with a valid SKILL.md skeleton"),
     Command("watch", "reload the skills at URL as they change, one line per reload"),
 )
@@ -43,8 +44,8 @@ _EPILOG = """\
 URL is a skills folder, a file:// or memory: URL, or any URL open_backend accepts;
 without one, commands use the example skills shipped with skillfs.
 
-exit codes: 0 ok, 1 validation errors (validate, show), 2 usage error or the source
-cannot be opened or listed.
+exit codes: 0 ok, 1 validation errors (validate, show, bundle), 2 usage error, or the
+source cannot be opened or listed, or the output cannot be written.
 run 'skillfs COMMAND --help' for a command's options."""
 
 

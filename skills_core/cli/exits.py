@@ -4,10 +4,12 @@ OK = 0
 """The command did what was asked."""
 
 INVALID = 1
-"""``validate`` found errors, or ``show`` names a skill that is refused."""
+"""``validate`` found errors, ``show`` names a skill that is refused, or ``bundle`` met invalid
+skills."""
 
 USAGE = 2
-"""Bad arguments, a source that cannot be opened or listed, or a storage error."""
+"""Bad arguments, a source that cannot be opened or listed, or a storage error (an output that
+cannot be written included)."""
 
 PIPE_CLOSED = 141
 """Standard output was closed early, as when piped into ``head`` (128 + SIGPIPE)."""

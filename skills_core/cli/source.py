@@ -6,6 +6,7 @@ import argparse
 import logging
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from backends.base import Backend, FetchResult, FileEntry, SkillDocument, SkillRef
 from backends.errors import SkillfsError, StorageError
@@ -68,12 +69,9 @@ async def load_catalog(source: CommandSource, *, strict: bool = False) -> SkillC
     """
     catalog = SkillCatalog(source, strict=strict)
     report = await catalog.refresh()
-    if report.failure is None:
-        return catalog
-    cause = source.listing_error
-    if isinstance(cause, SkillfsError):
-        raise cause
-    raise StorageError(f"cannot list skills: {cause}", location=source.location) from cause
+    if report.failure is not None:
+        source.raise_listing_error()
+    return catalog
 
 
 class CommandSource:
@@ -100,6 +98,17 @@ class CommandSource:
     def location(self) -> str:
         """Where the skills are, as the user named them."""
         return self._location
+
+    def raise_listing_error(self) -> NoReturn:
+        """Raise the failed listing's own error, which names its cause in one line.
+
+        Raises:
+            SkillfsError: The listing's error, or a :class:`StorageError` wrapping a foreign one.
+        """
+        cause = self.listing_error
+        if isinstance(cause, SkillfsError):
+            raise cause
+        raise StorageError(f"cannot list skills: {cause}", location=self.location) from cause
 
     async def list(self) -> Sequence[SkillRef]:
         """List the backend (or just the one skill), keeping any failure for the command."""

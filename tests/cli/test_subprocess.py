@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from tests.cli.conftest import BROKEN
@@ -13,11 +14,14 @@ from tests.cli.conftest import BROKEN
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def skillfs(*args: str | Path) -> subprocess.CompletedProcess[str]:
+def skillfs(
+    *args: str | Path, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "skills_core.cli", *map(str, args)],
         check=False,
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         timeout=60,
@@ -51,7 +55,7 @@ def skillfs_modules(
 def test_help_imports_neither_adk_nor_fsspec_nor_any_command(tmp_path: Path) -> None:
     result, modules = skillfs_modules(tmp_path, "--help")
     assert result.returncode == 0
-    for command in ("list", "validate", "show", "prompt", "new", "watch"):
+    for command in ("list", "validate", "show", "prompt", "bundle", "new", "watch"):
         assert re.search(rf"^    {command} ", result.stdout, re.M), command
     assert "skills_core.cli.app" in modules
     unwanted = {
