@@ -112,7 +112,7 @@ async def test_scripts_are_not_offered_unless_enabled(catalog: SkillCatalog) -> 
     assert "cannot be run here" in system_text(model.requests[0])
 
 
-async def test_skills_added_and_removed_between_turns(
+async def test_skill_added_between_turns_is_visible(
     harness: BackendHarness, toolset: SkillsToolset
 ) -> None:
     model = ScriptedLlm(steps=[call("list_skills"), say("listed")])
@@ -120,14 +120,55 @@ async def test_skills_added_and_removed_between_turns(
     await chat.send("what can you do?")
 
     await harness.write("weather/SKILL.md", skill_md("weather", "Forecast the weather."))
-    await harness.delete_skill("pdf")
-    model.steps += [call("list_skills"), call("load_skill", skill_name="pdf"), say("gone")]
+    await harness.write("weather/scripts/forecast.py", b"print('sunny')\n")
+    model.steps += [
+        call("list_skills"),
+        call("load_skill", skill_name="weather"),
+        call("run_skill_script", skill_name="weather", file_path="scripts/forecast.py"),
+        say("sunny"),
+    ]
     events = await chat.send("and now?")
     await chat.close()
 
-    listed = [skill["name"] for skill in dict(responses(events))["list_skills"]["skills"]]
-    assert listed == ["notes", "weather"]
-    assert dict(responses(events))["load_skill"]["error_code"] == "SKILL_NOT_FOUND"
+    results = dict(responses(events))
+    assert [skill["name"] for skill in results["list_skills"]["skills"]] == [
+        "notes",
+        "pdf",
+        "weather",
+    ]
+    assert results["load_skill"]["files"] == ["scripts/forecast.py"]
+    assert results["run_skill_script"]["stdout"] == "sunny\n"
+
+
+async def test_skill_removed_between_turns_is_not_found(
+    harness: BackendHarness, toolset: SkillsToolset
+) -> None:
+    def run() -> types.Part:
+        return call("run_skill_script", skill_name="pdf", file_path="scripts/fill.py")
+
+    model = ScriptedLlm(steps=[run(), say("filled")])
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+    first = await chat.send("fill the form")
+    assert dict(responses(first))["run_skill_script"]["exit_code"] == 0
+
+    await harness.delete_skill("pdf")
+    model.steps += [
+        call("list_skills"),
+        call("load_skill", skill_name="pdf"),
+        call("load_skill_resource", skill_name="pdf", file_path="references/forms.md"),
+        run(),
+        say("gone"),
+    ]
+    events = await chat.send("and again?")
+    await chat.close()
+
+    results = dict(responses(events))
+    assert [skill["name"] for skill in results.pop("list_skills")["skills"]] == ["notes"]
+    assert {name: result["error_code"] for name, result in results.items()} == {
+        "load_skill": "SKILL_NOT_FOUND",
+        "load_skill_resource": "SKILL_NOT_FOUND",
+        "run_skill_script": "SKILL_NOT_FOUND",
+    }
 
 
 async def test_eager_discovery_puts_the_current_catalog_in_the_instruction(

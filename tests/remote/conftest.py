@@ -1,4 +1,8 @@
-"""Session-scoped storage servers on 127.0.0.1, and per-test buckets and repositories."""
+"""Session-scoped storage servers on 127.0.0.1, and per-test buckets and repositories.
+
+S3's fixtures (``s3_server``, ``s3_client``, ``bucket``) are in ``tests/conftest.py``, shared
+with the ADK tests.
+"""
 
 from __future__ import annotations
 
@@ -12,42 +16,13 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import fsspec
 import pytest
 from fsspec.implementations.github import GithubFileSystem
 from fsspec.implementations.memory import MemoryFileSystem
 
-from tests.remote.servers import FakeGithub, GcsServer, S3Server, StaticServer
-from tests.remote.settings import S3_KEY, S3_SECRET, gcs_options
-
-
-@pytest.fixture(scope="session")
-def s3_server() -> Iterator[S3Server]:
-    server = S3Server().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="session")
-def s3_client(s3_server: S3Server) -> Any:
-    return boto3.client(
-        "s3",
-        endpoint_url=s3_server.url,
-        region_name="us-east-1",
-        aws_access_key_id=S3_KEY,
-        aws_secret_access_key=S3_SECRET,
-    )
-
-
-@pytest.fixture
-def bucket(s3_server: S3Server, s3_client: Any) -> Iterator[str]:
-    """A fresh, empty bucket; the request log starts empty and has no faults."""
-    name = f"skills-{uuid.uuid4().hex[:12]}"
-    s3_client.create_bucket(Bucket=name)
-    s3_server.log.reset()
-    yield name
-    s3_server.log.reset()
+from tests.remote.servers import FakeGithub, GcsServer, StaticServer
+from tests.remote.settings import gcs_options
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,45 @@
+"""Fixtures more than one test package uses: S3 served by moto on 127.0.0.1.
+
+One server for the whole session, shared by ``tests/remote`` (the backend) and ``tests/adk``
+(agents reading skills from a bucket); each test gets a fresh bucket and an empty request log.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+
+from tests.remote.servers import S3Server
+from tests.remote.settings import S3_KEY, S3_SECRET
+
+
+@pytest.fixture(scope="session")
+def s3_server() -> Iterator[S3Server]:
+    server = S3Server().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def s3_client(s3_server: S3Server) -> Any:
+    return boto3.client(
+        "s3",
+        endpoint_url=s3_server.url,
+        region_name="us-east-1",
+        aws_access_key_id=S3_KEY,
+        aws_secret_access_key=S3_SECRET,
+    )
+
+
+@pytest.fixture
+def bucket(s3_server: S3Server, s3_client: Any) -> Iterator[str]:
+    """A fresh, empty bucket; the request log starts empty and has no faults."""
+    name = f"skills-{uuid.uuid4().hex[:12]}"
+    s3_client.create_bucket(Bucket=name)
+    s3_server.log.reset()
+    yield name
+    s3_server.log.reset()
