@@ -19,6 +19,7 @@ from google.adk.skills import Skill as AdkSkill
 from pydantic import ValidationError
 
 from skills_core import codes
+from skills_core.adk.inject import INJECT_STATE, inject_state_flag
 from skills_core.catalog import SkillCatalog
 from skills_core.errors import SkillValidationError
 from skills_core.fields import DESCRIPTION_MAX_LENGTH
@@ -133,14 +134,15 @@ def _shorten(text: str, limit: int) -> str:
 
 
 def _fix_metadata(metadata: dict[str, Any], fixes: list[str]) -> dict[str, Any]:
-    inject = metadata.get("adk_inject_state")
+    inject = metadata.get(INJECT_STATE)
     if isinstance(inject, str):
-        if inject.strip().lower() in ("true", "false"):
-            metadata["adk_inject_state"] = inject.strip().lower() == "true"
-            fixes.append(f"metadata.adk_inject_state {inject!r} read as a boolean")
+        flag = inject_state_flag(inject)
+        if flag is None:
+            del metadata[INJECT_STATE]
+            fixes.append(f"metadata.{INJECT_STATE} {inject!r} is not a boolean; dropped")
         else:
-            del metadata["adk_inject_state"]
-            fixes.append(f"metadata.adk_inject_state {inject!r} is not a boolean; dropped")
+            metadata[INJECT_STATE] = flag
+            fixes.append(f"metadata.{INJECT_STATE} {inject!r} read as a boolean")
     tools = metadata.get("adk_additional_tools")
     if isinstance(tools, str):
         metadata["adk_additional_tools"] = [name for name in re.split(r"[\s,]+", tools) if name]

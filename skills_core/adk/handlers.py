@@ -1,7 +1,8 @@
 """The ADK skill tools: the shared tool factory behind ADK's names and calling convention.
 
-Only what ADK adds lives here: fork-mode skills run in a sub-agent from ``load_skill``, and
-``run_skill_script`` can ask the user to confirm each run through ADK's tool confirmation.
+Only what ADK adds lives here: ``load_skill`` fills in session state for skills that set
+``metadata.adk_inject_state`` and runs fork-mode skills in a sub-agent, and ``run_skill_script``
+can ask the user to confirm each run through ADK's tool confirmation.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from google.adk.tools.tool_context import ToolContext
 
 from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
+from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import FILE_PATH, REQUEST, SCRIPT_ARGS, SKILL_NAME, SkillTool
@@ -47,7 +49,9 @@ def build_tools(
 
     @never_raises
     async def load_skill(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result = await tools.load_skill(args.get("skill_name"))
+        result = await tools.load_skill(
+            args.get("skill_name"), prepare=lambda skill: inject_state(skill, context)
+        )
         frontmatter = result.get("frontmatter", {})
         if is_error(result) or frontmatter.get("context") not in FORK_MODES:
             return result

@@ -53,6 +53,8 @@ class SkillsToolset(BaseToolset):
         system_prompt: The skills part of the system instruction: text, or a function of a
             :class:`~skills_core.adk.prompt.PromptContext`.
         build_content: Builds the instructions ``load_skill`` returns (default: the body).
+            It sees the body with session state filled in, for skills that set
+            ``metadata.adk_inject_state``.
         agents: Resolves frontmatter ``agent`` for fork-mode skills.
         models: Resolves frontmatter ``model`` for fork-mode skills.
         max_resource_bytes: Largest file ``load_skill_resource`` returns.

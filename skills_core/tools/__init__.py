@@ -6,7 +6,7 @@
 """
 
 from skills_core.tools import results as codes
-from skills_core.tools.content import ContentBuilder, skill_body
+from skills_core.tools.content import ContentBuilder, SkillPreparer, skill_body
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 from skills_core.tools.policy import DEFAULT_ENV_ALLOW, DEFAULT_INTERPRETERS, ScriptPolicy
 from skills_core.tools.results import ToolResult, is_error, tool_error
@@ -17,6 +17,7 @@ __all__ = [
     "DEFAULT_MAX_RESOURCE_BYTES",
     "ContentBuilder",
     "ScriptPolicy",
+    "SkillPreparer",
     "SkillTools",
     "ToolResult",
     "codes",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import mimetypes
 import posixpath
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from backends.paths import SKILL_MD_NAMES
 from skills_core.models import Skill
@@ -13,6 +13,10 @@ from skills_core.tools.results import ToolResult
 
 ContentBuilder = Callable[[Skill], str]
 """Builds the instructions ``load_skill`` returns for a skill (default: its body)."""
+
+SkillPreparer = Callable[[Skill], Awaitable[Skill | ToolResult]]
+"""Adapts a skill to one ``load_skill`` call before its content is built (an adapter fills in
+session state there); an error value it returns becomes the call's result."""
 
 
 def skill_body(skill: Skill) -> str:

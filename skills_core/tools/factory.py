@@ -14,7 +14,13 @@ from backends.limits import KIB
 from backends.paths import check_resource_path
 from skills_core.catalog import SkillCatalog
 from skills_core.models import Skill
-from skills_core.tools.content import ContentBuilder, loaded_skill, resource_result, skill_body
+from skills_core.tools.content import (
+    ContentBuilder,
+    SkillPreparer,
+    loaded_skill,
+    resource_result,
+    skill_body,
+)
 from skills_core.tools.policy import ScriptPolicy, script_arguments
 from skills_core.tools.process import ProcessOutcome, run_process
 from skills_core.tools.results import (
@@ -82,11 +88,22 @@ class SkillTools:
         }
 
     @never_raises
-    async def load_skill(self, skill_name: Any) -> ToolResult:
-        """A skill's instructions, where it lives and the files it holds."""
+    async def load_skill(
+        self, skill_name: Any, *, prepare: SkillPreparer | None = None
+    ) -> ToolResult:
+        """A skill's instructions, where it lives and the files it holds.
+
+        ``prepare``, when given, adapts the skill to this call before its content is built;
+        an error value it returns is returned as is.
+        """
         if problem := _require_text(skill_name=skill_name):
             return problem
         skill = await self._catalog.get(skill_name)
+        if prepare is not None:
+            prepared = await prepare(skill)
+            if isinstance(prepared, dict):
+                return prepared
+            skill = prepared
         return loaded_skill(skill, self._build_content)
 
     @never_raises
