@@ -21,7 +21,6 @@ from skills_core.cli.progress import progress_bar
 from skills_core.cli.source import EXAMPLES
 from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RunCli
 from tests.cli.test_subprocess import ROOT, skillfs
-from tests.remote.conftest import bucket, s3_client, s3_server  # noqa: F401 (fixtures)
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server
 from tests.remote.settings import S3_KEY, S3_SECRET
@@ -166,9 +165,9 @@ def test_an_unreadable_source_or_unwritable_output_is_one_line_and_exit_2(
 @pytest.fixture
 def s3(
     monkeypatch: pytest.MonkeyPatch,
-    s3_server: S3Server,  # noqa: F811
-    s3_client: Any,  # noqa: F811
-    bucket: str,  # noqa: F811
+    s3_server: S3Server,
+    s3_client: Any,
+    bucket: str,
 ) -> S3Harness:
     """A fresh bucket on the moto server, reached through the standard AWS variables."""
     for name, value in {
