@@ -47,10 +47,18 @@ class SkillDocument(NamedTuple):
 
 
 class FileEntry(NamedTuple):
-    """One file inside a skill folder: a relative POSIX path and its size in bytes."""
+    """One file inside a skill folder.
+
+    Attributes:
+        path: Relative POSIX path inside the skill folder.
+        size: Size in bytes.
+        fingerprint: Token that changes when the file may have changed (the same sources as
+            SkillRef fingerprints), so copies of a skill can tell a same-size edit.
+    """
 
     path: str
     size: int
+    fingerprint: str = ""
 
 
 FetchResult = SkillDocument | StorageError

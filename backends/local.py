@@ -204,20 +204,20 @@ class LocalBackend:
                     if entry.is_dir(follow_symlinks=False):
                         pending.append(relative)
                         continue
-                    size = self._regular_file_size(real_folder, entry)
-                    if size is not None:
-                        found.append(FileEntry(relative, size))
+                    st = self._regular_file_stat(real_folder, entry)
+                    if st is not None:
+                        found.append(FileEntry(relative, st.st_size, _fingerprint(st)))
         return sorted(found, key=lambda item: item.path)
 
     @staticmethod
-    def _regular_file_size(real_folder: str, entry: os.DirEntry[str]) -> int | None:
+    def _regular_file_stat(real_folder: str, entry: os.DirEntry[str]) -> os.stat_result | None:
         try:
             if entry.is_symlink() and not is_within(real_folder, os.path.realpath(entry.path)):
                 return None
             st = entry.stat()
         except OSError:
             return None
-        return st.st_size if stat.S_ISREG(st.st_mode) else None
+        return st if stat.S_ISREG(st.st_mode) else None
 
     def _resolve_resource(self, name: str, relative: str, max_bytes: int) -> str:
         real_folder = self._skill_folder(name)

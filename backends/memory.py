@@ -102,7 +102,7 @@ class MemoryBackend:
         """List a skill's visible files."""
         stored, _ = self._lookup(name)
         return [
-            FileEntry(path, len(data))
+            FileEntry(path, len(data), f"v{stored.version}")
             for path, data in sorted(stored.files.items())
             if not is_hidden(path)
         ]

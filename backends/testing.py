@@ -176,6 +176,19 @@ class BackendConformance:
         with pytest.raises(LimitExceededError):
             await backend.read("alpha", "assets/logo.png", max_bytes=len(LOGO) - 1)
 
+    async def test_file_fingerprints_change_with_a_same_size_edit(
+        self, harness: BackendHarness, backend: Backend
+    ) -> None:
+        before = {entry.path: entry for entry in await backend.files("alpha")}
+        assert all(entry.fingerprint for entry in before.values())
+        edited = b"# Guide\n\nRead me later.\n"
+        assert len(edited) == before["references/guide.md"].size
+        await harness.write("alpha/references/guide.md", edited)
+        await backend.list()
+        after = {entry.path: entry for entry in await backend.files("alpha")}
+        assert after["references/guide.md"].size == before["references/guide.md"].size
+        assert after["references/guide.md"].fingerprint != before["references/guide.md"].fingerprint
+
     async def test_fingerprint_changes_only_for_the_changed_skill(
         self, harness: BackendHarness, backend: Backend
     ) -> None:

@@ -69,7 +69,9 @@ class SkillFolder:
 
     def entries(self) -> tuple[FileEntry, ...]:
         """The visible files, sorted by path."""
-        return tuple(FileEntry(path, stored.size) for path, stored in self.files.items())
+        return tuple(
+            FileEntry(path, stored.size, stored.fingerprint) for path, stored in self.files.items()
+        )
 
     def ref(self) -> SkillRef:
         """The listing's view of this skill."""

@@ -68,3 +68,25 @@ async def test_a_run_copies_each_file_once_and_later_runs_read_nothing(
 
     assert log.kinds() == {"LIST": 1}
     assert dict(responses(second))["run_skill_script"]["stdout"].splitlines() == [guide, folder]
+
+
+async def test_a_same_size_edit_in_the_bucket_reaches_the_next_run(
+    s3_harness: S3Harness, toolset: SkillsToolset
+) -> None:
+    model = ScriptedLlm(steps=[run_show(), say("shown")])
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+    first = await chat.send("show the guide")
+    assert dict(responses(first))["run_skill_script"]["stdout"].startswith("Sign at the bottom.")
+
+    edited = b"Sign at the top!!!.\n"
+    assert len(edited) == len(SHOW["references/guide.md"])
+    await s3_harness.write("show/references/guide.md", edited)
+    log = s3_harness.server.log
+    log.reset()
+    model.steps += [run_show(), say("shown again")]
+    second = await chat.send("once more")
+    await chat.close()
+
+    stdout = dict(responses(second))["run_skill_script"]["stdout"]
+    assert stdout.startswith("Sign at the top!!!.")
+    assert log.kinds() == {"LIST": 1, "GET": len(SHOW)}  # a fresh copy of the new version

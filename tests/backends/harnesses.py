@@ -26,9 +26,13 @@ class LocalHarness(BackendHarness):
         await asyncio.to_thread(self._write, path, data)
 
     def _write(self, path: str, data: bytes) -> None:
+        # As editors save: a new file renamed over the old one (a new inode), so even a
+        # same-size edit within one clock tick changes the fingerprint.
         target = self.root / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        staged = target.with_name(f".{target.name}.tmp")
+        staged.write_bytes(data)
+        staged.replace(target)
 
     async def delete_skill(self, name: str) -> None:
         await asyncio.to_thread(shutil.rmtree, self.root / name)
