@@ -166,7 +166,7 @@ class LocalBackend:
                 raise StorageError(f"cannot open: {exc.strerror}", location=path) from exc
             try:
                 st = os.fstat(fd)
-                if not stat.S_ISREG(st.st_mode):
+                if st.st_mode & _FILE_TYPE != _REGULAR:
                     continue
                 data = _read_fd(fd, st.st_size)
             except OSError as exc:

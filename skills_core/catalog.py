@@ -239,14 +239,18 @@ class SkillCatalog:
 
 
 def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> ReloadReport:
-    before = {name: entry for name, entry in old.entries.items() if entry.loaded}
-    after = {name: entry for name, entry in new.entries.items() if entry.loaded}
-    common = sorted(before.keys() & after.keys())
-    changed = {name for name in common if _differs(before[name], after[name])}
+    """Name what a refresh changed; snapshot names are sorted, so the results are too."""
+    if not old.names:  # a first load: everything is new
+        return ReloadReport(
+            added=new.names, errors=new.errors, warnings=new.warnings, fetched=fetched
+        )
+    before, after = set(old.names), set(new.names)
+    common = [name for name in new.names if name in before]
+    changed = {name for name in common if _differs(old.entries[name], new.entries[name])}
     return ReloadReport(
-        added=tuple(sorted(after.keys() - before.keys())),
+        added=tuple(name for name in new.names if name not in before),
         changed=tuple(name for name in common if name in changed),
-        removed=tuple(sorted(before.keys() - after.keys())),
+        removed=tuple(name for name in old.names if name not in after),
         unchanged=tuple(name for name in common if name not in changed),
         errors=new.errors,
         warnings=new.warnings,

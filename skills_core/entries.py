@@ -76,12 +76,6 @@ def load_document(
 ) -> CatalogEntry:
     """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same."""
     name, location = document.name, document.location
-
-    def refused(*problems: SkillProblem, advice: tuple[SkillProblem, ...] = ()) -> CatalogEntry:
-        return CatalogEntry(
-            name, document.fingerprint, location, None, errors=problems, warnings=advice
-        )
-
     if (
         previous is not None
         and previous.source is not None
@@ -92,9 +86,9 @@ def load_document(
         source = split_skill_md(document.data, location=location, limits=limits)
         frontmatter = parse_frontmatter(source.frontmatter, location=location, limits=limits)
     except LimitExceededError as exc:
-        return refused(SkillProblem(name, location, codes.TOO_LARGE, exc.message))
+        return _refused(document, (SkillProblem(name, location, codes.TOO_LARGE, exc.message),))
     except SkillParseError as exc:
-        return refused(SkillProblem(name, location, exc.code, exc.message))
+        return _refused(document, (SkillProblem(name, location, exc.code, exc.message),))
     # Counting a body's lines costs more than parsing its frontmatter: only a strict catalog
     # (a full verdict, as `skillfs validate` gives) advises on length; emptiness is cheap.
     metadata, report = analyze(frontmatter, folder_name=name, body=source.body if strict else None)
@@ -102,9 +96,19 @@ def load_document(
     errors = _problems(name, location, report.errors)
     advice = _problems(name, location, advice_issues)
     if metadata is None or (strict and errors):
-        return refused(*errors, advice=advice)
+        return _refused(document, errors, advice)
     warnings = errors + advice
     return CatalogEntry(name, document.fingerprint, location, metadata, source, (), warnings)
+
+
+def _refused(
+    document: SkillDocument,
+    errors: tuple[SkillProblem, ...],
+    advice: tuple[SkillProblem, ...] = (),
+) -> CatalogEntry:
+    return CatalogEntry(
+        document.name, document.fingerprint, document.location, None, errors=errors, warnings=advice
+    )
 
 
 def unreadable_entry(ref: SkillRef, error: StorageError) -> CatalogEntry:
