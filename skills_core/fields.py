@@ -77,7 +77,10 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 def _string_map(value: Any) -> Mapping[str, str]:
     mapping = _mapping(value)
-    if all(isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()):
+    for key, item in mapping.items():
+        if type(key) is not str or type(item) is not str:
+            break
+    else:
         return mapping
     odd = sorted(
         str(k) for k, v in mapping.items() if not (isinstance(k, str) and isinstance(v, str))
