@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from backends import Backend, open_backend, write_bytes
-from backends.errors import LimitExceededError, StorageError
+from backends.errors import LimitExceededError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.remote.zipsafety import ZipBundle
 from skills_core.catalog import SkillCatalog
@@ -83,8 +83,7 @@ async def build_bundle(
     """
     catalog = SkillCatalog(backend, strict=True, limits=limits)
     report = await catalog.refresh()
-    if report.failure is not None:
-        raise StorageError(report.failure.message, location=report.failure.location)
+    report.raise_for_failure()
     if report.errors and not skip_invalid:
         raise InvalidSkillsError(report.errors, location=backend.location)
     skills = catalog.list()

@@ -176,10 +176,11 @@ class SkillCatalog:
         message = f"listing failed ({kept}): {exc}"
         logger.warning("%s: %s", location, message, exc_info=exc)
         return ReloadReport(
-            unchanged=tuple(meta.name for meta in old.skills),
+            unchanged=old.names,
             errors=old.errors,
             warnings=old.warnings,
             failure=SkillProblem(None, location, codes.LIST_FAILED, message),
+            cause=exc,
         )
 
     async def _load(

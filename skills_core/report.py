@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from backends.errors import SkillfsError, StorageError
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,7 @@ class ReloadReport:
         warnings: Every warning about the loaded skills.
         fetched: How many SKILL.md files this refresh read from the backend.
         failure: Why the listing failed, when it did; the catalog then kept its last snapshot.
+        cause: The exception that failed the listing.
     """
 
     added: tuple[str, ...] = ()
@@ -58,6 +61,20 @@ class ReloadReport:
     warnings: tuple[SkillProblem, ...] = ()
     fetched: int = 0
     failure: SkillProblem | None = None
+    cause: Exception | None = field(default=None, compare=False, repr=False)
+
+    def raise_for_failure(self) -> None:
+        """Raise the failed listing's own error, which names its cause in one line.
+
+        Raises:
+            SkillfsError: The listing's error, or a :class:`StorageError` wrapping a foreign one.
+        """
+        if self.failure is None:
+            return
+        if isinstance(self.cause, SkillfsError):
+            raise self.cause
+        message = f"cannot list skills: {self.cause}" if self.cause else self.failure.message
+        raise StorageError(message, location=self.failure.location) from self.cause
 
     @property
     def ok(self) -> bool:

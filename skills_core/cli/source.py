@@ -6,10 +6,8 @@ import argparse
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
 from backends.base import Backend, FetchResult, FileEntry, SkillDocument, SkillRef
-from backends.errors import SkillfsError, StorageError
 from backends.local import LocalBackend
 from backends.opener import open_backend
 from backends.paths import SKILL_MD_NAMES
@@ -68,17 +66,14 @@ async def load_catalog(source: CommandSource, *, strict: bool = False) -> SkillC
         SkillfsError: The source could not be listed (the listing's own error, in one line).
     """
     catalog = SkillCatalog(source, strict=strict)
-    report = await catalog.refresh()
-    if report.failure is not None:
-        source.raise_listing_error()
+    (await catalog.refresh()).raise_for_failure()
     return catalog
 
 
 class CommandSource:
     """A backend as a one-shot command reads it.
 
-    It can narrow the listing to one skill, and it keeps the exception of a failed listing so
-    the command can report the cause in one line.
+    It can narrow the listing to one skill.
 
     Args:
         backend: The backend to read.
@@ -92,31 +87,15 @@ class CommandSource:
         self._backend = backend
         self._only = only
         self._location = location or backend.location
-        self.listing_error: Exception | None = None
 
     @property
     def location(self) -> str:
         """Where the skills are, as the user named them."""
         return self._location
 
-    def raise_listing_error(self) -> NoReturn:
-        """Raise the failed listing's own error, which names its cause in one line.
-
-        Raises:
-            SkillfsError: The listing's error, or a :class:`StorageError` wrapping a foreign one.
-        """
-        cause = self.listing_error
-        if isinstance(cause, SkillfsError):
-            raise cause
-        raise StorageError(f"cannot list skills: {cause}", location=self.location) from cause
-
     async def list(self) -> Sequence[SkillRef]:
-        """List the backend (or just the one skill), keeping any failure for the command."""
-        try:
-            refs = await self._backend.list()
-        except Exception as exc:  # the catalog reports the failure; keep its cause too
-            self.listing_error = exc
-            raise
+        """List the backend, or just the one skill."""
+        refs = await self._backend.list()
         return refs if self._only is None else [ref for ref in refs if ref.name == self._only]
 
     async def get(self, name: str) -> SkillDocument:

@@ -310,3 +310,21 @@ async def test_a_first_refresh_that_fails_says_there_is_no_catalog_yet(
     report = await SkillCatalog(backend).refresh()
     assert report.failure is not None
     assert report.failure.message == "listing failed (no catalog yet): s3://missing: no such bucket"
+
+
+async def test_a_failed_report_raises_the_listing_error_itself(memory: MemoryBackend) -> None:
+    backend = CountingBackend(memory)
+    missing = StorageError("no such bucket", location="s3://missing")
+    backend.fail_listing = missing
+    catalog = SkillCatalog(backend)
+    with pytest.raises(StorageError) as caught:
+        (await catalog.refresh()).raise_for_failure()
+    assert caught.value is missing
+
+    backend.fail_listing = ConnectionResetError("peer reset")
+    with pytest.raises(StorageError, match="cannot list skills: peer reset") as wrapped:
+        (await catalog.refresh()).raise_for_failure()
+    assert isinstance(wrapped.value.__cause__, ConnectionResetError)
+
+    backend.fail_listing = None
+    (await catalog.refresh()).raise_for_failure()  # a good listing raises nothing

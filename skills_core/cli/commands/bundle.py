@@ -14,7 +14,6 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from backends.errors import StorageError
 from skills_core.bundle import Bundle, write_bundle
 from skills_core.cli import exits
 from skills_core.cli.output import (
@@ -74,16 +73,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(source: CommandSource, out: str, *, skip_invalid: bool) -> Bundle:
-    """Bundle ``source`` into ``out``; a failed listing is reported as the listing's error."""
-    try:
-        with progress_bar(sys.stderr) as progress:
-            return asyncio.run(
-                write_bundle(source, out, skip_invalid=skip_invalid, progress=progress)
-            )
-    except StorageError:
-        if source.listing_error is None:
-            raise
-        source.raise_listing_error()
+    """Bundle ``source`` into ``out``; a failed listing raises the listing's own error."""
+    with progress_bar(sys.stderr) as progress:
+        return asyncio.run(write_bundle(source, out, skip_invalid=skip_invalid, progress=progress))
 
 
 def _names(problems: Iterable[SkillProblem]) -> list[str]:
