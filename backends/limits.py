@@ -48,13 +48,18 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-def check_size(size: int, max_bytes: int, *, location: str) -> None:
-    """Refuse a file of ``size`` bytes when it is over ``max_bytes``.
+def too_large(what: str, size: int, max_bytes: int, *, location: str | None) -> LimitExceededError:
+    """The error for ``what`` (a file, SKILL.md, a bundle...) of ``size`` bytes."""
+    return LimitExceededError(
+        f"{what} is {size} bytes, over the {max_bytes}-byte limit", location=location
+    )
+
+
+def check_size(size: int, max_bytes: int, *, location: str | None, what: str = "file") -> None:
+    """Refuse ``what`` of ``size`` bytes when it is over ``max_bytes``.
 
     Raises:
-        LimitExceededError: The file is too large.
+        LimitExceededError: It is too large.
     """
     if size > max_bytes:
-        raise LimitExceededError(
-            f"file is {size} bytes, over the {max_bytes}-byte limit", location=location
-        )
+        raise too_large(what, size, max_bytes, location=location)

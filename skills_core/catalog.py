@@ -16,8 +16,8 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 
 from backends.base import Backend, FetchResult, SkillDocument, SkillRef
-from backends.errors import LimitExceededError, SkillNotFoundError
-from backends.limits import DEFAULT_LIMITS, Limits
+from backends.errors import SkillNotFoundError
+from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from skills_core import codes
 from skills_core.entries import CatalogEntry, load_document, problem_from_error, unreadable_entry
 from skills_core.models import Skill, SkillMetadata
@@ -188,14 +188,16 @@ class SkillCatalog:
     ) -> tuple[dict[str, CatalogEntry], Sequence[SkillProblem], int]:
         entries: dict[str, CatalogEntry] = {}
         pending: list[SkillRef] = []
+        max_size = self._limits.max_skill_md_bytes
         for ref in refs:
             previous = old.entries.get(ref.name)
             if previous is not None and previous.fingerprint == ref.fingerprint:
                 entries[ref.name] = previous
             elif ref.error is not None:
                 entries[ref.name] = unreadable_entry(ref, ref.error)
-            elif ref.size is not None and ref.size > self._limits.max_skill_md_bytes:
-                entries[ref.name] = unreadable_entry(ref, self._oversize(ref))
+            elif ref.size is not None and ref.size > max_size:
+                oversize = too_large("SKILL.md", ref.size, max_size, location=ref.location)
+                entries[ref.name] = unreadable_entry(ref, oversize)
             else:
                 pending.append(ref)
         refresh_errors: list[SkillProblem] = []
@@ -231,12 +233,6 @@ class SkillCatalog:
             else:
                 built.append(unreadable_entry(ref, result))
         return built, problems
-
-    def _oversize(self, ref: SkillRef) -> LimitExceededError:
-        limit = self._limits.max_skill_md_bytes
-        return LimitExceededError(
-            f"SKILL.md is {ref.size} bytes, over the {limit}-byte limit", location=ref.location
-        )
 
 
 def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> ReloadReport:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from backends.limits import DEFAULT_LIMITS, Limits
+from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from skills_core import codes
-from skills_core.errors import LimitExceededError, SkillParseError
+from skills_core.errors import SkillParseError
 from skills_core.simple_yaml import load_simple_mapping
 from skills_core.yaml_loader import load_yaml
 
@@ -88,11 +88,7 @@ def split_skill_md(
         SkillParseError: Not UTF-8, or no frontmatter fences.
     """
     raw = data.encode() if isinstance(data, str) else data
-    if len(raw) > limits.max_skill_md_bytes:
-        raise LimitExceededError(
-            f"SKILL.md is {len(raw)} bytes, over the {limits.max_skill_md_bytes}-byte limit",
-            location=location,
-        )
+    check_size(len(raw), limits.max_skill_md_bytes, location=location, what="SKILL.md")
     start = 3 if raw.startswith(_BOM) else 0
     first_end = raw.find(b"\n", start)
     first_line = raw[start:] if first_end < 0 else raw[start:first_end]
@@ -104,12 +100,9 @@ def split_skill_md(
         )
     fence, body_start = _closing_fence(raw, first_end, location)
     frontmatter_size = max(0, fence - first_end - 1)
-    if frontmatter_size > limits.max_frontmatter_bytes:
-        raise LimitExceededError(
-            f"frontmatter is {frontmatter_size} bytes, "
-            f"over the {limits.max_frontmatter_bytes}-byte limit",
-            location=location,
-        )
+    check_size(
+        frontmatter_size, limits.max_frontmatter_bytes, location=location, what="frontmatter"
+    )
     frontmatter = _decode(raw, first_end + 1, fence, location)
     if not raw.isascii():
         _decode(raw, body_start, len(raw), location)

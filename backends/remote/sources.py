@@ -12,12 +12,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from backends.errors import (
-    LimitExceededError,
     ResourceNotFoundError,
     SkillNotFoundError,
     StorageError,
 )
-from backends.limits import Limits
+from backends.limits import Limits, check_size
 from backends.remote.filesystem import RemoteFS
 from backends.remote.fingerprints import fingerprint, listing_candidates
 from backends.remote.layout import Layout, StoredFile, build_layout
@@ -141,11 +140,8 @@ class BundleSource:
         if self._current is not None and self._current[0] == token:
             return self._current[1]
         size = details.get("size")
-        if isinstance(size, int) and size > self._limits.max_bundle_bytes:
-            raise LimitExceededError(
-                f"bundle is {size} bytes, over the {self._limits.max_bundle_bytes}-byte limit",
-                location=self._location,
-            )
+        if isinstance(size, int):
+            check_size(size, self._limits.max_bundle_bytes, location=self._location, what="bundle")
         data = await self._fs.cat(path, location=self._location)
         bundle = await asyncio.to_thread(
             ZipBundle.load,

@@ -20,7 +20,7 @@ import zlib
 from collections.abc import Sequence
 
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
-from backends.limits import Limits
+from backends.limits import Limits, check_size
 from backends.paths import SKILL_MD_NAMES, check_relative_path
 from backends.remote.layout import (
     IGNORED_FOLDERS,
@@ -67,11 +67,7 @@ class ZipBundle:
             LimitExceededError: The archive breaks a whole-bundle limit.
             StorageError: The data is not a zip archive.
         """
-        if len(data) > limits.max_bundle_bytes:
-            raise LimitExceededError(
-                f"bundle is {len(data)} bytes, over the {limits.max_bundle_bytes}-byte limit",
-                location=location,
-            )
+        check_size(len(data), limits.max_bundle_bytes, location=location, what="bundle")
         _check_count(declared_entries(data, location=location), limits, location)
         try:
             archive = zipfile.ZipFile(io.BytesIO(data))
