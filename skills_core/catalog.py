@@ -105,6 +105,16 @@ class SkillCatalog:
         files = await self._backend.files(name)
         return Skill(metadata, entry.body, entry.location, tuple(files))
 
+    def skill_md(self, name: str) -> bytes:
+        """The SKILL.md bytes a loaded skill was built from, without a storage request.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        entry, _ = self._loaded_entry(name)
+        assert entry.source is not None  # every loaded entry keeps its source
+        return entry.source.raw
+
     async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
         """Read one file of a loaded skill, confined to its folder and size-limited.
 

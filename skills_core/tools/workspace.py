@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from backends.errors import LimitExceededError, ResourceNotFoundError, UnsafePathError
 from backends.local import LocalBackend
-from backends.paths import check_relative_path, is_within
+from backends.paths import SKILL_MD_NAMES, check_relative_path, is_within
 from skills_core.catalog import SkillCatalog
 from skills_core.models import Skill
 
@@ -103,10 +103,13 @@ class Workspaces:
         gate = asyncio.Semaphore(_PARALLEL_READS)
 
         async def read(path: str) -> bytes:
+            if path == skill_md:  # the catalog holds the bytes it served: no second download
+                return self._catalog.skill_md(name)
             async with gate:
                 return await self._catalog.read_resource(name, path)
 
         paths = [entry.path for entry in skill.files]
+        skill_md = next((md for md in SKILL_MD_NAMES if md in paths), None)
         contents = await asyncio.gather(*(read(path) for path in paths))
         return dict(zip(paths, contents, strict=True))
 
