@@ -7,6 +7,7 @@ checked in :mod:`skills_core.validation`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -141,3 +142,9 @@ FIELDS: Mapping[str, FieldSpec] = {
 IDENTITY_KEYS = frozenset({"name", "description"})
 DESCRIPTION_MAX_LENGTH = 1024
 NAME_MAX_LENGTH = 64
+_PLAIN_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+
+
+def is_plain_name(value: Any) -> bool:
+    """True for the name almost every skill has: kebab-case ASCII within the length limit."""
+    return type(value) is str and len(value) <= NAME_MAX_LENGTH and bool(_PLAIN_NAME.match(value))

@@ -13,6 +13,7 @@ equal.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import yaml
@@ -31,25 +32,28 @@ _KEY_CACHE_SIZE = 1024
 _string_keys: dict[str, bool] = {}
 
 
-class _Decline(Exception):
+class NotSimpleYaml(Exception):
     """The text is outside the subset; PyYAML must read it."""
 
 
 def load_simple_mapping(text: str) -> dict[str, Any] | None:
     """Read ``text`` as PyYAML would, or return ``None`` if it is outside the simple subset."""
-    if text.isascii():
-        if text.encode("ascii").translate(None, _ALLOWED_ASCII):
-            return None
-    elif _DECLINED_CHARS.search(text):
-        return None
     try:
-        return _read_mapping(text.split("\n"))
-    except _Decline:
+        return dict(iter_simple_entries(text)) or None
+    except NotSimpleYaml:
         return None
 
 
-def _read_mapping(lines: list[str]) -> dict[str, Any] | None:
-    result: dict[str, Any] = {}
+def iter_simple_entries(text: str) -> Iterator[tuple[str, Any]]:
+    """Yield the top-level ``(key, value)`` pairs of ``text`` in order, as PyYAML reads them.
+
+    Raises:
+        NotSimpleYaml: The text is outside the subset (possibly after some pairs were yielded).
+    """
+    if not _plain_characters(text):
+        raise NotSimpleYaml
+    lines = text.split("\n")
+    seen: set[str] = set()
     index, count = 0, len(lines)
     while index < count:
         line = lines[index]
@@ -58,31 +62,43 @@ def _read_mapping(lines: list[str]) -> dict[str, Any] | None:
             continue
         if line[0] == " ":
             if line.strip(" "):
-                raise _Decline  # an indented line no block above it claimed
+                raise NotSimpleYaml  # an indented line no block above it claimed
             continue
-        key, value = _entry(line)
-        if key in result:
-            raise _Decline  # duplicate keys are an error; PyYAML's reader reports it
+        key, colon, rest = line.partition(":")  # _entry(), inlined: this loop is the hot path
+        if not colon or key in seen or not (_string_keys.get(key) or _learn_key(key)):
+            raise NotSimpleYaml  # not an entry, or a duplicate key (an error PyYAML reports)
+        if rest and rest[0] != " ":
+            raise NotSimpleYaml  # `key:value` is one plain scalar in YAML, not a mapping entry
+        seen.add(key)
+        value = rest.strip(" ")
         if not value:
-            result[key], index = _block(lines, index)
+            block, index = _block(lines, index)
+            yield key, block
         elif value in _BLOCK_STYLES:
-            result[key], index = _block_string(lines, index, value)
+            folded, index = _block_string(lines, index, value)
+            yield key, folded
         elif (
             value[0] in _FIRST_CHARS_TO_CHECK or ": " in value or " #" in value or value[-1] == ":"
         ):
-            result[key] = _scalar(value)
+            yield key, _scalar(value)
         else:
-            result[key] = value  # a plain string, as most values are: nothing to decide
-    return result or None
+            yield key, value  # a plain string, as most values are: nothing to decide
+
+
+def _plain_characters(text: str) -> bool:
+    """False when ``text`` holds a tab, a control character or a character YAML reads oddly."""
+    if text.isascii():
+        return not text.encode("ascii").translate(None, _ALLOWED_ASCII)
+    return _DECLINED_CHARS.search(text) is None
 
 
 def _entry(line: str) -> tuple[str, str]:
     """Split ``key: value`` into the key and the stripped rest (empty when none)."""
     key, colon, rest = line.partition(":")
     if not colon or not (_string_keys.get(key) or _learn_key(key)):
-        raise _Decline
+        raise NotSimpleYaml
     if rest and rest[0] != " ":
-        raise _Decline  # `key:value` is one plain scalar in YAML, not a mapping entry
+        raise NotSimpleYaml  # `key:value` is one plain scalar in YAML, not a mapping entry
     return key, rest.strip(" ")
 
 
@@ -117,21 +133,21 @@ def _block(lines: list[str], index: int) -> tuple[dict[str, str] | list[str] | N
             continue
         width = len(line) - len(content)
         if width != (indent or width):
-            raise _Decline  # deeper or shallower lines: nesting YAML must read
+            raise NotSimpleYaml  # deeper or shallower lines: nesting YAML must read
         indent = width
         if content[0] == "-" and not mapping:
             items.append(_item(content))
             continue
         key, value = _entry(content)
         if not value or value in _BLOCK_STYLES or key in mapping or items:
-            raise _Decline
+            raise NotSimpleYaml
         mapping[key] = _scalar(value)
     return (items or mapping or None), index
 
 
 def _item(text: str) -> str:
     if not text.startswith("- ") or not text[2:].strip(" "):
-        raise _Decline
+        raise NotSimpleYaml
     return _scalar(text[2:].strip(" "))
 
 
@@ -139,14 +155,14 @@ def _block_string(lines: list[str], index: int, style: str) -> tuple[str, int]:
     """A ``|``/``>`` block of evenly indented lines without blank lines between them."""
     block, next_index = _indented(lines, index)
     if not block or not block[0].strip(" "):
-        raise _Decline
+        raise NotSimpleYaml
     indent = len(block[0]) - len(block[0].lstrip(" "))
     if any(
         not line.strip(" ") or line[:indent].strip(" ") or line[indent] == " " for line in block
     ):
-        raise _Decline  # blank or more-indented lines fold in ways YAML must decide
+        raise NotSimpleYaml  # blank or more-indented lines fold in ways YAML must decide
     if _spaces_follow(lines, next_index):
-        raise _Decline  # trailing lines of spaces may be content of the block
+        raise NotSimpleYaml  # trailing lines of spaces may be content of the block
     text = _BLOCK_STYLES[style].join(line[indent:] for line in block)
     # Clipping keeps the final line break, which exists unless the text ended on this line.
     ends_with_break = index + len(block) < len(lines)
@@ -177,16 +193,16 @@ def _scalar(value: str) -> str:
         if first == '"':
             end = value.find('"', 1)
             if end != len(value) - 1 or "\\" in value:
-                raise _Decline
+                raise NotSimpleYaml
             return value[1:end]
         if first == "'":
             inner = value[1:-1]
             if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
-                raise _Decline
+                raise NotSimpleYaml
             return inner.replace("''", "'")
-        raise _Decline
+        raise NotSimpleYaml
     if ": " in value or " #" in value or value[-1] == ":" or not _is_plain_string(value):
-        raise _Decline
+        raise NotSimpleYaml
     return value
 
 

@@ -7,7 +7,6 @@ differential test in ``tests/core/test_skills_ref_parity.py`` lists each differe
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,11 +20,11 @@ from skills_core.fields import (
     IDENTITY_KEYS,
     NAME_MAX_LENGTH,
     FieldProblem,
+    is_plain_name,
 )
 from skills_core.models import SkillMetadata
 
 _LONG_BODY_LINES = 500
-_PLAIN_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +129,7 @@ def _check_name(
     frontmatter: Mapping[str, Any], folder_name: str | None, errors: list[Issue]
 ) -> str | None:
     value = frontmatter.get("name")
-    plain = type(value) is str and len(value) <= NAME_MAX_LENGTH and _PLAIN_NAME.match(value)
-    if plain and folder_name in (None, value):
+    if is_plain_name(value) and folder_name in (None, value):
         return value  # the common case: kebab-case, as its folder
     if value is None:
         errors.append(Issue(codes.NAME_MISSING, "missing required field 'name'", "name"))
