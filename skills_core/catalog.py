@@ -111,9 +111,7 @@ class SkillCatalog:
         Raises:
             SkillNotFoundError: No loaded skill has that name.
         """
-        entry, _ = self._loaded_entry(name)
-        assert entry.source is not None  # every loaded entry keeps its source
-        return entry.source.raw
+        return self._loaded_entry(name)[0].raw
 
     async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
         """Read one file of a loaded skill, confined to its folder and size-limited.

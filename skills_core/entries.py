@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from backends.base import SkillDocument, SkillRef
+from backends.base import ListedDocument, SkillDocument
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
 from backends.limits import Limits
 from skills_core import codes
+from skills_core.clean_skill import read_clean_skill
 from skills_core.errors import SkillParseError
 from skills_core.models import SkillMetadata
-from skills_core.parsing import SplitSkillMd, parse_frontmatter, split_skill_md
+from skills_core.parsing import body_text, parse_frontmatter, split_skill_md
 from skills_core.report import SkillProblem
 from skills_core.validation import EMPTY_BODY, Issue, analyze
 
@@ -33,7 +34,8 @@ class CatalogEntry(NamedTuple):
         fingerprint: The backend's fingerprint this entry was built from.
         location: Where SKILL.md lives.
         metadata: The typed frontmatter; ``None`` when the skill is refused.
-        source: The SKILL.md as read, with the offset of its body (for loaded skills).
+        raw: The SKILL.md as read (for loaded skills).
+        body_start: Where the body begins in ``raw``.
         errors: Why the skill is refused (empty when it is loaded).
         warnings: Spec violations and advice for a loaded skill; only advice for a refused one
             (kept on the entry, so a full verdict can show it; the catalog's warnings
@@ -44,7 +46,8 @@ class CatalogEntry(NamedTuple):
     fingerprint: str
     location: str
     metadata: SkillMetadata | None
-    source: SplitSkillMd | None = None
+    raw: bytes = b""
+    body_start: int = 0
     errors: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
 
@@ -56,15 +59,11 @@ class CatalogEntry(NamedTuple):
     @property
     def body(self) -> str:
         """The markdown instructions, decoded on demand."""
-        return self.source.body if self.source is not None else ""
+        return body_text(self.raw, self.body_start) if self.raw else ""
 
     def same_content(self, other: CatalogEntry) -> bool:
         """True when both entries hold the same SKILL.md bytes at the same location."""
-        mine, theirs = self.source, other.source
-        same_bytes = mine is theirs or (
-            mine is not None and theirs is not None and mine.raw == theirs.raw
-        )
-        return same_bytes and self.location == other.location
+        return self.raw == other.raw and self.location == other.location
 
 
 def load_document(
@@ -76,12 +75,25 @@ def load_document(
 ) -> CatalogEntry:
     """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same."""
     name, location = document.name, document.location
-    if (
-        previous is not None
-        and previous.source is not None
-        and previous.source.raw == document.data
-    ):
+    if previous is not None and previous.loaded and previous.raw == document.data:
         return previous._replace(fingerprint=document.fingerprint, location=location)
+    if not strict:  # a strict verdict also advises on the body's length: the full path gives it
+        clean = read_clean_skill(document.data, folder_name=name, limits=limits)
+        if clean is not None:
+            return CatalogEntry(
+                name,
+                document.fingerprint,
+                location,
+                clean.metadata,
+                document.data,
+                clean.body_start,
+            )
+    return _full_verdict(document, limits=limits, strict=strict)
+
+
+def _full_verdict(document: SkillDocument, *, limits: Limits, strict: bool) -> CatalogEntry:
+    """Split, parse and validate, collecting every problem."""
+    name, location = document.name, document.location
     try:
         source = split_skill_md(document.data, location=location, limits=limits)
         frontmatter = parse_frontmatter(source.frontmatter, location=location, limits=limits)
@@ -98,7 +110,9 @@ def load_document(
     if metadata is None or (strict and errors):
         return _refused(document, errors, advice)
     warnings = errors + advice
-    return CatalogEntry(name, document.fingerprint, location, metadata, source, (), warnings)
+    return CatalogEntry(
+        name, document.fingerprint, location, metadata, source.raw, source.body_start, (), warnings
+    )
 
 
 def _refused(
@@ -111,7 +125,7 @@ def _refused(
     )
 
 
-def unreadable_entry(ref: SkillRef, error: StorageError) -> CatalogEntry:
+def unreadable_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
     """An entry for a skill whose SKILL.md could not be fetched or listed safely."""
     problem = problem_from_error(ref.name, ref.location, error)
     return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=(problem,))

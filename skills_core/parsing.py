@@ -66,12 +66,22 @@ class SplitSkillMd(NamedTuple):
     @property
     def body(self) -> str:
         """The body, decoded, line ends normalised, without surrounding blank lines."""
-        return _text(self.raw[self.body_start :]).strip("\n")
+        return body_text(self.raw, self.body_start)
 
     @property
     def body_is_blank(self) -> bool:
         """True when nothing but whitespace follows the frontmatter."""
-        return _NON_SPACE.search(self.raw, self.body_start) is None
+        return is_blank_from(self.raw, self.body_start)
+
+
+def body_text(raw: bytes, body_start: int) -> str:
+    """The body of a SKILL.md, decoded, line ends normalised, without surrounding blank lines."""
+    return _text(raw[body_start:]).strip("\n")
+
+
+def is_blank_from(raw: bytes, start: int) -> bool:
+    """True when nothing but whitespace follows ``start``."""
+    return _NON_SPACE.search(raw, start) is None
 
 
 def split_skill_md(
