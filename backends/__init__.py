@@ -4,7 +4,15 @@
 >>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
 """
 
-from backends.base import Backend, FetchResult, FileEntry, SkillDocument, SkillRef
+from backends.base import (
+    Backend,
+    DocumentLister,
+    FetchResult,
+    FileEntry,
+    ListedDocument,
+    SkillDocument,
+    SkillRef,
+)
 from backends.composite import CompositeBackend
 from backends.errors import (
     LimitExceededError,
@@ -26,11 +34,13 @@ __all__ = [
     "DEFAULT_LIMITS",
     "Backend",
     "CompositeBackend",
+    "DocumentLister",
     "FetchResult",
     "FileEntry",
     "FsspecBackend",
     "LimitExceededError",
     "Limits",
+    "ListedDocument",
     "LocalBackend",
     "MemoryBackend",
     "MissingDependencyError",

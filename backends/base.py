@@ -107,3 +107,28 @@ class Backend(Protocol):
             UnsafePathError: The path would leave the skill folder.
             LimitExceededError: The file is larger than ``max_bytes``.
         """
+
+
+ListedDocument = SkillDocument | SkillRef
+"""What :meth:`DocumentLister.list_documents` yields per skill: its SKILL.md, or a ref whose
+``error`` says why it cannot be read."""
+
+
+@runtime_checkable
+class DocumentLister(Protocol):
+    """A backend that can list and read every SKILL.md in one pass.
+
+    A first load needs every SKILL.md anyway: reading each one as it is listed spares the
+    listing's own per-file stat (on a local folder, a third of the I/O of a cold load).
+    """
+
+    async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument] | None:
+        """Every skill in listing order, read; ``None`` when a listing must be used instead.
+
+        Args:
+            max_bytes: Larger SKILL.md files are not read but refused with a
+                LimitExceededError in their ref.
+
+        Raises:
+            StorageError: The listing itself failed.
+        """

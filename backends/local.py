@@ -15,7 +15,7 @@ from pathlib import Path
 
 import aiofiles
 
-from backends.base import FetchResult, FileEntry, SkillDocument, SkillRef
+from backends.base import FetchResult, FileEntry, ListedDocument, SkillDocument, SkillRef
 from backends.errors import (
     ResourceNotFoundError,
     SkillNotFoundError,
@@ -69,6 +69,14 @@ class LocalBackend:
         """List the skills with one scandir and one lstat per SKILL.md, in one thread hop."""
         return await asyncio.to_thread(self._scan)
 
+    async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
+        """List the skills and read every SKILL.md of up to ``max_bytes``, in one thread hop.
+
+        What a first load needs: one open and fstat per SKILL.md instead of an lstat for the
+        listing and another open and fstat for the read.
+        """
+        return await asyncio.to_thread(self._read_listing, max_bytes)
+
     async def get(self, name: str) -> SkillDocument:
         """Read one SKILL.md."""
         return await asyncio.to_thread(self._read_document, name)
@@ -100,16 +108,18 @@ class LocalBackend:
 
     # -- blocking helpers, only ever called through asyncio.to_thread ---------------------
 
-    def _scan(self) -> Sequence[SkillRef]:
+    def _names(self) -> Sequence[str]:
         try:
-            names = sorted(os.listdir(self._root))
+            return sorted(os.listdir(self._root))
         except OSError as exc:
             raise StorageError(
                 f"cannot list skills folder: {exc.strerror}", location=self._root
             ) from exc
+
+    def _scan(self) -> Sequence[SkillRef]:
         prefix = self._root + os.sep
         refs: list[SkillRef] = []
-        for name in names:
+        for name in self._names():
             if name[0] != ".":  # a plain file in the root fails the lstat below: not a skill
                 ref = self._stat_skill(prefix + name, name)
                 if ref is not None:
@@ -156,25 +166,60 @@ class LocalBackend:
 
     def _read_document(self, name: str) -> SkillDocument:
         folder = self._root + os.sep + check_skill_name(name)
+        opened = self._open_skill_md(folder)
+        if opened is None:
+            raise SkillNotFoundError(f"no skill named {name!r}", location=self._root)
+        return _read_opened(name, *opened)
+
+    def _read_listing(self, max_bytes: int) -> Sequence[ListedDocument]:
+        prefix = self._root + os.sep
+        listed: list[ListedDocument] = []
+        for name in self._names():
+            if name[0] != ".":  # a plain file in the root has no SKILL.md below it: not a skill
+                item = self._read_listed(prefix + name, name, max_bytes)
+                if item is not None:
+                    listed.append(item)
+        return listed
+
+    def _read_listed(self, folder: str, name: str, max_bytes: int) -> ListedDocument | None:
+        """One skill of a listing, read; a ref with the reason when it cannot be."""
+        try:
+            opened = self._open_skill_md(folder)
+        except StorageError as exc:
+            return _refused(name, exc.location or folder, exc)
+        if opened is None:
+            return None
+        fd, path, st = opened
+        try:
+            check_skill_name(name)
+            check_size(st.st_size, max_bytes, location=path, what="SKILL.md")
+        except StorageError as exc:
+            os.close(fd)
+            return _unreadable(name, path, st, exc)
+        try:
+            return _read_opened(name, fd, path, st)  # closes fd
+        except StorageError as exc:
+            return _unreadable(name, path, st, exc)
+
+    def _open_skill_md(self, folder: str) -> tuple[int, str, os.stat_result] | None:
+        """Open a folder's SKILL.md (or skill.md), confined; ``None`` when it has neither."""
         for file_name in SKILL_MD_NAMES:
             path = folder + os.sep + file_name
             try:
                 fd = self._open_confined(folder, path)
-            except FileNotFoundError:
+            except (FileNotFoundError, NotADirectoryError):
                 continue
             except OSError as exc:
                 raise StorageError(f"cannot open: {exc.strerror}", location=path) from exc
             try:
                 st = os.fstat(fd)
-                if st.st_mode & _FILE_TYPE != _REGULAR:
-                    continue
-                data = _read_fd(fd, st.st_size)
             except OSError as exc:
-                raise StorageError(f"cannot read: {exc.strerror}", location=path) from exc
-            finally:
                 os.close(fd)
-            return SkillDocument(name, data, _fingerprint(st), path)
-        raise SkillNotFoundError(f"no skill named {name!r}", location=self._root)
+                raise StorageError(f"cannot stat: {exc.strerror}", location=path) from exc
+            if st.st_mode & _FILE_TYPE == _REGULAR:
+                return fd, path, st
+            os.close(fd)
+        return None
 
     def _open_confined(self, folder: str, path: str) -> int:
         try:
@@ -242,8 +287,24 @@ def _refused(name: str, path: str, error: StorageError) -> SkillRef:
     return SkillRef(name, f"refused:{error.message}", path, error=error)
 
 
+def _unreadable(name: str, path: str, st: os.stat_result, error: StorageError) -> SkillRef:
+    error.location = error.location or path
+    return SkillRef(name, _fingerprint(st), path, size=st.st_size, error=error)
+
+
 def _open_no_follow(path: str, flags: int) -> int:
     return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+
+
+def _read_opened(name: str, fd: int, path: str, st: os.stat_result) -> SkillDocument:
+    """Read an open SKILL.md and close it."""
+    try:
+        data = _read_fd(fd, st.st_size)
+    except OSError as exc:
+        raise StorageError(f"cannot read: {exc.strerror}", location=path) from exc
+    finally:
+        os.close(fd)
+    return SkillDocument(name, data, _fingerprint(st), path)
 
 
 def _read_fd(fd: int, expected_size: int) -> bytes:

@@ -8,6 +8,9 @@ give it a ``harness`` fixture returning a :class:`BackendHarness` for your stora
         def harness(self, tmp_path):
             return MyHarness(tmp_path)
 
+A backend that also implements :class:`~backends.base.DocumentLister` adds
+:class:`DocumentListerConformance` to its bases.
+
 The harness stores :data:`CANONICAL_TREE` (a flat ``{path: bytes}`` of skill folders, with the
 traps a backend must get right) and can change it afterwards. Requires pytest and
 pytest-asyncio.
@@ -20,7 +23,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from backends.base import Backend, SkillDocument
+from backends.base import Backend, DocumentLister, SkillDocument, SkillRef
 from backends.errors import (
     LimitExceededError,
     ResourceNotFoundError,
@@ -211,3 +214,26 @@ class BackendConformance:
         with pytest.raises(SkillNotFoundError):
             await backend.get("beta")
         assert (await backend.get("delta")).data == skill_md("delta")
+
+
+class DocumentListerConformance:
+    """What a backend that reads its listing in one pass must agree on with list() and get()."""
+
+    async def test_list_documents_reads_what_list_and_get_give(self, backend: Backend) -> None:
+        assert isinstance(backend, DocumentLister)
+        listed = await backend.list_documents(max_bytes=1 << 20)
+        assert listed is not None
+        expected = [await backend.get(ref.name) for ref in await backend.list()]
+        assert list(listed) == expected
+
+    async def test_list_documents_refuses_oversize_files_unread(self, backend: Backend) -> None:
+        assert isinstance(backend, DocumentLister)
+        listed = await backend.list_documents(max_bytes=10)
+        assert listed is not None
+        refs = await backend.list()
+        assert [item.name for item in listed] == [ref.name for ref in refs]
+        for item, ref in zip(listed, refs, strict=True):
+            assert isinstance(item, SkillRef)
+            assert isinstance(item.error, LimitExceededError)
+            assert item.error.location == ref.location
+            assert (item.fingerprint, item.size) == (ref.fingerprint, ref.size)

@@ -15,7 +15,14 @@ import importlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 
-from backends.base import Backend, FetchResult, SkillDocument, SkillRef
+from backends.base import (
+    Backend,
+    DocumentLister,
+    FetchResult,
+    ListedDocument,
+    SkillDocument,
+    SkillRef,
+)
 from backends.errors import SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from skills_core import codes
@@ -158,11 +165,11 @@ class SkillCatalog:
         async with self._lock:
             old = self._snapshot
             try:
-                refs = await self._backend.list()
+                listing = await self._list(old)
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc)
-            entries, refresh_errors, fetched = await self._load(refs, old)
-            shadowing = shadowing_of(refs)
+            entries, refresh_errors, fetched = await self._load(listing, old)
+            shadowing = shadowing_of(listing)
             if _nothing_changed(old, entries, refresh_errors, shadowing):
                 return ReloadReport(unchanged=old.names, errors=old.errors, warnings=old.warnings)
             new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, shadowing=shadowing)
@@ -191,40 +198,62 @@ class SkillCatalog:
             cause=exc,
         )
 
+    async def _list(self, old: CatalogSnapshot) -> Sequence[ListedDocument]:
+        """The backend's listing; on a first load, read in the same pass when it can."""
+        backend = self._backend
+        if not old.entries and isinstance(backend, DocumentLister):
+            listing = await backend.list_documents(max_bytes=self._limits.max_skill_md_bytes)
+            if listing is not None:
+                return listing
+        return await backend.list()
+
     async def _load(
-        self, refs: Sequence[SkillRef], old: CatalogSnapshot
+        self, listing: Sequence[ListedDocument], old: CatalogSnapshot
     ) -> tuple[dict[str, CatalogEntry], Sequence[SkillProblem], int]:
         entries: dict[str, CatalogEntry] = {}
+        read: list[SkillDocument] = []  # by the listing itself
         pending: list[SkillRef] = []
         max_size = self._limits.max_skill_md_bytes
-        for ref in refs:
-            previous = old.entries.get(ref.name)
-            if previous is not None and previous.fingerprint == ref.fingerprint:
-                entries[ref.name] = previous
-            elif ref.error is not None:
-                entries[ref.name] = unreadable_entry(ref, ref.error)
-            elif ref.size is not None and ref.size > max_size:
-                oversize = too_large("SKILL.md", ref.size, max_size, location=ref.location)
-                entries[ref.name] = unreadable_entry(ref, oversize)
+        for item in listing:
+            if isinstance(item, SkillDocument):
+                read.append(item)
+                continue
+            previous = old.entries.get(item.name)
+            if previous is not None and previous.fingerprint == item.fingerprint:
+                entries[item.name] = previous
+            elif item.error is not None:
+                entries[item.name] = unreadable_entry(item, item.error)
+            elif item.size is not None and item.size > max_size:
+                oversize = too_large("SKILL.md", item.size, max_size, location=item.location)
+                entries[item.name] = unreadable_entry(item, oversize)
             else:
-                pending.append(ref)
-        refresh_errors: list[SkillProblem] = []
+                pending.append(item)
+        listed: list[ListedDocument] = [*read, *pending]
+        results: list[FetchResult] = [*read]
         for start in range(0, len(pending), _FETCH_BATCH):
-            batch = pending[start : start + _FETCH_BATCH]
-            results = await self._backend.get_many([ref.name for ref in batch])
-            built, problems = await asyncio.to_thread(self._judge, batch, results, old)
+            names = [ref.name for ref in pending[start : start + _FETCH_BATCH]]
+            results += await self._backend.get_many(names)
+        refresh_errors: list[SkillProblem] = []
+        for start in range(0, len(listed), _FETCH_BATCH):
+            end = start + _FETCH_BATCH
+            built, problems = await asyncio.to_thread(
+                self._judge, listed[start:end], results[start:end], old
+            )
             entries.update((entry.name, entry) for entry in built)
             refresh_errors += problems
-        return entries, refresh_errors, len(pending)
+        return entries, refresh_errors, len(listed)
 
     def _judge(
-        self, refs: Sequence[SkillRef], results: Sequence[FetchResult], old: CatalogSnapshot
+        self,
+        listing: Sequence[ListedDocument],
+        results: Sequence[FetchResult],
+        old: CatalogSnapshot,
     ) -> tuple[Sequence[CatalogEntry], Sequence[SkillProblem]]:
-        """Turn fetched documents into entries (runs in a worker thread)."""
+        """Turn what was fetched for each listed skill into entries (runs in a worker thread)."""
         built: list[CatalogEntry] = []
         problems: list[SkillProblem] = []
-        for ref, result in zip(refs, results, strict=True):
-            previous = old.entries.get(ref.name)
+        for listed, result in zip(listing, results, strict=True):
+            previous = old.entries.get(listed.name)
             if isinstance(result, SkillDocument):
                 built.append(
                     load_document(
@@ -234,12 +263,12 @@ class SkillCatalog:
             elif isinstance(result, SkillNotFoundError):
                 continue  # vanished since the listing: it is simply gone
             elif previous is not None and previous.loaded:
-                problem = problem_from_error(ref.name, ref.location, result)
+                problem = problem_from_error(listed.name, listed.location, result)
                 note = f"{problem.message}; still serving the previous version"
                 problems.append(SkillProblem(problem.name, problem.location, problem.code, note))
                 built.append(previous)
             else:
-                built.append(unreadable_entry(ref, result))
+                built.append(unreadable_entry(listed, result))
         return built, problems
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from backends.base import SkillRef
+from backends.base import ListedDocument, SkillRef
 from skills_core import codes
 from skills_core.entries import CatalogEntry
 from skills_core.models import SkillMetadata
@@ -64,9 +64,13 @@ class CatalogSnapshot(NamedTuple):
         )
 
 
-def shadowing_of(refs: Sequence[SkillRef]) -> Shadowing:
+def shadowing_of(listing: Sequence[ListedDocument]) -> Shadowing:
     """What a listing shadows, in a form snapshots can compare."""
-    return tuple((ref.name, ref.location, ref.shadows) for ref in refs if ref.shadows)
+    return tuple(
+        (ref.name, ref.location, ref.shadows)
+        for ref in listing
+        if isinstance(ref, SkillRef) and ref.shadows
+    )
 
 
 EMPTY_SNAPSHOT = CatalogSnapshot.build({})

@@ -7,7 +7,15 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from backends.base import Backend, FetchResult, FileEntry, SkillDocument, SkillRef
+from backends.base import (
+    Backend,
+    DocumentLister,
+    FetchResult,
+    FileEntry,
+    ListedDocument,
+    SkillDocument,
+    SkillRef,
+)
 from backends.local import LocalBackend
 from backends.opener import open_backend
 from backends.paths import SKILL_MD_NAMES
@@ -97,6 +105,12 @@ class CommandSource:
         """List the backend, or just the one skill."""
         refs = await self._backend.list()
         return refs if self._only is None else [ref for ref in refs if ref.name == self._only]
+
+    async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument] | None:
+        """Read the whole listing in one pass when the backend can and no skill is singled out."""
+        if self._only is not None or not isinstance(self._backend, DocumentLister):
+            return None
+        return await self._backend.list_documents(max_bytes=max_bytes)
 
     async def get(self, name: str) -> SkillDocument:
         """Delegate to the backend."""

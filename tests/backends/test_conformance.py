@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from backends.testing import BackendConformance, BackendHarness
+from backends.testing import BackendConformance, BackendHarness, DocumentListerConformance
 from tests.backends.harnesses import CompositeHarness, LocalHarness, MemoryHarness
 
 
-class TestLocalBackend(BackendConformance):
+class TestLocalBackend(BackendConformance, DocumentListerConformance):
     @pytest.fixture
     def harness(self, tmp_path: Path) -> BackendHarness:
         return LocalHarness(tmp_path)

@@ -5,7 +5,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from backends import Backend, FetchResult, FileEntry, SkillDocument, SkillRef
+from backends import (
+    Backend,
+    DocumentLister,
+    FetchResult,
+    FileEntry,
+    ListedDocument,
+    SkillDocument,
+    SkillRef,
+)
 from backends.errors import StorageError
 
 
@@ -50,3 +58,18 @@ class CountingBackend:
 
     async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
         return await self.inner.read(name, path, max_bytes=max_bytes)
+
+
+class CountingLister(CountingBackend):
+    """A CountingBackend over a DocumentLister that also counts one-pass listings."""
+
+    def __init__(self, inner: DocumentLister) -> None:
+        super().__init__(inner)  # type: ignore[arg-type]
+        self.lister = inner
+        self.document_listings = 0
+
+    async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument] | None:
+        self.document_listings += 1
+        if self.fail_listing is not None:
+            raise self.fail_listing
+        return await self.lister.list_documents(max_bytes=max_bytes)
