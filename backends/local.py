@@ -51,6 +51,7 @@ class LocalBackend:
         path = os.fspath(root)
         # normpath is pure string work; only a relative path needs the (cached, in-kernel) cwd.
         self._root = os.path.normpath(path) if os.path.isabs(path) else os.path.abspath(path)
+        self._listed: dict[str, SkillRef] = {}  # the last listing, by name
 
     def __repr__(self) -> str:
         return f"LocalBackend({self._root!r})"
@@ -118,15 +119,22 @@ class LocalBackend:
 
     def _scan(self) -> Sequence[SkillRef]:
         prefix = self._root + os.sep
+        known = self._listed
         refs: list[SkillRef] = []
         for name in self._names():
             if name[0] != ".":  # a plain file in the root fails the lstat below: not a skill
-                ref = self._stat_skill(prefix + name, name)
+                ref = self._stat_skill(prefix + name, name, known.get(name))
                 if ref is not None:
                     refs.append(ref)
+        self._listed = {ref.name: ref for ref in refs}
         return refs
 
-    def _stat_skill(self, folder: str, name: str) -> SkillRef | None:
+    def _stat_skill(self, folder: str, name: str, known: SkillRef | None) -> SkillRef | None:
+        """The ref of one skill folder; ``known`` itself when nothing changed since it was made.
+
+        Handing back the same ref spares a no-change listing 10,000 new records (and the
+        garbage collector the work of tracking them).
+        """
         for file_name in SKILL_MD_NAMES:
             path = folder + os.sep + file_name
             try:
@@ -142,11 +150,14 @@ class LocalBackend:
                 return _refused(name, path, StorageError(f"cannot stat: {exc.strerror}"))
             if st.st_mode & _FILE_TYPE != _REGULAR:
                 continue
+            fingerprint = _fingerprint(st)
+            if known is not None and known.fingerprint == fingerprint and known.location == path:
+                return known
             try:
                 check_skill_name(name)
             except UnsafePathError as exc:
                 return _refused(name, path, exc)
-            return SkillRef(name, _fingerprint(st), path, size=st.st_size)
+            return SkillRef(name, fingerprint, path, size=st.st_size)
         return None
 
     def _check_link(self, folder: str, path: str) -> str:
