@@ -233,14 +233,8 @@ class SkillCatalog:
         for start in range(0, len(pending), _FETCH_BATCH):
             names = [ref.name for ref in pending[start : start + _FETCH_BATCH]]
             results += await self._backend.get_many(names)
-        refresh_errors: list[SkillProblem] = []
-        for start in range(0, len(listed), _FETCH_BATCH):
-            end = start + _FETCH_BATCH
-            built, problems = await asyncio.to_thread(
-                self._judge, listed[start:end], results[start:end], old
-            )
-            entries.update((entry.name, entry) for entry in built)
-            refresh_errors += problems
+        built, refresh_errors = await asyncio.to_thread(self._judge, listed, results, old)
+        entries.update((entry.name, entry) for entry in built)
         return entries, refresh_errors, len(listed)
 
     def _judge(
