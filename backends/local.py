@@ -67,7 +67,7 @@ class LocalBackend:
         return Path(self._root)
 
     async def list(self) -> Sequence[SkillRef]:
-        """List the skills with one scandir and one lstat per SKILL.md, in one thread hop."""
+        """List the skills with one listdir and one lstat per SKILL.md, in one thread hop."""
         return await asyncio.to_thread(self._scan)
 
     async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from backends import LocalBackend
+from backends.errors import SkillNotFoundError
 from backends.testing import skill_md
 
 
@@ -26,3 +29,12 @@ async def test_a_no_change_listing_hands_back_the_same_refs(tmp_path: Path) -> N
     (tmp_path / "alpha" / "skill.md").write_bytes(skill_md("alpha"))
     third = await backend.list()
     assert third[0].location.endswith("alpha/skill.md")  # same name, another file: a new ref
+
+
+async def test_a_plain_file_in_the_root_is_not_a_skill(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_bytes(b"not a skill folder")
+    backend = LocalBackend(tmp_path)
+    assert await backend.list() == []
+    assert await backend.list_documents(max_bytes=1024) == []
+    with pytest.raises(SkillNotFoundError):
+        await backend.get("README.md")
