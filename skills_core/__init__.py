@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from backends.limits import DEFAULT_LIMITS, Limits
-    from skills_core.bundle import Bundle, build_bundle, write_bundle
-    from skills_core.catalog import SkillCatalog
+    from skills_core.bundle.writer import Bundle, build_bundle, write_bundle
+    from skills_core.catalog.catalog import SkillCatalog
+    from skills_core.catalog.report import ReloadReport, SkillProblem
     from skills_core.errors import (
         InvalidSkillsError,
         SkillfsError,
@@ -25,34 +26,33 @@ if TYPE_CHECKING:
         SkillValidationError,
         YamlLimitError,
     )
-    from skills_core.models import FileEntry, Skill, SkillMetadata, SkillRef
-    from skills_core.parsing import ParsedSkillMd, parse_skill_md
-    from skills_core.report import ReloadReport, SkillProblem
-    from skills_core.validation import Issue, ValidationReport, validate_skill
+    from skills_core.format.models import FileEntry, Skill, SkillMetadata, SkillRef
+    from skills_core.format.parsing import ParsedSkillMd, parse_skill_md
+    from skills_core.format.validation import Issue, ValidationReport, validate_skill
 
 _EXPORTS = {
     "DEFAULT_LIMITS": "backends.limits",
-    "Bundle": "skills_core.bundle",
-    "FileEntry": "skills_core.models",
+    "Bundle": "skills_core.bundle.writer",
+    "FileEntry": "skills_core.format.models",
     "InvalidSkillsError": "skills_core.errors",
-    "Issue": "skills_core.validation",
+    "Issue": "skills_core.format.validation",
     "Limits": "backends.limits",
-    "ParsedSkillMd": "skills_core.parsing",
-    "ReloadReport": "skills_core.report",
-    "Skill": "skills_core.models",
-    "SkillCatalog": "skills_core.catalog",
-    "SkillMetadata": "skills_core.models",
+    "ParsedSkillMd": "skills_core.format.parsing",
+    "ReloadReport": "skills_core.catalog.report",
+    "Skill": "skills_core.format.models",
+    "SkillCatalog": "skills_core.catalog.catalog",
+    "SkillMetadata": "skills_core.format.models",
     "SkillParseError": "skills_core.errors",
-    "SkillProblem": "skills_core.report",
-    "SkillRef": "skills_core.models",
+    "SkillProblem": "skills_core.catalog.report",
+    "SkillRef": "skills_core.format.models",
     "SkillValidationError": "skills_core.errors",
     "SkillfsError": "skills_core.errors",
-    "ValidationReport": "skills_core.validation",
+    "ValidationReport": "skills_core.format.validation",
     "YamlLimitError": "skills_core.errors",
-    "build_bundle": "skills_core.bundle",
-    "parse_skill_md": "skills_core.parsing",
-    "validate_skill": "skills_core.validation",
-    "write_bundle": "skills_core.bundle",
+    "build_bundle": "skills_core.bundle.writer",
+    "parse_skill_md": "skills_core.format.parsing",
+    "validate_skill": "skills_core.format.validation",
+    "write_bundle": "skills_core.bundle.writer",
 }
 
 __all__ = [

@@ -1,8 +1,8 @@
 """The one exception tree of skillfs.
 
 Errors meant for a developer are exceptions; problems with individual skills found while
-loading a catalog are reported as values (:class:`skills_core.report.SkillProblem`) so one bad
-skill never hides the others. Every error about a skill carries its ``location``.
+loading a catalog are reported as values (:class:`skills_core.catalog.report.SkillProblem`)
+so one bad skill never hides the others. Every error about a skill carries its ``location``.
 
 ::
 
@@ -41,8 +41,8 @@ from backends.errors import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from skills_core.report import SkillProblem
-    from skills_core.validation import ValidationReport
+    from skills_core.catalog.report import SkillProblem
+    from skills_core.format.validation import ValidationReport
 
 __all__ = [
     "InvalidSkillsError",
@@ -92,7 +92,7 @@ class SkillValidationError(SkillfsError):
 class InvalidSkillsError(SkillfsError):
     """Skills of the source break the spec, so no bundle was written.
 
-    Raised by :func:`skills_core.bundle.build_bundle` unless invalid skills are skipped.
+    Raised by :func:`skills_core.bundle.writer.build_bundle` unless invalid skills are skipped.
 
     Attributes:
         problems: Why each refused skill is refused.

@@ -11,7 +11,7 @@ from backends.base import Backend
 from backends.composite import CompositeBackend
 from backends.opener import open_backend
 from skills_core.adk.toolset import SkillsToolset
-from skills_core.catalog import SkillCatalog
+from skills_core.catalog.catalog import SkillCatalog
 
 
 def with_skills(

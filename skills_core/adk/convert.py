@@ -20,12 +20,12 @@ from pydantic import ValidationError
 
 from skills_core import codes
 from skills_core.adk.inject import INJECT_STATE, inject_state_flag
-from skills_core.catalog import SkillCatalog
+from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import SkillValidationError
-from skills_core.fields import DESCRIPTION_MAX_LENGTH
-from skills_core.models import Skill, SkillMetadata
+from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
+from skills_core.format.models import Skill, SkillMetadata
+from skills_core.format.validation import Issue, ValidationReport
 from skills_core.tools.content import as_text
-from skills_core.validation import Issue, ValidationReport
 
 logger = logging.getLogger("skillfs.adk")
 

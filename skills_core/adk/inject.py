@@ -23,7 +23,7 @@ from google.adk.sessions.state import State
 from google.adk.tools.load_artifacts_tool import as_safe_part_for_llm
 from google.adk.tools.tool_context import ToolContext
 
-from skills_core.models import Skill
+from skills_core.format.models import Skill
 from skills_core.tools.results import STATE_VARIABLE_MISSING, ToolResult, tool_error
 
 logger = logging.getLogger("skillfs.adk")

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from skills_core.adk.names import ToolNames
-from skills_core.models import SkillMetadata
+from skills_core.format.models import SkillMetadata
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,9 @@ from google.adk.skills import Frontmatter, SkillRegistry
 from google.adk.skills import Skill as AdkSkill
 
 from skills_core.adk.convert import load_adk_skill, to_adk_frontmatter
-from skills_core.catalog import SkillCatalog
+from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import SkillValidationError
-from skills_core.models import SkillMetadata
+from skills_core.format.models import SkillMetadata
 from skills_core.tools.refresh import RefreshGate
 
 logger = logging.getLogger("skillfs.adk")

@@ -28,7 +28,7 @@ from skills_core.adk.prompt import (
     default_load_skill_description,
     default_system_prompt,
 )
-from skills_core.catalog import SkillCatalog
+from skills_core.catalog.catalog import SkillCatalog
 from skills_core.tools.content import ContentBuilder, skill_body
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 from skills_core.tools.policy import ScriptPolicy

@@ -9,9 +9,9 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from skills_core.catalog import SkillCatalog
-from skills_core.models import SkillMetadata
-from skills_core.report import SkillProblem
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.report import SkillProblem
+from skills_core.format.models import SkillMetadata
 
 _GAP = "  "
 _MIN_LAST_COLUMN = 20

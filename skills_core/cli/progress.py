@@ -17,7 +17,7 @@ INTERVAL = 0.1
 class ProgressBar:
     """A bar redrawn in place (after a carriage return) as ``done`` goes up to ``total``.
 
-    Call it with ``(done, total)``, as :func:`skills_core.bundle.write_bundle` calls its
+    Call it with ``(done, total)``, as :func:`skills_core.bundle.writer.write_bundle` calls its
     ``progress``; :meth:`close` ends the line once anything was drawn.
 
     Args:

@@ -19,7 +19,7 @@ from backends.base import (
 from backends.local import LocalBackend
 from backends.opener import open_backend
 from backends.paths import SKILL_MD_NAMES
-from skills_core.catalog import SkillCatalog
+from skills_core.catalog.catalog import SkillCatalog
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 """The example skills shipped inside the package, used when a command gets no URL."""

@@ -8,7 +8,7 @@ import posixpath
 from collections.abc import Awaitable, Callable
 
 from backends.paths import SKILL_MD_NAMES
-from skills_core.models import Skill
+from skills_core.format.models import Skill
 from skills_core.tools.results import ToolResult
 
 ContentBuilder = Callable[[Skill], str]

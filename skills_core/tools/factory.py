@@ -12,8 +12,8 @@ from typing import Any
 
 from backends.limits import KIB
 from backends.paths import check_resource_path
-from skills_core.catalog import SkillCatalog
-from skills_core.models import Skill
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.format.models import Skill
 from skills_core.tools.content import (
     ContentBuilder,
     SkillPreparer,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from skills_core.catalog import SkillCatalog
+from skills_core.catalog.catalog import SkillCatalog
 
 
 class RefreshGate:

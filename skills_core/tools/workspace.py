@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from backends.errors import LimitExceededError, ResourceNotFoundError, UnsafePathError
 from backends.local import LocalBackend
 from backends.paths import SKILL_MD_NAMES, check_relative_path, is_within
-from skills_core.catalog import SkillCatalog
-from skills_core.models import Skill
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.format.models import Skill
 
 _PARALLEL_READS = 8
 

@@ -66,7 +66,7 @@ def test_bad_sources_are_refused() -> None:
 
 def test_core_tools_and_cli_never_import_adk() -> None:
     code = (
-        "import sys, backends, skills_core, skills_core.tools, skills_core.catalog\n"
+        "import sys, backends, skills_core, skills_core.tools, skills_core.catalog.catalog\n"
         "import skills_core.cli.app, skills_core.cli.source\n"
         "print(sorted(m for m in sys.modules if m.startswith('google.adk')))"
     )

@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 
 from backends.errors import LimitExceededError
 from backends.limits import Limits
-from skills_core.clean_skill import CleanSkill, read_clean_skill
 from skills_core.errors import SkillParseError
-from skills_core.parsing import parse_frontmatter, split_skill_md
-from skills_core.validation import analyze
+from skills_core.format.clean_skill import CleanSkill, read_clean_skill
+from skills_core.format.parsing import parse_frontmatter, split_skill_md
+from skills_core.format.validation import analyze
 
 LIMITS = Limits(max_skill_md_bytes=8192, max_frontmatter_bytes=2048)
 FOLDER = "pdf-tools"

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_importing_the_package_loads_no_catalog_or_backend() -> None:
     code = (
         "import sys, skills_core.codes\n"
-        "heavy = [m for m in ('skills_core.catalog', 'backends')"
+        "heavy = [m for m in ('skills_core.catalog.catalog', 'backends')"
         " if m in sys.modules]\n"
         "print(','.join(heavy))"
     )
@@ -43,7 +43,7 @@ def test_every_public_name_resolves_to_its_defining_object() -> None:
 def test_from_import_of_names_and_submodules_still_works() -> None:
     from skills_core import SkillCatalog, codes
 
-    assert SkillCatalog.__module__ == "skills_core.catalog"
+    assert SkillCatalog.__module__ == "skills_core.catalog.catalog"
     assert codes.TOO_LONG == "TOO_LONG"
 
 

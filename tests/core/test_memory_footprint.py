@@ -7,7 +7,7 @@ from google.adk.skills import Frontmatter
 from benchmarks.bench_memory import retained
 from benchmarks.corpus import iter_corpus
 from skills_core import parse_skill_md
-from skills_core.validation import analyze
+from skills_core.format.validation import analyze
 
 COUNT = 10_000
 

@@ -9,7 +9,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skills_core.simple_yaml import load_simple_mapping
+from skills_core.format.simple_yaml import load_simple_mapping
 
 LOADERS = [yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)]
 

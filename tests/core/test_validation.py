@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from skills_core import codes, validate_skill
-from skills_core.validation import analyze
+from skills_core.format.validation import analyze
 
 VALID: dict[str, Any] = {"name": "pdf-forms", "description": "Fill PDF forms."}
 

@@ -17,7 +17,7 @@ from backends import FsspecBackend, LimitExceededError, StorageError
 from backends.paths import is_hidden
 from backends.testing import CANONICAL_TREE, skill_md
 from skills_core import SkillCatalog
-from skills_core.bundle import MANIFEST_NAME, InvalidSkillsError, build_bundle, write_bundle
+from skills_core.bundle.writer import MANIFEST_NAME, InvalidSkillsError, build_bundle, write_bundle
 from tests.backends.harnesses import LocalHarness
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server

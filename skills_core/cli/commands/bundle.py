@@ -1,7 +1,7 @@
 """``skillfs bundle [URL] -o OUT [--skip-invalid] [--json]``: every skill in one zip.
 
 Validates every skill strictly, then writes the deterministic zip of
-:mod:`skills_core.bundle` (same skills, same bytes) to a local path or any fsspec URL.
+:mod:`skills_core.bundle.writer` (same skills, same bytes) to a local path or any fsspec URL.
 Invalid skills stop the bundle with exit code 1 unless ``--skip-invalid`` leaves them out.
 A progress bar is drawn on stderr when stderr is a terminal.
 """
@@ -14,7 +14,8 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from skills_core.bundle import Bundle, write_bundle
+from skills_core.bundle.writer import Bundle, write_bundle
+from skills_core.catalog.report import SkillProblem
 from skills_core.cli import exits
 from skills_core.cli.output import (
     add_json_flag,
@@ -26,7 +27,6 @@ from skills_core.cli.output import (
 from skills_core.cli.progress import progress_bar
 from skills_core.cli.source import CommandSource, add_url_argument, open_source
 from skills_core.errors import InvalidSkillsError
-from skills_core.report import SkillProblem
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

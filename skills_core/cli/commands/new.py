@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from skills_core.cli import exits
-from skills_core.validation import validate_skill
+from skills_core.format.validation import validate_skill
 
 RESOURCE_FOLDERS = ("scripts", "references", "assets")
 

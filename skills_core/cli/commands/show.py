@@ -6,7 +6,8 @@ import argparse
 import asyncio
 
 from backends.errors import SkillNotFoundError
-from skills_core.catalog import SkillCatalog
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.entries import CatalogEntry
 from skills_core.cli import exits
 from skills_core.cli.output import (
     add_json_flag,
@@ -18,8 +19,7 @@ from skills_core.cli.output import (
     problems_record,
 )
 from skills_core.cli.source import CommandSource, add_url_argument, load_catalog, open_source
-from skills_core.entries import CatalogEntry
-from skills_core.models import Skill
+from skills_core.format.models import Skill
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

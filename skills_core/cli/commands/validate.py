@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skills_core.catalog import SkillCatalog
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.report import SkillProblem
 from skills_core.cli import exits
 from skills_core.cli.output import (
     add_json_flag,
@@ -24,7 +25,6 @@ from skills_core.cli.output import (
     report_empty,
 )
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
-from skills_core.report import SkillProblem
 
 
 @dataclass

@@ -14,11 +14,11 @@ import sys
 import time
 
 from backends.base import Backend
-from skills_core.catalog import SkillCatalog
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.report import ReloadReport, SkillProblem
 from skills_core.cli import exits
 from skills_core.cli.output import add_json_flag, plural, problem_line
 from skills_core.cli.source import add_url_argument, open_root
-from skills_core.report import ReloadReport, SkillProblem
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -13,8 +13,8 @@ from typing import Any, NamedTuple
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from skills_core import codes
 from skills_core.errors import SkillParseError
-from skills_core.simple_yaml import load_simple_mapping
-from skills_core.yaml_loader import load_yaml
+from skills_core.format.simple_yaml import load_simple_mapping
+from skills_core.format.yaml_loader import load_yaml
 
 _FENCE = b"---"
 _BOM = b"\xef\xbb\xbf"

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from backends.base import FileEntry, SkillRef
-from skills_core.fields import FIELDS
+from skills_core.format.fields import FIELDS
 
 EMPTY_MAPPING: Mapping[str, Any] = MappingProxyType({})
 

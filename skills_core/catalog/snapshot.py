@@ -7,9 +7,9 @@ from typing import NamedTuple
 
 from backends.base import ListedDocument, SkillRef
 from skills_core import codes
-from skills_core.entries import CatalogEntry
-from skills_core.models import SkillMetadata
-from skills_core.report import SkillProblem
+from skills_core.catalog.entries import CatalogEntry
+from skills_core.catalog.report import SkillProblem
+from skills_core.format.models import SkillMetadata
 
 Shadowing = tuple[tuple[str, str, tuple[str, ...]], ...]
 """``(name, winner location, shadowed locations)`` for every name a composite hides."""

@@ -18,8 +18,8 @@ except ImportError:  # without skillfs[watch], local folders are polled too
 
 if TYPE_CHECKING:
     from backends.base import Backend
-    from skills_core.catalog import SkillCatalog
-    from skills_core.report import ReloadReport
+    from skills_core.catalog.catalog import SkillCatalog
+    from skills_core.catalog.report import ReloadReport
 
 _DEBOUNCE_MS = 200
 _WAKE_MS = 1000

@@ -1,7 +1,7 @@
 """One pass for the common case: a clean SKILL.md read straight into typed metadata.
 
 Most skills are plain: UTF-8, ``---`` fences alone on their lines, frontmatter in the simple
-YAML subset (:mod:`skills_core.simple_yaml`), only known fields with the right types, a
+YAML subset (:mod:`skills_core.format.simple_yaml`), only known fields with the right types, a
 kebab-case name equal to the folder, a description within its limit, a body. For such a file
 :func:`read_clean_skill` builds the metadata and finds the body in one pass, skipping the
 mapping, validation report and split record the full path builds (half the cost of a cold
@@ -15,10 +15,10 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from backends.limits import Limits
-from skills_core.fields import DESCRIPTION_MAX_LENGTH, FIELDS, FieldProblem, is_plain_name
-from skills_core.models import SkillMetadata
-from skills_core.parsing import is_blank_from
-from skills_core.simple_yaml import NotSimpleYaml, iter_simple_entries
+from skills_core.format.fields import DESCRIPTION_MAX_LENGTH, FIELDS, FieldProblem, is_plain_name
+from skills_core.format.models import SkillMetadata
+from skills_core.format.parsing import is_blank_from
+from skills_core.format.simple_yaml import NotSimpleYaml, iter_simple_entries
 
 _OPENING = b"---\n"
 _CLOSING = b"\n---\n"

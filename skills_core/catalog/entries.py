@@ -18,12 +18,12 @@ from backends.base import ListedDocument, SkillDocument
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
 from backends.limits import Limits
 from skills_core import codes
-from skills_core.clean_skill import read_clean_skill
+from skills_core.catalog.report import SkillProblem
 from skills_core.errors import SkillParseError
-from skills_core.models import SkillMetadata
-from skills_core.parsing import body_text, parse_frontmatter, split_skill_md
-from skills_core.report import SkillProblem
-from skills_core.validation import EMPTY_BODY, Issue, analyze
+from skills_core.format.clean_skill import read_clean_skill
+from skills_core.format.models import SkillMetadata
+from skills_core.format.parsing import body_text, parse_frontmatter, split_skill_md
+from skills_core.format.validation import EMPTY_BODY, Issue, analyze
 
 
 class CatalogEntry(NamedTuple):

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from skills_core import codes
-from skills_core.fields import (
+from skills_core.format.fields import (
     DESCRIPTION_MAX_LENGTH,
     FIELDS,
     IDENTITY_KEYS,
@@ -22,7 +22,7 @@ from skills_core.fields import (
     FieldProblem,
     is_plain_name,
 )
-from skills_core.models import SkillMetadata
+from skills_core.format.models import SkillMetadata
 
 _LONG_BODY_LINES = 500
 

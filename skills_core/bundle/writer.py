@@ -26,10 +26,10 @@ from backends import Backend, open_backend, write_bytes
 from backends.errors import LimitExceededError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.remote.zipsafety import ZipBundle
-from skills_core.catalog import SkillCatalog
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.report import SkillProblem
 from skills_core.errors import InvalidSkillsError
-from skills_core.models import SkillMetadata
-from skills_core.report import SkillProblem
+from skills_core.format.models import SkillMetadata
 
 MANIFEST_NAME = "skillfs-bundle.json"
 MANIFEST_FORMAT = "skillfs-bundle/1"

@@ -2,7 +2,7 @@
 
 One table serves both validation (what is wrong) and model building (what the skill gets), so
 the two can never disagree. ``name`` and ``description`` are the skill's identity and are
-checked in :mod:`skills_core.validation`.
+checked in :mod:`skills_core.format.validation`.
 """
 
 from __future__ import annotations

@@ -26,11 +26,16 @@ from backends.base import (
 from backends.errors import SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from skills_core import codes
-from skills_core.entries import CatalogEntry, load_document, problem_from_error, unreadable_entry
-from skills_core.models import Skill, SkillMetadata
-from skills_core.prompt import format_available_skills
-from skills_core.report import ReloadReport, SkillProblem
-from skills_core.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
+from skills_core.catalog.entries import (
+    CatalogEntry,
+    load_document,
+    problem_from_error,
+    unreadable_entry,
+)
+from skills_core.catalog.report import ReloadReport, SkillProblem
+from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
+from skills_core.context.prompt import format_available_skills
+from skills_core.format.models import Skill, SkillMetadata
 
 logger = logging.getLogger("skillfs")
 
@@ -155,7 +160,7 @@ class SkillCatalog:
         backends are polled every ``interval`` seconds.
         """
         # The watcher (and watchfiles) is imported on first use, off the event loop.
-        watcher = await asyncio.to_thread(importlib.import_module, "skills_core.watch")
+        watcher = await asyncio.to_thread(importlib.import_module, "skills_core.catalog.watch")
         async with contextlib.aclosing(watcher.watch_catalog(self, interval=interval)) as reports:
             async for report in reports:
                 yield report

@@ -1,0 +1,1 @@
+"""Deterministic zip bundles of a catalog's skills, with a sha256 manifest."""

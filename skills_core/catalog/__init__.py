@@ -1,0 +1,7 @@
+"""The catalog: an incremental cache of one backend's skills.
+
+``catalog`` holds :class:`SkillCatalog`; ``entries`` judges one SKILL.md into an entry;
+``snapshot`` freezes the entries readers see; ``report`` describes what a refresh changed;
+``watch`` refreshes on change. Nothing is imported here, so reading a report type does not
+load the catalog and its backends.
+"""

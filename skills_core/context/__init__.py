@@ -1,0 +1,1 @@
+"""What reaches a model's context: the ``<available_skills>`` prompt block."""
