@@ -18,13 +18,16 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.context.derived import DerivedSkills
 from skills_core.context.tokens import tokenize, tokenize_bytes
 from skills_core.format.models import SkillMetadata
+
+MIN_SCORE = 1.0
+"""adk-rust's default lowest score."""
 
 NAME_WEIGHT = 4.0
 DESCRIPTION_WEIGHT = 2.5
@@ -38,13 +41,16 @@ class SelectionPolicy:
 
     Attributes:
         top_k: How many matches at most.
-        min_score: The lowest score kept.
+        min_score: The lowest score kept; ``None`` for the scorer's own default:
+            :data:`MIN_SCORE` (1.0, as adk-rust) for :func:`select_skills`, and
+            :data:`skills_core.context.search.MIN_SCORE` for ranked search, whose scores
+            lie between 0 and 1.
         include_tags: When set, only skills carrying one of these tags.
         exclude_tags: Skills carrying any of these tags never match.
     """
 
     top_k: int = 1
-    min_score: float = 1.0
+    min_score: float | None = None
     include_tags: Sequence[str] = ()
     exclude_tags: Sequence[str] = ()
 
@@ -64,8 +70,8 @@ class SkillMatch:
     name: str
     score: float
     location: str
-    metadata: SkillMetadata
-    tags: tuple[str, ...]
+    metadata: SkillMetadata = field(repr=False)
+    tags: tuple[str, ...] = ()
 
     @property
     def description(self) -> str:
@@ -175,12 +181,13 @@ def select_skills(
     tokens = tokenize(query)
     if policy.top_k <= 0 or (not tokens and not tags.include):
         return []
+    min_score = MIN_SCORE if policy.min_score is None else policy.min_score
     matches = [
         skill.match(score)
         for skill in lexical_skills(catalog).values()
         if tags.allows(skill.tags)
         for score in (skill.score(tokens),)
-        if score >= policy.min_score
+        if score >= min_score
     ]
     return ranked(matches, policy.top_k)
 
