@@ -17,6 +17,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from skills_core.adk.attach import with_skills
+from skills_core.adk.auto_skills import AutoSkillsPlugin
 from skills_core.adk.convert import load_adk_skill, load_adk_skills, to_adk_skill
 from skills_core.adk.fork import AgentResolver, ModelResolver
 from skills_core.adk.names import ToolNames
@@ -26,6 +27,7 @@ from skills_core.adk.toolset import SkillsToolset
 
 __all__ = [
     "AgentResolver",
+    "AutoSkillsPlugin",
     "CatalogSkillRegistry",
     "ModelResolver",
     "PromptContext",

@@ -142,12 +142,13 @@ class SkillSearchIndex:
         with self._lock:
             self._sync()
 
-    def search(self, query: str, policy: SelectionPolicy = SEARCH_POLICY) -> list[SkillMatch]:
-        """The skills best fitting ``query``, best first; see :data:`SEARCH_POLICY`.
+    def search(self, query: str, policy: SelectionPolicy | None = None) -> list[SkillMatch]:
+        """The skills best fitting ``query``, best first (default policy: :data:`SEARCH_POLICY`).
 
         A query without terms (empty, or stopwords only) finds nothing, unless the policy
         includes tags: then every skill carrying them scores 0 (kept when ``min_score`` is 0).
         """
+        policy = policy or SEARCH_POLICY
         tags = TagFilter(policy.include_tags, policy.exclude_tags)
         terms = Counter(stem(token) for token in tokenize(query) if token not in STOPWORDS)
         if policy.top_k <= 0 or (not terms and not tags.include):
@@ -165,7 +166,7 @@ class SkillSearchIndex:
         return ranked(matches, policy.top_k)
 
     async def search_async(
-        self, query: str, policy: SelectionPolicy = SEARCH_POLICY
+        self, query: str, policy: SelectionPolicy | None = None
     ) -> list[SkillMatch]:
         """:meth:`search` in a worker thread: a first search of a large catalog indexes it."""
         return await asyncio.to_thread(self.search, query, policy)
@@ -233,7 +234,7 @@ def search_index(catalog: SkillCatalog) -> SkillSearchIndex:
 
 
 def rank_skills(
-    catalog: SkillCatalog, query: str, policy: SelectionPolicy = SEARCH_POLICY
+    catalog: SkillCatalog, query: str, policy: SelectionPolicy | None = None
 ) -> list[SkillMatch]:
     """Ranked search with :func:`~skills_core.context.selection.select_skills`'s signature."""
     return search_index(catalog).search(query, policy)
