@@ -19,6 +19,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from skills_core.adk.attach import with_skills
 from skills_core.adk.auto_skills import AutoSkillsPlugin
 from skills_core.adk.convert import load_adk_skill, load_adk_skills, to_adk_skill
+from skills_core.adk.coordination import SkillContextProvider, agent_tool_registry
 from skills_core.adk.fork import AgentResolver, ModelResolver
 from skills_core.adk.names import ToolNames
 from skills_core.adk.prompt import PromptContext, default_system_prompt
@@ -31,8 +32,10 @@ __all__ = [
     "CatalogSkillRegistry",
     "ModelResolver",
     "PromptContext",
+    "SkillContextProvider",
     "SkillsToolset",
     "ToolNames",
+    "agent_tool_registry",
     "default_system_prompt",
     "load_adk_skill",
     "load_adk_skills",
