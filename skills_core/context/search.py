@@ -119,6 +119,8 @@ class SkillSearchIndex:
             catalog, lambda entry, metadata: index_skill(entry, metadata, body_chars)
         )
         self._indexed: dict[str, IndexedSkill] = {}
+        self._counts: dict[str, dict[str, int]] = {}  # skill -> its word counts
+        self._vocabulary: set[str] = set()  # every word indexed (removed skills' words stay)
         self._postings: dict[str, dict[str, int]] = {}  # word -> {skill: count}, once asked
         self._lock = threading.Lock()
 
@@ -189,6 +191,8 @@ class SkillSearchIndex:
         """``{skill: count}`` of a query term's forms in every skill that holds one."""
         merged: dict[str, int] = {}
         for form in forms(term):
+            if form not in self._vocabulary:  # no skill ever held it: nothing to gather
+                continue
             for name, found in self._postings_of(form).items():
                 merged[name] = merged.get(name, 0) + found
         return merged
@@ -197,20 +201,20 @@ class SkillSearchIndex:
         postings = self._postings.get(word)
         if postings is None:
             postings = self._postings[word] = {
-                name: skill.counts[word]
-                for name, skill in self._indexed.items()
-                if word in skill.counts
+                name: counts[word] for name, counts in self._counts.items() if word in counts
             }
         return postings
 
     def _sync(self) -> None:
         added, removed = self._skills.sync()
         for skill in removed:
-            del self._indexed[skill.name]
+            del self._indexed[skill.name], self._counts[skill.name]
             for word in self._asked(skill.counts):
                 del self._postings[word][skill.name]
         for skill in added:
             self._indexed[skill.name] = skill
+            self._counts[skill.name] = skill.counts
+            self._vocabulary.update(skill.counts)
             for word in self._asked(skill.counts):
                 self._postings[word][skill.name] = skill.counts[word]
 
