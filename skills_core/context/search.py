@@ -31,6 +31,7 @@ from skills_core.catalog.entries import CatalogEntry
 from skills_core.context.derived import DerivedSkills
 from skills_core.context.selection import (
     SelectionPolicy,
+    SkillFacts,
     SkillMatch,
     TagFilter,
     ranked,
@@ -58,18 +59,10 @@ SEARCH_POLICY = SelectionPolicy(top_k=5)
 
 
 @dataclass(frozen=True, slots=True)
-class IndexedSkill:
+class IndexedSkill(SkillFacts):
     """One skill as the index holds it: what a match reports, and its weighted word counts."""
 
-    name: str
-    location: str
-    metadata: SkillMetadata
-    tags: tuple[str, ...]
     counts: dict[str, int]
-
-    def match(self, score: float) -> SkillMatch:
-        """This skill as a match with ``score``."""
-        return SkillMatch(self.name, score, self.location, self.metadata, self.tags)
 
 
 def index_skill(entry: CatalogEntry, metadata: SkillMetadata, body_chars: int) -> IndexedSkill:

@@ -109,13 +109,23 @@ class TagFilter:
 
 
 @dataclass(frozen=True, slots=True)
-class LexicalSkill:
-    """A skill's fields as the adk-rust scorer sees them: sets of tokens."""
+class SkillFacts:
+    """What a match reports of a skill; scorers keep it with what they score on."""
 
     name: str
     location: str
-    metadata: SkillMetadata
+    metadata: SkillMetadata = field(repr=False)
     tags: tuple[str, ...]
+
+    def match(self, score: float) -> SkillMatch:
+        """This skill as a match with ``score``."""
+        return SkillMatch(self.name, score, self.location, self.metadata, self.tags)
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalSkill(SkillFacts):
+    """A skill's fields as the adk-rust scorer sees them: sets of tokens."""
+
     name_tokens: frozenset[str]
     description_tokens: frozenset[str]
     tag_tokens: frozenset[str]
@@ -149,10 +159,6 @@ class LexicalSkill:
             if token in self.body_tokens:
                 total += BODY_WEIGHT
         return total / math.sqrt(max(len(self.body_tokens), 1))
-
-    def match(self, score: float) -> SkillMatch:
-        """This skill as a match with ``score``."""
-        return SkillMatch(self.name, score, self.location, self.metadata, self.tags)
 
 
 _LEXICAL: weakref.WeakKeyDictionary[SkillCatalog, DerivedSkills[LexicalSkill]] = (
