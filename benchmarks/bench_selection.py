@@ -1,6 +1,6 @@
 """Skill selection: quality of ranked search against adk-rust's scorer, and speed.
 
-Run: ``python -m benchmarks.bench_selection [--size 1000] [--repeat 7]``.
+Run: ``python -m benchmarks.bench_selection [--size 1000] [--repeat 7] [--clock wall|cpu]``.
 
 Quality: the requests of benchmarks/selection_queries.py over the bundled examples plus the
 domain skills of benchmarks/selection_skills.py (49 skills), then again with the generated
@@ -89,13 +89,20 @@ def sweep(ranker: Ranker, thresholds: Iterable[float]) -> list[tuple[float, floa
     return rows
 
 
-def timed(run: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+class Timer:
+    def __init__(self, clock: Callable[[], float], repeat: int) -> None:
+        self.clock, self.repeat = clock, repeat
+
+    def once(self, run: Callable[[], object]) -> float:
+        start = self.clock()
         run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        return self.clock() - start
+
+    def median(self, run: Callable[[], object], repeat: int | None = None) -> float:
+        return statistics.median(self.once(run) for _ in range(repeat or self.repeat))
 
 
 def print_quality() -> None:
@@ -120,28 +127,27 @@ def print_quality() -> None:
         print(f"| {threshold:.2f} | {answered:.3f} | {empty:.3f} |")
 
 
-def print_speed(size: int, repeat: int) -> None:
+def print_speed(size: int, timer: Timer) -> None:
     catalog = catalog_of(size - 49)
-    build = timed(lambda: SkillSearchIndex(catalog).sync(), repeat)
+    build = timer.median(lambda: SkillSearchIndex(catalog).sync())
     index = SkillSearchIndex(catalog)
+    index.sync()
     queries = [query for query, _ in FITTING]
-    cold = []
-    for query in queries:
-        start = time.perf_counter()
-        index.search(query)
-        cold.append(time.perf_counter() - start)
-    warm = [timed(lambda query=query: index.search(query), repeat) for query in queries]
+    cold = [timer.once(lambda query=query: index.search(query)) for query in queries]
+    warm = [timer.median(lambda query=query: index.search(query)) for query in queries]
     select_skills(catalog, "warm up")
-    crate = [timed(lambda query=query: select_skills(catalog, query), 3) for query in queries]
-    print(f"\n{len(catalog):,} skills")
+    crate = [
+        timer.median(lambda query=query: select_skills(catalog, query), 3) for query in queries
+    ]
+    print(f"\n{len(catalog):,} skills ({timer.clock.__name__})")
     print(f"index build: {build * 1000:.1f} ms")
     for label, times in (("warm", warm), ("cold", cold), ("adk-rust scorer", crate)):
         median, worst = statistics.median(times) * 1000, max(times) * 1000
         print(f"query, {label}: median {median:.3f} ms, max {worst:.3f} ms")
-    print_incremental(repeat)
+    print_incremental(timer)
 
 
-def print_incremental(repeat: int) -> None:
+def print_incremental(timer: Timer) -> None:
     backend = MemoryBackend(
         {name: {"SKILL.md": files["SKILL.md"]} for name, files in iter_corpus(10_000)}
     )
@@ -149,22 +155,20 @@ def print_incremental(repeat: int) -> None:
     asyncio.run(catalog.refresh())
     index = SkillSearchIndex(catalog)
     index.search("deploy")
-    cold = timed(lambda: SkillSearchIndex(catalog).sync(), 1)
+    cold = timer.once(SkillSearchIndex(catalog).sync)
     times = []
-    for round_ in range(repeat):
+    for round_ in range(timer.repeat):
         text = (
             f"---\nname: skill-00042\ndescription: Plumbing emergency {round_}.\n---\nFix leaks.\n"
         )
         backend.put("skill-00042", {"SKILL.md": text})
         asyncio.run(catalog.refresh())
-        start = time.perf_counter()
-        index.sync()
-        times.append(time.perf_counter() - start)
+        times.append(timer.once(index.sync))
     reindexed = index.indexed - 10_000
     print(f"\n10,000 skills: index build {cold * 1000:.0f} ms")
     print(
         f"after a refresh changing 1 skill: {statistics.median(times) * 1000:.2f} ms "
-        f"({reindexed} skills re-indexed in {repeat} refreshes)"
+        f"({reindexed} skills re-indexed in {timer.repeat} refreshes)"
     )
 
 
@@ -172,9 +176,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--size", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument(
+        "--clock", choices=CLOCKS, default="wall", help="cpu: this process's CPU time only"
+    )
     args = parser.parse_args()
     print_quality()
-    print_speed(args.size, args.repeat)
+    print_speed(args.size, Timer(CLOCKS[args.clock], args.repeat))
 
 
 if __name__ == "__main__":
