@@ -54,6 +54,11 @@ class SelectionPolicy:
     include_tags: Sequence[str] = ()
     exclude_tags: Sequence[str] = ()
 
+    def __post_init__(self) -> None:
+        for tags in (self.include_tags, self.exclude_tags):
+            if isinstance(tags, str):
+                raise TypeError(f"tags must be a sequence of strings, not the string {tags!r}")
+
 
 @dataclass(frozen=True, slots=True)
 class SkillMatch:

@@ -69,6 +69,11 @@ async def test_exclude_wins_over_include_and_tags_ignore_case() -> None:
     assert [m.name for m in select_skills(catalog, "search", excluded)] == ["code-search"]
 
 
+def test_a_tag_string_is_refused_not_split_into_letters() -> None:
+    with pytest.raises(TypeError, match="not the string 'code'"):
+        SelectionPolicy(include_tags="code")
+
+
 async def test_metadata_tags_count_like_frontmatter_tags() -> None:
     tagged = skill(
         "gamma", "Handle things", "x", frontmatter="metadata:\n  tags: 'plumber, Gas-Leak'"
