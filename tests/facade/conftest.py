@@ -36,7 +36,10 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         await local.make_backend(TREE)
         yield Store(local, str(local.root), str(local.root))
         return
-    server: S3Server = request.getfixturevalue("s3_server")
-    client: Any = request.getfixturevalue("s3_client")
-    s3 = S3Harness(server, client, request.getfixturevalue("bucket"))
+    s3: S3Harness = request.getfixturevalue("s3_harness")
     yield Store(s3, await s3.make_backend(TREE), s3.url)
+
+
+@pytest.fixture
+def s3_harness(s3_server: S3Server, s3_client: Any, bucket: str) -> S3Harness:
+    return S3Harness(s3_server, s3_client, bucket)
