@@ -20,6 +20,7 @@ from skills_core.errors import SkillValidationError
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.backends.harnesses import LocalHarness
 from tests.facade.skills import TREE
+from tests.remote.harnesses import S3Harness
 
 
 @pytest.fixture
@@ -103,3 +104,24 @@ async def test_a_template_is_what_skillfs_new_writes_and_validates(tmp_path: Pat
         await create_skill_template(tmp_path / "skills", "Bad--Name")
     assert {issue.code for issue in refused.value.report.errors} == {codes.NAME_INVALID}
     assert not await asyncio.to_thread((tmp_path / "skills" / "Bad--Name").exists)
+
+
+async def test_closing_the_runner_deletes_the_copies_remote_scripts_ran_in(
+    s3_harness: S3Harness,
+) -> None:
+    tree = {**TREE, "pdf-processing/scripts/where.py": b"import os\nprint(os.getcwd())\n"}
+    model = ScriptedLlm(
+        steps=[call("run_script", skill="pdf-processing", script="where.py"), say("ran")]
+    )
+    agent = LlmAgent(name="assistant", model=model)
+    config = SkillsConfig(scripts=ScriptPolicy(timeout=10))
+    await with_skills(
+        agent, [await s3_harness.make_backend(tree)], config, include_script_tool=True
+    )
+    chat = Conversation(agent)
+    events = await chat.send("where do scripts run?")
+    copy = Path(dict(responses(events))["run_script"]["stdout"].strip())
+    assert copy.name.startswith("skillfs-pdf-processing-")
+    assert await asyncio.to_thread(copy.is_dir)
+    await chat.close()
+    assert not await asyncio.to_thread(copy.exists)
