@@ -84,7 +84,7 @@ async def test_validate_skill_takes_the_folder_or_its_skill_md(skills: Path) -> 
 
 
 async def test_a_folder_without_skill_md_is_invalid(skills: Path) -> None:
-    for path in (skills, skills / "missing"):
+    for path in (skills, skills / "missing", "memory:"):
         result = await validate_skill(path)
         assert not result.valid
         assert [problem.code for problem in result.problems] == [codes.READ_FAILED]

@@ -101,16 +101,19 @@ class ValidationResult:
 async def validate_skill(path: str | os.PathLike[str]) -> ValidationResult:
     """Check one local skill folder (or its SKILL.md) as ``skillfs validate`` does.
 
-    A path that holds no SKILL.md gives an invalid result (code ``READ_FAILED``).
+    A path that holds no SKILL.md (a skills root, a URL) gives an invalid result (code
+    ``READ_FAILED``).
 
     Raises:
         SkillfsError: The folder could not be listed.
     """
     checked = os.fspath(path)
     source = await asyncio.to_thread(open_source, checked)
-    verdicts = []
-    if isinstance(source, OneSkill):
-        verdicts = verdicts_of(await load_catalog(source, strict=True))
+    try:
+        one_skill = isinstance(source, OneSkill)
+        verdicts = verdicts_of(await load_catalog(source, strict=True)) if one_skill else []
+    finally:
+        await source.aclose()
     if not verdicts:
         missing = SkillProblem(None, checked, codes.READ_FAILED, "no SKILL.md in this folder")
         return ValidationResult(False, checked, (missing.message,), (), (missing,))
