@@ -18,6 +18,7 @@ import io
 import json
 import os
 import zipfile
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -162,19 +163,17 @@ async def _read_skills(
 
 
 def _manifest(skills: Sequence[SkillMetadata], members: Mapping[str, bytes]) -> bytes:
-    listed = []
-    for meta in skills:
-        prefix = f"{meta.name}/"
-        files = [
-            {
-                "path": path[len(prefix) :],
-                "size": len(data),
-                "sha256": hashlib.sha256(data).hexdigest(),
-            }
-            for path, data in sorted(members.items())
-            if path.startswith(prefix)
-        ]
-        listed.append({"name": meta.name, "description": meta.description, "files": files})
+    """The manifest: each skill with the path, size and sha256 of its files, in one pass."""
+    files: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for path in sorted(members):  # a skill's name holds no "/": its files are <name>/<path>
+        name, _, relative = path.partition("/")
+        data = members[path]
+        digest = hashlib.sha256(data).hexdigest()
+        files[name].append({"path": relative, "size": len(data), "sha256": digest})
+    listed = [
+        {"name": meta.name, "description": meta.description, "files": files.get(meta.name, [])}
+        for meta in skills
+    ]
     manifest = {"format": MANIFEST_FORMAT, "skills": listed}
     return (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
