@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from backends.base import Backend, FileEntry, SkillDocument, SkillRef
 from backends.composite import CompositeBackend
 from backends.errors import (
+    DigestMismatchError,
     LimitExceededError,
     MissingDependencyError,
     ResourceNotFoundError,
@@ -38,6 +39,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "Backend",
     "CompositeBackend",
+    "DigestMismatchError",
     "FileEntry",
     "FsspecBackend",
     "LimitExceededError",

@@ -44,6 +44,10 @@ class LimitExceededError(StorageError):
     """Something is larger than a configured :class:`backends.limits.Limits` allows."""
 
 
+class DigestMismatchError(StorageError):
+    """A file's bytes do not match the size or SHA-256 its bundle's manifest lists."""
+
+
 class UnsupportedSourceError(SkillfsError, ValueError):
     """A URL or path names storage that skillfs cannot open."""
 

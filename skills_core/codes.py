@@ -43,4 +43,5 @@ IDENTITY_CODES = frozenset(
 
 # Storage problems for one skill or the whole listing.
 UNSAFE_PATH = "UNSAFE_PATH"
+DIGEST_MISMATCH = "DIGEST_MISMATCH"  # a bundled file unlike its manifest's size or sha256
 LIST_FAILED = "LIST_FAILED"

@@ -11,7 +11,8 @@ so one bad skill never hides the others. Every error about a skill carries its `
     │   ├── SkillNotFoundError        (also LookupError) no skill of that name
     │   ├── ResourceNotFoundError     (also LookupError) no such file in the skill
     │   ├── UnsafePathError           (also ValueError) the path would leave the skill
-    │   └── LimitExceededError        larger than a configured Limits allows
+    │   ├── LimitExceededError        larger than a configured Limits allows
+    │   └── DigestMismatchError       a file unlike its bundle manifest's size or sha256
     ├── SkillParseError               SKILL.md has no readable frontmatter
     │   └── YamlLimitError            too many YAML aliases ("billion laughs") or too deep
     ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
@@ -28,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from backends.errors import (
+    DigestMismatchError,
     LimitExceededError,
     MissingDependencyError,
     ResourceNotFoundError,
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
     from skills_core.format.validation import ValidationReport
 
 __all__ = [
+    "DigestMismatchError",
     "InvalidSkillsError",
     "LimitExceededError",
     "MissingDependencyError",

@@ -15,11 +15,12 @@ from backends.errors import (
 )
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name
+from backends.remote.bundle_source import BundleSource
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.layout import SkillFolder, passes
 from backends.remote.retry import RetryPolicy
-from backends.remote.sources import BundleSource, FolderSource, SkillView, Source
+from backends.remote.sources import FolderSource, SkillView, Source
 from backends.remote.urls import join_location, parse_source
 
 
@@ -32,15 +33,19 @@ class FsspecBackend:
     zip bundle whose root (or single top folder) holds the skill folders.
 
     One refresh costs one recursive listing (s3fs: one LIST per 1,000 keys; GitHub: one
-    trees request) or, for a bundle, one HEAD; SKILL.md files are then fetched concurrently,
-    one GET each, and resources on demand. ``files()`` is served from the last listing.
+    trees request) or, for a bundle, one HEAD (see :mod:`backends.remote.bundle_source` for
+    what a changed bundle costs); SKILL.md files are then fetched concurrently, one GET each,
+    and resources on demand. ``files()`` is served from the last listing.
 
     Args:
         url: The folder or bundle.
         limits: Bundle limits (archive size, members, declared sizes and ratios).
         retry: How transient failures are retried; by default 4 attempts with backoff, and
             none of skillfs's own for GCS, whose client always retries.
-        max_concurrency: Most SKILL.md downloads in flight at once.
+        max_concurrency: Most requests in flight at once: SKILL.md downloads from a folder,
+            ranged reads of a bundle over ``limits.bundle_download_bytes`` (16 by default;
+            more helps when each request waits on network latency, see
+            ``docs/benchmarks-remote.md``).
         **storage_options: For the fsspec filesystem: credentials, ``endpoint_url``, …
 
     Raises:
@@ -175,7 +180,11 @@ class FsspecBackend:
         )
         if spec.bundle:
             return BundleSource(
-                fs, inner_root=spec.inner_root, limits=self._limits, location=location
+                fs,
+                inner_root=spec.inner_root,
+                limits=self._limits,
+                location=location,
+                concurrency=self._max_concurrency,
             )
         return FolderSource(fs, location=location, concurrency=self._max_concurrency)
 

@@ -207,6 +207,22 @@ class RemoteFS:
         """The whole content of one file, in one GET."""
         return bytes(await self._call("cat_file", path, location=location, missing=missing))
 
+    async def cat_range(self, path: str, start: int, end: int, *, location: str) -> bytes:
+        """Bytes ``[start, end)`` of one file, in one ranged GET.
+
+        Raises:
+            StorageError: The store answered with another length: it ignores ranges, or the
+                file changed.
+        """
+        data = bytes(await self._call("cat_file", path, start=start, end=end, location=location))
+        if len(data) != end - start:
+            raise StorageError(
+                f"asked for bytes {start}-{end} and got {len(data)} bytes "
+                "(the store ignores ranged reads, or the file changed)",
+                location=location,
+            )
+        return data
+
     async def pipe(self, path: str, data: bytes, *, location: str) -> None:
         """Create or replace one file."""
         await self._call("pipe_file", path, data, location=location)

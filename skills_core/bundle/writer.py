@@ -27,13 +27,12 @@ from backends import Backend, open_backend, write_bytes
 from backends.errors import LimitExceededError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.remote import bundle_refusals
+from backends.remote.manifest import MANIFEST_FORMAT, MANIFEST_NAME
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import SkillProblem
 from skills_core.errors import InvalidSkillsError
 from skills_core.format.models import SkillMetadata
 
-MANIFEST_NAME = "skillfs-bundle.json"
-MANIFEST_FORMAT = "skillfs-bundle/1"
 _TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 _MODE = 0o644 << 16
 _UNIX = 3

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Sequence
 
 from backends.base import Backend, SkillDocument, SkillRef
 from backends.capabilities import FetchResult, ListedDocument, fetch_many, list_documents
-from backends.errors import SkillNotFoundError
+from backends.errors import SkillNotFoundError, StorageError
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from skills_core import codes
 from skills_core.catalog.entries import (
@@ -188,7 +188,8 @@ class SkillCatalog:
         location = self._backend.location
         kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
         message = f"listing failed ({kept}): {exc}"
-        logger.warning("%s: %s", location, message, exc_info=exc)
+        # A storage error says all there is to say; anything else is a bug worth its traceback.
+        logger.warning("%s: %s", location, message, exc_info=not isinstance(exc, StorageError))
         return ReloadReport(
             unchanged=old.names,
             errors=old.errors,

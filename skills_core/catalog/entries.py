@@ -16,7 +16,12 @@ from typing import NamedTuple
 
 from backends.base import SkillDocument
 from backends.capabilities import ListedDocument
-from backends.errors import LimitExceededError, StorageError, UnsafePathError
+from backends.errors import (
+    DigestMismatchError,
+    LimitExceededError,
+    StorageError,
+    UnsafePathError,
+)
 from backends.limits import Limits
 from skills_core import codes
 from skills_core.catalog.report import SkillProblem
@@ -138,6 +143,8 @@ def problem_from_error(name: str | None, location: str, error: StorageError) -> 
         code = codes.TOO_LARGE
     elif isinstance(error, UnsafePathError):
         code = codes.UNSAFE_PATH
+    elif isinstance(error, DigestMismatchError):
+        code = codes.DIGEST_MISMATCH
     else:
         code = codes.READ_FAILED
     return SkillProblem(name, error.location or location, code, error.message)
