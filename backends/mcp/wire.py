@@ -1,0 +1,60 @@
+"""The skills extension's requests and results as the MCP SDK sends and validates them.
+
+Entries stay raw mappings here: :func:`backends.mcp.entries.parse_entry` checks each one on its
+own, so a single malformed entry never fails a whole listing page. Importing this module needs
+the SDK: without it the import fails with a MissingDependencyError naming ``agent-skillfs[mcp]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from backends.errors import MissingDependencyError
+
+try:
+    import mcp_types
+except ImportError as exc:  # pragma: no cover - exercised only without the extra installed
+    raise MissingDependencyError(
+        'MCP support needs the MCP SDK: pip install "agent-skillfs[mcp]"'
+    ) from exc
+
+LIST_METHOD = "skills/list"
+GET_METHOD = "skills/get"
+
+
+class ListSkillsParams(mcp_types.PaginatedRequestParams):
+    """Parameters of ``skills/list``: an optional cursor."""
+
+
+class GetSkillParams(mcp_types.RequestParams):
+    """Parameters of ``skills/get``: the URI of a skill's ``SKILL.md``."""
+
+    uri: str
+
+
+class ListSkillsRequest(mcp_types.Request[ListSkillsParams, Literal["skills/list"]]):
+    """One page of the server's skills."""
+
+    method: Literal["skills/list"] = "skills/list"
+    params: ListSkillsParams
+
+
+class GetSkillRequest(mcp_types.Request[GetSkillParams, Literal["skills/get"]]):
+    """One skill's entry, by URI."""
+
+    method: Literal["skills/get"] = "skills/get"
+    params: GetSkillParams
+
+
+class ListSkillsResult(mcp_types.PaginatedResult, mcp_types.CacheableResult):
+    """A page of raw skill entries."""
+
+    skills: list[dict[str, Any]]
+    result_type: Literal["complete"] = "complete"
+
+
+class GetSkillResult(mcp_types.CacheableResult):
+    """One raw skill entry."""
+
+    skill: dict[str, Any]
+    result_type: Literal["complete"] = "complete"
