@@ -1,22 +1,14 @@
 """The skills extension's requests and results as the MCP SDK sends and validates them.
 
 Entries stay raw mappings here: :func:`backends.mcp.entries.parse_entry` checks each one on its
-own, so a single malformed entry never fails a whole listing page. Importing this module needs
-the SDK: without it the import fails with a MissingDependencyError naming ``agent-skillfs[mcp]``.
+own, so a single malformed entry never fails a whole listing page.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from backends.errors import MissingDependencyError
-
-try:
-    import mcp_types
-except ImportError as exc:  # pragma: no cover - exercised only without the extra installed
-    raise MissingDependencyError(
-        'MCP support needs the MCP SDK: pip install "agent-skillfs[mcp]"'
-    ) from exc
+import mcp_types
 
 LIST_METHOD = "skills/list"
 GET_METHOD = "skills/get"
