@@ -19,6 +19,7 @@ The host rules of the extension (SEP-2640), as a backend keeps them:
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -297,10 +298,10 @@ def _uri_hint(raw: Any) -> str:
 
 
 def _name_hint(raw: Any, index: int) -> str:
-    """A name for an entry that could not be read: from its URI when there is one."""
-    uri = _uri_hint(raw).removesuffix("/" + SKILL_MD)
-    segment = uri.rstrip("/").rpartition("/")[2]
-    try:
-        return check_skill_name(segment)
-    except StorageError:
-        return f"entry-{index + 1}"
+    """A name for an entry that could not be read: from its URI, else its place in the listing."""
+    uri = raw.get("uri") if isinstance(raw, Mapping) else None
+    if isinstance(uri, str):
+        segment = uri.removesuffix("/" + SKILL_MD).rstrip("/").rpartition("/")[2]
+        with contextlib.suppress(StorageError):
+            return check_skill_name(segment)
+    return f"entry-{index + 1}"

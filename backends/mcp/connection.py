@@ -207,7 +207,10 @@ class McpConnection:
             ) from exc
         except SubscriptionLost as exc:
             raise StorageError(f"change events stopped: {exc}", location=self._location) from exc
-        except (OSError, TimeoutError, ValidationError) as exc:
+        except ValidationError as exc:
+            message = f"the server's answer is malformed: {exc}"
+            raise StorageError(message, location=self._location) from exc
+        except (OSError, TimeoutError) as exc:
             raise StorageError(f"the connection failed: {exc}", location=self._location) from exc
 
 

@@ -41,12 +41,12 @@ class GetSkillRequest(mcp_types.Request[GetSkillParams, Literal["skills/get"]]):
 class ListSkillsResult(mcp_types.PaginatedResult, mcp_types.CacheableResult):
     """A page of raw skill entries."""
 
-    skills: list[dict[str, Any]]
+    skills: list[Any]
     result_type: Literal["complete"] = "complete"
 
 
 class GetSkillResult(mcp_types.CacheableResult):
     """One raw skill entry."""
 
-    skill: dict[str, Any]
+    skill: Any
     result_type: Literal["complete"] = "complete"
