@@ -75,6 +75,7 @@ class McpSkillsBackend:
         max_files: Most files one skill may list (the extension's 512 by default).
         max_skill_bytes: Largest total size of one skill (the extension's 16 MiB by default).
         timeout: Seconds to wait for any one response.
+        headers: HTTP headers sent to a URL server with every request (``Authorization``).
     """
 
     def __init__(
@@ -86,11 +87,14 @@ class McpSkillsBackend:
         max_files: int = MAX_SKILL_FILES,
         max_skill_bytes: int = MAX_SKILL_BYTES,
         timeout: float = 30.0,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
         if isinstance(server, list | tuple):
             server = _stdio(server)
         self._label = label or default_label(server)
-        self._connection = McpConnection(server, location=self.location, timeout=timeout)
+        self._connection = McpConnection(
+            server, location=self.location, timeout=timeout, headers=headers
+        )
         self._approve = approve_allowed_tools
         self._max_files = max_files
         self._max_skill_bytes = max_skill_bytes

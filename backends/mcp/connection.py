@@ -19,7 +19,6 @@ import httpx2
 import mcp_types as types
 from mcp import Client
 from mcp.client import advertise
-from mcp.client.session import IncomingMessage
 from mcp.client.streamable_http import streamable_http_client
 from mcp.client.subscriptions import ListenNotSupportedError, SubscriptionLost
 from mcp.shared.exceptions import MCPError
@@ -62,7 +61,6 @@ class McpConnection:
         self._client: asyncio.Future[Client] | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()
-        self._listeners: set[asyncio.Queue[None]] = set()
 
     async def request(self, request: Any, result_type: type[ResultT], *, missing: str) -> ResultT:
         """Send one request; an "invalid params" answer raises SkillNotFoundError(``missing``)."""
@@ -98,14 +96,31 @@ class McpConnection:
         return SKILLS_EXTENSION in extensions
 
     async def change_events(self) -> AsyncIterator[None] | None:
-        """Signals when the server says its resources changed; ``None`` when it never will."""
+        """Signals when the server says its resources changed; ``None`` when it never will.
+
+        Only 2026-07-28 connections carry the skills extension (the SDK drops extensions from
+        older handshakes), and there change notifications come on a ``subscriptions/listen``
+        stream.
+        """
         client = await self._connect()
-        if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            return await self._listen(client)
-        resources = client.server_capabilities.resources
-        if resources is None or not resources.list_changed:
+        if client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
             return None
-        return self._notified()
+        stack = contextlib.AsyncExitStack()
+        try:
+            subscription = await stack.enter_async_context(
+                client.listen(resources_list_changed=True)
+            )
+        except (ListenNotSupportedError, MCPError, SubscriptionLost):
+            return None
+
+        async def events() -> AsyncIterator[None]:
+            async with stack:
+                yield None
+                with self._translated(missing="", not_found=StorageError):
+                    async for _ in subscription:
+                        yield None
+
+        return events()
 
     async def aclose(self) -> None:
         """Close the connection (a stdio server process exits); later calls reopen it."""
@@ -137,7 +152,6 @@ class McpConnection:
                     Client(
                         await self._transport(stack),
                         read_timeout_seconds=self._timeout,
-                        message_handler=self._on_message,
                         extensions=[advertise(SKILLS_EXTENSION)],
                         cache=None,
                     )
@@ -159,40 +173,6 @@ class McpConnection:
         http = await asyncio.to_thread(_http_client, self._headers, self._timeout)
         await stack.enter_async_context(http)
         return streamable_http_client(self._server, http_client=http)
-
-    async def _on_message(self, message: IncomingMessage) -> None:
-        if isinstance(message, types.ResourceListChangedNotification):
-            for queue in self._listeners:
-                queue.put_nowait(None)
-
-    async def _notified(self) -> AsyncIterator[None]:
-        queue: asyncio.Queue[None] = asyncio.Queue()
-        self._listeners.add(queue)
-        try:
-            yield None
-            while True:
-                await queue.get()
-                yield None
-        finally:
-            self._listeners.discard(queue)
-
-    async def _listen(self, client: Client) -> AsyncIterator[None] | None:
-        stack = contextlib.AsyncExitStack()
-        try:
-            subscription = await stack.enter_async_context(
-                client.listen(resources_list_changed=True)
-            )
-        except (ListenNotSupportedError, MCPError, SubscriptionLost):
-            return None
-
-        async def events() -> AsyncIterator[None]:
-            async with stack:
-                yield None
-                with self._translated(missing="", not_found=StorageError):
-                    async for _ in subscription:
-                        yield None
-
-        return events()
 
     @contextlib.contextmanager
     def _translated(self, *, missing: str, not_found: type[StorageError]) -> Iterator[None]:

@@ -270,3 +270,19 @@ async def test_watch_follows_the_servers_list_changed_events(
         report = await anext(reports)
     await reports.aclose()
     assert report.added == ("notes",)
+
+
+async def test_headers_reach_an_http_server(served: ServedFolder) -> None:
+    seen: list[str | None] = []
+
+    async def record(ctx, call_next):  # type: ignore[no-untyped-def]
+        seen.append(ctx.request.headers.get("authorization") if ctx.request else None)
+        return await call_next(ctx)
+
+    served.server.lowlevel.middleware.append(record)
+    backend = McpSkillsBackend(served.url, headers={"Authorization": "Bearer s3cret"})
+    try:
+        await backend.list()
+    finally:
+        await backend.aclose()
+    assert set(seen) == {"Bearer s3cret"}
