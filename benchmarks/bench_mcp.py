@@ -13,7 +13,6 @@ import asyncio
 import statistics
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -23,21 +22,7 @@ from benchmarks.corpus import write_corpus
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.mcp.server import SkillServer
 from skills_core.mcp.transports import http_server
-
-
-class Requests:
-    def __init__(self) -> None:
-        self.counts: Counter[str] = Counter()
-
-    async def __call__(self, ctx: Any, call_next: Any) -> Any:
-        if ctx.request_id is not None:
-            self.counts[ctx.method] += 1
-        return await call_next(ctx)
-
-    def take(self) -> dict[str, int]:
-        counts = dict(self.counts)
-        self.counts.clear()
-        return counts
+from tests.mcp.recording import RequestLog
 
 
 async def measure(root: Path, runs: int) -> dict[str, Any]:
@@ -47,7 +32,7 @@ async def measure(root: Path, runs: int) -> dict[str, Any]:
         started = time.perf_counter()
         await server.refresh()
         publish.append(time.perf_counter() - started)
-        requests = Requests()
+        requests = RequestLog()
         server.lowlevel.middleware.append(requests)
         async with http_server(server) as endpoint:
             backend = McpSkillsBackend(endpoint.url)
