@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 
 from tests.mcp.conftest import ROOT
+from tests.support.processes import run_python
 
 DOC = (ROOT / "docs" / "mcp.md").read_text()
 
 
 def test_the_runnable_example_reads_skills_over_mcp() -> None:
     (code,) = re.findall(r"```python\n(.+?)```", DOC, re.DOTALL)  # "python no-run" blocks skip
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_python("-c", code, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "csv-insights" in lines[0]
