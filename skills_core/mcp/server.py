@@ -70,13 +70,14 @@ class SkillServer:
         self._page_size = page_size
         self.changes = ListChanged()
         """Who hears about changes: listen streams and handshake-era sessions."""
+        self._listen = ListenHandler(self.changes.bus)
         self.lowlevel: Server[Any] = _LiveServer(
             name,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
             on_list_resources=self._list_resources,
             on_read_resource=self._read_resource,
-            on_subscriptions_listen=ListenHandler(self.changes.bus),
+            on_subscriptions_listen=self._listen,
         )
         """The SDK server: run it on any transport (see :mod:`skills_core.mcp.transports`)."""
         self.lowlevel.add_request_handler(LIST_METHOD, ListSkillsParams, self._list_skills)
@@ -124,6 +125,7 @@ class SkillServer:
 
     async def aclose(self) -> None:
         """End listen streams and delete script copies; the catalog stays open."""
+        self._listen.close()
         self.changes.close()
         await self._tools.close()
 
