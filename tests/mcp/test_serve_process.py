@@ -188,3 +188,13 @@ def test_the_cli_lists_serve_without_loading_the_sdk() -> None:
     )  # fmt: skip
     assert "--allow-scripts" in done.stdout
     assert done.stdout.strip().endswith("False")
+
+
+def test_a_source_that_cannot_be_listed_exits_2_before_serving(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*SERVE, str(tmp_path / "missing")], cwd=ROOT, capture_output=True, text=True,
+        timeout=EVENT_TIMEOUT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "cannot list skills folder" in done.stderr
+    assert done.stdout == ""  # stdout belongs to the protocol
