@@ -55,7 +55,7 @@ class CatalogSkillRegistry(SkillRegistry):
         words = [word for word in re.split(r"\W+", query.lower()) if word]
         candidates = [
             (_score(entry.metadata, words), entry.metadata, entry.location)
-            for entry in self._catalog.snapshot.entries.values()
+            for entry in self._catalog.snapshot.loaded.values()
             if entry.metadata is not None
         ]
         found = []
