@@ -9,6 +9,7 @@ skills added, changed or removed in storage show up without rebuilding the agent
 
 from __future__ import annotations
 
+import logging
 from typing import Literal
 
 from google.adk.agents.readonly_context import ReadonlyContext
@@ -35,6 +36,8 @@ from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.refresh import RefreshGate
 
 Discovery = Literal["lazy", "eager"]
+
+logger = logging.getLogger("skillfs.adk")
 
 
 class SkillsToolset(BaseToolset):
@@ -151,7 +154,17 @@ class SkillsToolset(BaseToolset):
         await self._tools.close()
 
     async def _refresh_for(self, invocation_id: str) -> None:
-        """Refresh at the start of a turn, at most every ``refresh_every`` seconds."""
+        """Refresh at the start of a turn, at most every ``refresh_every`` seconds.
+
+        A refresh that raises never costs the turn its tools (ADK would drop the whole toolset,
+        silently to the model): the last good catalog is served and the failure logged.
+        """
         if invocation_id != self._last_turn:
             self._last_turn = invocation_id
-            await self._refresh.maybe_refresh()
+            try:
+                await self._refresh.maybe_refresh()
+            except Exception:
+                logger.exception(
+                    "refreshing the skills of %s failed; serving the last good catalog",
+                    self._catalog.backend.location,
+                )
