@@ -9,7 +9,6 @@ skills added, changed or removed in storage show up without rebuilding the agent
 
 from __future__ import annotations
 
-import logging
 from typing import Literal
 
 from google.adk.agents.readonly_context import ReadonlyContext
@@ -36,8 +35,6 @@ from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.refresh import RefreshGate
 
 Discovery = Literal["lazy", "eager"]
-
-logger = logging.getLogger("skillfs.adk")
 
 
 class SkillsToolset(BaseToolset):
@@ -88,7 +85,6 @@ class SkillsToolset(BaseToolset):
         self._catalog = catalog
         self._eager = discovery == "eager"
         self._refresh = RefreshGate(catalog, refresh_every)
-        self._last_turn: str | None = None
         self._names = names or ToolNames()
         self._system_prompt = system_prompt
         self._tools = SkillTools(
@@ -125,7 +121,7 @@ class SkillsToolset(BaseToolset):
     async def get_tools(self, readonly_context: ReadonlyContext | None = None) -> list[BaseTool]:
         """The skill tools; a new turn may refresh the catalog first."""
         if readonly_context is not None:
-            await self._refresh_for(readonly_context.invocation_id)
+            await self._refresh.refresh_for_turn(readonly_context.invocation_id)
         return [tool for tool in self._offered if self._is_tool_selected(tool, readonly_context)]
 
     async def process_llm_request(
@@ -152,19 +148,3 @@ class SkillsToolset(BaseToolset):
     async def close(self) -> None:
         """Delete local copies made to run remote skills' scripts."""
         await self._tools.close()
-
-    async def _refresh_for(self, invocation_id: str) -> None:
-        """Refresh at the start of a turn, at most every ``refresh_every`` seconds.
-
-        A refresh that raises never costs the turn its tools (ADK would drop the whole toolset,
-        silently to the model): the last good catalog is served and the failure logged.
-        """
-        if invocation_id != self._last_turn:
-            self._last_turn = invocation_id
-            try:
-                await self._refresh.maybe_refresh()
-            except Exception:
-                logger.exception(
-                    "refreshing the skills of %s failed; serving the last good catalog",
-                    self._catalog.backend.location,
-                )

@@ -98,7 +98,7 @@ class SkillTools:
         ``prepare``, when given, adapts the skill to this call before its content is built;
         an error value it returns is returned as is.
         """
-        if problem := _require_text(skill_name=skill_name):
+        if problem := require_text(skill_name=skill_name):
             return problem
         skill = await self._catalog.get(skill_name)
         if prepare is not None:
@@ -115,7 +115,7 @@ class SkillTools:
         A folder's path (``"references"``, ``"."`` for the skill's own) lists that folder
         instead, bounded: what a model asks for after ``load_skill`` summarised a big skill.
         """
-        if problem := _require_text(skill_name=skill_name, file_path=file_path):
+        if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
         if file_path in ROOT_FOLDERS:
             return await self._folder(skill_name, ".")
@@ -192,7 +192,7 @@ class SkillTools:
         """Check everything about a run that needs no storage access."""
         if self._scripts is None:
             return tool_error(SCRIPTS_DISABLED, "running skill scripts is not enabled")
-        if problem := _require_text(skill_name=skill_name, file_path=file_path):
+        if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
         try:
             arguments = script_arguments(args)
@@ -221,7 +221,8 @@ class _Request:
     arguments: tuple[str, ...]
 
 
-def _require_text(**arguments: Any) -> ToolResult | None:
+def require_text(**arguments: Any) -> ToolResult | None:
+    """An ``INVALID_ARGUMENTS`` error naming every argument that is not a non-empty string."""
     missing = [name for name, value in arguments.items() if not isinstance(value, str) or not value]
     if not missing:
         return None

@@ -67,11 +67,11 @@ async def test_a_refresh_that_raises_serves_the_last_good_catalog(
     def arm() -> None:
         catalog.armed = True
 
-    with caplog.at_level(logging.ERROR, logger="skillfs.adk"):
+    with caplog.at_level(logging.ERROR, logger="skillfs.tools"):
         model = await second_turn_loads_pdf(toolset, arm)
 
     assert set(declarations(model.requests[1])) == TOOLS
-    [record] = [r for r in caplog.records if r.name == "skillfs.adk"]
+    [record] = [r for r in caplog.records if r.name == "skillfs.tools"]
     assert record.getMessage() == (
         "refreshing the skills of memory:// failed; serving the last good catalog"
     )
