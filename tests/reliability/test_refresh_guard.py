@@ -41,25 +41,27 @@ def with_hostile(data: bytes | str) -> MemoryBackend:
     return MemoryBackend({**GOOD, HOSTILE: {"SKILL.md": data}})
 
 
+async def only_the_hostile_skill_is_refused(catalog: SkillCatalog, code: str) -> str:
+    """Refresh: the good skills load, the hostile one is refused with ``code``; its message."""
+    report = await catalog.refresh()
+    assert report.ok
+    assert report.added == tuple(GOOD)
+    [problem] = report.errors
+    assert (problem.name, problem.location, problem.code) == (HOSTILE, HOSTILE_LOCATION, code)
+    json.dumps(report.to_dict())  # everything reported can be printed
+    return problem.message
+
+
 @pytest.mark.parametrize("value", LONG_INTEGERS.values(), ids=LONG_INTEGERS.keys())
 async def test_an_integer_too_long_to_print_refuses_its_skill_alone(value: str) -> None:
     key = "metadata" if value.startswith("\n") else "version"
     text = f"---\nname: {HOSTILE}\ndescription: d\n{key}: {value}\n---\nBody.\n"
     catalog = SkillCatalog(with_hostile(text))
 
-    report = await catalog.refresh()
+    message = await only_the_hostile_skill_is_refused(catalog, codes.YAML_NUMBER)
 
-    assert report.ok
-    assert report.added == tuple(GOOD)
-    [problem] = report.errors
-    assert (problem.name, problem.location, problem.code) == (
-        HOSTILE,
-        HOSTILE_LOCATION,
-        codes.YAML_NUMBER,
-    )
     line = 5 if key == "metadata" else 4
-    assert problem.message == f"integer at line {line} is longer than 4,300 digits; refused"
-    json.dumps(report.to_dict())  # everything reported can be printed
+    assert message == f"integer at line {line} is longer than 4,300 digits; refused"
     assert (await catalog.refresh()).ok
 
 
@@ -79,17 +81,9 @@ class WrongTypeBackend(CountingBackend):
 async def test_a_skill_that_breaks_the_loader_is_refused_alone() -> None:
     catalog = SkillCatalog(WrongTypeBackend(with_hostile(skill_md(HOSTILE))))
 
-    report = await catalog.refresh()
+    message = await only_the_hostile_skill_is_refused(catalog, codes.LOAD_FAILED)
 
-    assert report.ok
-    assert report.added == tuple(GOOD)
-    [problem] = report.errors
-    assert (problem.name, problem.location, problem.code) == (
-        HOSTILE,
-        HOSTILE_LOCATION,
-        codes.LOAD_FAILED,
-    )
-    assert problem.message.startswith("loading the skill failed unexpectedly (TypeError: ")
+    assert message.startswith("loading the skill failed unexpectedly (TypeError: ")
 
 
 class ExplodingFetchBackend(CountingBackend):
