@@ -16,6 +16,7 @@ from backends import LocalBackend, MemoryBackend
 from backends.errors import SkillNotFoundError
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
+from skills_core.context.injection import skill_body
 from skills_core.tools.factory import SkillTools
 
 LIGATURE = "\ufb01le"  # "ﬁle": NFKC turns the ligature into "fi"
@@ -54,6 +55,7 @@ async def test_a_skill_is_served_under_one_name_everywhere(
     loaded = await SkillTools(catalog).load_skill("file")
     assert loaded["skill_name"] == "file"
     assert loaded["files"] == ["notes.md"]
+    assert skill_body(catalog, "file") == "Use files."
     again = await catalog.refresh()
     assert again.ok
     assert again.unchanged == ("file", "good")
