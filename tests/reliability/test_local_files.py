@@ -44,7 +44,10 @@ def make_directory(path: Path) -> None:
 
 
 def make_device(path: Path) -> None:
-    os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))  # /dev/null's numbers
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))  # /dev/null's numbers
+    except PermissionError:  # the socket case takes the same path through the code
+        pytest.skip("creating a device node needs CAP_MKNOD (root)")
 
 
 def make_socket(path: Path) -> None:
