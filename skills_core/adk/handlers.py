@@ -107,7 +107,8 @@ def build_tools(
             name=names.load_skill_resource,
             describe=fixed(
                 "Reads one file of a skill: text, or binary (images, audio, video and PDF "
-                "follow as inline data; other files as base64)."
+                "follow as inline data; other files as base64). A folder's path lists that "
+                "folder."
             ),
             parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH},
             required=("skill_name", "file_path"),

@@ -151,11 +151,11 @@ def inside(folder: str, path: str) -> str:
 
 async def skill_folder(catalog: SkillCatalog, name: str) -> str:
     """Where a skill lives: its folder on this machine when it has one, else its location."""
-    folder = await local_folder(catalog.backend, name)
-    if folder is not None:
-        return folder
-    entry = catalog.snapshot.entries.get(name)
-    return base_location(entry.location) if entry is not None else name
+    entry = catalog.snapshot.loaded.get(name)
+    if entry is None:
+        return name
+    folder = await local_folder(catalog.backend, entry.name)  # the storage key, not the name
+    return folder if folder is not None else base_location(entry.location)
 
 
 def script_outcome(result: ToolResult) -> ToolResult:
