@@ -105,7 +105,11 @@ def _full_verdict(document: SkillDocument, *, limits: Limits, strict: bool) -> C
     # Counting a body's lines costs more than parsing its frontmatter: only a strict catalog
     # (a full verdict, as `skillfs validate` gives) advises on length; emptiness is cheap.
     metadata, report = analyze(frontmatter, folder_name=name, body=source.body if strict else None)
-    advice_issues = report.warnings if strict else (EMPTY_BODY,) if source.body_is_blank else ()
+    advice_issues = (
+        report.warnings  # without the body, only advice on fields
+        if strict or not source.body_is_blank
+        else (*report.warnings, EMPTY_BODY)
+    )
     errors = _problems(name, location, report.errors)
     advice = _problems(name, location, advice_issues)
     if metadata is None or (strict and errors):
