@@ -19,18 +19,22 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from skills_core.adk.attach import with_skills
 from skills_core.adk.convert import load_adk_skill, load_adk_skills, to_adk_skill
 from skills_core.adk.fork import AgentResolver, ModelResolver
+from skills_core.adk.guard import ACTIVE_SKILL_KEY, SkillToolGuard, activate_skill
 from skills_core.adk.names import ToolNames
 from skills_core.adk.prompt import PromptContext, default_system_prompt
 from skills_core.adk.registry import CatalogSkillRegistry
 from skills_core.adk.toolset import SkillsToolset
 
 __all__ = [
+    "ACTIVE_SKILL_KEY",
     "AgentResolver",
     "CatalogSkillRegistry",
     "ModelResolver",
     "PromptContext",
+    "SkillToolGuard",
     "SkillsToolset",
     "ToolNames",
+    "activate_skill",
     "default_system_prompt",
     "load_adk_skill",
     "load_adk_skills",

@@ -81,7 +81,7 @@ def build_tools(
     def fixed(text: str) -> Callable[[], str]:
         return lambda: text
 
-    return {
+    built = {
         "list_skills": SkillTool(
             name=names.list_skills,
             describe=fixed("Lists the skills you can load, with what each is for."),
@@ -114,6 +114,9 @@ def build_tools(
             handler=run_script,
         ),
     }
+    for kind, tool in built.items():
+        tool.kind = kind
+    return built
 
 
 def _request(args: Mapping[str, Any], context: ToolContext) -> str:
