@@ -98,7 +98,7 @@ class SkillTools:
 
         Words no skill fits give an empty list; see :mod:`skills_core.context.search`.
         """
-        if problem := _require_text(query=query):
+        if problem := require_text(query=query):
             return problem
         if isinstance(limit, float) and limit.is_integer():  # JSON numbers may arrive as 5.0
             limit = int(limit)
