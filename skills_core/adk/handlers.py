@@ -36,6 +36,15 @@ from skills_core.tools.results import (
     tool_error,
 )
 
+CONTEXT_PATH_KEY = "skillfs:context_path"
+"""Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
+
+
+def context_path_of(state: Any) -> str | None:
+    """The session's context path, when one is set (a string)."""
+    value = state.get(CONTEXT_PATH_KEY)
+    return value if isinstance(value, str) else None
+
 
 def build_tools(
     tools: SkillTools,
@@ -48,7 +57,7 @@ def build_tools(
     """The skill tools, keyed by their default names."""
 
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        return await tools.list_skills()
+        return await tools.list_skills(context_path=context_path_of(context.state))
 
     async def search_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.search_skills(args.get("query"), args.get("limit", DEFAULT_SEARCH_LIMIT))
