@@ -182,7 +182,7 @@ def skills_listing(
     search_tool: str | None = SEARCH_TOOL,
     load_tool: str = LOAD_TOOL,
 ) -> dict[str, Any]:
-    """What ``list_skills`` returns, within ``budget`` characters of compact JSON.
+    """What ``list_skills`` returns, within ``budget`` characters of JSON (``json.dumps``).
 
     ``{"skills": [{"name", "description"}, ...]}``, plus ``total`` and ``note`` when the
     listing had to shrink.
@@ -192,7 +192,7 @@ def skills_listing(
     fitted = fit_catalog(
         skills,
         budget,
-        lambda c: len(json.dumps(_listing(c), ensure_ascii=False)),
+        lambda c: len(json.dumps(_listing(c))),  # escaped non-ASCII: the larger count
         search_tool=search_tool,
         load_tool=load_tool,
     )
