@@ -19,8 +19,8 @@ from skills_core.format.models import SkillMetadata
 
 T = TypeVar("T")
 
-Derive = Callable[[CatalogEntry, SkillMetadata], T]
-"""Builds the derived value of one loaded skill from its catalog entry and metadata."""
+Derive = Callable[[str, CatalogEntry, SkillMetadata], T]
+"""Builds the value of one loaded skill from its name in the catalog, its entry and metadata."""
 
 
 class Changes(NamedTuple, Generic[T]):
@@ -81,7 +81,7 @@ class DerivedSkills(Generic[T]):
                 if slot is None or not _same(slot.entry, entry):
                     if slot is not None:
                         old[name] = slot  # still to be reported as removed
-                    slot = _Slot(entry, self._derive(entry, entry.metadata))
+                    slot = _Slot(entry, self._derive(name, entry, entry.metadata))
                     added.append(slot.value)
                     self.derived += 1
                 slots[name] = slot

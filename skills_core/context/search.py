@@ -65,7 +65,9 @@ class IndexedSkill(SkillFacts):
     counts: dict[str, int]
 
 
-def index_skill(entry: CatalogEntry, metadata: SkillMetadata, body_chars: int) -> IndexedSkill:
+def index_skill(
+    name: str, entry: CatalogEntry, metadata: SkillMetadata, body_chars: int
+) -> IndexedSkill:
     """Count the words of one skill, each field's words repeated by its weight."""
     tags = skill_tags(metadata)
     body = entry.raw[entry.body_start : entry.body_start + body_chars]
@@ -77,7 +79,7 @@ def index_skill(entry: CatalogEntry, metadata: SkillMetadata, body_chars: int) -
         + tokenize(" ".join(tags)) * TAG_WEIGHT
         + tokenize_bytes(body) * BODY_WEIGHT
     )
-    return IndexedSkill(metadata.name, entry.location, metadata, tags, Counter(words))
+    return IndexedSkill(name, entry.location, metadata, tags, Counter(words))
 
 
 def forms(term: str) -> tuple[str, ...]:
@@ -109,7 +111,7 @@ class SkillSearchIndex:
 
     def __init__(self, catalog: SkillCatalog, *, body_chars: int = DEFAULT_BODY_CHARS) -> None:
         self._skills = DerivedSkills(
-            catalog, lambda entry, metadata: index_skill(entry, metadata, body_chars)
+            catalog, lambda name, entry, metadata: index_skill(name, entry, metadata, body_chars)
         )
         self._indexed: dict[str, IndexedSkill] = {}
         self._counts: dict[str, dict[str, int]] = {}  # skill -> its word counts

@@ -137,11 +137,11 @@ class LexicalSkill(SkillFacts):
     body_tokens: frozenset[str]
 
     @classmethod
-    def of(cls, entry: CatalogEntry, metadata: SkillMetadata) -> LexicalSkill:
+    def of(cls, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> LexicalSkill:
         """Tokenize one catalog entry."""
         tags = skill_tags(metadata)
         return cls(
-            metadata.name,
+            name,
             entry.location,
             metadata,
             tags,

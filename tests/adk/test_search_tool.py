@@ -7,7 +7,7 @@ from google.adk.agents import LlmAgent
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.adk import SkillsToolset
+from skills_core.adk import CatalogSkillRegistry, SkillsToolset
 from tests.adk.scripted import (
     Conversation,
     ScriptedLlm,
@@ -66,3 +66,13 @@ async def test_search_is_off_by_default_and_follows_the_prefix() -> None:
     await chat.close()
     assert "kb_search_skills" in declarations(model.requests[1])
     assert "`kb_search_skills`" in system_text(model.requests[1])
+
+
+async def test_adks_own_skill_toolset_searches_with_ranked_search() -> None:
+    catalog = SkillCatalog(MemoryBackend(SKILLS))
+    registry = CatalogSkillRegistry(catalog)
+    found = await registry.search_skills(query="please fill out my PDF form")
+    assert [meta.name for meta in found] == ["pdf-forms"]
+    assert await registry.search_skills(query="tell me a joke about penguins") == []
+    everything = await registry.search_skills(query=" ")
+    assert [meta.name for meta in everything] == ["pdf-forms", "release-notes"]
