@@ -42,6 +42,7 @@ UNQUOTED_COLON = "UNQUOTED_COLON"
 EMPTY_BODY = "EMPTY_BODY"
 LONG_BODY = "LONG_BODY"
 SHADOWED = "SHADOWED"
+BROAD_PATHS = "BROAD_PATHS"
 FIELD_WITHHELD = "FIELD_WITHHELD"  # e.g. allowed-tools of a skill served over MCP, not approved
 
 # Two skills claim one name: the first by folder order is served, the other refused.

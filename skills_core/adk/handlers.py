@@ -29,6 +29,15 @@ from skills_core.tools.results import (
 )
 from skills_core.tools.schemas import FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
 
+CONTEXT_PATH_KEY = "skillfs:context_path"
+"""Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
+
+
+def context_path_of(state: Any) -> str | None:
+    """The session's context path, when one is set (a string)."""
+    value = state.get(CONTEXT_PATH_KEY)
+    return value if isinstance(value, str) else None
+
 
 def build_tools(
     tools: SkillTools,
@@ -41,7 +50,7 @@ def build_tools(
     """The skill tools, keyed by their default names."""
 
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        return await tools.list_skills()
+        return await tools.list_skills(context_path=context_path_of(context.state))
 
     async def search_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.search_skills(args.get("query"), args.get("limit", DEFAULT_SEARCH_LIMIT))
@@ -78,7 +87,7 @@ def build_tools(
     def fixed(text: str) -> Callable[[], str]:
         return lambda: text
 
-    return {
+    built = {
         "list_skills": SkillTool(
             name=names.list_skills,
             describe=fixed("Lists the skills you can load, with what each is for."),
@@ -122,6 +131,9 @@ def build_tools(
             handler=run_script,
         ),
     }
+    for kind, tool in built.items():
+        tool.kind = kind
+    return built
 
 
 def _request(args: Mapping[str, Any], context: ToolContext) -> str:

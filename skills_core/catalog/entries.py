@@ -175,7 +175,11 @@ def _full_verdict(document: SkillDocument, *, limits: Limits, strict: bool) -> C
     metadata, report = analyze(
         frontmatter, folder_name=folder, body=source.body if strict else None
     )
-    advice_issues = report.warnings if strict else (EMPTY_BODY,) if source.body_is_blank else ()
+    advice_issues = (
+        report.warnings  # without the body, only advice on fields
+        if strict or not source.body_is_blank
+        else (*report.warnings, EMPTY_BODY)
+    )
     if metadata is None or (strict and report.errors):
         errors = _problems(folder, location, report.errors)
         return _refused(document, errors, _problems(folder, location, advice_issues))

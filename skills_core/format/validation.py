@@ -94,6 +94,7 @@ def analyze(
     description = _check_description(frontmatter, errors)
     values: dict[str, Any] = {}
     extra: dict[str, Any] = {}
+    advice: list[Issue] = []
     for key, value in frontmatter.items():
         if key in IDENTITY_KEYS:
             continue
@@ -103,17 +104,20 @@ def analyze(
             extra[str(key)] = value
             continue
         try:
-            values[spec.attr] = spec.coerce(value)
+            typed = spec.coerce(value)
         except FieldProblem as problem:
             errors.append(Issue(problem.code, f"{key!r} {problem.message}", key))
             if problem.repaired is None:
                 extra[key] = value
-            else:
-                values[spec.attr] = problem.repaired
-            continue
-        if spec.max_length is not None and len(value) > spec.max_length:
-            errors.append(_too_long(key, len(value), spec.max_length))
-    warnings = _advise(body)
+                continue
+            typed = problem.repaired
+        else:
+            if spec.max_length is not None and len(value) > spec.max_length:
+                errors.append(_too_long(key, len(value), spec.max_length))
+        values[spec.attr] = typed
+        if spec.advise is not None:
+            advice += (Issue(code, f"{key!r} {text}", key) for code, text in spec.advise(typed))
+    warnings = (*advice, *_advise(body))
     report = ValidationReport(tuple(errors), warnings) if errors or warnings else _CLEAN
     if name is None or description is None:
         return Analysis(None, report)

@@ -14,6 +14,7 @@ from backends.errors import ResourceNotFoundError
 from backends.limits import KIB
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.budget import ListingPolicy
 from skills_core.context.search import search_index
 from skills_core.context.selection import SelectionPolicy
 from skills_core.format.models import Skill
@@ -58,6 +59,8 @@ class SkillTools:
         scripts: Permission and limits for running scripts; ``None`` keeps them off.
         build_content: Builds the instructions ``load_skill`` returns (default: the body).
         max_resource_bytes: Largest file ``load_skill_resource`` returns.
+        listing: What ``list_skills`` lists and in how many characters (default: every
+            skill, whole); see :mod:`skills_core.context.budget`.
     """
 
     def __init__(
@@ -67,8 +70,10 @@ class SkillTools:
         scripts: ScriptPolicy | None = None,
         build_content: ContentBuilder = skill_body,
         max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES,
+        listing: ListingPolicy | None = None,
     ) -> None:
         self._catalog = catalog
+        self._listing = listing or ListingPolicy()
         self._scripts = scripts
         self._build_content = build_content
         self._max_resource_bytes = max_resource_bytes
@@ -84,15 +89,20 @@ class SkillTools:
         """The script policy, or ``None`` when scripts are off."""
         return self._scripts
 
+    @property
+    def listing(self) -> ListingPolicy:
+        """What ``list_skills`` lists, and within which budget."""
+        return self._listing
+
     @never_raises
-    async def list_skills(self) -> ToolResult:
-        """Every loaded skill's name and description."""
-        return {
-            "skills": [
-                {"name": meta.name, "description": meta.description}
-                for meta in self._catalog.list()
-            ]
-        }
+    async def list_skills(self, *, context_path: str | None = None) -> ToolResult:
+        """Every skill that applies: name and description, within the listing's budget.
+
+        Args:
+            context_path: The file being worked on; skills whose ``paths`` do not match it
+                are left out.
+        """
+        return self._listing.listing(self._catalog.list(), context_path)
 
     @never_raises
     async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:

@@ -84,3 +84,12 @@ def test_prompt_without_locations(cli: RunCli) -> None:
     assert result.code == 0
     assert "<location>" not in result.out
     assert result.out.count("<skill>") == 4
+
+
+def test_prompt_within_a_budget(cli: RunCli) -> None:
+    whole = cli("prompt", "--no-location").out
+    result = cli("prompt", "--no-location", "--budget", "400")
+    assert result.code == 0
+    assert len(result.out) <= 401 < len(whole)  # the block, then print's newline
+    assert result.out.count("<skill>") == 4
+    assert "4 skills available, listed by name only to fit the context" in result.out

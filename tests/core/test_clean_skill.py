@@ -51,7 +51,7 @@ def assert_agrees(raw: bytes) -> CleanSkill | None:
         "name: pdf-tools\ndescription: >-\n  Folded\n  over lines\ntags:\n  - pdf\n  - forms",
         "name: pdf-tools\ndescription: Ünïcödé — “quoted” 漢字 🎉\nmodel: gemini-2.5-flash",
         "name: pdf-tools\ndescription: d\ncontext: fork\nagent: helper\nargument-hint: '[file]'",
-        "name: pdf-tools\ndescription: d\npaths: src/*.py, docs/*.md\nhooks:\n  pre: lint",
+        "name: pdf-tools\ndescription: d\npaths: src/*.py, docs/*.md\nshell: bash",
         "# a comment\nname: pdf-tools\n\ndescription: C# and F# too",
     ],
 )
@@ -69,6 +69,9 @@ def test_clean_skills_take_the_one_pass_path(frontmatter: str) -> None:
         b"---\nname: Pdf-Tools\ndescription: d\n---\nbody\n",  # not kebab-case
         b"---\nname: pdf-tools\ndescription: " + b"x" * 1025 + b"\n---\nbody\n",
         b"---\nname: pdf-tools\ndescription: d\nallowed-tools: [Read]\n---\nbody\n",
+        b"---\nname: pdf-tools\ndescription: d\nhooks:\n  pre: lint\n---\nbody\n",  # no event
+        b"---\nname: pdf-tools\ndescription: d\npaths: '**'\n---\nbody\n",  # advice to give
+        b"---\nname: pdf-tools\ndescription: d\npaths: src/[ab\n---\nbody\n",  # broken glob
         b"---\nname: pdf-tools\ndescription: d\nuser-invocable: yes\n---\nbody\n",
         b"---\nname: pdf-tools\ndescription: d\ncontext: spawn\n---\nbody\n",
         b"---\nname: pdf-tools\ndescription: d\nname: pdf-tools\n---\nbody\n",

@@ -102,7 +102,11 @@ def test_unknown_fields_are_errors() -> None:
         {"tags": "pdf, forms"},
         {"paths": ["src/**/*.py"]},
         {"shell": "bash"},
-        {"hooks": {"PreToolUse": [{"matcher": "Bash"}]}},
+        {
+            "hooks": {
+                "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "x"}]}]
+            }
+        },
         {"argument-hint": "[file]"},
         {"user-invocable": False, "disable-model-invocation": True},
     ],
