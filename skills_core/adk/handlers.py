@@ -16,15 +16,7 @@ from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
-from skills_core.adk.tool import (
-    FILE_PATH,
-    LIMIT,
-    QUERY,
-    REQUEST,
-    SCRIPT_ARGS,
-    SKILL_NAME,
-    SkillTool,
-)
+from skills_core.adk.tool import REQUEST, SkillTool
 from skills_core.tools.factory import DEFAULT_SEARCH_LIMIT, SkillTools
 from skills_core.tools.policy import script_arguments
 from skills_core.tools.results import (
@@ -35,6 +27,16 @@ from skills_core.tools.results import (
     never_raises,
     tool_error,
 )
+from skills_core.tools.schemas import FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
+
+CONTEXT_PATH_KEY = "skillfs:context_path"
+"""Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
+
+
+def context_path_of(state: Any) -> str | None:
+    """The session's context path, when one is set (a string)."""
+    value = state.get(CONTEXT_PATH_KEY)
+    return value if isinstance(value, str) else None
 
 
 def build_tools(
@@ -48,7 +50,7 @@ def build_tools(
     """The skill tools, keyed by their default names."""
 
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        return await tools.list_skills()
+        return await tools.list_skills(context_path=context_path_of(context.state))
 
     async def search_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.search_skills(args.get("query"), args.get("limit", DEFAULT_SEARCH_LIMIT))
@@ -85,7 +87,7 @@ def build_tools(
     def fixed(text: str) -> Callable[[], str]:
         return lambda: text
 
-    return {
+    built = {
         "list_skills": SkillTool(
             name=names.list_skills,
             describe=fixed("Lists the skills you can load, with what each is for."),
@@ -114,7 +116,8 @@ def build_tools(
             name=names.load_skill_resource,
             describe=fixed(
                 "Reads one file of a skill: text, or binary (images, audio, video and PDF "
-                "follow as inline data; other files as base64)."
+                "follow as inline data; other files as base64). A folder's path lists that "
+                "folder."
             ),
             parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH},
             required=("skill_name", "file_path"),
@@ -128,6 +131,9 @@ def build_tools(
             handler=run_script,
         ),
     }
+    for kind, tool in built.items():
+        tool.kind = kind
+    return built
 
 
 def _request(args: Mapping[str, Any], context: ToolContext) -> str:

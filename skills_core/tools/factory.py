@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from backends.errors import ResourceNotFoundError
 from backends.limits import KIB
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.budget import ListingPolicy
 from skills_core.context.search import search_index
 from skills_core.context.selection import SelectionPolicy
 from skills_core.format.models import Skill
@@ -23,6 +25,7 @@ from skills_core.tools.content import (
     resource_result,
     skill_body,
 )
+from skills_core.tools.listing import ROOT_FOLDERS, folder_listing
 from skills_core.tools.policy import ScriptPolicy, script_arguments
 from skills_core.tools.process import ProcessOutcome, run_process
 from skills_core.tools.results import (
@@ -56,6 +59,8 @@ class SkillTools:
         scripts: Permission and limits for running scripts; ``None`` keeps them off.
         build_content: Builds the instructions ``load_skill`` returns (default: the body).
         max_resource_bytes: Largest file ``load_skill_resource`` returns.
+        listing: What ``list_skills`` lists and in how many characters (default: every
+            skill, whole); see :mod:`skills_core.context.budget`.
     """
 
     def __init__(
@@ -65,8 +70,10 @@ class SkillTools:
         scripts: ScriptPolicy | None = None,
         build_content: ContentBuilder = skill_body,
         max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES,
+        listing: ListingPolicy | None = None,
     ) -> None:
         self._catalog = catalog
+        self._listing = listing or ListingPolicy()
         self._scripts = scripts
         self._build_content = build_content
         self._max_resource_bytes = max_resource_bytes
@@ -82,15 +89,20 @@ class SkillTools:
         """The script policy, or ``None`` when scripts are off."""
         return self._scripts
 
+    @property
+    def listing(self) -> ListingPolicy:
+        """What ``list_skills`` lists, and within which budget."""
+        return self._listing
+
     @never_raises
-    async def list_skills(self) -> ToolResult:
-        """Every loaded skill's name and description."""
-        return {
-            "skills": [
-                {"name": meta.name, "description": meta.description}
-                for meta in self._catalog.list()
-            ]
-        }
+    async def list_skills(self, *, context_path: str | None = None) -> ToolResult:
+        """Every skill that applies: name and description, within the listing's budget.
+
+        Args:
+            context_path: The file being worked on; skills whose ``paths`` do not match it
+                are left out.
+        """
+        return self._listing.listing(self._catalog.list(), context_path)
 
     @never_raises
     async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
@@ -131,13 +143,32 @@ class SkillTools:
 
     @never_raises
     async def load_skill_resource(self, skill_name: Any, file_path: Any) -> ToolResult:
-        """One file of a skill: text, or base64 flagged ``binary``; size-capped."""
+        """One file of a skill: text, or base64 flagged ``binary``; size-capped.
+
+        A folder's path (``"references"``, ``"."`` for the skill's own) lists that folder
+        instead, bounded: what a model asks for after ``load_skill`` summarised a big skill.
+        """
         if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
-        data = await self._catalog.read_resource(
-            skill_name, file_path, max_bytes=self._max_resource_bytes
-        )
+        if file_path in ROOT_FOLDERS:
+            return await self._folder(skill_name, ".")
+        try:
+            data = await self._catalog.read_resource(
+                skill_name, file_path, max_bytes=self._max_resource_bytes
+            )
+        except ResourceNotFoundError:
+            folder = check_resource_path(file_path, location=skill_name)
+            listing = await self._folder(skill_name, folder)
+            if not listing:
+                raise
+            return listing
         return resource_result(skill_name, file_path, data)
+
+    async def _folder(self, skill_name: str, folder: str) -> ToolResult:
+        """The listing of one folder of a skill; empty when no file lies below it."""
+        skill = await self._catalog.get(skill_name)
+        listing = folder_listing(skill.files, folder)
+        return {"skill_name": skill_name, **listing} if listing else {}
 
     @never_raises
     async def run_skill_script(
