@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import itertools
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 
@@ -224,13 +225,21 @@ class SkillCatalog:
 
     async def _apply(self, listing: Sequence[ListedDocument], old: CatalogSnapshot) -> ReloadReport:
         """Load what the listing says changed and swap in the new snapshot, if any."""
-        entries, refresh_errors, fetched = await self._load(listing, old)
+        changes, refresh_errors, fetched = await self._load(listing, old)
         shadowing = shadowing_of(listing)
-        if _nothing_changed(old, entries, refresh_errors, shadowing):
+        errors = tuple(refresh_errors)
+        if not changes and errors == old.refresh_errors and shadowing == old.shadowing:
             return ReloadReport(unchanged=old.names, errors=old.errors, warnings=old.warnings)
-        new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, shadowing=shadowing)
+        if not old.entries:
+            entries = {folder: entry for folder, entry in changes.items() if entry is not None}
+            new = CatalogSnapshot.build(entries, refresh_errors=errors, shadowing=shadowing)
+            self._snapshot = new
+            return ReloadReport(
+                added=new.names, errors=new.errors, warnings=new.warnings, fetched=fetched
+            )
+        new = old.updated(changes, refresh_errors=errors, shadowing=shadowing)
         self._snapshot = new
-        return _compare(old, new, fetched)
+        return _compare(old, new, old.affected_names(changes), fetched)
 
     def _loaded_entry(self, name: str) -> tuple[CatalogEntry, SkillMetadata]:
         snapshot = self._snapshot
@@ -270,34 +279,47 @@ class SkillCatalog:
 
     async def _load(
         self, listing: Sequence[ListedDocument], old: CatalogSnapshot
-    ) -> tuple[dict[str, CatalogEntry], Sequence[SkillProblem], int]:
-        entries: dict[str, CatalogEntry] = {}
+    ) -> tuple[dict[str, CatalogEntry | None], Sequence[SkillProblem], int]:
+        """What changed since ``old``: new or changed entries by folder, ``None`` for gone ones.
+
+        Unchanged skills cost one fingerprint comparison each and are not touched.
+        """
+        changes: dict[str, CatalogEntry | None] = {}
         read: list[SkillDocument] = []  # by the listing itself
         pending: list[SkillRef] = []
         max_size = self._limits.max_skill_md_bytes
+        old_entries = old.entries
+        known = 0
         for item in listing:
             if isinstance(item, SkillDocument):
                 read.append(item)
                 continue
-            previous = old.entries.get(item.name)
-            if previous is not None and previous.fingerprint == item.fingerprint:
-                entries[item.name] = previous
-            elif item.error is not None:
-                entries[item.name] = unreadable_entry(item, item.error)
+            previous = old_entries.get(item.name)
+            if previous is not None:
+                known += 1
+                if previous.fingerprint == item.fingerprint:
+                    continue
+            if item.error is not None:
+                changes[item.name] = unreadable_entry(item, item.error)
             elif item.size is not None and item.size > max_size:
                 oversize = too_large("SKILL.md", item.size, max_size, location=item.location)
-                entries[item.name] = unreadable_entry(item, oversize)
+                changes[item.name] = unreadable_entry(item, oversize)
             else:
                 pending.append(item)
-        listed: list[ListedDocument] = [*read, *pending]
+        if known < len(old_entries):  # some folders are gone
+            listed = {item.name for item in listing}
+            changes.update((folder, None) for folder in old_entries.keys() - listed)
+        listed_items: list[ListedDocument] = [*read, *pending]
         results: list[FetchResult] = [*read]
         for start in range(0, len(pending), _FETCH_BATCH):
             names = [ref.name for ref in pending[start : start + _FETCH_BATCH]]
             results += await fetch_many(self._backend, names)
-        withheld = [withheld_fields(self._backend, item.name) for item in listed]
-        built, refresh_errors = await asyncio.to_thread(self._judge, listed, results, withheld, old)
-        entries.update((entry.name, entry) for entry in built)
-        return entries, refresh_errors, len(listed)
+        withheld = [withheld_fields(self._backend, item.name) for item in listed_items]
+        judged, refresh_errors = await asyncio.to_thread(
+            self._judge, listed_items, results, withheld, old
+        )
+        changes.update(judged)
+        return changes, refresh_errors, len(listed_items)
 
     def _judge(
         self,
@@ -305,9 +327,9 @@ class SkillCatalog:
         results: Sequence[FetchResult],
         withheld: Sequence[Mapping[str, str]],
         old: CatalogSnapshot,
-    ) -> tuple[Sequence[CatalogEntry], Sequence[SkillProblem]]:
-        """Turn what was fetched for each listed skill into entries (runs in a worker thread)."""
-        built: list[CatalogEntry] = []
+    ) -> tuple[dict[str, CatalogEntry | None], Sequence[SkillProblem]]:
+        """Turn what was fetched for each listed skill into changes (runs in a worker thread)."""
+        changes: dict[str, CatalogEntry | None] = {}
         problems: list[SkillProblem] = []
         for listed, result, fields in zip(listing, results, withheld, strict=True):
             previous = old.entries.get(listed.name)
@@ -315,33 +337,37 @@ class SkillCatalog:
                 entry = judge_document(
                     result, limits=self._limits, strict=self._strict, previous=previous
                 )
-                built.append(withhold(entry, fields))
+                changes[listed.name] = withhold(entry, fields)
             elif isinstance(result, SkillNotFoundError):
-                continue  # vanished since the listing: it is simply gone
+                if previous is not None:  # vanished since the listing: it is simply gone
+                    changes[listed.name] = None
             elif previous is not None and previous.loaded:
                 problem = problem_from_error(previous.served_name, listed.location, result)
                 note = f"{problem.message}; still serving the previous version"
                 problems.append(SkillProblem(problem.name, problem.location, problem.code, note))
-                built.append(previous)
             else:
-                built.append(unreadable_entry(listed, result))
-        return built, problems
+                changes[listed.name] = unreadable_entry(listed, result)
+        return changes, problems
 
 
-def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> ReloadReport:
-    """Name what a refresh changed; snapshot names are sorted, so the results are too."""
-    if not old.names:  # a first load: everything is new
-        return ReloadReport(
-            added=new.names, errors=new.errors, warnings=new.warnings, fetched=fetched
-        )
-    before, after = set(old.names), set(new.names)
-    common = [name for name in new.names if name in before]
-    changed = {name for name in common if _differs(old.loaded[name], new.loaded[name])}
+def _compare(
+    old: CatalogSnapshot, new: CatalogSnapshot, names: set[str], fetched: int
+) -> ReloadReport:
+    """Name what a refresh changed among ``names`` (the only ones it could have moved)."""
+    before, after = old.loaded, new.loaded
+    added = sorted(name for name in names if name in after and name not in before)
+    removed = sorted(name for name in names if name in before and name not in after)
+    changed = sorted(
+        name
+        for name in names
+        if name in before and name in after and _differs(before[name], after[name])
+    )
+    moved = {*added, *changed}
     return ReloadReport(
-        added=tuple(name for name in new.names if name not in before),
-        changed=tuple(name for name in common if name in changed),
-        removed=tuple(name for name in old.names if name not in after),
-        unchanged=tuple(name for name in common if name not in changed),
+        added=tuple(added),
+        changed=tuple(changed),
+        removed=tuple(removed),
+        unchanged=tuple(itertools.filterfalse(moved.__contains__, new.names)),
         errors=new.errors,
         warnings=new.warnings,
         fetched=fetched,
@@ -350,16 +376,3 @@ def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> Reload
 
 def _differs(before: CatalogEntry, after: CatalogEntry) -> bool:
     return before is not after and not before.same_content(after)
-
-
-def _nothing_changed(
-    old: CatalogSnapshot,
-    entries: dict[str, CatalogEntry],
-    refresh_errors: Sequence[SkillProblem],
-    shadowing: tuple[object, ...],
-) -> bool:
-    """True when every entry was reused as it was: the old snapshot can stay."""
-    if refresh_errors or len(entries) != len(old.entries) or shadowing != old.shadowing:
-        return False
-    old_entries = old.entries
-    return all(old_entries.get(name) is entry for name, entry in entries.items())
