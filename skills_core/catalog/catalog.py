@@ -42,6 +42,7 @@ from skills_core.catalog.entries import (
     unreadable_entry,
     withhold,
 )
+from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.report import ReloadReport, SkillProblem
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
 from skills_core.format.models import Skill, SkillMetadata
@@ -70,6 +71,7 @@ class SkillCatalog:
         self._limits = limits
         self._snapshot = EMPTY_SNAPSHOT
         self._lock = asyncio.Lock()
+        self._file_lists = FileLists(backend)
 
     def __repr__(self) -> str:
         return f"SkillCatalog({self._backend!r}, {len(self._snapshot.skills)} skills)"
@@ -118,14 +120,17 @@ class SkillCatalog:
         return self._loaded_entry(name)[1]
 
     async def get(self, name: str) -> Skill:
-        """One loaded skill with its body and current file list.
+        """One loaded skill with its body and its files as of the last refresh.
+
+        The file list is asked of the backend once per refresh, then served from memory (see
+        :mod:`skills_core.catalog.file_lists`).
 
         Raises:
             SkillNotFoundError: No loaded skill has that name.
         """
         entry, metadata = self._loaded_entry(name)
-        files = await self._backend.files(entry.name)
-        return Skill(metadata, entry.body, entry.location, tuple(files))
+        files = await self._file_lists.of(entry.name)
+        return Skill(metadata, entry.body, entry.location, files)
 
     def folder(self, name: str) -> str:
         """The folder (the backend's storage key) of a loaded skill.
@@ -218,6 +223,7 @@ class SkillCatalog:
                 listing = await self._list(old)
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc, codes.LIST_FAILED, "listing failed")
+            self._file_lists.forget()
             try:
                 return await self._apply(listing, old)
             except Exception as exc:  # nor may anything unexpected after it
