@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 from backends.errors import StorageError
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
-from backends.remote.urls import parse_source, protocol_of
+from backends.remote.urls import check_names_something, parse_source, protocol_of
 
 
 async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
@@ -30,9 +30,11 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
         Where the file was written, with any password hidden.
 
     Raises:
+        UnsupportedSourceError: ``url`` names nothing (empty, ``s3://`` without a bucket...).
         StorageError: The write failed.
         MissingDependencyError: The filesystem's package is not installed.
     """
+    check_names_something(url)
     redact = Redactor.for_source(url, storage_options)
     location = redact.url(url)
     protocol = protocol_of(url)
