@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from backends.errors import MissingDependencyError, StorageError, UnsupportedSourceError
-from backends.remote.errors import Redactor, raise_translated
+from backends.remote.errors import IncompleteReadError, Redactor, raise_translated
 from backends.remote.github import recursive_tree
 from backends.remote.retry import NO_RETRY, RetryPolicy, retrying
 from backends.remote.urls import SourceSpec, last_link, protocol_of
@@ -198,10 +198,29 @@ class RemoteFS:
         return dict(await self._call("info", path, location=location))
 
     async def cat(
-        self, path: str, *, location: str, missing: type[StorageError] = StorageError
+        self,
+        path: str,
+        *,
+        location: str,
+        missing: type[StorageError] = StorageError,
+        size: int | None = None,
     ) -> bytes:
-        """The whole content of one file, in one GET."""
-        return bytes(await self._call("cat_file", path, location=location, missing=missing))
+        """The whole content of one file, in one GET.
+
+        Args:
+            path: The file.
+            location: Where it is, for messages.
+            missing: The error to raise when it does not exist.
+            size: The size the listing gave; a read of any other length is an
+                :class:`IncompleteReadError`, retried like a dropped connection.
+        """
+
+        async def attempt() -> bytes:
+            data = bytes(await self._attempt("cat_file", path))
+            return IncompleteReadError.check(data, size, location=location)
+
+        data: bytes = await self._guarded(attempt, location=location, missing=missing)
+        return data
 
     async def pipe(self, path: str, data: bytes, *, location: str) -> None:
         """Create or replace one file."""
@@ -215,15 +234,16 @@ class RemoteFS:
         missing: type[StorageError] = StorageError,
         **kwargs: Any,
     ) -> Any:
-        async def attempt() -> Any:
-            if self._wrapper is not None:
-                return await getattr(self._wrapper, f"_{method}")(*args, **kwargs)
-            coroutine = getattr(self._fs, f"_{method}")(*args, **kwargs)
-            return await asyncio.wrap_future(
-                asyncio.run_coroutine_threadsafe(coroutine, self._fs.loop)
-            )
+        return await self._guarded(
+            lambda: self._attempt(method, *args, **kwargs), location=location, missing=missing
+        )
 
-        return await self._guarded(attempt, location=location, missing=missing)
+    async def _attempt(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """One call of the filesystem's async ``_<method>``, on the loop it belongs to."""
+        if self._wrapper is not None:
+            return await getattr(self._wrapper, f"_{method}")(*args, **kwargs)
+        coroutine = getattr(self._fs, f"_{method}")(*args, **kwargs)
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coroutine, self._fs.loop))
 
     async def _guarded(
         self,

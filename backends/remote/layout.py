@@ -33,12 +33,20 @@ class StoredFile:
         size: Size in bytes.
         fingerprint: Token that changes when the content may have changed.
         location: Where it is, for messages.
+        size_listed: False when the listing gave no size (``size`` is then 0, and reads
+            cannot be checked against it).
     """
 
     key: str
     size: int
     fingerprint: str
     location: str
+    size_listed: bool = True
+
+    @property
+    def expected_size(self) -> int | None:
+        """The size a complete read must have, when the listing gave one."""
+        return self.size if self.size_listed else None
 
 
 @dataclass(frozen=True, slots=True)

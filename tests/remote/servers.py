@@ -56,7 +56,9 @@ class Request:
 class Fault:
     """Answer matching requests with ``status`` (``None``: drop the connection), ``times`` times.
 
-    ``times=None`` fails forever.
+    ``times=None`` fails forever. With ``keep`` set, the request is answered as usual but the
+    body is cut to its first ``keep`` bytes, with a matching ``Content-Length``: a short,
+    self-consistent response (``status`` is then ignored).
     """
 
     method: str
@@ -64,6 +66,7 @@ class Fault:
     status: int | None
     times: int | None = None
     hits: int = 0
+    keep: int | None = None
 
     def matches(self, request: Request) -> bool:
         if request.method != self.method or self.contains not in f"{request.path}?{request.query}":
@@ -92,6 +95,12 @@ class RequestLog:
         self, method: str, contains: str, *, status: int | None = 503, times: int | None = None
     ) -> Fault:
         fault = Fault(method, contains, status, times)
+        with self.lock:
+            self.faults.append(fault)
+        return fault
+
+    def truncate(self, method: str, contains: str, *, keep: int, times: int | None = None) -> Fault:
+        fault = Fault(method, contains, None, times, keep=keep)
         with self.lock:
             self.faults.append(fault)
         return fault
@@ -162,6 +171,8 @@ class S3Server(Served):
             time.sleep(self.latency)
         if fault is None:
             return self._app(environ, start_response)
+        if fault.keep is not None:
+            return self._truncated(environ, start_response, fault.keep)
         if fault.status is None:
             environ["werkzeug.socket"].shutdown(socket.SHUT_RDWR)
             raise ConnectionResetError("injected connection drop")
@@ -177,6 +188,17 @@ class S3Server(Served):
         reason = http.HTTPStatus(fault.status).phrase
         headers = [("Content-Type", "application/xml"), ("Content-Length", str(len(body)))]
         start_response(f"{fault.status} {reason}", headers)
+        return [body]
+
+    def _truncated(
+        self, environ: dict[str, Any], start_response: Callable[..., Any], keep: int
+    ) -> list[bytes]:
+        """moto's answer with its body cut to ``keep`` bytes, headers (ETag...) unchanged."""
+        answered: list[Any] = []
+        body = b"".join(self._app(environ, lambda *args: answered.append(args)))[:keep]
+        status, headers, *_ = answered[0]
+        headers = [(k, v) for k, v in headers if k.lower() != "content-length"]
+        start_response(status, [*headers, ("Content-Length", str(len(body)))])
         return [body]
 
 
