@@ -13,8 +13,9 @@ fsspec's long-lived loop never die with a short-lived caller loop. Sync filesyst
 memory, local) run through fsspec's ``AsyncFileSystemWrapper``, one worker thread per call.
 
 fsspec itself is imported on first use, keeping it off the import path of the CLI and of
-local-only programs. Every call goes through one retry layer (:mod:`backends.remote.retry`)
-and one translation of foreign errors (:mod:`backends.remote.errors`).
+local-only programs. Every call goes through one time budget (:mod:`backends.remote.budget`),
+one retry layer (:mod:`backends.remote.retry`) and one translation of foreign errors
+(:mod:`backends.remote.errors`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from backends.errors import MissingDependencyError, StorageError, UnsupportedSourceError
+from backends.remote.budget import TimeBudget
 from backends.remote.errors import IncompleteReadError, Redactor, raise_translated
 from backends.remote.github import recursive_tree
 from backends.remote.retry import NO_RETRY, RetryPolicy, retrying
@@ -94,18 +96,24 @@ def install_hint(protocol: str) -> str:
     return str(known.get("err") or f"cannot load the filesystem for {protocol}:// URLs")
 
 
-def prepare(url: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+def prepare(
+    url: str, options: Mapping[str, Any], *, timeout: float | None = None
+) -> tuple[str, dict[str, Any]]:
     """The URL and options to open, with what skillfs needs unless the caller chose otherwise.
 
     Every backend gets its own filesystem instance (``skip_instance_cache``), so tuning it
     never changes one the application shares. For S3: botocore's retry loop off (skillfs's
     is the one layer; s3fs's own loop is turned off in :func:`_build`), and
     ``max_concurrency=1`` so a GET is never preceded by a HEAD for the object's size. For
+    GitHub: each request's timeout is the backend's ``timeout``, because its requests run in
+    worker threads that a budget cannot cancel (GithubFileSystem waits 60 s by default). For
     HTTP: a ``user:password@`` in the URL moves into an ``Authorization`` header, because
     fsspec prints URLs in its errors and debug logs.
     """
     protocol = protocol_of(url)
     merged: dict[str, Any] = {"skip_instance_cache": True, **options}
+    if protocol == "github" and timeout is not None:
+        merged.setdefault("timeout", timeout)
     if protocol in _S3:
         merged.setdefault("max_concurrency", 1)
         config = dict(merged.get("config_kwargs") or {})
@@ -134,13 +142,21 @@ class RemoteFS:
     """
 
     def __init__(
-        self, fs: Any, wrapper: Any, path: str, *, redact: Redactor, retry: RetryPolicy
+        self,
+        fs: Any,
+        wrapper: Any,
+        path: str,
+        *,
+        redact: Redactor,
+        retry: RetryPolicy,
+        budget: TimeBudget,
     ) -> None:
         self._fs = fs
         self._wrapper = wrapper
         self._path = path
         self._redact = redact
         self._retry = retry
+        self._budget = budget
 
     @classmethod
     async def open(
@@ -151,8 +167,9 @@ class RemoteFS:
         location: str,
         redact: Redactor,
         retry: RetryPolicy,
+        budget: TimeBudget,
     ) -> RemoteFS:
-        """Build the filesystem for ``url`` in a worker thread.
+        """Build the filesystem for ``url`` in a worker thread, within the time budget.
 
         Raises:
             MissingDependencyError: The protocol's package is not installed.
@@ -163,13 +180,14 @@ class RemoteFS:
             return await asyncio.to_thread(_build, url, dict(options))
 
         try:
-            fs, wrapper, path = await retrying(retry, build)
+            async with budget.bounded(location=location):
+                fs, wrapper, path = await retrying(retry, build)
         except ImportError as exc:
             hint = install_hint(protocol_of(last_link(url)))
             raise MissingDependencyError(hint, location=location) from exc
         except Exception as exc:
             raise_translated(exc, location=location, redact=redact)
-        return cls(fs, wrapper, path, redact=redact, retry=retry)
+        return cls(fs, wrapper, path, redact=redact, retry=retry, budget=budget)
 
     @property
     def path(self) -> str:
@@ -219,12 +237,14 @@ class RemoteFS:
             data = bytes(await self._attempt("cat_file", path))
             return IncompleteReadError.check(data, size, location=location)
 
-        data: bytes = await self._guarded(attempt, location=location, missing=missing)
+        data: bytes = await self._guarded(attempt, location=location, missing=missing, size=size)
         return data
 
     async def pipe(self, path: str, data: bytes, *, location: str) -> None:
         """Create or replace one file."""
-        await self._call("pipe_file", path, data, location=location)
+        await self._guarded(
+            lambda: self._attempt("pipe_file", path, data), location=location, size=len(data)
+        )
 
     async def _call(
         self,
@@ -251,9 +271,12 @@ class RemoteFS:
         *,
         location: str,
         missing: type[StorageError] = StorageError,
+        size: int | None = None,
     ) -> Any:
+        """Run ``attempt`` with retries, within the budget, translating what it raises."""
         try:
-            return await retrying(self._retry, attempt)
+            async with self._budget.bounded(location=location, size=size):
+                return await retrying(self._retry, attempt)
         except Exception as exc:
             raise_translated(exc, location=location, redact=self._redact, missing=missing)
 

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from backends.errors import StorageError
+from backends.remote.budget import TimeBudget
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.urls import check_names_something, parse_source, protocol_of
@@ -19,7 +20,8 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
     """Create or replace the file at ``url`` with ``data``.
 
     A local path is replaced atomically (written beside it, then renamed); anything else is
-    uploaded through fsspec, with skillfs's retries.
+    uploaded through fsspec, with skillfs's retries and default time budget (10 s plus a
+    second per MiB).
 
     Args:
         url: A local path, ``file://`` URL or any fsspec URL (``s3://bucket/skills.zip``).
@@ -43,13 +45,15 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
         await asyncio.to_thread(_replace_local, path, data, location)
         return location
     check_available(parse_source(url), location=location)
-    target, options = prepare(url, storage_options)
+    budget = TimeBudget()
+    target, options = prepare(url, storage_options, timeout=budget.timeout)
     fs = await RemoteFS.open(
         target,
         options,
         location=location,
         redact=redact,
         retry=default_retry(protocol),
+        budget=budget,
     )
     await fs.pipe(fs.path, data, location=location)
     return location
