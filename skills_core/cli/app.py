@@ -97,11 +97,12 @@ def _command_name(arguments: Sequence[str]) -> str | None:
 
 def _run(module: CommandModule, args: argparse.Namespace) -> int:
     from backends.errors import SkillfsError
+    from skills_core.cli.terminal import print_message
 
     try:
         return module.run(args)
     except SkillfsError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print_message("error", exc.location, exc.message)
         return exits.USAGE
     except KeyboardInterrupt:
         return exits.INTERRUPTED

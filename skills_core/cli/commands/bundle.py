@@ -26,6 +26,7 @@ from skills_core.cli.output import (
 )
 from skills_core.cli.progress import progress_bar
 from skills_core.cli.source import CommandSource, add_url_argument, open_source
+from skills_core.cli.terminal import print_message, printable
 from skills_core.errors import InvalidSkillsError
 
 
@@ -55,16 +56,16 @@ def run(args: argparse.Namespace) -> int:
         bundle = _write(source, args.output, skip_invalid=args.skip_invalid)
     except InvalidSkillsError as exc:
         print_problems(exc.problems)
-        print(
-            f"error: {source.location}: nothing written: "
-            f"{plural(len(_names(exc.problems)), 'invalid skill')}; "
+        print_message(
+            "error",
+            source.location,
+            f"nothing written: {plural(len(_names(exc.problems)), 'invalid skill')}; "
             "fix them, or pass --skip-invalid to leave them out",
-            file=sys.stderr,
         )
         return exits.INVALID
     print_problems((), bundle.skipped)
     if not bundle.skills:
-        print(f"warning: {source.location}: the bundle holds no skills", file=sys.stderr)
+        print_message("warning", source.location, "the bundle holds no skills")
     if args.json:
         print_json(_record(source, bundle))
     else:
@@ -85,13 +86,14 @@ def _names(problems: Iterable[SkillProblem]) -> list[str]:
 
 def _summary(bundle: Bundle) -> str:
     line = (
-        f"wrote {bundle.location}: {plural(len(bundle.skills), 'skill')}, "
+        f"wrote {printable(bundle.location or '')}: {plural(len(bundle.skills), 'skill')}, "
         f"{plural(bundle.files, 'file')}, {plural(len(bundle.data), 'byte')}, "
         f"sha256 {bundle.sha256}"
     )
     skipped = _names(bundle.skipped)
     if skipped:
-        line += f"; skipped {plural(len(skipped), 'invalid skill')}: {', '.join(skipped)}"
+        names = ", ".join(map(printable, skipped))
+        line += f"; skipped {plural(len(skipped), 'invalid skill')}: {names}"
     return line
 
 

@@ -7,12 +7,12 @@ Writes ``DIR/NAME/SKILL.md`` (which passes ``skillfs validate``) and empty ``scr
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import yaml
 
 from skills_core.cli import exits
+from skills_core.cli.terminal import print_message, printable
 from skills_core.format.validation import validate_skill
 
 RESOURCE_FOLDERS = ("scripts", "references", "assets")
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     folder: Path = args.dir / name
     report = validate_skill({"name": name, "description": description}, folder_name=name)
     for issue in report.errors:
-        print(f"error: {folder}: {issue.message} [{issue.code}]", file=sys.stderr)
+        print_message("error", str(folder), issue.message, code=issue.code)
     if report.errors:
         return exits.USAGE
     try:
@@ -76,13 +76,14 @@ def run(args: argparse.Namespace) -> int:
         for resource in RESOURCE_FOLDERS:
             (folder / resource).mkdir()
     except FileExistsError as exc:
-        print(f"error: {exc.filename}: already exists", file=sys.stderr)
+        print_message("error", str(exc.filename), "already exists")
         return exits.USAGE
     except OSError as exc:
-        print(f"error: {exc.filename or folder}: {exc.strerror}", file=sys.stderr)
+        print_message("error", str(exc.filename or folder), str(exc.strerror))
         return exits.USAGE
-    print(f"created {folder}/SKILL.md and {', '.join(f'{r}/' for r in RESOURCE_FOLDERS)}")
-    print(f"next: edit {folder / 'SKILL.md'}, then run: skillfs validate {folder}")
+    shown = printable(str(folder))
+    print(f"created {shown}/SKILL.md and {', '.join(f'{r}/' for r in RESOURCE_FOLDERS)}")
+    print(f"next: edit {shown}/SKILL.md, then run: skillfs validate {shown}")
     return exits.OK
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,7 @@ from skills_core.cli.output import (
     report_empty,
 )
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.cli.terminal import Style
 
 
 @dataclass
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     else:
-        print(_summary(verdicts))
+        print(_summary(verdicts, Style.of(sys.stdout)))
     return exits.OK if valid else exits.INVALID
 
 
@@ -106,7 +108,7 @@ def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
     return sorted(verdicts.values(), key=lambda verdict: verdict.name)
 
 
-def _summary(verdicts: Sequence[Verdict]) -> str:
+def _summary(verdicts: Sequence[Verdict], style: Style) -> str:
     invalid = sum(not verdict.valid for verdict in verdicts)
     errors = sum(len(verdict.errors) for verdict in verdicts)
     warnings = sum(len(verdict.warnings) for verdict in verdicts)
@@ -120,7 +122,16 @@ def _summary(verdicts: Sequence[Verdict]) -> str:
         ("ok" if verdict.valid else "invalid", verdict.name, _counts(verdict))
         for verdict in verdicts
     ]
-    return "\n".join([*format_table([("STATUS", "SKILL", "PROBLEMS"), *rows]), total])
+
+    def status(text: str) -> str:
+        return style.ok(text) if text == "ok" else style.error(text)
+
+    table = format_table(
+        [("STATUS", "SKILL", "PROBLEMS"), *rows],
+        styles=(status, style.name, None),
+        header=style.heading,
+    )
+    return "\n".join([*table, total])
 
 
 def _counts(verdict: Verdict) -> str:
