@@ -55,7 +55,10 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
         retry=default_retry(protocol),
         budget=budget,
     )
-    await fs.pipe(fs.path, data, location=location)
+    try:
+        await fs.pipe(fs.path, data, location=location)
+    finally:
+        await fs.aclose()
     return location
 
 

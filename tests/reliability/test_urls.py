@@ -90,7 +90,6 @@ def test_the_cli_says_so_in_one_line_without_touching_credentials(url: str) -> N
         "gs://bucket/skills",
         "github://org:repo@main/skills",
         "github://org:repo",
-        "memory://",
         "zip://::s3://bucket/skills.zip",
         "https://example.invalid/skills.zip",
         "file:///srv/skills",

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 
+from backends.base import Backend
 from backends.errors import SkillNotFoundError
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
@@ -19,7 +20,7 @@ from skills_core.cli.output import (
     print_problems,
     problems_record,
 )
-from skills_core.cli.source import CommandSource, add_url_argument, load_catalog, open_source
+from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import Style, printable
 from skills_core.format.models import Skill
 
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     return exits.OK
 
 
-async def _fetch(source: CommandSource, name: str) -> tuple[CatalogEntry, Skill | None]:
+async def _fetch(source: Backend, name: str) -> tuple[CatalogEntry, Skill | None]:
     catalog: SkillCatalog = await load_catalog(source)
     entry = catalog.snapshot.entries.get(name)
     if entry is None:
