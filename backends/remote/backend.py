@@ -159,6 +159,16 @@ class FsspecBackend:
         if source is not None:
             await source.aclose()
 
+    async def skill_folders_elsewhere(self) -> Sequence[str]:
+        """Folders of the last listing that hold a SKILL.md but are no skill here.
+
+        Hidden folders (``.curated/pdf``), folders nested deeper (``skills/pdf``) and the
+        root itself (``""``), relative to the root: where to point instead when the root
+        holds no skills. Lists first when nothing was listed yet.
+        """
+        view = self._view or await self._refresh()
+        return view.layout.elsewhere
+
     async def _refresh(self) -> SkillView:
         source = await self._opened()
         self._view = await source.snapshot()

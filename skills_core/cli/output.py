@@ -7,6 +7,7 @@ before it is printed, and colour is added after that (see :mod:`skills_core.cli.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import shutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -14,6 +15,7 @@ from typing import Any
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import SkillProblem
+from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
 from skills_core.cli.terminal import Style, message_line, print_message, printable, printable_json
 from skills_core.format.models import SkillMetadata
 
@@ -99,16 +101,32 @@ def print_problems(errors: Iterable[SkillProblem], warnings: Iterable[SkillProbl
         print_message("warning", problem.location, problem.message, code=problem.code)
 
 
-def report_catalog(catalog: SkillCatalog) -> None:
-    """Print every problem of ``catalog`` to stderr, and say so when it found no skill."""
+def report_catalog(catalog: SkillCatalog) -> bool:
+    """Print every problem of ``catalog`` to stderr, and say so when it found no skill.
+
+    Returns:
+        True when the source holds no skill but its hidden or nested folders do: the command
+        was pointed at the wrong folder and should exit non-zero.
+    """
     print_problems(catalog.errors, catalog.warnings)
-    report_empty(catalog)
+    return report_empty(catalog)
 
 
-def report_empty(catalog: SkillCatalog) -> None:
-    """Warn on stderr when ``catalog`` found no skill at all."""
-    if not catalog.snapshot.entries:
-        print_message("warning", catalog.backend.location, "no skills found")
+def report_empty(catalog: SkillCatalog) -> bool:
+    """Say on stderr when ``catalog`` found no skill at all, and where skills sit instead.
+
+    Returns:
+        True when skills sit in hidden or nested folders (printed as an error).
+    """
+    if catalog.snapshot.entries:
+        return False
+    location = catalog.backend.location
+    folders = asyncio.run(skill_folders_elsewhere(catalog.backend))
+    if folders:
+        print_message("error", location, f"no skills found; {elsewhere_hint(location, folders)}")
+        return True
+    print_message("warning", location, "no skills found")
+    return False
 
 
 def skill_record(catalog: SkillCatalog, metadata: SkillMetadata) -> dict[str, Any]:

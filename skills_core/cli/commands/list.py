@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print a NAME / DESCRIPTION table (or JSON) of every loaded skill."""
     catalog = asyncio.run(load_catalog(open_source(args.url)))
-    report_catalog(catalog)
+    misplaced = report_catalog(catalog)
     skills = catalog.list()
     if args.json:
         print_json(
@@ -46,4 +46,4 @@ def run(args: argparse.Namespace) -> int:
             *((meta.name, one_line(meta.description)) for meta in skills),
         ]
         print("\n".join(format_table(rows, styles=(style.name, None), header=style.heading)))
-    return exits.OK
+    return exits.USAGE if misplaced else exits.OK

@@ -24,6 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the XML block an agent's system prompt lists the skills with."""
     catalog = asyncio.run(load_catalog(open_source(args.url)))
-    report_catalog(catalog)
+    if report_catalog(catalog):
+        return exits.USAGE
     print(printable(catalog.to_prompt(include_location=not args.no_location), multiline=True))
     return exits.OK

@@ -66,8 +66,7 @@ def run(args: argparse.Namespace) -> int:
     verdicts = verdicts_of(catalog)
     for verdict in verdicts:
         print_problems(verdict.errors, verdict.warnings)
-    if not verdicts:
-        report_empty(catalog)
+    misplaced = not verdicts and report_empty(catalog)
     valid = all(verdict.valid for verdict in verdicts)
     if args.json:
         print_json(
@@ -79,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print(_summary(verdicts, Style.of(sys.stdout)))
+    if misplaced:
+        return exits.USAGE
     return exits.OK if valid else exits.INVALID
 
 
