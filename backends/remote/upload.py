@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import tempfile
+import secrets
+import stat
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -63,13 +64,20 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
 
 
 def _replace_local(path: str, data: bytes, location: str) -> None:
-    """Blocking: write ``data`` next to ``path`` and rename it over ``path``."""
+    """Blocking: write ``data`` next to ``path`` and rename it over ``path``.
+
+    The file gets the mode of the one it replaces, or ``0o666`` less the umask when it is
+    new, as any program's output does (a temporary file alone would be ``0o600``).
+    """
     folder = os.path.dirname(os.path.abspath(path))
     temporary = None
     try:
         os.makedirs(folder, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".skillfs-", delete=False) as handle:
-            temporary = handle.name
+        temporary = os.path.join(folder, f".skillfs-{secrets.token_hex(8)}.tmp")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(descriptor, "wb") as handle:
+            with contextlib.suppress(FileNotFoundError):
+                os.fchmod(descriptor, stat.S_IMODE(os.stat(path).st_mode))
             handle.write(data)
         os.replace(temporary, path)
     except OSError as exc:

@@ -106,3 +106,15 @@ async def test_a_bucket_knows_from_its_one_listing(
         ".system/skill-creator",
     ]
     assert s3_server.log.count() == 0
+
+
+def test_bundle_writes_nothing_and_says_where_they_are(
+    cli: RunCli, openai_repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "skills.zip"
+    result = cli("bundle", openai_repo / "skills", "-o", out)
+    assert result.code == 2
+    assert not out.exists()
+    [line] = result.err.splitlines()
+    assert line.startswith(f"error: {openai_repo / 'skills'}: nothing written: no skills found; ")
+    assert ".curated (2 skills)" in line
