@@ -35,7 +35,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("validate", "check every skill at URL, or one skill folder, against the spec"),
     Command("show", "show one skill: metadata, files and instructions"),
     Command("prompt", "print the <available_skills> block for a system prompt"),
-    Command("bundle", "validate the skills at URL and write them into one deterministic zip"),
+    Command("bundle", "write the skills at URL that load into one deterministic zip"),
     Command("new", "create a skill folder with a valid SKILL.md skeleton"),
     Command("watch", "reload the skills at URL as they change, one line per reload"),
 )
