@@ -96,7 +96,7 @@ class SkillTools:
         ``prepare``, when given, adapts the skill to this call before its content is built;
         an error value it returns is returned as is.
         """
-        if problem := _require_text(skill_name=skill_name):
+        if problem := require_text(skill_name=skill_name):
             return problem
         skill = await self._catalog.get(skill_name)
         if prepare is not None:
@@ -109,7 +109,7 @@ class SkillTools:
     @never_raises
     async def load_skill_resource(self, skill_name: Any, file_path: Any) -> ToolResult:
         """One file of a skill: text, or base64 flagged ``binary``; size-capped."""
-        if problem := _require_text(skill_name=skill_name, file_path=file_path):
+        if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
         data = await self._catalog.read_resource(
             skill_name, file_path, max_bytes=self._max_resource_bytes
@@ -171,7 +171,7 @@ class SkillTools:
         """Check everything about a run that needs no storage access."""
         if self._scripts is None:
             return tool_error(SCRIPTS_DISABLED, "running skill scripts is not enabled")
-        if problem := _require_text(skill_name=skill_name, file_path=file_path):
+        if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
         try:
             arguments = script_arguments(args)
@@ -200,7 +200,8 @@ class _Request:
     arguments: tuple[str, ...]
 
 
-def _require_text(**arguments: Any) -> ToolResult | None:
+def require_text(**arguments: Any) -> ToolResult | None:
+    """An ``INVALID_ARGUMENTS`` error naming every argument that is not a non-empty string."""
     missing = [name for name, value in arguments.items() if not isinstance(value, str) or not value]
     if not missing:
         return None

@@ -13,6 +13,7 @@ import yaml
 
 from skills_core.cli import exits
 from skills_core.cli.terminal import print_message, printable
+from skills_core.errors import SkillValidationError
 from skills_core.format.validation import validate_skill
 
 RESOURCE_FOLDERS = ("scripts", "references", "assets")
@@ -59,32 +60,49 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Create the skeleton, or explain why not (exit 2)."""
-    name: str = args.name
-    description: str = args.description
-    if description is None:
-        description = f"Describe what {name} does and when an agent should use it."
-    folder: Path = args.dir / name
-    report = validate_skill({"name": name, "description": description}, folder_name=name)
-    for issue in report.errors:
-        print_message("error", str(folder), issue.message, code=issue.code)
-    if report.errors:
-        return exits.USAGE
     try:
-        args.dir.mkdir(parents=True, exist_ok=True)
-        folder.mkdir()
-        (folder / "SKILL.md").write_text(skill_md(name, description), encoding="utf-8")
-        for resource in RESOURCE_FOLDERS:
-            (folder / resource).mkdir()
+        folder = create_skeleton(args.dir, args.name, args.description)
+    except SkillValidationError as exc:
+        for issue in exc.report.errors:
+            print_message("error", exc.location, issue.message, code=issue.code)
+        return exits.USAGE
     except FileExistsError as exc:
         print_message("error", str(exc.filename), "already exists")
         return exits.USAGE
     except OSError as exc:
-        print_message("error", str(exc.filename or folder), str(exc.strerror))
+        print_message("error", str(exc.filename or args.dir / args.name), str(exc.strerror))
         return exits.USAGE
     shown = printable(str(folder))
     print(f"created {shown}/SKILL.md and {', '.join(f'{r}/' for r in RESOURCE_FOLDERS)}")
     print(f"next: edit {shown}/SKILL.md, then run: skillfs validate {shown}")
     return exits.OK
+
+
+def create_skeleton(parent: Path, name: str, description: str | None = None) -> Path:
+    """Write ``parent/name/SKILL.md`` and empty resource folders; return the skill folder.
+
+    Args:
+        parent: The skills folder to create it in (made when missing).
+        name: The skill's name.
+        description: What it does (default: a sentence to replace).
+
+    Raises:
+        SkillValidationError: The name or description breaks the spec; nothing was written.
+        FileExistsError: The skill folder exists already; it is left alone.
+        OSError: The folder could not be written.
+    """
+    if description is None:
+        description = f"Describe what {name} does and when an agent should use it."
+    folder = parent / name
+    report = validate_skill({"name": name, "description": description}, folder_name=name)
+    if report.errors:
+        raise SkillValidationError(report, location=str(folder))
+    parent.mkdir(parents=True, exist_ok=True)
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(skill_md(name, description), encoding="utf-8")
+    for resource in RESOURCE_FOLDERS:
+        (folder / resource).mkdir()
+    return folder
 
 
 def skill_md(name: str, description: str) -> str:
