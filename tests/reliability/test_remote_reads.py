@@ -13,16 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import boto3
 import pytest
-from botocore.config import Config
 
 from backends import FsspecBackend, StorageError
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
 from tests.remote.conftest import gcs_bucket, gcs_fs, gcs_server, github, repo  # noqa: F401
 from tests.remote.servers import FakeGithub, GcsServer, S3Server
-from tests.remote.settings import FAST_RETRY, S3_KEY, S3_SECRET, gcs_options, s3_options
+from tests.remote.settings import FAST_RETRY, gcs_options, s3_client, s3_options
 from tests.remote.zips import zip_bytes
 
 TREE = {
@@ -37,14 +35,7 @@ KEEP = 40
 @pytest.fixture
 def plain_client(s3_server: S3Server) -> Any:
     """A client that stores objects without any checksum, as older or third-party tools do."""
-    return boto3.client(
-        "s3",
-        endpoint_url=s3_server.url,
-        region_name="us-east-1",
-        aws_access_key_id=S3_KEY,
-        aws_secret_access_key=S3_SECRET,
-        config=Config(request_checksum_calculation="when_required"),
-    )
+    return s3_client(s3_server, request_checksum_calculation="when_required")
 
 
 def put(client: Any, bucket: str, tree: Mapping[str, bytes], prefix: str = "skills") -> None:

@@ -31,10 +31,7 @@ CONCURRENCY = 4
 
 @pytest.fixture
 def harness(s3_server: S3Server, s3_client: Any, bucket: str) -> S3Harness:
-    harness = S3Harness(s3_server, s3_client, bucket)
-    harness.put_tree(skills_tree())
-    s3_server.log.reset()
-    return harness
+    return S3Harness.filled(s3_server, s3_client, bucket, skills_tree())
 
 
 def backend(harness: S3Harness, *, timeout: float | None = BUDGET) -> FsspecBackend:
