@@ -16,8 +16,8 @@ from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
-from skills_core.adk.tool import FILE_PATH, REQUEST, SCRIPT_ARGS, SKILL_NAME, SkillTool
-from skills_core.tools.factory import SkillTools
+from skills_core.adk.tool import REQUEST, SkillTool
+from skills_core.tools.factory import DEFAULT_SEARCH_LIMIT, SkillTools
 from skills_core.tools.policy import script_arguments
 from skills_core.tools.results import (
     CONFIRMATION_REJECTED,
@@ -27,6 +27,7 @@ from skills_core.tools.results import (
     never_raises,
     tool_error,
 )
+from skills_core.tools.schemas import FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
 
 
 def build_tools(
@@ -37,10 +38,13 @@ def build_tools(
     forker: Forker,
     inline: InlineFiles,
 ) -> dict[str, SkillTool]:
-    """The four skill tools, keyed by their default names."""
+    """The skill tools, keyed by their default names."""
 
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.list_skills()
+
+    async def search_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        return await tools.search_skills(args.get("query"), args.get("limit", DEFAULT_SEARCH_LIMIT))
 
     @never_raises
     async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
@@ -81,6 +85,16 @@ def build_tools(
             parameters={},
             required=(),
             handler=list_skills,
+        ),
+        "search_skills": SkillTool(
+            name=names.search_skills,
+            describe=fixed(
+                "Finds the skills that fit a request, best first: give the request's key words "
+                "as `query`. An empty result means no skill fits."
+            ),
+            parameters={"query": QUERY, "limit": LIMIT},
+            required=("query",),
+            handler=search_skills,
         ),
         "load_skill": SkillTool(
             name=names.load_skill,
