@@ -13,6 +13,7 @@ terminal, ``NO_COLOR`` is unset or empty and ``TERM`` is not ``dumb``.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
@@ -137,3 +138,11 @@ def print_message(
     """Print one ``error:`` or ``warning:`` line to stderr."""
     style = Style.of(sys.stderr)
     print(message_line(kind, location, message, code=code, style=style), file=sys.stderr)
+
+
+class PrintableFormatter(logging.Formatter):
+    """Log records for a terminal: each record one line, control characters escaped."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The formatted record, through :func:`printable`."""
+        return printable(super().format(record))
