@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
 from backends.limits import Limits, check_size
 from backends.paths import SKILL_MD_NAMES, check_relative_path
+from backends.remote.errors import IncompleteReadError
 from backends.remote.layout import (
     IGNORED_FOLDERS,
     Candidate,
@@ -92,12 +93,14 @@ class ZipBundle:
         Raises:
             StorageError: The member is corrupt or uses an unsupported compression.
         """
+        member = self._members[key]
         try:
-            with self._archive.open(self._members[key]) as handle:
-                return handle.read()
+            with self._archive.open(member) as handle:
+                data = handle.read()
         except _READ_ERRORS as exc:
             message = f"cannot read member: {type(exc).__name__}: {exc}"
             raise StorageError(message, location=location) from exc
+        return IncompleteReadError.check(data, member.file_size, location=location)
 
     def read_many(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
         """Inflate several members (blocking); a corrupt one never hides the others."""

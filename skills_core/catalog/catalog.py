@@ -36,6 +36,7 @@ from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from skills_core import codes
 from skills_core.catalog.entries import (
     CatalogEntry,
+    failed_read_entry,
     judge_document,
     problem_from_error,
     unreadable_entry,
@@ -323,7 +324,7 @@ class SkillCatalog:
                 problems.append(SkillProblem(problem.name, problem.location, problem.code, note))
                 built.append(previous)
             else:
-                built.append(unreadable_entry(listed, result))
+                built.append(failed_read_entry(listed, result))
         return built, problems
 
 

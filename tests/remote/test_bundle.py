@@ -86,7 +86,7 @@ async def test_a_bundle_loads_back_with_every_file(tmp_path: Path) -> None:
 
 
 async def test_invalid_skills_stop_the_bundle_unless_skipped(tmp_path: Path) -> None:
-    tree = {**CANONICAL_TREE, "broken/SKILL.md": skill_md("other-name")}
+    tree = {**CANONICAL_TREE, "broken/SKILL.md": b"---\nname: broken\n---\nNo description.\n"}
     source = await local_source(tmp_path / "src", tree)
     out = tmp_path / "skills.zip"
 
@@ -100,11 +100,14 @@ async def test_invalid_skills_stop_the_bundle_unless_skipped(tmp_path: Path) -> 
     assert [problem.name for problem in bundle.skipped] == ["broken"]
 
 
-async def test_a_strict_spec_violation_counts_as_invalid(tmp_path: Path) -> None:
+async def test_a_spec_violation_is_bundled_unless_strict(tmp_path: Path) -> None:
     body = "---\nname: loose\ndescription: Fine.\nunknown-field: 1\n---\n# Loose\n"
     source = await local_source(tmp_path, {"loose/SKILL.md": body.encode()})
+    bundle = await build_bundle(FsspecBackend(str(source)))
+    assert bundle.skills == ("loose",)
+    assert [problem.code for problem in bundle.warnings] == ["UNKNOWN_FIELD"]
     with pytest.raises(InvalidSkillsError, match="loose"):
-        await build_bundle(FsspecBackend(str(source)))
+        await build_bundle(FsspecBackend(str(source)), strict=True)
 
 
 async def test_a_bundle_uploads_to_a_bucket_and_loads_from_there(
