@@ -15,7 +15,7 @@ import pytest
 
 from backends import FsspecBackend, LimitExceededError, StorageError
 from backends.paths import is_hidden
-from backends.testing import CANONICAL_TREE, skill_md
+from backends.testing import CANONICAL_TREE
 from skills_core import SkillCatalog
 from skills_core.bundle.writer import MANIFEST_NAME, InvalidSkillsError, build_bundle, write_bundle
 from tests.backends.harnesses import LocalHarness
