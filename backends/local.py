@@ -262,7 +262,8 @@ class LocalBackend:
                         continue
                     st = self._regular_file_stat(real_folder, entry)
                     if st is not None:
-                        found.append(FileEntry(relative, st.st_size, _fingerprint(st)))
+                        mode = stat.S_IMODE(st.st_mode)
+                        found.append(FileEntry(relative, st.st_size, _fingerprint(st), mode))
         return sorted(found, key=lambda item: item.path)
 
     @staticmethod

@@ -33,12 +33,14 @@ class StoredFile:
         size: Size in bytes.
         fingerprint: Token that changes when the content may have changed.
         location: Where it is, for messages.
+        mode: Its permission bits, where the store records them (zip members made on Unix).
     """
 
     key: str
     size: int
     fingerprint: str
     location: str
+    mode: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +72,8 @@ class SkillFolder:
     def entries(self) -> tuple[FileEntry, ...]:
         """The visible files, sorted by path."""
         return tuple(
-            FileEntry(path, stored.size, stored.fingerprint) for path, stored in self.files.items()
+            FileEntry(path, stored.size, stored.fingerprint, stored.mode)
+            for path, stored in self.files.items()
         )
 
     def ref(self) -> SkillRef:
