@@ -18,6 +18,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from skills_core.adk.attach import with_skills
 from skills_core.adk.convert import load_adk_skill, load_adk_skills, to_adk_skill
+from skills_core.adk.executor import CodeExecutorRunner
 from skills_core.adk.fork import AgentResolver, ModelResolver
 from skills_core.adk.names import ToolNames
 from skills_core.adk.prompt import PromptContext, default_system_prompt
@@ -27,6 +28,7 @@ from skills_core.adk.toolset import SkillsToolset
 __all__ = [
     "AgentResolver",
     "CatalogSkillRegistry",
+    "CodeExecutorRunner",
     "ModelResolver",
     "PromptContext",
     "SkillsToolset",

@@ -140,12 +140,13 @@ def sandbox_arguments(
         elif os.path.isdir(system):
             arguments += ["--ro-bind", system, system]
             bound.append(system)
-    for extra in _installations(run.interpreter[0], path, bound) + list(read_only):
+    arguments += ["--proc", "/proc", "--dev", "/dev", "--bind", scratch, SANDBOX_TMP]
+    # After /tmp, so that folders under the host's /tmp show through the scratch folder.
+    for extra in [*_installations(run.interpreter[0], path, bound), *read_only, SUPERVISOR]:
         if not any(is_within(root, extra) for root in bound):
             arguments += ["--ro-bind", extra, extra]
             bound.append(extra)
-    arguments += ["--ro-bind", SUPERVISOR, SUPERVISOR, "--proc", "/proc", "--dev", "/dev"]
-    arguments += ["--bind", scratch, SANDBOX_TMP, "--ro-bind", run.folder, run.folder]
+    arguments += ["--ro-bind", run.folder, run.folder]
     if limit.cgroup is not None:
         arguments += ["--bind", limit.cgroup, limit.cgroup]
     return [*arguments, "--remount-ro", "/", "--chdir", run.folder]
