@@ -7,12 +7,17 @@ test reads /proc for that marker. Exit codes alone would not show a daemon that 
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from skills_core.tools import codes
 from tests.scripts import attacks
 from tests.scripts.conftest import make_runner, run_script, write_skill
 from tests.scripts.processes import appeared, survivors
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_setsid_double_fork_leaves_nothing(
@@ -81,3 +86,23 @@ async def test_a_cancelled_call_leaves_nothing(
     await asyncio.wait([call])
     assert call.cancelled()
     assert await survivors(marker) == []
+
+
+def test_nothing_outlives_an_agent_that_dies_mid_call(
+    skills_root: Path, runner_name: str, marker: str
+) -> None:
+    make_runner(runner_name)  # skips the sandbox without bwrap
+    write_skill(skills_root, "attack", {"scripts/stubborn.sh": attacks.TERM_IGNORING})
+    driver = [sys.executable, "-m", "tests.scripts.driver", runner_name, str(skills_root)]
+    agent = subprocess.Popen(
+        [*driver, "attack", "scripts/stubborn.sh", marker],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        assert asyncio.run(appeared(marker))
+    finally:
+        agent.kill()  # SIGKILL: the agent gets no chance to clean up
+        agent.wait()
+    assert asyncio.run(survivors(marker)) == []

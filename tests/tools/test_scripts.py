@@ -16,6 +16,7 @@ from backends import Backend, LocalBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.tools import DEFAULT_INTERPRETERS, ScriptPolicy, SkillTools, codes
+from skills_core.tools.interpreters import shebang
 from tests.tools.skillset import PDF_SKILL, CountingMemoryBackend
 
 
@@ -229,3 +230,19 @@ async def test_copies_are_read_only_and_scripts_executable(tools: SkillTools) ->
         "scripts/hello.sh": 0o555,  # memory storage records no modes: scripts/ is executable
         "scripts/tool.js": 0o555,
     }
+
+
+@pytest.mark.parametrize(
+    ("head", "words"),
+    [
+        (b"#!/usr/bin/env bash\necho", ("bash",)),
+        (b"#!/usr/bin/env -S python3 -u\n", ("python3", "-u")),
+        (b"#!/bin/bash -e\n", ("/bin/bash", "-e")),
+        (b"#! /bin/sh\n", ("/bin/sh",)),
+        (b"#!/usr/bin/env -i node\n", None),  # env options other than -S are not followed
+        (b"echo hi\n", None),
+        (b"#!\n", None),
+    ],
+)
+def test_shebang_lines(head: bytes, words: tuple[str, ...] | None) -> None:
+    assert shebang(head) == words
