@@ -23,8 +23,9 @@ from skills_core.tools.runners.base import ScriptRun, ScriptRunnerError
 from skills_core.tools.runners.limits import ProcessLimit
 from skills_core.tools.runners.supervisor import LAUNCH
 
-SUPERVISOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "supervisor.py")
-"""The supervisor program's path (bound read-only into the sandbox)."""
+RUNNERS = os.path.dirname(os.path.abspath(__file__))
+"""The folder of the supervisor program (bound read-only into the sandbox)."""
+SUPERVISOR = os.path.join(RUNNERS, "supervisor.py")
 
 _STATUS_BYTES = 4096
 
@@ -41,7 +42,7 @@ async def scratch_folder() -> AsyncIterator[str]:
 
 def supervisor_argv(status_fd: int, limit: ProcessLimit, *, parent: int | None = None) -> list[str]:
     """The supervisor's command line, up to and including the ``--`` before the command."""
-    argv = [sys.executable, "-I", "-S", "-c", LAUNCH, SUPERVISOR, "--status-fd", str(status_fd)]
+    argv = [sys.executable, "-I", "-S", "-c", LAUNCH, RUNNERS, "--status-fd", str(status_fd)]
     argv += limit.options()
     if parent is not None:
         argv += ["--parent", str(parent)]

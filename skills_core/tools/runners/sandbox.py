@@ -30,7 +30,7 @@ from skills_core.tools.process import ProcessOutcome
 from skills_core.tools.runners.base import RunnerUnavailableError, ScriptRun, script_environment
 from skills_core.tools.runners.limits import ProcessLimit, process_limit
 from skills_core.tools.runners.local import (
-    SUPERVISOR,
+    RUNNERS,
     run_supervised,
     scratch_folder,
     supervisor_argv,
@@ -142,7 +142,7 @@ def sandbox_arguments(
             bound.append(system)
     arguments += ["--proc", "/proc", "--dev", "/dev", "--bind", scratch, SANDBOX_TMP]
     # After /tmp, so that folders under the host's /tmp show through the scratch folder.
-    for extra in [*_installations(run.interpreter[0], path, bound), *read_only, SUPERVISOR]:
+    for extra in [*_installations(run.interpreter[0], path, bound), *read_only, RUNNERS]:
         if not any(is_within(root, extra) for root in bound):
             arguments += ["--ro-bind", extra, extra]
             bound.append(extra)

@@ -1,8 +1,9 @@
 """Run one command so that no process it starts outlives it: a stdlib-only program.
 
-The runners start it as ``python -I -S -c LAUNCH supervisor.py [options] -- COMMAND...``
-(:data:`LAUNCH`); the ADK runner embeds its source in the program it hands an executor, so it
-imports nothing but the standard library and never runs code at import.
+The runners start it as ``python -I -S -c LAUNCH FOLDER [options] -- COMMAND...``
+(:data:`LAUNCH` imports it from its folder, so its cached bytecode is used); the ADK runner
+embeds its source in the program it hands an executor, so it imports nothing but the standard
+library and never runs code at import.
 
 The supervisor makes itself a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``): every
 process the command starts stays its descendant, daemons that ``setsid()`` and fork again
@@ -20,7 +21,6 @@ command (effective for other users). ``--parent PID`` stops the supervisor when 
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import os
 import signal
@@ -29,8 +29,10 @@ import time
 from collections.abc import Sequence
 from types import FrameType
 
-LAUNCH = "import runpy,sys;sys.exit(runpy.run_path(sys.argv[1])['main'](sys.argv[2:]))"
-"""``python -c`` code that runs this file's :func:`main` with the arguments after its path."""
+LAUNCH = (
+    "import sys;sys.path[:0]=sys.argv[1:2];import supervisor as s;sys.exit(s.main(sys.argv[2:]))"
+)
+"""``python -c`` code that runs this file's :func:`main` with the arguments after its folder."""
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -46,7 +48,7 @@ class _Stop(Exception):
         self.timed_out = number == signal.SIGALRM
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str]) -> None:
     """Parse ``[--status-fd N] [--nproc N] [--cgroup DIR] [--parent PID] -- COMMAND...``."""
     options: dict[str, str] = {}
     args = list(argv)
@@ -65,7 +67,6 @@ def main(argv: Sequence[str]) -> int:
     )
     if "status-fd" in options:
         os.write(int(options["status-fd"]), status.encode() + b"\n")
-    return 0
 
 
 def run_portable(spec_text: str) -> None:
@@ -216,14 +217,19 @@ def _wait_for(child: int) -> str:
 
 def _kill_descendants(child: int) -> None:
     """SIGKILL and reap every descendant until the supervisor has no child left."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(child, signal.SIGKILL)  # where /proc cannot be read, the group at least
+    _kill(child, group=True)  # where /proc cannot be read, the group at least
     me = os.getpid()
     while _reap():
         for pid in _descendants(me):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+            _kill(pid)
         time.sleep(_SWEEP_PAUSE)
+
+
+def _kill(pid: int, *, group: bool = False) -> None:
+    try:  # noqa: SIM105 - importing contextlib would slow the supervisor's start
+        (os.killpg if group else os.kill)(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _reap() -> bool:
