@@ -246,3 +246,21 @@ async def test_copies_are_read_only_and_scripts_executable(tools: SkillTools) ->
 )
 def test_shebang_lines(head: bytes, words: tuple[str, ...] | None) -> None:
     assert shebang(head) == words
+
+
+async def test_check_script_reads_the_shebang_of_extensionless_scripts() -> None:
+    backend = CountingMemoryBackend(
+        {
+            "pdf": {
+                **PDF_SKILL,
+                "scripts/brief": "#!/usr/bin/env bash\necho hi\n",
+                "scripts/node-tool": "#!/usr/bin/env node\nconsole.log(1)\n",
+            }
+        }
+    )
+    tools = await make_tools(backend, ScriptPolicy())
+    assert await tools.check_script("pdf", "scripts/brief") == {}
+    refused = await tools.check_script("pdf", "scripts/node-tool")
+    await tools.close()
+    assert refused["error_code"] == codes.UNSUPPORTED_SCRIPT
+    assert "'node'" in refused["error"]
