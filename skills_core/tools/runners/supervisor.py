@@ -29,14 +29,12 @@ import time
 from collections.abc import Sequence
 from types import FrameType
 
-LAUNCH = (
-    "import sys;sys.path[:0]=sys.argv[1:2];import supervisor as s;sys.exit(s.main(sys.argv[2:]))"
-)
+LAUNCH = "import sys;sys.path[:0]=sys.argv[1:2];import supervisor as s;s.main(sys.argv[2:])"
 """``python -c`` code that runs this file's :func:`main` with the arguments after its folder."""
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
-_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGALRM)
 _SWEEP_PAUSE = 0.002
 
 
@@ -143,6 +141,8 @@ def supervise(
         with open(os.path.join(cgroup, "cgroup.procs"), "w") as procs:
             procs.write(str(os.getpid()))
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    # A stop arrives only inside the try below, where it is handled (held until then).
+    signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     for number in _STOP_SIGNALS:
         signal.signal(number, _stop)
     if parent is not None:
@@ -150,7 +150,6 @@ def supervise(
         if os.getppid() != parent:  # it died before the death signal was armed
             return "signal 9"
     if time_limit is not None:
-        signal.signal(signal.SIGALRM, _stop)
         signal.setitimer(signal.ITIMER_REAL, time_limit)
     errors_read, errors_write = os.pipe()  # close-on-exec: EOF once the command started
     child = os.fork()
@@ -167,11 +166,13 @@ def supervise(
     os.close(errors_write)
     failure = ""
     try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
         failure = _read_all(errors_read)
         status = _wait_for(child)
     except _Stop as stop:
         status = "timeout" if stop.timed_out else "signal 9"
-    signal.setitimer(signal.ITIMER_REAL, 0)
+    for number in _STOP_SIGNALS:  # nothing may interrupt the sweep
+        signal.signal(number, signal.SIG_IGN)
     _kill_descendants(child)
     return f"error {failure}" if failure else status
 
@@ -187,6 +188,7 @@ def _exec(
     errors: int,
 ) -> None:  # pragma: no cover - runs in the forked child
     try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # a held stop ends it here
         os.setpgid(0, 0)
         for source, target in ((stdout, 1), (stderr, 2)):
             if source is not None:
