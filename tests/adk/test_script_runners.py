@@ -9,7 +9,6 @@ what it was handed.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,9 +26,10 @@ from pydantic import PrivateAttr
 from backends.testing import BackendHarness
 from skills_core import SkillCatalog
 from skills_core.adk import CodeExecutorRunner, SkillsToolset
-from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy, ScriptRunner
+from skills_core.tools import ScriptPolicy, ScriptRunner
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.adk.skills import TREE, flat
+from tests.scripts.support import make_runner
 
 BRIEF = {
     "SKILL.md": "---\nname: brief\ndescription: Writes a brief.\n---\nRun scripts/task-brief.\n",
@@ -72,12 +72,8 @@ def container_executor() -> BaseCodeExecutor:
 
 
 def runner_for(name: str) -> ScriptRunner:
-    if name == "sandbox":
-        if shutil.which("bwrap") is None:
-            pytest.skip("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
-        return SandboxRunner()
-    if name == "process":
-        return ProcessRunner()
+    if name in ("sandbox", "process"):
+        return make_runner(name)  # skips the sandbox without bwrap
     if name == "adk-unsafe-local":
         return CodeExecutorRunner(UnsafeLocalCodeExecutor())
     if name == "adk-agent-executor":

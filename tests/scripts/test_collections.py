@@ -11,7 +11,7 @@ import pytest
 
 from skills_core.tools import codes
 from tests.scripts.collections_skills import COLLECTION
-from tests.scripts.conftest import ALL_RUNNERS, make_runner, run_script, write_skill
+from tests.scripts.support import ALL_RUNNERS, make_runner, run_script, write_skill
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "skills_core" / "examples"
 

@@ -21,7 +21,7 @@ from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server
 from tests.remote.settings import FAST_RETRY, s3_options
 from tests.scripts.collections_skills import COLLECTION
-from tests.scripts.conftest import ALL_RUNNERS, make_runner, write_skill
+from tests.scripts.support import ALL_RUNNERS, make_runner, write_skill
 
 SKILL_MD = b"---\nname: convert\ndescription: Converts.\n---\nRun scripts/use-tool.\n"
 USE_TOOL = b'#!/bin/sh\nexec "$(dirname "$0")/../tools/convert" "$@"\n'

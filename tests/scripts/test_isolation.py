@@ -21,7 +21,7 @@ import pytest
 from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy, codes
 from skills_core.tools.runners.choice import default_runner, sandbox_works
 from tests.scripts import attacks
-from tests.scripts.conftest import make_runner, run_script, write_skill
+from tests.scripts.support import make_runner, run_script, write_skill
 
 ROOT = Path(__file__).resolve().parents[2]
 

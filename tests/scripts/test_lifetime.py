@@ -14,8 +14,8 @@ from pathlib import Path
 
 from skills_core.tools import codes
 from tests.scripts import attacks
-from tests.scripts.conftest import make_runner, run_script, write_skill
 from tests.scripts.processes import appeared, survivors
+from tests.scripts.support import make_runner, run_script, write_skill
 
 ROOT = Path(__file__).resolve().parents[2]
 
