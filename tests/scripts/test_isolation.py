@@ -135,6 +135,15 @@ async def test_asking_for_the_sandbox_without_bwrap_is_a_clear_error(skills_root
     assert "ScriptPolicy(runner=ProcessRunner())" in result["error"]
 
 
+async def test_a_sandbox_that_cannot_start_says_why(skills_root: Path) -> None:
+    write_skill(skills_root, "attack", {"scripts/connect.py": attacks.CONNECT})
+    runner = make_runner("sandbox", read_only=("/nonexistent/datasets",))
+    result = await run_script(skills_root, runner, "attack", "scripts/connect.py", ["1"])
+    assert result["error_code"] == codes.SCRIPT_FAILED
+    assert "bwrap" in result["error"]
+    assert "/nonexistent/datasets" in result["error"]
+
+
 def test_policies_name_no_runner_by_default() -> None:
     assert ScriptPolicy().runner is None  # resolved per call: the sandbox where it works
 

@@ -92,4 +92,4 @@ def _with_status(outcome: ProcessOutcome, status: str) -> ProcessOutcome:
         number, _, message = detail.partition(" ")
         raise OSError(int(number), message)
     reason = outcome.stderr.text().strip()[-500:] or f"exit status {outcome.exit_code}"
-    raise ScriptRunnerError(f"the script's supervisor did not start: {reason}")
+    raise ScriptRunnerError(f"the script did not start: {reason}")

@@ -142,7 +142,8 @@ def sandbox_arguments(
             bound.append(system)
     arguments += ["--proc", "/proc", "--dev", "/dev", "--bind", scratch, SANDBOX_TMP]
     # After /tmp, so that folders under the host's /tmp show through the scratch folder.
-    for extra in [*_installations(run.interpreter[0], path, bound), *read_only, RUNNERS]:
+    readable = [os.path.realpath(extra) for extra in read_only]
+    for extra in [*_installations(run.interpreter[0], path, bound), *readable, RUNNERS]:
         if not any(is_within(root, extra) for root in bound):
             arguments += ["--ro-bind", extra, extra]
             bound.append(extra)
