@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.support.python import run_python
+from tests.support.processes import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -32,7 +32,7 @@ def test_the_code_example_runs_on_the_bundled_skills(tmp_path: Path) -> None:
     code = README.split("## In code\n\n```python\n", 1)[1].split("```", 1)[0]
     script = tmp_path / "example.py"
     script.write_text(code.replace('"./skills"', repr(str(EXAMPLES))))
-    done = run_python(str(script), cwd=tmp_path, timeout=60)
+    done = run_python(str(script), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "csv-insights - " in done.stdout
     assert "<available_skills>" in done.stdout

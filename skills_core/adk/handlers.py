@@ -17,8 +17,16 @@ from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
-from skills_core.adk.tool import FILE_PATH, REQUEST, SCRIPT_ARGS, SKILL_NAME, SkillTool
-from skills_core.tools.factory import SkillTools
+from skills_core.adk.tool import (
+    FILE_PATH,
+    LIMIT,
+    QUERY,
+    REQUEST,
+    SCRIPT_ARGS,
+    SKILL_NAME,
+    SkillTool,
+)
+from skills_core.tools.factory import DEFAULT_SEARCH_LIMIT, SkillTools
 from skills_core.tools.policy import script_arguments
 from skills_core.tools.results import (
     CONFIRMATION_REJECTED,
@@ -38,10 +46,13 @@ def build_tools(
     forker: Forker,
     inline: InlineFiles,
 ) -> dict[str, SkillTool]:
-    """The four skill tools, keyed by their default names."""
+    """The skill tools, keyed by their default names."""
 
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.list_skills()
+
+    async def search_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        return await tools.search_skills(args.get("query"), args.get("limit", DEFAULT_SEARCH_LIMIT))
 
     @never_raises
     async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
@@ -68,17 +79,9 @@ def build_tools(
 
     @never_raises
     async def run_script(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        skill_name, file_path, script_args = (
-            args.get("skill_name"),
-            args.get("file_path"),
-            args.get("args"),
+        return await run_confirmed(
+            tools, context, args.get("skill_name"), args.get("file_path"), args.get("args")
         )
-        if tools.scripts is not None and tools.scripts.confirm:
-            refusal = await _confirmed(tools, context, skill_name, file_path, script_args)
-            if refusal:
-                return refusal
-        with running_in(context._invocation_context):  # for CodeExecutorRunner
-            return await tools.run_skill_script(skill_name, file_path, script_args)
 
     def fixed(text: str) -> Callable[[], str]:
         return lambda: text
@@ -90,6 +93,16 @@ def build_tools(
             parameters={},
             required=(),
             handler=list_skills,
+        ),
+        "search_skills": SkillTool(
+            name=names.search_skills,
+            describe=fixed(
+                "Finds the skills that fit a request, best first: give the request's key words "
+                "as `query`. An empty result means no skill fits."
+            ),
+            parameters={"query": QUERY, "limit": LIMIT},
+            required=("query",),
+            handler=search_skills,
         ),
         "load_skill": SkillTool(
             name=names.load_skill,
@@ -126,6 +139,18 @@ def _request(args: Mapping[str, Any], context: ToolContext) -> str:
     content = context.user_content
     parts = content.parts if content is not None and content.parts else []
     return "\n".join(part.text for part in parts if part.text)
+
+
+async def run_confirmed(
+    tools: SkillTools, context: ToolContext, skill_name: Any, file_path: Any, args: Any
+) -> ToolResult:
+    """Run a script with the factory, first asking the user when the policy says ``confirm``."""
+    if tools.scripts is not None and tools.scripts.confirm:
+        refusal = await _confirmed(tools, context, skill_name, file_path, args)
+        if refusal:
+            return refusal
+    with running_in(context._invocation_context):  # for CodeExecutorRunner
+        return await tools.run_skill_script(skill_name, file_path, args)
 
 
 async def _confirmed(

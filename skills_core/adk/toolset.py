@@ -48,6 +48,7 @@ class SkillsToolset(BaseToolset):
             passed since the last refresh (``0``: every turn; ``None``: never - keep it
             current yourself, e.g. with ``catalog.watch()``).
         scripts: Allows ``run_skill_script`` under this policy; ``None`` keeps scripts off.
+        search: Offer ``search_skills``, a ranked search of the catalog (for large catalogs).
         names: The tool names (default: google-adk's).
         load_skill_description: Builds ``load_skill``'s description from the current skills.
         system_prompt: The skills part of the system instruction: text, or a function of a
@@ -69,6 +70,7 @@ class SkillsToolset(BaseToolset):
         discovery: Discovery = "lazy",
         refresh_every: float | None = 5.0,
         scripts: ScriptPolicy | None = None,
+        search: bool = False,
         names: ToolNames | None = None,
         load_skill_description: SkillsDescription = default_load_skill_description,
         system_prompt: str | SystemPrompt = default_system_prompt,
@@ -84,8 +86,8 @@ class SkillsToolset(BaseToolset):
         super().__init__(tool_filter=tool_filter, tool_name_prefix=tool_name_prefix)
         self._catalog = catalog
         self._eager = discovery == "eager"
+        self._search = search
         self._refresh = RefreshGate(catalog, refresh_every)
-        self._last_turn: str | None = None
         self._names = names or ToolNames()
         self._system_prompt = system_prompt
         self._tools = SkillTools(
@@ -107,6 +109,7 @@ class SkillsToolset(BaseToolset):
             for key, tool in built.items()
             if not (key == "list_skills" and self._eager)
             and not (key == "run_skill_script" and scripts is None)
+            and not (key == "search_skills" and not search)
         ]
 
     @property
@@ -122,7 +125,7 @@ class SkillsToolset(BaseToolset):
     async def get_tools(self, readonly_context: ReadonlyContext | None = None) -> list[BaseTool]:
         """The skill tools; a new turn may refresh the catalog first."""
         if readonly_context is not None:
-            await self._refresh_for(readonly_context.invocation_id)
+            await self._refresh.refresh_for_turn(readonly_context.invocation_id)
         return [tool for tool in self._offered if self._is_tool_selected(tool, readonly_context)]
 
     async def process_llm_request(
@@ -137,6 +140,7 @@ class SkillsToolset(BaseToolset):
             names=self._names.prefixed(self.tool_name_prefix),
             scripts=self._tools.scripts is not None,
             eager=self._eager,
+            search=self._search,
             skills=skills,
         )
         prompt = self._system_prompt
@@ -149,9 +153,3 @@ class SkillsToolset(BaseToolset):
     async def close(self) -> None:
         """Delete local copies made to run remote skills' scripts."""
         await self._tools.close()
-
-    async def _refresh_for(self, invocation_id: str) -> None:
-        """Refresh at the start of a turn, at most every ``refresh_every`` seconds."""
-        if invocation_id != self._last_turn:
-            self._last_turn = invocation_id
-            await self._refresh.maybe_refresh()

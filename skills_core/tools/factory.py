@@ -11,6 +11,8 @@ from typing import Any
 
 from backends.limits import KIB
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.search import search_index
+from skills_core.context.selection import SelectionPolicy
 from skills_core.tools.content import (
     ContentBuilder,
     SkillPreparer,
@@ -19,12 +21,20 @@ from skills_core.tools.content import (
     skill_body,
 )
 from skills_core.tools.policy import ScriptPolicy
-from skills_core.tools.results import ToolResult, never_raises
-from skills_core.tools.results import require_text as _require_text
+from skills_core.tools.results import (
+    INVALID_ARGUMENTS,
+    ToolResult,
+    never_raises,
+    require_text,
+    tool_error,
+)
 from skills_core.tools.scripts import ScriptTool
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
 """Largest resource ``load_skill_resource`` returns: more would flood a model's context."""
+
+DEFAULT_SEARCH_LIMIT = 5
+MAX_SEARCH_LIMIT = 20
 
 
 class SkillTools:
@@ -75,6 +85,24 @@ class SkillTools:
         }
 
     @never_raises
+    async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
+        """The skills that best fit ``query`` (ranked search), best first, with descriptions.
+
+        Words no skill fits give an empty list; see :mod:`skills_core.context.search`.
+        """
+        if problem := require_text(query=query):
+            return problem
+        if isinstance(limit, float) and limit.is_integer():  # JSON numbers may arrive as 5.0
+            limit = int(limit)
+        if type(limit) is not int or not 1 <= limit <= MAX_SEARCH_LIMIT:
+            message = f"argument 'limit' must be a whole number from 1 to {MAX_SEARCH_LIMIT}"
+            return tool_error(INVALID_ARGUMENTS, message)
+        policy = SelectionPolicy(top_k=limit)
+        matches = await search_index(self._catalog).search_async(query, policy)
+        found = [{"name": match.name, "description": match.description} for match in matches]
+        return {"query": query, "skills": found}
+
+    @never_raises
     async def load_skill(
         self, skill_name: Any, *, prepare: SkillPreparer | None = None
     ) -> ToolResult:
@@ -83,7 +111,7 @@ class SkillTools:
         ``prepare``, when given, adapts the skill to this call before its content is built;
         an error value it returns is returned as is.
         """
-        if problem := _require_text(skill_name=skill_name):
+        if problem := require_text(skill_name=skill_name):
             return problem
         skill = await self._catalog.get(skill_name)
         if prepare is not None:
@@ -96,7 +124,7 @@ class SkillTools:
     @never_raises
     async def load_skill_resource(self, skill_name: Any, file_path: Any) -> ToolResult:
         """One file of a skill: text, or base64 flagged ``binary``; size-capped."""
-        if problem := _require_text(skill_name=skill_name, file_path=file_path):
+        if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
         data = await self._catalog.read_resource(
             skill_name, file_path, max_bytes=self._max_resource_bytes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.support.python import ROOT, run_python
+from tests.support.processes import ROOT, run_python
 
 PAGE = ROOT / "docs" / "scripts.md"
 EXAMPLES = ROOT / "skills_core" / "examples"
