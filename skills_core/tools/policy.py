@@ -76,6 +76,9 @@ class ScriptPolicy:
         max_workspace_bytes: Largest total size of a remote skill copied to run locally.
         confirm: Ask the user to confirm each run (adapters with a confirmation flow).
         max_processes: Most processes one run may have at once (``None``: no limit of ours).
+        network: Let sandboxed scripts use the network (other runners cannot take it away).
+        readable: Host folders or files sandboxed scripts may read besides their skill and
+            the system (the data they work on); other runners can read them anyway.
         runner: What runs scripts and isolates them; ``None``: the bubblewrap sandbox where it
             works (Linux with ``bwrap``), else the process runner, with a warning.
     """
@@ -89,6 +92,8 @@ class ScriptPolicy:
     confirm: bool = False
     shebangs: Mapping[str, tuple[str, ...]] = field(default_factory=_default_shebangs)
     max_processes: int | None = DEFAULT_MAX_PROCESSES
+    network: bool = False
+    readable: tuple[str, ...] = ()
     runner: ScriptRunner | None = None
 
     def __post_init__(self) -> None:

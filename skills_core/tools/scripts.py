@@ -89,6 +89,8 @@ class ScriptTool:
                 max_output_bytes=policy.max_output_bytes,
                 max_processes=policy.max_processes,
                 max_copy_bytes=policy.max_workspace_bytes,
+                network=policy.network,
+                readable=policy.readable,
             )
             outcome = await self._execute(run)
         if isinstance(outcome, dict):

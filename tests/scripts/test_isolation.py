@@ -28,15 +28,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def hunt_as_an_agent_with_secrets(runner: str, skills_root: Path) -> tuple[dict[str, str], str]:
     """Start an agent process holding secrets in its environment; run the hunting script."""
+    key_file = skills_root.parent / "service-account.json"
+    key = f"private-key-{uuid.uuid4().hex}"
+    key_file.write_text(key)
     secrets = {
         "AWS_SECRET_ACCESS_KEY": f"aws-{uuid.uuid4().hex}",
         "OPENAI_API_KEY": f"sk-{uuid.uuid4().hex}",
-        "GOOGLE_APPLICATION_CREDENTIALS": f"/secret/{uuid.uuid4().hex}.json",
+        "GOOGLE_APPLICATION_CREDENTIALS": str(key_file),
+        "key": key,
     }
-    script = (
-        "import os, runpy, sys; sys.argv = ['driver', *sys.argv[1:]];"
-        "sys.argv.append(str(os.getpid())); runpy.run_module('tests.scripts.driver', "
-        "run_name='__main__')"
+    script = (  # the hunt gets the agent's pid and the key file's path, as if guessed
+        "import os, runpy, sys; sys.argv = ['driver', *sys.argv[1:], str(os.getpid()),"
+        " os.environ['GOOGLE_APPLICATION_CREDENTIALS']];"
+        "runpy.run_module('tests.scripts.driver', run_name='__main__')"
     )
     agent = [sys.executable, "-c", script, runner, str(skills_root), "attack", "scripts/hunt.py"]
     completed = subprocess.run(
@@ -58,9 +62,9 @@ def test_the_agents_environment_is_out_of_the_sandboxs_sight(skills_root: Path) 
     secrets, output = hunt_as_an_agent_with_secrets("sandbox", skills_root)
     result = json.loads(output)
     assert result["exit_code"] == 0, result
-    assert json.loads(result["stdout"]) == {}  # no secret anywhere: env, ancestors, /proc
+    assert json.loads(result["stdout"]) == {}  # nothing: env, ancestors, /proc, key file
     for value in secrets.values():
-        assert value not in output
+        assert value not in result["stdout"]
 
 
 def test_the_process_runner_scrubs_the_environment_but_shares_proc(skills_root: Path) -> None:
@@ -71,6 +75,7 @@ def test_the_process_runner_scrubs_the_environment_but_shares_proc(skills_root: 
     leaked = {item for items in found.values() for item in items}
     assert f"OPENAI_API_KEY={secrets['OPENAI_API_KEY']}" in leaked  # as docs/scripts.md says
     assert "the agent by pid" in found
+    assert found["credentials file"] == [secrets["key"]]
 
 
 @pytest.fixture
@@ -93,9 +98,9 @@ async def test_loopback_is_out_of_reach_unless_the_sandbox_allows_network(
     skills_root: Path, listening_port: int, runner_name: str, network: bool, expected: str
 ) -> None:
     write_skill(skills_root, "attack", {"scripts/connect.py": attacks.CONNECT})
-    runner = make_runner(runner_name, network=network)
+    runner = make_runner(runner_name)
     result = await run_script(
-        skills_root, runner, "attack", "scripts/connect.py", [str(listening_port)]
+        skills_root, runner, "attack", "scripts/connect.py", [str(listening_port)], network=network
     )
     assert result["stdout"].strip() == expected
 
@@ -137,11 +142,13 @@ async def test_asking_for_the_sandbox_without_bwrap_is_a_clear_error(skills_root
 
 async def test_a_sandbox_that_cannot_start_says_why(skills_root: Path) -> None:
     write_skill(skills_root, "attack", {"scripts/connect.py": attacks.CONNECT})
-    runner = make_runner("sandbox", read_only=("/nonexistent/datasets",))
-    result = await run_script(skills_root, runner, "attack", "scripts/connect.py", ["1"])
+    runner = make_runner("sandbox")
+    result = await run_script(
+        skills_root, runner, "attack", "scripts/connect.py", ["1"], readable=("/nonexistent/data",)
+    )
     assert result["error_code"] == codes.SCRIPT_FAILED
     assert "bwrap" in result["error"]
-    assert "/nonexistent/datasets" in result["error"]
+    assert "/nonexistent/data" in result["error"]
 
 
 def test_policies_name_no_runner_by_default() -> None:

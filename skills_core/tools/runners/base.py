@@ -46,6 +46,9 @@ class ScriptRun:
         max_output_bytes: Bytes of stdout, and of stderr, to keep.
         max_processes: Most processes the run may have at once (``None``: no limit of ours).
         max_copy_bytes: Largest total size of files a runner may copy elsewhere.
+        network: Whether the script may use the network, where the runner can deny it.
+        readable: Host paths the script may read besides its skill and the system, where the
+            runner hides the rest.
     """
 
     folder: str
@@ -58,6 +61,8 @@ class ScriptRun:
     max_output_bytes: int
     max_processes: int | None
     max_copy_bytes: int
+    network: bool = False
+    readable: tuple[str, ...] = ()
 
     def command(self, folder: str) -> list[str]:
         """The full command line when the skill sits in ``folder``."""

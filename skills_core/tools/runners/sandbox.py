@@ -4,11 +4,13 @@ What a script sees (``bwrap`` arguments built by :func:`sandbox_arguments`):
 
 - its own user, PID, IPC and UTS namespaces, and a ``/proc`` that shows only its own
   processes: the agent's processes and their environments are out of sight;
-- no network (a private network namespace with nothing but its own loopback), unless
-  ``network=True``;
+- no network (a private network namespace with nothing but its own loopback), unless the
+  policy sets ``network=True``;
 - the system read-only (``/usr``, ``/etc`` and the ``/bin``/``/lib`` links), the Python that
-  runs skillfs and the interpreter's own installation read-only, the skill's folder read-only,
-  and nothing else of the host: no home folders, no other projects, no host ``/tmp``;
+  runs skillfs and the interpreter's own installation read-only, the skill's folder and the
+  policy's ``readable`` paths read-only, and nothing else of the host: no home folders (so no
+  credential files), no other projects, no host ``/tmp`` or ``/run`` (so no Unix sockets such
+  as a Docker daemon's or an ssh agent's);
 - one writable scratch folder, at ``/tmp``, which is also ``HOME`` and ``TMPDIR``, deleted
   after the run; every other path is read-only;
 - the policy's scrubbed environment.
@@ -53,16 +55,10 @@ class SandboxRunner:
     """Runs scripts inside bubblewrap; see the module docstring for what it isolates.
 
     Args:
-        network: Let scripts use the host's network.
-        read_only: More host paths scripts may read (data folders, tools outside ``/usr``).
         bwrap: The bubblewrap command, by name or path.
     """
 
-    def __init__(
-        self, *, network: bool = False, read_only: Sequence[str] = (), bwrap: str = "bwrap"
-    ) -> None:
-        self._network = network
-        self._read_only = tuple(read_only)
+    def __init__(self, *, bwrap: str = "bwrap") -> None:
         self._bwrap = bwrap
         self._executable: str | None = None
 
@@ -84,13 +80,7 @@ class SandboxRunner:
         ):
             env = script_environment(run.env, run.folder, SANDBOX_TMP)
             arguments = await asyncio.to_thread(
-                sandbox_arguments,
-                run,
-                scratch=scratch,
-                limit=limit,
-                network=self._network,
-                read_only=self._read_only,
-                path=env.get("PATH"),
+                sandbox_arguments, run, scratch=scratch, limit=limit, path=env.get("PATH")
             )
             command = run.command(run.folder)
             return await run_supervised(
@@ -117,21 +107,15 @@ class SandboxRunner:
         return self._executable
 
     def __repr__(self) -> str:
-        return f"SandboxRunner(network={self._network}, read_only={self._read_only!r})"
+        return f"SandboxRunner(bwrap={self._bwrap!r})"
 
 
 def sandbox_arguments(
-    run: ScriptRun,
-    *,
-    scratch: str,
-    limit: ProcessLimit,
-    network: bool,
-    read_only: Sequence[str],
-    path: str | None,
+    run: ScriptRun, *, scratch: str, limit: ProcessLimit, path: str | None
 ) -> list[str]:
     """The ``bwrap`` options for one run (blocking: it looks at the host's filesystem)."""
     arguments = [*_NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-    if not network:
+    if not run.network:
         arguments.append("--unshare-net")
     bound: list[str] = []
     for system in _SYSTEM:
@@ -142,7 +126,7 @@ def sandbox_arguments(
             bound.append(system)
     arguments += ["--proc", "/proc", "--dev", "/dev", "--bind", scratch, SANDBOX_TMP]
     # After /tmp, so that folders under the host's /tmp show through the scratch folder.
-    readable = [os.path.realpath(extra) for extra in read_only]
+    readable = [os.path.realpath(extra) for extra in run.readable]
     for extra in [*_installations(run.interpreter[0], path, bound), *readable, RUNNERS]:
         if not any(is_within(root, extra) for root in bound):
             arguments += ["--ro-bind", extra, extra]
