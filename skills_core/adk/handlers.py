@@ -17,15 +17,7 @@ from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
-from skills_core.adk.tool import (
-    FILE_PATH,
-    LIMIT,
-    QUERY,
-    REQUEST,
-    SCRIPT_ARGS,
-    SKILL_NAME,
-    SkillTool,
-)
+from skills_core.adk.tool import REQUEST, SkillTool
 from skills_core.tools.factory import DEFAULT_SEARCH_LIMIT, SkillTools
 from skills_core.tools.policy import script_arguments
 from skills_core.tools.results import (
@@ -36,6 +28,7 @@ from skills_core.tools.results import (
     never_raises,
     tool_error,
 )
+from skills_core.tools.schemas import FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
 
 
 def build_tools(

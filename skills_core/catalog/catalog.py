@@ -13,10 +13,16 @@ import asyncio
 import contextlib
 import importlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 
 from backends.base import Backend, SkillDocument, SkillRef
-from backends.capabilities import FetchResult, ListedDocument, fetch_many, list_documents
+from backends.capabilities import (
+    FetchResult,
+    ListedDocument,
+    fetch_many,
+    list_documents,
+    withheld_fields,
+)
 from backends.errors import SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from skills_core import codes
@@ -25,6 +31,7 @@ from skills_core.catalog.entries import (
     load_document,
     problem_from_error,
     unreadable_entry,
+    withhold,
 )
 from skills_core.catalog.report import ReloadReport, SkillProblem
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
@@ -232,7 +239,8 @@ class SkillCatalog:
         for start in range(0, len(pending), _FETCH_BATCH):
             names = [ref.name for ref in pending[start : start + _FETCH_BATCH]]
             results += await fetch_many(self._backend, names)
-        built, refresh_errors = await asyncio.to_thread(self._judge, listed, results, old)
+        withheld = [withheld_fields(self._backend, item.name) for item in listed]
+        built, refresh_errors = await asyncio.to_thread(self._judge, listed, results, withheld, old)
         entries.update((entry.name, entry) for entry in built)
         return entries, refresh_errors, len(listed)
 
@@ -240,19 +248,19 @@ class SkillCatalog:
         self,
         listing: Sequence[ListedDocument],
         results: Sequence[FetchResult],
+        withheld: Sequence[Mapping[str, str]],
         old: CatalogSnapshot,
     ) -> tuple[Sequence[CatalogEntry], Sequence[SkillProblem]]:
         """Turn what was fetched for each listed skill into entries (runs in a worker thread)."""
         built: list[CatalogEntry] = []
         problems: list[SkillProblem] = []
-        for listed, result in zip(listing, results, strict=True):
+        for listed, result, fields in zip(listing, results, withheld, strict=True):
             previous = old.entries.get(listed.name)
             if isinstance(result, SkillDocument):
-                built.append(
-                    load_document(
-                        result, limits=self._limits, strict=self._strict, previous=previous
-                    )
+                entry = load_document(
+                    result, limits=self._limits, strict=self._strict, previous=previous
                 )
+                built.append(withhold(entry, fields))
             elif isinstance(result, SkillNotFoundError):
                 continue  # vanished since the listing: it is simply gone
             elif previous is not None and previous.loaded:

@@ -12,7 +12,8 @@ cost more than reading it. The body stays bytes until a reader asks for it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from backends.base import SkillDocument
 from backends.capabilities import ListedDocument
@@ -22,6 +23,7 @@ from skills_core import codes
 from skills_core.catalog.report import SkillProblem
 from skills_core.errors import SkillParseError
 from skills_core.format.clean_skill import read_clean_skill
+from skills_core.format.fields import FIELDS
 from skills_core.format.models import SkillMetadata
 from skills_core.format.parsing import body_text, parse_frontmatter, split_skill_md
 from skills_core.format.validation import EMPTY_BODY, Issue, analyze
@@ -90,6 +92,32 @@ def load_document(
                 clean.body_start,
             )
     return _full_verdict(document, limits=limits, strict=strict)
+
+
+def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
+    """Reset the frontmatter fields the backend withholds, with a warning for each one set.
+
+    ``withheld`` maps frontmatter keys to the reason (see
+    :class:`backends.capabilities.WithheldFields`): ``allowed-tools`` of a skill served over
+    MCP grants nothing unless the user approved it.
+    """
+    metadata = entry.metadata
+    if metadata is None or not withheld:
+        return entry
+    reset: dict[str, Any] = {}
+    warnings: list[SkillProblem] = []
+    for key, reason in withheld.items():
+        spec = FIELDS.get(key)
+        if spec is None or getattr(metadata, spec.attr) in (None, (), {}):
+            continue
+        reset[spec.attr] = SkillMetadata._field_defaults[spec.attr]
+        message = f"{key} is ignored: {reason}"
+        warnings.append(SkillProblem(entry.name, entry.location, codes.FIELD_WITHHELD, message))
+    if not reset:
+        return entry
+    return entry._replace(
+        metadata=metadata._replace(**reset), warnings=(*entry.warnings, *warnings)
+    )
 
 
 def _full_verdict(document: SkillDocument, *, limits: Limits, strict: bool) -> CatalogEntry:

@@ -18,10 +18,11 @@ from backends.capabilities import local_folder
 from backends.paths import check_relative_path
 from skills_core.adk.handlers import run_confirmed
 from skills_core.adk.inject import inject_state
-from skills_core.adk.tool import SKILL_NAME, Handler, SkillTool
+from skills_core.adk.tool import Handler, SkillTool
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.tools.content import base_location
 from skills_core.tools.results import ToolResult, is_error, never_raises, require_text
+from skills_core.tools.schemas import SKILL_NAME
 
 if TYPE_CHECKING:
     from skills_core.adk.adk_skills.registry import SkillsRegistry
