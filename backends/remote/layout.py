@@ -37,6 +37,7 @@ class StoredFile:
         location: Where it is, for messages.
         size_listed: False when the listing gave no size (``size`` is then 0, and reads
             cannot be checked against it).
+        mode: Its permission bits, where the store records them (zip members made on Unix).
     """
 
     key: str
@@ -44,6 +45,7 @@ class StoredFile:
     fingerprint: str
     location: str
     size_listed: bool = True
+    mode: int | None = None
 
     @property
     def expected_size(self) -> int | None:
@@ -80,7 +82,8 @@ class SkillFolder:
     def entries(self) -> tuple[FileEntry, ...]:
         """The visible files, sorted by path."""
         return tuple(
-            FileEntry(path, stored.size, stored.fingerprint) for path, stored in self.files.items()
+            FileEntry(path, stored.size, stored.fingerprint, stored.mode)
+            for path, stored in self.files.items()
         )
 
     def ref(self) -> SkillRef:

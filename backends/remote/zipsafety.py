@@ -39,6 +39,7 @@ _ZIP64_LOCATOR_SIGNATURE = b"PK\x06\x07"
 _ZIP64_EOCD = struct.Struct("<4sQ2H2L4Q")
 _ZIP64_EOCD_SIGNATURE = b"PK\x06\x06"
 _MAX_COMMENT = 0xFFFF
+_UNIX = 3
 _ENCRYPTED = 0x1
 _READ_ERRORS = (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError)
 
@@ -167,6 +168,12 @@ def screen(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> StorageEr
     return None
 
 
+def unix_mode(info: zipfile.ZipInfo) -> int | None:
+    """A member's permission bits, when a Unix archiver recorded them; else ``None``."""
+    mode = stat.S_IMODE(info.external_attr >> 16)
+    return mode if info.create_system == _UNIX and mode else None
+
+
 def wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:
     """The single top folder holding every skill folder, or ``""`` when skills sit at the root.
 
@@ -197,7 +204,9 @@ def _candidates(
             continue
         member_location = f"{location}!/{name}"
         fingerprint = f"crc:{info.CRC:08x}:{info.file_size}"
-        stored = StoredFile(name, info.file_size, fingerprint, member_location)
+        stored = StoredFile(
+            name, info.file_size, fingerprint, member_location, mode=unix_mode(info)
+        )
         path = name[len(prefix) :] if inside else name
         refusal = screen(info, limits, location=member_location)
         candidates.append(Candidate(path, stored, refusal, stray=not inside))

@@ -12,6 +12,7 @@ from typing import Any
 
 from google.adk.tools.tool_context import ToolContext
 
+from skills_core.adk.executor import running_in
 from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
@@ -154,7 +155,8 @@ async def run_confirmed(
         refusal = await _confirmed(tools, context, skill_name, file_path, args)
         if refusal:
             return refusal
-    return await tools.run_skill_script(skill_name, file_path, args)
+    with running_in(context._invocation_context):  # for CodeExecutorRunner
+        return await tools.run_skill_script(skill_name, file_path, args)
 
 
 async def _confirmed(

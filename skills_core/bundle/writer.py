@@ -6,12 +6,13 @@ names; ``strict=True`` applies the strict verdict of ``skillfs validate`` instea
 verdict refuses stop the bundle unless ``skip_invalid``.
 
 The same skills always give byte-identical archives, whatever storage they came from: members
-sorted by path, one fixed timestamp (1980-01-01), fixed permissions and compression, and a
-manifest (``skillfs-bundle.json``) with each skill's name, description, and the size and sha256
-of every file. Hidden files are never bundled. Before anything is written, the archive is
-opened with the same screening skillfs applies when loading bundles, so every bundle it writes
-loads whole under the same :class:`~backends.limits.Limits`. A bundle is never written
-inside the source it is made from.
+sorted by path, one fixed timestamp (1980-01-01), fixed compression, mode 0755 for scripts
+(files under ``scripts/``, and files the source records as executable) and 0644 for the rest,
+and a manifest (``skillfs-bundle.json``) with each skill's name, description, and the size,
+sha256 and mode of every file. Hidden files are never bundled. Before anything is written, the
+archive is opened with the same screening skillfs applies when loading bundles, so every
+bundle it writes loads whole under the same :class:`~backends.limits.Limits`. A bundle is
+never written inside the source it is made from.
 
 >>> bundle = await write_bundle("./skills", "s3://bucket/skills.zip")  # doctest: +SKIP
 """
@@ -24,7 +25,7 @@ import io
 import json
 import os
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -42,7 +43,8 @@ from skills_core.format.models import SkillMetadata
 MANIFEST_NAME = "skillfs-bundle.json"
 MANIFEST_FORMAT = "skillfs-bundle/1"
 _TIMESTAMP = (1980, 1, 1, 0, 0, 0)
-_MODE = 0o644 << 16
+_MODE = 0o644
+_EXECUTABLE_MODE = 0o755
 _UNIX = 3
 _LEVEL = 9
 
@@ -109,9 +111,9 @@ async def build_bundle(
     if report.errors and not skip_invalid:
         raise InvalidSkillsError(report.errors, location=backend.location)
     skills = catalog.list()
-    members = await _read_skills(catalog, skills, progress, max_concurrency)
-    manifest = _manifest(skills, members)
-    data = await asyncio.to_thread(_archive, {**members, MANIFEST_NAME: manifest})
+    members, executables = await _read_skills(catalog, skills, progress, max_concurrency)
+    manifest = _manifest(skills, members, executables)
+    data = await asyncio.to_thread(_archive, {**members, MANIFEST_NAME: manifest}, executables)
     await asyncio.to_thread(_check_loadable, data, limits, f"bundle of {backend.location}")
     names = tuple(meta.name for meta in skills)
     return Bundle(data, names, len(members), report.errors, report.warnings)
@@ -164,14 +166,15 @@ async def _read_skills(
     skills: Sequence[SkillMetadata],
     progress: Progress | None,
     max_concurrency: int,
-) -> dict[str, bytes]:
-    """Every visible file of every skill, by archive path, read concurrently.
+) -> tuple[dict[str, bytes], set[str]]:
+    """Every visible file of every skill by archive path, read concurrently; the executables.
 
     SKILL.md is the copy the catalog judged (no second read); the rest is read through the
     catalog, which maps each skill's name to its storage.
     """
     semaphore = asyncio.Semaphore(max_concurrency)
     packed = 0
+    executables: set[str] = set()
 
     async def read(name: str, path: str) -> bytes:
         if path in SKILL_MD_NAMES:
@@ -186,15 +189,22 @@ async def _read_skills(
         packed += 1
         if progress is not None:
             progress(packed, len(skills))
+        executables.update(f"{name}/{entry.path}" for entry in entries if entry.executable)
         return {f"{name}/{entry.path}": data for entry, data in zip(entries, contents, strict=True)}
 
     members: dict[str, bytes] = {}
     for files in await asyncio.gather(*(pack(meta.name) for meta in skills)):
         members.update(files)
-    return members
+    return members, executables
 
 
-def _manifest(skills: Sequence[SkillMetadata], members: Mapping[str, bytes]) -> bytes:
+def _mode(path: str, executables: Collection[str]) -> int:
+    return _EXECUTABLE_MODE if path in executables else _MODE
+
+
+def _manifest(
+    skills: Sequence[SkillMetadata], members: Mapping[str, bytes], executables: Collection[str]
+) -> bytes:
     listed = []
     for meta in skills:
         prefix = f"{meta.name}/"
@@ -203,6 +213,7 @@ def _manifest(skills: Sequence[SkillMetadata], members: Mapping[str, bytes]) -> 
                 "path": path[len(prefix) :],
                 "size": len(data),
                 "sha256": hashlib.sha256(data).hexdigest(),
+                "mode": f"{_mode(path, executables):04o}",
             }
             for path, data in sorted(members.items())
             if path.startswith(prefix)
@@ -212,15 +223,15 @@ def _manifest(skills: Sequence[SkillMetadata], members: Mapping[str, bytes]) -> 
     return (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
-def _archive(members: Mapping[str, bytes]) -> bytes:
-    """A zip of ``members`` that depends on nothing but their paths and bytes (blocking)."""
+def _archive(members: Mapping[str, bytes], executables: Collection[str]) -> bytes:
+    """A zip of ``members`` that depends on nothing but their paths, bytes and modes (blocking)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for path in sorted(members):
             info = zipfile.ZipInfo(path, date_time=_TIMESTAMP)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.create_system = _UNIX
-            info.external_attr = _MODE
+            info.external_attr = _mode(path, executables) << 16
             archive.writestr(info, members[path], compresslevel=_LEVEL)
     return buffer.getvalue()
 

@@ -55,7 +55,11 @@ async def test_members_are_sorted_dated_1980_and_listed_in_the_manifest(tmp_path
     names = archive.namelist()
     assert names == sorted([*VISIBLE, MANIFEST_NAME])
     assert {info.date_time for info in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
-    assert {info.external_attr >> 16 for info in archive.infolist()} == {0o644}
+    modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+    assert {name for name, mode in modes.items() if mode == 0o755} == {
+        name for name in VISIBLE if name.split("/")[1] == "scripts"
+    }
+    assert set(modes.values()) == {0o644, 0o755}
 
     manifest = json.loads(archive.read(MANIFEST_NAME))
     assert manifest["format"] == "skillfs-bundle/1"
@@ -66,6 +70,7 @@ async def test_members_are_sorted_dated_1980_and_listed_in_the_manifest(tmp_path
         "path": "references/guide.md",
         "size": len(guide),
         "sha256": hashlib.sha256(guide).hexdigest(),
+        "mode": "0644",
     } in alpha["files"]
     assert [skill["name"] for skill in manifest["skills"]] == ["alpha", "beta", "gamma"]
 
