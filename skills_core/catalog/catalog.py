@@ -156,7 +156,7 @@ class SkillCatalog:
     async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
         """Refresh whenever the skills may have changed and yield each meaningful report.
 
-        Local folders are watched for filesystem events (with ``skillfs[watch]``); other
+        Local folders are watched for filesystem events (with ``agent-skillfs[watch]``); other
         backends are polled every ``interval`` seconds.
         """
         # The watcher (and watchfiles) is imported on first use, off the event loop.

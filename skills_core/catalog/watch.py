@@ -13,7 +13,7 @@ from backends.local import LocalBackend
 
 try:
     from watchfiles import awatch
-except ImportError:  # without skillfs[watch], local folders are polled too
+except ImportError:  # without agent-skillfs[watch], local folders are polled too
     awatch = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
