@@ -4,8 +4,9 @@ Shared by folders on any store and by zip bundles. An entry whose path could lea
 (``..``, an absolute or drive path, a backslash, NUL) is refused, and so is one the store
 already condemned (a symlink, an encrypted or oversized zip member): the skill folder holding
 it is refused whole, with the reason, and a refused entry that belongs to no skill is reported
-on its own. Every other skill still loads. Hidden entries (a component starting with a dot),
-``__MACOSX`` and files at the root are skipped.
+on its own. Every other skill still loads. Folders whose name starts with a dot, hidden
+entries (:func:`backends.paths.is_hidden`: version control, OS junk such as ``__MACOSX``,
+caches, secrets) and files at the root are skipped.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
                 refused[owner].append((candidate, problem))
             continue
         name, _, inner = relative.partition("/")
-        if candidate.stray or not inner or name in IGNORED_FOLDERS or is_hidden(relative):
+        if candidate.stray or not inner or name.startswith(".") or is_hidden(relative):
             continue
         if candidate.refusal is not None:
             refused[name].append((candidate, candidate.refusal))
