@@ -25,7 +25,7 @@ from skills_core.errors import SkillValidationError
 from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
 from skills_core.format.models import Skill, SkillMetadata
 from skills_core.format.validation import Issue, ValidationReport
-from skills_core.tools.content import as_text
+from skills_core.tools.filetypes import as_text
 
 logger = logging.getLogger("skillfs.adk")
 

@@ -16,7 +16,14 @@ from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
-from skills_core.adk.tool import FILE_PATH, REQUEST, SCRIPT_ARGS, SKILL_NAME, SkillTool
+from skills_core.adk.tool import (
+    AS_BYTES,
+    FILE_PATH,
+    REQUEST,
+    SCRIPT_ARGS,
+    SKILL_NAME,
+    SkillTool,
+)
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import script_arguments
 from skills_core.tools.results import (
@@ -44,7 +51,9 @@ def build_tools(
 
     @never_raises
     async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result = await tools.load_skill_resource(args.get("skill_name"), args.get("file_path"))
+        result = await tools.load_skill_resource(
+            args.get("skill_name"), args.get("file_path"), args.get("as_bytes", False)
+        )
         return inline.take(result)
 
     @never_raises
@@ -99,10 +108,10 @@ def build_tools(
         "load_skill_resource": SkillTool(
             name=names.load_skill_resource,
             describe=fixed(
-                "Reads one file of a skill: text, or binary (images, audio, video and PDF "
-                "follow as inline data; other files as base64)."
+                "Reads one file of a skill: text as text; images, audio, video and PDF follow "
+                "as inline data; other binary files (fonts, archives...) are described."
             ),
-            parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH},
+            parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH, "as_bytes": AS_BYTES},
             required=("skill_name", "file_path"),
             handler=load_resource,
         ),

@@ -70,6 +70,11 @@ FILE_PATH = {
     "description": "A file's path inside the skill, e.g. 'references/guide.md' or "
     "'scripts/build.py'.",
 }
+AS_BYTES = {
+    "type": "boolean",
+    "description": "Set true to receive a binary file that is only described (a font, an "
+    "archive...) as base64 bytes.",
+}
 REQUEST = {
     "type": "string",
     "description": "For skills that run in a sub-agent: what it should do (defaults to the "

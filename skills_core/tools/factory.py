@@ -107,14 +107,22 @@ class SkillTools:
         return loaded_skill(skill, self._build_content)
 
     @never_raises
-    async def load_skill_resource(self, skill_name: Any, file_path: Any) -> ToolResult:
-        """One file of a skill: text, or base64 flagged ``binary``; size-capped."""
+    async def load_skill_resource(
+        self, skill_name: Any, file_path: Any, as_bytes: Any = False
+    ) -> ToolResult:
+        """One file of a skill, size-capped, as :mod:`skills_core.tools.filetypes` decides.
+
+        Text comes as text, images, audio, video and PDF as base64, other binary files as a
+        description unless ``as_bytes`` is true.
+        """
         if problem := _require_text(skill_name=skill_name, file_path=file_path):
             return problem
+        if as_bytes not in (True, False, None):
+            return tool_error(INVALID_ARGUMENTS, "argument 'as_bytes' must be true or false")
         data = await self._catalog.read_resource(
             skill_name, file_path, max_bytes=self._max_resource_bytes
         )
-        return resource_result(skill_name, file_path, data)
+        return resource_result(skill_name, file_path, data, as_bytes=bool(as_bytes))
 
     @never_raises
     async def run_skill_script(
