@@ -2,17 +2,17 @@
 
 >>> from backends import open_backend
 >>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
+
+The remote layer (:class:`FsspecBackend` and what goes with it) is imported on first use, so a
+program reading local folders never loads it.
 """
 
-from backends.base import (
-    Backend,
-    DocumentLister,
-    FetchResult,
-    FileEntry,
-    ListedDocument,
-    SkillDocument,
-    SkillRef,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from backends.base import Backend, FileEntry, SkillDocument, SkillRef
 from backends.composite import CompositeBackend
 from backends.errors import (
     LimitExceededError,
@@ -28,19 +28,20 @@ from backends.limits import DEFAULT_LIMITS, Limits
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
 from backends.opener import open_backend
-from backends.remote import FsspecBackend, RetryPolicy, write_bytes
+
+if TYPE_CHECKING:
+    from backends.remote import FsspecBackend, RetryPolicy, write_bytes
+
+_REMOTE = frozenset({"FsspecBackend", "RetryPolicy", "write_bytes"})
 
 __all__ = [
     "DEFAULT_LIMITS",
     "Backend",
     "CompositeBackend",
-    "DocumentLister",
-    "FetchResult",
     "FileEntry",
     "FsspecBackend",
     "LimitExceededError",
     "Limits",
-    "ListedDocument",
     "LocalBackend",
     "MemoryBackend",
     "MissingDependencyError",
@@ -56,3 +57,15 @@ __all__ = [
     "open_backend",
     "write_bytes",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _REMOTE:
+        raise AttributeError(f"module 'backends' has no attribute {name!r}")
+    value = getattr(importlib.import_module("backends.remote"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_REMOTE})

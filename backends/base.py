@@ -10,9 +10,10 @@ milliseconds (a frozen dataclass costs four times as much per instance).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import NamedTuple, Protocol
 
 from backends.errors import StorageError
+from backends.limits import DEFAULT_LIMITS
 
 
 class SkillRef(NamedTuple):
@@ -61,13 +62,14 @@ class FileEntry(NamedTuple):
     fingerprint: str = ""
 
 
-FetchResult = SkillDocument | StorageError
-"""What :meth:`Backend.get_many` yields per name: the document, or why it failed."""
-
-
-@runtime_checkable
 class Backend(Protocol):
-    """Storage that holds skill folders, each with a SKILL.md at its top."""
+    """Storage that holds skill folders, each with a SKILL.md at its top.
+
+    Five methods and a ``location``: all a catalog needs. Faster paths a backend may offer
+    (batch fetches, one-pass listings, local folders, change events) are optional and listed
+    in :mod:`backends.capabilities`; callers reach them through that module's helpers, which
+    fall back to these methods.
+    """
 
     @property
     def location(self) -> str:
@@ -88,9 +90,6 @@ class Backend(Protocol):
             UnsafePathError: The name is not a plain folder name.
         """
 
-    async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
-        """Fetch several SKILL.md files at once, in order; one failure never hides the rest."""
-
     async def files(self, name: str) -> Sequence[FileEntry]:
         """List every file of a skill (SKILL.md included, hidden files excluded), sorted.
 
@@ -98,7 +97,9 @@ class Backend(Protocol):
             SkillNotFoundError: No such skill.
         """
 
-    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+    ) -> bytes:
         """Read one file of a skill, confined to the skill's folder.
 
         Raises:
@@ -108,27 +109,5 @@ class Backend(Protocol):
             LimitExceededError: The file is larger than ``max_bytes``.
         """
 
-
-ListedDocument = SkillDocument | SkillRef
-"""What :meth:`DocumentLister.list_documents` yields per skill: its SKILL.md, or a ref whose
-``error`` says why it cannot be read."""
-
-
-@runtime_checkable
-class DocumentLister(Protocol):
-    """A backend that can list and read every SKILL.md in one pass.
-
-    A first load needs every SKILL.md anyway: reading each one as it is listed spares the
-    listing's own per-file stat (on a local folder, a third of the I/O of a cold load).
-    """
-
-    async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument] | None:
-        """Every skill in listing order, read; ``None`` when a listing must be used instead.
-
-        Args:
-            max_bytes: Larger SKILL.md files are not read but refused with a
-                LimitExceededError in their ref.
-
-        Raises:
-            StorageError: The listing itself failed.
-        """
+    async def aclose(self) -> None:
+        """Release connections and other resources; the backend is not used afterwards."""

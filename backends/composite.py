@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 
-from backends.base import Backend, FetchResult, FileEntry, SkillDocument, SkillRef
+from backends.base import Backend, FileEntry, SkillDocument, SkillRef
+from backends.capabilities import FetchResult, change_events, fetch_many, local_folder
 from backends.errors import SkillNotFoundError, UnsafePathError
+from backends.folder_events import merged
+from backends.limits import DEFAULT_LIMITS
 from backends.paths import check_skill_name
 
 
@@ -77,7 +80,7 @@ class CompositeBackend:
             except (SkillNotFoundError, UnsafePathError) as exc:
                 results[name] = exc
         batches = await asyncio.gather(
-            *(self._backends[index].get_many(group) for index, group in by_owner.items())
+            *(fetch_many(self._backends[index], group) for index, group in by_owner.items())
         )
         for (index, group), batch in zip(by_owner.items(), batches, strict=True):
             for name, result in zip(group, batch, strict=True):
@@ -90,9 +93,25 @@ class CompositeBackend:
         """List files from the owning member."""
         return await self._backends[await self._owner(name)].files(name)
 
-    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+    ) -> bytes:
         """Read from the owning member."""
         return await self._backends[await self._owner(name)].read(name, path, max_bytes=max_bytes)
+
+    async def aclose(self) -> None:
+        """Close every member."""
+        await asyncio.gather(*(backend.aclose() for backend in self._backends))
+
+    async def local_folder(self, name: str) -> str | None:
+        """The folder of the owning member's skill, when that member has one here."""
+        return await local_folder(self._backends[await self._owner(name)], name)
+
+    async def change_events(self) -> AsyncIterator[None] | None:
+        """Every member's change signals merged; ``None`` unless every member has them."""
+        streams = [await change_events(backend) for backend in self._backends]
+        ready = [stream for stream in streams if stream is not None]
+        return merged(ready) if len(ready) == len(streams) else None
 
     async def _owner(self, name: str) -> int:
         await self._learn_owners([name])

@@ -10,19 +10,21 @@ import asyncio
 import errno
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import aiofiles
 
-from backends.base import FetchResult, FileEntry, ListedDocument, SkillDocument, SkillRef
+from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.capabilities import FetchResult, ListedDocument
 from backends.errors import (
     ResourceNotFoundError,
     SkillNotFoundError,
     StorageError,
     UnsafePathError,
 )
-from backends.limits import check_size
+from backends.folder_events import folder_events, watchable
+from backends.limits import DEFAULT_LIMITS, check_size
 from backends.paths import (
     SKILL_MD_NAMES,
     check_resource_path,
@@ -94,7 +96,9 @@ class LocalBackend:
         """List a skill's files; symlinks that leave the folder and hidden files are skipped."""
         return await asyncio.to_thread(self._walk, name)
 
-    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+    ) -> bytes:
         """Read one file of a skill after resolving it inside the skill folder."""
         relative = check_resource_path(path, location=os.path.join(self._root, name))
         target = await asyncio.to_thread(self._resolve_resource, name, relative, max_bytes)
@@ -106,6 +110,17 @@ class LocalBackend:
             raise StorageError(f"cannot read: {exc.strerror}", location=location) from exc
         check_size(len(data), max_bytes, location=location)
         return data
+
+    async def aclose(self) -> None:
+        """Nothing to release: every file is closed after each call."""
+
+    async def local_folder(self, name: str) -> str | None:
+        """The skill's folder, resolved (a symlinked skill folder gives its target)."""
+        return await asyncio.to_thread(self._skill_folder, name)
+
+    async def change_events(self) -> AsyncIterator[None] | None:
+        """Filesystem events below the root; ``None`` without ``agent-skillfs[watch]`` or a root."""
+        return folder_events([self._root]) if await watchable([self._root]) else None
 
     # -- blocking helpers, only ever called through asyncio.to_thread ---------------------
 

@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from backends.base import FetchResult, FileEntry, SkillDocument, SkillRef
-from backends.errors import ResourceNotFoundError, SkillNotFoundError, UnsafePathError
-from backends.limits import check_size
+from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.errors import ResourceNotFoundError, SkillNotFoundError
+from backends.limits import DEFAULT_LIMITS, check_size
 from backends.paths import (
     SKILL_MD_NAMES,
     check_relative_path,
@@ -88,16 +88,6 @@ class MemoryBackend:
         location = self._location(name, skill_md)
         return SkillDocument(name, stored.files[skill_md], f"v{stored.version}", location)
 
-    async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
-        """Return several SKILL.md files, with an error in place of each missing one."""
-        results: list[FetchResult] = []
-        for name in names:
-            try:
-                results.append(await self.get(name))
-            except (SkillNotFoundError, UnsafePathError) as exc:
-                results.append(exc)
-        return results
-
     async def files(self, name: str) -> Sequence[FileEntry]:
         """List a skill's visible files."""
         stored, _ = self._lookup(name)
@@ -107,7 +97,9 @@ class MemoryBackend:
             if not is_hidden(path)
         ]
 
-    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+    ) -> bytes:
         """Return one file of a skill."""
         stored, _ = self._lookup(name)
         relative = check_resource_path(path, location=self._location(name, ""))
@@ -117,6 +109,9 @@ class MemoryBackend:
             raise ResourceNotFoundError("no such file", location=location)
         check_size(len(data), max_bytes, location=location)
         return data
+
+    async def aclose(self) -> None:
+        """Nothing to release: the store lives as long as the instance."""
 
     def _lookup(self, name: str) -> tuple[_StoredSkill, str]:
         stored = self._skills.get(check_skill_name(name))

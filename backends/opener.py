@@ -10,7 +10,6 @@ from backends.base import Backend
 from backends.errors import UnsupportedSourceError
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
-from backends.remote import FsspecBackend
 from backends.remote.urls import is_zip_path, protocol_of
 
 
@@ -19,26 +18,38 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
 
     Folder paths and ``file://`` folder URLs give a :class:`LocalBackend`; ``memory:`` gives
     a fresh, empty, instance-owned :class:`MemoryBackend`. Everything else -- ``s3://``,
-    ``gs://``, ``github://``, ``memory://`` (fsspec's process-wide store), ``http(s)://``, a
-    ``.zip`` path or URL, chained ``zip://::s3://…`` -- gives an :class:`FsspecBackend`,
-    with fsspec's registry resolving the scheme.
+    ``gs://``, ``github://``, ``http(s)://``, a ``.zip`` path or URL, chained
+    ``zip://::s3://…`` -- gives an :class:`FsspecBackend`, with fsspec's registry resolving
+    the scheme.
+
+    ``memory://`` is refused: it is fsspec's one store for the whole process, shared by every
+    catalog that opens it, and one character must not decide that. Share it on purpose with
+    ``FsspecBackend("memory://…")``.
 
     Args:
         source: A folder path, a bundle path or a URL.
         **storage_options: Options for the fsspec filesystem (credentials, endpoints).
 
     Raises:
-        UnsupportedSourceError: No filesystem handles the scheme, or options were given for
-            a local folder or ``memory:``.
+        UnsupportedSourceError: No filesystem handles the scheme, the URL is ``memory://…``,
+            or options were given for a local folder or ``memory:``.
         MissingDependencyError: The scheme's optional package is not installed.
     """
     text = os.fspath(source)
-    if text.startswith("memory:") and not text.startswith("memory://"):
+    if text.startswith("memory://"):
+        raise UnsupportedSourceError(
+            "memory:// is fsspec's process-wide store: use 'memory:' for a store of this "
+            "backend's own, or FsspecBackend('memory://…') to share fsspec's on purpose",
+            location=text,
+        )
+    if text.startswith("memory:"):
         _refuse_options(text, storage_options)
         return MemoryBackend()
     if protocol_of(text) == "file" and "::" not in text and not is_zip_path(text):
         _refuse_options(text, storage_options)
         return LocalBackend(unquote(urlsplit(text).path) if text.startswith("file:") else text)
+    from backends.remote import FsspecBackend
+
     return FsspecBackend(text, **storage_options)
 
 

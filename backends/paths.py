@@ -36,6 +36,15 @@ def check_skill_name(name: str) -> str:
     return name
 
 
+def is_skill_name(name: str) -> bool:
+    """True when ``name`` can name a skill folder (:func:`check_skill_name` accepts it)."""
+    try:
+        check_skill_name(name)
+    except UnsafePathError:
+        return False
+    return True
+
+
 def check_relative_path(path: str) -> str:
     """Normalise a resource path to POSIX form relative to its skill folder.
 

@@ -8,22 +8,25 @@ give it a ``harness`` fixture returning a :class:`BackendHarness` for your stora
         def harness(self, tmp_path):
             return MyHarness(tmp_path)
 
-A backend that also implements :class:`~backends.base.DocumentLister` adds
+A backend that also implements :class:`~backends.capabilities.DocumentLister` adds
 :class:`DocumentListerConformance` to its bases.
 
 The harness stores :data:`CANONICAL_TREE` (a flat ``{path: bytes}`` of skill folders, with the
 traps a backend must get right) and can change it afterwards. Requires pytest and
-pytest-asyncio.
+pytest-asyncio; the suite marks its own tests, so it runs under pytest-asyncio's default
+strict mode as well as under ``asyncio_mode = "auto"``.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 
 import pytest
+import pytest_asyncio
 
-from backends.base import Backend, DocumentLister, SkillDocument, SkillRef
+from backends.base import Backend, SkillDocument, SkillRef
+from backends.capabilities import DocumentLister, fetch_many
 from backends.errors import (
     LimitExceededError,
     ResourceNotFoundError,
@@ -102,12 +105,15 @@ class BackendHarness(ABC):
         """Remove one skill folder from the stored tree."""
 
 
+@pytest.mark.asyncio
 class BackendConformance:
     """The behaviour every backend shares. Subclasses provide a ``harness`` fixture."""
 
-    @pytest.fixture
-    async def backend(self, harness: BackendHarness) -> Backend:
-        return await harness.make_backend(CANONICAL_TREE)
+    @pytest_asyncio.fixture
+    async def backend(self, harness: BackendHarness) -> AsyncIterator[Backend]:
+        backend = await harness.make_backend(CANONICAL_TREE)
+        yield backend
+        await backend.aclose()
 
     async def test_lists_first_level_skills_sorted(self, backend: Backend) -> None:
         refs = await backend.list()
@@ -135,8 +141,8 @@ class BackendConformance:
             if refs[name].size is not None:
                 assert refs[name].size == len(document.data)
 
-    async def test_get_many_keeps_order_and_reports_each_failure(self, backend: Backend) -> None:
-        results = await backend.get_many(["beta", "missing", "alpha", ".."])
+    async def test_batch_fetch_keeps_order_and_reports_each_failure(self, backend: Backend) -> None:
+        results = await fetch_many(backend, ["beta", "missing", "alpha", ".."])
         assert isinstance(results[0], SkillDocument)
         assert results[0].name == "beta"
         assert isinstance(results[1], SkillNotFoundError)
@@ -228,20 +234,19 @@ class BackendConformance:
         assert (await backend.get("delta")).data == skill_md("delta")
 
 
+@pytest.mark.asyncio
 class DocumentListerConformance:
     """What a backend that reads its listing in one pass must agree on with list() and get()."""
 
     async def test_list_documents_reads_what_list_and_get_give(self, backend: Backend) -> None:
         assert isinstance(backend, DocumentLister)
         listed = await backend.list_documents(max_bytes=1 << 20)
-        assert listed is not None
         expected = [await backend.get(ref.name) for ref in await backend.list()]
         assert list(listed) == expected
 
     async def test_list_documents_refuses_oversize_files_unread(self, backend: Backend) -> None:
         assert isinstance(backend, DocumentLister)
         listed = await backend.list_documents(max_bytes=10)
-        assert listed is not None
         refs = await backend.list()
         assert [item.name for item in listed] == [ref.name for ref in refs]
         for item, ref in zip(listed, refs, strict=True):

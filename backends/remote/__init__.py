@@ -8,10 +8,39 @@ layer), :mod:`~backends.remote.github` (one-request GitHub trees),
 folders), :mod:`~backends.remote.zipsafety` (screened zip bundles),
 :mod:`~backends.remote.sources` (folder and bundle sources), :mod:`~backends.remote.backend`
 (the backend) and :mod:`~backends.remote.upload` (writing a file anywhere).
+
+The public names are imported on first use: opening a local folder never loads this layer.
 """
 
-from backends.remote.backend import FsspecBackend
-from backends.remote.retry import RetryPolicy
-from backends.remote.upload import write_bytes
+from __future__ import annotations
 
-__all__ = ["FsspecBackend", "RetryPolicy", "write_bytes"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from backends.remote.backend import FsspecBackend
+    from backends.remote.retry import RetryPolicy
+    from backends.remote.upload import write_bytes
+    from backends.remote.zipsafety import bundle_refusals
+
+_EXPORTS = {
+    "FsspecBackend": "backends.remote.backend",
+    "RetryPolicy": "backends.remote.retry",
+    "bundle_refusals": "backends.remote.zipsafety",
+    "write_bytes": "backends.remote.upload",
+}
+
+__all__ = ["FsspecBackend", "RetryPolicy", "bundle_refusals", "write_bytes"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'backends.remote' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

@@ -6,17 +6,18 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from backends.base import FetchResult, FileEntry, SkillDocument, SkillRef
+from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.capabilities import FetchResult
 from backends.errors import (
     ResourceNotFoundError,
     SkillNotFoundError,
     StorageError,
 )
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
-from backends.paths import check_resource_path, check_skill_name
+from backends.paths import check_resource_path, check_skill_name, is_skill_name
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
-from backends.remote.layout import SkillFolder, passes
+from backends.remote.layout import SkillFolder
 from backends.remote.retry import RetryPolicy
 from backends.remote.sources import BundleSource, FolderSource, SkillView, Source
 from backends.remote.urls import join_location, parse_source
@@ -120,7 +121,9 @@ class FsspecBackend:
         check_skill_name(name)
         return self._folder(await self._view_knowing([name]), name).entries()
 
-    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+    ) -> bytes:
         """Read one file of a skill as of the last listing, refusing oversize ones unread."""
         check_skill_name(name)
         relative = check_resource_path(path, location=join_location(self._location, name))
@@ -134,6 +137,13 @@ class FsspecBackend:
         data = await view.read(stored)
         check_size(len(data), max_bytes, location=stored.location)
         return data
+
+    async def aclose(self) -> None:
+        """Close the storage's connections; a later call opens them again."""
+        async with self._opening:
+            source, self._source, self._view = self._source, None, None
+        if source is not None:
+            await source.aclose()
 
     async def _refresh(self) -> SkillView:
         source = await self._opened()
@@ -149,7 +159,7 @@ class FsspecBackend:
 
     @staticmethod
     def _unknown(view: SkillView, name: str) -> bool:
-        return passes(check_skill_name, name) and name not in view.layout.skills
+        return is_skill_name(name) and name not in view.layout.skills
 
     async def _opened(self) -> Source:
         async with self._opening:

@@ -22,7 +22,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import importlib.util
-from collections.abc import Awaitable, Callable, Mapping
+import weakref
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -146,6 +147,9 @@ class RemoteFS:
         self._path = path
         self._redact = redact
         self._retry = retry
+        if wrapper is None:  # a session on fsspec's loop: close it there, never blocking
+            self._loop = _io_loop(fs)
+            weakref.finalize(self, _close_soon, self._loop, fs)
 
     @classmethod
     async def open(
@@ -212,6 +216,12 @@ class RemoteFS:
         """Create or replace one file."""
         await self._call("pipe_file", path, data, location=location)
 
+    async def aclose(self) -> None:
+        """Close the filesystem's HTTP session, if it holds one, on the loop it belongs to."""
+        closing = _session_closing(self._fs) if self._wrapper is None else None
+        if closing is not None:
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(closing, self._loop))
+
     async def _call(
         self,
         method: str,
@@ -225,7 +235,7 @@ class RemoteFS:
                 return await getattr(self._wrapper, f"_{method}")(*args, **kwargs)
             coroutine = getattr(self._fs, f"_{method}")(*args, **kwargs)
             return await asyncio.wrap_future(
-                asyncio.run_coroutine_threadsafe(coroutine, self._fs.loop)
+                asyncio.run_coroutine_threadsafe(coroutine, self._loop)
             )
 
         return await self._guarded(attempt, location=location, missing=missing)
@@ -244,15 +254,61 @@ class RemoteFS:
 
 
 def _build(url: str, options: dict[str, Any]) -> tuple[Any, Any, str]:
-    """Blocking: resolve ``url`` and wrap a sync filesystem for async use."""
+    """Blocking: resolve ``url`` and wrap a sync filesystem for async use.
+
+    A native-async filesystem is built in asynchronous mode on fsspec's own loop, so it
+    registers no finalizer that would close its session synchronously (blocking whichever
+    thread collects it): :meth:`RemoteFS.aclose` closes it, or a finalizer of ours that
+    only schedules the close.
+    """
     from fsspec.core import url_to_fs
     from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
+    from fsspec.registry import get_filesystem_class
 
+    if "::" not in url and get_filesystem_class(protocol_of(url)).async_impl:
+        options = {"asynchronous": True, **options}
     fs, path = url_to_fs(url, **options)
     if fs.protocol in _S3 or (isinstance(fs.protocol, tuple) and _S3 & set(fs.protocol)):
         fs.retries = 1  # s3fs's own retry loop, a class attribute: skillfs retries instead
     wrapper = None if fs.async_impl else AsyncFileSystemWrapper(fs, asynchronous=True)
     return fs, wrapper, path
+
+
+def _session_closing(fs: Any) -> Coroutine[Any, Any, Any] | None:
+    """The coroutine that closes ``fs``'s session (aiohttp or aiobotocore), once."""
+    session = getattr(fs, "_session", None)  # http, gcsfs
+    if session is not None and not session.closed:
+        return session.close()  # type: ignore[no-any-return]
+    creator = getattr(fs, "_s3creator", None)  # s3fs
+    if creator is not None:
+        fs._s3creator = fs._s3 = None
+        return creator.__aexit__(None, None, None)  # type: ignore[no-any-return]
+    return None
+
+
+def _io_loop(fs: Any) -> asyncio.AbstractEventLoop:
+    """The loop ``fs``'s coroutines run on: its own, or fsspec's I/O loop in async mode."""
+    from fsspec.asyn import get_loop
+
+    return fs.loop or get_loop()  # type: ignore[no-any-return]
+
+
+def _close_soon(loop: asyncio.AbstractEventLoop, fs: Any) -> None:
+    """Schedule the close of ``fs``'s session on ``loop``, without waiting for it."""
+    if loop.is_running() and not loop.is_closed():
+        loop.call_soon_threadsafe(_start_closing, fs)
+
+
+_CLOSING: set[asyncio.Future[Any]] = set()
+"""Session closes scheduled by finalizers, kept until done (the loop holds tasks weakly)."""
+
+
+def _start_closing(fs: Any) -> None:
+    closing = _session_closing(fs)
+    if closing is not None:
+        task = asyncio.ensure_future(closing)
+        _CLOSING.add(task)
+        task.add_done_callback(_CLOSING.discard)
 
 
 def _importable(module: str) -> bool:

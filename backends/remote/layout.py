@@ -17,7 +17,12 @@ from dataclasses import dataclass
 
 from backends.base import FileEntry, SkillRef
 from backends.errors import StorageError, UnsafePathError
-from backends.paths import SKILL_MD_NAMES, check_relative_path, check_skill_name, is_hidden
+from backends.paths import (
+    SKILL_MD_NAMES,
+    check_relative_path,
+    is_hidden,
+    is_skill_name,
+)
 
 IGNORED_FOLDERS = frozenset({"__MACOSX"})
 """Top-level folders that archivers add and that are never skills."""
@@ -114,7 +119,7 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
                 refused[owner].append((candidate, problem))
             continue
         name, _, inner = relative.partition("/")
-        if candidate.stray or not inner or name.startswith(".") or is_hidden(relative):
+        if candidate.stray or not inner or not is_skill_name(name) or is_hidden(relative):
             continue
         if candidate.refusal is not None:
             refused[name].append((candidate, candidate.refusal))
@@ -148,7 +153,7 @@ def passes(check: Callable[[str], object], value: str) -> bool:
 def _owner(raw_path: str) -> str | None:
     """The skill folder a raw path claims to be in, when that is a plain folder name."""
     first = raw_path.split("/", 1)[0]
-    return first if passes(check_skill_name, first) else None
+    return first if is_skill_name(first) else None
 
 
 def _stray(candidate: Candidate, problem: StorageError) -> SkillRef:

@@ -43,6 +43,9 @@ class Source(Protocol):
     async def snapshot(self) -> SkillView:
         """List the storage once."""
 
+    async def aclose(self) -> None:
+        """Close the storage's connections."""
+
 
 class FolderView:
     """Files read from the live filesystem, each in one GET, SKILL.md files concurrently."""
@@ -93,6 +96,10 @@ class FolderSource:
         listing = await self._fs.find(root, location=self._location)
         layout = await asyncio.to_thread(_folder_layout, listing, root, self._location)
         return FolderView(self._fs, layout, concurrency=self._concurrency)
+
+    async def aclose(self) -> None:
+        """Close the filesystem's session."""
+        await self._fs.aclose()
 
 
 class ZipView:
@@ -153,6 +160,11 @@ class BundleSource:
         view = ZipView(bundle)
         self._current = (token, view)
         return view
+
+    async def aclose(self) -> None:
+        """Close the filesystem's session; the archive held in memory is dropped."""
+        self._current = None
+        await self._fs.aclose()
 
 
 def _folder_layout(listing: Mapping[str, Mapping[str, Any]], root: str, location: str) -> Layout:

@@ -49,7 +49,10 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
         redact=redact,
         retry=default_retry(protocol),
     )
-    await fs.pipe(fs.path, data, location=location)
+    try:
+        await fs.pipe(fs.path, data, location=location)
+    finally:
+        await fs.aclose()
     return location
 
 

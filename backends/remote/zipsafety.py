@@ -110,6 +110,17 @@ class ZipBundle:
         return results
 
 
+def bundle_refusals(data: bytes, *, limits: Limits, location: str) -> list[StorageError]:
+    """Why skills of the zip ``data`` would be refused when loaded under ``limits``.
+
+    Raises:
+        LimitExceededError: The archive as a whole breaks a limit.
+        StorageError: The data is not a readable zip.
+    """
+    layout = ZipBundle.load(data, limits=limits, inner_root=None, location=location).layout
+    return [ref.error for ref in layout.refs() if ref.error is not None]
+
+
 def declared_entries(data: bytes, *, location: str) -> int:
     """The member count the end-of-central-directory record declares (zip64 included).
 

@@ -36,7 +36,8 @@ def with_skills(
     if not sources:
         raise ValueError("with_skills needs at least one path, URL or backend")
     backends = [
-        source if isinstance(source, Backend) else open_backend(source) for source in sources
+        open_backend(source) if isinstance(source, str | os.PathLike) else source
+        for source in sources
     ]
     backend = backends[0] if len(backends) == 1 else CompositeBackend(backends)
     agent.tools.append(SkillsToolset(SkillCatalog(backend), **options))

@@ -25,7 +25,7 @@ from typing import Any
 from backends import Backend, open_backend, write_bytes
 from backends.errors import LimitExceededError
 from backends.limits import DEFAULT_LIMITS, Limits
-from backends.remote.zipsafety import ZipBundle
+from backends.remote import bundle_refusals
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import SkillProblem
 from skills_core.errors import InvalidSkillsError
@@ -121,7 +121,9 @@ async def write_bundle(
         LimitExceededError: A file, or the archive, breaks a bundle limit.
         StorageError: The source could not be read or the archive not written.
     """
-    backend = source if isinstance(source, Backend) else open_backend(source, **source_options)
+    backend = (
+        open_backend(source, **source_options) if isinstance(source, str | os.PathLike) else source
+    )
     bundle = await build_bundle(
         backend, skip_invalid=skip_invalid, progress=progress, limits=limits
     )
@@ -192,8 +194,7 @@ def _archive(members: Mapping[str, bytes]) -> bytes:
 
 def _check_loadable(data: bytes, limits: Limits, location: str) -> None:
     """Refuse an archive skillfs itself would not load whole under ``limits`` (blocking)."""
-    layout = ZipBundle.load(data, limits=limits, inner_root=None, location=location).layout
-    refused = [ref.error for ref in layout.refs() if ref.error is not None]
+    refused = bundle_refusals(data, limits=limits, location=location)
     if refused:
         raise LimitExceededError(
             f"the bundle would not load: {refused[0].message}", location=refused[0].location

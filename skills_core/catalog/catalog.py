@@ -15,14 +15,8 @@ import importlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 
-from backends.base import (
-    Backend,
-    DocumentLister,
-    FetchResult,
-    ListedDocument,
-    SkillDocument,
-    SkillRef,
-)
+from backends.base import Backend, SkillDocument, SkillRef
+from backends.capabilities import FetchResult, ListedDocument, fetch_many, list_documents
 from backends.errors import SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from skills_core import codes
@@ -206,8 +200,8 @@ class SkillCatalog:
     async def _list(self, old: CatalogSnapshot) -> Sequence[ListedDocument]:
         """The backend's listing; on a first load, read in the same pass when it can."""
         backend = self._backend
-        if not old.entries and isinstance(backend, DocumentLister):
-            listing = await backend.list_documents(max_bytes=self._limits.max_skill_md_bytes)
+        if not old.entries:
+            listing = await list_documents(backend, max_bytes=self._limits.max_skill_md_bytes)
             if listing is not None:
                 return listing
         return await backend.list()
@@ -237,7 +231,7 @@ class SkillCatalog:
         results: list[FetchResult] = [*read]
         for start in range(0, len(pending), _FETCH_BATCH):
             names = [ref.name for ref in pending[start : start + _FETCH_BATCH]]
-            results += await self._backend.get_many(names)
+            results += await fetch_many(self._backend, names)
         built, refresh_errors = await asyncio.to_thread(self._judge, listed, results, old)
         entries.update((entry.name, entry) for entry in built)
         return entries, refresh_errors, len(listed)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from backends.base import ListedDocument, SkillDocument
+from backends.base import SkillDocument
+from backends.capabilities import ListedDocument
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
 from backends.limits import Limits
 from skills_core import codes

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from backends.base import ListedDocument, SkillRef
+from backends.base import SkillRef
+from backends.capabilities import ListedDocument
 from skills_core import codes
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.report import SkillProblem

@@ -1,28 +1,18 @@
-"""Keep a catalog current: filesystem events for local folders, polling for everything else."""
+"""Keep a catalog current: the backend's change events where it has them, polling elsewhere."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import TYPE_CHECKING
 
-from backends.composite import CompositeBackend
-from backends.local import LocalBackend
-
-try:
-    from watchfiles import awatch
-except ImportError:  # without agent-skillfs[watch], local folders are polled too
-    awatch = None  # type: ignore[assignment]
+from backends.capabilities import change_events
 
 if TYPE_CHECKING:
     from backends.base import Backend
     from skills_core.catalog.catalog import SkillCatalog
     from skills_core.catalog.report import ReloadReport
-
-_DEBOUNCE_MS = 200
-_WAKE_MS = 1000
 
 
 async def watch_catalog(catalog: SkillCatalog, *, interval: float) -> AsyncIterator[ReloadReport]:
@@ -43,46 +33,21 @@ async def watch_catalog(catalog: SkillCatalog, *, interval: float) -> AsyncItera
 
 
 async def _triggers(backend: Backend, interval: float) -> AsyncGenerator[None, None]:
-    roots = local_roots(backend)
-    if roots and awatch is not None and await asyncio.to_thread(_all_folders, roots):
-        stop = asyncio.Event()
-        started = False
+    """When to refresh: on each change event, or every ``interval`` seconds.
+
+    The events' first signal (the watch is running) triggers a refresh too, catching what
+    changed between the first refresh and the start of the watch.
+    """
+    events = await change_events(backend)
+    if events is not None:
         try:
-            async for changes in awatch(
-                *roots,
-                debounce=_DEBOUNCE_MS,
-                watch_filter=None,
-                stop_event=stop,
-                rust_timeout=_WAKE_MS,
-                yield_on_timeout=True,
-            ):
-                # The first wake-up, change or not, proves the watcher runs: refresh once then
-                # to catch what changed between the first refresh and the watcher's start.
-                if changes or not started:
-                    started = True
-                    yield None
+            async for _ in events:
+                yield None
         finally:
-            stop.set()
+            close = getattr(events, "aclose", None)  # async generators need closing
+            if close is not None:
+                await close()
         return
     while True:
         await asyncio.sleep(interval)
         yield None
-
-
-def local_roots(backend: Backend) -> Sequence[Path] | None:
-    """The folders to watch when every part of ``backend`` is local, else ``None``."""
-    if isinstance(backend, LocalBackend):
-        return [backend.root]
-    if isinstance(backend, CompositeBackend):
-        roots: list[Path] = []
-        for member in backend.backends:
-            member_roots = local_roots(member)
-            if member_roots is None:
-                return None
-            roots.extend(member_roots)
-        return roots
-    return None
-
-
-def _all_folders(paths: Sequence[Path]) -> bool:
-    return all(path.is_dir() for path in paths)

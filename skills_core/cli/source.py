@@ -7,15 +7,8 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from backends.base import (
-    Backend,
-    DocumentLister,
-    FetchResult,
-    FileEntry,
-    ListedDocument,
-    SkillDocument,
-    SkillRef,
-)
+from backends.base import Backend, FileEntry, SkillDocument, SkillRef
+from backends.limits import DEFAULT_LIMITS
 from backends.local import LocalBackend
 from backends.opener import open_backend
 from backends.paths import SKILL_MD_NAMES
@@ -50,7 +43,7 @@ def open_root(url: str | None) -> Backend:
     return open_backend(EXAMPLES if url is None else url)
 
 
-def open_source(url: str | None) -> CommandSource:
+def open_source(url: str | None) -> Backend:
     """Open ``url`` for a one-shot command.
 
     A local folder that holds a SKILL.md (or the path of that SKILL.md) is one skill: the
@@ -58,16 +51,16 @@ def open_source(url: str | None) -> CommandSource:
     """
     backend = open_root(url)
     if not isinstance(backend, LocalBackend):
-        return CommandSource(backend)
+        return backend
     folder = backend.root
     if folder.name in SKILL_MD_NAMES and folder.is_file():
         folder = folder.parent
     if not (folder.name and any((folder / name).is_file() for name in SKILL_MD_NAMES)):
-        return CommandSource(backend)
-    return CommandSource(LocalBackend(folder.parent), only=folder.name, location=str(folder))
+        return backend
+    return OneSkill(LocalBackend(folder.parent), folder.name, location=str(folder))
 
 
-async def load_catalog(source: CommandSource, *, strict: bool = False) -> SkillCatalog:
+async def load_catalog(source: Backend, *, strict: bool = False) -> SkillCatalog:
     """A catalog of ``source`` after one refresh.
 
     Raises:
@@ -78,52 +71,47 @@ async def load_catalog(source: CommandSource, *, strict: bool = False) -> SkillC
     return catalog
 
 
-class CommandSource:
-    """A backend as a one-shot command reads it.
-
-    It can narrow the listing to one skill.
+class OneSkill:
+    """A local folder's one skill, as a backend: the listing holds that skill alone.
 
     Args:
-        backend: The backend to read.
-        only: Serve only the skill of this name.
-        location: The location to report, when not the backend's own.
+        backend: The folder holding the skill folder.
+        name: The skill's folder name.
+        location: The location to report: the skill folder as the user named it.
     """
 
-    def __init__(
-        self, backend: Backend, *, only: str | None = None, location: str | None = None
-    ) -> None:
+    def __init__(self, backend: LocalBackend, name: str, *, location: str) -> None:
         self._backend = backend
-        self._only = only
-        self._location = location or backend.location
+        self._name = name
+        self._location = location
 
     @property
     def location(self) -> str:
-        """Where the skills are, as the user named them."""
+        """The skill folder, as the user named it."""
         return self._location
 
     async def list(self) -> Sequence[SkillRef]:
-        """List the backend, or just the one skill."""
-        refs = await self._backend.list()
-        return refs if self._only is None else [ref for ref in refs if ref.name == self._only]
-
-    async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument] | None:
-        """Read the whole listing in one pass when the backend can and no skill is singled out."""
-        if self._only is not None or not isinstance(self._backend, DocumentLister):
-            return None
-        return await self._backend.list_documents(max_bytes=max_bytes)
+        """The backend's listing narrowed to the one skill."""
+        return [ref for ref in await self._backend.list() if ref.name == self._name]
 
     async def get(self, name: str) -> SkillDocument:
         """Delegate to the backend."""
         return await self._backend.get(name)
 
-    async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
-        """Delegate to the backend."""
-        return await self._backend.get_many(names)
-
     async def files(self, name: str) -> Sequence[FileEntry]:
         """Delegate to the backend."""
         return await self._backend.files(name)
 
-    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+    ) -> bytes:
         """Delegate to the backend."""
         return await self._backend.read(name, path, max_bytes=max_bytes)
+
+    async def aclose(self) -> None:
+        """Delegate to the backend."""
+        await self._backend.aclose()
+
+    async def local_folder(self, name: str) -> str | None:
+        """Delegate to the backend: the skill runs its scripts in place."""
+        return await self._backend.local_folder(name)

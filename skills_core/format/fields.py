@@ -113,7 +113,6 @@ class FieldSpec:
     attr: str
     coerce: Callable[[Any], Any]
     max_length: int | None = None
-    standard: bool = True
 
 
 FIELDS: Mapping[str, FieldSpec] = {
@@ -126,16 +125,16 @@ FIELDS: Mapping[str, FieldSpec] = {
         FieldSpec("metadata", "metadata", _string_map),
         # Extensions used by the systems skillfs serves (Eino, adk-rust, echo-execution,
         # Claude-style skills): valid and type-checked, never "unknown".
-        FieldSpec("context", "context", _one_of("fork", "fork_with_context"), standard=False),
-        FieldSpec("agent", "agent", _string, standard=False),
-        FieldSpec("model", "model", _string, standard=False),
-        FieldSpec("tags", "tags", _string_list, standard=False),
-        FieldSpec("paths", "paths", _string_list, standard=False),
-        FieldSpec("shell", "shell", _one_of("bash", "powershell"), standard=False),
-        FieldSpec("hooks", "hooks", _mapping, standard=False),
-        FieldSpec("argument-hint", "argument_hint", _string, standard=False),
-        FieldSpec("user-invocable", "user_invocable", _boolean, standard=False),
-        FieldSpec("disable-model-invocation", "disable_model_invocation", _boolean, standard=False),
+        FieldSpec("context", "context", _one_of("fork", "fork_with_context")),
+        FieldSpec("agent", "agent", _string),
+        FieldSpec("model", "model", _string),
+        FieldSpec("tags", "tags", _string_list),
+        FieldSpec("paths", "paths", _string_list),
+        FieldSpec("shell", "shell", _one_of("bash", "powershell")),
+        FieldSpec("hooks", "hooks", _mapping),
+        FieldSpec("argument-hint", "argument_hint", _string),
+        FieldSpec("user-invocable", "user_invocable", _boolean),
+        FieldSpec("disable-model-invocation", "disable_model_invocation", _boolean),
     )
 }
 

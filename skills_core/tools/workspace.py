@@ -1,5 +1,9 @@
 """Where a skill's scripts run: its own folder when local, else a private local copy.
 
+A backend that has the skill in a folder on this machine says so
+(:func:`backends.capabilities.local_folder`: a local folder, or a composite whose owning member
+is one); scripts then run in place.
+
 A skill from remote storage is copied once per version - the catalog's fingerprint of its
 SKILL.md plus its file listing - into a private temporary folder; later runs reuse the copy.
 A copy that a newer version replaced is deleted as soon as no script runs in it.
@@ -15,8 +19,9 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from backends.errors import LimitExceededError, ResourceNotFoundError, UnsafePathError
-from backends.local import LocalBackend
+from backends.capabilities import local_folder
+from backends.errors import ResourceNotFoundError, UnsafePathError
+from backends.limits import too_large
 from backends.paths import SKILL_MD_NAMES, check_relative_path, is_within
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.format.models import Skill
@@ -57,9 +62,8 @@ class Workspaces:
             ResourceNotFoundError: The script is not a regular file.
             LimitExceededError: A remote skill is too large to copy.
         """
-        backend = self._catalog.backend
-        if isinstance(backend, LocalBackend):
-            folder = os.path.join(backend.location, name)
+        folder = await local_folder(self._catalog.backend, name)
+        if folder is not None:
             yield await asyncio.to_thread(_confined_script, folder, relative)
             return
         copy = await self._current_copy(name, skill, max_bytes)
@@ -96,9 +100,8 @@ class Workspaces:
     async def _read_all(self, name: str, skill: Skill, max_bytes: int) -> dict[str, bytes]:
         total = sum(entry.size for entry in skill.files)
         if total > max_bytes:
-            raise LimitExceededError(
-                f"skill is {total} bytes, over the {max_bytes}-byte limit for running its scripts",
-                location=skill.location,
+            raise too_large(
+                "skill (copied to run its scripts)", total, max_bytes, location=skill.location
             )
         gate = asyncio.Semaphore(_PARALLEL_READS)
 

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
 import pytest
 
 from backends import LocalBackend
+from backends.capabilities import list_documents
 from backends.errors import StorageError
 from backends.limits import Limits
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
-from skills_core.cli.source import CommandSource
+from skills_core.cli.source import open_source
 from tests.core.test_catalog import BROKEN, GOOD, WARNED
 from tests.support.backends import CountingBackend, CountingLister
 
@@ -89,9 +91,10 @@ async def test_an_oversize_skill_found_in_one_pass_keeps_its_fingerprint(root: P
 
 
 async def test_a_command_reads_in_one_pass_unless_one_skill_is_asked_for(root: Path) -> None:
-    backend = LocalBackend(root)
-    whole = await CommandSource(backend).list_documents(max_bytes=LIMITS.max_skill_md_bytes)
-    assert whole is not None
-    assert "alpha" in {item.name for item in whole}
-    one = CommandSource(backend, only="alpha")
-    assert await one.list_documents(max_bytes=LIMITS.max_skill_md_bytes) is None
+    whole = await asyncio.to_thread(open_source, str(root))
+    listed = await list_documents(whole, max_bytes=LIMITS.max_skill_md_bytes)
+    assert listed is not None
+    assert "alpha" in {item.name for item in listed}
+    one = await asyncio.to_thread(open_source, str(root / "alpha"))
+    assert await list_documents(one, max_bytes=LIMITS.max_skill_md_bytes) is None
+    assert [ref.name for ref in await one.list()] == ["alpha"]

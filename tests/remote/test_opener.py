@@ -27,7 +27,6 @@ from tests.remote.settings import s3_options
         ("/srv/skills", LocalBackend),
         ("file:///srv/skills", LocalBackend),
         ("memory:", MemoryBackend),
-        ("memory://skills", FsspecBackend),
         ("s3://bucket/skills", FsspecBackend),
         ("gs://bucket/skills", FsspecBackend),
         ("github://org:repo@main/skills", FsspecBackend),
@@ -35,6 +34,14 @@ from tests.remote.settings import s3_options
 )
 def test_folders_route_by_scheme(source: str, kind: type[Backend]) -> None:
     assert type(open_backend(source)) is kind
+
+
+def test_fsspecs_process_wide_memory_store_is_shared_only_on_purpose() -> None:
+    with pytest.raises(UnsupportedSourceError, match="process-wide") as refused:
+        open_backend("memory://skills")
+    assert "'memory:'" in str(refused.value)
+    assert isinstance(FsspecBackend("memory://skills"), FsspecBackend)
+    assert open_backend("memory:") is not open_backend("memory:")
 
 
 @pytest.mark.parametrize(

@@ -5,15 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from backends import (
-    Backend,
-    DocumentLister,
-    FetchResult,
-    FileEntry,
-    ListedDocument,
-    SkillDocument,
-    SkillRef,
-)
+from backends import Backend, FileEntry, SkillDocument, SkillRef
+from backends.capabilities import DocumentLister, FetchResult, ListedDocument, fetch_many
 from backends.errors import StorageError
 
 
@@ -48,7 +41,7 @@ class CountingBackend:
         if self.gate is not None:
             await self.gate.wait()
         self.fetched += names
-        results = list(await self.inner.get_many(names))
+        results = list(await fetch_many(self.inner, names))
         return [
             self.fail_fetch.get(name, result) for name, result in zip(names, results, strict=True)
         ]
@@ -56,8 +49,11 @@ class CountingBackend:
     async def files(self, name: str) -> Sequence[FileEntry]:
         return await self.inner.files(name)
 
-    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+    async def read(self, name: str, path: str, *, max_bytes: int = 1 << 20) -> bytes:
         return await self.inner.read(name, path, max_bytes=max_bytes)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 class CountingLister(CountingBackend):
@@ -68,7 +64,7 @@ class CountingLister(CountingBackend):
         self.lister = inner
         self.document_listings = 0
 
-    async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument] | None:
+    async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
         self.document_listings += 1
         if self.fail_listing is not None:
             raise self.fail_listing

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from backends.base import Backend
 from skills_core.bundle.writer import Bundle, write_bundle
 from skills_core.catalog.report import SkillProblem
 from skills_core.cli import exits
@@ -25,7 +26,7 @@ from skills_core.cli.output import (
     problems_record,
 )
 from skills_core.cli.progress import progress_bar
-from skills_core.cli.source import CommandSource, add_url_argument, open_source
+from skills_core.cli.source import add_url_argument, open_source
 from skills_core.errors import InvalidSkillsError
 
 
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     return exits.OK
 
 
-def _write(source: CommandSource, out: str, *, skip_invalid: bool) -> Bundle:
+def _write(source: Backend, out: str, *, skip_invalid: bool) -> Bundle:
     """Bundle ``source`` into ``out``; a failed listing raises the listing's own error."""
     with progress_bar(sys.stderr) as progress:
         return asyncio.run(write_bundle(source, out, skip_invalid=skip_invalid, progress=progress))
@@ -95,7 +96,7 @@ def _summary(bundle: Bundle) -> str:
     return line
 
 
-def _record(source: CommandSource, bundle: Bundle) -> dict[str, Any]:
+def _record(source: Backend, bundle: Bundle) -> dict[str, Any]:
     return {
         "source": source.location,
         "location": bundle.location,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from backends.base import Backend
 from backends.errors import SkillNotFoundError
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
@@ -18,7 +19,7 @@ from skills_core.cli.output import (
     print_problems,
     problems_record,
 )
-from skills_core.cli.source import CommandSource, add_url_argument, load_catalog, open_source
+from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.format.models import Skill
 
 
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     return exits.OK
 
 
-async def _fetch(source: CommandSource, name: str) -> tuple[CatalogEntry, Skill | None]:
+async def _fetch(source: Backend, name: str) -> tuple[CatalogEntry, Skill | None]:
     catalog: SkillCatalog = await load_catalog(source)
     entry = catalog.snapshot.entries.get(name)
     if entry is None:

@@ -1,0 +1,118 @@
+"""What a backend may do beyond the five methods of :class:`~backends.base.Backend`.
+
+Each ability is a small protocol a backend implements only when it has something faster or
+more to offer; callers never test for one themselves but call the helper beside it, which
+falls back to the plain protocol:
+
+=====================  ==============================  ==========================================
+ability                helper                          fallback
+=====================  ==============================  ==========================================
+:class:`BatchFetcher`  :func:`fetch_many`              concurrent ``get()`` calls
+:class:`DocumentLister` :func:`list_documents`         ``None``: list, then fetch
+:class:`LocalFolders`  :func:`local_folder`            ``None``: the skill has no local folder
+:class:`ChangeEvents`  :func:`change_events`           ``None``: poll
+=====================  ==============================  ==========================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from typing import Protocol, runtime_checkable
+
+from backends.base import Backend, SkillDocument, SkillRef
+from backends.errors import StorageError
+
+FetchResult = SkillDocument | StorageError
+"""What a batch fetch gives per name: the document, or why it failed."""
+
+ListedDocument = SkillDocument | SkillRef
+"""What a one-pass listing gives per skill: its SKILL.md, or a ref whose ``error`` says why
+it was not read."""
+
+_FETCH_CONCURRENCY = 16
+
+
+@runtime_checkable
+class BatchFetcher(Protocol):
+    """A backend that fetches many SKILL.md files faster together than one by one."""
+
+    async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
+        """Fetch several SKILL.md files, in order; one failure never hides the rest."""
+
+
+@runtime_checkable
+class DocumentLister(Protocol):
+    """A backend that can list and read every SKILL.md in one pass.
+
+    A first load needs every SKILL.md anyway: reading each one as it is listed spares the
+    listing's own per-file stat (on a local folder, a third of the I/O of a cold load).
+    """
+
+    async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
+        """Every skill in listing order, read.
+
+        Args:
+            max_bytes: Larger SKILL.md files are not read but refused with a
+                LimitExceededError in their ref.
+
+        Raises:
+            StorageError: The listing itself failed.
+        """
+
+
+@runtime_checkable
+class LocalFolders(Protocol):
+    """A backend whose skills may sit in folders on this machine (scripts run in place)."""
+
+    async def local_folder(self, name: str) -> str | None:
+        """The skill's folder on this machine, or ``None`` when it has none here."""
+
+
+@runtime_checkable
+class ChangeEvents(Protocol):
+    """A backend that can say when its skills may have changed, instead of being polled."""
+
+    async def change_events(self) -> AsyncIterator[None] | None:
+        """Signals, one per change (several may merge into one); ``None`` when it cannot watch.
+
+        Callers poll when there are none. The iterator yields once as soon as it watches, so
+        a caller can refresh then and miss nothing that changed before the watch began.
+        """
+
+
+async def fetch_many(backend: Backend, names: Sequence[str]) -> Sequence[FetchResult]:
+    """Fetch the SKILL.md of every name, in order, with the error in place of each failure."""
+    if isinstance(backend, BatchFetcher):
+        return await backend.get_many(names)
+    gate = asyncio.Semaphore(_FETCH_CONCURRENCY)
+
+    async def fetch(name: str) -> FetchResult:
+        async with gate:
+            try:
+                return await backend.get(name)
+            except StorageError as exc:
+                return exc
+
+    return await asyncio.gather(*(fetch(name) for name in names))
+
+
+async def list_documents(backend: Backend, *, max_bytes: int) -> Sequence[ListedDocument] | None:
+    """A one-pass listing when the backend offers one, else ``None``."""
+    if isinstance(backend, DocumentLister):
+        return await backend.list_documents(max_bytes=max_bytes)
+    return None
+
+
+async def local_folder(backend: Backend, name: str) -> str | None:
+    """The skill's folder on this machine, when the backend has one."""
+    if isinstance(backend, LocalFolders):
+        return await backend.local_folder(name)
+    return None
+
+
+async def change_events(backend: Backend) -> AsyncIterator[None] | None:
+    """The backend's change signals, or ``None`` when it must be polled."""
+    if isinstance(backend, ChangeEvents):
+        return await backend.change_events()
+    return None

@@ -1,0 +1,60 @@
+"""aclose(): a remote backend lets go of its connections when asked, and can open them again."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from backends import FsspecBackend
+from skills_core import SkillCatalog
+from tests.remote.servers import StaticServer
+from tests.remote.trees import skills_tree
+from tests.remote.zips import zip_bytes
+
+_ESTABLISHED = "01"
+
+
+def open_connections_to(port: int) -> int:
+    """Client-side TCP connections to ``port`` on loopback that are still established."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as lines:
+                next(lines)
+                for line in lines:
+                    fields = line.split()
+                    remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+                    count += remote_port == port and fields[3] == _ESTABLISHED
+        except FileNotFoundError:
+            continue
+    return count
+
+
+async def connections(server: StaticServer) -> int:
+    return await asyncio.to_thread(open_connections_to, int(server.url.rsplit(":", 1)[1]))
+
+
+async def test_aclose_closes_the_http_session(static_server: StaticServer) -> None:
+    path = f"/{uuid.uuid4().hex}/skills.zip"
+    static_server.files[path] = zip_bytes(skills_tree(3))
+    before = await connections(static_server)
+    backend = FsspecBackend(static_server.url + path)
+    catalog = SkillCatalog(backend)
+    assert len((await catalog.refresh()).added) == 3
+    assert await connections(static_server) > before  # kept alive for the next refresh
+
+    await backend.aclose()
+    assert await connections(static_server) <= before
+
+    static_server.log.reset()
+    report = await catalog.refresh()  # a closed backend opens its session again when used
+    assert report.ok
+    assert not report.has_changes
+    assert [request.method for request in static_server.log.requests] == ["HEAD", "GET"]
+    await backend.aclose()
+
+
+async def test_aclose_of_a_backend_never_used_does_nothing() -> None:
+    backend = FsspecBackend("s3://bucket/skills", endpoint_url="http://127.0.0.1:9")
+    await backend.aclose()
+    await backend.aclose()
