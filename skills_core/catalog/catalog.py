@@ -14,6 +14,7 @@ import contextlib
 import importlib
 import logging
 from collections.abc import AsyncIterator, Sequence
+from typing import TypedDict
 
 from backends.base import Backend, SkillDocument, SkillRef
 from backends.capabilities import FetchResult, ListedDocument, fetch_many, list_documents
@@ -30,10 +31,19 @@ from skills_core.catalog.report import ReloadReport, SkillProblem
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
 from skills_core.context.prompt import format_available_skills
 from skills_core.format.models import Skill, SkillMetadata
+from skills_core.telemetry import SOURCE, mark_error, span
 
 logger = logging.getLogger("skillfs")
 
 _FETCH_BATCH = 512
+
+
+class _Reads(TypedDict):
+    """What one refresh read: the report's ``fetched``, ``bytes_read`` and ``requests``."""
+
+    fetched: int
+    bytes_read: int
+    requests: int
 
 
 class SkillCatalog:
@@ -160,20 +170,35 @@ class SkillCatalog:
                 yield report
 
     async def refresh(self) -> ReloadReport:
-        """List the backend and re-read only what changed; see the module docstring."""
+        """List the backend and re-read only what changed; see the module docstring.
+
+        Where OpenTelemetry is in use, each refresh is a ``skillfs.refresh`` span
+        (:mod:`skills_core.telemetry`).
+        """
+        with span("skillfs.refresh", {SOURCE: self._backend.location}) as current:
+            report = await self._refresh()
+            if current is not None:
+                current.set_attributes(report.telemetry())
+                if report.failure is not None:
+                    mark_error(current, report.failure.code, report.failure.message)
+        return report
+
+    async def _refresh(self) -> ReloadReport:
         async with self._lock:
             old = self._snapshot
             try:
                 listing = await self._list(old)
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc)
-            entries, refresh_errors, fetched = await self._load(listing, old)
+            entries, refresh_errors, reads = await self._load(listing, old)
             shadowing = shadowing_of(listing)
             if _nothing_changed(old, entries, refresh_errors, shadowing):
-                return ReloadReport(unchanged=old.names, errors=old.errors, warnings=old.warnings)
+                return ReloadReport(
+                    unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
+                )
             new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, shadowing=shadowing)
             self._snapshot = new
-            return _compare(old, new, fetched)
+            return _compare(old, new, reads)
 
     def _loaded_entry(self, name: str) -> tuple[CatalogEntry, SkillMetadata]:
         entry = self._snapshot.entries.get(name)
@@ -195,6 +220,7 @@ class SkillCatalog:
             warnings=old.warnings,
             failure=SkillProblem(None, location, codes.LIST_FAILED, message),
             cause=exc,
+            requests=1,
         )
 
     async def _list(self, old: CatalogSnapshot) -> Sequence[ListedDocument]:
@@ -208,7 +234,8 @@ class SkillCatalog:
 
     async def _load(
         self, listing: Sequence[ListedDocument], old: CatalogSnapshot
-    ) -> tuple[dict[str, CatalogEntry], Sequence[SkillProblem], int]:
+    ) -> tuple[dict[str, CatalogEntry], Sequence[SkillProblem], _Reads]:
+        """Entries for the listing, problems of this refresh, and what it read (report fields)."""
         entries: dict[str, CatalogEntry] = {}
         read: list[SkillDocument] = []  # by the listing itself
         pending: list[SkillRef] = []
@@ -234,7 +261,10 @@ class SkillCatalog:
             results += await fetch_many(self._backend, names)
         built, refresh_errors = await asyncio.to_thread(self._judge, listed, results, old)
         entries.update((entry.name, entry) for entry in built)
-        return entries, refresh_errors, len(listed)
+        documents = [result for result in results if isinstance(result, SkillDocument)]
+        read_bytes = sum(len(document.data) for document in documents)
+        reads = _Reads(fetched=len(listed), bytes_read=read_bytes, requests=1 + len(pending))
+        return entries, refresh_errors, reads
 
     def _judge(
         self,
@@ -265,12 +295,10 @@ class SkillCatalog:
         return built, problems
 
 
-def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> ReloadReport:
+def _compare(old: CatalogSnapshot, new: CatalogSnapshot, reads: _Reads) -> ReloadReport:
     """Name what a refresh changed; snapshot names are sorted, so the results are too."""
     if not old.names:  # a first load: everything is new
-        return ReloadReport(
-            added=new.names, errors=new.errors, warnings=new.warnings, fetched=fetched
-        )
+        return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
     before, after = set(old.names), set(new.names)
     common = [name for name in new.names if name in before]
     changed = {name for name in common if _differs(old.entries[name], new.entries[name])}
@@ -281,7 +309,7 @@ def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> Reload
         unchanged=tuple(name for name in common if name not in changed),
         errors=new.errors,
         warnings=new.warnings,
-        fetched=fetched,
+        **reads,
     )
 
 

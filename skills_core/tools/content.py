@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
+import pathlib
 from collections.abc import Awaitable, Callable
 
 from backends.paths import SKILL_MD_NAMES
@@ -30,6 +32,14 @@ def base_location(skill_md_location: str) -> str:
         if skill_md_location.endswith(name):
             return skill_md_location[: -len(name)].rstrip("/\\")
     return skill_md_location
+
+
+def skill_uri(skill_md_location: str) -> str:
+    """The skill folder as a URI, as google-adk's telemetry records it (``file://`` locally)."""
+    folder = base_location(skill_md_location)
+    if "://" not in folder and os.path.isabs(folder):
+        return pathlib.Path(folder).as_uri()
+    return folder
 
 
 def loaded_skill(skill: Skill, build_content: ContentBuilder) -> ToolResult:

@@ -34,6 +34,7 @@ from skills_core.tools.results import (
     never_raises,
     tool_error,
 )
+from skills_core.tools.tracing import traced
 from skills_core.tools.workspace import Workspaces
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
@@ -77,6 +78,7 @@ class SkillTools:
         """The script policy, or ``None`` when scripts are off."""
         return self._scripts
 
+    @traced("list_skills")
     @never_raises
     async def list_skills(self) -> ToolResult:
         """Every loaded skill's name and description."""
@@ -87,6 +89,7 @@ class SkillTools:
             ]
         }
 
+    @traced("load_skill")
     @never_raises
     async def load_skill(
         self, skill_name: Any, *, prepare: SkillPreparer | None = None
@@ -106,6 +109,7 @@ class SkillTools:
             skill = prepared
         return loaded_skill(skill, self._build_content)
 
+    @traced("load_skill_resource")
     @never_raises
     async def load_skill_resource(
         self, skill_name: Any, file_path: Any, as_bytes: Any = False
@@ -124,6 +128,7 @@ class SkillTools:
         )
         return resource_result(skill_name, file_path, data, as_bytes=bool(as_bytes))
 
+    @traced("run_skill_script")
     @never_raises
     async def run_skill_script(
         self, skill_name: Any, file_path: Any, args: Any = None
