@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.support.processes import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -32,15 +31,7 @@ def test_the_code_example_runs_as_written_on_the_bundled_skills(tmp_path: Path) 
     code = README.split("## In code\n\n```python\n", 1)[1].split("```", 1)[0]
     script = tmp_path / "example.py"
     script.write_text(code)
-    done = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = run_python(str(script), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "csv-insights - " in done.stdout
     assert "<available_skills>" in done.stdout

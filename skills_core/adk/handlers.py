@@ -76,16 +76,9 @@ def build_tools(
 
     @never_raises
     async def run_script(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        skill_name, file_path, script_args = (
-            args.get("skill_name"),
-            args.get("file_path"),
-            args.get("args"),
+        return await run_confirmed(
+            tools, context, args.get("skill_name"), args.get("file_path"), args.get("args")
         )
-        if tools.scripts is not None and tools.scripts.confirm:
-            refusal = await _confirmed(tools, context, skill_name, file_path, script_args)
-            if refusal:
-                return refusal
-        return await tools.run_skill_script(skill_name, file_path, script_args)
 
     def fixed(text: str) -> Callable[[], str]:
         return lambda: text
@@ -133,6 +126,17 @@ def _request(args: Mapping[str, Any], context: ToolContext) -> str:
     content = context.user_content
     parts = content.parts if content is not None and content.parts else []
     return "\n".join(part.text for part in parts if part.text)
+
+
+async def run_confirmed(
+    tools: SkillTools, context: ToolContext, skill_name: Any, file_path: Any, args: Any
+) -> ToolResult:
+    """Run a script with the factory, first asking the user when the policy says ``confirm``."""
+    if tools.scripts is not None and tools.scripts.confirm:
+        refusal = await _confirmed(tools, context, skill_name, file_path, args)
+        if refusal:
+            return refusal
+    return await tools.run_skill_script(skill_name, file_path, args)
 
 
 async def _confirmed(

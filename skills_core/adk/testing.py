@@ -55,7 +55,7 @@ class ScriptedLlm(BaseLlm):
         yield LlmResponse(content=types.Content(role="model", parts=listed))
 
 
-def call(name: str, **args: Any) -> types.Part:
+def call(name: str, /, **args: Any) -> types.Part:
     """A function call with a unique id."""
     return types.Part(
         function_call=types.FunctionCall(id=f"call-{next(_call_ids)}", name=name, args=args)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from google.adk.agents.readonly_context import ReadonlyContext
@@ -156,7 +156,7 @@ class SkillsToolset(BaseToolset):
         """The skill tools; a new turn may refresh the catalog first."""
         if readonly_context is not None:
             served = await self._served_for(readonly_context)
-            await served.refresh_for(readonly_context.invocation_id)
+            await served.refresh.refresh_for_turn(readonly_context.invocation_id)
         elif self._catalog is not None:
             served = self._served[self._catalog]
         else:
@@ -202,18 +202,11 @@ class SkillsToolset(BaseToolset):
         return served
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Served:
-    """One catalog's tools, and the turn its catalog was last refreshed for."""
+    """One catalog's tools, and the gate that refreshes the catalog once per turn."""
 
     tools: SkillTools
     inline: InlineFiles
     offered: list[BaseTool]
     refresh: RefreshGate
-    last_turn: str | None = field(default=None)
-
-    async def refresh_for(self, invocation_id: str) -> None:
-        """Refresh at the start of a turn, at most every ``refresh_every`` seconds."""
-        if invocation_id != self.last_turn:
-            self.last_turn = invocation_id
-            await self.refresh.maybe_refresh()

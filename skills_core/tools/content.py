@@ -66,7 +66,7 @@ def resource_result(
     result: ToolResult = {"skill_name": skill_name, "file_path": path, "size": len(data)}
     text = as_text(data)
     if text is not None:
-        result.update(delivery=Delivery.TEXT.value, content=text)
+        result["content"] = text  # text results keep their shape: no "delivery" key
         return result
     mime_type = guess_mime_type(path)
     kind = binary_kind(mime_type)

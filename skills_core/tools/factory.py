@@ -99,7 +99,7 @@ class SkillTools:
         ``prepare``, when given, adapts the skill to this call before its content is built;
         an error value it returns is returned as is.
         """
-        if problem := _require_text(skill_name=skill_name):
+        if problem := require_text(skill_name=skill_name):
             return problem
         skill = await self._catalog.get(skill_name)
         if prepare is not None:
@@ -119,7 +119,7 @@ class SkillTools:
         Text comes as text, images, audio, video and PDF as base64, other binary files as a
         description unless ``as_bytes`` is true.
         """
-        if problem := _require_text(skill_name=skill_name, file_path=file_path):
+        if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
         if as_bytes not in (True, False, None):
             return tool_error(INVALID_ARGUMENTS, "argument 'as_bytes' must be true or false")
@@ -184,7 +184,7 @@ class SkillTools:
         """Check everything about a run that needs no storage access."""
         if self._scripts is None:
             return tool_error(SCRIPTS_DISABLED, "running skill scripts is not enabled")
-        if problem := _require_text(skill_name=skill_name, file_path=file_path):
+        if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
         try:
             arguments = script_arguments(args)
@@ -213,7 +213,8 @@ class _Request:
     arguments: tuple[str, ...]
 
 
-def _require_text(**arguments: Any) -> ToolResult | None:
+def require_text(**arguments: Any) -> ToolResult | None:
+    """An ``INVALID_ARGUMENTS`` error naming every argument that is not a non-empty string."""
     missing = [name for name, value in arguments.items() if not isinstance(value, str) or not value]
     if not missing:
         return None

@@ -22,6 +22,7 @@ class RefreshGate:
         self._catalog = catalog
         self._every = every
         self._last: float | None = None
+        self._turn: str | None = None
 
     async def maybe_refresh(self) -> bool:
         """Refresh unless one ran within the interval; True when a refresh ran."""
@@ -33,3 +34,14 @@ class RefreshGate:
         self._last = now
         await self._catalog.refresh()
         return True
+
+    async def refresh_for_turn(self, turn: str) -> bool:
+        """Refresh when ``turn`` (an ADK invocation id) is new, within the interval's limit.
+
+        Every model request of a turn asks; only the turn's first may refresh, so the skills
+        a model sees stay the same for the whole turn.
+        """
+        if turn == self._turn:
+            return False
+        self._turn = turn
+        return await self.maybe_refresh()

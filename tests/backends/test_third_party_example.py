@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Mapping
 from contextlib import closing
 from pathlib import Path
@@ -16,6 +13,7 @@ import pytest
 from backends import Backend
 from backends.testing import BackendConformance, BackendHarness
 from examples.sqlite_backend import SCHEMA, SqliteBackend
+from tests.support.processes import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "sqlite_backend.py"
@@ -69,15 +67,7 @@ def test_the_suite_runs_under_a_plain_pytest_configuration(tmp_path: Path) -> No
         "    def harness(self, tmp_path):\n"
         "        return SqliteHarness(tmp_path / 'skills.db')\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_mine.py"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_python("-m", "pytest", "-q", "-p", "no:cacheprovider", "test_mine.py", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert " passed" in done.stdout
     assert "failed" not in done.stdout

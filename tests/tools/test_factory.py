@@ -63,7 +63,6 @@ async def test_resources_come_back_as_text_or_flagged_binary(tools: SkillTools) 
         "skill_name": "pdf",
         "file_path": "references/forms.md",
         "size": len(GUIDE),
-        "delivery": "text",
         "content": GUIDE,
     }
     binary = await tools.load_skill_resource("pdf", "assets/logo.png")

@@ -13,6 +13,7 @@ from pathlib import Path
 import yaml
 
 from skills_core.cli import exits
+from skills_core.errors import SkillValidationError
 from skills_core.format.validation import validate_skill
 
 RESOURCE_FOLDERS = ("scripts", "references", "assets")
@@ -59,31 +60,48 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Create the skeleton, or explain why not (exit 2)."""
-    name: str = args.name
-    description: str = args.description
-    if description is None:
-        description = f"Describe what {name} does and when an agent should use it."
-    folder: Path = args.dir / name
-    report = validate_skill({"name": name, "description": description}, folder_name=name)
-    for issue in report.errors:
-        print(f"error: {folder}: {issue.message} [{issue.code}]", file=sys.stderr)
-    if report.errors:
-        return exits.USAGE
     try:
-        args.dir.mkdir(parents=True, exist_ok=True)
-        folder.mkdir()
-        (folder / "SKILL.md").write_text(skill_md(name, description), encoding="utf-8")
-        for resource in RESOURCE_FOLDERS:
-            (folder / resource).mkdir()
+        folder = create_skeleton(args.dir, args.name, args.description)
+    except SkillValidationError as exc:
+        for issue in exc.report.errors:
+            print(f"error: {exc.location}: {issue.message} [{issue.code}]", file=sys.stderr)
+        return exits.USAGE
     except FileExistsError as exc:
         print(f"error: {exc.filename}: already exists", file=sys.stderr)
         return exits.USAGE
     except OSError as exc:
-        print(f"error: {exc.filename or folder}: {exc.strerror}", file=sys.stderr)
+        print(f"error: {exc.filename or args.dir / args.name}: {exc.strerror}", file=sys.stderr)
         return exits.USAGE
     print(f"created {folder}/SKILL.md and {', '.join(f'{r}/' for r in RESOURCE_FOLDERS)}")
     print(f"next: edit {folder / 'SKILL.md'}, then run: skillfs validate {folder}")
     return exits.OK
+
+
+def create_skeleton(parent: Path, name: str, description: str | None = None) -> Path:
+    """Write ``parent/name/SKILL.md`` and empty resource folders; return the skill folder.
+
+    Args:
+        parent: The skills folder to create it in (made when missing).
+        name: The skill's name.
+        description: What it does (default: a sentence to replace).
+
+    Raises:
+        SkillValidationError: The name or description breaks the spec; nothing was written.
+        FileExistsError: The skill folder exists already; it is left alone.
+        OSError: The folder could not be written.
+    """
+    if description is None:
+        description = f"Describe what {name} does and when an agent should use it."
+    folder = parent / name
+    report = validate_skill({"name": name, "description": description}, folder_name=name)
+    if report.errors:
+        raise SkillValidationError(report, location=str(folder))
+    parent.mkdir(parents=True, exist_ok=True)
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(skill_md(name, description), encoding="utf-8")
+    for resource in RESOURCE_FOLDERS:
+        (folder / resource).mkdir()
+    return folder
 
 
 def skill_md(name: str, description: str) -> str:

@@ -1,0 +1,188 @@
+"""SkillsRegistry: the adk-skills design's registry, over a live skillfs catalog.
+
+The design scans local folders once; this registry opens any skillfs source (folder, S3, GCS,
+GitHub, zip bundle, memory), keeps one :class:`~skills_core.SkillCatalog` over them and
+refreshes it incrementally at the start of each agent turn, so the tools it creates always
+describe and serve the skills storage holds now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from google.adk.tools.base_tool import BaseTool
+
+from backends.base import Backend
+from backends.composite import CompositeBackend
+from backends.errors import SkillNotFoundError
+from backends.memory import MemoryBackend
+from backends.opener import open_backend
+from skills_core.adk.adk_skills.tools import read_reference_tool, run_script_tool, use_skill_tool
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.format.models import Skill, SkillMetadata
+from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
+from skills_core.tools.policy import ScriptPolicy
+from skills_core.tools.refresh import RefreshGate
+
+Source = str | os.PathLike[str] | Backend
+"""A folder path, a URL :func:`backends.open_backend` opens, or a backend."""
+
+
+@dataclass(frozen=True, slots=True)
+class SkillsConfig:
+    """How a :class:`SkillsRegistry` loads and serves skills.
+
+    Attributes:
+        scripts: Lets ``run_script`` run scripts under this policy; ``None`` keeps them off.
+        strict_validation: Refuse skills with any spec violation, not only a broken identity.
+        refresh_every: Refresh the catalog at the start of an agent turn when this many
+            seconds passed since the last refresh (``0``: every turn; ``None``: never).
+        max_reference_bytes: Largest file ``read_reference`` returns.
+    """
+
+    scripts: ScriptPolicy | None = None
+    strict_validation: bool = False
+    refresh_every: float | None = 5.0
+    max_reference_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
+
+
+class SkillsRegistry:
+    """Discover skills, read them, and make the ``use_skill`` family of ADK tools.
+
+    >>> registry = SkillsRegistry()
+    >>> await registry.discover(["./skills", "s3://bucket/skills"])  # doctest: +SKIP
+    >>> agent = LlmAgent(..., tools=[registry.create_use_skill_tool()])  # doctest: +SKIP
+
+    Args:
+        config: Options; the defaults serve skills leniently with scripts off.
+    """
+
+    def __init__(self, config: SkillsConfig | None = None) -> None:
+        self.config = config or SkillsConfig()
+        self._sources: tuple[Backend, ...] = ()
+        self._tools = self._serve(MemoryBackend())  # empty until discover()
+        self._gate = RefreshGate(self._tools.catalog, self.config.refresh_every)
+
+    def __repr__(self) -> str:
+        return f"SkillsRegistry(skills={len(self)})"
+
+    def __len__(self) -> int:
+        return len(self.catalog)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.catalog
+
+    @property
+    def catalog(self) -> SkillCatalog:
+        """The catalog behind the registry; its ``warnings`` name shadowed skills."""
+        return self._tools.catalog
+
+    @property
+    def tools(self) -> SkillTools:
+        """The framework-neutral skill tools the ADK tools delegate to."""
+        return self._tools
+
+    async def discover(self, sources: Sequence[Source]) -> int:
+        """Load the skills of ``sources`` after those discovered before; return the count.
+
+        Sources compose in precedence order: on a name clash the earlier source wins and the
+        hidden skill is reported in ``catalog.warnings`` (code ``SHADOWED``). A leading ``~``
+        in a path is expanded.
+
+        Raises:
+            ValueError: No source was given.
+            UnsupportedSourceError: A URL names storage skillfs cannot open.
+            SkillfsError: A source could not be listed; the registry is left as it was.
+        """
+        if isinstance(sources, str | os.PathLike) or not sources:
+            raise ValueError("discover needs a list of paths, URLs or backends")
+        opened = tuple(_open(source) for source in sources)
+        members = (*self._sources, *opened)
+        tools = self._serve(members[0] if len(members) == 1 else CompositeBackend(members))
+        report = await tools.catalog.refresh()
+        if not report.ok:
+            await asyncio.gather(*(backend.aclose() for backend in opened))
+            report.raise_for_failure()
+        old, self._tools, self._sources = self._tools, tools, members
+        self._gate = RefreshGate(tools.catalog, self.config.refresh_every)
+        await old.close()
+        return len(tools.catalog)
+
+    def list_metadata(self) -> list[SkillMetadata]:
+        """The metadata of every loaded skill, sorted by name."""
+        return list(self.catalog.list())
+
+    def get_metadata(self, name: str) -> SkillMetadata | None:
+        """One skill's metadata, or ``None`` when no loaded skill has that name."""
+        try:
+            return self.catalog.metadata(name)
+        except SkillNotFoundError:
+            return None
+
+    async def load_skill(self, name: str) -> Skill:
+        """One skill with its instructions (``body``) and current file list.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        return await self.catalog.get(name)
+
+    def to_available_skills_xml(self, *, include_location: bool = False) -> str:
+        """The ``<available_skills>`` block: each skill's name and description, escaped.
+
+        Args:
+            include_location: Add each SKILL.md's location, for agents that read files.
+        """
+        return self.catalog.to_prompt(include_location=include_location)
+
+    async def refresh_for_turn(self, turn: str) -> None:
+        """Refresh the catalog at the start of an agent turn; see ``SkillsConfig``."""
+        await self._gate.refresh_for_turn(turn)
+
+    def create_use_skill_tool(self, *, include_skills_listing: bool = True) -> BaseTool:
+        """The ``use_skill(name)`` tool; its description lists the current skills.
+
+        Args:
+            include_skills_listing: Put the ``<available_skills>`` block in the description
+                (turn off when the block is in the instruction already).
+        """
+        return use_skill_tool(self, include_skills_listing=include_skills_listing)
+
+    def create_run_script_tool(self) -> BaseTool:
+        """The ``run_script(skill, script, args)`` tool.
+
+        Raises:
+            ValueError: ``config.scripts`` is ``None``: scripts are off.
+        """
+        if self.config.scripts is None:
+            raise ValueError(
+                "run_script needs a script policy: SkillsRegistry(SkillsConfig(scripts="
+                "ScriptPolicy(...)))"
+            )
+        return run_script_tool(self)
+
+    def create_read_reference_tool(self) -> BaseTool:
+        """The ``read_reference(skill, reference)`` tool."""
+        return read_reference_tool(self)
+
+    async def close(self) -> None:
+        """Delete local copies made to run remote scripts and close the sources."""
+        await self._tools.close()
+        await self.catalog.backend.aclose()
+
+    def _serve(self, backend: Backend) -> SkillTools:
+        catalog = SkillCatalog(backend, strict=self.config.strict_validation)
+        return SkillTools(
+            catalog,
+            scripts=self.config.scripts,
+            max_resource_bytes=self.config.max_reference_bytes,
+        )
+
+
+def _open(source: Source) -> Backend:
+    if isinstance(source, str | os.PathLike):
+        return open_backend(os.path.expanduser(source))
+    return source

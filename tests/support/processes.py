@@ -1,0 +1,23 @@
+"""Run Python in a child process that imports this checkout, as a reader of the docs would."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_python(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python ARGUMENTS`` in ``cwd`` with this checkout importable; output captured as text."""
+    return subprocess.run(
+        [sys.executable, *arguments],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
