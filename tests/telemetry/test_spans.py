@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +18,7 @@ from tests.collections.shapes import k_dense
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server
 from tests.support.backends import CountingBackend
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.processes import run_python
 
 
 def named(spans: InMemorySpanExporter, name: str) -> list[ReadableSpan]:
@@ -128,7 +124,7 @@ async def test_a_failed_tool_call_is_an_error_span(spans: InMemorySpanExporter) 
     assert "gen_ai.skill.source.uri" not in span.attributes
 
 
-def test_without_opentelemetry_nothing_is_imported_and_everything_works() -> None:
+def test_without_opentelemetry_nothing_is_imported_and_everything_works(tmp_path: Path) -> None:
     code = (
         "import asyncio, sys\n"
         "sys.modules['opentelemetry'] = None  # as if it were not installed\n"
@@ -143,13 +139,6 @@ def test_without_opentelemetry_nothing_is_imported_and_everything_works() -> Non
         "    print(report.added, loaded['skill_name'], 'opentelemetry.trace' in sys.modules)\n"
         "asyncio.run(main())\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = run_python("-c", code, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "('a',) a False"
