@@ -17,7 +17,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from skills_core.adk.attach import with_skills
+from skills_core.adk.auto_skills import AutoSkillsPlugin
 from skills_core.adk.convert import load_adk_skill, load_adk_skills, to_adk_skill
+from skills_core.adk.coordination import SkillContextProvider, agent_tool_registry
 from skills_core.adk.fork import AgentResolver, ModelResolver
 from skills_core.adk.names import ToolNames
 from skills_core.adk.prompt import PromptContext, default_system_prompt
@@ -26,11 +28,14 @@ from skills_core.adk.toolset import SkillsToolset
 
 __all__ = [
     "AgentResolver",
+    "AutoSkillsPlugin",
     "CatalogSkillRegistry",
     "ModelResolver",
     "PromptContext",
+    "SkillContextProvider",
     "SkillsToolset",
     "ToolNames",
+    "agent_tool_registry",
     "default_system_prompt",
     "load_adk_skill",
     "load_adk_skills",

@@ -19,12 +19,14 @@ from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import (
     AS_BYTES,
     FILE_PATH,
+    LIMIT,
+    QUERY,
     REQUEST,
     SCRIPT_ARGS,
     SKILL_NAME,
     SkillTool,
 )
-from skills_core.tools.factory import SkillTools
+from skills_core.tools.factory import DEFAULT_SEARCH_LIMIT, SkillTools
 from skills_core.tools.policy import script_arguments
 from skills_core.tools.results import (
     CONFIRMATION_REJECTED,
@@ -44,10 +46,13 @@ def build_tools(
     forker: Forker,
     inline: InlineFiles,
 ) -> dict[str, SkillTool]:
-    """The four skill tools, keyed by their default names."""
+    """The skill tools, keyed by their default names."""
 
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.list_skills()
+
+    async def search_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        return await tools.search_skills(args.get("query"), args.get("limit", DEFAULT_SEARCH_LIMIT))
 
     @never_raises
     async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
@@ -90,6 +95,16 @@ def build_tools(
             parameters={},
             required=(),
             handler=list_skills,
+        ),
+        "search_skills": SkillTool(
+            name=names.search_skills,
+            describe=fixed(
+                "Finds the skills that fit a request, best first: give the request's key words "
+                "as `query`. An empty result means no skill fits."
+            ),
+            parameters={"query": QUERY, "limit": LIMIT},
+            required=("query",),
+            handler=search_skills,
         ),
         "load_skill": SkillTool(
             name=names.load_skill,

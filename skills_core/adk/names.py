@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 
@@ -16,14 +17,10 @@ class ToolNames:
     load_skill: str = "load_skill"
     load_skill_resource: str = "load_skill_resource"
     run_skill_script: str = "run_skill_script"
+    search_skills: str = "search_skills"
 
     def prefixed(self, prefix: str | None) -> ToolNames:
         """The names as the model sees them under an ADK ``tool_name_prefix``."""
         if not prefix:
             return self
-        return ToolNames(
-            f"{prefix}_{self.list_skills}",
-            f"{prefix}_{self.load_skill}",
-            f"{prefix}_{self.load_skill_resource}",
-            f"{prefix}_{self.run_skill_script}",
-        )
+        return ToolNames(*(f"{prefix}_{name}" for name in dataclasses.astuple(self)))

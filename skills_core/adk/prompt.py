@@ -22,12 +22,14 @@ class PromptContext:
         scripts: Whether ``run_skill_script`` is offered.
         eager: Whether the skill catalog follows in the system instruction.
         skills: The skills in the catalog right now.
+        search: Whether ``search_skills`` is offered.
     """
 
     names: ToolNames
     scripts: bool
     eager: bool
     skills: Sequence[SkillMetadata]
+    search: bool = False
 
 
 SystemPrompt = Callable[[PromptContext], str]
@@ -46,6 +48,11 @@ def default_system_prompt(context: PromptContext) -> str:
         else f"Call `{names.list_skills}` to see which skills exist; the list can change "
         "between turns."
     )
+    if context.search:
+        discover += (
+            f" Call `{names.search_skills}` with a request's key words to find the skills "
+            "that fit it."
+        )
     steps = [
         discover,
         f"When a skill fits the request, call `{names.load_skill}` with its `skill_name` and "

@@ -7,15 +7,15 @@ S3, GCS, zip bundles or memory, not only local folders, and sees them change.
 from __future__ import annotations
 
 import logging
-import re
 
 from google.adk.skills import Frontmatter, SkillRegistry
 from google.adk.skills import Skill as AdkSkill
 
 from skills_core.adk.convert import load_adk_skill, to_adk_frontmatter
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.search import search_index
+from skills_core.context.selection import SelectionPolicy
 from skills_core.errors import SkillValidationError
-from skills_core.format.models import SkillMetadata
 from skills_core.tools.refresh import RefreshGate
 
 logger = logging.getLogger("skillfs.adk")
@@ -50,32 +50,30 @@ class CatalogSkillRegistry(SkillRegistry):
         return await load_adk_skill(self._catalog, name)
 
     async def search_skills(self, *, query: str) -> list[Frontmatter]:
-        """Skills whose name, description or tags hold the query's words, best first."""
+        """The skills that fit ``query``, best first (ranked search); all for an empty query."""
         await self._refresh.maybe_refresh()
-        words = [word for word in re.split(r"\W+", query.lower()) if word]
-        candidates = [
-            (_score(entry.metadata, words), entry.metadata, entry.location)
-            for entry in self._catalog.snapshot.entries.values()
-            if entry.metadata is not None
-        ]
-        found = []
-        for score, meta, location in sorted(candidates, key=lambda item: (-item[0], item[1].name)):
-            if words and not score:
-                continue
+        snapshot = self._catalog.snapshot
+        if query.strip():
+            policy = SelectionPolicy(top_k=len(snapshot.skills))
+            matches = await search_index(self._catalog).search_async(query, policy)
+            found = [(match.metadata, match.location) for match in matches]
+        else:
+            found = [
+                (entry.metadata, entry.location)
+                for entry in snapshot.entries.values()
+                if entry.metadata is not None
+            ]
+        results = []
+        for meta, location in found:
             try:
-                found.append(to_adk_frontmatter(meta, location=location))
+                results.append(to_adk_frontmatter(meta, location=location))
             except SkillValidationError as exc:
                 logger.warning("left out of search results for google-adk: %s", exc)
-        return found
+        return results
 
     def search_tool_description(self) -> str:
         """How the model should search."""
         return (
-            "Searches the skill catalog by words in skill names, descriptions and tags; "
-            "an empty query lists every skill."
+            "Finds the skills that fit a request, best first: give its key words. An empty "
+            "result means no skill fits; an empty query lists every skill."
         )
-
-
-def _score(meta: SkillMetadata, words: list[str]) -> int:
-    haystack = " ".join((meta.name, meta.description, *meta.tags)).lower()
-    return sum(word in haystack for word in words)

@@ -80,6 +80,8 @@ REQUEST = {
     "description": "For skills that run in a sub-agent: what it should do (defaults to the "
     "user's latest message).",
 }
+QUERY = {"type": "string", "description": "What the skill should do, in a few words."}
+LIMIT = {"type": "integer", "description": "How many skills at most (1-20, default 5)."}
 SCRIPT_ARGS = {
     "anyOf": [
         {"type": "array", "items": {"type": "string"}},

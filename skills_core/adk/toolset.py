@@ -56,6 +56,7 @@ class SkillsToolset(BaseToolset):
             passed since the last refresh (``0``: every turn; ``None``: never - keep it
             current yourself, e.g. with ``catalog.watch()``).
         scripts: Allows ``run_skill_script`` under this policy; ``None`` keeps scripts off.
+        search: Offer ``search_skills``, a ranked search of the catalog (for large catalogs).
         names: The tool names (default: google-adk's).
         load_skill_description: Builds ``load_skill``'s description from the current skills.
         system_prompt: The skills part of the system instruction: text, or a function of a
@@ -77,6 +78,7 @@ class SkillsToolset(BaseToolset):
         discovery: Discovery = "lazy",
         refresh_every: float | None = 5.0,
         scripts: ScriptPolicy | None = None,
+        search: bool = False,
         names: ToolNames | None = None,
         load_skill_description: SkillsDescription = default_load_skill_description,
         system_prompt: str | SystemPrompt = default_system_prompt,
@@ -91,6 +93,7 @@ class SkillsToolset(BaseToolset):
             raise ValueError(f"discovery must be 'lazy' or 'eager', not {discovery!r}")
         super().__init__(tool_filter=tool_filter, tool_name_prefix=tool_name_prefix)
         self._eager = discovery == "eager"
+        self._search = search
         self._names = names or ToolNames()
         self._system_prompt = system_prompt
 
@@ -114,6 +117,7 @@ class SkillsToolset(BaseToolset):
                 for key, tool in built.items()
                 if not (key == "list_skills" and self._eager)
                 and not (key == "run_skill_script" and scripts is None)
+                and not (key == "search_skills" and not search)
             ]
             return _Served(tools, inline, offered, RefreshGate(catalog, refresh_every))
 
@@ -176,6 +180,7 @@ class SkillsToolset(BaseToolset):
             names=self._names.prefixed(self.tool_name_prefix),
             scripts=served.tools.scripts is not None,
             eager=self._eager,
+            search=self._search,
             skills=skills,
         )
         prompt = self._system_prompt

@@ -13,6 +13,8 @@ from typing import Any
 from backends.limits import KIB
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.search import search_index
+from skills_core.context.selection import SelectionPolicy
 from skills_core.format.models import Skill
 from skills_core.tools.content import (
     ContentBuilder,
@@ -39,6 +41,9 @@ from skills_core.tools.workspace import Workspaces
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
 """Largest resource ``load_skill_resource`` returns: more would flood a model's context."""
+
+DEFAULT_SEARCH_LIMIT = 5
+MAX_SEARCH_LIMIT = 20
 
 
 class SkillTools:
@@ -88,6 +93,25 @@ class SkillTools:
                 for meta in self._catalog.list()
             ]
         }
+
+    @traced("search_skills")
+    @never_raises
+    async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
+        """The skills that best fit ``query`` (ranked search), best first, with descriptions.
+
+        Words no skill fits give an empty list; see :mod:`skills_core.context.search`.
+        """
+        if problem := require_text(query=query):
+            return problem
+        if isinstance(limit, float) and limit.is_integer():  # JSON numbers may arrive as 5.0
+            limit = int(limit)
+        if type(limit) is not int or not 1 <= limit <= MAX_SEARCH_LIMIT:
+            message = f"argument 'limit' must be a whole number from 1 to {MAX_SEARCH_LIMIT}"
+            return tool_error(INVALID_ARGUMENTS, message)
+        policy = SelectionPolicy(top_k=limit)
+        matches = await search_index(self._catalog).search_async(query, policy)
+        found = [{"name": match.name, "description": match.description} for match in matches]
+        return {"query": query, "skills": found}
 
     @traced("load_skill")
     @never_raises

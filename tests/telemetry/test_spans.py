@@ -91,11 +91,13 @@ async def test_tool_calls_carry_adks_skill_attributes(
     tools = SkillTools(SkillCatalog(LocalBackend(root)), scripts=ScriptPolicy(timeout=30))
     await tools.catalog.refresh()
     await tools.list_skills()
+    await tools.search_skills("cheminformatics with rdkit")
     await tools.load_skill("perplexity-search")
     await tools.load_skill_resource("perplexity-search", "assets/.env.example")
     await tools.run_skill_script("rdkit", "scripts/molecular_properties.py")
 
     assert only(spans, "skillfs.list_skills")["skillfs.skills.count"] == 2
+    assert only(spans, "skillfs.search_skills")["skillfs.skills.count"] == 1
     loaded = only(spans, "skillfs.load_skill")
     folder = (root / "perplexity-search").resolve()
     assert loaded == {

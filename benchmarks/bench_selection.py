@@ -1,0 +1,188 @@
+"""Skill selection: quality of ranked search against adk-rust's scorer, and speed.
+
+Run: ``python -m benchmarks.bench_selection [--size 1000] [--repeat 7] [--clock wall|cpu]``.
+
+Quality: the requests of benchmarks/selection_queries.py over the bundled examples plus the
+domain skills of benchmarks/selection_skills.py (49 skills), then again with the generated
+corpus of benchmarks/corpus.py added as distractors (whose 33-word vocabulary - api,
+endpoint, documents, deploy, ... - is in every one of them: a stress test). Recall@k counts
+requests whose skill ranks in the first k; MRR averages 1/rank. The threshold sweep shows,
+per ``min_score``, the share of fitting requests still answered with their skill first and
+the share of "nothing fits" requests that come back empty.
+
+Speed (medians of ``--repeat`` runs): building the index of ``--size`` generated skills
+(2-8 KB bodies), re-indexing after a refresh that changed 1 skill of 10,000, and a query, warm
+(its words were asked before) and cold (the first use of its words gathers their postings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from backends import MemoryBackend
+from benchmarks.corpus import iter_corpus
+from benchmarks.selection_queries import FITTING, NOTHING_FITS
+from benchmarks.selection_skills import domain_skills
+from skills_core import SkillCatalog
+from skills_core.context.search import SkillSearchIndex
+from skills_core.context.selection import SelectionPolicy, SkillMatch, select_skills
+
+EXAMPLES = Path(__file__).parents[1] / "skills_core" / "examples"
+RANKED = SelectionPolicy(top_k=50, min_score=0.0)
+
+Ranker = Callable[[str], list[SkillMatch]]
+
+
+def catalog_of(distractors: int) -> SkillCatalog:
+    skills = {
+        path.parent.name: {"SKILL.md": path.read_bytes()} for path in EXAMPLES.glob("*/SKILL.md")
+    }
+    skills.update((name, {"SKILL.md": text}) for name, text in domain_skills())
+    skills.update(
+        (name, {"SKILL.md": files["SKILL.md"]}) for name, files in iter_corpus(distractors)
+    )
+    catalog = SkillCatalog(MemoryBackend(skills))
+    asyncio.run(catalog.refresh())
+    return catalog
+
+
+def rankers(catalog: SkillCatalog) -> dict[str, Ranker]:
+    index = SkillSearchIndex(catalog)
+    return {
+        "ranked search (BM25)": lambda query: index.search(query, RANKED),
+        "adk-rust scorer": lambda query: select_skills(catalog, query, RANKED),
+    }
+
+
+def positive(ranker: Ranker) -> Ranker:
+    return lambda query: [match for match in ranker(query) if match.score > 0]
+
+
+def quality(ranker: Ranker) -> tuple[float, float, float]:
+    first = top3 = reciprocal = 0.0
+    for query, wanted in FITTING:
+        names = [match.name for match in positive(ranker)(query)]
+        rank = names.index(wanted) + 1 if wanted in names else None
+        first += rank == 1
+        top3 += rank is not None and rank <= 3
+        reciprocal += 1 / rank if rank else 0.0
+    count = len(FITTING)
+    return first / count, top3 / count, reciprocal / count
+
+
+def sweep(ranker: Ranker, thresholds: Iterable[float]) -> list[tuple[float, float, float]]:
+    fitting = [(ranker(query)[:1], wanted) for query, wanted in FITTING]
+    nothing = [ranker(query)[:1] for query in NOTHING_FITS]
+    rows = []
+    for threshold in thresholds:
+        answered = sum(
+            bool(top) and top[0].name == wanted and top[0].score >= threshold
+            for top, wanted in fitting
+        )
+        empty = sum(not top or top[0].score < threshold for top in nothing)
+        rows.append((threshold, answered / len(fitting), empty / len(nothing)))
+    return rows
+
+
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+class Timer:
+    def __init__(self, clock: Callable[[], float], repeat: int) -> None:
+        self.clock, self.repeat = clock, repeat
+
+    def once(self, run: Callable[[], object]) -> float:
+        start = self.clock()
+        run()
+        return self.clock() - start
+
+    def median(self, run: Callable[[], object], repeat: int | None = None) -> float:
+        return statistics.median(self.once(run) for _ in range(repeat or self.repeat))
+
+
+def print_quality() -> None:
+    for distractors in (0, 952):
+        catalog = catalog_of(distractors)
+        counts = f"{len(FITTING)} requests, {len(NOTHING_FITS)} that no skill fits"
+        print(f"\n{len(catalog)} skills, {counts}")
+        print("| selector | recall@1 | recall@3 | MRR |")
+        print("|---|---:|---:|---:|")
+        for label, ranker in rankers(catalog).items():
+            first, top3, mrr = quality(ranker)
+            print(f"| {label} | {first:.3f} | {top3:.3f} | {mrr:.3f} |")
+    catalog = catalog_of(0)
+    ranked, crate = rankers(catalog).values()
+    print("\nranked search, by min_score: | min_score | right skill first | 'nothing fits' empty |")
+    for threshold, answered, empty in sweep(ranked, (0.1, 0.15, 0.2, 0.25, 0.3, 0.35)):
+        print(f"| {threshold:.2f} | {answered:.3f} | {empty:.3f} |")
+    print(
+        "\nadk-rust scorer, by min_score: | min_score | right skill first | 'nothing fits' empty |"
+    )
+    for threshold, answered, empty in sweep(crate, (0.5, 1.0, 1.5, 2.0, 2.5, 3.0)):
+        print(f"| {threshold:.2f} | {answered:.3f} | {empty:.3f} |")
+
+
+def print_speed(size: int, timer: Timer) -> None:
+    catalog = catalog_of(size - 49)
+    build = timer.median(lambda: SkillSearchIndex(catalog).sync())
+    index = SkillSearchIndex(catalog)
+    index.sync()
+    queries = [query for query, _ in FITTING]
+    cold = [timer.once(lambda query=query: index.search(query)) for query in queries]
+    warm = [timer.median(lambda query=query: index.search(query)) for query in queries]
+    select_skills(catalog, "warm up")
+    crate = [
+        timer.median(lambda query=query: select_skills(catalog, query), 3) for query in queries
+    ]
+    print(f"\n{len(catalog):,} skills ({timer.clock.__name__})")
+    print(f"index build: {build * 1000:.1f} ms")
+    for label, times in (("warm", warm), ("cold", cold), ("adk-rust scorer", crate)):
+        median, worst = statistics.median(times) * 1000, max(times) * 1000
+        print(f"query, {label}: median {median:.3f} ms, max {worst:.3f} ms")
+    print_incremental(timer)
+
+
+def print_incremental(timer: Timer) -> None:
+    backend = MemoryBackend(
+        {name: {"SKILL.md": files["SKILL.md"]} for name, files in iter_corpus(10_000)}
+    )
+    catalog = SkillCatalog(backend)
+    asyncio.run(catalog.refresh())
+    index = SkillSearchIndex(catalog)
+    index.search("deploy")
+    cold = timer.once(SkillSearchIndex(catalog).sync)
+    times = []
+    for round_ in range(timer.repeat):
+        text = (
+            f"---\nname: skill-00042\ndescription: Plumbing emergency {round_}.\n---\nFix leaks.\n"
+        )
+        backend.put("skill-00042", {"SKILL.md": text})
+        asyncio.run(catalog.refresh())
+        times.append(timer.once(index.sync))
+    reindexed = index.indexed - 10_000
+    print(f"\n10,000 skills: index build {cold * 1000:.0f} ms")
+    print(
+        f"after a refresh changing 1 skill: {statistics.median(times) * 1000:.2f} ms "
+        f"({reindexed} skills re-indexed in {timer.repeat} refreshes)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--size", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument(
+        "--clock", choices=CLOCKS, default="wall", help="cpu: this process's CPU time only"
+    )
+    args = parser.parse_args()
+    print_quality()
+    print_speed(args.size, Timer(CLOCKS[args.clock], args.repeat))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,260 @@
+r"""ContextCoordinator (adk-rust's): a skill's instructions and the tools they name, together.
+
+A skill that says "use ``transfer_call``" must never reach a model that has no such tool.
+The coordinator scores skills, resolves each candidate's ``allowed-tools`` through a
+:class:`ToolRegistry` and keeps the first candidate that can be served: in strict mode (the
+default) every listed tool must resolve, in permissive mode the tools that resolve are bound
+and the rest are left out. The result, a :class:`SkillContext`, carries the system
+instruction, the tools to bind and why this skill was chosen.
+
+The instruction is the crate's, these parts joined by a blank line::
+
+    [skill:<name>]
+    # <name>\n<description>
+    You have access to the following tools: a, b.      (only when tools are bound)
+    ## Instructions\n<body>                             (a body over the cap is cut and
+    [/skill]                                            gets "\n[... truncated]")
+
+An ``allowed-tools`` entry names a tool exactly; a Claude-style rule such as ``Bash(git:*)``
+binds the tool ``Bash`` when no tool is named ``Bash(git:*)``.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Generic, Protocol, TypeVar
+
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.injection import Selector, skill_body
+from skills_core.context.selection import SelectionPolicy, SkillMatch, select_skills, skill_tags
+
+DEFAULT_MAX_INSTRUCTION_CHARS = 8_000
+"""adk-rust's default cap on the body in a system instruction."""
+
+TRUNCATED = "\n[... truncated]"
+
+
+class NamedTool(Protocol):
+    """Anything with a name a model calls it by (an ADK ``BaseTool`` fits)."""
+
+    @property
+    def name(self) -> str:
+        """The tool's name."""
+
+
+ToolT = TypeVar("ToolT", bound=NamedTool)
+ToolT_co = TypeVar("ToolT_co", bound=NamedTool, covariant=True)
+
+
+class ToolRegistry(Protocol[ToolT_co]):
+    """Maps tool names (from ``allowed-tools``) to the tools a host can bind."""
+
+    def resolve(self, tool_name: str) -> ToolT_co | None:
+        """The tool called ``tool_name``, or ``None`` when the host has none."""
+
+
+class ToolMap(Generic[ToolT]):
+    """A :class:`ToolRegistry` of given tools, by name (the first of a name wins)."""
+
+    def __init__(self, tools: Iterable[ToolT]) -> None:
+        self._tools: dict[str, ToolT] = {}
+        for tool in tools:
+            self._tools.setdefault(tool.name, tool)
+
+    def __repr__(self) -> str:
+        return f"ToolMap({', '.join(self._tools)})"
+
+    @property
+    def tools(self) -> Mapping[str, ToolT]:
+        """The tools by name."""
+        return self._tools
+
+    def resolve(self, tool_name: str) -> ToolT | None:
+        """The tool called ``tool_name``."""
+        return self._tools.get(tool_name)
+
+
+class ValidationMode(enum.Enum):
+    """What to do with a skill whose ``allowed-tools`` do not all resolve."""
+
+    STRICT = "strict"
+    """Refuse the skill; the next candidate is tried."""
+    PERMISSIVE = "permissive"
+    """Bind the tools that resolve and leave the others out."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoordinatorConfig:
+    """How a :class:`ContextCoordinator` chooses and frames skills.
+
+    Attributes:
+        policy: Which skills are candidates (adk-rust's by default: the top one, score >= 1).
+        max_instruction_chars: The longest body put in an instruction.
+        validation_mode: Strict (every allowed tool must resolve) or permissive.
+        selector: How candidates are scored: adk-rust's scores (default) or
+            :func:`~skills_core.context.search.rank_skills` for ranked search.
+    """
+
+    policy: SelectionPolicy = field(default_factory=SelectionPolicy)
+    max_instruction_chars: int = DEFAULT_MAX_INSTRUCTION_CHARS
+    validation_mode: ValidationMode = ValidationMode.STRICT
+    selector: Selector = select_skills
+
+
+@dataclass(frozen=True, slots=True)
+class ByName:
+    """Resolve the skill of this name, unscored."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ByQuery:
+    """Resolve the best-scored skill for this query."""
+
+    query: str
+
+
+@dataclass(frozen=True, slots=True)
+class ByTag:
+    """Resolve a skill carrying this tag (in name order)."""
+
+    tag: str
+
+
+Strategy = ByName | ByQuery | ByTag
+
+
+@dataclass(frozen=True, slots=True)
+class SkillContext(Generic[ToolT]):
+    """One skill, ready for a model: what to tell it and which tools to bind.
+
+    Attributes:
+        system_instruction: The skill framed for a system instruction.
+        active_tools: The tools to bind: exactly those the instruction names.
+        provenance: The match that chose the skill (``inf`` score when chosen by name).
+        missing_tools: ``allowed-tools`` entries left unbound (permissive mode only).
+    """
+
+    system_instruction: str
+    active_tools: tuple[ToolT, ...]
+    provenance: SkillMatch
+    missing_tools: tuple[str, ...] = ()
+
+    @property
+    def skill_name(self) -> str:
+        """The chosen skill's name."""
+        return self.provenance.name
+
+
+def engineer_instruction(
+    match: SkillMatch, body: str, tool_names: Sequence[str], max_chars: int
+) -> str:
+    """The crate's system instruction for a skill; see the module docstring."""
+    if len(body) > max_chars:
+        body = body[:max_chars] + TRUNCATED
+    parts = [f"[skill:{match.name}]", f"# {match.name}\n{match.description}"]
+    if tool_names:
+        parts.append(f"You have access to the following tools: {', '.join(tool_names)}.")
+    parts += [f"## Instructions\n{body}", "[/skill]"]
+    return "\n\n".join(parts)
+
+
+class ContextCoordinator(Generic[ToolT]):
+    """Turns a query, a name or a tag into a :class:`SkillContext` whose tools are all bound.
+
+    Args:
+        catalog: The skills, from any backend (always read at its current snapshot).
+        tool_registry: The tools the host can bind, by name.
+        config: Candidates, instruction cap and validation mode.
+    """
+
+    def __init__(
+        self,
+        catalog: SkillCatalog,
+        tool_registry: ToolRegistry[ToolT],
+        config: CoordinatorConfig | None = None,
+    ) -> None:
+        self._catalog = catalog
+        self._registry = tool_registry
+        self._config = config or CoordinatorConfig()
+
+    @property
+    def catalog(self) -> SkillCatalog:
+        """The skills coordinated."""
+        return self._catalog
+
+    @property
+    def config(self) -> CoordinatorConfig:
+        """The configuration."""
+        return self._config
+
+    def build_context(self, query: str) -> SkillContext[ToolT] | None:
+        """The best candidate for ``query`` whose tools can be bound, or ``None``."""
+        config = self._config
+        return self._first(config.selector(self._catalog, query, config.policy))
+
+    def build_context_by_name(self, name: str) -> SkillContext[ToolT] | None:
+        """The skill called ``name``, unscored; ``None`` when absent or its tools are not."""
+        entry = self._catalog.snapshot.entries.get(name)
+        if entry is None or entry.metadata is None:
+            return None
+        metadata = entry.metadata
+        match = SkillMatch(name, math.inf, entry.location, metadata, skill_tags(metadata))
+        return self._first([match])
+
+    def build_context_by_tag(self, tag: str) -> SkillContext[ToolT] | None:
+        """A skill carrying ``tag`` (by name among the first ``top_k``) whose tools resolve."""
+        config = self._config
+        policy = replace(config.policy, include_tags=(tag,), exclude_tags=(), min_score=0.0)
+        return self._first(config.selector(self._catalog, "", policy))
+
+    def resolve(self, strategies: Iterable[Strategy]) -> SkillContext[ToolT] | None:
+        """The first strategy that yields a context: ``[ByName(...), ByQuery(...), ByTag(...)]``."""
+        for strategy in strategies:
+            if isinstance(strategy, ByName):
+                context = self.build_context_by_name(strategy.name)
+            elif isinstance(strategy, ByQuery):
+                context = self.build_context(strategy.query)
+            else:
+                context = self.build_context_by_tag(strategy.tag)
+            if context is not None:
+                return context
+        return None
+
+    def _first(self, candidates: Iterable[SkillMatch]) -> SkillContext[ToolT] | None:
+        for candidate in candidates:
+            context = self._try(candidate)
+            if context is not None:
+                return context
+        return None
+
+    def _try(self, match: SkillMatch) -> SkillContext[ToolT] | None:
+        """``match`` with its tools bound, or ``None`` (strict and a tool is missing)."""
+        bound: dict[str, ToolT] = {}
+        missing: list[str] = []
+        for entry in dict.fromkeys(match.metadata.allowed_tools):
+            tool = self._lookup(entry)
+            if tool is None:
+                missing.append(entry)
+            else:
+                bound.setdefault(tool.name, tool)
+        if missing and self._config.validation_mode is ValidationMode.STRICT:
+            return None
+        body = skill_body(self._catalog, match.name)
+        if body is None:  # removed by a refresh since it was selected
+            return None
+        instruction = engineer_instruction(
+            match, body, list(bound), self._config.max_instruction_chars
+        )
+        return SkillContext(instruction, tuple(bound.values()), match, tuple(missing))
+
+    def _lookup(self, entry: str) -> ToolT | None:
+        tool = self._registry.resolve(entry)
+        name, parenthesis, _ = entry.partition("(")
+        if tool is None and parenthesis and entry.endswith(")"):
+            tool = self._registry.resolve(name)
+        return tool

@@ -1,0 +1,107 @@
+r"""Skill injection (adk-rust's ``SkillInjector``): the best skill's body, put before a message.
+
+Only user messages with some text are touched. The query is their text parts joined by
+``"\n"``; only the top match is used, and its block is ``[skill:<name>]``, a newline, the body
+cut to ``max_chars`` characters, a newline and ``[/skill]``. The block and a blank line go
+before the first text part: a message of one text part becomes ``<block>\n\n<query>``, as in
+the crate. (With several text parts the crate writes the whole query into the first one and
+keeps the others, so the model reads them twice; here each is read once.)
+
+Messages are any objects shaped like google-genai's ``Content`` (a ``role`` and ``parts``
+whose ``text`` may be set), so this module needs no model SDK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.selection import SelectionPolicy, SkillMatch, select_skills
+
+DEFAULT_MAX_INJECTED_CHARS = 2_000
+"""adk-rust's default cut of an injected body."""
+
+Selector = Callable[[SkillCatalog, str, SelectionPolicy | None], list[SkillMatch]]
+"""Picks skills for a query: :func:`~skills_core.context.selection.select_skills` (adk-rust's
+scores) or :func:`~skills_core.context.search.rank_skills` (ranked search)."""
+
+
+class TextPart(Protocol):
+    """A message part that may hold text."""
+
+    text: str | None
+
+
+class Message(Protocol):
+    """A chat message: google-genai's ``types.Content`` fits."""
+
+    @property
+    def role(self) -> str | None:
+        """Who sent it: ``"user"``, ``"model"``..."""
+
+    @property
+    def parts(self) -> Sequence[TextPart] | None:
+        """Its parts, text or not."""
+
+
+def skill_body(catalog: SkillCatalog, name: str) -> str | None:
+    """A loaded skill's instructions from the catalog's snapshot (no storage request)."""
+    entry = catalog.snapshot.entries.get(name)
+    return entry.body.strip() if entry is not None and entry.loaded else None
+
+
+def prompt_block(name: str, body: str, max_chars: int) -> str:
+    r"""``[skill:<name>]\n<body cut to max_chars characters>\n[/skill]``."""
+    return f"[skill:{name}]\n{body[:max_chars]}\n[/skill]"
+
+
+def select_skill_prompt_block(
+    catalog: SkillCatalog,
+    query: str,
+    policy: SelectionPolicy | None = None,
+    max_chars: int = DEFAULT_MAX_INJECTED_CHARS,
+    *,
+    selector: Selector = select_skills,
+) -> tuple[SkillMatch, str] | None:
+    """The top match for ``query`` and its prompt block; ``None`` when nothing matches."""
+    for match in selector(catalog, query, policy)[:1]:
+        body = skill_body(catalog, match.name)
+        if body is not None:  # None: removed by a refresh since it was selected
+            return match, prompt_block(match.name, body, max_chars)
+    return None
+
+
+def message_text(message: Message) -> str:
+    """The text parts of a message joined by newlines."""
+    return "\n".join(part.text for part in message.parts or () if part.text is not None)
+
+
+def apply_skill_injection(
+    message: Message,
+    catalog: SkillCatalog,
+    policy: SelectionPolicy | None = None,
+    max_chars: int = DEFAULT_MAX_INJECTED_CHARS,
+    *,
+    selector: Selector = select_skills,
+) -> SkillMatch | None:
+    """Put the best skill's block before a user message, in place; see the module docstring.
+
+    A message with text has a text part to receive the block, so no part is ever added.
+
+    Returns:
+        The match injected, or ``None`` (message left as it was): not a user message, no
+        text, or no skill selected.
+    """
+    if message.role != "user":
+        return None
+    query = message_text(message)
+    if not query.strip():
+        return None
+    selected = select_skill_prompt_block(catalog, query, policy, max_chars, selector=selector)
+    if selected is None:
+        return None
+    match, block = selected
+    first = next(part for part in message.parts or () if part.text is not None)
+    first.text = f"{block}\n\n{first.text}"
+    return match

@@ -1,0 +1,208 @@
+"""select_skills: the adk-rust ``adk-skill`` selector, score for score.
+
+For each query token (a word repeated in the query counts each time) a skill earns +4.0 when
+the token is in its name, +2.5 in its description, +2.0 in its tags and +1.0 in its body, each
+field taken as a set of tokens (:mod:`skills_core.context.tokens`); the sum is divided by the
+square root of the number of distinct body tokens (at least 1). Skill ``code-search``,
+described "Search Rust code with rg", tagged ``[code, search]``, body "Use rg --files then
+rg." scores 5.5 for "search rust codebase" and 12.75 for "search search code".
+
+Tag filters come first (an excluded tag wins over an included one; tags compare
+case-insensitively), then scores below ``min_score`` go, then the rest sort by score
+(highest first), name and location, and the first ``top_k`` are kept. For large catalogs and
+free-text questions, :mod:`skills_core.context.search` ranks better.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.entries import CatalogEntry
+from skills_core.context.derived import DerivedSkills
+from skills_core.context.tokens import tokenize, tokenize_bytes
+from skills_core.format.models import SkillMetadata
+
+MIN_SCORE = 1.0
+"""adk-rust's default lowest score."""
+
+NAME_WEIGHT = 4.0
+DESCRIPTION_WEIGHT = 2.5
+TAG_WEIGHT = 2.0
+BODY_WEIGHT = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class SelectionPolicy:
+    """Which skills a selection keeps (adk-rust's defaults).
+
+    Attributes:
+        top_k: How many matches at most.
+        min_score: The lowest score kept; ``None`` for the scorer's own default:
+            :data:`MIN_SCORE` (1.0, as adk-rust) for :func:`select_skills`, and
+            :data:`skills_core.context.search.MIN_SCORE` for ranked search, whose scores
+            lie between 0 and 1.
+        include_tags: When set, only skills carrying one of these tags.
+        exclude_tags: Skills carrying any of these tags never match.
+    """
+
+    top_k: int = 1
+    min_score: float | None = None
+    include_tags: Sequence[str] = ()
+    exclude_tags: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        for tags in (self.include_tags, self.exclude_tags):
+            if isinstance(tags, str):
+                raise TypeError(f"tags must be a sequence of strings, not the string {tags!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class SkillMatch:
+    """One selected skill and why.
+
+    Attributes:
+        name: The skill's name.
+        score: Its score for the query (adk-rust's scale, or ranked search's).
+        location: Where its SKILL.md lives.
+        metadata: Its frontmatter.
+        tags: Its tags: frontmatter ``tags`` then ``metadata.tags``.
+    """
+
+    name: str
+    score: float
+    location: str
+    metadata: SkillMetadata = field(repr=False)
+    tags: tuple[str, ...] = ()
+
+    @property
+    def description(self) -> str:
+        """What the skill does and when to use it."""
+        return self.metadata.description
+
+
+def skill_tags(metadata: SkillMetadata) -> tuple[str, ...]:
+    """A skill's tags: frontmatter ``tags``, then comma-separated ``metadata.tags``, deduplicated.
+
+    ``metadata`` holds strings only, so a YAML list there arrives as its text (``"['a', 'b']"``):
+    brackets and quotes around each item are dropped.
+    """
+    extra = metadata.metadata.get("tags", "")
+    items = [*metadata.tags, *(item.strip(" \t[]'\"") for item in extra.split(","))]
+    return tuple(dict.fromkeys(item for item in items if item))
+
+
+class TagFilter:
+    """adk-rust's tag rule: an excluded tag wins; with include tags, one must be present."""
+
+    def __init__(self, include: Iterable[str] = (), exclude: Iterable[str] = ()) -> None:
+        self.include = frozenset(tag.lower() for tag in include)
+        self.exclude = frozenset(tag.lower() for tag in exclude)
+
+    def __bool__(self) -> bool:
+        return bool(self.include or self.exclude)
+
+    def allows(self, tags: Collection[str]) -> bool:
+        """True when a skill with ``tags`` passes."""
+        lowered = {tag.lower() for tag in tags}
+        if not self.exclude.isdisjoint(lowered):
+            return False
+        return not self.include or not self.include.isdisjoint(lowered)
+
+
+@dataclass(frozen=True, slots=True)
+class SkillFacts:
+    """What a match reports of a skill; scorers keep it with what they score on."""
+
+    name: str
+    location: str
+    metadata: SkillMetadata = field(repr=False)
+    tags: tuple[str, ...]
+
+    def match(self, score: float) -> SkillMatch:
+        """This skill as a match with ``score``."""
+        return SkillMatch(self.name, score, self.location, self.metadata, self.tags)
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalSkill(SkillFacts):
+    """A skill's fields as the adk-rust scorer sees them: sets of tokens."""
+
+    name_tokens: frozenset[str]
+    description_tokens: frozenset[str]
+    tag_tokens: frozenset[str]
+    body_tokens: frozenset[str]
+
+    @classmethod
+    def of(cls, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> LexicalSkill:
+        """Tokenize one catalog entry."""
+        tags = skill_tags(metadata)
+        return cls(
+            name,
+            entry.location,
+            metadata,
+            tags,
+            frozenset(tokenize(metadata.name)),
+            frozenset(tokenize(metadata.description)),
+            frozenset(token for tag in tags for token in tokenize(tag)),
+            frozenset(tokenize_bytes(entry.raw[entry.body_start :])),
+        )
+
+    def score(self, query: Sequence[str]) -> float:
+        """The adk-rust score of this skill for the query's tokens."""
+        total = 0.0
+        for token in query:
+            if token in self.name_tokens:
+                total += NAME_WEIGHT
+            if token in self.description_tokens:
+                total += DESCRIPTION_WEIGHT
+            if token in self.tag_tokens:
+                total += TAG_WEIGHT
+            if token in self.body_tokens:
+                total += BODY_WEIGHT
+        return total / math.sqrt(max(len(self.body_tokens), 1))
+
+
+_LEXICAL: weakref.WeakKeyDictionary[SkillCatalog, DerivedSkills[LexicalSkill]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def lexical_skills(catalog: SkillCatalog) -> DerivedSkills[LexicalSkill]:
+    """The tokenized skills of ``catalog``, shared by every selection on it."""
+    skills = _LEXICAL.get(catalog)
+    if skills is None:
+        skills = _LEXICAL[catalog] = DerivedSkills(catalog, LexicalSkill.of)
+    return skills
+
+
+def select_skills(
+    catalog: SkillCatalog, query: str, policy: SelectionPolicy | None = None
+) -> list[SkillMatch]:
+    """The skills of ``catalog`` that best fit ``query``, scored as adk-rust does.
+
+    An empty query with no include tags selects nothing; an empty query with include tags
+    scores every tagged skill 0 (kept when ``min_score`` is 0).
+    """
+    policy = policy or SelectionPolicy()
+    tags = TagFilter(policy.include_tags, policy.exclude_tags)
+    tokens = tokenize(query)
+    if policy.top_k <= 0 or (not tokens and not tags.include):
+        return []
+    min_score = MIN_SCORE if policy.min_score is None else policy.min_score
+    matches = [
+        skill.match(score)
+        for skill in lexical_skills(catalog).values()
+        if tags.allows(skill.tags)
+        for score in (skill.score(tokens),)
+        if score >= min_score
+    ]
+    return ranked(matches, policy.top_k)
+
+
+def ranked(matches: Iterable[SkillMatch], top_k: int) -> list[SkillMatch]:
+    """The best ``top_k`` matches: highest score first, then by name, then by location."""
+    return sorted(matches, key=lambda match: (-match.score, match.name, match.location))[:top_k]

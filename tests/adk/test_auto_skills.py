@@ -1,0 +1,127 @@
+"""AutoSkillsPlugin in a real InMemoryRunner: the scripted model checks what it was sent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from google.adk.agents import LlmAgent
+from google.adk.models import LlmRequest
+from google.adk.plugins.base_plugin import BasePlugin
+from google.adk.runners import InMemoryRunner
+from google.genai import types
+
+from backends import MemoryBackend
+from backends.testing import skill_md
+from skills_core import SkillCatalog
+from skills_core.adk import AutoSkillsPlugin
+from skills_core.context.search import rank_skills
+from skills_core.context.selection import SelectionPolicy
+from tests.adk.scripted import Conversation, ScriptedLlm, say
+from tests.tools.skillset import CountingMemoryBackend
+
+SKILLS = {
+    "search": {"SKILL.md": skill_md("search", "Search code", "Use rg first.")},
+    "release-notes": {
+        "SKILL.md": skill_md("release-notes", "Draft release notes.", "Group by type.")
+    },
+}
+SEARCH_BLOCK = "[skill:search]\nUse rg first.\n[/skill]"
+
+
+def conversation(model: ScriptedLlm, plugins: Sequence[BasePlugin]) -> Conversation:
+    chat = Conversation(LlmAgent(name="assistant", model=model))
+    chat.runner = InMemoryRunner(
+        agent=chat.runner.agent, app_name="skillfs-tests", plugins=list(plugins)
+    )
+    return chat
+
+
+def user_texts(request: LlmRequest) -> list[str]:
+    return [
+        part.text or ""
+        for content in request.contents
+        if content.role == "user"
+        for part in content.parts or []
+    ]
+
+
+def expect(*texts: str) -> object:
+    """A step that checks the user messages the model received, then answers."""
+
+    def step(request: LlmRequest) -> types.Part:
+        assert user_texts(request) == list(texts)
+        return say("ok")
+
+    return step
+
+
+async def test_every_user_message_gets_its_best_skill() -> None:
+    catalog = SkillCatalog(MemoryBackend(SKILLS))
+    plugin = AutoSkillsPlugin(catalog, policy=SelectionPolicy(min_score=0.1))
+    first = f"{SEARCH_BLOCK}\n\nPlease search this repository"
+    second = "[skill:release-notes]\nGroup by type.\n[/skill]\n\nnow the release notes"
+    model = ScriptedLlm(
+        steps=[
+            expect(first),
+            expect(first, second),
+            expect(first, second, "hello"),
+        ]
+    )
+    chat = conversation(model, [plugin])
+    await chat.send("Please search this repository")
+    await chat.send("now the release notes")
+    await chat.send("hello")  # nothing fits: sent as written
+    session = await chat.runner.session_service.get_session(
+        app_name="skillfs-tests", user_id="user", session_id=chat.session_id or ""
+    )
+    await chat.close()
+    assert session is not None
+    stored = [e.content.parts[0].text for e in session.events if e.author == "user" and e.content]
+    assert stored == [first, second, "hello"]  # the session keeps what the model saw
+    assert not model.steps
+
+
+async def test_the_callers_message_is_not_modified_and_non_text_parts_stay() -> None:
+    catalog = SkillCatalog(MemoryBackend(SKILLS))
+    message = types.Content(
+        role="user",
+        parts=[
+            types.Part(inline_data=types.Blob(mime_type="image/png", data=b"\x89PNG")),
+            types.Part(text="search for this logo"),
+        ],
+    )
+
+    def check(request: LlmRequest) -> types.Part:
+        [content] = request.contents
+        assert content.parts is not None
+        assert content.parts[0].inline_data is not None
+        assert content.parts[1].text == f"{SEARCH_BLOCK}\n\nsearch for this logo"
+        return say("ok")
+
+    chat = conversation(
+        ScriptedLlm(steps=[check]),
+        [AutoSkillsPlugin(catalog, policy=SelectionPolicy(min_score=0.1))],
+    )
+    await chat.send(message)
+    await chat.close()
+    assert message.parts is not None
+    assert message.parts[1].text == "search for this logo"
+
+
+async def test_ranked_search_and_rate_limited_refresh() -> None:
+    backend = CountingMemoryBackend(SKILLS)
+    plugin = AutoSkillsPlugin(SkillCatalog(backend), selector=rank_skills, refresh_every=3600)
+    model = ScriptedLlm(
+        steps=[
+            expect("[skill:release-notes]\nGroup by type.\n[/skill]\n\ndraft release notes"),
+            expect(
+                "[skill:release-notes]\nGroup by type.\n[/skill]\n\ndraft release notes",
+                "tell me a joke",
+            ),
+        ]
+    )
+    chat = conversation(model, [plugin])
+    await chat.send("draft release notes")
+    await chat.send("tell me a joke")
+    await chat.close()
+    assert backend.calls["list"] == 1

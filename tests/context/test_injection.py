@@ -1,0 +1,92 @@
+"""apply_skill_injection: adk-rust's injector on any Content-shaped message (injector.rs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from skills_core.context.injection import (
+    apply_skill_injection,
+    message_text,
+    select_skill_prompt_block,
+)
+from skills_core.context.search import rank_skills
+from skills_core.context.selection import SelectionPolicy
+from tests.context.catalogs import CODE_SEARCH, RELEASE_NOTES, catalog_of, skill
+
+LOOSE = SelectionPolicy(min_score=0.1)
+SEARCH = skill("search", "Search code", "Use rg first.")
+
+
+@dataclass
+class Part:
+    text: str | None = None
+    data: bytes | None = None
+
+
+@dataclass
+class Message:
+    role: str | None
+    parts: list[Part] = field(default_factory=list)
+
+
+def user(*texts: str | None) -> Message:
+    return Message("user", [Part(text) if text is not None else Part(data=b"x") for text in texts])
+
+
+async def test_injects_top_skill_into_user_message() -> None:
+    catalog = await catalog_of({"search": SEARCH})
+    message = user("Please search this repository quickly")
+    match = apply_skill_injection(message, catalog, LOOSE, 1000)
+    assert match is not None
+    assert match.name == "search"
+    assert message.parts[0].text == (
+        "[skill:search]\nUse rg first.\n[/skill]\n\nPlease search this repository quickly"
+    )
+
+
+async def test_the_body_is_cut_to_max_chars() -> None:
+    catalog = await catalog_of({"search": SEARCH})
+    message = user("search")
+    apply_skill_injection(message, catalog, LOOSE, 6)
+    assert message.parts[0].text == "[skill:search]\nUse rg\n[/skill]\n\nsearch"
+
+
+async def test_only_user_messages_with_text_and_a_match_change() -> None:
+    catalog = await catalog_of({"search": SEARCH})
+    for message in (
+        Message("model", [Part("search the code")]),
+        Message(None, [Part("search the code")]),
+        user("  \n "),
+        user(None),
+        Message("user", []),
+        user("bake a cake"),
+    ):
+        before = repr(message)
+        assert apply_skill_injection(message, catalog, LOOSE) is None
+        assert repr(message) == before
+
+
+async def test_the_query_joins_every_text_part_and_the_block_goes_first() -> None:
+    catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
+    message = user(None, "Please look at this:", "release notes")
+    assert message_text(message) == "Please look at this:\nrelease notes"
+    match = apply_skill_injection(message, catalog)
+    assert match is not None
+    assert match.name == "release-notes"
+    assert [part.text for part in message.parts] == [
+        None,
+        "[skill:release-notes]\nSummarize commits.\n[/skill]\n\nPlease look at this:",
+        "release notes",
+    ]
+
+
+async def test_ranked_search_can_select() -> None:
+    catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
+    selected = select_skill_prompt_block(catalog, "draft the release notes", selector=rank_skills)
+    assert selected is not None
+    match, block = selected
+    assert (match.name, block) == (
+        "release-notes",
+        "[skill:release-notes]\nSummarize commits.\n[/skill]",
+    )
+    assert select_skill_prompt_block(catalog, "tell me a joke", selector=rank_skills) is None

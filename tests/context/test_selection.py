@@ -1,0 +1,164 @@
+"""select_skills: adk-rust's scores, exactly, and its tests ported (select.rs)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skills_core.context.selection import (
+    SelectionPolicy,
+    lexical_skills,
+    select_skills,
+    skill_tags,
+)
+from skills_core.context.tokens import tokenize
+from tests.context.catalogs import CODE_SEARCH, RELEASE_NOTES, Skills, catalog_of, skill
+
+ANY = SelectionPolicy(top_k=10, min_score=0.0)
+SOME = SelectionPolicy(top_k=10, min_score=0.1)
+
+
+@pytest.mark.parametrize(
+    ("query", "score"),
+    [
+        # search: name 4 + description 2.5 + tags 2; rust: description 2.5; codebase: none.
+        # 11 / sqrt(4 distinct body tokens: use, rg, files, then) = 5.5
+        ("search rust codebase", 5.5),
+        # search counts twice: 2 * 8.5; code: name 4 + description 2.5 + tags 2 -> 25.5 / 2
+        ("search search code", 12.75),
+        ("rg", (2.5 + 1.0) / 2),
+        ("RG!", (2.5 + 1.0) / 2),
+    ],
+)
+async def test_scores_are_adk_rusts(query: str, score: float) -> None:
+    catalog = await catalog_of({"code-search": CODE_SEARCH})
+    [match] = select_skills(catalog, query, ANY)
+    assert (match.name, match.score) == ("code-search", score)
+    assert match.location == "memory://code-search/SKILL.md"
+    assert match.tags == ("code", "search")
+
+
+async def test_selects_most_relevant_skill() -> None:
+    catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
+    matches = select_skills(catalog, "search rust codebase", SelectionPolicy(min_score=0.1))
+    assert [match.name for match in matches] == ["code-search"]
+
+
+async def test_returns_empty_when_unrelated() -> None:
+    release = skill("release", "Release process", "Bump versions and publish.")
+    catalog = await catalog_of({"release": release})
+    policy = SelectionPolicy(min_score=2.0)
+    assert select_skills(catalog, "quantum entanglement", policy) == []
+
+
+async def test_include_and_exclude_tags_filter_results() -> None:
+    code = skill("code", "code search", "Use rg.\n", frontmatter="tags: [code, search]")
+    release = skill("release", "release notes", "Summarize commits.\n", frontmatter="tags: [docs]")
+    catalog = await catalog_of({"code": code, "release": release})
+    policy = SelectionPolicy(top_k=5, min_score=0.1, include_tags=["code"], exclude_tags=["docs"])
+    assert [match.name for match in select_skills(catalog, "search", policy)] == ["code"]
+
+
+async def test_exclude_wins_over_include_and_tags_ignore_case() -> None:
+    both = skill("both", "search both", "x", frontmatter="tags: [Code, Docs]")
+    catalog = await catalog_of({"both": both, "code-search": CODE_SEARCH})
+    include = SelectionPolicy(top_k=5, min_score=0.0, include_tags=["CODE"])
+    assert [m.name for m in select_skills(catalog, "search", include)] == ["code-search", "both"]
+    excluded = SelectionPolicy(top_k=5, min_score=0.0, include_tags=["code"], exclude_tags=["docs"])
+    assert [m.name for m in select_skills(catalog, "search", excluded)] == ["code-search"]
+
+
+def test_a_tag_string_is_refused_not_split_into_letters() -> None:
+    with pytest.raises(TypeError, match="not the string 'code'"):
+        SelectionPolicy(include_tags="code")
+
+
+async def test_metadata_tags_count_like_frontmatter_tags() -> None:
+    tagged = skill(
+        "gamma", "Handle things", "x", frontmatter="metadata:\n  tags: 'plumber, Gas-Leak'"
+    )
+    catalog = await catalog_of({"gamma": tagged})
+    [match] = select_skills(catalog, "leak", ANY)
+    assert match.tags == ("plumber", "Gas-Leak")
+    assert match.score == 2.0  # the tag's tokens are gas and leak; one body token: x
+    by_tag = SelectionPolicy(min_score=0.0, include_tags=["gas-leak"])
+    assert [m.name for m in select_skills(catalog, "", by_tag)] == ["gamma"]
+
+
+async def test_skill_tags_merge_and_deduplicate() -> None:
+    text = skill("t", "d", "x", frontmatter="tags: [a, b]\nmetadata:\n  tags: [b, c]")
+    catalog = await catalog_of({"t": text})
+    assert skill_tags(catalog.metadata("t")) == ("a", "b", "c")  # the list arrives as its text
+
+
+async def test_an_empty_query_selects_nothing_unless_tags_are_included() -> None:
+    catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
+    assert select_skills(catalog, "", ANY) == []
+    assert select_skills(catalog, " ...! ", ANY) == []
+    tagged = SelectionPolicy(top_k=5, min_score=0.0, include_tags=["changelog"])
+    [match] = select_skills(catalog, "", tagged)
+    assert (match.name, match.score) == ("release-notes", 0.0)
+    assert select_skills(catalog, "", SelectionPolicy(include_tags=["changelog"])) == []
+
+
+async def test_top_k_and_ties_sort_by_name() -> None:
+    skills = {name: skill(name, "Fill forms", "Same body.") for name in ("c", "a", "b")}
+    catalog = await catalog_of(skills)
+    matches = select_skills(catalog, "forms", SelectionPolicy(top_k=2))
+    assert [(m.name, m.score) for m in matches] == [("a", 2.5 / 2**0.5), ("b", 2.5 / 2**0.5)]
+    assert select_skills(catalog, "forms", SelectionPolicy(top_k=0)) == []
+
+
+async def test_default_policy_keeps_the_top_match_at_or_over_one() -> None:
+    catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
+    assert [m.name for m in select_skills(catalog, "release notes")] == ["release-notes"]
+    assert select_skills(catalog, "then") == []  # body only: 1 / 2 = 0.5 < 1.0
+
+
+async def test_refused_skills_are_never_selected() -> None:
+    catalog = await catalog_of(
+        {"broken": "no frontmatter, search rust", "code-search": CODE_SEARCH}
+    )
+    assert [m.name for m in select_skills(catalog, "search rust", ANY)] == ["code-search"]
+
+
+async def test_a_refresh_retokenizes_only_the_changed_skill() -> None:
+    skills = Skills({f"s{i:02d}": skill(f"s{i:02d}", f"Skill {i}", "Body.") for i in range(20)})
+    await skills.catalog.refresh()
+    derived = lexical_skills(skills.catalog)
+    assert select_skills(skills.catalog, "skill 3", ANY)
+    assert derived.derived == 20
+    skills.put("s07", skill("s07", "Skill seven, plumbing", "Fix a leak."))
+    skills.backend.remove("s08")
+    await skills.catalog.refresh()
+    [match] = select_skills(skills.catalog, "plumbing", SOME)
+    assert match.name == "s07"
+    assert derived.derived == 21
+    assert "s08" not in {m.name for m in select_skills(skills.catalog, "skill 8", SOME)}
+    await skills.catalog.refresh()  # nothing changed
+    select_skills(skills.catalog, "skill", ANY)
+    assert derived.derived == 21
+
+
+def reference_tokenize(text: str) -> list[str]:
+    """adk-rust's tokenizer, character by character."""
+    tokens, current = [], ""
+    for char in text:
+        if char.isascii() and char.isalnum():
+            current += char.lower()
+        elif current:
+            tokens.append(current)
+            current = ""
+    return [*tokens, current] if current else tokens
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_tokens_are_runs_of_ascii_letters_and_digits(text: str) -> None:
+    assert tokenize(text) == reference_tokenize(text)
+
+
+def test_non_ascii_characters_separate_tokens() -> None:
+    text = "Résumé PDF-forms, K\u212a x\u0130y 42"  # Kelvin sign, dotted capital I
+    assert tokenize(text) == ["r", "sum", "pdf", "forms", "k", "x", "y", "42"]
