@@ -1,10 +1,10 @@
 """Every Python block of README.md and docs/ runs as written, offline (see tests/docs/blocks.py).
 
 Each page runs in a process of its own (a page may register an fsspec implementation or a
-tracer provider) inside a workspace that holds what a reader has: ``./skills`` with the bundled
-examples plus the ``pdf-forms`` skill docs/getting-started.md writes, and S3 served by moto,
-whose buckets named in the pages hold the examples. Endpoint, credentials and the named AWS
-profiles come from the environment, as they would for a reader.
+tracer provider) inside a fresh workspace holding what its reader has: ``./skills`` with the
+bundled examples (plus the skill docs/getting-started.md has its reader write), and S3 served
+by moto, whose buckets named in the pages hold the examples. Endpoint, credentials and the
+named AWS profiles come from the environment, as they would for a reader.
 """
 
 from __future__ import annotations
@@ -56,22 +56,37 @@ def pdf_forms_skill_md() -> str:
     return found[1]
 
 
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("reader")
-    shutil.copytree(EXAMPLES, root / "skills", ignore=shutil.ignore_patterns("__pycache__"))
-    forms = root / "skills" / "pdf-forms"
+def write_pdf_forms(skills: Path) -> None:
+    """The skill docs/getting-started.md has its reader write, with the files it lists."""
+    forms = skills / "pdf-forms"
     (forms / "references").mkdir(parents=True)
     (forms / "scripts").mkdir()
     (forms / "SKILL.md").write_text(pdf_forms_skill_md())
     (forms / "references" / "forms.md").write_text("# Forms\n\nOne field per line.\n")
     (forms / "scripts" / "fill.py").write_text("print('filled')\n")
-    (root / "home").mkdir()
-    aws = root / "aws"
-    aws.mkdir()
+
+
+PAGE_SKILLS = {"docs/getting-started.md": write_pdf_forms}
+"""Skills a page has its reader write before its code runs, beyond the bundled examples."""
+
+
+@pytest.fixture(scope="module")
+def aws_files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An AWS config and credentials file naming the profiles the pages use."""
+    aws = tmp_path_factory.mktemp("aws")
     (aws / "config").write_text("".join(f"[profile {p}]\nregion = us-east-1\n" for p in PROFILES))
     keys = f"aws_access_key_id = {S3_KEY}\naws_secret_access_key = {S3_SECRET}\n"
     (aws / "credentials").write_text("".join(f"[{p}]\n{keys}" for p in ("default", *PROFILES)))
+    return aws
+
+
+def reader_workspace(root: Path, page: Path) -> Path:
+    """A fresh folder as the page's reader has it: ./skills holds the bundled examples."""
+    shutil.copytree(EXAMPLES, root / "skills", ignore=shutil.ignore_patterns("__pycache__"))
+    write_extra = PAGE_SKILLS.get(page_id(page))
+    if write_extra is not None:
+        write_extra(root / "skills")
+    (root / "home").mkdir()
     return root
 
 
@@ -90,7 +105,10 @@ def buckets(s3_server: S3Server, s3_client: Any) -> S3Server:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
-def test_the_pages_python_runs(page: Path, workspace: Path, buckets: S3Server) -> None:
+def test_the_pages_python_runs(
+    page: Path, tmp_path: Path, aws_files: Path, buckets: S3Server
+) -> None:
+    workspace = reader_workspace(tmp_path, page)
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -99,8 +117,8 @@ def test_the_pages_python_runs(page: Path, workspace: Path, buckets: S3Server) -
         "AWS_ACCESS_KEY_ID": S3_KEY,
         "AWS_SECRET_ACCESS_KEY": S3_SECRET,
         "AWS_DEFAULT_REGION": "us-east-1",
-        "AWS_CONFIG_FILE": str(workspace / "aws" / "config"),
-        "AWS_SHARED_CREDENTIALS_FILE": str(workspace / "aws" / "credentials"),
+        "AWS_CONFIG_FILE": str(aws_files / "config"),
+        "AWS_SHARED_CREDENTIALS_FILE": str(aws_files / "credentials"),
         "GITHUB_TOKEN": "a-token-no-request-uses",
     }
     done = subprocess.run(
