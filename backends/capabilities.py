@@ -11,13 +11,15 @@ ability                helper                          fallback
 :class:`DocumentLister` :func:`list_documents`         ``None``: list, then fetch
 :class:`LocalFolders`  :func:`local_folder`            ``None``: the skill has no local folder
 :class:`ChangeEvents`  :func:`change_events`           ``None``: poll
+:class:`WithheldFields` :func:`withheld_fields`        nothing withheld
 =====================  ==============================  ==========================================
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from backends.base import Backend, SkillDocument, SkillRef
@@ -31,6 +33,7 @@ ListedDocument = SkillDocument | SkillRef
 it was not read."""
 
 _FETCH_CONCURRENCY = 16
+_NOTHING_WITHHELD: Mapping[str, str] = MappingProxyType({})
 
 
 @runtime_checkable
@@ -81,6 +84,18 @@ class ChangeEvents(Protocol):
         """
 
 
+@runtime_checkable
+class WithheldFields(Protocol):
+    """A backend whose skills come from an origin not trusted to grant permissions.
+
+    Skills served over MCP are one: their ``allowed-tools`` must not widen what a model may do
+    unless the user approved it. The catalog resets each withheld field and warns.
+    """
+
+    def withheld_fields(self, name: str) -> Mapping[str, str]:
+        """The frontmatter keys to ignore for this skill, each with the reason (may be empty)."""
+
+
 async def fetch_many(backend: Backend, names: Sequence[str]) -> Sequence[FetchResult]:
     """Fetch the SKILL.md of every name, in order, with the error in place of each failure."""
     if isinstance(backend, BatchFetcher):
@@ -116,3 +131,10 @@ async def change_events(backend: Backend) -> AsyncIterator[None] | None:
     if isinstance(backend, ChangeEvents):
         return await backend.change_events()
     return None
+
+
+def withheld_fields(backend: Backend, name: str) -> Mapping[str, str]:
+    """The frontmatter keys the catalog must ignore for one skill, with the reason for each."""
+    if isinstance(backend, WithheldFields):
+        return backend.withheld_fields(name)
+    return _NOTHING_WITHHELD

@@ -44,6 +44,7 @@ FORBIDDEN = {
     "skills_core.context": ("skills_core.adk", "skills_core.cli", "google"),
     "skills_core.tools": ("skills_core.adk", "skills_core.cli", "google"),
     "skills_core.bundle": ("skills_core.adk", "skills_core.cli", "google"),
+    "skills_core.mcp": ("skills_core.adk", "skills_core.cli", "google"),
     "skills_core.cli": ("skills_core.adk", "google"),
 }
 """What each layer (a package or module, by dotted prefix) must never import."""

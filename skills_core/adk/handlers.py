@@ -16,16 +16,7 @@ from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
-from skills_core.adk.tool import (
-    AS_BYTES,
-    FILE_PATH,
-    LIMIT,
-    QUERY,
-    REQUEST,
-    SCRIPT_ARGS,
-    SKILL_NAME,
-    SkillTool,
-)
+from skills_core.adk.tool import REQUEST, SkillTool
 from skills_core.tools.factory import DEFAULT_SEARCH_LIMIT, SkillTools
 from skills_core.tools.policy import script_arguments
 from skills_core.tools.results import (
@@ -36,6 +27,7 @@ from skills_core.tools.results import (
     never_raises,
     tool_error,
 )
+from skills_core.tools.schemas import AS_BYTES, FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
 
 
 def build_tools(
@@ -117,7 +109,8 @@ def build_tools(
             name=names.load_skill_resource,
             describe=fixed(
                 "Reads one file of a skill: text as text; images, audio, video and PDF follow "
-                "as inline data; other binary files (fonts, archives...) are described."
+                "as inline data; other binary files (fonts, archives...) are described. A "
+                "folder's path lists that folder."
             ),
             parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH, "as_bytes": AS_BYTES},
             required=("skill_name", "file_path"),

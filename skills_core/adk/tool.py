@@ -64,29 +64,8 @@ class SkillTool(BaseTool):
         return None
 
 
-SKILL_NAME = {"type": "string", "description": "The name of the skill."}
-FILE_PATH = {
-    "type": "string",
-    "description": "A file's path inside the skill, e.g. 'references/guide.md' or "
-    "'scripts/build.py'.",
-}
-AS_BYTES = {
-    "type": "boolean",
-    "description": "Set true to receive a binary file that is only described (a font, an "
-    "archive...) as base64 bytes.",
-}
 REQUEST = {
     "type": "string",
     "description": "For skills that run in a sub-agent: what it should do (defaults to the "
     "user's latest message).",
-}
-QUERY = {"type": "string", "description": "What the skill should do, in a few words."}
-LIMIT = {"type": "integer", "description": "How many skills at most (1-20, default 5)."}
-SCRIPT_ARGS = {
-    "anyOf": [
-        {"type": "array", "items": {"type": "string"}},
-        {"type": "object"},
-    ],
-    "description": "Arguments: a list of strings, or an object of long options "
-    "({'pages': 3, 'verbose': true} gives --pages 3 --verbose).",
 }

@@ -24,7 +24,7 @@ async def watch_catalog(catalog: SkillCatalog, *, interval: float) -> AsyncItera
     report = await catalog.refresh()
     yield report
     last_errors = report.errors
-    async with contextlib.aclosing(_triggers(catalog.backend, interval)) as triggers:
+    async with contextlib.aclosing(refresh_triggers(catalog.backend, interval)) as triggers:
         async for _ in triggers:
             report = await catalog.refresh()
             if report.has_changes or not report.ok or report.errors != last_errors:
@@ -32,7 +32,7 @@ async def watch_catalog(catalog: SkillCatalog, *, interval: float) -> AsyncItera
                 yield report
 
 
-async def _triggers(backend: Backend, interval: float) -> AsyncGenerator[None, None]:
+async def refresh_triggers(backend: Backend, interval: float) -> AsyncGenerator[None, None]:
     """When to refresh: on each change event, or every ``interval`` seconds.
 
     The events' first signal (the watch is running) triggers a refresh too, catching what

@@ -38,6 +38,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("bundle", "validate the skills at URL and write them into one deterministic zip"),
     Command("new", "create a skill folder with a valid SKILL.md skeleton"),
     Command("watch", "reload the skills at URL as they change, one line per reload"),
+    Command("serve", "serve the skills at URL to MCP clients (stdio, or streamable HTTP)"),
 )
 
 _EPILOG = """\

@@ -83,7 +83,7 @@ def skill_record(catalog: SkillCatalog, metadata: SkillMetadata) -> dict[str, An
     return {
         "name": metadata.name,
         "description": metadata.description,
-        "location": catalog.snapshot.entries[metadata.name].location,
+        "location": catalog.snapshot.loaded[metadata.name].location,
         "frontmatter": metadata.to_frontmatter(),
     }
 

@@ -8,6 +8,7 @@ checked in :mod:`skills_core.format.validation`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -147,3 +148,24 @@ _PLAIN_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 def is_plain_name(value: Any) -> bool:
     """True for the name almost every skill has: kebab-case ASCII within the length limit."""
     return type(value) is str and len(value) <= NAME_MAX_LENGTH and bool(_PLAIN_NAME.match(value))
+
+
+_PATH_SEPARATORS = frozenset("/\\")
+_LINE_SEPARATORS = frozenset("\u2028\u2029")
+
+
+def unservable_name_reason(name: str) -> str | None:
+    """Why ``name`` (stripped, NFKC) cannot name a skill anywhere, or ``None`` when it can.
+
+    Only what would break a catalog, a prompt or a terminal disqualifies a name: emptiness,
+    a path separator, or a control, format or line-separator character. Anything else the
+    spec forbids (capitals, underscores, a length over 64) is a warning for lenient catalogs.
+    """
+    if not name:
+        return "it is empty"
+    for char in name:
+        if char in _PATH_SEPARATORS:
+            return f"it holds the path separator {char!r}"
+        if char in _LINE_SEPARATORS or unicodedata.category(char)[0] == "C":
+            return f"it holds the control character {char!r}"
+    return None

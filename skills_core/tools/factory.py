@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from backends.errors import ResourceNotFoundError
 from backends.limits import KIB
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
@@ -23,6 +24,7 @@ from skills_core.tools.content import (
     resource_result,
     skill_body,
 )
+from skills_core.tools.listing import ROOT_FOLDERS, folder_listing
 from skills_core.tools.policy import ScriptPolicy, script_arguments
 from skills_core.tools.process import ProcessOutcome, run_process
 from skills_core.tools.results import (
@@ -141,16 +143,33 @@ class SkillTools:
         """One file of a skill, size-capped, as :mod:`skills_core.tools.filetypes` decides.
 
         Text comes as text, images, audio, video and PDF as base64, other binary files as a
-        description unless ``as_bytes`` is true.
+        description unless ``as_bytes`` is true. A folder's path (``"references"``, ``"."``
+        for the skill's own) lists that folder instead, bounded: what a model asks for after
+        ``load_skill`` summarised a big skill.
         """
         if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
         if as_bytes not in (True, False, None):
             return tool_error(INVALID_ARGUMENTS, "argument 'as_bytes' must be true or false")
-        data = await self._catalog.read_resource(
-            skill_name, file_path, max_bytes=self._max_resource_bytes
-        )
+        if file_path in ROOT_FOLDERS:
+            return await self._folder(skill_name, ".")
+        try:
+            data = await self._catalog.read_resource(
+                skill_name, file_path, max_bytes=self._max_resource_bytes
+            )
+        except ResourceNotFoundError:
+            folder = check_resource_path(file_path, location=skill_name)
+            listing = await self._folder(skill_name, folder)
+            if not listing:
+                raise
+            return listing
         return resource_result(skill_name, file_path, data, as_bytes=bool(as_bytes))
+
+    async def _folder(self, skill_name: str, folder: str) -> ToolResult:
+        """The listing of one folder of a skill; empty when no file lies below it."""
+        skill = await self._catalog.get(skill_name)
+        listing = folder_listing(skill.files, folder)
+        return {"skill_name": skill_name, **listing} if listing else {}
 
     @traced("run_skill_script")
     @never_raises

@@ -62,7 +62,7 @@ class Workspaces:
             ResourceNotFoundError: The script is not a regular file.
             LimitExceededError: A remote skill is too large to copy.
         """
-        folder = await local_folder(self._catalog.backend, name)
+        folder = await local_folder(self._catalog.backend, self._catalog.folder(name))
         if folder is not None:
             yield await asyncio.to_thread(_confined_script, folder, relative)
             return
@@ -81,7 +81,7 @@ class Workspaces:
         await asyncio.to_thread(_remove_all, [copy.path for copy in copies])
 
     async def _current_copy(self, name: str, skill: Skill, max_bytes: int) -> _Copy:
-        entry = self._catalog.snapshot.entries.get(name)
+        entry = self._catalog.snapshot.loaded.get(name)
         key = (entry.fingerprint if entry else None, skill.files)
         lock = self._locks.setdefault(name, asyncio.Lock())
         async with lock:

@@ -19,13 +19,13 @@ from skills_core import SkillCatalog
 from skills_core.cli import progress
 from skills_core.cli.progress import progress_bar
 from skills_core.cli.source import EXAMPLES
-from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RunCli
+from tests.cli.conftest import ADVICE, GOOD, STRICTLY_INVALID, RunCli
 from tests.cli.test_subprocess import ROOT, skillfs
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server
 from tests.remote.settings import S3_KEY, S3_SECRET
 
-INVALID = {**LENIENT, **BROKEN}
+INVALID = STRICTLY_INVALID
 
 
 def skill_files(url: str | Path) -> dict[str, bytes]:

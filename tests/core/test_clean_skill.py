@@ -12,6 +12,7 @@ from skills_core.errors import SkillParseError
 from skills_core.format.clean_skill import CleanSkill, read_clean_skill
 from skills_core.format.parsing import parse_frontmatter, split_skill_md
 from skills_core.format.validation import analyze
+from tests.support.examples import examples
 
 LIMITS = Limits(max_skill_md_bytes=8192, max_frontmatter_bytes=2048)
 FOLDER = "pdf-tools"
@@ -150,7 +151,7 @@ def _documents(draw: st.DrawFn) -> bytes:
     return text.encode()
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_documents())
 def test_never_disagrees_with_the_full_path(raw: bytes) -> None:
     assert_agrees(raw)

@@ -133,13 +133,11 @@ async def test_malformed_arguments_are_refused(tools: SkillTools, args: object) 
 
 async def test_endless_script_is_killed_with_its_children(backend: CountingMemoryBackend) -> None:
     tools = await make_tools(backend, ScriptPolicy(timeout=0.5))
-    started = time.monotonic()
     result = await tools.run_skill_script("pdf", "scripts/loop.py")
-    elapsed = time.monotonic() - started
     await tools.close()
     assert result["error_code"] == codes.SCRIPT_TIMEOUT
-    assert elapsed < 0.5 + 2
-    assert result["exit_code"] == -9
+    assert result["error"] == "the script ran past its 0.5 s limit and was killed"
+    assert result["exit_code"] == -9  # SIGKILL at the limit, not a natural end
     child = int(str(result["stdout"]).strip())
     assert await asyncio.to_thread(_gone, child)
 

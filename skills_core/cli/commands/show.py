@@ -54,10 +54,11 @@ def run(args: argparse.Namespace) -> int:
 
 async def _fetch(source: Backend, name: str) -> tuple[CatalogEntry, Skill | None]:
     catalog: SkillCatalog = await load_catalog(source)
-    entry = catalog.snapshot.entries.get(name)
+    snapshot = catalog.snapshot
+    entry = snapshot.loaded.get(name) or snapshot.entries.get(name)
     if entry is None:
         raise SkillNotFoundError(f"no skill named {name!r}", location=source.location)
-    return entry, (await catalog.get(name) if entry.loaded else None)
+    return entry, (await catalog.get(name) if name in catalog else None)
 
 
 def _render(skill: Skill) -> str:

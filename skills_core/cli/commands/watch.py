@@ -26,7 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_url_argument(parser, skill_folder=False)
     parser.add_argument(
         "--interval",
-        type=_positive_seconds,
+        type=positive_seconds,
         default=2.0,
         metavar="S",
         help="seconds between polls of sources without filesystem events (default: 2)",
@@ -89,7 +89,8 @@ def _print_new_problems(report: ReloadReport, printed: set[SkillProblem]) -> set
     return {*failure, *report.errors, *report.warnings}
 
 
-def _positive_seconds(text: str) -> float:
+def positive_seconds(text: str) -> float:
+    """Parse a positive number of seconds (an argparse type)."""
     try:
         seconds = float(text)
     except ValueError:

@@ -1,0 +1,201 @@
+"""One MCP client connection, owned by a background task, opened on first use.
+
+The SDK's client lives inside task groups that must be entered and left by one task, while a
+backend is called from many; so one task holds the connection open until :meth:`aclose`, and
+a connection that dropped (a server process that exited) is opened again on the next call.
+Every SDK failure becomes a :class:`~backends.errors.StorageError` here, most specific first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import contextlib
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any, TypeVar
+
+import httpx2
+import mcp_types as types
+from mcp import Client
+from mcp.client import advertise
+from mcp.client.streamable_http import streamable_http_client
+from mcp.client.subscriptions import ListenNotSupportedError, SubscriptionLost
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import BaseModel, ValidationError
+
+from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
+from backends.mcp.entries import SKILLS_EXTENSION
+
+ResultT = TypeVar("ResultT", bound=BaseModel)
+
+_STREAM_READ_SECONDS = 300.0
+"""How long an HTTP response stream may stay silent (the SDK's default)."""
+
+
+class McpConnection:
+    """A connection to one MCP server.
+
+    Args:
+        server: What :class:`mcp.Client` connects to: a URL (streamable HTTP), a
+            :class:`mcp.StdioServerParameters` (a subprocess over stdio), an ``mcp`` transport,
+            or an in-process ``mcp`` server.
+        location: Names the server in errors.
+        timeout: Seconds to wait for any one response.
+        headers: HTTP headers for every request to a URL (an ``Authorization``, say).
+    """
+
+    def __init__(
+        self,
+        server: Any,
+        *,
+        location: str,
+        timeout: float,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        self._server = server
+        self._location = location
+        self._timeout = timeout
+        self._headers = dict(headers or {})
+        self._client: asyncio.Future[Client] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
+
+    async def request(self, request: Any, result_type: type[ResultT], *, missing: str) -> ResultT:
+        """Send one request; an "invalid params" answer raises SkillNotFoundError(``missing``)."""
+        client = await self._connect()
+        with self._translated(missing=missing, not_found=SkillNotFoundError):
+            return await client.session.send_request(request, result_type)
+
+    async def read(self, uri: str, *, missing: str) -> bytes:
+        """The bytes of one resource, decoded from text or base64 as the server sent them.
+
+        Raises:
+            ResourceNotFoundError: The server serves nothing at ``uri`` (``missing`` says what).
+            StorageError: The server or the connection failed, or the answer is malformed.
+        """
+        client = await self._connect()
+        with self._translated(missing=missing, not_found=ResourceNotFoundError):
+            result = await client.session.read_resource(uri)
+        contents = [item for item in result.contents if item.uri == uri] or result.contents[:1]
+        if not contents:
+            raise StorageError(f"the server sent no content for {uri}", location=self._location)
+        item = contents[0]
+        if isinstance(item, types.TextResourceContents):
+            return item.text.encode("utf-8")
+        try:
+            return base64.b64decode(item.blob, validate=True)
+        except binascii.Error as exc:
+            raise StorageError(f"bad base64 for {uri}: {exc}", location=self._location) from exc
+
+    async def offers_skills(self) -> bool:
+        """True when the server advertises the skills extension."""
+        client = await self._connect()
+        extensions = client.server_capabilities.extensions or {}
+        return SKILLS_EXTENSION in extensions
+
+    async def change_events(self) -> AsyncIterator[None] | None:
+        """Signals when the server says its resources changed; ``None`` when it never will.
+
+        Only 2026-07-28 connections carry the skills extension (the SDK drops extensions from
+        older handshakes), and there change notifications come on a ``subscriptions/listen``
+        stream.
+        """
+        client = await self._connect()
+        if client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            return None
+        stack = contextlib.AsyncExitStack()
+        try:
+            subscription = await stack.enter_async_context(
+                client.listen(resources_list_changed=True)
+            )
+        except (ListenNotSupportedError, MCPError, SubscriptionLost):
+            return None
+
+        async def events() -> AsyncIterator[None]:
+            async with stack:
+                yield None
+                with self._translated(missing="", not_found=StorageError):
+                    async for _ in subscription:
+                        yield None
+
+        return events()
+
+    async def aclose(self) -> None:
+        """Close the connection (a stdio server process exits); later calls reopen it."""
+        task = self._task
+        if task is None:
+            return
+        self._closing.set()
+        with contextlib.suppress(Exception):
+            await task
+        self._task = self._client = None
+        self._closing = asyncio.Event()
+
+    async def _connect(self) -> Client:
+        if self._task is None or self._task.done():
+            self._client = asyncio.get_running_loop().create_future()
+            self._task = asyncio.create_task(self._hold(self._client))
+        assert self._client is not None
+        try:
+            return await asyncio.shield(self._client)
+        except Exception as exc:  # whatever stopped the SDK from connecting (task groups, OS)
+            self._task = None
+            raise StorageError(f"cannot connect: {exc}", location=self._location) from exc
+
+    async def _hold(self, ready: asyncio.Future[Client]) -> None:
+        """Open the connection, hand it out, and keep it open until :meth:`aclose`."""
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                client = await stack.enter_async_context(
+                    Client(
+                        await self._transport(stack),
+                        read_timeout_seconds=self._timeout,
+                        extensions=[advertise(SKILLS_EXTENSION)],
+                        cache=None,
+                    )
+                )
+                ready.set_result(client)
+                await self._closing.wait()
+        except Exception as exc:
+            if not ready.done():
+                ready.set_exception(exc)
+
+    async def _transport(self, stack: contextlib.AsyncExitStack) -> Any:
+        """What the SDK client connects through.
+
+        For a URL, an HTTP client built off the event loop: building one reads CA certificates
+        and package metadata from disk.
+        """
+        if not isinstance(self._server, str):
+            return self._server
+        http = await asyncio.to_thread(_http_client, self._headers, self._timeout)
+        await stack.enter_async_context(http)
+        return streamable_http_client(self._server, http_client=http)
+
+    @contextlib.contextmanager
+    def _translated(self, *, missing: str, not_found: type[StorageError]) -> Iterator[None]:
+        """SDK and transport failures as StorageError, not-found first."""
+        try:
+            yield
+        except MCPError as exc:
+            if exc.code == types.INVALID_PARAMS:
+                raise not_found(missing or exc.message, location=self._location) from exc
+            raise StorageError(
+                f"the server failed: {exc.message}", location=self._location
+            ) from exc
+        except SubscriptionLost as exc:
+            raise StorageError(f"change events stopped: {exc}", location=self._location) from exc
+        except ValidationError as exc:
+            message = f"the server's answer is malformed: {exc}"
+            raise StorageError(message, location=self._location) from exc
+        except (OSError, TimeoutError) as exc:
+            raise StorageError(f"the connection failed: {exc}", location=self._location) from exc
+
+
+def _http_client(headers: Mapping[str, str], timeout: float) -> httpx2.AsyncClient:
+    """An HTTP client whose streams may stay open (listen) but whose requests time out."""
+    return httpx2.AsyncClient(
+        headers=dict(headers), timeout=httpx2.Timeout(timeout, read=_STREAM_READ_SECONDS)
+    )

@@ -1,0 +1,141 @@
+"""Skill entries of the MCP skills extension (SEP-2640), checked one by one, without the SDK.
+
+A ``skills/list`` or ``skills/get`` entry names a skill's ``SKILL.md`` by URI and lists every
+file of the skill with its ``sha256:`` digest and size. :func:`parse_entry` turns one raw entry
+into a :class:`SkillEntry` or says why it cannot be loaded, so one malformed entry never hides
+the others; :func:`resource_uri` and :func:`skill_path_of` build and split the URIs a server
+publishes (``skill://<skill-path>/<file-path>``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
+from urllib.parse import quote, unquote
+
+from backends.errors import UnsafePathError
+from backends.limits import MIB
+from backends.paths import check_relative_path
+
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
+"""The extension's identifier, advertised under ``capabilities.extensions``."""
+
+SKILL_MD = "SKILL.md"
+MAX_SKILL_FILES = 512
+"""Files per skill every conforming host accepts (``SKILL.md`` included)."""
+MAX_SKILL_BYTES = 16 * MIB
+"""Total size of one skill's files every conforming host accepts."""
+
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
+
+
+class SkillFile(NamedTuple):
+    """One file of a skill as its entry describes it."""
+
+    uri: str
+    digest: str
+    size: int
+
+
+class SkillEntry(NamedTuple):
+    """One skill as a server describes it: where its files are and what each must hash to.
+
+    Attributes:
+        uri: The URI of its ``SKILL.md``: with the server, the skill's identity.
+        name: The frontmatter ``name``, which is also the last segment of its path.
+        prefix: The server's organising segments before the name (``acme/billing``), or ``""``.
+        frontmatter: The frontmatter as the server rendered it (JSON values).
+        files: Every file by its path inside the skill (``SKILL.md`` included).
+    """
+
+    uri: str
+    name: str
+    prefix: str
+    frontmatter: Mapping[str, Any]
+    files: Mapping[str, SkillFile]
+
+    @property
+    def skill_md(self) -> SkillFile:
+        """The entry's ``SKILL.md``."""
+        return self.files[SKILL_MD]
+
+    @property
+    def total_size(self) -> int:
+        """The size of all its files together."""
+        return sum(file.size for file in self.files.values())
+
+
+def parse_entry(raw: Any) -> SkillEntry:
+    """Check one raw ``Skill`` entry against the extension's rules.
+
+    Raises:
+        ValueError: The entry is malformed, serves ``"dynamic"`` content (no digests to verify
+            against), or a file lies outside the skill; the message says which.
+    """
+    if not isinstance(raw, Mapping):
+        raise ValueError("the entry is not an object")
+    uri, frontmatter, resources = raw.get("uri"), raw.get("frontmatter"), raw.get("resources")
+    if not isinstance(uri, str) or not uri.endswith("/" + SKILL_MD):
+        raise ValueError(f"the entry's uri must name a SKILL.md, not {uri!r}")
+    root = uri[: -len(SKILL_MD) - 1]
+    prefix, _, name = skill_path_of(root).rpartition("/")
+    if not isinstance(frontmatter, Mapping) or frontmatter.get("name") != name:
+        raise ValueError(f"the frontmatter name must be {name!r}, the last segment of {uri}")
+    if resources == "dynamic":
+        raise ValueError("its files are generated (resources: dynamic): no digest to check")
+    if not isinstance(resources, list):
+        raise ValueError("the entry lists no resources")
+    files: dict[str, SkillFile] = {}
+    for resource in resources:
+        path, file = _resource(resource, root)
+        if path in files:
+            raise ValueError(f"{file.uri} is listed twice")
+        files[path] = file
+    if SKILL_MD not in files:
+        raise ValueError(f"the resources do not list {uri}")
+    return SkillEntry(uri, name, prefix, MappingProxyType(dict(frontmatter)), files)
+
+
+def skill_path_of(root: str) -> str:
+    """The skill path of a skill root URI: ``skill://acme/refunds`` gives ``acme/refunds``.
+
+    Raises:
+        ValueError: No scheme, or a segment that is empty, ``.`` or ``..``.
+    """
+    scheme, separator, path = root.partition("://")
+    if not separator or not scheme:
+        raise ValueError(f"not a URI: {root!r}")
+    segments = [unquote(segment) for segment in path.split("/")]
+    if any(segment in ("", ".", "..") or "/" in segment for segment in segments):
+        raise ValueError(f"not a skill path: {root!r}")
+    return "/".join(segments)
+
+
+def resource_uri(root: str, path: str) -> str:
+    """The URI of the file at ``path`` (relative POSIX) in the skill rooted at ``root``."""
+    return f"{root}/{quote(path, safe='/')}"
+
+
+def digest_of(data: bytes) -> str:
+    """The extension's digest of ``data``: ``sha256:`` and 64 lowercase hex digits."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def _resource(raw: Any, root: str) -> tuple[str, SkillFile]:
+    if not isinstance(raw, Mapping):
+        raise ValueError("a resource is not an object")
+    uri, digest, size = raw.get("uri"), raw.get("digest"), raw.get("size")
+    if not isinstance(uri, str) or not uri.startswith(root + "/"):
+        raise ValueError(f"resource {uri!r} lies outside the skill {root}")
+    try:
+        path = check_relative_path(unquote(uri[len(root) + 1 :]))
+    except UnsafePathError as exc:
+        raise ValueError(f"resource {uri!r}: {exc}") from None
+    if not isinstance(digest, str) or not _DIGEST.match(digest):
+        raise ValueError(f"resource {uri} has no sha256 digest")
+    if type(size) is not int or size < 0:
+        raise ValueError(f"resource {uri} has no valid size")
+    return path, SkillFile(uri, digest, size)

@@ -1,0 +1,113 @@
+"""``skillfs serve [URL] [--http [--host H] [--port P]]``: the skills at URL over MCP.
+
+Speaks stdio by default (an MCP client starts the command), streamable HTTP with ``--http``
+(loopback unless ``--host`` says otherwise). Watches the source and tells clients when skills
+change, unless ``--no-watch``. Scripts never run unless ``--allow-scripts``. Everything the
+command prints goes to stderr: on stdio, stdout is the protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import sys
+from typing import TYPE_CHECKING
+
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.cli import exits
+from skills_core.cli.commands.watch import positive_seconds
+from skills_core.cli.output import plural, print_problems
+from skills_core.cli.source import add_url_argument, open_root
+
+if TYPE_CHECKING:
+    from skills_core.mcp.server import SkillServer
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the URL and the transport, watch and script options."""
+    add_url_argument(parser, skill_folder=False)
+    parser.add_argument("--http", action="store_true", help="serve streamable HTTP, not stdio")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="HTTP address to bind (default: 127.0.0.1, this machine only: the server has no "
+        "authentication)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="HTTP port (default: 8000; 0 picks a free one)"
+    )
+    parser.add_argument("--path", default="/mcp", help="HTTP endpoint path (default: /mcp)")
+    parser.add_argument(
+        "--no-watch",
+        dest="watch",
+        action="store_false",
+        help="serve the skills as loaded at start, without following changes",
+    )
+    parser.add_argument(
+        "--interval",
+        type=positive_seconds,
+        default=2.0,
+        metavar="S",
+        help="seconds between polls of sources without change events (default: 2)",
+    )
+    parser.add_argument(
+        "--allow-scripts",
+        action="store_true",
+        help="offer run_skill_script: scripts of the served skills run on this machine",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until the client disconnects (stdio) or Ctrl-C; exit 2 when loading fails."""
+    from skills_core.mcp.server import SkillServer  # the MCP SDK, or the install hint
+    from skills_core.tools.policy import ScriptPolicy
+
+    catalog = SkillCatalog(open_root(args.url))
+    server = SkillServer(catalog, scripts=ScriptPolicy() if args.allow_scripts else None)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("warning: %(message)s"))
+    logging.getLogger("skillfs.mcp").addHandler(handler)
+    try:
+        return asyncio.run(_serve(server, args))
+    except KeyboardInterrupt:
+        return exits.OK
+
+
+async def _serve(server: SkillServer, args: argparse.Namespace) -> int:
+    catalog = server.catalog
+    try:
+        (await server.refresh()).raise_for_failure()
+        print_problems(catalog.errors, catalog.warnings)
+        watching = asyncio.create_task(server.watch(interval=args.interval)) if args.watch else None
+        try:
+            await _transport(server, args, catalog.backend.location)
+        finally:
+            if watching is not None:
+                watching.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watching
+    finally:
+        await server.aclose()
+        await catalog.backend.aclose()
+    return exits.OK
+
+
+async def _transport(server: SkillServer, args: argparse.Namespace, location: str) -> None:
+    from skills_core.mcp import transports
+
+    what = f"serving {plural(len(server.catalog), 'skill')} from {location}"
+    if not args.http:
+        _say(f"{what} over stdio")
+        await transports.serve_stdio(server)
+        return
+    async with transports.http_server(
+        server, host=args.host, port=args.port, path=args.path
+    ) as endpoint:
+        _say(f"{what} at {endpoint.url}")
+        await endpoint.stopped()
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

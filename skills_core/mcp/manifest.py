@@ -1,0 +1,144 @@
+"""The skills extension's entries for a catalog: frontmatter, and every file with its digest.
+
+A file's digest is computed once per version of the file (its backend fingerprint and size),
+so rebuilding the entries after a refresh reads only files that changed; ``SKILL.md`` comes
+from the catalog itself and is never read again. Skills the extension cannot carry (a name
+outside its naming rules, over 512 files or 16 MiB) are left out with the reason: they stay
+reachable through the plain tools.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from backends.errors import StorageError
+from backends.mcp.entries import (
+    MAX_SKILL_BYTES,
+    MAX_SKILL_FILES,
+    SKILL_MD,
+    digest_of,
+    resource_uri,
+)
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.errors import SkillParseError
+from skills_core.format.fields import DESCRIPTION_MAX_LENGTH, is_plain_name
+from skills_core.format.models import FileEntry
+from skills_core.format.parsing import parse_frontmatter, split_skill_md
+
+_CONCURRENCY = 16
+
+Entry = dict[str, Any]
+"""A ``Skill`` entry as it goes on the wire."""
+
+
+class Published(NamedTuple):
+    """One skill as the extension publishes it.
+
+    Attributes:
+        name: The skill's name in the catalog (the last segment of its URIs).
+        entry: The wire entry.
+        paths: Each file's path in the skill's storage by its URI (``SKILL.md`` may be a
+            lowercase ``skill.md`` there).
+    """
+
+    name: str
+    entry: Entry
+    paths: Mapping[str, str]
+
+
+class Manifests:
+    """Builds the entries of a catalog's skills, remembering file digests between builds."""
+
+    def __init__(self, catalog: SkillCatalog) -> None:
+        self._catalog = catalog
+        self._digests: dict[tuple[str, str], tuple[str, int, str]] = {}
+        self._built: dict[str, tuple[bytes, tuple[FileEntry, ...], Published]] = {}
+
+    async def build(self) -> tuple[dict[str, Published], dict[str, str]]:
+        """Every publishable skill by its ``SKILL.md`` URI, and why each other one is not."""
+        gate = asyncio.Semaphore(_CONCURRENCY)
+
+        async def one(name: str) -> Published | str:
+            async with gate:
+                try:
+                    return await self._publish(name)
+                except (StorageError, SkillParseError) as exc:
+                    return str(exc)
+
+        names = [meta.name for meta in self._catalog.list()]
+        results = await asyncio.gather(*(one(name) for name in names))
+        published = {r.entry["uri"]: r for r in results if isinstance(r, Published)}
+        left_out = {n: r for n, r in zip(names, results, strict=True) if isinstance(r, str)}
+        live = {(p.name, path) for p in published.values() for path in p.paths.values()}
+        self._digests = {key: value for key, value in self._digests.items() if key in live}
+        kept = {p.name for p in published.values()}
+        self._built = {name: built for name, built in self._built.items() if name in kept}
+        return published, left_out
+
+    async def _publish(self, name: str) -> Published | str:
+        meta = self._catalog.metadata(name)
+        if not is_plain_name(name):
+            return "its name breaks the extension's naming rules (lowercase letters, digits, '-')"
+        if len(meta.description) > DESCRIPTION_MAX_LENGTH:
+            return f"its description is over {DESCRIPTION_MAX_LENGTH} characters"
+        skill = await self._catalog.get(name)
+        raw = self._catalog.skill_md(name)
+        built = self._built.get(name)
+        if built is not None and _same_files(built[:2], (raw, skill.files)):
+            return built[2]
+        main = SKILL_MD if any(entry.path == SKILL_MD for entry in skill.files) else "skill.md"
+        others = [entry for entry in skill.files if entry.path != main]
+        if len(others) + 1 > MAX_SKILL_FILES:
+            return f"it has {len(others) + 1} files, over the extension's {MAX_SKILL_FILES}"
+        total = len(raw) + sum(entry.size for entry in others)
+        if total > MAX_SKILL_BYTES:
+            return f"its files hold {total} bytes, over the extension's {MAX_SKILL_BYTES}"
+        root = f"skill://{name}"
+        uri = f"{root}/{SKILL_MD}"
+        resources = [{"uri": uri, "digest": digest_of(raw), "size": len(raw)}]
+        paths = {uri: main}
+        for entry in others:
+            digest, size = await self._digest(name, entry)
+            file_uri = resource_uri(root, entry.path)
+            resources.append({"uri": file_uri, "digest": digest, "size": size})
+            paths[file_uri] = entry.path
+        limits = self._catalog.limits
+        source = split_skill_md(raw, location=skill.location, limits=limits)
+        frontmatter = parse_frontmatter(source.frontmatter, location=skill.location, limits=limits)
+        wire = {"uri": uri, "frontmatter": _json_value(frontmatter), "resources": resources}
+        published = Published(name, wire, paths)
+        self._built[name] = (raw, skill.files, published)
+        return published
+
+    async def _digest(self, name: str, entry: FileEntry) -> tuple[str, int]:
+        key = (name, entry.path)
+        known = self._digests.get(key)
+        if known is not None and entry.fingerprint and known[:2] == (entry.fingerprint, entry.size):
+            return known[2], known[1]
+        data = await self._catalog.read_resource(name, entry.path, max_bytes=MAX_SKILL_BYTES)
+        digest = digest_of(data)
+        self._digests[key] = (entry.fingerprint, len(data), digest)
+        return digest, len(data)
+
+
+def _same_files(
+    before: tuple[bytes, tuple[FileEntry, ...]], now: tuple[bytes, tuple[FileEntry, ...]]
+) -> bool:
+    """True when SKILL.md and every file's fingerprint are as they were (none unknown)."""
+    return before == now and all(entry.fingerprint for entry in now[1])
+
+
+def _json_value(value: Any) -> Any:
+    """A YAML value as JSON values (dates become ISO strings, anything else odd a string)."""
+    if isinstance(value, Mapping):
+        return {str(key): _json_value(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_value(item) for item in value]
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)

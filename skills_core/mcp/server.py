@@ -1,0 +1,230 @@
+"""SkillServer: a catalog over MCP, by the skills extension and by plain tools.
+
+The extension (``io.modelcontextprotocol/skills``, SEP-2640) gets ``skills/list`` (paged),
+``skills/get`` and one ``skill://<name>/<path>`` resource per file, read with
+``resources/read``; every digest and size comes from the catalog. Clients that predate the
+extension get the tools of :mod:`skills_core.mcp.tools`. :meth:`SkillServer.refresh` and
+:meth:`SkillServer.watch` keep it current and tell every client when the skills changed.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import NotificationOptions
+from mcp.server.models import InitializationOptions
+from mcp.server.subscriptions import ListenHandler
+from mcp.shared.exceptions import MCPError
+
+from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
+from backends.mcp.entries import MAX_SKILL_BYTES, SKILL_MD, SKILLS_EXTENSION
+from backends.mcp.wire import GET_METHOD, LIST_METHOD, GetSkillParams, ListSkillsParams
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.report import ReloadReport
+from skills_core.catalog.watch import refresh_triggers
+from skills_core.mcp.manifest import Manifests, Published
+from skills_core.mcp.notify import ListChanged
+from skills_core.mcp.tools import call_tool, offered
+from skills_core.tools.factory import SkillTools
+from skills_core.tools.filetypes import as_text, guess_mime_type
+from skills_core.tools.policy import ScriptPolicy
+
+logger = logging.getLogger("skillfs.mcp")
+
+DEFAULT_PAGE_SIZE = 100
+"""Skills per ``skills/list`` page."""
+
+
+class SkillServer:
+    """Serves one catalog to MCP clients.
+
+    Args:
+        catalog: The skills to serve; refresh it (or call :meth:`refresh`) before serving.
+        scripts: Offers ``run_skill_script`` under this policy; ``None`` (the default) never
+            runs a script.
+        name: The server's name in its ``serverInfo``.
+        page_size: Skills per ``skills/list`` page.
+    """
+
+    def __init__(
+        self,
+        catalog: SkillCatalog,
+        *,
+        scripts: ScriptPolicy | None = None,
+        name: str = "skillfs",
+        page_size: int = DEFAULT_PAGE_SIZE,
+    ) -> None:
+        self._catalog = catalog
+        self._tools = SkillTools(catalog, scripts=scripts)
+        self._offered = offered(self._tools)
+        self._manifests = Manifests(catalog)
+        self._published: dict[str, Published] = {}
+        self._left_out: dict[str, str] = {}
+        self._page_size = page_size
+        self.changes = ListChanged()
+        """Who hears about changes: listen streams and handshake-era sessions."""
+        self._listen = ListenHandler(self.changes.bus)
+        self.lowlevel: Server[Any] = _LiveServer(
+            name,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_list_resources=self._list_resources,
+            on_read_resource=self._read_resource,
+            on_subscriptions_listen=self._listen,
+        )
+        """The SDK server: run it on any transport (see :mod:`skills_core.mcp.transports`)."""
+        self.lowlevel.add_request_handler(LIST_METHOD, ListSkillsParams, self._list_skills)
+        self.lowlevel.add_request_handler(GET_METHOD, GetSkillParams, self._get_skill)
+        self.lowlevel.extensions[SKILLS_EXTENSION] = {}
+        self.lowlevel.middleware.append(self.changes.remember_sessions)
+
+    @property
+    def catalog(self) -> SkillCatalog:
+        """The catalog served."""
+        return self._catalog
+
+    @property
+    def left_out(self) -> Mapping[str, str]:
+        """Skills the extension does not carry, with the reason (the tools still serve them)."""
+        return self._left_out
+
+    async def refresh(self) -> ReloadReport:
+        """Refresh the catalog, republish, and notify clients when anything they see changed."""
+        report = await self._catalog.refresh()
+        await self.publish()
+        return report
+
+    async def publish(self) -> bool:
+        """Rebuild the entries from the catalog as it is; notify and return True on a change."""
+        published, left_out = await self._manifests.build()
+        for name, reason in left_out.items():
+            if self._left_out.get(name) != reason:
+                logger.warning("skill %r is not offered by the skills extension: %s", name, reason)
+        before = {uri: item.entry for uri, item in self._published.items()}
+        self._published, self._left_out = published, left_out
+        if before == {uri: item.entry for uri, item in published.items()}:
+            return False
+        await self.changes.publish()
+        return True
+
+    async def watch(self, *, interval: float = 2.0) -> None:
+        """Refresh on every change the backend signals, or every ``interval`` seconds.
+
+        Never returns: cancel it to stop.
+        """
+        async with contextlib.aclosing(refresh_triggers(self._catalog.backend, interval)) as events:
+            async for _ in events:
+                await self.refresh()
+
+    async def aclose(self) -> None:
+        """End listen streams and delete script copies; the catalog stays open."""
+        self._listen.close()
+        self.changes.close()
+        await self._tools.close()
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[tool.declaration for tool in self._offered.values()])
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        return await call_tool(self._offered, self._tools, params.name, params.arguments or {})
+
+    async def _list_resources(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        resources = []
+        for uri, item in sorted(self._published.items()):
+            frontmatter = item.entry["frontmatter"]
+            resources.append(
+                types.Resource(
+                    uri=uri,
+                    name=item.name,
+                    description=frontmatter.get("description"),
+                    mime_type="text/markdown",
+                )
+            )
+        return types.ListResourcesResult(resources=resources)
+
+    async def _read_resource(
+        self, ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = params.uri
+        item = self._published.get(_skill_md_uri(uri))
+        path = item.paths.get(uri) if item is not None else None
+        if item is None or path is None:
+            raise MCPError(types.INVALID_PARAMS, f"No skill file is served at {uri}")
+        try:
+            if uri == item.entry["uri"]:
+                data = self._catalog.skill_md(item.name)
+            else:
+                data = await self._catalog.read_resource(item.name, path, max_bytes=MAX_SKILL_BYTES)
+        except (SkillNotFoundError, ResourceNotFoundError) as exc:
+            raise MCPError(types.INVALID_PARAMS, f"{uri} is gone: {exc.message}") from exc
+        except StorageError as exc:
+            raise MCPError(types.INTERNAL_ERROR, f"cannot read {uri}: {exc.message}") from exc
+        mime_type = "text/markdown" if uri.endswith(".md") else guess_mime_type(path)
+        text = as_text(data)
+        content: types.TextResourceContents | types.BlobResourceContents
+        if text is not None:
+            content = types.TextResourceContents(uri=uri, text=text, mime_type=mime_type)
+        else:
+            blob = base64.b64encode(data).decode("ascii")
+            content = types.BlobResourceContents(uri=uri, blob=blob, mime_type=mime_type)
+        return types.ReadResourceResult(contents=[content])
+
+    async def _list_skills(
+        self, ctx: ServerRequestContext[Any], params: ListSkillsParams
+    ) -> dict[str, Any]:
+        uris = sorted(self._published)
+        start = _cursor_position(params.cursor, len(uris))
+        end = start + self._page_size
+        page = [self._published[uri].entry for uri in uris[start:end]]
+        result: dict[str, Any] = {"skills": page, "ttlMs": 0, "cacheScope": "private"}
+        if end < len(uris):
+            result["nextCursor"] = str(end)
+        return result
+
+    async def _get_skill(
+        self, ctx: ServerRequestContext[Any], params: GetSkillParams
+    ) -> dict[str, Any]:
+        item = self._published.get(params.uri)
+        if item is None:
+            raise MCPError(types.INVALID_PARAMS, f"No skill is served at {params.uri}")
+        return {"skill": item.entry, "ttlMs": 0, "cacheScope": "private"}
+
+
+class _LiveServer(Server[Any]):
+    """Advertises resource list changes to handshake-era clients on every transport."""
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        options = notification_options or NotificationOptions(resources_changed=True)
+        return super().create_initialization_options(options, experimental_capabilities, extensions)
+
+
+def _skill_md_uri(uri: str) -> str:
+    """The SKILL.md URI of the skill a ``skill://<name>/...`` URI points into."""
+    scheme, _, rest = uri.partition("://")
+    return f"{scheme}://{rest.partition('/')[0]}/{SKILL_MD}"
+
+
+def _cursor_position(cursor: str | None, total: int) -> int:
+    if cursor is None:
+        return 0
+    if not cursor.isdigit() or int(cursor) > total:
+        raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {cursor!r}")
+    return int(cursor)

@@ -1,0 +1,37 @@
+"""A folder of skills to serve: text and binary files, one skill with allowed-tools."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PNG = bytes(range(256)) * 3
+SKILLS = {
+    "pdf/SKILL.md": "---\nname: pdf\ndescription: Fill PDF forms. Use for PDFs.\n---\n"
+    "# PDF\n\nRead references/forms.md first.\n",
+    "pdf/references/forms.md": "# Forms\n\nField names are case-sensitive.\n",
+    "pdf/assets/logo.png": PNG,
+    "pdf/scripts/fill.py": "print('filled')\n",
+    "deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys the app. Use to ship.\n"
+    "allowed-tools: Bash Read\n---\n# Deploy\n\nRun scripts/ship.sh.\n",
+    "deploy/scripts/ship.sh": "echo shipped\n",
+}
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    for path, data in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, bytes):
+            target.write_bytes(data)
+        else:
+            target.write_text(data)
+    return root
+
+
+@pytest.fixture
+def skills_root(tmp_path: Path) -> Path:
+    return write_tree(tmp_path / "skills", SKILLS)
