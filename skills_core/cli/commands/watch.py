@@ -1,6 +1,6 @@
 """``skillfs watch [URL] [--interval S] [--json]``: one line per reload until Ctrl-C.
 
-Local folders are watched for filesystem events (with ``skillfs[watch]``); other sources are
+Local folders are watched for filesystem events (with ``agent-skillfs[watch]``); other sources are
 polled every ``--interval`` seconds. Each reload prints what was added, changed or removed;
 problems not printed before go to stderr. Ctrl-C ends the command with exit code 0.
 """
