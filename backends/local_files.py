@@ -167,7 +167,8 @@ def walk_files(real_folder: str) -> Sequence[FileEntry]:
                 continue
             st = _regular_file_stat(real_folder, entry)
             if st is not None:
-                found.append(FileEntry(relative, st.st_size, fingerprint(st)))
+                mode = stat.S_IMODE(st.st_mode)
+                found.append(FileEntry(relative, st.st_size, fingerprint(st), mode))
     return sorted(found, key=lambda item: item.path)
 
 

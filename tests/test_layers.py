@@ -24,6 +24,7 @@ FORBIDDEN = {
         "google",
     ),
     "skills_core.codes": ("skills_core.", "backends", "google"),
+    "skills_core.telemetry": ("skills_core.", "backends", "google"),
     "skills_core.format": (
         "skills_core.catalog",
         "skills_core.context",

@@ -67,7 +67,10 @@ class FolderView:
             async with semaphore:
                 try:
                     return await self._fs.cat(
-                        stored.key, location=stored.location, missing=SkillNotFoundError
+                        stored.key,
+                        location=stored.location,
+                        missing=SkillNotFoundError,
+                        size=stored.expected_size,
                     )
                 except StorageError as exc:
                     return exc
@@ -77,7 +80,10 @@ class FolderView:
     async def read(self, stored: StoredFile) -> bytes:
         """GET one file."""
         return await self._fs.cat(
-            stored.key, location=stored.location, missing=ResourceNotFoundError
+            stored.key,
+            location=stored.location,
+            missing=ResourceNotFoundError,
+            size=stored.expected_size,
         )
 
 

@@ -24,6 +24,7 @@ from typing import IO, cast
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
 from backends.limits import Limits, check_size
 from backends.paths import SKILL_MD_NAMES, check_relative_path
+from backends.remote.errors import IncompleteReadError
 from backends.remote.layout import (
     IGNORED_FOLDERS,
     Candidate,
@@ -36,6 +37,7 @@ from backends.remote.manifest import MANIFEST_NAME, BundleManifest
 from backends.remote.ranged import Span
 from backends.remote.zip_end import TAIL_BYTES, EndRecord, read_end_record
 
+_UNIX = 3
 _ENCRYPTED = 0x1
 _DATA_DESCRIPTOR = 0x8
 _LOCAL_HEADER_BYTES = 30
@@ -174,12 +176,14 @@ class ZipBundle:
         return results
 
     def _inflate(self, key: str, location: str) -> bytes:
+        member = self._members[key]
         try:
-            with self._archive.open(self._members[key]) as handle:
-                return handle.read()
+            with self._archive.open(member) as handle:
+                data = handle.read()
         except _READ_ERRORS as exc:
             message = f"cannot read member: {type(exc).__name__}: {exc}"
             raise StorageError(message, location=location) from exc
+        return IncompleteReadError.check(data, member.file_size, location=location)
 
 
 def bundle_refusals(data: bytes, *, limits: Limits, location: str) -> list[StorageError]:
@@ -226,6 +230,12 @@ def screen(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> StorageEr
     return None
 
 
+def unix_mode(info: zipfile.ZipInfo) -> int | None:
+    """A member's permission bits, when a Unix archiver recorded them; else ``None``."""
+    mode = stat.S_IMODE(info.external_attr >> 16)
+    return mode if info.create_system == _UNIX and mode else None
+
+
 def wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:
     """The single top folder holding every skill folder, or ``""`` when skills sit at the root.
 
@@ -259,7 +269,9 @@ def _candidates(
             continue
         member_location = f"{location}!/{name}"
         fingerprint = f"crc:{info.CRC:08x}:{info.file_size}"
-        stored = StoredFile(name, info.file_size, fingerprint, member_location)
+        stored = StoredFile(
+            name, info.file_size, fingerprint, member_location, mode=unix_mode(info)
+        )
         path = name[len(prefix) :] if inside else name
         refusal = screen(info, limits, location=member_location)
         if refusal is None and manifest is not None and inside and "/" in path:

@@ -7,19 +7,20 @@ the CLI never do.
 >>> agent = LlmAgent(name="assistant", model=..., tools=[SkillsToolset(catalog)])  # doctest: +SKIP
 """
 
-from backends.errors import MissingDependencyError
+from backends.errors import MissingDependencyError, install_command
 
 try:
     import google.adk  # noqa: F401 - fail here, with the install hint, not deep inside
 except ImportError as exc:  # pragma: no cover - exercised only without the extra installed
     raise MissingDependencyError(
-        'skills_core.adk needs google-adk: pip install "skillfs[adk]"'
+        f"skills_core.adk needs google-adk: {install_command('adk')}"
     ) from exc
 
 from skills_core.adk.attach import with_skills
 from skills_core.adk.auto_skills import AutoSkillsPlugin
 from skills_core.adk.convert import load_adk_skill, load_adk_skills, to_adk_skill
 from skills_core.adk.coordination import SkillContextProvider, agent_tool_registry
+from skills_core.adk.executor import CodeExecutorRunner
 from skills_core.adk.fork import AgentResolver, ModelResolver
 from skills_core.adk.guard import ACTIVE_SKILL_KEY, SkillToolGuard, activate_skill
 from skills_core.adk.names import ToolNames
@@ -32,6 +33,7 @@ __all__ = [
     "AgentResolver",
     "AutoSkillsPlugin",
     "CatalogSkillRegistry",
+    "CodeExecutorRunner",
     "ModelResolver",
     "PromptContext",
     "SkillContextProvider",

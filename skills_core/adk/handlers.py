@@ -12,6 +12,7 @@ from typing import Any
 
 from google.adk.tools.tool_context import ToolContext
 
+from skills_core.adk.executor import running_in
 from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
@@ -27,7 +28,7 @@ from skills_core.tools.results import (
     never_raises,
     tool_error,
 )
-from skills_core.tools.schemas import FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
+from skills_core.tools.schemas import AS_BYTES, FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
 
 CONTEXT_PATH_KEY = "skillfs:context_path"
 """Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
@@ -57,7 +58,9 @@ def build_tools(
 
     @never_raises
     async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result = await tools.load_skill_resource(args.get("skill_name"), args.get("file_path"))
+        result = await tools.load_skill_resource(
+            args.get("skill_name"), args.get("file_path"), args.get("as_bytes", False)
+        )
         return inline.take(result)
 
     @never_raises
@@ -115,11 +118,11 @@ def build_tools(
         "load_skill_resource": SkillTool(
             name=names.load_skill_resource,
             describe=fixed(
-                "Reads one file of a skill: text, or binary (images, audio, video and PDF "
-                "follow as inline data; other files as base64). A folder's path lists that "
-                "folder."
+                "Reads one file of a skill: text as text; images, audio, video and PDF follow "
+                "as inline data; other binary files (fonts, archives...) are described. A "
+                "folder's path lists that folder."
             ),
-            parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH},
+            parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH, "as_bytes": AS_BYTES},
             required=("skill_name", "file_path"),
             handler=load_resource,
         ),
@@ -154,7 +157,8 @@ async def run_confirmed(
         refusal = await _confirmed(tools, context, skill_name, file_path, args)
         if refusal:
             return refusal
-    return await tools.run_skill_script(skill_name, file_path, args)
+    with running_in(context._invocation_context):  # for CodeExecutorRunner
+        return await tools.run_skill_script(skill_name, file_path, args)
 
 
 async def _confirmed(

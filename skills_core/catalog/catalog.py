@@ -23,6 +23,7 @@ import importlib
 import itertools
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import TypedDict
 
 from backends.base import Backend, SkillDocument, SkillRef
 from backends.capabilities import (
@@ -37,6 +38,7 @@ from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from skills_core import codes
 from skills_core.catalog.entries import (
     CatalogEntry,
+    failed_read_entry,
     judge_document,
     problem_from_error,
     unreadable_entry,
@@ -46,10 +48,19 @@ from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.report import ReloadReport, SkillProblem
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
 from skills_core.format.models import Skill, SkillMetadata
+from skills_core.telemetry import SOURCE, mark_error, span
 
 logger = logging.getLogger("skillfs")
 
 _FETCH_BATCH = 512
+
+
+class _Reads(TypedDict):
+    """What one refresh read: the report's ``fetched``, ``bytes_read`` and ``requests``."""
+
+    fetched: int
+    bytes_read: int
+    requests: int
 
 
 class SkillCatalog:
@@ -206,7 +217,7 @@ class SkillCatalog:
     async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
         """Refresh whenever the skills may have changed and yield each meaningful report.
 
-        Local folders are watched for filesystem events (with ``skillfs[watch]``); other
+        Local folders are watched for filesystem events (with ``agent-skillfs[watch]``); other
         backends are polled every ``interval`` seconds.
         """
         # The watcher (and watchfiles) is imported on first use, off the event loop.
@@ -216,7 +227,20 @@ class SkillCatalog:
                 yield report
 
     async def refresh(self) -> ReloadReport:
-        """List the backend and re-read only what changed; see the module docstring."""
+        """List the backend and re-read only what changed; see the module docstring.
+
+        Where OpenTelemetry is in use, each refresh is a ``skillfs.refresh`` span
+        (:mod:`skills_core.telemetry`).
+        """
+        with span("skillfs.refresh", {SOURCE: self._backend.location}) as current:
+            report = await self._refresh()
+            if current is not None:
+                current.set_attributes(report.telemetry())
+                if report.failure is not None:
+                    mark_error(current, report.failure.code, report.failure.message)
+        return report
+
+    async def _refresh(self) -> ReloadReport:
         async with self._lock:
             old = self._snapshot
             try:
@@ -231,21 +255,21 @@ class SkillCatalog:
 
     async def _apply(self, listing: Sequence[ListedDocument], old: CatalogSnapshot) -> ReloadReport:
         """Load what the listing says changed and swap in the new snapshot, if any."""
-        changes, refresh_errors, fetched = await self._load(listing, old)
+        changes, refresh_errors, reads = await self._load(listing, old)
         shadowing = shadowing_of(listing)
         errors = tuple(refresh_errors)
         if not changes and errors == old.refresh_errors and shadowing == old.shadowing:
-            return ReloadReport(unchanged=old.names, errors=old.errors, warnings=old.warnings)
+            return ReloadReport(
+                unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
+            )
         if not old.entries:
             entries = {folder: entry for folder, entry in changes.items() if entry is not None}
             new = CatalogSnapshot.build(entries, refresh_errors=errors, shadowing=shadowing)
             self._snapshot = new
-            return ReloadReport(
-                added=new.names, errors=new.errors, warnings=new.warnings, fetched=fetched
-            )
+            return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
         new = old.updated(changes, refresh_errors=errors, shadowing=shadowing)
         self._snapshot = new
-        return _compare(old, new, old.affected_names(changes), fetched)
+        return _compare(old, new, old.affected_names(changes), reads)
 
     def _loaded_entry(self, name: str) -> tuple[CatalogEntry, SkillMetadata]:
         snapshot = self._snapshot
@@ -272,6 +296,7 @@ class SkillCatalog:
             warnings=old.warnings,
             failure=SkillProblem(None, location, code, message),
             cause=exc,
+            requests=1,
         )
 
     async def _list(self, old: CatalogSnapshot) -> Sequence[ListedDocument]:
@@ -285,10 +310,11 @@ class SkillCatalog:
 
     async def _load(
         self, listing: Sequence[ListedDocument], old: CatalogSnapshot
-    ) -> tuple[dict[str, CatalogEntry | None], Sequence[SkillProblem], int]:
-        """What changed since ``old``: new or changed entries by folder, ``None`` for gone ones.
+    ) -> tuple[dict[str, CatalogEntry | None], Sequence[SkillProblem], _Reads]:
+        """What changed since ``old``, the problems of this refresh, and what it read.
 
-        Unchanged skills cost one fingerprint comparison each and are not touched.
+        Changes are new or changed entries by folder, and ``None`` for folders gone. Unchanged
+        skills cost one fingerprint comparison each and are not touched.
         """
         changes: dict[str, CatalogEntry | None] = {}
         read: list[SkillDocument] = []  # by the listing itself
@@ -325,7 +351,10 @@ class SkillCatalog:
             self._judge, listed_items, results, withheld, old
         )
         changes.update(judged)
-        return changes, refresh_errors, len(listed_items)
+        documents = [result for result in results if isinstance(result, SkillDocument)]
+        read_bytes = sum(len(document.data) for document in documents)
+        reads = _Reads(fetched=len(listed_items), bytes_read=read_bytes, requests=1 + len(pending))
+        return changes, refresh_errors, reads
 
     def _judge(
         self,
@@ -352,12 +381,12 @@ class SkillCatalog:
                 note = f"{problem.message}; still serving the previous version"
                 problems.append(SkillProblem(problem.name, problem.location, problem.code, note))
             else:
-                changes[listed.name] = unreadable_entry(listed, result)
+                changes[listed.name] = failed_read_entry(listed, result)
         return changes, problems
 
 
 def _compare(
-    old: CatalogSnapshot, new: CatalogSnapshot, names: set[str], fetched: int
+    old: CatalogSnapshot, new: CatalogSnapshot, names: set[str], reads: _Reads
 ) -> ReloadReport:
     """Name what a refresh changed among ``names`` (the only ones it could have moved)."""
     before, after = old.loaded, new.loaded
@@ -376,7 +405,7 @@ def _compare(
         unchanged=tuple(itertools.filterfalse(moved.__contains__, new.names)),
         errors=new.errors,
         warnings=new.warnings,
-        fetched=fetched,
+        **reads,
     )
 
 

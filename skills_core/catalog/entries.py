@@ -44,6 +44,8 @@ from skills_core.format.validation import EMPTY_BODY, Issue, analyze
 logger = logging.getLogger("skillfs")
 
 _MAX_REASON_CHARS = 300
+_READ_AGAIN = "\x00read-again"
+"""The fingerprint of an entry whose read failed: no listing ever gives it."""
 
 
 class CatalogEntry(NamedTuple):
@@ -230,6 +232,15 @@ def unreadable_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
     """An entry for a skill whose SKILL.md could not be fetched or listed safely."""
     problem = problem_from_error(ref.name, ref.location, error)
     return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=(problem,))
+
+
+def failed_read_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
+    """An entry for a skill whose SKILL.md read failed, which the next refresh reads again.
+
+    Its fingerprint matches no listing, so it is never reused as an unchanged entry: a read
+    that failed (a dropped connection, a body cut short, a stalled store) is not a verdict.
+    """
+    return unreadable_entry(ref, error)._replace(fingerprint=_READ_AGAIN)
 
 
 def problem_from_error(name: str | None, location: str, error: StorageError) -> SkillProblem:

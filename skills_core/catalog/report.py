@@ -50,6 +50,8 @@ class ReloadReport:
         errors: Every skill refused in the current catalog, plus failures of this refresh.
         warnings: Every warning about the loaded skills.
         fetched: How many SKILL.md files this refresh read from the backend.
+        bytes_read: How many bytes of SKILL.md those were.
+        requests: Backend requests made: the listing, plus one per SKILL.md read after it.
         failure: Why the listing failed, when it did; the catalog then kept its last snapshot.
         cause: The exception that failed the listing.
     """
@@ -61,6 +63,8 @@ class ReloadReport:
     errors: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
     fetched: int = 0
+    bytes_read: int = field(default=0, compare=False)  # costs, not verdicts: a one-pass
+    requests: int = field(default=0, compare=False)  # first load makes fewer requests
     failure: SkillProblem | None = None
     cause: Exception | None = field(default=None, compare=False, repr=False)
 
@@ -87,6 +91,15 @@ class ReloadReport:
         """True when any skill was added, changed or removed."""
         return bool(self.added or self.changed or self.removed)
 
+    def telemetry(self) -> dict[str, int]:
+        """Span attributes: ``skillfs.refresh.<field>`` counts and totals."""
+        counts = {
+            field: len(getattr(self, field))
+            for field in ("added", "changed", "removed", "unchanged", "errors", "warnings")
+        }
+        totals = {"fetched": self.fetched, "bytes": self.bytes_read, "requests": self.requests}
+        return {f"skillfs.refresh.{key}": value for key, value in (counts | totals).items()}
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping."""
         return {
@@ -96,6 +109,8 @@ class ReloadReport:
             "removed": list(self.removed),
             "unchanged": len(self.unchanged),
             "fetched": self.fetched,
+            "bytes_read": self.bytes_read,
+            "requests": self.requests,
             "errors": [problem.to_dict() for problem in self.errors],
             "warnings": [problem.to_dict() for problem in self.warnings],
             "failure": self.failure.to_dict() if self.failure else None,

@@ -21,8 +21,7 @@ from skills_core.adk.inject import inject_state
 from skills_core.adk.tool import Handler, SkillTool
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.tools.content import base_location
-from skills_core.tools.factory import require_text
-from skills_core.tools.results import ToolResult, is_error, never_raises
+from skills_core.tools.results import ToolResult, is_error, never_raises, require_text
 from skills_core.tools.schemas import SKILL_NAME
 
 if TYPE_CHECKING:

@@ -8,6 +8,7 @@ import asyncio
 from skills_core.cli import exits
 from skills_core.cli.output import report_catalog
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.cli.terminal import printable
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +31,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the XML block an agent's system prompt lists the skills with."""
     catalog = asyncio.run(load_catalog(open_source(args.url)))
-    report_catalog(catalog)
-    print(catalog.to_prompt(include_location=not args.no_location, budget=args.budget))
+    if report_catalog(catalog):
+        return exits.USAGE
+    prompt = catalog.to_prompt(include_location=not args.no_location, budget=args.budget)
+    print(printable(prompt, multiline=True))
     return exits.OK
