@@ -167,12 +167,7 @@ class Loader:
         for listed, result, fields in zip(listing, results, withheld, strict=True):
             previous = old.entries.get(listed.name)
             if isinstance(result, SkillDocument):
-                if result is not listed and result.fingerprint == listed.fingerprint:
-                    # One copy of the strings for the backend's listing and the entry.
-                    result = result._replace(
-                        fingerprint=listed.fingerprint, location=listed.location
-                    )
-                entry = self.judge(result, previous, fields)
+                entry = self.judge(_sharing_strings(result, listed), previous, fields)
                 changes[listed.name] = entry if self._keep_bodies else entry.without_body()
             elif isinstance(result, SkillNotFoundError):
                 if previous is not None:  # vanished since the listing: it is simply gone
@@ -184,6 +179,16 @@ class Loader:
             else:
                 changes[listed.name] = failed_read_entry(listed, result)
         return changes, problems
+
+
+def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDocument:
+    """``document`` with the listing's copies of its fingerprint and location, when equal.
+
+    One copy of each string then serves the backend's listing and the catalog's entry.
+    """
+    if document is listed or document.fingerprint != listed.fingerprint:
+        return document
+    return document._replace(fingerprint=listed.fingerprint, location=listed.location)
 
 
 def compare(
