@@ -17,29 +17,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from benchmarks.bench_remote import BUCKET, KEY, SECRET, ServerProcess
+from benchmarks.children import add_checkout_arguments, checkouts_of, run_case, work_dir
 from benchmarks.corpus import write_corpus
 
 CASES = Path(__file__).with_name("bundle_cases.py")
-HERE = Path(__file__).resolve().parent.parent
 BEFORE_SIZES = (1000, 3000)
-
-
-def run_case(checkout: Path, *args: str) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
-    done = subprocess.run(
-        [sys.executable, str(CASES), *args], env=env, capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{args[:2]} failed in {checkout}:\n{done.stderr[-2000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
 
 
 def writer_rows(base: Path, sizes: list[int], checkouts: dict[str, Path]) -> list[str]:
@@ -53,7 +40,7 @@ def writer_rows(base: Path, sizes: list[int], checkouts: dict[str, Path]) -> lis
             if label == "before" and count not in BEFORE_SIZES:
                 continue
             out = base / f"bundle-{count}-{label}.zip"
-            found = run_case(checkout, "write", str(root), str(out))
+            found = run_case(CASES, checkout, "write", str(root), str(out))
             outcome = found.get("error") or f"{found['bytes'] / 2**20:.1f} MiB"
             files = found.get("files", "")
             rows.append(
@@ -113,13 +100,13 @@ def load_rows(bundle: Path, checkouts: dict[str, Path], latency: float) -> list[
                 continue
             arguments = [url, json.dumps({**options, **extra})]
             server.ask("reset")
-            cold = run_case(checkouts[label], "load", *arguments)
+            cold = run_case(CASES, checkouts[label], "load", *arguments)
             cold_kinds = server.ask("kinds")
             read = sum(_ranged_bytes(value, size) for value in server.ask("ranges")) / 2**20
             then = ""
             if "failure" not in cold:
                 server.ask("reset")
-                full = run_case(checkouts[label], "load", *arguments, "reads")
+                full = run_case(CASES, checkouts[label], "load", *arguments, "reads")
                 gets = server.ask("kinds").get("GET", 0) - cold_kinds.get("GET", 0)
                 spent = full["reads"]["cpu"]
                 then = f"{gets} | {spent:.2f}"
@@ -146,14 +133,10 @@ def _ranged_bytes(header: str, size: int) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--before", type=Path, help="a checkout of the code to compare with")
+    add_checkout_arguments(parser)
     parser.add_argument("--latency-ms", type=float, default=0.0)
-    parser.add_argument("--dir", type=Path, help="where to keep corpora and bundles")
     args = parser.parse_args()
-    base = args.dir or Path(tempfile.mkdtemp(prefix="skillfs-bench-"))
-    checkouts = {"after": HERE}
-    if args.before is not None:
-        checkouts = {"before": args.before.resolve(), **checkouts}
+    base, checkouts = work_dir(args), checkouts_of(args)
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
     print("\n".join(writer_rows(base, args.sizes, checkouts)))
     largest = base / f"bundle-{max(args.sizes)}-after.zip"

@@ -18,52 +18,55 @@ Times are CPU time of the measuring process (worker threads included), medians o
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
+import statistics
 import sys
-import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks.bench_local import floor_stat
+from benchmarks.children import HERE, add_checkout_arguments, checkouts_of, run_case, work_dir
 from benchmarks.corpus import write_corpus
 
 CASES = Path(__file__).with_name("scale_cases.py")
-HERE = Path(__file__).resolve().parent.parent
 MIB = 2**20
-
-
-def run_case(checkout: Path, *args: str) -> dict[str, Any]:
-    """One case in a child process importing ``checkout``'s code."""
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
-    done = subprocess.run(
-        [sys.executable, str(CASES), *args], env=env, capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{args} failed in {checkout}:\n{done.stderr[-2000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
 
 
 def measure(root: Path, checkouts: dict[str, Path], runs: int) -> dict[str, dict[str, Any]]:
     """Every case for every checkout, plus google-adk's loaders."""
     results: dict[str, dict[str, Any]] = {}
     for label, checkout in checkouts.items():
-        found = run_case(checkout, "timing", str(root), str(runs))
+        found = run_case(CASES, checkout, "timing", str(root), str(runs))
         modes = (
-            ["keep", "lean"] if run_case(checkout, "supports-lean", str(root))["lean"] else ["keep"]
+            ["keep", "lean"]
+            if run_case(CASES, checkout, "supports-lean", str(root))["lean"]
+            else ["keep"]
         )
         for mode in modes:
-            found[f"{mode}_retained"] = run_case(checkout, "memory", str(root), mode, "traced")[
-                "retained"
-            ]
-            found[f"{mode}_rss"] = run_case(checkout, "memory", str(root), mode, "rss")
+            found[f"{mode}_retained"] = run_case(
+                CASES, checkout, "memory", str(root), mode, "traced"
+            )["retained"]
+            found[f"{mode}_rss"] = run_case(CASES, checkout, "memory", str(root), mode, "rss")
         results[label] = found
-    adk = run_case(HERE, "adk-get", str(root), str(max(3, runs // 2)))
-    adk["retained"] = run_case(HERE, "memory", str(root), "adk", "traced")["retained"]
-    adk["rss"] = run_case(HERE, "memory", str(root), "adk", "rss")
+    stat_floor = _cpu_median(lambda: floor_stat(root), runs)
+    for found in results.values():
+        found["stat_floor"] = stat_floor
+    adk = run_case(CASES, HERE, "adk-get", str(root), str(max(3, runs // 2)))
+    adk["retained"] = run_case(CASES, HERE, "memory", str(root), "adk", "traced")["retained"]
+    adk["rss"] = run_case(CASES, HERE, "memory", str(root), "adk", "rss")
     results["google-adk"] = adk
     return results
+
+
+def _cpu_median(run: Callable[[], object], runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        started = time.process_time()
+        run()
+        samples.append(time.process_time() - started)
+    return statistics.median(samples)
 
 
 def tables(count: int, results: dict[str, dict[str, Any]]) -> str:
@@ -157,14 +160,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--with-100k", action="store_true", help="also measure 100,000 skills")
-    parser.add_argument("--before", type=Path, help="a checkout of the code to compare with")
+    add_checkout_arguments(parser)
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--dir", type=Path, help="where to keep the corpora (default: temp)")
     args = parser.parse_args()
-    base = args.dir or Path(tempfile.mkdtemp(prefix="skillfs-bench-"))
-    checkouts = {"after": HERE}
-    if args.before is not None:
-        checkouts = {"before": args.before.resolve(), **checkouts}
+    base, checkouts = work_dir(args), checkouts_of(args)
     sizes = [*args.sizes, *([100_000] if args.with_100k else [])]
     print(
         f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; CPU time, median of "

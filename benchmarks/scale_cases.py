@@ -44,16 +44,6 @@ def cpu_median(run: Callable[[], object], runs: int, calls: int = 1) -> float:
     return statistics.median(samples)
 
 
-def floor_stat(root: str) -> list[os.stat_result]:
-    """scandir the root and stat every SKILL.md: the least a change check can do."""
-    with os.scandir(root) as entries:
-        return [
-            os.stat(os.path.join(entry.path, "SKILL.md"))
-            for entry in entries
-            if entry.is_dir() and not entry.name.startswith(".")
-        ]
-
-
 def confined_read(folder: str, relative: str) -> bytes:
     """A plain confined read: realpath, commonpath, open, read."""
     real = os.path.realpath(folder)
@@ -94,7 +84,6 @@ def timing(root: str, runs: int) -> dict[str, float]:
         / len(with_resource),
         "read_floor": cpu_median(lambda: loop.run_until_complete(floor_all()), runs)
         / len(with_resource),
-        "stat_floor": cpu_median(lambda: floor_stat(root), runs),
     }
     results.update(edits(loop, catalog, root, runs))
     loop.close()
