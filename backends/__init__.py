@@ -23,6 +23,7 @@ from backends.errors import (
     StorageError,
     UnsafePathError,
     UnsupportedSourceError,
+    VerificationError,
 )
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.local import LocalBackend
@@ -54,6 +55,7 @@ __all__ = [
     "StorageError",
     "UnsafePathError",
     "UnsupportedSourceError",
+    "VerificationError",
     "open_backend",
     "write_bytes",
 ]
