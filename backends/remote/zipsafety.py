@@ -28,6 +28,7 @@ from backends.remote.layout import (
     Layout,
     StoredFile,
     build_layout,
+    mounted,
     passes,
 )
 
@@ -52,7 +53,7 @@ class ZipBundle:
 
     @classmethod
     def load(
-        cls, data: bytes, *, limits: Limits, inner_root: str | None, location: str
+        cls, data: bytes, *, limits: Limits, inner_root: str | None, location: str, mount: str = ""
     ) -> ZipBundle:
         """Screen and index an archive (blocking: run it in a worker thread).
 
@@ -62,6 +63,8 @@ class ZipBundle:
             inner_root: The skills folder inside the archive; ``None`` to use the root, or
                 the single top folder when everything sits in one.
             location: The archive's URL, for messages.
+            mount: A folder to place every member in: the archive of one skill holds that
+                skill's files at its root, and ``mount`` is the skill's name.
 
         Raises:
             LimitExceededError: The archive breaks a whole-bundle limit.
@@ -83,7 +86,7 @@ class ZipBundle:
                 location=location,
             )
         root = inner_root if inner_root is not None else wrapping_folder(members)
-        candidates = _candidates(members, root, limits, location)
+        candidates = _candidates(members, root, limits, location, mount)
         return cls(archive, build_layout(candidates))
 
     def read(self, key: str, *, location: str) -> bytes:
@@ -183,7 +186,7 @@ def wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:
 
 
 def _candidates(
-    members: Sequence[zipfile.ZipInfo], root: str, limits: Limits, location: str
+    members: Sequence[zipfile.ZipInfo], root: str, limits: Limits, location: str, mount: str
 ) -> list[Candidate]:
     prefix = f"{root.strip('/')}/" if root.strip("/") else ""
     candidates = []
@@ -195,7 +198,7 @@ def _candidates(
         member_location = f"{location}!/{name}"
         fingerprint = f"crc:{info.CRC:08x}:{info.file_size}"
         stored = StoredFile(name, info.file_size, fingerprint, member_location)
-        path = name[len(prefix) :] if inside else name
+        path = mounted(name[len(prefix) :], mount) if inside else name
         refusal = screen(info, limits, location=member_location)
         candidates.append(Candidate(path, stored, refusal, stray=not inside))
     return candidates
