@@ -3,8 +3,8 @@
 >>> from backends import open_backend
 >>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
 
-The remote layer (:class:`FsspecBackend` and what goes with it) is imported on first use, so a
-program reading local folders never loads it.
+The remote layer (:class:`FsspecBackend`, :class:`HttpIndexBackend` and what goes with them)
+is imported on first use, so a program reading local folders never loads it.
 """
 
 from __future__ import annotations
@@ -31,9 +31,15 @@ from backends.memory import MemoryBackend
 from backends.opener import open_backend
 
 if TYPE_CHECKING:
+    from backends.index import HttpIndexBackend
     from backends.remote import FsspecBackend, RetryPolicy, write_bytes
 
-_REMOTE = frozenset({"FsspecBackend", "RetryPolicy", "write_bytes"})
+_LAZY = {
+    "FsspecBackend": "backends.remote",
+    "RetryPolicy": "backends.remote",
+    "write_bytes": "backends.remote",
+    "HttpIndexBackend": "backends.index",
+}
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -41,6 +47,7 @@ __all__ = [
     "CompositeBackend",
     "FileEntry",
     "FsspecBackend",
+    "HttpIndexBackend",
     "LimitExceededError",
     "Limits",
     "LocalBackend",
@@ -62,12 +69,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _REMOTE:
+    module = _LAZY.get(name)
+    if module is None:
         raise AttributeError(f"module 'backends' has no attribute {name!r}")
-    value = getattr(importlib.import_module("backends.remote"), name)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_REMOTE})
+    return sorted({*globals(), *_LAZY})

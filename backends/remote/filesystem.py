@@ -24,7 +24,7 @@ import base64
 import importlib.util
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from backends.errors import MissingDependencyError, StorageError, UnsupportedSourceError
@@ -53,6 +53,8 @@ _REQUIRES = {
     "http": "aiohttp",
     "https": "aiohttp",
 }
+T = TypeVar("T")
+
 _SELF_RETRYING = frozenset({"gs", "gcs"})
 _S3 = frozenset({"s3", "s3a"})
 _HTTP = frozenset({"http", "https"})
@@ -71,7 +73,8 @@ def check_available(spec: SourceSpec, *, location: str) -> None:
 
     if spec.protocol in _HTTP and not spec.bundle:
         raise UnsupportedSourceError(
-            "http(s) URLs must name a .zip bundle: HTTP has no listing to fingerprint a folder",
+            "http(s) URLs must name a .zip bundle: HTTP has no listing to fingerprint a folder "
+            "(HttpIndexBackend, which open_backend gives, reads a site's well-known index)",
             location=location,
         )
     for protocol in spec.protocols:
@@ -196,10 +199,12 @@ class RemoteFS:
             return tree
         return dict(await self._call("find", root, detail=True, location=location))
 
-    async def info(self, path: str, *, location: str) -> Mapping[str, Any]:
+    async def info(
+        self, path: str, *, location: str, missing: type[StorageError] = StorageError
+    ) -> Mapping[str, Any]:
         """Fresh details of one file (a HEAD on object stores), never from a cache."""
         self._fs.invalidate_cache(path)
-        return dict(await self._call("info", path, location=location))
+        return dict(await self._call("info", path, location=location, missing=missing))
 
     async def cat(
         self, path: str, *, location: str, missing: type[StorageError] = StorageError
@@ -217,6 +222,29 @@ class RemoteFS:
         if closing is not None:
             await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(closing, self._loop))
 
+    async def run(
+        self,
+        work: Callable[[Any], Coroutine[Any, Any, T]],
+        *,
+        location: str,
+        missing: type[StorageError] = StorageError,
+    ) -> T:
+        """Run ``work(fs)`` with the filesystem's async API, retried and translated like any call.
+
+        ``fs`` is the native-async filesystem, or the wrapper of a sync one; ``work`` runs on
+        the loop the filesystem belongs to.
+        """
+
+        async def attempt() -> T:
+            if self._wrapper is not None:
+                return await work(self._wrapper)
+            return await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(work(self._fs), self._loop)
+            )
+
+        result: T = await self._guarded(attempt, location=location, missing=missing)
+        return result
+
     async def _call(
         self,
         method: str,
@@ -225,15 +253,10 @@ class RemoteFS:
         missing: type[StorageError] = StorageError,
         **kwargs: Any,
     ) -> Any:
-        async def attempt() -> Any:
-            if self._wrapper is not None:
-                return await getattr(self._wrapper, f"_{method}")(*args, **kwargs)
-            coroutine = getattr(self._fs, f"_{method}")(*args, **kwargs)
-            return await asyncio.wrap_future(
-                asyncio.run_coroutine_threadsafe(coroutine, self._loop)
-            )
+        def work(fs: Any) -> Coroutine[Any, Any, Any]:
+            return getattr(fs, f"_{method}")(*args, **kwargs)  # type: ignore[no-any-return]
 
-        return await self._guarded(attempt, location=location, missing=missing)
+        return await self.run(work, location=location, missing=missing)
 
     async def _guarded(
         self,
