@@ -55,11 +55,23 @@ class FileEntry(NamedTuple):
         size: Size in bytes.
         fingerprint: Token that changes when the file may have changed (the same sources as
             SkillRef fingerprints), so copies of a skill can tell a same-size edit.
+        mode: Its permission bits (``0o755``) where the storage records them (a local
+            folder, a zip member made on Unix); ``None`` elsewhere.
     """
 
     path: str
     size: int
     fingerprint: str = ""
+    mode: int | None = None
+
+    @property
+    def executable(self) -> bool:
+        """True for files under ``scripts/`` and files whose recorded mode is executable.
+
+        Copies and bundles mark these executable, so a script that runs a sibling by path
+        works wherever the skill came from, even from storage that records no modes.
+        """
+        return self.path.startswith("scripts/") or bool(self.mode and self.mode & 0o111)
 
 
 class Backend(Protocol):

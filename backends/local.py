@@ -1,7 +1,10 @@
 """Skills in a local folder: ``<root>/<name>/SKILL.md``, first level only.
 
 Every filesystem call runs off the event loop, batched: a listing is one thread hop, and
-fetching many SKILL.md files is one hop per chunk, never one per file.
+fetching many SKILL.md files is one hop per chunk, never one per file. A SKILL.md or resource
+that is not a regular file (a FIFO, a device, a socket, a directory) is refused with what it
+is, never read (see :mod:`backends.local_files`); every ``OSError`` becomes a storage error
+with its location.
 """
 
 from __future__ import annotations
@@ -18,28 +21,33 @@ import aiofiles
 from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.capabilities import FetchResult, ListedDocument
 from backends.errors import (
-    ResourceNotFoundError,
     SkillNotFoundError,
     StorageError,
     UnsafePathError,
 )
 from backends.folder_events import folder_events, watchable
 from backends.limits import DEFAULT_LIMITS, check_size
+from backends.local_files import (
+    NOT_FOUND,
+    OPEN_FLAGS,
+    NotRegularFileError,
+    fingerprint,
+    not_regular,
+    open_error,
+    open_regular,
+    read_fd,
+    resource_error,
+    walk_files,
+)
 from backends.paths import (
     SKILL_MD_NAMES,
     check_resource_path,
     check_skill_name,
-    is_hidden,
     is_within,
 )
 
 _READ_CHUNK = 1024
 _FILE_TYPE, _REGULAR = stat.S_IFMT(0o177777), stat.S_IFREG
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-
-
-def _fingerprint(st: os.stat_result) -> str:
-    return f"{st.st_mtime_ns}-{st.st_size}-{st.st_ino}"
 
 
 class LocalBackend:
@@ -104,10 +112,10 @@ class LocalBackend:
         target = await asyncio.to_thread(self._resolve_resource, name, relative, max_bytes)
         location = os.path.join(self._root, name, relative)
         try:
-            async with aiofiles.open(target, "rb", opener=_open_no_follow) as handle:
+            async with aiofiles.open(target, "rb", opener=open_regular) as handle:
                 data = await handle.read(max_bytes + 1)
         except OSError as exc:
-            raise StorageError(f"cannot read: {exc.strerror}", location=location) from exc
+            raise resource_error(exc, location=location) from exc
         check_size(len(data), max_bytes, location=location)
         return data
 
@@ -150,6 +158,7 @@ class LocalBackend:
         Handing back the same ref spares a no-change listing 10,000 new records (and the
         garbage collector the work of tracking them).
         """
+        odd: SkillRef | None = None  # a SKILL.md that is not a file, unless the other name is
         for file_name in SKILL_MD_NAMES:
             path = folder + os.sep + file_name
             try:
@@ -164,16 +173,17 @@ class LocalBackend:
             except OSError as exc:
                 return _refused(name, path, StorageError(f"cannot stat: {exc.strerror}"))
             if st.st_mode & _FILE_TYPE != _REGULAR:
+                odd = odd or _refused(name, path, not_regular(file_name, st.st_mode, location=path))
                 continue
-            fingerprint = _fingerprint(st)
-            if known is not None and known.fingerprint == fingerprint and known.location == path:
+            token = fingerprint(st)
+            if known is not None and known.fingerprint == token and known.location == path:
                 return known
             try:
                 check_skill_name(name)
             except UnsafePathError as exc:
                 return _refused(name, path, exc)
-            return SkillRef(name, fingerprint, path, size=st.st_size)
-        return None
+            return SkillRef(name, token, path, size=st.st_size)
+        return odd
 
     def _check_link(self, folder: str, path: str) -> str:
         real = os.path.realpath(path)
@@ -228,15 +238,23 @@ class LocalBackend:
             return _unreadable(name, path, st, exc)
 
     def _open_skill_md(self, folder: str) -> tuple[int, str, os.stat_result] | None:
-        """Open a folder's SKILL.md (or skill.md), confined; ``None`` when it has neither."""
+        """Open a folder's SKILL.md (or skill.md), confined; ``None`` when it has neither.
+
+        Opened without blocking and checked before any read: a SKILL.md that is a FIFO, a
+        device or a directory is refused with what it is.
+
+        Raises:
+            StorageError: It cannot be opened, or is not a regular file.
+        """
+        odd: StorageError | None = None
         for file_name in SKILL_MD_NAMES:
             path = folder + os.sep + file_name
             try:
                 fd = self._open_confined(folder, path)
-            except (FileNotFoundError, NotADirectoryError):
-                continue
             except OSError as exc:
-                raise StorageError(f"cannot open: {exc.strerror}", location=path) from exc
+                if exc.errno in NOT_FOUND:
+                    continue
+                raise open_error(file_name, exc, location=path) from exc
             try:
                 st = os.fstat(fd)
             except OSError as exc:
@@ -245,15 +263,18 @@ class LocalBackend:
             if st.st_mode & _FILE_TYPE == _REGULAR:
                 return fd, path, st
             os.close(fd)
+            odd = odd or not_regular(file_name, st.st_mode, location=path)
+        if odd is not None:
+            raise odd
         return None
 
     def _open_confined(self, folder: str, path: str) -> int:
         try:
-            return os.open(path, _OPEN_FLAGS)
+            return os.open(path, OPEN_FLAGS)
         except OSError as exc:
             if exc.errno != errno.ELOOP:
                 raise
-        return os.open(self._check_link(folder, path), _OPEN_FLAGS)
+        return os.open(self._check_link(folder, path), OPEN_FLAGS)
 
     def _skill_folder(self, name: str) -> str:
         folder = os.path.join(self._root, check_skill_name(name))
@@ -262,33 +283,7 @@ class LocalBackend:
         return os.path.realpath(folder)
 
     def _walk(self, name: str) -> Sequence[FileEntry]:
-        real_folder = self._skill_folder(name)
-        found: list[FileEntry] = []
-        pending = [""]
-        while pending:
-            prefix = pending.pop()
-            with os.scandir(os.path.join(real_folder, prefix)) as iterator:
-                for entry in iterator:
-                    if is_hidden(entry.name):
-                        continue
-                    relative = f"{prefix}/{entry.name}" if prefix else entry.name
-                    if entry.is_dir(follow_symlinks=False):
-                        pending.append(relative)
-                        continue
-                    st = self._regular_file_stat(real_folder, entry)
-                    if st is not None:
-                        found.append(FileEntry(relative, st.st_size, _fingerprint(st)))
-        return sorted(found, key=lambda item: item.path)
-
-    @staticmethod
-    def _regular_file_stat(real_folder: str, entry: os.DirEntry[str]) -> os.stat_result | None:
-        try:
-            if entry.is_symlink() and not is_within(real_folder, os.path.realpath(entry.path)):
-                return None
-            st = entry.stat()
-        except OSError:
-            return None
-        return st if stat.S_ISREG(st.st_mode) else None
+        return walk_files(self._skill_folder(name))
 
     def _resolve_resource(self, name: str, relative: str, max_bytes: int) -> str:
         real_folder = self._skill_folder(name)
@@ -298,12 +293,10 @@ class LocalBackend:
             raise UnsafePathError("path leaves the skill folder", location=location)
         try:
             st = os.stat(target)
-        except FileNotFoundError as exc:
-            raise ResourceNotFoundError("no such file", location=location) from exc
         except OSError as exc:
-            raise StorageError(f"cannot stat: {exc.strerror}", location=location) from exc
-        if not stat.S_ISREG(st.st_mode):
-            raise ResourceNotFoundError("not a regular file", location=location)
+            raise resource_error(exc, location=location) from exc
+        if st.st_mode & _FILE_TYPE != _REGULAR:
+            raise resource_error(NotRegularFileError(st.st_mode), location=location)
         check_size(st.st_size, max_bytes, location=location)
         return target
 
@@ -315,29 +308,15 @@ def _refused(name: str, path: str, error: StorageError) -> SkillRef:
 
 def _unreadable(name: str, path: str, st: os.stat_result, error: StorageError) -> SkillRef:
     error.location = error.location or path
-    return SkillRef(name, _fingerprint(st), path, size=st.st_size, error=error)
-
-
-def _open_no_follow(path: str, flags: int) -> int:
-    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+    return SkillRef(name, fingerprint(st), path, size=st.st_size, error=error)
 
 
 def _read_opened(name: str, fd: int, path: str, st: os.stat_result) -> SkillDocument:
     """Read an open SKILL.md and close it."""
     try:
-        data = _read_fd(fd, st.st_size)
+        data = read_fd(fd, st.st_size)
     except OSError as exc:
         raise StorageError(f"cannot read: {exc.strerror}", location=path) from exc
     finally:
         os.close(fd)
-    return SkillDocument(name, data, _fingerprint(st), path)
-
-
-def _read_fd(fd: int, expected_size: int) -> bytes:
-    data = os.read(fd, expected_size + 1)
-    if len(data) <= expected_size:
-        return data
-    parts = [data]
-    while chunk := os.read(fd, 1 << 16):
-        parts.append(chunk)
-    return b"".join(parts)
+    return SkillDocument(name, data, fingerprint(st), path)

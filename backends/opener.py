@@ -10,7 +10,7 @@ from backends.base import Backend
 from backends.errors import UnsupportedSourceError
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
-from backends.remote.urls import is_zip_path, protocol_of
+from backends.remote.urls import check_names_something, is_zip_path, protocol_of
 
 
 def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Backend:
@@ -32,11 +32,14 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
         **storage_options: Options for the fsspec filesystem (credentials, endpoints).
 
     Raises:
-        UnsupportedSourceError: No filesystem handles the scheme, the URL is ``memory://…``,
-            or options were given for a local folder or ``memory:``.
+        UnsupportedSourceError: The source names nothing (``''``, ``file://``, ``s3://``,
+            ``gs://``, ``github://``, ``::``; refused before any request or credential
+            lookup), no filesystem handles the scheme, the URL is ``memory://…``, or options
+            were given for a local folder or ``memory:``.
         MissingDependencyError: The scheme's optional package is not installed.
     """
     text = os.fspath(source)
+    check_names_something(text)
     if text.startswith("memory://"):
         raise UnsupportedSourceError(
             "memory:// is fsspec's process-wide store: use 'memory:' for a store of this "

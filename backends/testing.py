@@ -9,7 +9,8 @@ give it a ``harness`` fixture returning a :class:`BackendHarness` for your stora
             return MyHarness(tmp_path)
 
 A backend that also implements :class:`~backends.capabilities.DocumentLister` adds
-:class:`DocumentListerConformance` to its bases.
+:class:`DocumentListerConformance` to its bases; one over storage that holds symlinks (a local
+folder) adds :class:`SymlinkConformance`, with a harness that is a :class:`SymlinkHarness`.
 
 The harness stores :data:`CANONICAL_TREE` (a flat ``{path: bytes}`` of skill folders, with the
 traps a backend must get right) and can change it afterwards. Requires pytest and
@@ -181,6 +182,13 @@ class BackendConformance:
         with pytest.raises(ResourceNotFoundError):
             await backend.read("alpha", "references", max_bytes=1 << 20)
 
+    async def test_a_path_too_long_for_any_storage_is_not_found(self, backend: Backend) -> None:
+        for path in ("x" * 300, "/".join(["y" * 250] * 20)):
+            with pytest.raises(ResourceNotFoundError):
+                await backend.read("alpha", path, max_bytes=1 << 20)
+        with pytest.raises(SkillNotFoundError):
+            await backend.get("z" * 300)
+
     async def test_oversize_resource_is_refused(self, backend: Backend) -> None:
         with pytest.raises(LimitExceededError):
             await backend.read("alpha", "assets/logo.png", max_bytes=len(LOGO) - 1)
@@ -220,6 +228,43 @@ class BackendConformance:
         with pytest.raises(SkillNotFoundError):
             await backend.get("beta")
         assert (await backend.get("delta")).data == skill_md("delta")
+
+
+class SymlinkHarness(BackendHarness):
+    """A harness over storage that holds symbolic links."""
+
+    @abstractmethod
+    async def symlink(self, path: str, target: str) -> None:
+        """Create ``path`` as a symlink to ``target`` (POSIX, relative to the link's folder)."""
+
+
+@pytest.mark.asyncio
+class SymlinkConformance:
+    """Symlinks are followed only while they stay inside their skill's folder."""
+
+    async def test_a_file_linked_out_of_its_skill_is_never_listed_or_read(
+        self, harness: SymlinkHarness, backend: Backend
+    ) -> None:
+        await harness.symlink("alpha/references/escape.md", "../../beta/SKILL.md")
+        await harness.symlink("alpha/shared", "../beta")
+        await harness.symlink("alpha/references/alias.md", "guide.md")
+        paths = [entry.path for entry in await backend.files("alpha")]
+        assert paths == sorted([*ALPHA_FILES, "references/alias.md"])
+        alias = await backend.read("alpha", "references/alias.md", max_bytes=1 << 20)
+        assert alias == CANONICAL_TREE["alpha/references/guide.md"]
+        for path in ("references/escape.md", "shared/SKILL.md"):
+            with pytest.raises(UnsafePathError):
+                await backend.read("alpha", path, max_bytes=1 << 20)
+
+    async def test_a_skill_md_linked_out_of_its_skill_is_refused(
+        self, harness: SymlinkHarness, backend: Backend
+    ) -> None:
+        await harness.write("delta/README.md", b"a folder whose SKILL.md is a link")
+        await harness.symlink("delta/SKILL.md", "../beta/SKILL.md")
+        refs = {ref.name: ref for ref in await backend.list()}
+        assert isinstance(refs["delta"].error, UnsafePathError)
+        with pytest.raises(UnsafePathError):
+            await backend.get("delta")
 
 
 @pytest.mark.asyncio

@@ -15,9 +15,12 @@ UNCLOSED_FRONTMATTER = "UNCLOSED_FRONTMATTER"
 INVALID_YAML = "INVALID_YAML"
 YAML_ALIASES = "YAML_ALIASES"
 YAML_DEPTH = "YAML_DEPTH"
+YAML_NUMBER = "YAML_NUMBER"
 NOT_A_MAPPING = "NOT_A_MAPPING"
 
-# The skill's identity: without these a catalog cannot serve it, so it is refused.
+# The skill's name and description. A missing or empty description, or a name that is not a
+# string, is empty or holds a path separator or control character, refuses the skill; the
+# rest are spec violations like those below (a missing name falls back to the folder's).
 NAME_MISSING = "NAME_MISSING"
 NAME_INVALID = "NAME_INVALID"
 NAME_MISMATCH = "NAME_MISMATCH"
@@ -31,17 +34,25 @@ WRONG_TYPE = "WRONG_TYPE"
 INVALID_VALUE = "INVALID_VALUE"
 UNKNOWN_FIELD = "UNKNOWN_FIELD"
 
+# Frontmatter only lenient catalogs read: YAML refuses it, the agentskills.io client guide
+# asks clients to repair it (a strict catalog refuses it as INVALID_YAML).
+UNQUOTED_COLON = "UNQUOTED_COLON"
+
 # Advice: never makes a skill invalid.
 EMPTY_BODY = "EMPTY_BODY"
 LONG_BODY = "LONG_BODY"
 SHADOWED = "SHADOWED"
+BROAD_PATHS = "BROAD_PATHS"
 FIELD_WITHHELD = "FIELD_WITHHELD"  # e.g. allowed-tools of a skill served over MCP, not approved
 
-IDENTITY_CODES = frozenset(
-    {NAME_MISSING, NAME_INVALID, NAME_MISMATCH, DESCRIPTION_MISSING, DESCRIPTION_INVALID}
-)
-"""Validation codes that make a skill unservable whatever the catalog's strictness."""
+# Two skills claim one name: the first by folder order is served, the other refused.
+DUPLICATE_NAME = "DUPLICATE_NAME"
+
+# Judging one skill raised an unexpected exception (a bug, or a backend handing back the wrong
+# type): that skill is refused, every other one still loads.
+LOAD_FAILED = "LOAD_FAILED"
 
 # Storage problems for one skill or the whole listing.
 UNSAFE_PATH = "UNSAFE_PATH"
 LIST_FAILED = "LIST_FAILED"
+REFRESH_FAILED = "REFRESH_FAILED"

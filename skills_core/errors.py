@@ -18,10 +18,13 @@ so one bad skill never hides the others. Every error about a skill carries its `
     ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
     ├── InvalidSkillsError            skills to bundle break the spec; .problems lists them all
     ├── UnsupportedSourceError        (also ValueError) a URL skillfs cannot open
-    └── MissingDependencyError        (also ImportError) names the extra to install
+    ├── MissingDependencyError        (also ImportError) names the extra to install
+    └── ScriptRunnerError             a runner could not run a script at all
+        └── RunnerUnavailableError    the runner cannot work here; names what to install
 
 The storage branch and the two source errors are defined in :mod:`backends.errors`, because
-backends sit above skills_core and never import it; they are re-exported here.
+backends sit above skills_core and never import it; they are re-exported here. The runner
+errors live in :mod:`skills_core.tools.runners.base`; tools report them to models as values.
 """
 
 from __future__ import annotations

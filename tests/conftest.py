@@ -10,11 +10,10 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
 
+from tests.remote import settings
 from tests.remote.servers import S3Server
-from tests.remote.settings import S3_KEY, S3_SECRET
 
 
 @pytest.fixture(scope="session")
@@ -26,13 +25,7 @@ def s3_server() -> Iterator[S3Server]:
 
 @pytest.fixture(scope="session")
 def s3_client(s3_server: S3Server) -> Any:
-    return boto3.client(
-        "s3",
-        endpoint_url=s3_server.url,
-        region_name="us-east-1",
-        aws_access_key_id=S3_KEY,
-        aws_secret_access_key=S3_SECRET,
-    )
+    return settings.s3_client(s3_server)
 
 
 @pytest.fixture

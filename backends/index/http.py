@@ -20,6 +20,7 @@ from backends.errors import ResourceNotFoundError, StorageError, UnsupportedSour
 from backends.index.document import INDEX_PATH
 from backends.index.reader import Fetched, IndexBackend
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
+from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.retry import RetryPolicy
@@ -53,6 +54,7 @@ class HttpTransport:
         headers: Sent to the index's origin only.
         redact: Hides credentials in messages.
         retry: How transient failures are retried.
+        budget: How long one request may take, retries included.
     """
 
     def __init__(
@@ -63,6 +65,7 @@ class HttpTransport:
         headers: Mapping[str, str],
         redact: Redactor,
         retry: RetryPolicy,
+        budget: TimeBudget,
     ) -> None:
         self._url = url
         self._options = dict(options)
@@ -70,6 +73,7 @@ class HttpTransport:
         self._origin = _origin(url)
         self._redact = redact
         self._retry = retry
+        self._budget = budget
         self._fs: RemoteFS | None = None
         self._opening = asyncio.Lock()
 
@@ -156,6 +160,7 @@ class HttpTransport:
                     location=self.location,
                     redact=self._redact,
                     retry=self._retry,
+                    budget=self._budget,
                 )
             return self._fs
 
@@ -173,6 +178,7 @@ class HttpIndexBackend(IndexBackend):
         headers: HTTP headers for the index's origin (``Authorization``).
         limits: Index, SKILL.md and archive limits.
         retry: How transient failures are retried (4 attempts with backoff by default).
+        timeout: Seconds one request may take, retries included (as for ``FsspecBackend``).
         **storage_options: For fsspec's HTTP filesystem (``client_kwargs`` for aiohttp).
 
     Raises:
@@ -187,8 +193,10 @@ class HttpIndexBackend(IndexBackend):
         headers: Mapping[str, str] | None = None,
         limits: Limits = DEFAULT_LIMITS,
         retry: RetryPolicy | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
         **storage_options: Any,
     ) -> None:
+        budget = TimeBudget(timeout)
         redact = Redactor.for_source(url, {**storage_options, "headers": dict(headers or {})})
         target = index_url(url)
         scheme = urlsplit(target).scheme.lower()
@@ -196,7 +204,7 @@ class HttpIndexBackend(IndexBackend):
             raise UnsupportedSourceError("not an http(s) URL", location=redact.url(url))
         # The archive flag only stops the check from refusing a URL that names no bundle.
         check_available(SourceSpec(target, bundle=True), location=redact.url(target))
-        target, options = prepare(target, storage_options)
+        target, options = prepare(target, storage_options, timeout=timeout)
         client = dict(options.get("client_kwargs") or {})
         origin_headers = {**client.pop("headers", {}), **(headers or {})}
         options["client_kwargs"] = client
@@ -206,6 +214,7 @@ class HttpIndexBackend(IndexBackend):
             headers=origin_headers,
             redact=redact,
             retry=retry or default_retry(scheme),
+            budget=budget,
         )
         super().__init__(transport, limits=limits)
 

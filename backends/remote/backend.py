@@ -17,6 +17,7 @@ from backends.index.reader import IndexBackend
 from backends.index.store import published_index
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name
+from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.layout import SkillFolder, passes
@@ -48,6 +49,12 @@ class FsspecBackend:
         limits: Bundle limits (archive size, members, declared sizes and ratios).
         retry: How transient failures are retried; by default 4 attempts with backoff, and
             none of skillfs's own for GCS, whose client always retries.
+        timeout: Seconds one storage operation (a listing, a SKILL.md or resource read, a
+            bundle download) may take in all, retries included, plus a second per MiB it
+            transfers; after a timeout, operations fail at once for that long, so a stalled
+            store fails a refresh in about ``timeout`` (twice that when only the reads
+            stall) and the catalog keeps its last good snapshot. ``None``: only the
+            store's own timeouts (s3fs: 15 s per attempt).
         max_concurrency: Most SKILL.md downloads in flight at once.
         **storage_options: For the fsspec filesystem: credentials, ``endpoint_url``, …
 
@@ -62,16 +69,18 @@ class FsspecBackend:
         *,
         limits: Limits = DEFAULT_LIMITS,
         retry: RetryPolicy | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
         max_concurrency: int = 16,
         **storage_options: Any,
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
+        self._budget = TimeBudget(timeout)
         self._spec = parse_source(url)
         self._redact = Redactor.for_source(url, storage_options)
         self._location = self._redact.url(url)
         check_available(self._spec, location=self._location)
-        self._target, self._options = prepare(self._spec.target, storage_options)
+        self._target, self._options = prepare(self._spec.target, storage_options, timeout=timeout)
         self._retry = retry or default_retry(self._spec.protocol)
         self._limits = limits
         self._max_concurrency = max_concurrency
@@ -86,6 +95,11 @@ class FsspecBackend:
     def location(self) -> str:
         """The URL, with any password in it hidden."""
         return self._location
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds one storage operation may take, retries included (``None``: no budget)."""
+        return self._budget.timeout
 
     @property
     def is_bundle(self) -> bool:
@@ -168,6 +182,16 @@ class FsspecBackend:
         if source is not None:
             await source.aclose()
 
+    async def skill_folders_elsewhere(self) -> Sequence[str]:
+        """Folders of the last listing that hold a SKILL.md but are no skill here.
+
+        Hidden folders (``.curated/pdf``), folders nested deeper (``skills/pdf``) and the
+        root itself (``""``), relative to the root: where to point instead when the root
+        holds no skills. Lists first when nothing was listed yet.
+        """
+        view = self._view or await self._refresh()
+        return view.layout.elsewhere
+
     async def _refresh(self) -> SkillView:
         source = await self._opened()
         if isinstance(source, IndexBackend):  # only if an index appeared since the caller looked
@@ -196,7 +220,12 @@ class FsspecBackend:
         spec = self._spec
         location = self._redact.url(spec.target)
         fs = await RemoteFS.open(
-            self._target, self._options, location=location, redact=self._redact, retry=self._retry
+            self._target,
+            self._options,
+            location=location,
+            redact=self._redact,
+            retry=self._retry,
+            budget=self._budget,
         )
         if spec.bundle:
             return BundleSource(

@@ -8,7 +8,6 @@ first, keeping the cause unless its text would reveal a credential (:class:`Reda
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import importlib
 from collections.abc import Iterable, Iterator, Mapping
@@ -73,6 +72,30 @@ class Redactor:
         return any(self(str(error)) != str(error) for error in _chain(exc))
 
 
+class IncompleteReadError(StorageError):
+    """A read gave more or fewer bytes than the listing said the file holds.
+
+    Either the response was cut short in transit (a short body whose ``Content-Length`` and
+    ETag agree with it passes every other check) or the file changed since the listing. It is
+    retried like a dropped connection, and never cached.
+    """
+
+    @classmethod
+    def check(cls, data: bytes, expected: int | None, *, location: str) -> bytes:
+        """Return ``data`` when it has the ``expected`` length (or none is known).
+
+        Raises:
+            IncompleteReadError: It does not.
+        """
+        if expected is not None and len(data) != expected:
+            raise cls(
+                f"got {len(data)} of the {expected} bytes the listing gave "
+                "(cut short in transit, or changed since the listing)",
+                location=location,
+            )
+        return data
+
+
 def is_transient(exc: BaseException) -> bool:
     """True for failures that may pass on a retry: 5xx, throttling, resets, timeouts."""
     return any(_is_transient_one(error) for error in _chain(exc))
@@ -130,7 +153,7 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
 
 
 def _is_transient_one(error: BaseException) -> bool:
-    if isinstance(error, ConnectionError | TimeoutError | asyncio.TimeoutError):
+    if isinstance(error, ConnectionError | TimeoutError | IncompleteReadError):
         return True
     if isinstance(error, _transient_classes()):
         return True

@@ -13,8 +13,9 @@ fsspec's long-lived loop never die with a short-lived caller loop. Sync filesyst
 memory, local) run through fsspec's ``AsyncFileSystemWrapper``, one worker thread per call.
 
 fsspec itself is imported on first use, keeping it off the import path of the CLI and of
-local-only programs. Every call goes through one retry layer (:mod:`backends.remote.retry`)
-and one translation of foreign errors (:mod:`backends.remote.errors`).
+local-only programs. Every call goes through one time budget (:mod:`backends.remote.budget`),
+one retry layer (:mod:`backends.remote.retry`) and one translation of foreign errors
+(:mod:`backends.remote.errors`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from backends.errors import MissingDependencyError, StorageError, UnsupportedSourceError
-from backends.remote.errors import Redactor, raise_translated
+from backends.remote.budget import TimeBudget
+from backends.remote.errors import IncompleteReadError, Redactor, raise_translated
 from backends.remote.github import recursive_tree
 from backends.remote.retry import NO_RETRY, RetryPolicy, retrying
 from backends.remote.urls import SourceSpec, last_link, protocol_of
@@ -98,18 +100,24 @@ def install_hint(protocol: str) -> str:
     return str(known.get("err") or f"cannot load the filesystem for {protocol}:// URLs")
 
 
-def prepare(url: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+def prepare(
+    url: str, options: Mapping[str, Any], *, timeout: float | None = None
+) -> tuple[str, dict[str, Any]]:
     """The URL and options to open, with what skillfs needs unless the caller chose otherwise.
 
     Every backend gets its own filesystem instance (``skip_instance_cache``), so tuning it
     never changes one the application shares. For S3: botocore's retry loop off (skillfs's
     is the one layer; s3fs's own loop is turned off in :func:`_build`), and
     ``max_concurrency=1`` so a GET is never preceded by a HEAD for the object's size. For
+    GitHub: each request's timeout is the backend's ``timeout``, because its requests run in
+    worker threads that a budget cannot cancel (GithubFileSystem waits 60 s by default). For
     HTTP: a ``user:password@`` in the URL moves into an ``Authorization`` header, because
     fsspec prints URLs in its errors and debug logs.
     """
     protocol = protocol_of(url)
     merged: dict[str, Any] = {"skip_instance_cache": True, **options}
+    if protocol == "github" and timeout is not None:
+        merged.setdefault("timeout", timeout)
     if protocol in _S3:
         merged.setdefault("max_concurrency", 1)
         config = dict(merged.get("config_kwargs") or {})
@@ -138,13 +146,21 @@ class RemoteFS:
     """
 
     def __init__(
-        self, fs: Any, wrapper: Any, path: str, *, redact: Redactor, retry: RetryPolicy
+        self,
+        fs: Any,
+        wrapper: Any,
+        path: str,
+        *,
+        redact: Redactor,
+        retry: RetryPolicy,
+        budget: TimeBudget,
     ) -> None:
         self._fs = fs
         self._wrapper = wrapper
         self._path = path
         self._redact = redact
         self._retry = retry
+        self._budget = budget
         if wrapper is None:  # a session on fsspec's loop: close it there, never blocking
             self._loop = _io_loop(fs)
             weakref.finalize(self, _close_soon, self._loop, fs)
@@ -158,8 +174,9 @@ class RemoteFS:
         location: str,
         redact: Redactor,
         retry: RetryPolicy,
+        budget: TimeBudget,
     ) -> RemoteFS:
-        """Build the filesystem for ``url`` in a worker thread.
+        """Build the filesystem for ``url`` in a worker thread, within the time budget.
 
         Raises:
             MissingDependencyError: The protocol's package is not installed.
@@ -170,13 +187,14 @@ class RemoteFS:
             return await asyncio.to_thread(_build, url, dict(options))
 
         try:
-            fs, wrapper, path = await retrying(retry, build)
+            async with budget.bounded(location=location):
+                fs, wrapper, path = await retrying(retry, build)
         except ImportError as exc:
             hint = install_hint(protocol_of(last_link(url)))
             raise MissingDependencyError(hint, location=location) from exc
         except Exception as exc:
             raise_translated(exc, location=location, redact=redact)
-        return cls(fs, wrapper, path, redact=redact, retry=retry)
+        return cls(fs, wrapper, path, redact=redact, retry=retry, budget=budget)
 
     @property
     def path(self) -> str:
@@ -207,14 +225,35 @@ class RemoteFS:
         return dict(await self._call("info", path, location=location, missing=missing))
 
     async def cat(
-        self, path: str, *, location: str, missing: type[StorageError] = StorageError
+        self,
+        path: str,
+        *,
+        location: str,
+        missing: type[StorageError] = StorageError,
+        size: int | None = None,
     ) -> bytes:
-        """The whole content of one file, in one GET."""
-        return bytes(await self._call("cat_file", path, location=location, missing=missing))
+        """The whole content of one file, in one GET.
+
+        Args:
+            path: The file.
+            location: Where it is, for messages.
+            missing: The error to raise when it does not exist.
+            size: The size the listing gave; a read of any other length is an
+                :class:`IncompleteReadError`, retried like a dropped connection.
+        """
+
+        async def attempt() -> bytes:
+            data = bytes(await self._attempt("cat_file", path))
+            return IncompleteReadError.check(data, size, location=location)
+
+        data: bytes = await self._guarded(attempt, location=location, missing=missing, size=size)
+        return data
 
     async def pipe(self, path: str, data: bytes, *, location: str) -> None:
         """Create or replace one file."""
-        await self._call("pipe_file", path, data, location=location)
+        await self._guarded(
+            lambda: self._attempt("pipe_file", path, data), location=location, size=len(data)
+        )
 
     async def aclose(self) -> None:
         """Close the filesystem's HTTP session, if it holds one, on the loop it belongs to."""
@@ -229,20 +268,14 @@ class RemoteFS:
         location: str,
         missing: type[StorageError] = StorageError,
     ) -> T:
-        """Run ``work(fs)`` with the filesystem's async API, retried and translated like any call.
+        """Run ``work(fs)`` with the filesystem's async API, retried, bounded and translated.
 
         ``fs`` is the native-async filesystem, or the wrapper of a sync one; ``work`` runs on
         the loop the filesystem belongs to.
         """
-
-        async def attempt() -> T:
-            if self._wrapper is not None:
-                return await work(self._wrapper)
-            return await asyncio.wrap_future(
-                asyncio.run_coroutine_threadsafe(work(self._fs), self._loop)
-            )
-
-        result: T = await self._guarded(attempt, location=location, missing=missing)
+        result: T = await self._guarded(
+            lambda: self._on_its_loop(work), location=location, missing=missing
+        )
         return result
 
     async def _call(
@@ -253,10 +286,25 @@ class RemoteFS:
         missing: type[StorageError] = StorageError,
         **kwargs: Any,
     ) -> Any:
+        return await self._guarded(
+            lambda: self._attempt(method, *args, **kwargs), location=location, missing=missing
+        )
+
+    async def _attempt(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """One call of the filesystem's async ``_<method>``, on the loop it belongs to."""
+
         def work(fs: Any) -> Coroutine[Any, Any, Any]:
             return getattr(fs, f"_{method}")(*args, **kwargs)  # type: ignore[no-any-return]
 
-        return await self.run(work, location=location, missing=missing)
+        return await self._on_its_loop(work)
+
+    async def _on_its_loop(self, work: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
+        """``work(fs)`` awaited on the loop the filesystem belongs to."""
+        if self._wrapper is not None:
+            return await work(self._wrapper)
+        return await asyncio.wrap_future(
+            asyncio.run_coroutine_threadsafe(work(self._fs), self._loop)
+        )
 
     async def _guarded(
         self,
@@ -264,9 +312,12 @@ class RemoteFS:
         *,
         location: str,
         missing: type[StorageError] = StorageError,
+        size: int | None = None,
     ) -> Any:
+        """Run ``attempt`` with retries, within the budget, translating what it raises."""
         try:
-            return await retrying(self._retry, attempt)
+            async with self._budget.bounded(location=location, size=size):
+                return await retrying(self._retry, attempt)
         except Exception as exc:
             raise_translated(exc, location=location, redact=self._redact, missing=missing)
 

@@ -47,7 +47,9 @@ def listing_candidates(
             continue
         relative = name[len(prefix) :]
         location = join_location(base, relative)
-        stored = StoredFile(name, int(details.get("size") or 0), fingerprint(details), location)
+        size = details.get("size")
+        listed = isinstance(size, int)
+        stored = StoredFile(name, int(size or 0), fingerprint(details), location, listed)
         refusal = None
         if details.get("islink") or details.get("mode") == SYMLINK_MODE:
             refusal = UnsafePathError("symlinks are refused", location=location)

@@ -5,7 +5,9 @@ Shared by folders on any store and by zip bundles. An entry whose path could lea
 already condemned (a symlink, an encrypted or oversized zip member): the skill folder holding
 it is refused whole, with the reason, and a refused entry that belongs to no skill is reported
 on its own. Every other skill still loads. Hidden entries (a component starting with a dot),
-``__MACOSX`` and files at the root are skipped.
+``__MACOSX`` and files at the root are skipped; the folders of SKILL.md files skipped that way
+(or nested deeper) are kept in :attr:`Layout.elsewhere`, to say where skills are when the
+root holds none.
 """
 
 from __future__ import annotations
@@ -33,12 +35,22 @@ class StoredFile:
         size: Size in bytes.
         fingerprint: Token that changes when the content may have changed.
         location: Where it is, for messages.
+        size_listed: False when the listing gave no size (``size`` is then 0, and reads
+            cannot be checked against it).
+        mode: Its permission bits, where the store records them (zip members made on Unix).
     """
 
     key: str
     size: int
     fingerprint: str
     location: str
+    size_listed: bool = True
+    mode: int | None = None
+
+    @property
+    def expected_size(self) -> int | None:
+        """The size a complete read must have, when the listing gave one."""
+        return self.size if self.size_listed else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +82,8 @@ class SkillFolder:
     def entries(self) -> tuple[FileEntry, ...]:
         """The visible files, sorted by path."""
         return tuple(
-            FileEntry(path, stored.size, stored.fingerprint) for path, stored in self.files.items()
+            FileEntry(path, stored.size, stored.fingerprint, stored.mode)
+            for path, stored in self.files.items()
         )
 
     def ref(self) -> SkillRef:
@@ -84,10 +97,18 @@ class SkillFolder:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """The skills of one listing, and the refused entries that belong to none of them."""
+    """The skills of one listing, and the refused entries that belong to none of them.
+
+    Attributes:
+        skills: The skill folders, by name.
+        strays: Refused entries that belong to no skill.
+        elsewhere: Folders (relative to the root, ``""`` for the root) holding a SKILL.md
+            that is no skill here: hidden, nested deeper, or the root itself.
+    """
 
     skills: Mapping[str, SkillFolder]
     strays: tuple[SkillRef, ...] = ()
+    elsewhere: tuple[str, ...] = ()
 
     def refs(self) -> list[SkillRef]:
         """Every skill and stray, sorted by name."""
@@ -100,6 +121,7 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
     folders: dict[str, dict[str, StoredFile]] = defaultdict(dict)
     refused: dict[str, list[tuple[Candidate, StorageError]]] = defaultdict(list)
     strays: list[SkillRef] = []
+    skill_md_folders: set[str] = set()
     for candidate in candidates:
         try:
             relative = check_relative_path(candidate.path)
@@ -112,6 +134,9 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
             else:
                 refused[owner].append((candidate, problem))
             continue
+        folder, _, basename = relative.rpartition("/")
+        if basename in SKILL_MD_NAMES and not candidate.stray:
+            skill_md_folders.add(folder)
         name, _, inner = relative.partition("/")
         if candidate.stray or not inner or name in IGNORED_FOLDERS or is_hidden(relative):
             continue
@@ -132,7 +157,8 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
             continue
         ordered = dict(sorted(files.items()))
         skills[name] = SkillFolder(name, skill_md, ordered, _combined(problems))
-    return Layout(skills, tuple(strays))
+    elsewhere = sorted(path for path in skill_md_folders if path.split("/", 1)[0] not in skills)
+    return Layout(skills, tuple(strays), tuple(elsewhere))
 
 
 def passes(check: Callable[[str], object], value: str) -> bool:

@@ -68,7 +68,10 @@ class FolderView:
             async with semaphore:
                 try:
                     return await self._fs.cat(
-                        stored.key, location=stored.location, missing=SkillNotFoundError
+                        stored.key,
+                        location=stored.location,
+                        missing=SkillNotFoundError,
+                        size=stored.expected_size,
                     )
                 except StorageError as exc:
                     return exc
@@ -78,7 +81,10 @@ class FolderView:
     async def read(self, stored: StoredFile) -> bytes:
         """GET one file."""
         return await self._fs.cat(
-            stored.key, location=stored.location, missing=ResourceNotFoundError
+            stored.key,
+            location=stored.location,
+            missing=ResourceNotFoundError,
+            size=stored.expected_size,
         )
 
 
@@ -146,10 +152,11 @@ class BundleSource:
         token = fingerprint(details)
         if self._current is not None and self._current[0] == token:
             return self._current[1]
-        size = details.get("size")
-        if isinstance(size, int):
+        listed = details.get("size")
+        size = listed if isinstance(listed, int) else None
+        if size is not None:
             check_size(size, self._limits.max_bundle_bytes, location=self._location, what="bundle")
-        data = await self._fs.cat(path, location=self._location)
+        data = await self._fs.cat(path, location=self._location, size=size)
         bundle = await asyncio.to_thread(
             ZipBundle.load,
             data,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import stat
 import tarfile
 import zlib
 from collections.abc import Mapping
@@ -64,7 +65,8 @@ class TarBundle:
             member_location = f"{location}!/{name}"
             span = tar[member.offset_data : member.offset_data + member.size]
             fingerprint = f"crc:{zlib.crc32(span):08x}:{member.size}"
-            stored = StoredFile(name, member.size, fingerprint, member_location)
+            mode = stat.S_IMODE(member.mode)
+            stored = StoredFile(name, member.size, fingerprint, member_location, mode=mode)
             refusal = screen(member, limits, available=len(tar), location=member_location)
             spans.setdefault(name, (member.offset_data, member.size))
             candidates.append(Candidate(mounted(name, mount), stored, refusal))

@@ -5,21 +5,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import tempfile
+import secrets
+import stat
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from backends.errors import StorageError
+from backends.remote.budget import TimeBudget
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
-from backends.remote.urls import parse_source, protocol_of
+from backends.remote.urls import check_names_something, parse_source, protocol_of
 
 
 async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
     """Create or replace the file at ``url`` with ``data``.
 
     A local path is replaced atomically (written beside it, then renamed); anything else is
-    uploaded through fsspec, with skillfs's retries.
+    uploaded through fsspec, with skillfs's retries and default time budget (10 s plus a
+    second per MiB).
 
     Args:
         url: A local path, ``file://`` URL or any fsspec URL (``s3://bucket/skills.zip``).
@@ -30,9 +33,11 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
         Where the file was written, with any password hidden.
 
     Raises:
+        UnsupportedSourceError: ``url`` names nothing (empty, ``s3://`` without a bucket...).
         StorageError: The write failed.
         MissingDependencyError: The filesystem's package is not installed.
     """
+    check_names_something(url)
     redact = Redactor.for_source(url, storage_options)
     location = redact.url(url)
     protocol = protocol_of(url)
@@ -41,13 +46,15 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
         await asyncio.to_thread(_replace_local, path, data, location)
         return location
     check_available(parse_source(url), location=location)
-    target, options = prepare(url, storage_options)
+    budget = TimeBudget()
+    target, options = prepare(url, storage_options, timeout=budget.timeout)
     fs = await RemoteFS.open(
         target,
         options,
         location=location,
         redact=redact,
         retry=default_retry(protocol),
+        budget=budget,
     )
     try:
         await fs.pipe(fs.path, data, location=location)
@@ -57,13 +64,20 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
 
 
 def _replace_local(path: str, data: bytes, location: str) -> None:
-    """Blocking: write ``data`` next to ``path`` and rename it over ``path``."""
+    """Blocking: write ``data`` next to ``path`` and rename it over ``path``.
+
+    The file gets the mode of the one it replaces, or ``0o666`` less the umask when it is
+    new, as any program's output does (a temporary file alone would be ``0o600``).
+    """
     folder = os.path.dirname(os.path.abspath(path))
     temporary = None
     try:
         os.makedirs(folder, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".skillfs-", delete=False) as handle:
-            temporary = handle.name
+        temporary = os.path.join(folder, f".skillfs-{secrets.token_hex(8)}.tmp")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(descriptor, "wb") as handle:
+            with contextlib.suppress(FileNotFoundError):
+                os.fchmod(descriptor, stat.S_IMODE(os.stat(path).st_mode))
             handle.write(data)
         os.replace(temporary, path)
     except OSError as exc:

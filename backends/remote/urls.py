@@ -14,6 +14,16 @@ from backends.errors import UnsupportedSourceError
 
 _ZIP_PREFIX = "zip://"
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+)://")
+_GITHUB_REPOSITORY = re.compile(r"^[^:/@]+:[^:/@]+(@[^/]+)?$")
+_CONTAINERS = {
+    "s3": ("bucket", "s3://BUCKET[/folder]"),
+    "s3a": ("bucket", "s3a://BUCKET[/folder]"),
+    "gs": ("bucket", "gs://BUCKET[/folder]"),
+    "gcs": ("bucket", "gcs://BUCKET[/folder]"),
+    "http": ("host", "http://HOST/skills.zip"),
+    "https": ("host", "https://HOST/skills.zip"),
+}
+"""Protocols whose URL must start with a container, and how a complete one looks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +56,10 @@ def parse_source(url: str) -> SourceSpec:
     """Split ``url`` into what to open and how to read it.
 
     Raises:
-        UnsupportedSourceError: A ``zip://`` URL without the archive after ``::``.
+        UnsupportedSourceError: The URL names nothing (see :func:`check_names_something`),
+            or a ``zip://`` URL has no archive after ``::``.
     """
+    check_names_something(url)
     if url.startswith((_ZIP_PREFIX, "zip::")):
         head, separator, target = url.partition("::")
         if not separator or not target:
@@ -58,6 +70,48 @@ def parse_source(url: str) -> SourceSpec:
         inner = head.removeprefix(_ZIP_PREFIX).removeprefix("zip").strip("/")
         return SourceSpec(target, bundle=True, inner_root=inner or None)
     return SourceSpec(url, bundle=is_zip_path(url))
+
+
+def check_names_something(url: str) -> None:
+    """Refuse, from the text alone, a source that names no folder, bucket or repository.
+
+    An empty string, an empty link in a ``::`` chain, ``file://`` without a path, an
+    ``s3://`` or ``gs://`` URL without a bucket, ``github://`` without ``ORG:REPO`` and an
+    HTTP URL without a host are refused here, before any filesystem is built, so no
+    credential lookup or request is ever made for them.
+
+    Raises:
+        UnsupportedSourceError: The URL names nothing; the message shows a complete form.
+    """
+    if not url.strip():
+        raise UnsupportedSourceError("empty source: name a skills folder, a .zip bundle or a URL")
+    links = url.split("::")
+    if len(links) > 1 and any(not link.strip() for link in links):
+        raise UnsupportedSourceError(
+            "empty link in a chained URL: '::' joins two URLs, e.g. zip://::s3://bucket/x.zip",
+            location=url,
+        )
+    for link in links:
+        problem = _unnamed(link)
+        if problem is not None:
+            raise UnsupportedSourceError(problem, location=url)
+
+
+def _unnamed(link: str) -> str | None:
+    """Why one link of a URL names nothing, or ``None``."""
+    match = _SCHEME.match(link)
+    if match is None:
+        return None
+    protocol, rest = match.group(1).lower(), link[match.end() :]
+    head = rest.split("/", 1)[0].split("?", 1)[0]
+    if protocol in _CONTAINERS and not head:
+        what, form = _CONTAINERS[protocol]
+        return f"{protocol}:// URL names no {what}: write {form}"
+    if protocol == "github" and not _GITHUB_REPOSITORY.match(head):
+        return "github:// URL names no repository: write github://ORG:REPO[@REF][/folder]"
+    if protocol == "file" and not rest:
+        return "file:// URL names no folder: write file:///path/to/skills"
+    return None
 
 
 def last_link(url: str) -> str:

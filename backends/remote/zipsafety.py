@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
 from backends.limits import Limits, check_size
 from backends.paths import SKILL_MD_NAMES, check_relative_path
+from backends.remote.errors import IncompleteReadError
 from backends.remote.layout import (
     IGNORED_FOLDERS,
     Candidate,
@@ -39,6 +40,7 @@ _ZIP64_LOCATOR_SIGNATURE = b"PK\x06\x07"
 _ZIP64_EOCD = struct.Struct("<4sQ2H2L4Q")
 _ZIP64_EOCD_SIGNATURE = b"PK\x06\x06"
 _MAX_COMMENT = 0xFFFF
+_UNIX = 3
 _ENCRYPTED = 0x1
 _READ_ERRORS = (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError)
 
@@ -95,12 +97,14 @@ class ZipBundle:
         Raises:
             StorageError: The member is corrupt or uses an unsupported compression.
         """
+        member = self._members[key]
         try:
-            with self._archive.open(self._members[key]) as handle:
-                return handle.read()
+            with self._archive.open(member) as handle:
+                data = handle.read()
         except _READ_ERRORS as exc:
             message = f"cannot read member: {type(exc).__name__}: {exc}"
             raise StorageError(message, location=location) from exc
+        return IncompleteReadError.check(data, member.file_size, location=location)
 
     def read_many(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
         """Inflate several members (blocking); a corrupt one never hides the others."""
@@ -167,6 +171,12 @@ def screen(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> StorageEr
     return None
 
 
+def unix_mode(info: zipfile.ZipInfo) -> int | None:
+    """A member's permission bits, when a Unix archiver recorded them; else ``None``."""
+    mode = stat.S_IMODE(info.external_attr >> 16)
+    return mode if info.create_system == _UNIX and mode else None
+
+
 def wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:
     """The single top folder holding every skill folder, or ``""`` when skills sit at the root.
 
@@ -197,7 +207,9 @@ def _candidates(
             continue
         member_location = f"{location}!/{name}"
         fingerprint = f"crc:{info.CRC:08x}:{info.file_size}"
-        stored = StoredFile(name, info.file_size, fingerprint, member_location)
+        stored = StoredFile(
+            name, info.file_size, fingerprint, member_location, mode=unix_mode(info)
+        )
         path = mounted(name[len(prefix) :], mount) if inside else name
         refusal = screen(info, limits, location=member_location)
         candidates.append(Candidate(path, stored, refusal, stray=not inside))

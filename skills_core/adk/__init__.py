@@ -20,21 +20,27 @@ from skills_core.adk.attach import with_skills
 from skills_core.adk.auto_skills import AutoSkillsPlugin
 from skills_core.adk.convert import load_adk_skill, load_adk_skills, to_adk_skill
 from skills_core.adk.coordination import SkillContextProvider, agent_tool_registry
+from skills_core.adk.executor import CodeExecutorRunner
 from skills_core.adk.fork import AgentResolver, ModelResolver
+from skills_core.adk.guard import ACTIVE_SKILL_KEY, SkillToolGuard, activate_skill
 from skills_core.adk.names import ToolNames
 from skills_core.adk.prompt import PromptContext, default_system_prompt
 from skills_core.adk.registry import CatalogSkillRegistry
 from skills_core.adk.toolset import SkillsToolset
 
 __all__ = [
+    "ACTIVE_SKILL_KEY",
     "AgentResolver",
     "AutoSkillsPlugin",
     "CatalogSkillRegistry",
+    "CodeExecutorRunner",
     "ModelResolver",
     "PromptContext",
     "SkillContextProvider",
+    "SkillToolGuard",
     "SkillsToolset",
     "ToolNames",
+    "activate_skill",
     "agent_tool_registry",
     "default_system_prompt",
     "load_adk_skill",

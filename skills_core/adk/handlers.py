@@ -12,6 +12,7 @@ from typing import Any
 
 from google.adk.tools.tool_context import ToolContext
 
+from skills_core.adk.executor import running_in
 from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
@@ -29,6 +30,15 @@ from skills_core.tools.results import (
 )
 from skills_core.tools.schemas import FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
 
+CONTEXT_PATH_KEY = "skillfs:context_path"
+"""Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
+
+
+def context_path_of(state: Any) -> str | None:
+    """The session's context path, when one is set (a string)."""
+    value = state.get(CONTEXT_PATH_KEY)
+    return value if isinstance(value, str) else None
+
 
 def build_tools(
     tools: SkillTools,
@@ -41,7 +51,7 @@ def build_tools(
     """The skill tools, keyed by their default names."""
 
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        return await tools.list_skills()
+        return await tools.list_skills(context_path=context_path_of(context.state))
 
     async def search_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.search_skills(args.get("query"), args.get("limit", DEFAULT_SEARCH_LIMIT))
@@ -78,7 +88,7 @@ def build_tools(
     def fixed(text: str) -> Callable[[], str]:
         return lambda: text
 
-    return {
+    built = {
         "list_skills": SkillTool(
             name=names.list_skills,
             describe=fixed("Lists the skills you can load, with what each is for."),
@@ -107,7 +117,8 @@ def build_tools(
             name=names.load_skill_resource,
             describe=fixed(
                 "Reads one file of a skill: text, or binary (images, audio, video and PDF "
-                "follow as inline data; other files as base64)."
+                "follow as inline data; other files as base64). A folder's path lists that "
+                "folder."
             ),
             parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH},
             required=("skill_name", "file_path"),
@@ -121,6 +132,9 @@ def build_tools(
             handler=run_script,
         ),
     }
+    for kind, tool in built.items():
+        tool.kind = kind
+    return built
 
 
 def _request(args: Mapping[str, Any], context: ToolContext) -> str:
@@ -141,7 +155,8 @@ async def run_confirmed(
         refusal = await _confirmed(tools, context, skill_name, file_path, args)
         if refusal:
             return refusal
-    return await tools.run_skill_script(skill_name, file_path, args)
+    with running_in(context._invocation_context):  # for CodeExecutorRunner
+        return await tools.run_skill_script(skill_name, file_path, args)
 
 
 async def _confirmed(

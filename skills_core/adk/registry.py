@@ -60,7 +60,7 @@ class CatalogSkillRegistry(SkillRegistry):
         else:
             found = [
                 (entry.metadata, entry.location)
-                for entry in snapshot.entries.values()
+                for entry in snapshot.loaded.values()
                 if entry.metadata is not None
             ]
         results = []

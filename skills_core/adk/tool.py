@@ -24,7 +24,12 @@ class SkillTool(BaseTool):
         parameters: JSON-schema properties of the arguments.
         required: Names of the required arguments.
         handler: Runs a call; it must return error values, never raise.
+
+    Attributes:
+        kind: Which skill tool this is (``"load_skill"``, …), whatever it is named.
     """
+
+    kind = ""
 
     def __init__(
         self,

@@ -9,6 +9,7 @@ skills added, changed or removed in storage show up without rebuilding the agent
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from google.adk.agents.readonly_context import ReadonlyContext
@@ -18,7 +19,7 @@ from google.adk.tools.base_toolset import BaseToolset, ToolPredicate
 from google.adk.tools.tool_context import ToolContext
 
 from skills_core.adk.fork import AgentResolver, Forker, ModelResolver
-from skills_core.adk.handlers import build_tools
+from skills_core.adk.handlers import build_tools, context_path_of
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
 from skills_core.adk.prompt import (
@@ -29,6 +30,7 @@ from skills_core.adk.prompt import (
     default_system_prompt,
 )
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.budget import ListingPolicy
 from skills_core.tools.content import ContentBuilder, skill_body
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 from skills_core.tools.policy import ScriptPolicy
@@ -48,7 +50,16 @@ class SkillsToolset(BaseToolset):
             passed since the last refresh (``0``: every turn; ``None``: never - keep it
             current yourself, e.g. with ``catalog.watch()``).
         scripts: Allows ``run_skill_script`` under this policy; ``None`` keeps scripts off.
-        search: Offer ``search_skills``, a ranked search of the catalog (for large catalogs).
+        search: Offer ``search_skills``, a ranked search of the catalog (for large
+            catalogs); by default, when there is a ``budget``.
+        budget: The most characters the catalog may take in ``list_skills``' result (or,
+            when eager, the system instruction): over it, descriptions shorten, then only
+            names are listed, then only a count and ``search_skills``, and the model is told
+            (see :mod:`skills_core.context.budget`). ``None``: no limit.
+        include_tags: When set, only skills with one of these tags are listed.
+        exclude_tags: Skills with any of these tags are not listed. Skills whose ``paths``
+            miss the session's context path (state ``"skillfs:context_path"``) are not
+            listed either; filters apply before the budget.
         names: The tool names (default: google-adk's).
         load_skill_description: Builds ``load_skill``'s description from the current skills.
         system_prompt: The skills part of the system instruction: text, or a function of a
@@ -70,7 +81,10 @@ class SkillsToolset(BaseToolset):
         discovery: Discovery = "lazy",
         refresh_every: float | None = 5.0,
         scripts: ScriptPolicy | None = None,
-        search: bool = False,
+        search: bool | None = None,
+        budget: int | None = None,
+        include_tags: Sequence[str] = (),
+        exclude_tags: Sequence[str] = (),
         names: ToolNames | None = None,
         load_skill_description: SkillsDescription = default_load_skill_description,
         system_prompt: str | SystemPrompt = default_system_prompt,
@@ -86,15 +100,23 @@ class SkillsToolset(BaseToolset):
         super().__init__(tool_filter=tool_filter, tool_name_prefix=tool_name_prefix)
         self._catalog = catalog
         self._eager = discovery == "eager"
-        self._search = search
+        self._search = search = budget is not None if search is None else search
         self._refresh = RefreshGate(catalog, refresh_every)
         self._names = names or ToolNames()
         self._system_prompt = system_prompt
+        seen = self._names.prefixed(tool_name_prefix)
         self._tools = SkillTools(
             catalog,
             scripts=scripts,
             build_content=build_content,
             max_resource_bytes=max_resource_bytes,
+            listing=ListingPolicy(
+                budget,
+                include_tags,
+                exclude_tags,
+                search_tool=seen.search_skills if search else None,
+                load_tool=seen.load_skill,
+            ),
         )
         self._inline = InlineFiles()
         built = build_tools(
@@ -146,7 +168,10 @@ class SkillsToolset(BaseToolset):
         prompt = self._system_prompt
         instructions = [prompt if isinstance(prompt, str) else prompt(context)]
         if self._eager:
-            instructions.append(self._catalog.to_prompt(include_location=False))
+            context_path = context_path_of(tool_context.state)
+            instructions.append(
+                self._tools.listing.prompt(self._catalog, context_path=context_path)
+            )
         llm_request.append_instructions([text for text in instructions if text])
         self._inline.attach(llm_request)
 

@@ -1,11 +1,18 @@
-"""Skill bundles: every valid skill of a source in one deterministic zip, with a manifest.
+"""Skill bundles: the skills a catalog serves, in one deterministic zip with a manifest.
+
+A bundle carries what :class:`SkillCatalog` would serve from the source (skills loaded with
+warnings included), read through that catalog, so it follows the catalog's verdict and its
+names; ``strict=True`` applies the strict verdict of ``skillfs validate`` instead. Skills the
+verdict refuses stop the bundle unless ``skip_invalid``.
 
 The same skills always give byte-identical archives, whatever storage they came from: members
-sorted by path, one fixed timestamp (1980-01-01), fixed permissions and compression, and a
-manifest (``skillfs-bundle.json``) with each skill's name, description, and the size and sha256
-of every file. Hidden files are never bundled. Before anything is written, the archive is
-opened with the same screening skillfs applies when loading bundles, so every bundle it writes
-loads whole under the same :class:`~backends.limits.Limits`.
+sorted by path, one fixed timestamp (1980-01-01), fixed compression, mode 0755 for scripts
+(files under ``scripts/``, and files the source records as executable) and 0644 for the rest,
+and a manifest (``skillfs-bundle.json``) with each skill's name, description, and the size,
+sha256 and mode of every file. Hidden files are never bundled. Before anything is written, the
+archive is opened with the same screening skillfs applies when loading bundles, so every
+bundle it writes loads whole under the same :class:`~backends.limits.Limits`. A bundle is
+never written inside the source it is made from.
 
 >>> bundle = await write_bundle("./skills", "s3://bucket/skills.zip")  # doctest: +SKIP
 """
@@ -18,14 +25,16 @@ import io
 import json
 import os
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from backends import Backend, open_backend, write_bytes
 from backends.errors import LimitExceededError
 from backends.limits import DEFAULT_LIMITS, Limits
+from backends.paths import SKILL_MD_NAMES
 from backends.remote import bundle_refusals
+from skills_core.bundle.output import check_output
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import SkillProblem
 from skills_core.errors import InvalidSkillsError
@@ -34,7 +43,8 @@ from skills_core.format.models import SkillMetadata
 MANIFEST_NAME = "skillfs-bundle.json"
 MANIFEST_FORMAT = "skillfs-bundle/1"
 _TIMESTAMP = (1980, 1, 1, 0, 0, 0)
-_MODE = 0o644 << 16
+_MODE = 0o644
+_EXECUTABLE_MODE = 0o755
 _UNIX = 3
 _LEVEL = 9
 
@@ -50,7 +60,9 @@ class Bundle:
         data: The zip archive.
         skills: The bundled skills, sorted.
         files: How many skill files it holds (the manifest excluded).
-        skipped: Skills left out because they are invalid (with ``skip_invalid``).
+        skipped: Why skills were left out (with ``skip_invalid``): the verdict's errors.
+        warnings: Warnings about the bundled skills (spec violations a lenient catalog
+            loads with, and advice).
         location: Where it was written, once it was.
     """
 
@@ -58,6 +70,7 @@ class Bundle:
     skills: tuple[str, ...]
     files: int
     skipped: tuple[SkillProblem, ...] = ()
+    warnings: tuple[SkillProblem, ...] = ()
     location: str | None = None
 
     @property
@@ -69,36 +82,48 @@ class Bundle:
 async def build_bundle(
     backend: Backend,
     *,
+    strict: bool = False,
     skip_invalid: bool = False,
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
     max_concurrency: int = 16,
 ) -> Bundle:
-    """Validate every skill of ``backend`` strictly and pack the valid ones.
+    """Pack every skill a catalog of ``backend`` serves.
+
+    Args:
+        backend: Where the skills are.
+        strict: Judge as ``skillfs validate`` does: any spec violation refuses a skill.
+        skip_invalid: Leave refused skills out instead of refusing to bundle.
+        progress: Called as skills are packed.
+        limits: Limits for loading, for each file (``max_bundle_entry_bytes``) and for the
+            archive (it must load under them).
+        max_concurrency: Most files read at once.
 
     Raises:
-        InvalidSkillsError: Some skills are invalid and ``skip_invalid`` is false.
+        InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
         LimitExceededError: A file, or the archive, breaks a bundle limit.
         StorageError: The source could not be listed or read.
     """
-    catalog = SkillCatalog(backend, strict=True, limits=limits)
+    files_limit = replace(limits, max_resource_bytes=limits.max_bundle_entry_bytes)
+    catalog = SkillCatalog(backend, strict=strict, limits=files_limit)
     report = await catalog.refresh()
     report.raise_for_failure()
     if report.errors and not skip_invalid:
         raise InvalidSkillsError(report.errors, location=backend.location)
     skills = catalog.list()
-    members = await _read_skills(backend, skills, progress, limits, max_concurrency)
-    manifest = _manifest(skills, members)
-    data = await asyncio.to_thread(_archive, {**members, MANIFEST_NAME: manifest})
+    members, executables = await _read_skills(catalog, skills, progress, max_concurrency)
+    manifest = _manifest(skills, members, executables)
+    data = await asyncio.to_thread(_archive, {**members, MANIFEST_NAME: manifest}, executables)
     await asyncio.to_thread(_check_loadable, data, limits, f"bundle of {backend.location}")
     names = tuple(meta.name for meta in skills)
-    return Bundle(data, names, len(members), report.errors)
+    return Bundle(data, names, len(members), report.errors, report.warnings)
 
 
 async def write_bundle(
     source: str | os.PathLike[str] | Backend,
     out: str | os.PathLike[str],
     *,
+    strict: bool = False,
     skip_invalid: bool = False,
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
@@ -109,59 +134,77 @@ async def write_bundle(
 
     Args:
         source: Where the skills are, or a backend already opened.
-        out: The archive to create or replace: a local path or any fsspec URL.
-        skip_invalid: Leave invalid skills out instead of refusing to bundle.
+        out: The archive to create or replace: a local path or any fsspec URL, never inside
+            the source. A new local file gets the usual mode (``0o666`` less the umask); a
+            replaced one keeps its mode.
+        strict: Judge as ``skillfs validate`` does: any spec violation refuses a skill.
+        skip_invalid: Leave refused skills out instead of refusing to bundle.
         progress: Called as skills are packed, e.g. to drive a progress bar.
         limits: Limits for validation and for the archive (it must load under them).
         out_options: Storage options for ``out`` (credentials, endpoint).
         **source_options: Storage options for ``source``.
 
     Raises:
-        InvalidSkillsError: Some skills are invalid and ``skip_invalid`` is false.
+        UnsupportedSourceError: ``out`` is empty.
+        UnsafePathError: ``out`` is inside the source (or is the source).
+        InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
         LimitExceededError: A file, or the archive, breaks a bundle limit.
         StorageError: The source could not be read or the archive not written.
     """
-    backend = (
-        open_backend(source, **source_options) if isinstance(source, str | os.PathLike) else source
-    )
+    if isinstance(source, str | os.PathLike):  # opening may import a filesystem's modules
+        source = await asyncio.to_thread(open_backend, source, **source_options)
+    await asyncio.to_thread(check_output, os.fspath(out), source.location)
     bundle = await build_bundle(
-        backend, skip_invalid=skip_invalid, progress=progress, limits=limits
+        source, strict=strict, skip_invalid=skip_invalid, progress=progress, limits=limits
     )
     location = await write_bytes(os.fspath(out), bundle.data, **(out_options or {}))
     return replace(bundle, location=location)
 
 
 async def _read_skills(
-    backend: Backend,
+    catalog: SkillCatalog,
     skills: Sequence[SkillMetadata],
     progress: Progress | None,
-    limits: Limits,
     max_concurrency: int,
-) -> dict[str, bytes]:
-    """Every visible file of every skill, by archive path, read concurrently."""
+) -> tuple[dict[str, bytes], set[str]]:
+    """Every visible file of every skill by archive path, read concurrently; the executables.
+
+    SKILL.md is the copy the catalog judged (no second read); the rest is read through the
+    catalog, which maps each skill's name to its storage.
+    """
     semaphore = asyncio.Semaphore(max_concurrency)
     packed = 0
+    executables: set[str] = set()
 
     async def read(name: str, path: str) -> bytes:
+        if path in SKILL_MD_NAMES:
+            return catalog.skill_md(name)
         async with semaphore:
-            return await backend.read(name, path, max_bytes=limits.max_bundle_entry_bytes)
+            return await catalog.read_resource(name, path)
 
     async def pack(name: str) -> dict[str, bytes]:
         nonlocal packed
-        entries = await backend.files(name)
+        entries = (await catalog.get(name)).files
         contents = await asyncio.gather(*(read(name, entry.path) for entry in entries))
         packed += 1
         if progress is not None:
             progress(packed, len(skills))
+        executables.update(f"{name}/{entry.path}" for entry in entries if entry.executable)
         return {f"{name}/{entry.path}": data for entry, data in zip(entries, contents, strict=True)}
 
     members: dict[str, bytes] = {}
     for files in await asyncio.gather(*(pack(meta.name) for meta in skills)):
         members.update(files)
-    return members
+    return members, executables
 
 
-def _manifest(skills: Sequence[SkillMetadata], members: Mapping[str, bytes]) -> bytes:
+def _mode(path: str, executables: Collection[str]) -> int:
+    return _EXECUTABLE_MODE if path in executables else _MODE
+
+
+def _manifest(
+    skills: Sequence[SkillMetadata], members: Mapping[str, bytes], executables: Collection[str]
+) -> bytes:
     listed = []
     for meta in skills:
         prefix = f"{meta.name}/"
@@ -170,6 +213,7 @@ def _manifest(skills: Sequence[SkillMetadata], members: Mapping[str, bytes]) -> 
                 "path": path[len(prefix) :],
                 "size": len(data),
                 "sha256": hashlib.sha256(data).hexdigest(),
+                "mode": f"{_mode(path, executables):04o}",
             }
             for path, data in sorted(members.items())
             if path.startswith(prefix)
@@ -179,15 +223,15 @@ def _manifest(skills: Sequence[SkillMetadata], members: Mapping[str, bytes]) -> 
     return (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
-def _archive(members: Mapping[str, bytes]) -> bytes:
-    """A zip of ``members`` that depends on nothing but their paths and bytes (blocking)."""
+def _archive(members: Mapping[str, bytes], executables: Collection[str]) -> bytes:
+    """A zip of ``members`` that depends on nothing but their paths, bytes and modes (blocking)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for path in sorted(members):
             info = zipfile.ZipInfo(path, date_time=_TIMESTAMP)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.create_system = _UNIX
-            info.external_attr = _MODE
+            info.external_attr = _mode(path, executables) << 16
             archive.writestr(info, members[path], compresslevel=_LEVEL)
     return buffer.getvalue()
 

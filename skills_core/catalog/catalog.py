@@ -3,8 +3,16 @@
 ``refresh()`` lists the backend once, reuses every entry whose fingerprint is unchanged, fetches
 and parses only new or changed SKILL.md files (a touched file with equal bytes counts as
 unchanged), then swaps in a new immutable snapshot in one assignment, so concurrent readers
-never see a half-applied refresh; when nothing changed the old snapshot stays as it is. A listing
-that fails leaves the last good snapshot in place.
+never see a half-applied refresh; when nothing changed the old snapshot stays as it is.
+
+``refresh()`` never raises (but for cancellation): a failed listing, or anything unexpected
+while building the new snapshot, leaves the last good snapshot in place and is reported in
+``ReloadReport.failure``; each skill is judged under its own guard, so one skill that breaks
+the loader is refused alone.
+
+Skills are served under their frontmatter ``name`` (their folder's when they have none): one
+name for every reader (``list``, ``get``, ``to_prompt``, reports, tools). The folder stays the
+storage key for backend calls.
 """
 
 from __future__ import annotations
@@ -28,14 +36,14 @@ from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from skills_core import codes
 from skills_core.catalog.entries import (
     CatalogEntry,
-    load_document,
+    failed_read_entry,
+    judge_document,
     problem_from_error,
     unreadable_entry,
     withhold,
 )
 from skills_core.catalog.report import ReloadReport, SkillProblem
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
-from skills_core.context.prompt import format_available_skills
 from skills_core.format.models import Skill, SkillMetadata
 
 logger = logging.getLogger("skillfs")
@@ -48,7 +56,9 @@ class SkillCatalog:
 
     Args:
         backend: Where the skills live.
-        strict: Refuse skills with any spec violation, not only a broken identity.
+        strict: Refuse skills with any spec violation, as ``skillfs validate`` does; by
+            default only a skill without readable frontmatter, a description or a usable
+            name is refused (agentskills.io's lenient validation).
         limits: Size and YAML limits applied while loading.
     """
 
@@ -68,8 +78,7 @@ class SkillCatalog:
         return len(self._snapshot.skills)
 
     def __contains__(self, name: object) -> bool:
-        entry = self._snapshot.entries.get(name) if isinstance(name, str) else None
-        return entry is not None and entry.loaded
+        return isinstance(name, str) and name in self._snapshot.loaded
 
     @property
     def backend(self) -> Backend:
@@ -115,8 +124,16 @@ class SkillCatalog:
             SkillNotFoundError: No loaded skill has that name.
         """
         entry, metadata = self._loaded_entry(name)
-        files = await self._backend.files(name)
+        files = await self._backend.files(entry.name)
         return Skill(metadata, entry.body, entry.location, tuple(files))
+
+    def folder(self, name: str) -> str:
+        """The folder (the backend's storage key) of a loaded skill.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        return self._loaded_entry(name)[0].name
 
     def skill_md(self, name: str) -> bytes:
         """The SKILL.md bytes a loaded skill was built from, without a storage request.
@@ -140,18 +157,45 @@ class SkillCatalog:
             UnsafePathError: The path would leave the skill folder.
             LimitExceededError: The file is over ``max_bytes`` or ``limits.max_resource_bytes``.
         """
-        self._loaded_entry(name)
+        folder = self._loaded_entry(name)[0].name
         limit = self._limits.max_resource_bytes
         if max_bytes is not None:
             limit = min(limit, max_bytes)
-        return await self._backend.read(name, path, max_bytes=limit)
+        return await self._backend.read(folder, path, max_bytes=limit)
 
-    def to_prompt(self, *, include_location: bool = True) -> str:
-        """The ``<available_skills>`` XML block for a system prompt, escaped."""
-        entries = self._snapshot.entries
-        return format_available_skills(
-            (meta.name, meta.description, entries[meta.name].location if include_location else None)
-            for meta in self._snapshot.skills
+    def to_prompt(
+        self,
+        *,
+        include_location: bool = True,
+        budget: int | None = None,
+        context_path: str | None = None,
+        include_tags: Sequence[str] = (),
+        exclude_tags: Sequence[str] = (),
+        search_tool: str | None = "search_skills",
+    ) -> str:
+        """The ``<available_skills>`` XML block for a system prompt, escaped.
+
+        Args:
+            include_location: Give each SKILL.md's location (skills-ref's format).
+            budget: The most characters the block may take; over it, descriptions shorten,
+                then only names are listed, then only a count and ``search_tool``, with a
+                note saying so (see :mod:`skills_core.context.budget`).
+            context_path: The file being worked on: skills whose ``paths`` do not match it
+                are left out.
+            include_tags: When set, only skills with one of these tags.
+            exclude_tags: Skills with any of these tags are left out.
+            search_tool: The tool the note points to for skills not shown; ``None`` when the
+                model has none (a listing by name is then as small as the block gets).
+        """
+        # Imported here: the context layer's modules import this one.
+        from skills_core.context.budget import SkillFilter, catalog_prompt
+
+        return catalog_prompt(
+            self,
+            include_location=include_location,
+            budget=budget,
+            skill_filter=SkillFilter(context_path, include_tags, exclude_tags),
+            search_tool=search_tool,
         )
 
     async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
@@ -173,34 +217,45 @@ class SkillCatalog:
             try:
                 listing = await self._list(old)
             except Exception as exc:  # a failed listing must never lose the catalog
-                return self._failed_refresh(old, exc)
-            entries, refresh_errors, fetched = await self._load(listing, old)
-            shadowing = shadowing_of(listing)
-            if _nothing_changed(old, entries, refresh_errors, shadowing):
-                return ReloadReport(unchanged=old.names, errors=old.errors, warnings=old.warnings)
-            new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, shadowing=shadowing)
-            self._snapshot = new
-            return _compare(old, new, fetched)
+                return self._failed_refresh(old, exc, codes.LIST_FAILED, "listing failed")
+            try:
+                return await self._apply(listing, old)
+            except Exception as exc:  # nor may anything unexpected after it
+                return self._failed_refresh(old, exc, codes.REFRESH_FAILED, "refresh failed")
+
+    async def _apply(self, listing: Sequence[ListedDocument], old: CatalogSnapshot) -> ReloadReport:
+        """Load what the listing says changed and swap in the new snapshot, if any."""
+        entries, refresh_errors, fetched = await self._load(listing, old)
+        shadowing = shadowing_of(listing)
+        if _nothing_changed(old, entries, refresh_errors, shadowing):
+            return ReloadReport(unchanged=old.names, errors=old.errors, warnings=old.warnings)
+        new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, shadowing=shadowing)
+        self._snapshot = new
+        return _compare(old, new, fetched)
 
     def _loaded_entry(self, name: str) -> tuple[CatalogEntry, SkillMetadata]:
-        entry = self._snapshot.entries.get(name)
+        snapshot = self._snapshot
+        entry = snapshot.loaded.get(name)
         if entry is None or entry.metadata is None:
-            reason = f": {entry.errors[0].message}" if entry and entry.errors else ""
+            why = next((problem.message for problem in snapshot.errors if problem.name == name), "")
             raise SkillNotFoundError(
-                f"no loaded skill named {name!r}{reason}", location=self._backend.location
+                f"no loaded skill named {name!r}{': ' if why else ''}{why}",
+                location=self._backend.location,
             )
         return entry, entry.metadata
 
-    def _failed_refresh(self, old: CatalogSnapshot, exc: Exception) -> ReloadReport:
+    def _failed_refresh(
+        self, old: CatalogSnapshot, exc: Exception, code: str, what: str
+    ) -> ReloadReport:
         location = self._backend.location
         kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
-        message = f"listing failed ({kept}): {exc}"
+        message = f"{what} ({kept}): {exc}"
         logger.warning("%s: %s", location, message, exc_info=exc)
         return ReloadReport(
             unchanged=old.names,
             errors=old.errors,
             warnings=old.warnings,
-            failure=SkillProblem(None, location, codes.LIST_FAILED, message),
+            failure=SkillProblem(None, location, code, message),
             cause=exc,
         )
 
@@ -257,19 +312,19 @@ class SkillCatalog:
         for listed, result, fields in zip(listing, results, withheld, strict=True):
             previous = old.entries.get(listed.name)
             if isinstance(result, SkillDocument):
-                entry = load_document(
+                entry = judge_document(
                     result, limits=self._limits, strict=self._strict, previous=previous
                 )
                 built.append(withhold(entry, fields))
             elif isinstance(result, SkillNotFoundError):
                 continue  # vanished since the listing: it is simply gone
             elif previous is not None and previous.loaded:
-                problem = problem_from_error(listed.name, listed.location, result)
+                problem = problem_from_error(previous.served_name, listed.location, result)
                 note = f"{problem.message}; still serving the previous version"
                 problems.append(SkillProblem(problem.name, problem.location, problem.code, note))
                 built.append(previous)
             else:
-                built.append(unreadable_entry(listed, result))
+                built.append(failed_read_entry(listed, result))
         return built, problems
 
 
@@ -281,7 +336,7 @@ def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> Reload
         )
     before, after = set(old.names), set(new.names)
     common = [name for name in new.names if name in before]
-    changed = {name for name in common if _differs(old.entries[name], new.entries[name])}
+    changed = {name for name in common if _differs(old.loaded[name], new.loaded[name])}
     return ReloadReport(
         added=tuple(name for name in new.names if name not in before),
         changed=tuple(name for name in common if name in changed),

@@ -1,8 +1,14 @@
 """One catalog entry per skill: parsed and judged once, reused until its fingerprint changes.
 
-Which skills load: one whose identity is broken (no readable frontmatter, a missing or invalid
-``name``, a ``name`` unlike its folder, no ``description``) or that breaks a limit is refused;
-other spec violations load with warnings attached, unless the catalog is strict.
+Which skills load, as agentskills.io's client-implementation guide asks: one without readable
+frontmatter, without a description, with a name no catalog can serve (not a string, empty, a
+path separator or control character) or over a limit is refused; every other spec violation
+(a name unlike its folder or over 64 characters, unquoted colons YAML refuses, wrong types)
+loads with warnings attached, unless the catalog is strict. A loaded skill is served under its
+frontmatter ``name`` (its folder's when it has none); the folder stays the storage key.
+
+Judging never raises: an unexpected exception while judging one skill (a bug, or a backend
+handing back the wrong type) refuses that skill alone with ``LOAD_FAILED``.
 
 A SKILL.md whose fingerprint changed but whose bytes did not (a touched file, an identical
 upload) keeps its entry: the new bytes are compared with the ones held. That costs nothing on a
@@ -12,6 +18,7 @@ cost more than reading it. The body stays bytes until a reader asks for it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -23,17 +30,25 @@ from skills_core import codes
 from skills_core.catalog.report import SkillProblem
 from skills_core.errors import SkillParseError
 from skills_core.format.clean_skill import read_clean_skill
+from skills_core.format.colon_repair import quote_unquoted_colons
 from skills_core.format.fields import FIELDS
 from skills_core.format.models import SkillMetadata
 from skills_core.format.parsing import body_text, parse_frontmatter, split_skill_md
 from skills_core.format.validation import EMPTY_BODY, Issue, analyze
+
+logger = logging.getLogger("skillfs")
+
+_MAX_REASON_CHARS = 300
+_READ_AGAIN = "\x00read-again"
+"""The fingerprint of an entry whose read failed: no listing ever gives it."""
 
 
 class CatalogEntry(NamedTuple):
     """What the catalog knows of one skill.
 
     Attributes:
-        name: The folder name.
+        name: The folder name: the skill's storage key. A loaded skill is served under
+            ``metadata.name`` (see :attr:`served_name`).
         fingerprint: The backend's fingerprint this entry was built from.
         location: Where SKILL.md lives.
         metadata: The typed frontmatter; ``None`` when the skill is refused.
@@ -60,6 +75,11 @@ class CatalogEntry(NamedTuple):
         return self.metadata is not None
 
     @property
+    def served_name(self) -> str:
+        """The name the skill is known by: its metadata's name once loaded, else its folder."""
+        return self.name if self.metadata is None else self.metadata.name
+
+    @property
     def body(self) -> str:
         """The markdown instructions, decoded on demand."""
         return body_text(self.raw, self.body_start) if self.raw else ""
@@ -67,6 +87,28 @@ class CatalogEntry(NamedTuple):
     def same_content(self, other: CatalogEntry) -> bool:
         """True when both entries hold the same SKILL.md bytes at the same location."""
         return self.raw == other.raw and self.location == other.location
+
+
+def judge_document(
+    document: SkillDocument,
+    *,
+    limits: Limits,
+    strict: bool,
+    previous: CatalogEntry | None = None,
+) -> CatalogEntry:
+    """:func:`load_document`, with any unexpected exception turned into a refusal."""
+    try:
+        return load_document(document, limits=limits, strict=strict, previous=previous)
+    except Exception as exc:  # one skill must never fail a refresh
+        logger.error("%s: judging the skill failed", document.location, exc_info=exc)
+        reason = f"{type(exc).__name__}: {exc}"
+        if len(reason) > _MAX_REASON_CHARS:
+            reason = reason[:_MAX_REASON_CHARS] + "..."
+        message = f"loading the skill failed unexpectedly ({reason}); refused"
+        problem = SkillProblem(document.name, document.location, codes.LOAD_FAILED, message)
+        return CatalogEntry(
+            document.name, document.fingerprint, document.location, None, errors=(problem,)
+        )
 
 
 def load_document(
@@ -112,7 +154,7 @@ def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
             continue
         reset[spec.attr] = SkillMetadata._field_defaults[spec.attr]
         message = f"{key} is ignored: {reason}"
-        warnings.append(SkillProblem(entry.name, entry.location, codes.FIELD_WITHHELD, message))
+        warnings.append(SkillProblem(metadata.name, entry.location, codes.FIELD_WITHHELD, message))
     if not reset:
         return entry
     return entry._replace(
@@ -122,26 +164,53 @@ def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
 
 def _full_verdict(document: SkillDocument, *, limits: Limits, strict: bool) -> CatalogEntry:
     """Split, parse and validate, collecting every problem."""
-    name, location = document.name, document.location
+    folder, location = document.name, document.location
     try:
         source = split_skill_md(document.data, location=location, limits=limits)
-        frontmatter = parse_frontmatter(source.frontmatter, location=location, limits=limits)
+        frontmatter, repairs = _frontmatter(source.frontmatter, location, limits, strict=strict)
     except LimitExceededError as exc:
-        return _refused(document, (SkillProblem(name, location, codes.TOO_LARGE, exc.message),))
+        return _refused(document, (SkillProblem(folder, location, codes.TOO_LARGE, exc.message),))
     except SkillParseError as exc:
-        return _refused(document, (SkillProblem(name, location, exc.code, exc.message),))
+        return _refused(document, (SkillProblem(folder, location, exc.code, exc.message),))
     # Counting a body's lines costs more than parsing its frontmatter: only a strict catalog
     # (a full verdict, as `skillfs validate` gives) advises on length; emptiness is cheap.
-    metadata, report = analyze(frontmatter, folder_name=name, body=source.body if strict else None)
-    advice_issues = report.warnings if strict else (EMPTY_BODY,) if source.body_is_blank else ()
-    errors = _problems(name, location, report.errors)
-    advice = _problems(name, location, advice_issues)
-    if metadata is None or (strict and errors):
-        return _refused(document, errors, advice)
-    warnings = errors + advice
-    return CatalogEntry(
-        name, document.fingerprint, location, metadata, source.raw, source.body_start, (), warnings
+    metadata, report = analyze(
+        frontmatter, folder_name=folder, body=source.body if strict else None
     )
+    advice_issues = (
+        report.warnings  # without the body, only advice on fields
+        if strict or not source.body_is_blank
+        else (*report.warnings, EMPTY_BODY)
+    )
+    if metadata is None or (strict and report.errors):
+        errors = _problems(folder, location, report.errors)
+        return _refused(document, errors, _problems(folder, location, advice_issues))
+    warnings = _problems(metadata.name, location, (*repairs, *report.errors, *advice_issues))
+    fingerprint = document.fingerprint
+    return CatalogEntry(
+        folder, fingerprint, location, metadata, source.raw, source.body_start, (), warnings
+    )
+
+
+def _frontmatter(
+    text: str, location: str, limits: Limits, *, strict: bool
+) -> tuple[dict[str, Any], tuple[Issue, ...]]:
+    """The frontmatter mapping, and the repairs a lenient catalog made to read it.
+
+    Raises:
+        SkillParseError: Unreadable, even after quoting unquoted colons (lenient only).
+    """
+    try:
+        return parse_frontmatter(text, location=location, limits=limits), ()
+    except SkillParseError as exc:
+        repaired = None if strict or exc.code != codes.INVALID_YAML else quote_unquoted_colons(text)
+        if repaired is None:
+            raise
+        try:
+            mapping = parse_frontmatter(repaired.text, location=location, limits=limits)
+        except SkillParseError:
+            raise exc from None
+        return mapping, repaired.issues
 
 
 def _refused(
@@ -158,6 +227,15 @@ def unreadable_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
     """An entry for a skill whose SKILL.md could not be fetched or listed safely."""
     problem = problem_from_error(ref.name, ref.location, error)
     return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=(problem,))
+
+
+def failed_read_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
+    """An entry for a skill whose SKILL.md read failed, which the next refresh reads again.
+
+    Its fingerprint matches no listing, so it is never reused as an unchanged entry: a read
+    that failed (a dropped connection, a body cut short, a stalled store) is not a verdict.
+    """
+    return unreadable_entry(ref, error)._replace(fingerprint=_READ_AGAIN)
 
 
 def problem_from_error(name: str | None, location: str, error: StorageError) -> SkillProblem:

@@ -13,7 +13,8 @@ class SkillProblem:
     """One problem with one skill (or with the whole source, when ``name`` is ``None``).
 
     Attributes:
-        name: The skill's folder name.
+        name: The name the skill is served under, or its folder's name when it is not
+            served.
         location: Where the problem is: the SKILL.md path or URL.
         code: A constant from :mod:`skills_core.codes`.
         message: What is wrong, for people.

@@ -17,10 +17,13 @@ Shadowing = tuple[tuple[str, str, tuple[str, ...]], ...]
 
 
 class CatalogSnapshot(NamedTuple):
-    """Entries by name, with the loaded skills and the problems precomputed.
+    """Entries by folder and by name, with the loaded skills and the problems precomputed.
 
     Attributes:
-        entries: Every skill the backend listed, loaded or refused, sorted by name.
+        entries: Every skill the backend listed, loaded or refused, by folder (its storage
+            key), sorted.
+        loaded: The entries served, by the name they are served under, sorted. When two
+            skills claim one name, the first by folder is served and the other refused.
         skills: Metadata of the loaded skills, sorted by name.
         names: Names of the loaded skills, sorted.
         errors: Why each refused skill is refused, plus failures of the last refresh.
@@ -29,6 +32,7 @@ class CatalogSnapshot(NamedTuple):
     """
 
     entries: Mapping[str, CatalogEntry]
+    loaded: Mapping[str, CatalogEntry]
     skills: tuple[SkillMetadata, ...]
     names: tuple[str, ...]
     errors: tuple[SkillProblem, ...]
@@ -45,24 +49,41 @@ class CatalogSnapshot(NamedTuple):
     ) -> CatalogSnapshot:
         """Freeze ``entries`` and precompute the views readers use."""
         ordered = dict(sorted(entries.items()))
-        skills = tuple(entry.metadata for entry in ordered.values() if entry.metadata is not None)
-        errors = [problem for entry in ordered.values() for problem in entry.errors]
-        warnings = [
-            problem for entry in ordered.values() if entry.loaded for problem in entry.warnings
-        ]
+        served: dict[str, CatalogEntry] = {}
+        errors: list[SkillProblem] = []
+        for entry in ordered.values():
+            errors += entry.errors
+            if entry.metadata is None:
+                continue
+            winner = served.setdefault(entry.metadata.name, entry)
+            if winner is not entry:
+                errors.append(_duplicate(entry, winner))
+        loaded = dict(sorted(served.items()))
+        warnings = [problem for entry in loaded.values() for problem in entry.warnings]
         warnings += [
             SkillProblem(name, hidden, codes.SHADOWED, f"skill {name!r} is shadowed by {winner}")
             for name, winner, hidden_locations in shadowing
             for hidden in hidden_locations
         ]
+        skills = tuple(entry.metadata for entry in loaded.values() if entry.metadata is not None)
         return cls(
             ordered,
+            loaded,
             skills,
-            tuple(meta.name for meta in skills),
+            tuple(loaded),
             (*errors, *refresh_errors),
             tuple(warnings),
             shadowing,
         )
+
+
+def _duplicate(entry: CatalogEntry, winner: CatalogEntry) -> SkillProblem:
+    """The refusal of ``entry``, whose name ``winner`` (first by folder) already serves."""
+    message = (
+        f"skill name {entry.served_name!r} is already served by {winner.location}; "
+        "this one is not served (rename one of them)"
+    )
+    return SkillProblem(entry.name, entry.location, codes.DUPLICATE_NAME, message)
 
 
 def shadowing_of(listing: Sequence[ListedDocument]) -> Shadowing:

@@ -35,7 +35,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("validate", "check every skill at URL, or one skill folder, against the spec"),
     Command("show", "show one skill: metadata, files and instructions"),
     Command("prompt", "print the <available_skills> block for a system prompt"),
-    Command("bundle", "validate the skills at URL and write them into one deterministic zip"),
+    Command("bundle", "write the skills at URL that load into one deterministic zip"),
     Command("new", "create a skill folder with a valid SKILL.md skeleton"),
     Command("watch", "reload the skills at URL as they change, one line per reload"),
     Command("serve", "serve the skills at URL to MCP clients (stdio, or streamable HTTP)"),
@@ -98,11 +98,12 @@ def _command_name(arguments: Sequence[str]) -> str | None:
 
 def _run(module: CommandModule, args: argparse.Namespace) -> int:
     from backends.errors import SkillfsError
+    from skills_core.cli.terminal import print_message
 
     try:
         return module.run(args)
     except SkillfsError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print_message("error", exc.location, exc.message)
         return exits.USAGE
     except KeyboardInterrupt:
         return exits.INTERRUPTED

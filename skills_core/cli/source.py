@@ -53,11 +53,19 @@ def open_source(url: str | None) -> Backend:
     if not isinstance(backend, LocalBackend):
         return backend
     folder = backend.root
-    if folder.name in SKILL_MD_NAMES and folder.is_file():
+    if folder.name in SKILL_MD_NAMES and _is_file(folder):
         folder = folder.parent
-    if not (folder.name and any((folder / name).is_file() for name in SKILL_MD_NAMES)):
-        return backend
+    if not (folder.name and any(_is_file(folder / name) for name in SKILL_MD_NAMES)):
+        return backend  # a folder of skills (an unreadable one fails its listing, with a reason)
     return OneSkill(LocalBackend(folder.parent), folder.name, location=str(folder))
+
+
+def _is_file(path: Path) -> bool:
+    """True for a regular file; False for anything else, unreadable paths included."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 async def load_catalog(source: Backend, *, strict: bool = False) -> SkillCatalog:

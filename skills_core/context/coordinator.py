@@ -199,7 +199,7 @@ class ContextCoordinator(Generic[ToolT]):
 
     def build_context_by_name(self, name: str) -> SkillContext[ToolT] | None:
         """The skill called ``name``, unscored; ``None`` when absent or its tools are not."""
-        entry = self._catalog.snapshot.entries.get(name)
+        entry = self._catalog.snapshot.loaded.get(name)
         if entry is None or entry.metadata is None:
             return None
         metadata = entry.metadata

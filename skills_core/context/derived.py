@@ -74,7 +74,7 @@ class DerivedSkills(Generic[T]):
                 return Changes((), ())
             old, slots = self._slots, {}
             added: list[T] = []
-            for name, entry in snapshot.entries.items():
+            for name, entry in snapshot.loaded.items():
                 if entry.metadata is None:
                     continue
                 slot = old.pop(name, None)

@@ -47,7 +47,7 @@ class Message(Protocol):
 
 def skill_body(catalog: SkillCatalog, name: str) -> str | None:
     """A loaded skill's instructions from the catalog's snapshot (no storage request)."""
-    entry = catalog.snapshot.entries.get(name)
+    entry = catalog.snapshot.loaded.get(name)
     return entry.body.strip() if entry is not None and entry.loaded else None
 
 

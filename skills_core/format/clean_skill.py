@@ -30,10 +30,11 @@ class _Slot(NamedTuple):
     position: int
     coerce: Callable[[Any], Any]
     max_length: int | None
+    advise: Callable[[Any], tuple[tuple[str, str], ...]] | None
 
 
 _SLOTS = {
-    key: _Slot(_FIELD_NAMES.index(spec.attr), spec.coerce, spec.max_length)
+    key: _Slot(_FIELD_NAMES.index(spec.attr), spec.coerce, spec.max_length, spec.advise)
     for key, spec in FIELDS.items()
 }
 _NAME, _DESCRIPTION = _FIELD_NAMES.index("name"), _FIELD_NAMES.index("description")
@@ -84,7 +85,8 @@ def _typed_row(frontmatter: str, folder_name: str) -> list[Any] | None:
             if slot is None:
                 return None
             typed = slot.coerce(value)
-            if slot.max_length is not None and len(value) > slot.max_length:
+            too_long = slot.max_length is not None and len(value) > slot.max_length
+            if too_long or (slot.advise is not None and slot.advise(typed)):
                 return None
             row[slot.position] = typed
     if row[_NAME] is None or row[_DESCRIPTION] is None:

@@ -8,12 +8,16 @@ checked in :mod:`skills_core.format.validation`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from skills_core import codes
+from skills_core.format.hooks import Hooks, parse_hooks
+from skills_core.format.path_patterns import is_broad, pattern_problem, split_outside
+from skills_core.format.tool_rules import rule_problem
 
 
 class FieldProblem(Exception):
@@ -57,7 +61,24 @@ def _space_delimited(value: Any) -> tuple[str, ...]:
         raise FieldProblem(
             codes.WRONG_TYPE, "must be a space-delimited string, not a list", tuple(value)
         )
-    return tuple(_string(value).split())
+    parts = split_outside(_string(value), str.isspace, "(", ")")
+    return tuple(part for part in parts if part)
+
+
+def _tool_rules(value: Any) -> tuple[str, ...]:
+    """``allowed-tools``: Claude-style rules, whose parentheses may hold spaces."""
+    rules = tuple(rule.rstrip(",") for rule in _space_delimited(value) if rule.rstrip(","))
+    _report_each(rules, rule_problem, "rule")
+    return rules
+
+
+def _report_each(
+    items: tuple[str, ...], problem_of: Callable[[str], str | None], noun: str
+) -> None:
+    """Raise one problem naming every bad item; the items are kept as they are."""
+    problems = [f"{noun} {item!r} {problem}" for item in items if (problem := problem_of(item))]
+    if problems:
+        raise FieldProblem(codes.INVALID_VALUE, "; ".join(problems), items)
 
 
 def _string_list(value: Any) -> tuple[str, ...]:
@@ -68,6 +89,36 @@ def _string_list(value: Any) -> tuple[str, ...]:
     raise FieldProblem(
         codes.WRONG_TYPE, f"must be a list of strings or a string, not {_kind(value)}"
     )
+
+
+def _path_patterns(value: Any) -> tuple[str, ...]:
+    """``paths``: a list, or one string of comma-separated globs (commas in braces kept)."""
+    if isinstance(value, str):
+        parts = split_outside(value, ",".__eq__, "{", "}")
+        patterns = tuple(part.strip() for part in parts if part.strip())
+    else:
+        patterns = _string_list(value)
+    _report_each(patterns, pattern_problem, "pattern")
+    return patterns
+
+
+def _broad_paths(patterns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (
+            codes.BROAD_PATHS,
+            f"pattern {pattern!r} matches every file: the skill applies everywhere, as "
+            "without 'paths'",
+        )
+        for pattern in patterns
+        if is_broad(pattern)
+    )
+
+
+def _hooks(value: Any) -> Hooks:
+    hooks, problems = parse_hooks(_mapping(value))
+    if problems:
+        raise FieldProblem(codes.INVALID_VALUE, "is invalid: " + "; ".join(problems), hooks)
+    return hooks
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -113,6 +164,8 @@ class FieldSpec:
     attr: str
     coerce: Callable[[Any], Any]
     max_length: int | None = None
+    advise: Callable[[Any], tuple[tuple[str, str], ...]] | None = None
+    """Advice on a well-typed value (never an error): ``(code, message)`` pairs."""
 
 
 FIELDS: Mapping[str, FieldSpec] = {
@@ -121,7 +174,7 @@ FIELDS: Mapping[str, FieldSpec] = {
         # The agentskills.io specification.
         FieldSpec("license", "license", _string),
         FieldSpec("compatibility", "compatibility", _string, max_length=500),
-        FieldSpec("allowed-tools", "allowed_tools", _space_delimited),
+        FieldSpec("allowed-tools", "allowed_tools", _tool_rules),
         FieldSpec("metadata", "metadata", _string_map),
         # Extensions used by the systems skillfs serves (Eino, adk-rust, echo-execution,
         # Claude-style skills): valid and type-checked, never "unknown".
@@ -129,9 +182,9 @@ FIELDS: Mapping[str, FieldSpec] = {
         FieldSpec("agent", "agent", _string),
         FieldSpec("model", "model", _string),
         FieldSpec("tags", "tags", _string_list),
-        FieldSpec("paths", "paths", _string_list),
+        FieldSpec("paths", "paths", _path_patterns, advise=_broad_paths),
         FieldSpec("shell", "shell", _one_of("bash", "powershell")),
-        FieldSpec("hooks", "hooks", _mapping),
+        FieldSpec("hooks", "hooks", _hooks),
         FieldSpec("argument-hint", "argument_hint", _string),
         FieldSpec("user-invocable", "user_invocable", _boolean),
         FieldSpec("disable-model-invocation", "disable_model_invocation", _boolean),
@@ -147,3 +200,24 @@ _PLAIN_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 def is_plain_name(value: Any) -> bool:
     """True for the name almost every skill has: kebab-case ASCII within the length limit."""
     return type(value) is str and len(value) <= NAME_MAX_LENGTH and bool(_PLAIN_NAME.match(value))
+
+
+_PATH_SEPARATORS = frozenset("/\\")
+_LINE_SEPARATORS = frozenset("\u2028\u2029")
+
+
+def unservable_name_reason(name: str) -> str | None:
+    """Why ``name`` (stripped, NFKC) cannot name a skill anywhere, or ``None`` when it can.
+
+    Only what would break a catalog, a prompt or a terminal disqualifies a name: emptiness,
+    a path separator, or a control, format or line-separator character. Anything else the
+    spec forbids (capitals, underscores, a length over 64) is a warning for lenient catalogs.
+    """
+    if not name:
+        return "it is empty"
+    for char in name:
+        if char in _PATH_SEPARATORS:
+            return f"it holds the path separator {char!r}"
+        if char in _LINE_SEPARATORS or unicodedata.category(char)[0] == "C":
+            return f"it holds the control character {char!r}"
+    return None

@@ -13,6 +13,9 @@ from typing import Any, NamedTuple
 
 from backends.base import FileEntry, SkillRef
 from skills_core.format.fields import FIELDS
+from skills_core.format.hooks import Hooks
+from skills_core.format.path_patterns import matches_context_path
+from skills_core.format.tool_rules import permits_tool
 
 EMPTY_MAPPING: Mapping[str, Any] = MappingProxyType({})
 
@@ -36,7 +39,7 @@ class SkillMetadata(NamedTuple):
     tags: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
     shell: str | None = None
-    hooks: Mapping[str, Any] | None = None
+    hooks: Hooks | None = None
     argument_hint: str | None = None
     user_invocable: bool | None = None
     disable_model_invocation: bool | None = None
@@ -51,6 +54,8 @@ class SkillMetadata(NamedTuple):
                 continue
             if spec.key == "allowed-tools":
                 value = " ".join(value)
+            elif isinstance(value, Hooks):
+                value = dict(value.raw)
             elif isinstance(value, tuple):
                 value = list(value)
             elif isinstance(value, Mapping):
@@ -58,6 +63,29 @@ class SkillMetadata(NamedTuple):
             result[spec.key] = value
         result.update(self.extra)
         return result
+
+    def catalog_line(self) -> str:
+        """``- name: description``, then ``[activates for: …]`` when the skill has ``paths``."""
+        line = f"- {self.name}: {self.description}"
+        return f"{line} [activates for: {', '.join(self.paths)}]" if self.paths else line
+
+    def matches_context_path(self, context_path: str) -> bool:
+        """True when the skill applies to ``context_path`` (always, without ``paths``).
+
+        See :mod:`skills_core.format.path_patterns` for the pattern syntax.
+        """
+        return matches_context_path(self.paths, context_path)
+
+    def permits_tool(self, tool_name: str, detail: str | None = None) -> bool:
+        """True when ``allowed-tools`` permits the call (always, when it is empty).
+
+        Args:
+            tool_name: The tool called, or ``Tool(detail)`` in one string.
+            detail: What the call does, for tools that have one: a shell tool's command.
+
+        See :mod:`skills_core.format.tool_rules` for the rule syntax (Claude Code's).
+        """
+        return permits_tool(self.allowed_tools, tool_name, detail)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from skills_core.format.fields import (
     NAME_MAX_LENGTH,
     FieldProblem,
     is_plain_name,
+    unservable_name_reason,
 )
 from skills_core.format.models import SkillMetadata
 
@@ -53,11 +54,6 @@ class ValidationReport(NamedTuple):
         """True when the skill follows the spec."""
         return not self.errors
 
-    @property
-    def identity_errors(self) -> tuple[Issue, ...]:
-        """Errors that leave the skill without a usable name or description."""
-        return tuple(issue for issue in self.errors if issue.code in codes.IDENTITY_CODES)
-
 
 _CLEAN = ValidationReport()
 
@@ -66,7 +62,9 @@ class Analysis(NamedTuple):
     """The outcome of checking a frontmatter.
 
     Attributes:
-        metadata: The typed metadata, or ``None`` when the skill's identity is broken.
+        metadata: The typed metadata, or ``None`` when the skill has no usable name or
+            description. Other errors leave it built: whether they refuse the skill is the
+            caller's choice (a strict catalog refuses, a lenient one warns).
         report: Every problem found.
     """
 
@@ -96,6 +94,7 @@ def analyze(
     description = _check_description(frontmatter, errors)
     values: dict[str, Any] = {}
     extra: dict[str, Any] = {}
+    advice: list[Issue] = []
     for key, value in frontmatter.items():
         if key in IDENTITY_KEYS:
             continue
@@ -105,19 +104,22 @@ def analyze(
             extra[str(key)] = value
             continue
         try:
-            values[spec.attr] = spec.coerce(value)
+            typed = spec.coerce(value)
         except FieldProblem as problem:
             errors.append(Issue(problem.code, f"{key!r} {problem.message}", key))
             if problem.repaired is None:
                 extra[key] = value
-            else:
-                values[spec.attr] = problem.repaired
-            continue
-        if spec.max_length is not None and len(value) > spec.max_length:
-            errors.append(_too_long(key, len(value), spec.max_length))
-    warnings = _advise(body)
+                continue
+            typed = problem.repaired
+        else:
+            if spec.max_length is not None and len(value) > spec.max_length:
+                errors.append(_too_long(key, len(value), spec.max_length))
+        values[spec.attr] = typed
+        if spec.advise is not None:
+            advice += (Issue(code, f"{key!r} {text}", key) for code, text in spec.advise(typed))
+    warnings = (*advice, *_advise(body))
     report = ValidationReport(tuple(errors), warnings) if errors or warnings else _CLEAN
-    if name is None or description is None or (errors and report.identity_errors):
+    if name is None or description is None:
         return Analysis(None, report)
     if extra:
         values["extra"] = MappingProxyType(extra)
@@ -128,20 +130,30 @@ def analyze(
 def _check_name(
     frontmatter: Mapping[str, Any], folder_name: str | None, errors: list[Issue]
 ) -> str | None:
+    """Record every problem with ``name``; return the skill's identity, or ``None``.
+
+    The identity survives every spec violation a lenient catalog tolerates: a missing name
+    falls back to the folder, and a name that breaks the spec's pattern or differs from its
+    folder is still the name. Only a name that is not a string, or that no catalog can serve
+    (see :func:`~skills_core.format.fields.unservable_name_reason`), leaves none.
+    """
     value = frontmatter.get("name")
     if is_plain_name(value) and folder_name in (None, value):
         return value  # the common case: kebab-case, as its folder
     if value is None:
         errors.append(Issue(codes.NAME_MISSING, "missing required field 'name'", "name"))
-        return None
+        return folder_name
     if not isinstance(value, str):
         message = f"'name' must be a string, not {type(value).__name__}"
         errors.append(Issue(codes.NAME_INVALID, message, "name"))
         return None
     name = unicodedata.normalize("NFKC", value.strip())
+    unservable = unservable_name_reason(name)
+    if unservable is not None:
+        message = f"'name' {name!r} cannot name a skill: {unservable}"
+        errors.append(Issue(codes.NAME_INVALID, message, "name"))
+        return None
     problems = []
-    if not name:
-        problems.append("'name' must not be empty")
     if len(name) > NAME_MAX_LENGTH:
         problems.append(f"'name' is {len(name)} characters, over the {NAME_MAX_LENGTH} limit")
     if name != name.lower():

@@ -2,7 +2,10 @@
 
 Two kinds of document are refused from libyaml's event stream, whose parser keeps an explicit
 stack and never recurses: "billion laughs" alias bombs, and deep nesting, which libyaml's
-composer (recursive C) turns into a segmentation fault at about 30,000 levels.
+composer (recursive C) turns into a segmentation fault at about 30,000 levels. Integers longer
+than Python converts to text (4,300 digits, in any base YAML knows: decimal, hex, octal,
+binary, sexagesimal ``1:2:3``) are refused as they are built, since every later ``str()`` of
+them would raise.
 """
 
 from __future__ import annotations
@@ -16,6 +19,19 @@ from skills_core import codes
 from skills_core.errors import SkillParseError, YamlLimitError
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_INT_TAG = "tag:yaml.org,2002:int"
+MAX_INT_DIGITS = 4300
+"""Longest integer accepted, in characters and in decimal digits: Python's default limit for
+converting integers to text (``sys.get_int_max_str_digits()``)."""
+_INT_BOUND = 10**MAX_INT_DIGITS
+
+
+class _IntegerTooLong(Exception):
+    """An integer scalar over :data:`MAX_INT_DIGITS`; ``line`` is 0-based in the document."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
 
 
 class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -39,6 +55,18 @@ class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: 
         mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
         return mapping
 
+    def construct_bounded_int(self, node: yaml.ScalarNode) -> int:
+        """An integer, unless its text or its value is longer than Python can print."""
+        if len(node.value) > MAX_INT_DIGITS:  # also bounds the cost of building it
+            raise _IntegerTooLong(node.start_mark.line)
+        value: int = self.construct_yaml_int(node)
+        if abs(value) >= _INT_BOUND:
+            raise _IntegerTooLong(node.start_mark.line)
+        return value
+
+
+_UniqueKeyLoader.add_constructor(_INT_TAG, _UniqueKeyLoader.construct_bounded_int)
+
 
 _Loader: Any = _UniqueKeyLoader
 _OPENING_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
@@ -55,13 +83,20 @@ def load_yaml(text: str, *, limits: Limits, location: str, first_line: int = 1) 
         first_line: The line number of ``text``'s first line in its file, for errors.
 
     Raises:
-        YamlLimitError: Too many aliases or too deep.
+        YamlLimitError: Too many aliases, too deep, or an integer too long.
         SkillParseError: The YAML is invalid.
     """
     try:
         if "*" in text or _depth_bound(text) > limits.max_yaml_depth:
             _check_events(text, limits, location)
         return yaml.load(text, Loader=_Loader)
+    except _IntegerTooLong as exc:
+        raise YamlLimitError(
+            f"integer at line {first_line + exc.line} is longer than {MAX_INT_DIGITS:,} digits; "
+            "refused",
+            location=location,
+            code=codes.YAML_NUMBER,
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.context_mark or exc.problem_mark
         line = first_line + mark.line if mark else first_line

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from backends.paths import SKILL_MD_NAMES
 from skills_core.format.models import Skill
+from skills_core.tools.listing import files_summary
 from skills_core.tools.results import ToolResult
 
 ContentBuilder = Callable[[Skill], str]
@@ -33,13 +34,17 @@ def base_location(skill_md_location: str) -> str:
 
 
 def loaded_skill(skill: Skill, build_content: ContentBuilder) -> ToolResult:
-    """What ``load_skill`` returns: instructions, where the skill lives, and its files."""
+    """What ``load_skill`` returns: instructions, where the skill lives, and its files.
+
+    A skill with very many files gets a bounded summary of them (see
+    :mod:`skills_core.tools.listing`).
+    """
     return {
         "skill_name": skill.name,
         "description": skill.description,
         "instructions": build_content(skill),
         "base_location": base_location(skill.location),
-        "files": [entry.path for entry in skill.files if entry.path not in SKILL_MD_NAMES],
+        **files_summary(skill.files),
         "frontmatter": skill.metadata.to_frontmatter(),
     }
 

@@ -1,8 +1,10 @@
-"""ScriptPolicy: whether and how skill scripts may run.
+"""ScriptPolicy: whether, how and where skill scripts may run.
 
 Scripts are off unless a policy is given. A policy names the interpreter for each file
-extension (``.py`` with the running Python, ``.sh`` with bash; anything else is refused unless
-configured), the environment variables a script may see, its time limit and output caps.
+extension (``.py`` with the running Python, ``.sh`` with bash) and the interpreters an
+extensionless script may ask for in its ``#!`` line; anything else is refused unless
+configured. It also sets the environment variables a script may see, its time, process and
+output limits, and the :class:`~skills_core.tools.runners.base.ScriptRunner` that isolates it.
 """
 
 from __future__ import annotations
@@ -16,11 +18,20 @@ from types import MappingProxyType
 from typing import Any
 
 from backends.limits import KIB, MIB
+from skills_core.tools.runners.base import ScriptRunner
 
 DEFAULT_INTERPRETERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {".py": (sys.executable,), ".sh": ("bash",)}
 )
 """Interpreters by extension: the script path is appended, then its arguments."""
+
+DEFAULT_SHEBANGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"bash": ("bash",), "sh": ("sh",), "python": (sys.executable,), "python3": (sys.executable,)}
+)
+"""Interpreters an extensionless script may name in its ``#!`` line, and what runs it."""
+
+DEFAULT_MAX_PROCESSES = 256
+"""Processes a run may have at once: bounds fork storms (see ``runners.limits``)."""
 
 DEFAULT_ENV_ALLOW = (
     "PATH",
@@ -42,6 +53,10 @@ def _default_interpreters() -> Mapping[str, tuple[str, ...]]:
     return DEFAULT_INTERPRETERS
 
 
+def _default_shebangs() -> Mapping[str, tuple[str, ...]]:
+    return DEFAULT_SHEBANGS
+
+
 def _no_env() -> Mapping[str, str]:
     return MappingProxyType({})
 
@@ -53,11 +68,19 @@ class ScriptPolicy:
     Attributes:
         timeout: Seconds before the script's whole process tree is killed.
         interpreters: Command prefix by lowercase file extension (``".py"``).
+        shebangs: Command prefix by the interpreter name a ``#!`` line gives (``"bash"``),
+            for files whose extension ``interpreters`` does not cover.
         env_allow: Host environment variables the script may see.
         env: Extra variables set for every run (they win over the host's).
         max_output_bytes: Bytes of stdout, and of stderr, returned to the model.
         max_workspace_bytes: Largest total size of a remote skill copied to run locally.
         confirm: Ask the user to confirm each run (adapters with a confirmation flow).
+        max_processes: Most processes one run may have at once (``None``: no limit of ours).
+        network: Let sandboxed scripts use the network (other runners cannot take it away).
+        readable: Host folders or files sandboxed scripts may read besides their skill and
+            the system (the data they work on); other runners can read them anyway.
+        runner: What runs scripts and isolates them; ``None``: the bubblewrap sandbox where it
+            works (Linux with ``bwrap``), else the process runner, with a warning.
     """
 
     timeout: float = 30.0
@@ -67,15 +90,29 @@ class ScriptPolicy:
     max_output_bytes: int = 64 * KIB
     max_workspace_bytes: int = 50 * MIB
     confirm: bool = False
+    shebangs: Mapping[str, tuple[str, ...]] = field(default_factory=_default_shebangs)
+    max_processes: int | None = DEFAULT_MAX_PROCESSES
+    network: bool = False
+    readable: tuple[str, ...] = ()
+    runner: ScriptRunner | None = None
 
     def __post_init__(self) -> None:
         if self.timeout <= 0:
             raise ValueError(f"ScriptPolicy.timeout must be positive, not {self.timeout}")
+        if self.max_processes is not None and self.max_processes < 1:
+            message = f"ScriptPolicy.max_processes must be positive, not {self.max_processes}"
+            raise ValueError(message)
         for extension, command in self.interpreters.items():
             if not extension.startswith(".") or extension != extension.lower() or not command:
                 raise ValueError(
                     f"ScriptPolicy.interpreters: {extension!r} must map a lowercase "
                     "'.ext' to a non-empty command"
+                )
+        for name, command in self.shebangs.items():
+            if not name or "/" in name or not command:
+                raise ValueError(
+                    f"ScriptPolicy.shebangs: {name!r} must map an interpreter name (no '/') "
+                    "to a non-empty command"
                 )
 
     def interpreter(self, path: str) -> tuple[str, ...] | None:

@@ -1,7 +1,9 @@
 """Run one command without blocking the event loop: a time limit, capped output, no leftovers.
 
-The command starts in a new session (its own process group), so on timeout - and after a
-normal exit, for anything it left running in the background - the whole tree is killed.
+The command starts in a new session (its own process group). On timeout or cancellation it is
+asked to stop (SIGTERM: the supervisor and bubblewrap then kill everything they started), and
+killed with its group if it has not ended after a grace period; after any ending, whatever is
+left in its group is killed too.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from dataclasses import dataclass
 _CHUNK = 64 * 1024
 _DRAIN_GRACE = 1.0
 """Seconds to finish reading output once the process tree is dead."""
+_STOP_GRACE = 2.0
+"""Seconds a command has to end after SIGTERM before it is killed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +64,20 @@ async def run_process(
     env: Mapping[str, str],
     time_limit: float,
     max_output_bytes: int,
+    pass_fds: Sequence[int] = (),
 ) -> ProcessOutcome:
-    """Run ``argv`` (no shell) in ``cwd`` with exactly ``env``, killed after ``time_limit`` s.
+    """Run ``argv`` (no shell) in ``cwd`` with exactly ``env``, stopped after ``time_limit`` s.
+
+    Args:
+        argv: The command and its arguments.
+        cwd: Its working directory.
+        env: Its whole environment.
+        time_limit: Seconds before it is stopped.
+        max_output_bytes: Bytes of stdout, and of stderr, to keep.
+        pass_fds: Descriptors it inherits (a status pipe).
 
     Raises:
-        OSError: The command could not be started (no such interpreter, bad folder).
+        OSError: The command could not be started (no such program, bad folder).
     """
     process = await asyncio.create_subprocess_exec(
         *argv,
@@ -74,6 +87,7 @@ async def run_process(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        pass_fds=pass_fds,
     )
     assert process.stdout is not None  # PIPE was asked for
     assert process.stderr is not None
@@ -88,14 +102,26 @@ async def run_process(
     except TimeoutError:
         timed_out = True
     finally:
-        _kill_tree(process)
-        exit_code = await process.wait()
+        exit_code = await _stop(process)
     # Anything that escaped the kill (a new session of its own) cannot hold the pipes open.
     _, pending = await asyncio.wait(readers, timeout=_DRAIN_GRACE)
     for task in pending:
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
     return ProcessOutcome(exit_code, sinks[0].captured(), sinks[1].captured(), timed_out)
+
+
+async def _stop(process: asyncio.subprocess.Process) -> int:
+    """End ``process`` (politely first if it still runs) and kill what is left of its group."""
+    try:
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), _STOP_GRACE)
+    finally:
+        _kill_group(process)
+    return await process.wait()
 
 
 class _Sink:
@@ -117,7 +143,7 @@ class _Sink:
         return Captured(bytes(self._kept), self._total)
 
 
-def _kill_tree(process: asyncio.subprocess.Process) -> None:
+def _kill_group(process: asyncio.subprocess.Process) -> None:
     """Kill the process group the command leads; the leader itself if groups are unknown."""
     killpg = getattr(os, "killpg", None)
     if killpg is not None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 from skills_core.catalog.catalog import SkillCatalog
+
+logger = logging.getLogger("skillfs.tools")
 
 
 class RefreshGate:
@@ -25,14 +28,25 @@ class RefreshGate:
         self._turn: str | None = None
 
     async def maybe_refresh(self) -> bool:
-        """Refresh unless one ran within the interval; True when a refresh ran."""
+        """Refresh unless one ran within the interval; True when a refresh ran.
+
+        A refresh that raises never costs a caller its skills (ADK would drop a toolset whose
+        tools fail to load, silently to the model): the failure is logged and the catalog
+        keeps serving its last good snapshot.
+        """
         if self._every is None:
             return False
         now = time.monotonic()
         if self._last is not None and now - self._last < self._every:
             return False
         self._last = now
-        await self._catalog.refresh()
+        try:
+            await self._catalog.refresh()
+        except Exception:
+            location = self._catalog.backend.location
+            logger.exception(
+                "refreshing the skills of %s failed; serving the last good catalog", location
+            )
         return True
 
     async def refresh_for_turn(self, turn: str) -> bool:

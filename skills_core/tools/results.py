@@ -37,18 +37,29 @@ SCRIPT_NOT_FOUND = "SCRIPT_NOT_FOUND"
 UNSUPPORTED_SCRIPT = "UNSUPPORTED_SCRIPT"
 SCRIPT_TIMEOUT = "SCRIPT_TIMEOUT"
 SCRIPT_FAILED = "SCRIPT_FAILED"
+RUNNER_UNAVAILABLE = "RUNNER_UNAVAILABLE"
 CONFIRMATION_REQUIRED = "CONFIRMATION_REQUIRED"
 CONFIRMATION_REJECTED = "CONFIRMATION_REJECTED"
 FORK_FAILED = "FORK_FAILED"
 AGENT_NOT_FOUND = "AGENT_NOT_FOUND"
 MODEL_NOT_FOUND = "MODEL_NOT_FOUND"
 STATE_VARIABLE_MISSING = "STATE_VARIABLE_MISSING"
+TOOL_NOT_PERMITTED = "TOOL_NOT_PERMITTED"
 INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
 def tool_error(code: str, message: str, **details: Any) -> ToolResult:
     """The one shape of every error a model sees: ``{"error", "error_code", **details}``."""
     return {"error": message, "error_code": code, **details}
+
+
+def require_text(**arguments: Any) -> ToolResult | None:
+    """An ``INVALID_ARGUMENTS`` error naming every argument that is not a non-empty string."""
+    missing = [name for name, value in arguments.items() if not isinstance(value, str) or not value]
+    if not missing:
+        return None
+    names = ", ".join(repr(name) for name in missing)
+    return tool_error(INVALID_ARGUMENTS, f"argument {names} must be a non-empty string")
 
 
 def is_error(result: ToolResult) -> bool:

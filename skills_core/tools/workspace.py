@@ -6,7 +6,10 @@ is one); scripts then run in place.
 
 A skill from remote storage is copied once per version - the catalog's fingerprint of its
 SKILL.md plus its file listing - into a private temporary folder; later runs reuse the copy.
-A copy that a newer version replaced is deleted as soon as no script runs in it.
+A copy that a newer version replaced is deleted as soon as no script runs in it. Copied files
+are read-only; scripts (:attr:`backends.FileEntry.executable`: files under ``scripts/`` and
+files the storage records as executable) are also executable, so a script that runs a sibling
+by path works from a bucket as it does from a folder.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import asyncio
 import os
 import shutil
 import tempfile
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -27,6 +30,8 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.format.models import Skill
 
 _PARALLEL_READS = 8
+_READ_ONLY = 0o444
+_EXECUTABLE = 0o555
 
 
 @dataclass(slots=True)
@@ -62,7 +67,7 @@ class Workspaces:
             ResourceNotFoundError: The script is not a regular file.
             LimitExceededError: A remote skill is too large to copy.
         """
-        folder = await local_folder(self._catalog.backend, name)
+        folder = await local_folder(self._catalog.backend, self._catalog.folder(name))
         if folder is not None:
             yield await asyncio.to_thread(_confined_script, folder, relative)
             return
@@ -81,7 +86,7 @@ class Workspaces:
         await asyncio.to_thread(_remove_all, [copy.path for copy in copies])
 
     async def _current_copy(self, name: str, skill: Skill, max_bytes: int) -> _Copy:
-        entry = self._catalog.snapshot.entries.get(name)
+        entry = self._catalog.snapshot.loaded.get(name)
         key = (entry.fingerprint if entry else None, skill.files)
         lock = self._locks.setdefault(name, asyncio.Lock())
         async with lock:
@@ -89,7 +94,8 @@ class Workspaces:
             if current is not None and current.key == key:
                 return current
             files = await self._read_all(name, skill, max_bytes)
-            fresh = _Copy(key, await asyncio.to_thread(_materialise, name, files))
+            executables = {entry.path for entry in skill.files if entry.executable}
+            fresh = _Copy(key, await asyncio.to_thread(_materialise, name, files, executables))
             self._copies[name] = fresh
             if current is not None:
                 current.stale = True
@@ -127,7 +133,7 @@ def _confined_script(folder: str, relative: str) -> tuple[str, str]:
     return real_folder, script
 
 
-def _materialise(name: str, files: Mapping[str, bytes]) -> str:
+def _materialise(name: str, files: Mapping[str, bytes], executables: Collection[str]) -> str:
     root = tempfile.mkdtemp(prefix=f"skillfs-{name}-")  # private: mode 0700
     try:
         for relative, data in files.items():
@@ -136,6 +142,7 @@ def _materialise(name: str, files: Mapping[str, bytes]) -> str:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target, "xb") as handle:
                 handle.write(data)
+            os.chmod(target, _EXECUTABLE if relative in executables else _READ_ONLY)
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise

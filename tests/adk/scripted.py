@@ -8,6 +8,7 @@ from typing import Any
 from google.adk.agents import BaseAgent
 from google.adk.events import Event
 from google.adk.models import LlmRequest
+from google.adk.plugins import BasePlugin
 from google.adk.runners import InMemoryRunner
 from google.genai import types
 
@@ -52,8 +53,8 @@ def system_text(request: LlmRequest) -> str:
 class Conversation:
     """One session with an agent, turn by turn."""
 
-    def __init__(self, agent: BaseAgent) -> None:
-        self.runner = InMemoryRunner(agent=agent, app_name="skillfs-tests")
+    def __init__(self, agent: BaseAgent, plugins: Sequence[BasePlugin] = ()) -> None:
+        self.runner = InMemoryRunner(agent=agent, app_name="skillfs-tests", plugins=list(plugins))
         self.session_id: str | None = None
 
     async def send(self, message: str | types.Content) -> list[Event]:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from backends import Backend, CompositeBackend, LocalBackend, MemoryBackend
 from backends.errors import UnsafePathError
-from backends.testing import BackendHarness
+from backends.testing import BackendHarness, SymlinkHarness
 
 
-class LocalHarness(BackendHarness):
+class LocalHarness(SymlinkHarness):
     def __init__(self, root: Path) -> None:
         self.root = root
 
@@ -36,6 +36,14 @@ class LocalHarness(BackendHarness):
 
     async def delete_skill(self, name: str) -> None:
         await asyncio.to_thread(shutil.rmtree, self.root / name)
+
+    async def symlink(self, path: str, target: str) -> None:
+        await asyncio.to_thread(self._symlink, path, target)
+
+    def _symlink(self, path: str, target: str) -> None:
+        link = self.root / path
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(target)
 
 
 class MemoryHarness(BackendHarness):
@@ -61,7 +69,7 @@ class MemoryHarness(BackendHarness):
         self.backend.remove(name)
 
 
-class CompositeHarness(BackendHarness):
+class CompositeHarness(SymlinkHarness):
     """Half the skills in a high-precedence local folder, the rest in memory below it."""
 
     def __init__(self, root: Path) -> None:
@@ -74,10 +82,14 @@ class CompositeHarness(BackendHarness):
         return CompositeBackend([LocalBackend(self.local.root), self.memory.backend])
 
     def _member(self, path: str) -> BackendHarness:
-        return self.local if path.startswith(("alpha", "gamma", ".")) else self.memory
+        local = path.startswith(("alpha", "gamma", "delta", "."))
+        return self.local if local else self.memory
 
     async def write(self, path: str, data: bytes) -> None:
         await self._member(path).write(path, data)
 
     async def delete_skill(self, name: str) -> None:
         await self._member(name).delete_skill(name)
+
+    async def symlink(self, path: str, target: str) -> None:
+        await self.local.symlink(path, target)

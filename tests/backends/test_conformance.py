@@ -6,11 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from backends.testing import BackendConformance, BackendHarness, DocumentListerConformance
+from backends.testing import (
+    BackendConformance,
+    BackendHarness,
+    DocumentListerConformance,
+    SymlinkConformance,
+)
 from tests.backends.harnesses import CompositeHarness, LocalHarness, MemoryHarness
 
 
-class TestLocalBackend(BackendConformance, DocumentListerConformance):
+class TestLocalBackend(BackendConformance, DocumentListerConformance, SymlinkConformance):
     @pytest.fixture
     def harness(self, tmp_path: Path) -> BackendHarness:
         return LocalHarness(tmp_path)
@@ -22,7 +27,7 @@ class TestMemoryBackend(BackendConformance):
         return MemoryHarness()
 
 
-class TestCompositeBackend(BackendConformance):
+class TestCompositeBackend(BackendConformance, SymlinkConformance):
     @pytest.fixture
     def harness(self, tmp_path: Path) -> BackendHarness:
         return CompositeHarness(tmp_path)

@@ -64,13 +64,29 @@ ADVICE = {"empty-body": ("---\nname: empty-body\ndescription: d\n---\n", codes.E
 
 BROKEN = {
     "no-frontmatter": ("# Just markdown\n", codes.NO_FRONTMATTER),
-    "misnamed": ("---\nname: other-name\ndescription: d\n---\nBody.\n", codes.NAME_MISMATCH),
     "no-description": ("---\nname: no-description\n---\nBody.\n", codes.DESCRIPTION_MISSING),
     "bad-yaml": ("---\nname: bad-yaml\ndescription: [unclosed\n---\nBody.\n", codes.INVALID_YAML),
-    "Upper": ("---\nname: Upper\ndescription: d\n---\nBody.\n", codes.NAME_INVALID),
     "unclosed": ("---\nname: unclosed\ndescription: d\n", codes.UNCLOSED_FRONTMATTER),
 }
 """Skills every catalog refuses, with the code of the reason."""
+
+RENAMED = {
+    "misnamed": (
+        "---\nname: other-name\ndescription: d\n---\nBody.\n",
+        "other-name",
+        codes.NAME_MISMATCH,
+    ),
+    "Upper": ("---\nname: Upper\ndescription: d\n---\nBody.\n", "Upper", codes.NAME_INVALID),
+}
+"""Skills a lenient catalog serves under their frontmatter name with a warning (folder: text,
+served name, code) and ``validate`` calls invalid."""
+
+STRICTLY_INVALID = {
+    **LENIENT,
+    **BROKEN,
+    **{folder: (text, code) for folder, (text, _, code) in RENAMED.items()},
+}
+"""Every skill ``validate`` calls invalid, by folder, with the code of the reason."""
 
 
 @pytest.fixture
@@ -78,7 +94,7 @@ def mixed_root(tmp_path: Path) -> Path:
     """Good, lenient, advice-only and broken skills side by side, plus folders that are no skill."""
     root = tmp_path / "skills"
     files = dict(GOOD)
-    files.update((name, text) for name, (text, _) in {**LENIENT, **ADVICE, **BROKEN}.items())
+    files.update((name, text) for name, (text, _) in {**ADVICE, **STRICTLY_INVALID}.items())
     for name, text in files.items():
         (root / name).mkdir(parents=True)
         (root / name / "SKILL.md").write_text(text)

@@ -19,13 +19,13 @@ from skills_core import SkillCatalog
 from skills_core.cli import progress
 from skills_core.cli.progress import progress_bar
 from skills_core.cli.source import EXAMPLES
-from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RunCli
+from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RENAMED, STRICTLY_INVALID, RunCli
 from tests.cli.test_subprocess import ROOT, skillfs
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server
 from tests.remote.settings import S3_KEY, S3_SECRET
 
-INVALID = {**LENIENT, **BROKEN}
+INVALID = STRICTLY_INVALID
 
 
 def skill_files(url: str | Path) -> dict[str, bytes]:
@@ -83,11 +83,11 @@ def test_one_skill_folder_is_bundled_alone(cli: RunCli, tmp_path: Path) -> None:
     }
 
 
-def test_invalid_skills_stop_the_bundle_and_every_problem_is_listed(
+def test_strict_invalid_skills_stop_the_bundle_and_every_problem_is_listed(
     cli: RunCli, mixed_root: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "skills.zip"
-    result = cli("bundle", mixed_root, "-o", out)
+    result = cli("bundle", mixed_root, "-o", out, "--strict")
     assert result.code == 1
     assert result.out == ""
     assert not out.exists()
@@ -102,14 +102,14 @@ def test_invalid_skills_stop_the_bundle_and_every_problem_is_listed(
     )
 
 
-def test_skip_invalid_bundles_the_rest_and_names_what_it_skipped(
+def test_strict_skip_invalid_bundles_the_rest_and_names_what_it_skipped(
     cli: RunCli, mixed_root: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "skills.zip"
-    result = cli("bundle", mixed_root, "-o", out, "--skip-invalid")
+    result = cli("bundle", mixed_root, "-o", out, "--strict", "--skip-invalid")
     assert result.code == 0
     warnings = result.err.splitlines()
-    assert len(warnings) == len(INVALID)
+    assert len(warnings) == len(INVALID) + len(ADVICE)
     for name, (_, code) in INVALID.items():
         prefix = f"warning: {mixed_root / name / 'SKILL.md'}: "
         assert any(line.startswith(prefix) and line.endswith(f"[{code}]") for line in warnings)
@@ -121,11 +121,56 @@ def test_skip_invalid_bundles_the_rest_and_names_what_it_skipped(
         key: data for key, data in source.items() if key.split("/")[0] in valid
     }
 
-    data = json.loads(cli("bundle", mixed_root, "-o", out, "--skip-invalid", "--json").out)
+    data = json.loads(
+        cli("bundle", mixed_root, "-o", out, "--strict", "--skip-invalid", "--json").out
+    )
     assert {problem["location"] for problem in data["skipped"]} == {
         str(mixed_root / name / "SKILL.md") for name in INVALID
     }
     assert data["skills"] == sorted(valid)
+
+
+def test_by_default_a_bundle_carries_what_the_catalog_serves(
+    cli: RunCli, mixed_root: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "skills.zip"
+    stopped = cli("bundle", mixed_root, "-o", out)
+    assert stopped.code == 1
+    assert not out.exists()
+    assert f"nothing written: {len(BROKEN)} invalid skills" in stopped.err
+
+    result = cli("bundle", mixed_root, "-o", out, "--skip-invalid")
+    assert result.code == 0
+    assert skill_files(out) == skill_files(mixed_root)
+    served = sorted([*GOOD, *LENIENT, *ADVICE, *(name for _, name, _ in RENAMED.values())])
+    assert {key.split("/")[0] for key in skill_files(out)} == set(served)
+    for name, (_, code) in {**LENIENT, **ADVICE}.items():
+        prefix = f"warning: {mixed_root / name / 'SKILL.md'}: "
+        assert any(
+            line.startswith(prefix) and line.endswith(f"[{code}]")
+            for line in result.err.splitlines()
+        )
+
+
+def test_skills_with_warnings_bundle_without_flags_and_strict_refuses_them(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    root = tmp_path / "lenient"
+    for name, (text, _) in LENIENT.items():
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(text)
+    out = tmp_path / "skills.zip"
+
+    result = cli("bundle", root, "-o", out, "--json")
+    assert result.code == 0
+    data = json.loads(result.out)
+    assert data["skills"] == sorted(LENIENT)
+    assert sorted(problem["code"] for problem in data["warnings"]) == sorted(
+        code for _, code in LENIENT.values()
+    )
+    strict = cli("bundle", root, "-o", tmp_path / "strict.zip", "--strict")
+    assert strict.code == 1
+    assert not (tmp_path / "strict.zip").exists()
 
 
 def test_json_summary(cli: RunCli, tmp_path: Path) -> None:
@@ -141,6 +186,7 @@ def test_json_summary(cli: RunCli, tmp_path: Path) -> None:
         "bytes": len(data),
         "sha256": hashlib.sha256(data).hexdigest(),
         "skipped": [],
+        "warnings": [],
     }
 
 

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from skills_core.cli.source import EXAMPLES
-from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RunCli
+from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RENAMED, RunCli
+
+SERVED_AS = {served: code for _, served, code in RENAMED.values()}
 
 EXAMPLE_NAMES = ["api-docs", "csv-insights", "git-commit-messages", "release-notes"]
 
@@ -39,7 +41,7 @@ def test_mixed_folder_lists_every_loadable_skill_and_reports_every_broken_one(
     result = cli("list", mixed_root)
     assert result.code == 0
     listed = [line.split()[0] for line in result.out.splitlines()[1:]]
-    assert listed == sorted([*GOOD, *LENIENT, *ADVICE])
+    assert listed == sorted([*GOOD, *LENIENT, *ADVICE, *SERVED_AS])
     assert "<markup> & ampersands" in result.out
     for name, (_, code) in BROKEN.items():
         location = mixed_root / name / "SKILL.md"
@@ -48,7 +50,12 @@ def test_mixed_folder_lists_every_loadable_skill_and_reports_every_broken_one(
             line.startswith(f"error: {location}: ") and line.endswith(f"[{code}]")
             for line in result.err.splitlines()
         ), name
-    for name, (_, code) in {**LENIENT, **ADVICE}.items():
+    lenient = {
+        **LENIENT,
+        **ADVICE,
+        **{folder: (text, code) for folder, (text, _, code) in RENAMED.items()},
+    }
+    for name, (_, code) in lenient.items():
         assert f"warning: {mixed_root / name / 'SKILL.md'}: " in result.err
         assert f"[{code}]" in result.err
     assert "not-a-skill" not in result.out + result.err
@@ -61,8 +68,9 @@ def test_json_output_for_scripts(cli: RunCli, mixed_root: Path) -> None:
     assert result.code == 0
     data = json.loads(result.out)
     assert data["source"] == str(mixed_root)
-    assert [skill["name"] for skill in data["skills"]] == sorted([*GOOD, *LENIENT, *ADVICE])
-    alpha = data["skills"][0]
+    served = sorted([*GOOD, *LENIENT, *ADVICE, *SERVED_AS])
+    assert [skill["name"] for skill in data["skills"]] == served
+    alpha = next(skill for skill in data["skills"] if skill["name"] == "alpha")
     assert alpha == {
         "name": "alpha",
         "description": "Alpha skill. Use for alpha tasks.",
@@ -74,7 +82,7 @@ def test_json_output_for_scripts(cli: RunCli, mixed_root: Path) -> None:
     }
     assert {(p["name"], p["code"]) for p in data["warnings"]} == {
         (name, code) for name, (_, code) in {**LENIENT, **ADVICE}.items()
-    }
+    } | set(SERVED_AS.items())
     assert all(p["location"].endswith("SKILL.md") for p in data["errors"])
 
 

@@ -53,11 +53,11 @@ def test_show_a_skill_loaded_with_warnings(cli: RunCli, mixed_root: Path) -> Non
 
 
 def test_show_a_refused_skill_explains_why_and_exits_1(cli: RunCli, mixed_root: Path) -> None:
-    result = cli("show", mixed_root, "misnamed")
+    result = cli("show", mixed_root, "no-description")
     assert result.code == 1
     assert result.out == ""
-    assert result.err.startswith(f"error: {mixed_root / 'misnamed' / 'SKILL.md'}: ")
-    assert result.err.rstrip().endswith(f"[{codes.NAME_MISMATCH}]")
+    assert result.err.startswith(f"error: {mixed_root / 'no-description' / 'SKILL.md'}: ")
+    assert result.err.rstrip().endswith(f"[{codes.DESCRIPTION_MISSING}]")
 
 
 def test_show_an_unknown_skill_exits_2(cli: RunCli, mixed_root: Path) -> None:
@@ -70,12 +70,13 @@ def test_show_an_unknown_skill_exits_2(cli: RunCli, mixed_root: Path) -> None:
 def test_prompt_lists_every_loaded_skill_escaped(cli: RunCli, mixed_root: Path) -> None:
     result = cli("prompt", mixed_root)
     assert result.code == 0
-    assert result.out.startswith("<available_skills>\n<skill>\n<name>\nalpha\n</name>")
+    assert result.out.startswith("<available_skills>\n<skill>\n<name>\n")
+    assert "<skill>\n<name>\nalpha\n</name>" in result.out
     assert result.out.endswith("</available_skills>\n")
     assert "Beta skill with &lt;markup&gt; &amp; ampersands." in result.out
     assert f"<location>\n{mixed_root / 'alpha' / 'SKILL.md'}\n</location>" in result.out
-    assert "misnamed" not in result.out
-    assert f"error: {mixed_root / 'misnamed' / 'SKILL.md'}: " in result.err
+    assert "no-description" not in result.out
+    assert f"error: {mixed_root / 'no-description' / 'SKILL.md'}: " in result.err
 
 
 def test_prompt_without_locations(cli: RunCli) -> None:
@@ -83,3 +84,12 @@ def test_prompt_without_locations(cli: RunCli) -> None:
     assert result.code == 0
     assert "<location>" not in result.out
     assert result.out.count("<skill>") == 4
+
+
+def test_prompt_within_a_budget(cli: RunCli) -> None:
+    whole = cli("prompt", "--no-location").out
+    result = cli("prompt", "--no-location", "--budget", "400")
+    assert result.code == 0
+    assert len(result.out) <= 401 < len(whole)  # the block, then print's newline
+    assert result.out.count("<skill>") == 4
+    assert "4 skills available, listed by name only to fit the context" in result.out

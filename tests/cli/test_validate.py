@@ -7,7 +7,7 @@ from pathlib import Path
 
 from skills_core import codes
 from skills_core.cli.source import EXAMPLES
-from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RunCli, skill_md
+from tests.cli.conftest import ADVICE, GOOD, STRICTLY_INVALID, RunCli, skill_md
 
 
 def test_bundled_examples_are_valid(cli: RunCli) -> None:
@@ -25,13 +25,13 @@ def test_mixed_folder_reports_every_problem_and_exits_1(cli: RunCli, mixed_root:
     rows = {line.split()[1]: line.split()[0] for line in result.out.splitlines()[1:-1]}
     assert rows == {
         **dict.fromkeys([*GOOD, *ADVICE], "ok"),
-        **dict.fromkeys([*LENIENT, *BROKEN], "invalid"),
+        **dict.fromkeys(STRICTLY_INVALID, "invalid"),
     }
     assert result.out.splitlines()[-1] == (
         "12 skills checked: 4 valid, 8 invalid (8 errors, 1 warning)"
     )
     errors = [line for line in result.err.splitlines() if line.startswith("error: ")]
-    for name, (_, code) in {**LENIENT, **BROKEN}.items():
+    for name, (_, code) in STRICTLY_INVALID.items():
         location = mixed_root / name / "SKILL.md"
         assert f"error: {location}: " in result.err
         assert any(line.endswith(f"[{code}]") and str(location) in line for line in errors)
@@ -45,11 +45,11 @@ def test_json_verdict_per_skill(cli: RunCli, mixed_root: Path) -> None:
     assert data["source"] == str(mixed_root)
     assert data["valid"] is False
     verdicts = {skill["name"]: skill for skill in data["skills"]}
-    assert set(verdicts) == {*GOOD, *LENIENT, *ADVICE, *BROKEN}
+    assert set(verdicts) == {*GOOD, *ADVICE, *STRICTLY_INVALID}
     for name in GOOD:
         assert verdicts[name]["valid"] is True
         assert verdicts[name]["errors"] == verdicts[name]["warnings"] == []
-    for name, (_, code) in {**LENIENT, **BROKEN}.items():
+    for name, (_, code) in STRICTLY_INVALID.items():
         assert verdicts[name]["valid"] is False
         assert [p["code"] for p in verdicts[name]["errors"]] == [code]
         assert verdicts[name]["location"] == str(mixed_root / name / "SKILL.md")

@@ -94,11 +94,11 @@ def test_watch_reports_added_broken_and_removed_skills(
     add_skill(tmp_path, "second", skill_md("second"))
     assert watcher.line_containing("added second").endswith(": 2 skills, 0 errors, 0 warnings")
 
-    (tmp_path / "first" / "SKILL.md").write_text("---\nname: wrong\ndescription: d\n---\nx\n")
+    (tmp_path / "first" / "SKILL.md").write_text("---\nname: first\n---\nx\n")
     assert "removed first" in watcher.line_containing("removed")
     error = watcher.line(watcher.stderr)
     assert error.startswith(f"error: {tmp_path / 'first' / 'SKILL.md'}: ")
-    assert error.endswith("[NAME_MISMATCH]")
+    assert error.endswith("[DESCRIPTION_MISSING]")
 
     shutil.rmtree(tmp_path / "second")
     assert watcher.line_containing("removed second").endswith(": 0 skills, 1 error, 0 warnings")

@@ -21,9 +21,7 @@ BROKEN: dict[str, dict[str, bytes | str]] = {
     "no-frontmatter": {"SKILL.md": "# Just markdown\n"},
     "unclosed": {"SKILL.md": "---\nname: unclosed\ndescription: d\n"},
     "bad-yaml": {"SKILL.md": "---\nname: bad-yaml\ndescription: [oops\n---\n"},
-    "no-name": {"SKILL.md": "---\ndescription: d\n---\n"},
-    "wrong-name": {"SKILL.md": "---\nname: other\ndescription: d\n---\n"},
-    "upper": {"SKILL.md": "---\nname: Upper\ndescription: d\n---\n"},
+    "slash-name": {"SKILL.md": "---\nname: a/b\ndescription: d\n---\n"},
     "no-description": {"SKILL.md": "---\nname: no-description\n---\n"},
     "not-utf8": {"SKILL.md": b"---\nname: not-utf8\ndescription: \xff\n---\n"},
     "list-yaml": {"SKILL.md": "---\n- a\n---\n"},
@@ -32,9 +30,7 @@ EXPECTED_CODES = {
     "no-frontmatter": codes.NO_FRONTMATTER,
     "unclosed": codes.UNCLOSED_FRONTMATTER,
     "bad-yaml": codes.INVALID_YAML,
-    "no-name": codes.NAME_MISSING,
-    "wrong-name": codes.NAME_MISMATCH,
-    "upper": codes.NAME_INVALID,
+    "slash-name": codes.NAME_INVALID,
     "no-description": codes.DESCRIPTION_MISSING,
     "not-utf8": codes.NOT_UTF8,
     "list-yaml": codes.NOT_A_MAPPING,
@@ -46,6 +42,11 @@ WARNED = {
         "SKILL.md": "---\nname: typed\ndescription: d\ncompatibility: yes\nowner: me\n---\nB"
     },
 }
+RENAMED = {  # lenient catalogs serve these under their frontmatter name, or their folder's
+    "no-name": {"SKILL.md": "---\ndescription: d\n---\n"},
+    "wrong-name": {"SKILL.md": "---\nname: other\ndescription: d\n---\n"},
+    "upper": {"SKILL.md": "---\nname: Upper\ndescription: d\n---\n"},
+}
 
 
 @pytest.fixture
@@ -53,20 +54,21 @@ def memory() -> MemoryBackend:
     return MemoryBackend({**GOOD, **BROKEN, **WARNED})
 
 
+@pytest.fixture
+def mixed() -> MemoryBackend:
+    """Every kind of skill: good, broken, warned, and served under another name."""
+    return MemoryBackend({**GOOD, **BROKEN, **WARNED, **RENAMED})
+
+
 async def test_every_good_skill_loads_and_every_broken_one_is_reported(
-    memory: MemoryBackend,
+    mixed: MemoryBackend,
 ) -> None:
-    catalog = SkillCatalog(memory)
+    catalog = SkillCatalog(mixed)
     report = await catalog.refresh()
     assert report.ok
-    assert [meta.name for meta in catalog.list()] == [
-        "alpha",
-        "beta",
-        "claude-api",
-        "gamma",
-        "typed",
-    ]
-    assert report.added == ("alpha", "beta", "claude-api", "gamma", "typed")
+    served = ("Upper", "alpha", "beta", "claude-api", "gamma", "no-name", "other", "typed")
+    assert tuple(meta.name for meta in catalog.list()) == served
+    assert report.added == served
     found: dict[str | None, set[str]] = {}
     for problem in catalog.errors:
         found.setdefault(problem.name, set()).add(problem.code)
@@ -77,8 +79,8 @@ async def test_every_good_skill_loads_and_every_broken_one_is_reported(
     assert report.errors == catalog.errors
 
 
-async def test_spec_violations_load_with_warnings(memory: MemoryBackend) -> None:
-    catalog = SkillCatalog(memory)
+async def test_spec_violations_load_with_warnings(mixed: MemoryBackend) -> None:
+    catalog = SkillCatalog(mixed)
     await catalog.refresh()
     warnings = {(problem.name, problem.code) for problem in catalog.warnings}
     assert ("claude-api", codes.TOO_LONG) in warnings
@@ -88,14 +90,17 @@ async def test_spec_violations_load_with_warnings(memory: MemoryBackend) -> None
     assert typed.compatibility is None
     assert typed.extra == {"compatibility": True, "owner": "me"}
     assert catalog.metadata("claude-api").description == LONG_DESCRIPTION.strip()
+    assert ("no-name", codes.NAME_MISSING) in warnings
+    assert ("other", codes.NAME_MISMATCH) in warnings
+    assert ("Upper", codes.NAME_INVALID) in warnings
 
 
-async def test_strict_catalog_refuses_every_spec_violation(memory: MemoryBackend) -> None:
-    catalog = SkillCatalog(memory, strict=True)
+async def test_strict_catalog_refuses_every_spec_violation(mixed: MemoryBackend) -> None:
+    catalog = SkillCatalog(mixed, strict=True)
     await catalog.refresh()
     assert [meta.name for meta in catalog.list()] == ["alpha", "beta", "gamma"]
     refused = {problem.name for problem in catalog.errors}
-    assert {"claude-api", "typed"} <= refused
+    assert {"claude-api", "typed", *RENAMED} <= refused
     assert catalog.warnings == ()
 
 
@@ -261,11 +266,11 @@ async def test_get_returns_body_and_current_files() -> None:
 async def test_refused_skills_are_not_served_and_say_why(memory: MemoryBackend) -> None:
     catalog = SkillCatalog(memory)
     await catalog.refresh()
-    with pytest.raises(SkillNotFoundError, match="must equal its folder name"):
-        await catalog.get("wrong-name")
+    with pytest.raises(SkillNotFoundError, match="cannot name a skill"):
+        await catalog.get("slash-name")
     with pytest.raises(SkillNotFoundError):
         await catalog.read_resource("missing", "SKILL.md")
-    assert "wrong-name" not in catalog
+    assert "slash-name" not in catalog
 
 
 async def test_resource_reads_obey_the_size_limit() -> None:

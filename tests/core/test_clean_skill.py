@@ -12,6 +12,7 @@ from skills_core.errors import SkillParseError
 from skills_core.format.clean_skill import CleanSkill, read_clean_skill
 from skills_core.format.parsing import parse_frontmatter, split_skill_md
 from skills_core.format.validation import analyze
+from tests.support.examples import examples
 
 LIMITS = Limits(max_skill_md_bytes=8192, max_frontmatter_bytes=2048)
 FOLDER = "pdf-tools"
@@ -50,7 +51,7 @@ def assert_agrees(raw: bytes) -> CleanSkill | None:
         "name: pdf-tools\ndescription: >-\n  Folded\n  over lines\ntags:\n  - pdf\n  - forms",
         "name: pdf-tools\ndescription: Ünïcödé — “quoted” 漢字 🎉\nmodel: gemini-2.5-flash",
         "name: pdf-tools\ndescription: d\ncontext: fork\nagent: helper\nargument-hint: '[file]'",
-        "name: pdf-tools\ndescription: d\npaths: src/*.py, docs/*.md\nhooks:\n  pre: lint",
+        "name: pdf-tools\ndescription: d\npaths: src/*.py, docs/*.md\nshell: bash",
         "# a comment\nname: pdf-tools\n\ndescription: C# and F# too",
     ],
 )
@@ -68,6 +69,9 @@ def test_clean_skills_take_the_one_pass_path(frontmatter: str) -> None:
         b"---\nname: Pdf-Tools\ndescription: d\n---\nbody\n",  # not kebab-case
         b"---\nname: pdf-tools\ndescription: " + b"x" * 1025 + b"\n---\nbody\n",
         b"---\nname: pdf-tools\ndescription: d\nallowed-tools: [Read]\n---\nbody\n",
+        b"---\nname: pdf-tools\ndescription: d\nhooks:\n  pre: lint\n---\nbody\n",  # no event
+        b"---\nname: pdf-tools\ndescription: d\npaths: '**'\n---\nbody\n",  # advice to give
+        b"---\nname: pdf-tools\ndescription: d\npaths: src/[ab\n---\nbody\n",  # broken glob
         b"---\nname: pdf-tools\ndescription: d\nuser-invocable: yes\n---\nbody\n",
         b"---\nname: pdf-tools\ndescription: d\ncontext: spawn\n---\nbody\n",
         b"---\nname: pdf-tools\ndescription: d\nname: pdf-tools\n---\nbody\n",
@@ -150,7 +154,7 @@ def _documents(draw: st.DrawFn) -> bytes:
     return text.encode()
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_documents())
 def test_never_disagrees_with_the_full_path(raw: bytes) -> None:
     assert_agrees(raw)

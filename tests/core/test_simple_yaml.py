@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skills_core.format.simple_yaml import load_simple_mapping
+from tests.support.examples import examples
 
 LOADERS = [yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)]
 
@@ -229,7 +230,7 @@ _LINE = st.one_of(
 )
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_LINE, min_size=1, max_size=8).map("\n".join))
 def test_never_disagrees_with_pyyaml(text: str) -> None:
     assert_agrees(text)
@@ -269,7 +270,7 @@ def _structured_entry(draw: st.DrawFn) -> str:
     return f"{key}: {style}".rstrip(" ") + "\n" + "\n".join(body)
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.one_of(_structured_entry(), st.sampled_from(["", "# c"])), min_size=1, max_size=6),
     st.booleans(),

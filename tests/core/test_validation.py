@@ -102,7 +102,11 @@ def test_unknown_fields_are_errors() -> None:
         {"tags": "pdf, forms"},
         {"paths": ["src/**/*.py"]},
         {"shell": "bash"},
-        {"hooks": {"PreToolUse": [{"matcher": "Bash"}]}},
+        {
+            "hooks": {
+                "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "x"}]}]
+            }
+        },
         {"argument-hint": "[file]"},
         {"user-invocable": False, "disable-model-invocation": True},
     ],
@@ -190,9 +194,17 @@ def test_wrong_typed_values_are_kept_in_extra_and_faithful_repairs_applied() -> 
     assert meta.allowed_tools == ("Read", "Write")
 
 
-def test_broken_identity_builds_no_metadata() -> None:
+def test_no_description_or_no_usable_name_builds_no_metadata() -> None:
     assert analyze({"name": "pdf"}).metadata is None
-    assert analyze(VALID, folder_name="other").metadata is None
+    assert analyze({**VALID, "name": "a/b"}).metadata is None
+    assert analyze({**VALID, "name": 7}).metadata is None
+    assert analyze({"description": "d"}).metadata is None  # no name and no folder to fall back on
+
+
+def test_other_name_problems_keep_the_name_as_the_skills_identity() -> None:
+    assert analyze(VALID, folder_name="other").metadata.name == "pdf-forms"  # type: ignore[union-attr]
+    assert analyze({**VALID, "name": "PDF_Forms"}).metadata.name == "PDF_Forms"  # type: ignore[union-attr]
+    assert analyze({"description": "d"}, folder_name="pdf").metadata.name == "pdf"  # type: ignore[union-attr]
 
 
 def test_frontmatter_round_trips_through_the_model() -> None:

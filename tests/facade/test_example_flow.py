@@ -21,8 +21,10 @@ from tests.facade.skills import API_DOCS, CSV_SKILL, PDF_BODY, PDF_DESCRIPTION, 
 
 
 @pytest.fixture
-async def registry(store: Store) -> AsyncIterator[SkillsRegistry]:
-    config = SkillsConfig(scripts=ScriptPolicy(timeout=30), refresh_every=0)
+async def registry(store: Store, tmp_path: Path) -> AsyncIterator[SkillsRegistry]:
+    # The sandbox shows scripts no host folder but their skill's, unless the policy says so.
+    policy = ScriptPolicy(timeout=30, readable=(str(tmp_path),))
+    config = SkillsConfig(scripts=policy, refresh_every=0)
     registry = SkillsRegistry(config)
     assert await registry.discover([store.source]) == 2
     yield registry

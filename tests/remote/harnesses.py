@@ -24,6 +24,16 @@ class S3Harness(BackendHarness):
     def __init__(self, server: S3Server, client: Any, bucket: str, prefix: str = "skills") -> None:
         self.server, self.client, self.bucket, self.prefix = server, client, bucket, prefix
 
+    @classmethod
+    def filled(
+        cls, server: S3Server, client: Any, bucket: str, tree: Mapping[str, bytes]
+    ) -> S3Harness:
+        """A harness whose bucket holds ``tree``, with an empty request log."""
+        harness = cls(server, client, bucket)
+        harness.put_tree(tree)
+        server.log.reset()
+        return harness
+
     @property
     def url(self) -> str:
         return f"s3://{self.bucket}/{self.prefix}"

@@ -56,7 +56,11 @@ class Request:
 class Fault:
     """Answer matching requests with ``status`` (``None``: drop the connection), ``times`` times.
 
-    ``times=None`` fails forever.
+    ``times=None`` fails forever. With ``keep`` set, the request is answered as usual but the
+    body is cut to its first ``keep`` bytes, with a matching ``Content-Length``: a short,
+    self-consistent response (``status`` is then ignored). With ``stall``, the request is
+    accepted and never answered until :meth:`release` (the request log's ``reset`` releases
+    every stalled request).
     """
 
     method: str
@@ -64,6 +68,18 @@ class Fault:
     status: int | None
     times: int | None = None
     hits: int = 0
+    keep: int | None = None
+    stall: bool = False
+    released: threading.Event = field(default_factory=threading.Event)
+
+    def hold(self) -> None:
+        """Block the request's thread until released (at most a minute)."""
+        self.released.wait(60)
+
+    def release(self) -> None:
+        """Stop matching, and let every held request go."""
+        self.times = self.hits
+        self.released.set()
 
     def matches(self, request: Request) -> bool:
         if request.method != self.method or self.contains not in f"{request.path}?{request.query}":
@@ -96,8 +112,22 @@ class RequestLog:
             self.faults.append(fault)
         return fault
 
+    def truncate(self, method: str, contains: str, *, keep: int, times: int | None = None) -> Fault:
+        fault = Fault(method, contains, None, times, keep=keep)
+        with self.lock:
+            self.faults.append(fault)
+        return fault
+
+    def stall(self, method: str, contains: str) -> Fault:
+        fault = Fault(method, contains, None, stall=True)
+        with self.lock:
+            self.faults.append(fault)
+        return fault
+
     def reset(self) -> None:
         with self.lock:
+            for fault in self.faults:
+                fault.released.set()
             self.requests.clear()
             self.faults.clear()
 
@@ -162,6 +192,11 @@ class S3Server(Served):
             time.sleep(self.latency)
         if fault is None:
             return self._app(environ, start_response)
+        if fault.keep is not None:
+            return self._truncated(environ, start_response, fault.keep)
+        if fault.stall:
+            fault.hold()
+            return self._app(environ, start_response)
         if fault.status is None:
             environ["werkzeug.socket"].shutdown(socket.SHUT_RDWR)
             raise ConnectionResetError("injected connection drop")
@@ -177,6 +212,17 @@ class S3Server(Served):
         reason = http.HTTPStatus(fault.status).phrase
         headers = [("Content-Type", "application/xml"), ("Content-Length", str(len(body)))]
         start_response(f"{fault.status} {reason}", headers)
+        return [body]
+
+    def _truncated(
+        self, environ: dict[str, Any], start_response: Callable[..., Any], keep: int
+    ) -> list[bytes]:
+        """moto's answer with its body cut to ``keep`` bytes, headers (ETag...) unchanged."""
+        answered: list[Any] = []
+        body = b"".join(self._app(environ, lambda *args: answered.append(args)))[:keep]
+        status, headers, *_ = answered[0]
+        headers = [(k, v) for k, v in headers if k.lower() != "content-length"]
+        start_response(status, [*headers, ("Content-Length", str(len(body)))])
         return [body]
 
 
@@ -223,6 +269,8 @@ class _RouteHandler(http.server.BaseHTTPRequestHandler):
     def _answer(self) -> None:
         parts = urlsplit(self.path)
         fault = self.log.record(self.command, parts.path, parts.query)
+        if fault is not None and fault.stall:
+            fault.hold()
         if fault is not None and fault.status is None:
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True

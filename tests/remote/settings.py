@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import boto3
 from aiobotocore.session import AioSession
+from botocore.config import Config
 
 from backends import RetryPolicy
 from tests.remote.servers import GcsServer, S3Server
@@ -18,6 +20,18 @@ S3_SECRET = "loopback-secret-never-shown-0123456789"
 BOTOCORE_SESSION = AioSession()
 """One botocore session for every test's s3fs instance: loading its service models once saves
 about half a second per backend (each backend still gets its own client and connections)."""
+
+
+def s3_client(server: S3Server, **config: Any) -> Any:
+    """A boto3 client for the tests' own writes; ``config`` goes to botocore's ``Config``."""
+    return boto3.client(
+        "s3",
+        endpoint_url=server.url,
+        region_name="us-east-1",
+        aws_access_key_id=S3_KEY,
+        aws_secret_access_key=S3_SECRET,
+        config=Config(**config),
+    )
 
 
 def s3_options(server: S3Server, **extra: Any) -> dict[str, Any]:

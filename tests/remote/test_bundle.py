@@ -15,7 +15,7 @@ import pytest
 
 from backends import FsspecBackend, LimitExceededError, StorageError
 from backends.paths import is_hidden
-from backends.testing import CANONICAL_TREE, skill_md
+from backends.testing import CANONICAL_TREE
 from skills_core import SkillCatalog
 from skills_core.bundle.writer import MANIFEST_NAME, InvalidSkillsError, build_bundle, write_bundle
 from tests.backends.harnesses import LocalHarness
@@ -55,7 +55,11 @@ async def test_members_are_sorted_dated_1980_and_listed_in_the_manifest(tmp_path
     names = archive.namelist()
     assert names == sorted([*VISIBLE, MANIFEST_NAME])
     assert {info.date_time for info in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
-    assert {info.external_attr >> 16 for info in archive.infolist()} == {0o644}
+    modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+    assert {name for name, mode in modes.items() if mode == 0o755} == {
+        name for name in VISIBLE if name.split("/")[1] == "scripts"
+    }
+    assert set(modes.values()) == {0o644, 0o755}
 
     manifest = json.loads(archive.read(MANIFEST_NAME))
     assert manifest["format"] == "skillfs-bundle/1"
@@ -66,6 +70,7 @@ async def test_members_are_sorted_dated_1980_and_listed_in_the_manifest(tmp_path
         "path": "references/guide.md",
         "size": len(guide),
         "sha256": hashlib.sha256(guide).hexdigest(),
+        "mode": "0644",
     } in alpha["files"]
     assert [skill["name"] for skill in manifest["skills"]] == ["alpha", "beta", "gamma"]
 
@@ -86,7 +91,7 @@ async def test_a_bundle_loads_back_with_every_file(tmp_path: Path) -> None:
 
 
 async def test_invalid_skills_stop_the_bundle_unless_skipped(tmp_path: Path) -> None:
-    tree = {**CANONICAL_TREE, "broken/SKILL.md": skill_md("other-name")}
+    tree = {**CANONICAL_TREE, "broken/SKILL.md": b"---\nname: broken\n---\nNo description.\n"}
     source = await local_source(tmp_path / "src", tree)
     out = tmp_path / "skills.zip"
 
@@ -100,11 +105,14 @@ async def test_invalid_skills_stop_the_bundle_unless_skipped(tmp_path: Path) -> 
     assert [problem.name for problem in bundle.skipped] == ["broken"]
 
 
-async def test_a_strict_spec_violation_counts_as_invalid(tmp_path: Path) -> None:
+async def test_a_spec_violation_is_bundled_unless_strict(tmp_path: Path) -> None:
     body = "---\nname: loose\ndescription: Fine.\nunknown-field: 1\n---\n# Loose\n"
     source = await local_source(tmp_path, {"loose/SKILL.md": body.encode()})
+    bundle = await build_bundle(FsspecBackend(str(source)))
+    assert bundle.skills == ("loose",)
+    assert [problem.code for problem in bundle.warnings] == ["UNKNOWN_FIELD"]
     with pytest.raises(InvalidSkillsError, match="loose"):
-        await build_bundle(FsspecBackend(str(source)))
+        await build_bundle(FsspecBackend(str(source)), strict=True)
 
 
 async def test_a_bundle_uploads_to_a_bucket_and_loads_from_there(

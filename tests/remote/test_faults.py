@@ -22,10 +22,7 @@ KEY = "skill-03/SKILL.md"
 
 @pytest.fixture
 def harness(s3_server: S3Server, s3_client: Any, bucket: str) -> S3Harness:
-    harness = S3Harness(s3_server, s3_client, bucket)
-    harness.put_tree(skills_tree())
-    s3_server.log.reset()
-    return harness
+    return S3Harness.filled(s3_server, s3_client, bucket, skills_tree())
 
 
 @pytest.mark.parametrize(("status", "times"), [(503, 2), (500, 1), (None, 1)])

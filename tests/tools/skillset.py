@@ -25,12 +25,6 @@ PDF_SKILL: Mapping[str, bytes | str] = {
     "scripts/fail.py": "import sys\nprint('bad input', file=sys.stderr)\nsys.exit(3)\n",
     "scripts/hello.sh": 'echo "bash says $1"\n',
     "scripts/env.py": "import json, os\nprint(json.dumps(dict(os.environ)))\n",
-    "scripts/loop.py": (
-        "import os, subprocess, sys, time\n"
-        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
-        "print(child.pid, flush=True)\n"
-        "while True:\n    time.sleep(0.05)\n"
-    ),
     "scripts/loud.py": "import sys\nsys.stdout.write('x' * 1_000_000)\n",
     "scripts/tool.js": "console.log('no node here')\n",
     "scripts/tool.run": "print('custom interpreter')\n",

@@ -21,8 +21,7 @@ from skills_core.adk.inject import inject_state
 from skills_core.adk.tool import Handler, SkillTool
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.tools.content import base_location
-from skills_core.tools.factory import require_text
-from skills_core.tools.results import ToolResult, is_error, never_raises
+from skills_core.tools.results import ToolResult, is_error, never_raises, require_text
 from skills_core.tools.schemas import SKILL_NAME
 
 if TYPE_CHECKING:
@@ -151,11 +150,11 @@ def inside(folder: str, path: str) -> str:
 
 async def skill_folder(catalog: SkillCatalog, name: str) -> str:
     """Where a skill lives: its folder on this machine when it has one, else its location."""
-    folder = await local_folder(catalog.backend, name)
-    if folder is not None:
-        return folder
-    entry = catalog.snapshot.entries.get(name)
-    return base_location(entry.location) if entry is not None else name
+    entry = catalog.snapshot.loaded.get(name)
+    if entry is None:
+        return name
+    folder = await local_folder(catalog.backend, entry.name)  # the storage key, not the name
+    return folder if folder is not None else base_location(entry.location)
 
 
 def script_outcome(result: ToolResult) -> ToolResult:

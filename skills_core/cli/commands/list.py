@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 
 from skills_core.cli import exits
 from skills_core.cli.output import (
@@ -15,6 +16,7 @@ from skills_core.cli.output import (
     skill_record,
 )
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.cli.terminal import Style, one_line
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print a NAME / DESCRIPTION table (or JSON) of every loaded skill."""
     catalog = asyncio.run(load_catalog(open_source(args.url)))
-    report_catalog(catalog)
+    misplaced = report_catalog(catalog)
     skills = catalog.list()
     if args.json:
         print_json(
@@ -38,6 +40,10 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     elif skills:
-        rows = [("NAME", "DESCRIPTION"), *((meta.name, meta.description) for meta in skills)]
-        print("\n".join(format_table(rows)))
-    return exits.OK
+        style = Style.of(sys.stdout)
+        rows = [
+            ("NAME", "DESCRIPTION"),
+            *((meta.name, one_line(meta.description)) for meta in skills),
+        ]
+        print("\n".join(format_table(rows, styles=(style.name, None), header=style.heading)))
+    return exits.USAGE if misplaced else exits.OK

@@ -7,12 +7,12 @@ Writes ``DIR/NAME/SKILL.md`` (which passes ``skillfs validate``) and empty ``scr
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import yaml
 
 from skills_core.cli import exits
+from skills_core.cli.terminal import print_message, printable
 from skills_core.errors import SkillValidationError
 from skills_core.format.validation import validate_skill
 
@@ -64,16 +64,17 @@ def run(args: argparse.Namespace) -> int:
         folder = create_skeleton(args.dir, args.name, args.description)
     except SkillValidationError as exc:
         for issue in exc.report.errors:
-            print(f"error: {exc.location}: {issue.message} [{issue.code}]", file=sys.stderr)
+            print_message("error", exc.location, issue.message, code=issue.code)
         return exits.USAGE
     except FileExistsError as exc:
-        print(f"error: {exc.filename}: already exists", file=sys.stderr)
+        print_message("error", str(exc.filename), "already exists")
         return exits.USAGE
     except OSError as exc:
-        print(f"error: {exc.filename or args.dir / args.name}: {exc.strerror}", file=sys.stderr)
+        print_message("error", str(exc.filename or args.dir / args.name), str(exc.strerror))
         return exits.USAGE
-    print(f"created {folder}/SKILL.md and {', '.join(f'{r}/' for r in RESOURCE_FOLDERS)}")
-    print(f"next: edit {folder / 'SKILL.md'}, then run: skillfs validate {folder}")
+    shown = printable(str(folder))
+    print(f"created {shown}/SKILL.md and {', '.join(f'{r}/' for r in RESOURCE_FOLDERS)}")
+    print(f"next: edit {shown}/SKILL.md, then run: skillfs validate {shown}")
     return exits.OK
 
 

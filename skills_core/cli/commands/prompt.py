@@ -1,4 +1,4 @@
-"""``skillfs prompt [URL] [--no-location]``: the ``<available_skills>`` block."""
+"""``skillfs prompt [URL] [--no-location] [--budget CHARS]``: the ``<available_skills>`` block."""
 
 from __future__ import annotations
 
@@ -8,21 +8,31 @@ import asyncio
 from skills_core.cli import exits
 from skills_core.cli.output import report_catalog
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.cli.terminal import printable
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL and ``--no-location``."""
+    """Add the URL, ``--no-location`` and ``--budget``."""
     add_url_argument(parser)
     parser.add_argument(
         "--no-location",
         action="store_true",
         help="leave out each skill's <location> (google-adk's format)",
     )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        metavar="CHARS",
+        help="fit the block in CHARS characters: shorter descriptions, then names only, "
+        "then a count pointing to search_skills, each with a note saying so",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the XML block an agent's system prompt lists the skills with."""
     catalog = asyncio.run(load_catalog(open_source(args.url)))
-    report_catalog(catalog)
-    print(catalog.to_prompt(include_location=not args.no_location))
+    if report_catalog(catalog):
+        return exits.USAGE
+    prompt = catalog.to_prompt(include_location=not args.no_location, budget=args.budget)
+    print(printable(prompt, multiline=True))
     return exits.OK

@@ -20,6 +20,7 @@ from skills_core.cli import exits
 from skills_core.cli.commands.watch import positive_seconds
 from skills_core.cli.output import plural, print_problems
 from skills_core.cli.source import add_url_argument, open_root
+from skills_core.cli.terminal import PrintableFormatter, printable
 
 if TYPE_CHECKING:
     from skills_core.mcp.server import SkillServer
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     catalog = SkillCatalog(open_root(args.url))
     server = SkillServer(catalog, scripts=ScriptPolicy() if args.allow_scripts else None)
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("warning: %(message)s"))
+    handler.setFormatter(PrintableFormatter("warning: %(message)s"))
     logging.getLogger("skillfs.mcp").addHandler(handler)
     try:
         return asyncio.run(_serve(server, args))
@@ -110,4 +111,4 @@ async def _transport(server: SkillServer, args: argparse.Namespace, location: st
 
 
 def _say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    print(printable(message), file=sys.stderr, flush=True)

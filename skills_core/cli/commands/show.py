@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 
 from backends.base import Backend
 from backends.errors import SkillNotFoundError
@@ -20,6 +21,7 @@ from skills_core.cli.output import (
     problems_record,
 )
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.cli.terminal import Style, printable
 from skills_core.format.models import Skill
 
 
@@ -48,27 +50,35 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     else:
-        print(_render(skill))
+        print(_render(skill, Style.of(sys.stdout)))
     return exits.OK
 
 
 async def _fetch(source: Backend, name: str) -> tuple[CatalogEntry, Skill | None]:
     catalog: SkillCatalog = await load_catalog(source)
-    entry = catalog.snapshot.entries.get(name)
+    snapshot = catalog.snapshot
+    entry = snapshot.loaded.get(name) or snapshot.entries.get(name)
     if entry is None:
         raise SkillNotFoundError(f"no skill named {name!r}", location=source.location)
-    return entry, (await catalog.get(name) if entry.loaded else None)
+    return entry, (await catalog.get(name) if name in catalog else None)
 
 
-def _render(skill: Skill) -> str:
+def _render(skill: Skill, style: Style) -> str:
+    """The skill as text: every value from the skill escaped, names emphasised."""
     fields = [
-        (key, describe_value(value)) for key, value in skill.metadata.to_frontmatter().items()
+        (printable(key), printable(describe_value(value)))
+        for key, value in skill.metadata.to_frontmatter().items()
     ]
-    fields.append(("location", skill.location))
+    fields.append(("location", printable(skill.location)))
     width = max(len(key) for key, _ in fields) + 2
-    lines = [f"{key + ':':<{width}}{value}" for key, value in fields]
-    lines += ["", "files:"]
+    lines = [
+        style.heading(f"{key}:")
+        + " " * (width - len(key) - 1)
+        + (style.name(value) if key == "name" else value)
+        for key, value in fields
+    ]
+    lines += ["", style.heading("files:")]
     files = [(item.path, human_size(item.size)) for item in skill.files]
     lines += (f"  {line}" for line in format_table(files, width=1 << 16))
-    lines += ["", "---", skill.body]
+    lines += ["", "---", printable(skill.body, multiline=True)]
     return "\n".join(lines)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,7 @@ from skills_core.cli.output import (
     report_empty,
 )
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.cli.terminal import Style
 
 
 @dataclass
@@ -64,8 +66,7 @@ def run(args: argparse.Namespace) -> int:
     verdicts = verdicts_of(catalog)
     for verdict in verdicts:
         print_problems(verdict.errors, verdict.warnings)
-    if not verdicts:
-        report_empty(catalog)
+    misplaced = not verdicts and report_empty(catalog)
     valid = all(verdict.valid for verdict in verdicts)
     if args.json:
         print_json(
@@ -76,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     else:
-        print(_summary(verdicts))
+        print(_summary(verdicts, Style.of(sys.stdout)))
+    if misplaced:
+        return exits.USAGE
     return exits.OK if valid else exits.INVALID
 
 
@@ -106,7 +109,7 @@ def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
     return sorted(verdicts.values(), key=lambda verdict: verdict.name)
 
 
-def _summary(verdicts: Sequence[Verdict]) -> str:
+def _summary(verdicts: Sequence[Verdict], style: Style) -> str:
     invalid = sum(not verdict.valid for verdict in verdicts)
     errors = sum(len(verdict.errors) for verdict in verdicts)
     warnings = sum(len(verdict.warnings) for verdict in verdicts)
@@ -120,7 +123,16 @@ def _summary(verdicts: Sequence[Verdict]) -> str:
         ("ok" if verdict.valid else "invalid", verdict.name, _counts(verdict))
         for verdict in verdicts
     ]
-    return "\n".join([*format_table([("STATUS", "SKILL", "PROBLEMS"), *rows]), total])
+
+    def status(text: str) -> str:
+        return style.ok(text) if text == "ok" else style.error(text)
+
+    table = format_table(
+        [("STATUS", "SKILL", "PROBLEMS"), *rows],
+        styles=(status, style.name, None),
+        header=style.heading,
+    )
+    return "\n".join([*table, total])
 
 
 def _counts(verdict: Verdict) -> str:

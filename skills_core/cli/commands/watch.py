@@ -19,6 +19,7 @@ from skills_core.catalog.report import ReloadReport, SkillProblem
 from skills_core.cli import exits
 from skills_core.cli.output import add_json_flag, plural, problem_line
 from skills_core.cli.source import add_url_argument, open_root
+from skills_core.cli.terminal import Style, printable
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -65,7 +66,7 @@ def describe(report: ReloadReport, *, first: bool = False) -> str:
         f"{plural(len(report.warnings), 'warning')}"
     )
     if report.failure is not None:
-        what = report.failure.message
+        what = printable(report.failure.message)
     elif first:
         what = "loaded"
     else:
@@ -74,7 +75,9 @@ def describe(report: ReloadReport, *, first: bool = False) -> str:
             (report.added, report.changed, report.removed),
             strict=True,
         )
-        what = "; ".join(f"{verb} {', '.join(names)}" for verb, names in changes if names)
+        what = "; ".join(
+            f"{verb} {', '.join(map(printable, names))}" for verb, names in changes if names
+        )
         what = what or "problems changed"
     return f"[{time.strftime('%H:%M:%S')}] {what}: {counts}"
 
@@ -82,10 +85,11 @@ def describe(report: ReloadReport, *, first: bool = False) -> str:
 def _print_new_problems(report: ReloadReport, printed: set[SkillProblem]) -> set[SkillProblem]:
     """Print the problems not printed for the previous reload; return the current set."""
     failure = () if report.failure is None else (report.failure,)
+    style = Style.of(sys.stderr)
     for kind, problems in (("error", (*failure, *report.errors)), ("warning", report.warnings)):
         for problem in problems:
             if problem not in printed:
-                print(problem_line(kind, problem), file=sys.stderr, flush=True)
+                print(problem_line(kind, problem, style=style), file=sys.stderr, flush=True)
     return {*failure, *report.errors, *report.warnings}
 
 

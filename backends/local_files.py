@@ -1,0 +1,173 @@
+"""Blocking helpers of :class:`~backends.local.LocalBackend`: open, read and walk, safely.
+
+Nothing here reads a file that is not a regular one. A SKILL.md or resource that is a named
+pipe (FIFO), a device, a socket or a directory is refused with what it is: files are opened
+with ``O_NONBLOCK`` (so opening a FIFO never waits for a writer) and ``O_NOCTTY``, checked with
+``fstat`` and closed unread unless regular. Every ``OSError`` becomes one of skillfs's storage
+errors, with the path it concerns. Callers run these functions through ``asyncio.to_thread``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Sequence
+
+from backends.base import FileEntry
+from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
+from backends.paths import is_hidden, is_within
+
+OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+)
+"""Flags for every file LocalBackend opens: never follow, never wait, never a terminal."""
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISLNK, "a symbolic link"),
+)
+NOT_FOUND = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)
+"""Errors that mean "no such file" for a path asked for: one too long cannot exist either."""
+_VANISHED = (errno.ENOENT, errno.ENOTDIR)
+
+
+def fingerprint(st: os.stat_result) -> str:
+    """The change token of a local file: mtime, size and inode."""
+    return f"{st.st_mtime_ns}-{st.st_size}-{st.st_ino}"
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, for messages: ``a named pipe (FIFO)``, ``a directory``..."""
+    return next((kind for is_kind, kind in _KINDS if is_kind(mode)), "not a regular file")
+
+
+def not_regular(what: str, mode: int, *, location: str) -> StorageError:
+    """The error for ``what`` (``SKILL.md``, a file) being something other than a file."""
+    return StorageError(
+        f"{what} is {file_kind(mode)}, not a regular file; not read", location=location
+    )
+
+
+def open_error(what: str, exc: OSError, *, location: str) -> StorageError:
+    """Why ``what`` at ``location`` could not be opened; a socket, for one, refuses ``open``."""
+    try:
+        mode = os.stat(location).st_mode
+    except OSError:
+        mode = stat.S_IFREG
+    if not stat.S_ISREG(mode):
+        return not_regular(what, mode, location=location)
+    return StorageError(f"cannot open: {exc.strerror}", location=location)
+
+
+class NotRegularFileError(OSError):
+    """A file opened to be read is not a regular file (raised by :func:`open_regular`)."""
+
+    def __init__(self, mode: int) -> None:
+        super().__init__(errno.EINVAL, file_kind(mode))
+        self.mode = mode
+
+
+def open_regular(path: str, flags: int = 0) -> int:
+    """Open ``path`` (never a symlink) for reading, only if it is a regular file.
+
+    Usable as the ``opener`` of ``open()`` or ``aiofiles.open()``.
+
+    Raises:
+        NotRegularFileError: It is a FIFO, device, socket or directory (closed unread).
+        OSError: It cannot be opened.
+    """
+    fd = os.open(path, flags | OPEN_FLAGS)
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegularFileError(mode)
+    return fd
+
+
+def read_fd(fd: int, expected_size: int) -> bytes:
+    """Everything an open file holds, even when it grew since its size was taken."""
+    data = os.read(fd, expected_size + 1)
+    if len(data) <= expected_size:
+        return data
+    parts = [data]
+    while chunk := os.read(fd, 1 << 16):
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def resource_error(exc: OSError, *, location: str) -> StorageError:
+    """Translate an ``OSError`` met while reading a resource, most specific first."""
+    if isinstance(exc, NotRegularFileError):
+        return ResourceNotFoundError(
+            f"{file_kind(exc.mode)}, not a regular file", location=location
+        )
+    if exc.errno in NOT_FOUND:
+        return ResourceNotFoundError("no such file", location=location)
+    return StorageError(f"cannot read: {exc.strerror}", location=location)
+
+
+def walk_files(real_folder: str) -> Sequence[FileEntry]:
+    """Every visible regular file below a skill folder, sorted by path.
+
+    Hidden files, symlinks that leave the folder and anything not a regular file are skipped;
+    a sub-folder that vanishes during the walk is skipped too.
+
+    Raises:
+        SkillNotFoundError: The skill folder itself vanished.
+        StorageError: A folder could not be listed (its location says which).
+    """
+    found: list[FileEntry] = []
+    pending = [""]
+    while pending:
+        prefix = pending.pop()
+        folder = os.path.join(real_folder, prefix)
+        try:
+            with os.scandir(folder) as iterator:
+                entries = list(iterator)
+        except OSError as exc:
+            if exc.errno not in _VANISHED:
+                message = f"cannot list folder: {exc.strerror}"
+                raise StorageError(message, location=folder) from exc
+            if not prefix:
+                raise SkillNotFoundError("skill folder vanished", location=folder) from exc
+            continue
+        for entry in entries:
+            if is_hidden(entry.name):
+                continue
+            relative = f"{prefix}/{entry.name}" if prefix else entry.name
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)  # d_type: no system call
+            except OSError:
+                continue  # gone since the listing
+            if is_folder:
+                pending.append(relative)
+                continue
+            st = _regular_file_stat(real_folder, entry)
+            if st is not None:
+                mode = stat.S_IMODE(st.st_mode)
+                found.append(FileEntry(relative, st.st_size, fingerprint(st), mode))
+    return sorted(found, key=lambda item: item.path)
+
+
+def _regular_file_stat(real_folder: str, entry: os.DirEntry[str]) -> os.stat_result | None:
+    """The stat of a regular file (a symlink's target, when it stays inside); else ``None``."""
+    try:
+        if entry.is_symlink() and not is_within(real_folder, os.path.realpath(entry.path)):
+            return None
+        st = entry.stat()
+    except OSError:
+        return None  # gone, or unreadable: not a file the skill can serve
+    return st if stat.S_ISREG(st.st_mode) else None

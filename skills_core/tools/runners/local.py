@@ -1,0 +1,95 @@
+"""What the two local runners share: a scratch folder per run, and a supervised process.
+
+Both start :mod:`~skills_core.tools.runners.supervisor` (directly, or inside bubblewrap), which
+reports how the script ended on a status pipe. Its answer is the run's exit code; no answer
+means the supervisor never ran (bubblewrap refused to start), and that is an error, not a
+script failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
+
+from skills_core.tools.process import ProcessOutcome, run_process
+from skills_core.tools.runners.base import ScriptRun, ScriptRunnerError
+from skills_core.tools.runners.limits import ProcessLimit
+from skills_core.tools.runners.supervisor import LAUNCH
+
+RUNNERS = os.path.dirname(os.path.abspath(__file__))
+"""The folder of the supervisor program (bound read-only into the sandbox)."""
+SUPERVISOR = os.path.join(RUNNERS, "supervisor.py")
+
+_STATUS_BYTES = 4096
+
+
+@asynccontextmanager
+async def scratch_folder() -> AsyncIterator[str]:
+    """A private empty folder for one run (mode 0700), deleted with everything in it after."""
+    folder = await asyncio.to_thread(tempfile.mkdtemp, prefix="skillfs-scratch-")
+    try:
+        yield folder
+    finally:
+        await asyncio.to_thread(shutil.rmtree, folder, True)
+
+
+def supervisor_argv(status_fd: int, limit: ProcessLimit, *, parent: int | None = None) -> list[str]:
+    """The supervisor's command line, up to and including the ``--`` before the command."""
+    argv = [sys.executable, "-I", "-S", "-c", LAUNCH, RUNNERS, "--status-fd", str(status_fd)]
+    argv += limit.options()
+    if parent is not None:
+        argv += ["--parent", str(parent)]
+    return [*argv, "--"]
+
+
+async def run_supervised(
+    argv_for: Callable[[int], Sequence[str]], run: ScriptRun, *, env: Mapping[str, str]
+) -> ProcessOutcome:
+    """Run the command ``argv_for(status_fd)`` builds, and take its exit code from the status.
+
+    Raises:
+        ScriptRunnerError: The supervisor never reported (its wrapper failed to start).
+        OSError: The command, or the script's interpreter, could not be started.
+    """
+    status_read, status_write = os.pipe()
+    try:
+        outcome = await run_process(
+            argv_for(status_write),
+            cwd=run.folder,
+            env=env,
+            time_limit=run.time_limit,
+            max_output_bytes=run.max_output_bytes,
+            pass_fds=(status_write,),
+        )
+        os.set_blocking(status_read, False)
+        try:
+            status = os.read(status_read, _STATUS_BYTES).decode(errors="replace")
+        except BlockingIOError:
+            status = ""
+    finally:
+        for fd in (status_read, status_write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    return _with_status(outcome, status)
+
+
+def _with_status(outcome: ProcessOutcome, status: str) -> ProcessOutcome:
+    kind, _, detail = status.strip().partition(" ")
+    if outcome.timed_out:
+        return replace(outcome, exit_code=-9)
+    if kind == "exit":
+        return replace(outcome, exit_code=int(detail))
+    if kind == "signal":
+        return replace(outcome, exit_code=-int(detail))
+    if kind == "error":
+        number, _, message = detail.partition(" ")
+        raise OSError(int(number), message)
+    reason = outcome.stderr.text().strip()[-500:] or f"exit status {outcome.exit_code}"
+    raise ScriptRunnerError(f"the script did not start: {reason}")

@@ -1,0 +1,186 @@
+"""ScriptTool: ``run_skill_script`` from the model's call to the runner's outcome.
+
+Checks come first and cost nothing: scripts enabled, arguments plain, the path confined and
+listed by the skill, the interpreter allowed. The skill's folder is then found (or a remote
+skill copied locally), an extensionless script's ``#!`` line is read, and the policy's
+:class:`~skills_core.tools.runners.base.ScriptRunner` runs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from backends.paths import check_resource_path
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.format.models import Skill
+from skills_core.tools.interpreters import HEAD_BYTES, command_by_shebang
+from skills_core.tools.policy import ScriptPolicy, script_arguments
+from skills_core.tools.process import ProcessOutcome
+from skills_core.tools.results import (
+    INVALID_ARGUMENTS,
+    RUNNER_UNAVAILABLE,
+    SCRIPT_FAILED,
+    SCRIPT_NOT_FOUND,
+    SCRIPT_TIMEOUT,
+    SCRIPTS_DISABLED,
+    UNSUPPORTED_SCRIPT,
+    ToolResult,
+    require_text,
+    tool_error,
+)
+from skills_core.tools.runners.base import (
+    RunnerUnavailableError,
+    ScriptRun,
+    ScriptRunner,
+    ScriptRunnerError,
+)
+from skills_core.tools.runners.choice import default_runner
+from skills_core.tools.workspace import Workspaces
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """A script run that passed every check needing no storage access."""
+
+    policy: ScriptPolicy
+    path: str
+    command: tuple[str, ...] | None  # None: read the #! line
+    arguments: tuple[str, ...]
+
+
+class ScriptTool:
+    """Runs the scripts of one catalog's skills under one policy.
+
+    Args:
+        catalog: Where the skills come from.
+        policy: Permission and limits; ``None`` keeps scripts off.
+    """
+
+    def __init__(self, catalog: SkillCatalog, policy: ScriptPolicy | None) -> None:
+        self._catalog = catalog
+        self._policy = policy
+        self._workspaces = Workspaces(catalog)
+        self._runner: ScriptRunner | None = policy.runner if policy else None
+
+    async def run(self, skill_name: Any, file_path: Any, args: Any) -> ToolResult:
+        """Run one script; see :meth:`SkillTools.run_skill_script`."""
+        prepared = await self._prepare(skill_name, file_path, args)
+        if isinstance(prepared, dict):
+            return prepared
+        request, skill = prepared
+        policy = request.policy
+        workspace = self._workspaces.script(
+            skill_name, skill, request.path, max_bytes=policy.max_workspace_bytes
+        )
+        async with workspace as (folder, script):
+            command = request.command or await _command_from_file(policy, request.path, script)
+            if isinstance(command, dict):
+                return command
+            run = ScriptRun(
+                folder=folder,
+                script=request.path,
+                interpreter=command,
+                arguments=request.arguments,
+                files=tuple(entry.path for entry in skill.files),
+                env=policy.environment(),
+                time_limit=policy.timeout,
+                max_output_bytes=policy.max_output_bytes,
+                max_processes=policy.max_processes,
+                max_copy_bytes=policy.max_workspace_bytes,
+                network=policy.network,
+                readable=policy.readable,
+            )
+            outcome = await self._execute(run)
+        if isinstance(outcome, dict):
+            return outcome
+        result = _script_result(skill_name, request.path, outcome)
+        if outcome.timed_out:
+            message = f"the script ran past its {policy.timeout:g} s limit and was killed"
+            return tool_error(SCRIPT_TIMEOUT, message, **result)
+        return result
+
+    async def check(self, skill_name: Any, file_path: Any, args: Any) -> ToolResult:
+        """Everything :meth:`run` checks, without running: ``{}`` when it may run."""
+        prepared = await self._prepare(skill_name, file_path, args)
+        if isinstance(prepared, dict):
+            return prepared
+        request, skill = prepared
+        if request.command is not None:
+            return {}
+        workspace = self._workspaces.script(
+            skill_name, skill, request.path, max_bytes=request.policy.max_workspace_bytes
+        )
+        async with workspace as (_, script):
+            command = await _command_from_file(request.policy, request.path, script)
+        return command if isinstance(command, dict) else {}
+
+    async def close(self) -> None:
+        """Delete the local copies made to run remote skills' scripts."""
+        await self._workspaces.close()
+
+    async def _execute(self, run: ScriptRun) -> ProcessOutcome | ToolResult:
+        """The runner's outcome, or why the runner could not run the script."""
+        if self._runner is None:
+            self._runner = await default_runner()
+        try:
+            return await self._runner.run(run)
+        except RunnerUnavailableError as exc:
+            return tool_error(RUNNER_UNAVAILABLE, exc.message)
+        except ScriptRunnerError as exc:
+            return tool_error(SCRIPT_FAILED, exc.message)
+        except OSError as exc:
+            message = f"could not start {run.interpreter[0]!r}: {exc.strerror or exc}"
+            return tool_error(SCRIPT_FAILED, message)
+
+    async def _prepare(
+        self, skill_name: Any, file_path: Any, args: Any
+    ) -> tuple[_Request, Skill] | ToolResult:
+        request = self._request(skill_name, file_path, args)
+        if isinstance(request, dict):
+            return request
+        skill = await self._catalog.get(skill_name)
+        if request.path not in {entry.path for entry in skill.files}:
+            message = f"skill {skill_name!r} has no file {request.path!r}"
+            return tool_error(SCRIPT_NOT_FOUND, message)
+        return request, skill
+
+    def _request(self, skill_name: Any, file_path: Any, args: Any) -> _Request | ToolResult:
+        """Check everything about a run that needs no storage access."""
+        if self._policy is None:
+            return tool_error(SCRIPTS_DISABLED, "running skill scripts is not enabled")
+        if problem := require_text(skill_name=skill_name, file_path=file_path):
+            return problem
+        try:
+            arguments = script_arguments(args)
+        except ValueError as exc:
+            return tool_error(INVALID_ARGUMENTS, str(exc))
+        relative = check_resource_path(file_path, location=skill_name)
+        command = self._policy.interpreter(relative)
+        return _Request(self._policy, relative, command, tuple(arguments))
+
+
+async def _command_from_file(
+    policy: ScriptPolicy, path: str, script: str
+) -> tuple[str, ...] | ToolResult:
+    head = await asyncio.to_thread(_head, script)
+    command = command_by_shebang(policy, path, head)
+    return tool_error(UNSUPPORTED_SCRIPT, command) if isinstance(command, str) else command
+
+
+def _head(path: str) -> bytes:
+    with open(path, "rb") as script:
+        return script.read(HEAD_BYTES)
+
+
+def _script_result(skill_name: str, path: str, outcome: ProcessOutcome) -> ToolResult:
+    return {
+        "skill_name": skill_name,
+        "file_path": path,
+        "exit_code": outcome.exit_code,
+        "stdout": outcome.stdout.text(),
+        "stderr": outcome.stderr.text(),
+        "stdout_truncated": outcome.stdout.truncated,
+        "stderr_truncated": outcome.stderr.truncated,
+    }

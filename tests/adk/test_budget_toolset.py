@@ -1,0 +1,103 @@
+"""SkillsToolset within a budget, in a real runner: what the model is shown and told."""
+
+from __future__ import annotations
+
+from google.adk.agents import LlmAgent
+
+from backends import MemoryBackend
+from skills_core import SkillCatalog
+from skills_core.adk import SkillsToolset
+from skills_core.adk.handlers import CONTEXT_PATH_KEY
+from tests.adk.scripted import (
+    Conversation,
+    ScriptedLlm,
+    call,
+    declarations,
+    responses,
+    say,
+    system_text,
+)
+
+DESCRIPTION = (
+    "Turns raw survey exports into tidy tables, charts and a short written summary of what "
+    "changed since the last wave. Use when a user uploads survey results."
+)
+
+
+async def make_catalog() -> SkillCatalog:
+    skills = {
+        f"survey-{index:02d}": {
+            "SKILL.md": f"---\nname: survey-{index:02d}\ndescription: {DESCRIPTION}\n---\nSteps.\n"
+        }
+        for index in range(30)
+    }
+    skills["python-style"] = {
+        "SKILL.md": "---\nname: python-style\ndescription: Python style rules.\n"
+        "paths: ['*.py']\n---\nUse ruff.\n"
+    }
+    catalog = SkillCatalog(MemoryBackend(skills))
+    await catalog.refresh()
+    return catalog
+
+
+async def test_a_lazy_listing_over_budget_lists_names_and_offers_search() -> None:
+    catalog = await make_catalog()
+    model = ScriptedLlm(
+        steps=[call("list_skills"), call("search_skills", query="python style"), say("ok")]
+    )
+    toolset = SkillsToolset(catalog, budget=1_200, refresh_every=None)
+    agent = LlmAgent(name="assistant", model=model, tools=[toolset])
+    chat = Conversation(agent)
+    events = await chat.send("Which skills are there?")
+    await chat.close()
+
+    assert set(declarations(model.requests[0])) == {
+        "list_skills",
+        "load_skill",
+        "load_skill_resource",
+        "search_skills",
+    }
+    assert "Call `search_skills`" in system_text(model.requests[0])
+    listing = dict(responses(events))["list_skills"]
+    assert listing["total"] == 31  # no context path set: paths-conditional skills count too
+    assert listing["skills"][:2] == [{"name": "python-style"}, {"name": "survey-00"}]
+    assert listing["note"] == (
+        "31 skills available, listed by name only to fit the context: call `search_skills` "
+        "with key words of a request to see which fit it, with their descriptions."
+    )
+    found = dict(responses(events))["search_skills"]["skills"]
+    assert found[0]["name"] == "python-style"
+
+
+async def test_an_eager_catalog_over_budget_says_how_many_and_how_to_find_them() -> None:
+    catalog = await make_catalog()
+    model = ScriptedLlm(steps=[say("ok")])
+    toolset = SkillsToolset(
+        catalog, discovery="eager", budget=400, tool_name_prefix="skills", refresh_every=None
+    )
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+    session = await chat.runner.session_service.create_session(
+        app_name="skillfs-tests", user_id="user", state={CONTEXT_PATH_KEY: "src/lib.rs"}
+    )
+    chat.session_id = session.id
+    await chat.send("Hello")
+    await chat.close()
+
+    assert "skills_list_skills" not in declarations(model.requests[0])
+    assert (  # python-style applies to *.py files: not to the file worked on
+        "30 skills available; none is listed, to fit the context: call "
+        "`skills_search_skills` with key words of a request to find the ones that fit it."
+    ) in system_text(model.requests[0])
+
+
+async def test_without_a_budget_nothing_changes() -> None:
+    catalog = await make_catalog()
+    model = ScriptedLlm(steps=[call("list_skills"), say("ok")])
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[SkillsToolset(catalog)]))
+    events = await chat.send("List")
+    await chat.close()
+
+    assert "search_skills" not in declarations(model.requests[0])
+    listing = dict(responses(events))["list_skills"]
+    assert set(listing) == {"skills"}
+    assert len(listing["skills"]) == 31

@@ -1,0 +1,143 @@
+"""Scripts written as an attacker would: each puts the marker (argv[1]) in what it leaves."""
+
+from __future__ import annotations
+
+SLEEPER = "import os, sys\nos.execv('/bin/sleep', [sys.argv[1], '300'])\n"
+"""A helper the attacks start: a ``sleep 300`` whose command line is the marker."""
+
+DOUBLE_FORK = """\
+import os, sys
+if os.fork() == 0:
+    os.setsid()                      # a new session: killpg never reaches it
+    if os.fork() == 0:
+        os.execv('/bin/sleep', [sys.argv[1], '300'])
+    os._exit(0)
+os.wait()
+print('parent done')
+"""
+
+BACKGROUND_JOB = """\
+(exec -a "$1" sleep 300) &
+echo started
+exit 3
+"""
+
+TERM_IGNORING = """\
+trap '' TERM
+for i in 1 2 3; do (exec -a "$1" sleep 300) & done
+echo looping
+while :; do sleep 0.1; done
+"""
+
+FORK_STORM = """\
+import os, sys, time
+marker = sys.argv[1]
+root = os.getpid()
+blocked = False
+for _ in range(9):                   # doubling: 512 processes if nothing stops it
+    try:
+        os.fork()
+    except OSError:
+        blocked = True
+        break
+if os.getpid() != root:
+    print('blocked' if blocked else 'forked', flush=True)
+    os.execv('/bin/sleep', [marker, '300'])
+
+
+def count():
+    # this process and every descendant (the storm), from the parent pids in /proc
+    children = {}
+    for entry in filter(str.isdigit, os.listdir('/proc')):
+        try:
+            with open(f'/proc/{entry}/stat') as stat:
+                parent = int(stat.read().rsplit(')', 1)[1].split()[1])
+        except OSError:
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    pending, found = [root], 0
+    while pending:
+        found += 1
+        pending += children.get(pending.pop(), [])
+    return found
+
+
+seen = [count()]
+while len(seen) < 5 or len(set(seen[-5:])) > 1:  # until the storm settles
+    time.sleep(0.05)
+    seen.append(count())
+print('root', 'blocked' if blocked else 'forked', 'peak', max(seen), flush=True)
+"""
+
+HUNT_SECRETS = """\
+import json, os, sys
+NAMES = ('AWS_SECRET_ACCESS_KEY', 'OPENAI_API_KEY', 'GOOGLE_APPLICATION_CREDENTIALS')
+
+
+def secrets_in(text):
+    return [item for item in text.split('\\0') if item.split('=', 1)[0] in NAMES]
+
+
+def environ(pid):
+    try:
+        with open(f'/proc/{pid}/environ', 'rb') as handle:
+            return handle.read().decode(errors='replace')
+    except OSError:
+        return ''
+
+
+found = {'os.environ': secrets_in('\\0'.join(f'{k}={v}' for k, v in os.environ.items()))}
+pid = os.getpid()
+while pid > 1:                       # every ancestor, up to init
+    try:
+        with open(f'/proc/{pid}/stat') as stat:
+            pid = int(stat.read().rsplit(')', 1)[1].split()[1])
+    except OSError:
+        break
+    found[f'ancestor {pid}'] = secrets_in(environ(pid))
+for entry in os.listdir('/proc'):    # every process in sight
+    if entry.isdigit():
+        found[f'/proc/{entry}'] = secrets_in(environ(entry))
+found['the agent by pid'] = secrets_in(environ(sys.argv[1]))
+try:                                 # a credentials file, its path guessed
+    with open(sys.argv[2]) as handle:
+        found['credentials file'] = [handle.read()]
+except OSError:
+    pass
+print(json.dumps({where: items for where, items in found.items() if items}))
+"""
+
+CONNECT = """\
+import socket, sys
+try:
+    socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=5).close()
+    print('connected')
+except OSError as exc:
+    print('refused', type(exc).__name__)
+"""
+
+WRITE_EVERYWHERE = """\
+import os, sys
+targets = {
+    'scratch': os.path.join(os.environ['TMPDIR'], 'out.txt'),
+    'home': os.path.join(os.environ['HOME'], '.cache-file'),
+    'tmp': '/tmp/out.txt',
+    'skill_folder': 'out.txt',
+    'own_script': __file__,
+    'etc': '/etc/skillfs-attack',
+    'usr': '/usr/skillfs-attack',
+    'root': '/skillfs-attack',
+    'outside': sys.argv[1],
+}
+for name, path in targets.items():
+    try:
+        with open(path, 'a') as handle:
+            handle.write('attack')
+        print(name, 'written')
+    except OSError as exc:
+        print(name, 'refused', type(exc).__name__)
+try:
+    print('secret', open(sys.argv[2]).read())
+except OSError as exc:
+    print('secret', 'unreadable', type(exc).__name__)
+"""
