@@ -33,7 +33,9 @@ _WEB = ("http", "https")
 class _Response(NamedTuple):
     status: int
     body: bytes
-    headers: Mapping[str, str]
+    etag: str | None
+    modified: str | None
+    content_type: str | None
 
 
 def index_url(url: str) -> str:
@@ -106,15 +108,15 @@ class HttpTransport:
         )
         if response.status == 304:
             return None
-        etag, modified = response.headers.get("ETag"), response.headers.get("Last-Modified")
+        etag, modified = response.etag, response.modified
         validator = f"etag:{etag}" if etag else f"modified:{modified}" if modified else None
-        return Fetched(response.body, validator, response.headers.get("Content-Type"))
+        return Fetched(response.body, validator, response.content_type)
 
     async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
         """One GET, with the credentials only when the artifact is on the index's origin."""
         headers = self._headers if _origin(key) == self._origin else {}
         response = await self._get(key, headers, max_bytes, location=location)
-        return Fetched(response.body, None, response.headers.get("Content-Type"))
+        return Fetched(response.body, None, response.content_type)
 
     async def aclose(self) -> None:
         """Close the HTTP session; a later request opens a new one."""
@@ -146,7 +148,14 @@ class HttpTransport:
                     body += chunk
                     if len(body) > max_bytes:
                         raise too_large("response", len(body), max_bytes, location=location)
-                return _Response(response.status, bytes(body), dict(response.headers))
+                found = response.headers  # case-insensitive
+                return _Response(
+                    response.status,
+                    bytes(body),
+                    found.get("ETag"),
+                    found.get("Last-Modified"),
+                    found.get("Content-Type"),
+                )
 
         fs = await self._opened()
         return await fs.run(get, location=location, missing=missing)

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from gcp_storage_emulator.server import RequestHandler as GcsRequestHandler
@@ -419,7 +419,7 @@ class StaticServer(LoopbackHTTP):
     ``types[path]`` overrides the Content-Type guessed from the extension.
     """
 
-    TYPES = {
+    TYPES: ClassVar[dict[str, str]] = {
         ".json": "application/json",
         ".zip": "application/zip",
         ".gz": "application/gzip",

@@ -89,7 +89,7 @@ def test_unknown_sources_are_refused(source: str, message: str) -> None:
 
 
 def test_fsspec_backend_reads_no_http_folder() -> None:
-    with pytest.raises(UnsupportedSourceError, match="must name a .zip bundle"):
+    with pytest.raises(UnsupportedSourceError, match=r"must name a \.zip bundle"):
         FsspecBackend("https://example.invalid/skills/")
 
 
