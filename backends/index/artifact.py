@@ -104,7 +104,7 @@ def open_archive(
     if folder is not None and folder.refusal is not None:
         problems.insert(0, folder.refusal)
     if problems:
-        raise _refusal(problems)
+        raise _refusal(problems, mount=name)
     if folder is None:
         raise StorageError(
             f"the {kind} archive holds no SKILL.md at its root (files must not sit in a folder)",
@@ -134,9 +134,10 @@ def archive_format(content_type: str | None, url: str, data: bytes) -> str:
     )
 
 
-def _refusal(problems: Sequence[StorageError]) -> StorageError:
-    """One error of the first problem's type, naming the first few."""
+def _refusal(problems: Sequence[StorageError], *, mount: str) -> StorageError:
+    """One error of the first problem's type, naming the first few members as archived."""
     shown = "; ".join(problem.message for problem in problems[:_SHOWN_PROBLEMS])
+    shown = shown.replace(f"'{mount}/", "'")  # the layout saw each member below the skill
     more = len(problems) - _SHOWN_PROBLEMS
     suffix = f" (and {more} more)" if more > 0 else ""
     first = problems[0]
