@@ -143,10 +143,18 @@ async def publish(
     publication = await build_publication(
         source, strict=strict, skip_invalid=skip_invalid, progress=progress, limits=limits
     )
+    return await write_publication(publication, target, **(out_options or {}))
+
+
+async def write_publication(publication: Publication, out: str, **out_options: Any) -> Publication:
+    """Write a built publication below ``out``: its artifacts first, then the index.
+
+    Returns:
+        The publication, with the location it was written to.
+    """
     artifacts = {path: data for path, data in publication.files.items() if path != INDEX_PATH}
-    options = dict(out_options or {})
-    location = await write_files(target, artifacts, **options)
-    await write_files(target, {INDEX_PATH: publication.index}, **options)
+    location = await write_files(out, artifacts, **out_options)
+    await write_files(out, {INDEX_PATH: publication.index}, **out_options)
     return replace(publication, location=location)
 
 

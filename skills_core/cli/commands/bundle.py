@@ -67,13 +67,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         bundle = _write(source, args.output, strict=args.strict, skip_invalid=args.skip_invalid)
     except InvalidSkillsError as exc:
-        print_problems(exc.problems)
-        print_message(
-            "error",
-            source.location,
-            f"nothing written: {plural(len(_names(exc.problems)), 'invalid skill')}; "
-            "fix them, or pass --skip-invalid to leave them out",
-        )
+        print_refused(source.location, exc.problems)
         return exits.INVALID
     if isinstance(bundle, Misplaced):
         hint = elsewhere_hint(source.location, bundle.folders)
@@ -113,9 +107,20 @@ def _write(source: Backend, out: str, *, strict: bool, skip_invalid: bool) -> Bu
         return asyncio.run(bundle(progress))
 
 
-def _names(problems: Iterable[SkillProblem]) -> list[str]:
+def skill_names(problems: Iterable[SkillProblem]) -> list[str]:
     """The skills ``problems`` are about, sorted."""
     return sorted({problem.name or problem.location for problem in problems})
+
+
+def print_refused(location: str, problems: Sequence[SkillProblem]) -> None:
+    """Every problem, then why nothing was written."""
+    print_problems(problems)
+    print_message(
+        "error",
+        location,
+        f"nothing written: {plural(len(skill_names(problems)), 'invalid skill')}; "
+        "fix them, or pass --skip-invalid to leave them out",
+    )
 
 
 def _summary(bundle: Bundle) -> str:
@@ -124,7 +129,7 @@ def _summary(bundle: Bundle) -> str:
         f"{plural(bundle.files, 'file')}, {plural(len(bundle.data), 'byte')}, "
         f"sha256 {bundle.sha256}"
     )
-    skipped = _names(bundle.skipped)
+    skipped = skill_names(bundle.skipped)
     if skipped:
         names = ", ".join(map(printable, skipped))
         line += f"; skipped {plural(len(skipped), 'invalid skill')}: {names}"
