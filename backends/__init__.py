@@ -31,14 +31,14 @@ from backends.memory import MemoryBackend
 from backends.opener import open_backend
 
 if TYPE_CHECKING:
-    from backends.index import HttpIndexBackend
+    from backends.index.http import HttpIndexBackend
     from backends.remote import FsspecBackend, RetryPolicy, write_bytes
 
 _LAZY = {
     "FsspecBackend": "backends.remote",
     "RetryPolicy": "backends.remote",
     "write_bytes": "backends.remote",
-    "HttpIndexBackend": "backends.index",
+    "HttpIndexBackend": "backends.index.http",
 }
 
 __all__ = [

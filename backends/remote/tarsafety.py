@@ -27,6 +27,7 @@ from backends.errors import LimitExceededError, StorageError, UnsafePathError
 from backends.limits import Limits, check_size
 from backends.paths import check_relative_path
 from backends.remote.layout import Candidate, Layout, StoredFile, build_layout, mounted, passes
+from backends.remote.zipsafety import oversize_member
 
 _INFLATE_ERRORS = (OSError, EOFError, zlib.error)
 
@@ -95,12 +96,9 @@ def screen(
         return UnsafePathError("hard link members are refused", location=location)
     if member.issparse() or not member.isreg():
         return StorageError("only regular files and folders are accepted", location=location)
-    if member.size > limits.max_bundle_entry_bytes:
-        return LimitExceededError(
-            f"declares {member.size} bytes unpacked, over the "
-            f"{limits.max_bundle_entry_bytes}-byte limit",
-            location=location,
-        )
+    too_large = oversize_member(member.size, limits, location=location)
+    if too_large is not None:
+        return too_large
     if member.offset_data + member.size > available:
         return StorageError(
             f"declares {member.size} bytes, but the archive ends first", location=location

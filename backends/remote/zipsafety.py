@@ -155,12 +155,9 @@ def screen(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> StorageEr
         return StorageError("encrypted members are refused", location=location)
     if stat.S_ISLNK(info.external_attr >> 16):
         return UnsafePathError("symlink members are refused", location=location)
-    if info.file_size > limits.max_bundle_entry_bytes:
-        return LimitExceededError(
-            f"declares {info.file_size} bytes unpacked, over the "
-            f"{limits.max_bundle_entry_bytes}-byte limit",
-            location=location,
-        )
+    too_large = oversize_member(info.file_size, limits, location=location)
+    if too_large is not None:
+        return too_large
     ratio = info.file_size / max(1, info.compress_size)
     if info.file_size > limits.compression_ratio_floor and ratio > limits.max_compression_ratio:
         return LimitExceededError(
@@ -175,6 +172,16 @@ def unix_mode(info: zipfile.ZipInfo) -> int | None:
     """A member's permission bits, when a Unix archiver recorded them; else ``None``."""
     mode = stat.S_IMODE(info.external_attr >> 16)
     return mode if info.create_system == _UNIX and mode else None
+
+
+def oversize_member(size: int, limits: Limits, *, location: str) -> LimitExceededError | None:
+    """The refusal of a member declaring more than ``max_bundle_entry_bytes``, or ``None``."""
+    if size <= limits.max_bundle_entry_bytes:
+        return None
+    return LimitExceededError(
+        f"declares {size} bytes unpacked, over the {limits.max_bundle_entry_bytes}-byte limit",
+        location=location,
+    )
 
 
 def wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:

@@ -6,9 +6,7 @@ whose archive is the hostile one. ``beta`` is refused with the reason; the other
 
 from __future__ import annotations
 
-import io
 import tarfile
-import zipfile
 from collections.abc import Callable
 
 import pytest
@@ -20,12 +18,12 @@ from skills_core import SkillCatalog, codes
 from tests.index.sites import ARCHIVERS, FOLDER, Site, entry, index, tar_gz, tar_gz_members
 from tests.remote.settings import FAST_RETRY
 from tests.remote.zips import (
-    add_member,
     corrupt_member_data,
     declare_size,
     mark_encrypted,
     with_zip64_count,
     zip_bytes,
+    zip_with,
 )
 
 BETA = {"SKILL.md": skill_md("beta"), "references/guide.md": b"# Guide\n"}
@@ -61,14 +59,8 @@ def refused(catalog: SkillCatalog) -> str:
     return problem.message
 
 
-def zip_with(*extra: tuple[str, bytes, dict[str, bool]]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in BETA.items():
-            archive.writestr(name, data)
-        for name, data, flags in extra:
-            add_member(archive, name, data, **flags)
-    return buffer.getvalue()
+def beta_zip(*extra: tuple[str, bytes, dict[str, bool]]) -> bytes:
+    return zip_with(BETA, *extra)
 
 
 def tar_with(*extra: tarfile.TarInfo | tuple[tarfile.TarInfo, bytes]) -> bytes:
@@ -100,7 +92,7 @@ async def test_members_escaping_the_skill_refuse_it(
     site: Site, kind: str, name: str, reason: str
 ) -> None:
     if kind == "zip":
-        archive = zip_with((name, b"#!/bin/sh\n", {}))
+        archive = beta_zip((name, b"#!/bin/sh\n", {}))
     else:
         archive = tar_with((tarfile.TarInfo(name), b"#!/bin/sh\n"))
     serve(site, archive, kind=kind)
@@ -116,13 +108,13 @@ async def test_members_escaping_the_skill_refuse_it(
     [
         (
             "zip",
-            lambda: zip_with(("scripts/link", b"/etc/passwd", {"symlink": True})),
+            lambda: beta_zip(("scripts/link", b"/etc/passwd", {"symlink": True})),
             "symlink members are refused",
             UnsafePathError,
         ),
         (
             "zip",
-            lambda: mark_encrypted(zip_with(("secret.txt", b"x", {})), "secret.txt"),
+            lambda: mark_encrypted(beta_zip(("secret.txt", b"x", {})), "secret.txt"),
             "encrypted members are refused",
             StorageError,
         ),
@@ -166,7 +158,7 @@ async def test_links_devices_and_encrypted_members_refuse_the_skill(
 async def test_a_zip_member_declaring_too_much_is_refused_without_inflating(site: Site) -> None:
     name = "assets/huge.bin"
     archive = declare_size(
-        corrupt_member_data(zip_with((name, b"tiny", {})), name), name, 100 << 20
+        corrupt_member_data(beta_zip((name, b"tiny", {})), name), name, 100 << 20
     )
     serve(site, archive)
     catalog = await load(site)
@@ -199,7 +191,7 @@ async def test_compression_bombs_are_refused(site: Site, kind: str, reason: str)
 async def test_duplicate_members_refuse_the_skill(site: Site, kind: str) -> None:
     if kind == "zip":
         with pytest.warns(UserWarning, match="Duplicate name"):
-            archive = zip_with(("SKILL.md", skill_md("beta", "The other one."), {}))
+            archive = beta_zip(("SKILL.md", skill_md("beta", "The other one."), {}))
     else:
         archive = tar_with((tarfile.TarInfo("SKILL.md"), skill_md("beta", "The other one.")))
     serve(site, archive, kind=kind)

@@ -70,20 +70,27 @@ async def test_a_published_skill_loads_from_its_index_but_a_tampered_archive_is_
         await catalog.read_resource("alpha", "references/guide.md")
 
 
-async def test_an_archive_replaced_with_its_index_since_the_last_refresh_is_served(
-    tmp_path: Path, site: Site
-) -> None:
+SECOND_EDITION = b"# Guide, second edition\n"
+
+
+async def loaded_then_republished(tmp_path: Path, site: Site) -> tuple[SkillCatalog, bytes]:
+    """A catalog of a published ``alpha``, then ``alpha`` published again; the old index."""
     harness = SiteHarness(tmp_path / "source", site)
     await harness.make_backend({f"alpha/{path}": data for path, data in ALPHA.items()})
     catalog = SkillCatalog(harness.backend())
     await catalog.refresh()
-    await harness.write("alpha/references/guide.md", b"# Guide, second edition\n")  # republished
+    old_index = site.server.files[f"{site.root}/{INDEX_PATH}"]
+    await harness.write("alpha/references/guide.md", SECOND_EDITION)
     site.log.reset()
+    return catalog, old_index
 
+
+async def test_an_archive_replaced_with_its_index_since_the_last_refresh_is_served(
+    tmp_path: Path, site: Site
+) -> None:
+    catalog, _ = await loaded_then_republished(tmp_path, site)
     # The catalog still holds the old index; the archive's digest sends the backend to the new.
-    assert (
-        await catalog.read_resource("alpha", "references/guide.md") == b"# Guide, second edition\n"
-    )
+    assert await catalog.read_resource("alpha", "references/guide.md") == SECOND_EDITION
     assert site.log.kinds() == {"GET": 2}
     assert site.index_requests() == 1
 
@@ -91,18 +98,11 @@ async def test_an_archive_replaced_with_its_index_since_the_last_refresh_is_serv
 async def test_an_archive_replaced_before_its_index_is_refused_until_the_index_follows(
     tmp_path: Path, site: Site
 ) -> None:
-    harness = SiteHarness(tmp_path / "source", site)
-    await harness.make_backend({f"alpha/{path}": data for path, data in ALPHA.items()})
-    catalog = SkillCatalog(harness.backend())
-    await catalog.refresh()
-    index_before = site.server.files[f"{site.root}/{INDEX_PATH}"]
-    await harness.write("alpha/references/guide.md", b"# Guide, second edition\n")
-    index_after = site.server.files[f"{site.root}/{INDEX_PATH}"]
-    site.put(INDEX_PATH, index_before)  # a publication half-way: the new archive, the old index
+    catalog, old_index = await loaded_then_republished(tmp_path, site)
+    new_index = site.server.files[f"{site.root}/{INDEX_PATH}"]
+    site.put(INDEX_PATH, old_index)  # a publication half-way: the new archive, the old index
 
     with pytest.raises(VerificationError):
         await catalog.read_resource("alpha", "references/guide.md")
-    site.put(INDEX_PATH, index_after)
-    assert (
-        await catalog.read_resource("alpha", "references/guide.md") == b"# Guide, second edition\n"
-    )
+    site.put(INDEX_PATH, new_index)
+    assert await catalog.read_resource("alpha", "references/guide.md") == SECOND_EDITION

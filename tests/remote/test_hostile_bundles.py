@@ -7,8 +7,6 @@ last good snapshot.
 
 from __future__ import annotations
 
-import io
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,12 +19,12 @@ from skills_core import SkillCatalog, codes
 from tests.remote.harnesses import S3Harness, replace_file
 from tests.remote.servers import FakeGithub, S3Server
 from tests.remote.zips import (
-    add_member,
     corrupt_member_data,
     declare_size,
     mark_encrypted,
     with_zip64_count,
     zip_bytes,
+    zip_with,
 )
 
 GOOD = {
@@ -39,13 +37,7 @@ GOOD = {
 
 def bundle(*extra: tuple[str, bytes, dict[str, bool]]) -> bytes:
     """The good skills plus hostile members ``(name, data, {"symlink": True})``."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in GOOD.items():
-            archive.writestr(name, data)
-        for name, data, flags in extra:
-            add_member(archive, name, data, **flags)
-    return buffer.getvalue()
+    return zip_with(GOOD, *extra)
 
 
 async def load(path: Path, data: bytes, limits: Limits | None = None) -> SkillCatalog:

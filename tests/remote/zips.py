@@ -21,6 +21,17 @@ def zip_bytes(tree: Mapping[str, bytes], *, prefix: str = "") -> bytes:
     return buffer.getvalue()
 
 
+def zip_with(tree: Mapping[str, bytes], *extra: tuple[str, bytes, dict[str, bool]]) -> bytes:
+    """An archive of ``tree`` plus hand-made members ``(name, data, {"symlink": True})``."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in tree.items():
+            archive.writestr(name, data)
+        for name, data, flags in extra:
+            add_member(archive, name, data, **flags)
+    return buffer.getvalue()
+
+
 def add_member(archive: zipfile.ZipFile, name: str, data: bytes, *, symlink: bool = False) -> None:
     """Write one member, optionally with the mode bits of a symlink."""
     info = zipfile.ZipInfo(name)
