@@ -104,7 +104,12 @@ class HttpTransport:
         elif kind == "modified":
             headers["If-Modified-Since"] = value
         response = await self._get(
-            self._url, headers, max_bytes, location=self.location, missing=ResourceNotFoundError
+            self._url,
+            headers,
+            max_bytes,
+            what="skills index",
+            location=self.location,
+            missing=ResourceNotFoundError,
         )
         if response.status == 304:
             return None
@@ -115,7 +120,7 @@ class HttpTransport:
     async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
         """One GET, with the credentials only when the artifact is on the index's origin."""
         headers = self._headers if _origin(key) == self._origin else {}
-        response = await self._get(key, headers, max_bytes, location=location)
+        response = await self._get(key, headers, max_bytes, what="artifact", location=location)
         return Fetched(response.body, None, response.content_type)
 
     async def aclose(self) -> None:
@@ -131,6 +136,7 @@ class HttpTransport:
         headers: Mapping[str, str],
         max_bytes: int,
         *,
+        what: str,
         location: str,
         missing: type[StorageError] = StorageError,
     ) -> _Response:
@@ -142,12 +148,12 @@ class HttpTransport:
                 response.raise_for_status()
                 declared = response.content_length
                 if declared is not None and declared > max_bytes:
-                    raise too_large("response", declared, max_bytes, location=location)
+                    raise too_large(what, declared, max_bytes, location=location)
                 body = bytearray()
                 async for chunk in response.content.iter_chunked(_CHUNK):
                     body += chunk
                     if len(body) > max_bytes:
-                        raise too_large("response", len(body), max_bytes, location=location)
+                        raise too_large(what, len(body), max_bytes, location=location)
                 found = response.headers  # case-insensitive
                 return _Response(
                     response.status,
