@@ -3,8 +3,9 @@
 >>> from backends import open_backend
 >>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
 
-The remote layer (:class:`FsspecBackend` and what goes with it) is imported on first use, so a
-program reading local folders never loads it.
+The remote layer (:class:`FsspecBackend` and what goes with it), the MCP client and the
+project-scope helper are imported on first use, so a program reading local folders never
+loads them.
 """
 
 from __future__ import annotations
@@ -30,9 +31,17 @@ from backends.memory import MemoryBackend
 from backends.opener import open_backend
 
 if TYPE_CHECKING:
+    from backends.mcp.backend import McpSkillsBackend
     from backends.remote import FsspecBackend, RetryPolicy, write_bytes
+    from backends.scopes import project_backend
 
-_REMOTE = frozenset({"FsspecBackend", "RetryPolicy", "write_bytes"})
+_LAZY = {
+    "FsspecBackend": "backends.remote",
+    "McpSkillsBackend": "backends.mcp.backend",
+    "RetryPolicy": "backends.remote",
+    "project_backend": "backends.scopes",
+    "write_bytes": "backends.remote",
+}
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -43,6 +52,7 @@ __all__ = [
     "LimitExceededError",
     "Limits",
     "LocalBackend",
+    "McpSkillsBackend",
     "MemoryBackend",
     "MissingDependencyError",
     "ResourceNotFoundError",
@@ -55,17 +65,19 @@ __all__ = [
     "UnsafePathError",
     "UnsupportedSourceError",
     "open_backend",
+    "project_backend",
     "write_bytes",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _REMOTE:
+    module = _LAZY.get(name)
+    if module is None:
         raise AttributeError(f"module 'backends' has no attribute {name!r}")
-    value = getattr(importlib.import_module("backends.remote"), name)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_REMOTE})
+    return sorted({*globals(), *_LAZY})

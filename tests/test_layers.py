@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {
     "backends": ("skills_core", "yaml", "google"),
     "skills_core.errors": (
+        "skills_core.catalog",
         "skills_core.context",
         "skills_core.tools",
         "skills_core.bundle",

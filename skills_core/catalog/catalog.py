@@ -43,9 +43,10 @@ from skills_core.catalog.entries import (
     unreadable_entry,
     withhold,
 )
-from skills_core.catalog.report import ReloadReport, SkillProblem
+from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
 from skills_core.format.models import Skill, SkillMetadata
+from skills_core.format.problems import SkillProblem
 from skills_core.telemetry import SOURCE, mark_error, span
 
 logger = logging.getLogger("skillfs")
@@ -102,7 +103,7 @@ class SkillCatalog:
 
     @property
     def snapshot(self) -> CatalogSnapshot:
-        """The current immutable snapshot."""
+        """The current immutable snapshot (internal: what skillfs's adapters read)."""
         return self._snapshot
 
     @property

@@ -20,7 +20,6 @@ from backends import write_bytes
 from backends.base import Backend
 from skills_core.bundle.output import check_output
 from skills_core.bundle.writer import Bundle, Progress, build_bundle
-from skills_core.catalog.report import SkillProblem
 from skills_core.cli import exits
 from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
 from skills_core.cli.output import (
@@ -34,6 +33,7 @@ from skills_core.cli.progress import progress_bar
 from skills_core.cli.source import add_url_argument, open_source
 from skills_core.cli.terminal import print_message, printable
 from skills_core.errors import InvalidSkillsError
+from skills_core.format.problems import SkillProblem
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -115,7 +115,7 @@ def _write(source: Backend, out: str, *, strict: bool, skip_invalid: bool) -> Bu
 
 def _names(problems: Iterable[SkillProblem]) -> list[str]:
     """The skills ``problems`` are about, sorted."""
-    return sorted({problem.name or problem.location for problem in problems})
+    return sorted({problem.subject for problem in problems})
 
 
 def _summary(bundle: Bundle) -> str:
