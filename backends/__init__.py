@@ -3,8 +3,9 @@
 >>> from backends import open_backend
 >>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
 
-The remote layer (:class:`FsspecBackend`, :class:`HttpIndexBackend` and what goes with them)
-is imported on first use, so a program reading local folders never loads it.
+The remote layer (:class:`FsspecBackend`, :class:`HttpIndexBackend` and what goes with them),
+the MCP client and the project-scope helper are imported on first use, so a program reading
+local folders never loads them.
 """
 
 from __future__ import annotations
@@ -32,13 +33,17 @@ from backends.opener import open_backend
 
 if TYPE_CHECKING:
     from backends.index.http import HttpIndexBackend
+    from backends.mcp.backend import McpSkillsBackend
     from backends.remote import FsspecBackend, RetryPolicy, write_bytes
+    from backends.scopes import project_backend
 
 _LAZY = {
     "FsspecBackend": "backends.remote",
-    "RetryPolicy": "backends.remote",
-    "write_bytes": "backends.remote",
     "HttpIndexBackend": "backends.index.http",
+    "McpSkillsBackend": "backends.mcp.backend",
+    "RetryPolicy": "backends.remote",
+    "project_backend": "backends.scopes",
+    "write_bytes": "backends.remote",
 }
 
 __all__ = [
@@ -51,6 +56,7 @@ __all__ = [
     "LimitExceededError",
     "Limits",
     "LocalBackend",
+    "McpSkillsBackend",
     "MemoryBackend",
     "MissingDependencyError",
     "ResourceNotFoundError",
@@ -64,6 +70,7 @@ __all__ = [
     "UnsupportedSourceError",
     "VerificationError",
     "open_backend",
+    "project_backend",
     "write_bytes",
 ]
 

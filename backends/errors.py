@@ -7,6 +7,14 @@ import it.
 
 from __future__ import annotations
 
+DISTRIBUTION = "agent-skillfs"
+"""The name skillfs is installed by (``skillfs`` on the package index is another project)."""
+
+
+def install_command(extra: str) -> str:
+    """The ``pip install`` line that adds one of skillfs's optional extras."""
+    return f'pip install "{DISTRIBUTION}[{extra}]"'
+
 
 class SkillfsError(Exception):
     """Root of every error skillfs raises on purpose.

@@ -1,4 +1,4 @@
-"""Change signals for local folders, from filesystem events (``skillfs[watch]``)."""
+"""Change signals for local folders, from filesystem events (``agent-skillfs[watch]``)."""
 
 from __future__ import annotations
 

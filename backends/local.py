@@ -127,7 +127,7 @@ class LocalBackend:
         return await asyncio.to_thread(self._skill_folder, name)
 
     async def change_events(self) -> AsyncIterator[None] | None:
-        """Filesystem events below the root; ``None`` without ``skillfs[watch]`` or a root."""
+        """Filesystem events below the root; ``None`` without ``agent-skillfs[watch]`` or a root."""
         return folder_events([self._root]) if await watchable([self._root]) else None
 
     # -- blocking helpers, only ever called through asyncio.to_thread ---------------------

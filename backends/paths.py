@@ -36,6 +36,15 @@ def check_skill_name(name: str) -> str:
     return name
 
 
+def is_skill_name(name: str) -> bool:
+    """True when ``name`` can name a skill folder (:func:`check_skill_name` accepts it)."""
+    try:
+        check_skill_name(name)
+    except UnsafePathError:
+        return False
+    return True
+
+
 def check_relative_path(path: str) -> str:
     """Normalise a resource path to POSIX form relative to its skill folder.
 
@@ -54,24 +63,61 @@ def check_relative_path(path: str) -> str:
     return "/".join(parts)
 
 
-def is_hidden(relative_path: str) -> bool:
-    """True when a component of a relative POSIX path starts with a dot or is ``__pycache__``.
+VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", "CVS"})
+"""Version-control metadata: never part of what a skill says."""
 
-    Bytecode caches are never part of a skill: pip writes one next to every script a
-    package ships, and running a script's tests leaves one behind.
+OS_JUNK = frozenset(
+    {".ds_store", "thumbs.db", "ehthumbs.db", "desktop.ini", "__macosx", ".spotlight-v100"}
+)
+"""Files and folders operating systems and archivers leave behind (compared lowercased);
+AppleDouble ``._*`` files are junk too."""
+
+CACHES = frozenset(
+    {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".ipynb_checkpoints"}
+)
+"""Caches tools write next to code; ``*.pyc`` bytecode too."""
+
+SECRETS = frozenset({".env", ".netrc", ".npmrc", ".pypirc", ".git-credentials"})
+"""Files that hold credentials; ``.env.<anything>`` too, except the templates below."""
+
+ENV_TEMPLATES = frozenset({"example", "sample", "template", "dist", "defaults"})
+"""``.env.example`` and friends document settings and are served."""
+
+_BYTECODE = (".pyc", ".pyo")
+
+
+def is_hidden_name(name: str) -> bool:
+    """True when one file or folder name is never served: see :func:`is_hidden`."""
+    if name in CACHES or name in VCS_FOLDERS or name in SECRETS:
+        return True
+    if name.lower() in OS_JUNK or name.startswith("._") or name.endswith(_BYTECODE):
+        return True
+    return name.startswith(".env.") and name[5:].lower() not in ENV_TEMPLATES
+
+
+def is_hidden(relative_path: str) -> bool:
+    """True when a relative POSIX path lies in, or is, something a skill never serves.
+
+    Only what must stay hidden is: version-control folders (:data:`VCS_FOLDERS`), operating
+    system junk (:data:`OS_JUNK`), caches (:data:`CACHES`, bytecode) and files that hold
+    credentials (:data:`SECRETS`, ``.env.*`` except documented templates such as
+    ``.env.example``). Other dotfiles a skill ships (``assets/.env.example``,
+    ``.prettierrc``) are ordinary files. Skill *folders* whose name starts with a dot are
+    still no skills (:func:`check_skill_name`).
     """
-    return any(part.startswith(".") or part == "__pycache__" for part in relative_path.split("/"))
+    return any(is_hidden_name(part) for part in relative_path.split("/"))
 
 
 def check_resource_path(path: str, *, location: str) -> str:
-    """Normalise a path a caller asks to read; hidden files are never served.
+    """Normalise a path a caller asks to read; hidden files (:func:`is_hidden`) are never served.
 
     Raises:
         UnsafePathError: As for :func:`check_relative_path`, or the path is hidden.
     """
     relative = check_relative_path(path)
     if is_hidden(relative):
-        raise UnsafePathError(f"hidden files are not served: {path!r}", location=location)
+        reason = "version control, OS junk, caches and secrets are never served"
+        raise UnsafePathError(f"hidden file {path!r}: {reason}", location=location)
     return relative
 
 

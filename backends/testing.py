@@ -50,7 +50,10 @@ CANONICAL_TREE: Mapping[str, bytes] = {
     "alpha/scripts/run.py": b"print('alpha')\n",
     "alpha/assets/logo.png": LOGO,
     "alpha/nested/SKILL.md": skill_md("nested"),
-    "alpha/.secret": b"hidden file, never served",
+    "alpha/assets/.env.example": b"API_KEY=your-key-here\n",
+    "alpha/.env": b"API_KEY=a secret, never served\n",
+    "alpha/.git/config": b"[core]\n\tbare = false\n",
+    "alpha/.DS_Store": b"\x00\x00\x00\x01Bud1 OS junk, never served",
     "alpha/scripts/__pycache__/run.cpython-311.pyc": b"bytecode cache, never listed",
     "beta/SKILL.md": skill_md("beta"),
     "gamma/skill.md": skill_md("gamma"),
@@ -58,11 +61,13 @@ CANONICAL_TREE: Mapping[str, bytes] = {
     "deep/inner/SKILL.md": skill_md("inner"),
     ".hidden-skill/SKILL.md": skill_md("hidden-skill"),
 }
-"""Three skills (alpha, beta, gamma with a lowercase skill.md) among folders that are not."""
+"""Three skills (alpha, beta, gamma with a lowercase skill.md) among folders that are not;
+alpha holds files that stay hidden (a secret, VCS, OS junk, a cache) and one that does not."""
 
 CANONICAL_SKILLS = ("alpha", "beta", "gamma")
 ALPHA_FILES = (
     "SKILL.md",
+    "assets/.env.example",
     "assets/logo.png",
     "nested/SKILL.md",
     "references/guide.md",
@@ -76,8 +81,11 @@ HOSTILE_PATHS = (
     "references\\..\\..\\beta",
     "references/../../beta/SKILL.md",
     "",
-    ".secret",
-    "references/../.secret",
+    ".env",
+    "references/../.env",
+    ".git/config",
+    ".DS_Store",
+    "scripts/__pycache__/run.cpython-311.pyc",
     "scripts/\x00run.py",
 )
 
@@ -172,6 +180,10 @@ class BackendConformance:
         guide = await backend.read("alpha", "references/guide.md", max_bytes=1 << 20)
         assert guide == CANONICAL_TREE["alpha/references/guide.md"]
         assert await backend.read("alpha", "./assets//logo.png", max_bytes=1 << 20) == LOGO
+
+    async def test_documented_dotfiles_are_served(self, backend: Backend) -> None:
+        template = await backend.read("alpha", "assets/.env.example", max_bytes=1 << 20)
+        assert template == CANONICAL_TREE["alpha/assets/.env.example"]
 
     @pytest.mark.parametrize("path", HOSTILE_PATHS)
     async def test_hostile_paths_are_refused(self, backend: Backend, path: str) -> None:

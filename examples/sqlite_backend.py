@@ -31,7 +31,7 @@ class SqliteBackend:
         rows = await self._query("SELECT skill, path, rowid, length(data) FROM files ORDER BY 1, 2")
         found: dict[str, SkillRef] = {}
         for skill, path, rowid, size in rows:  # "SKILL.md" sorts before "skill.md"
-            if path in SKILL_MD_NAMES and not is_hidden(skill) and skill not in found:
+            if path in SKILL_MD_NAMES and skill[0] != "." and skill not in found:
                 found[skill] = SkillRef(skill, f"{rowid}-{size}", self._where(skill, path), size)
         return list(found.values())
 

@@ -46,7 +46,7 @@ from backends.errors import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from skills_core.catalog.report import SkillProblem
+    from skills_core.format.problems import SkillProblem
     from skills_core.format.validation import ValidationReport
 
 __all__ = [
@@ -105,7 +105,7 @@ class InvalidSkillsError(SkillfsError):
     """
 
     def __init__(self, problems: Sequence[SkillProblem], *, location: str) -> None:
-        names = ", ".join(sorted({problem.name or problem.location for problem in problems}))
+        names = ", ".join(sorted({problem.subject for problem in problems}))
         super().__init__(
             f"{len(problems)} problem(s) in skills {names}; fix them or skip invalid skills",
             location=location,

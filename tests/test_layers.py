@@ -17,6 +17,7 @@ FORBIDDEN = {
     "backends": ("skills_core", "yaml", "google"),
     "backends.index": ("mcp", "backends.mcp", "backends.local", "backends.composite"),
     "skills_core.errors": (
+        "skills_core.catalog",
         "skills_core.context",
         "skills_core.tools",
         "skills_core.bundle",
@@ -25,6 +26,7 @@ FORBIDDEN = {
         "google",
     ),
     "skills_core.codes": ("skills_core.", "backends", "google"),
+    "skills_core.telemetry": ("skills_core.", "backends", "google"),
     "skills_core.format": (
         "skills_core.catalog",
         "skills_core.context",

@@ -16,11 +16,11 @@ from backends.errors import (
 from backends.index.reader import IndexBackend
 from backends.index.store import published_index
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
-from backends.paths import check_resource_path, check_skill_name
+from backends.paths import check_resource_path, check_skill_name, is_skill_name
 from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
-from backends.remote.layout import SkillFolder, passes
+from backends.remote.layout import SkillFolder
 from backends.remote.retry import RetryPolicy
 from backends.remote.sources import BundleSource, FolderSource, SkillView, Source
 from backends.remote.urls import join_location, parse_source
@@ -208,7 +208,7 @@ class FsspecBackend:
 
     @staticmethod
     def _unknown(view: SkillView, name: str) -> bool:
-        return passes(check_skill_name, name) and name not in view.layout.skills
+        return is_skill_name(name) and name not in view.layout.skills
 
     async def _opened(self) -> Source | IndexBackend:
         async with self._opening:

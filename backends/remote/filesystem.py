@@ -28,7 +28,12 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from backends.errors import MissingDependencyError, StorageError, UnsupportedSourceError
+from backends.errors import (
+    MissingDependencyError,
+    StorageError,
+    UnsupportedSourceError,
+    install_command,
+)
 from backends.remote.budget import TimeBudget
 from backends.remote.errors import IncompleteReadError, Redactor, raise_translated
 from backends.remote.github import recursive_tree
@@ -95,7 +100,7 @@ def install_hint(protocol: str) -> str:
 
     extra = EXTRAS.get(protocol)
     if extra is not None:
-        return f'{protocol}:// needs an optional package: pip install "skillfs[{extra}]"'
+        return f"{protocol}:// needs an optional package: {install_command(extra)}"
     known = known_implementations.get(protocol, {})
     return str(known.get("err") or f"cannot load the filesystem for {protocol}:// URLs")
 

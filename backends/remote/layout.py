@@ -4,9 +4,10 @@ Shared by folders on any store and by zip bundles. An entry whose path could lea
 (``..``, an absolute or drive path, a backslash, NUL) is refused, and so is one the store
 already condemned (a symlink, an encrypted or oversized zip member): the skill folder holding
 it is refused whole, with the reason, and a refused entry that belongs to no skill is reported
-on its own. Every other skill still loads. Hidden entries (a component starting with a dot),
-``__MACOSX`` and files at the root are skipped; the folders of SKILL.md files skipped that way
-(or nested deeper) are kept in :attr:`Layout.elsewhere`, to say where skills are when the
+on its own. Every other skill still loads. Folders whose name starts with a dot, hidden
+entries (:func:`backends.paths.is_hidden`: version control, OS junk such as ``__MACOSX``,
+caches, secrets) and files at the root are skipped; the folders of SKILL.md files skipped that
+way (or nested deeper) are kept in :attr:`Layout.elsewhere`, to say where skills are when the
 root holds none.
 """
 
@@ -18,7 +19,12 @@ from dataclasses import dataclass
 
 from backends.base import FileEntry, SkillRef
 from backends.errors import StorageError, UnsafePathError
-from backends.paths import SKILL_MD_NAMES, check_relative_path, check_skill_name, is_hidden
+from backends.paths import (
+    SKILL_MD_NAMES,
+    check_relative_path,
+    is_hidden,
+    is_skill_name,
+)
 
 IGNORED_FOLDERS = frozenset({"__MACOSX"})
 """Top-level folders that archivers add and that are never skills."""
@@ -138,7 +144,7 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
         if basename in SKILL_MD_NAMES and not candidate.stray:
             skill_md_folders.add(folder)
         name, _, inner = relative.partition("/")
-        if candidate.stray or not inner or name in IGNORED_FOLDERS or is_hidden(relative):
+        if candidate.stray or not inner or not is_skill_name(name) or is_hidden(relative):
             continue
         if candidate.refusal is not None:
             refused[name].append((candidate, candidate.refusal))
@@ -184,7 +190,7 @@ def mounted(path: str, mount: str) -> str:
 def _owner(raw_path: str) -> str | None:
     """The skill folder a raw path claims to be in, when that is a plain folder name."""
     first = raw_path.split("/", 1)[0]
-    return first if passes(check_skill_name, first) else None
+    return first if is_skill_name(first) else None
 
 
 def _stray(candidate: Candidate, problem: StorageError) -> SkillRef:

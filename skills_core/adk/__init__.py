@@ -7,13 +7,13 @@ the CLI never do.
 >>> agent = LlmAgent(name="assistant", model=..., tools=[SkillsToolset(catalog)])  # doctest: +SKIP
 """
 
-from backends.errors import MissingDependencyError
+from backends.errors import MissingDependencyError, install_command
 
 try:
     import google.adk  # noqa: F401 - fail here, with the install hint, not deep inside
 except ImportError as exc:  # pragma: no cover - exercised only without the extra installed
     raise MissingDependencyError(
-        'skills_core.adk needs google-adk: pip install "skillfs[adk]"'
+        f"skills_core.adk needs google-adk: {install_command('adk')}"
     ) from exc
 
 from skills_core.adk.attach import with_skills

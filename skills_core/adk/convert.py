@@ -24,8 +24,10 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import SkillValidationError
 from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
 from skills_core.format.models import Skill, SkillMetadata
-from skills_core.format.validation import Issue, ValidationReport
-from skills_core.tools.content import as_text
+from skills_core.format.problems import SkillProblem
+from skills_core.format.validation import ValidationReport
+from skills_core.tools.content import skill_uri
+from skills_core.tools.filetypes import as_text
 
 logger = logging.getLogger("skillfs.adk")
 
@@ -37,16 +39,21 @@ _SECTIONS = ("references", "assets", "scripts")
 def to_adk_skill(skill: Skill, resources: Mapping[str, bytes] | None = None) -> AdkSkill:
     """ADK's ``Skill`` for ``skill``, with ``resources`` (``{relative path: bytes}``) attached.
 
+    Its ``_uri`` (ADK's source for the ``gen_ai.skill.source.uri`` span attribute) names the
+    skill folder: a ``file://`` URI for local skills, the storage URL for the others.
+
     Raises:
         SkillValidationError: ADK cannot represent the skill even after the faithful fixes
             (for instance a non-ASCII name, which ADK's name pattern refuses).
     """
     frontmatter = to_adk_frontmatter(skill.metadata, location=skill.location)
-    return AdkSkill(
+    converted = AdkSkill(
         frontmatter=frontmatter,
         instructions=skill.body,
         resources=_resources(resources or {}, skill.location),
     )
+    converted._uri = skill_uri(skill.location)  # ADK's own loaders set it the same way
+    return converted
 
 
 def to_adk_frontmatter(metadata: SkillMetadata, *, location: str) -> Frontmatter:
@@ -72,7 +79,9 @@ def to_adk_frontmatter(metadata: SkillMetadata, *, location: str) -> Frontmatter
         return Frontmatter.model_validate(data)
     except ValidationError as exc:
         issues = tuple(
-            Issue(codes.INVALID_VALUE, f"google-adk: {error['msg']}", _field(error["loc"]))
+            SkillProblem.found(
+                codes.INVALID_VALUE, f"google-adk: {error['msg']}", _field(error["loc"])
+            )
             for error in exc.errors()
         )
         raise SkillValidationError(ValidationReport(errors=issues), location=location) from exc

@@ -28,7 +28,7 @@ from skills_core.tools.results import (
     never_raises,
     tool_error,
 )
-from skills_core.tools.schemas import FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
+from skills_core.tools.schemas import AS_BYTES, FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
 
 CONTEXT_PATH_KEY = "skillfs:context_path"
 """Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
@@ -58,7 +58,9 @@ def build_tools(
 
     @never_raises
     async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result = await tools.load_skill_resource(args.get("skill_name"), args.get("file_path"))
+        result = await tools.load_skill_resource(
+            args.get("skill_name"), args.get("file_path"), args.get("as_bytes", False)
+        )
         return inline.take(result)
 
     @never_raises
@@ -116,11 +118,11 @@ def build_tools(
         "load_skill_resource": SkillTool(
             name=names.load_skill_resource,
             describe=fixed(
-                "Reads one file of a skill: text, or binary (images, audio, video and PDF "
-                "follow as inline data; other files as base64). A folder's path lists that "
-                "folder."
+                "Reads one file of a skill: text as text; images, audio, video and PDF follow "
+                "as inline data; other binary files (fonts, archives...) are described. A "
+                "folder's path lists that folder."
             ),
-            parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH},
+            parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH, "as_bytes": AS_BYTES},
             required=("skill_name", "file_path"),
             handler=load_resource,
         ),

@@ -1,8 +1,9 @@
-"""Binary skill files reach the model as inline data, not as base64 text.
+"""Binary skill files a model reads reach it as inline data, not as base64 text.
 
-When ``load_skill_resource`` reads an image, audio, video or PDF file, the function response
-keeps only the file's description, and the bytes follow in the next model request as an
-``inline_data`` part the model can actually see. Other binary files stay base64 in the response
+When ``load_skill_resource`` returns a file for inline delivery (images, audio, video and PDF:
+:mod:`skills_core.tools.filetypes` decides), the function response keeps only the file's
+description, and the bytes follow in the next model request as an ``inline_data`` part the
+model can actually see. Bytes a caller asked for explicitly stay base64 in the response
 (models refuse unknown inline types).
 """
 
@@ -14,10 +15,8 @@ from collections import OrderedDict
 from google.adk.models.llm_request import LlmRequest
 from google.genai import types
 
+from skills_core.tools.filetypes import Delivery
 from skills_core.tools.results import ToolResult
-
-INLINE_TYPES = ("image/", "audio/", "video/", "application/pdf")
-"""MIME type prefixes sent as inline data."""
 
 _KEPT = 16
 """Most files waiting for the next request; older ones are dropped."""
@@ -35,12 +34,11 @@ class InlineFiles:
 
     def take(self, result: ToolResult) -> ToolResult:
         """Keep an inline-able file's bytes; return the response without them."""
-        mime_type = str(result.get("mime_type", ""))
-        if not result.get("binary") or not mime_type.startswith(INLINE_TYPES):
+        if result.get("delivery") != Delivery.INLINE:
             return result
         data = base64.b64decode(result["content_base64"])
         key = (result["skill_name"], result["file_path"])
-        self._pending[key] = types.Blob(data=data, mime_type=mime_type)
+        self._pending[key] = types.Blob(data=data, mime_type=result["mime_type"])
         self._pending.move_to_end(key)
         while len(self._pending) > _KEPT:
             self._pending.popitem(last=False)
@@ -55,7 +53,7 @@ class InlineFiles:
         parts: list[types.Part] = []
         for part in llm_request.contents[-1].parts or []:
             response = part.function_response.response if part.function_response else None
-            if not response or not response.get("binary"):
+            if not response or response.get("delivery") != Delivery.INLINE:
                 continue
             skill_name, file_path = response.get("skill_name"), response.get("file_path")
             blob = self._pending.get((str(skill_name), str(file_path)))

@@ -9,7 +9,9 @@ skills added, changed or removed in storage show up without rebuilding the agent
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from google.adk.agents.readonly_context import ReadonlyContext
@@ -38,12 +40,17 @@ from skills_core.tools.refresh import RefreshGate
 
 Discovery = Literal["lazy", "eager"]
 
+CatalogSelector = Callable[[ReadonlyContext], SkillCatalog | Awaitable[SkillCatalog]]
+"""Picks the catalog for a user or session from ADK's context (sync or async). It must return
+the same catalog object each time for the same skills: tools are built once per catalog."""
+
 
 class SkillsToolset(BaseToolset):
     """Skill tools for an ADK agent: ``LlmAgent(..., tools=[SkillsToolset(catalog)])``.
 
     Args:
-        catalog: The skills to serve, from any backend.
+        catalog: The skills to serve, from any backend; or a :data:`CatalogSelector` that
+            picks them per user or session (``lambda context: catalogs[context.user_id]``).
         discovery: ``"lazy"``: the model calls ``list_skills``; ``"eager"``: the catalog is
             written into the system instruction and ``list_skills`` is not offered.
         refresh_every: Refresh the catalog at the start of a turn when this many seconds
@@ -76,7 +83,7 @@ class SkillsToolset(BaseToolset):
 
     def __init__(
         self,
-        catalog: SkillCatalog,
+        catalog: SkillCatalog | CatalogSelector,
         *,
         discovery: Discovery = "lazy",
         refresh_every: float | None = 5.0,
@@ -98,57 +105,89 @@ class SkillsToolset(BaseToolset):
         if discovery not in ("lazy", "eager"):
             raise ValueError(f"discovery must be 'lazy' or 'eager', not {discovery!r}")
         super().__init__(tool_filter=tool_filter, tool_name_prefix=tool_name_prefix)
-        self._catalog = catalog
         self._eager = discovery == "eager"
         self._search = search = budget is not None if search is None else search
-        self._refresh = RefreshGate(catalog, refresh_every)
         self._names = names or ToolNames()
         self._system_prompt = system_prompt
         seen = self._names.prefixed(tool_name_prefix)
-        self._tools = SkillTools(
-            catalog,
-            scripts=scripts,
-            build_content=build_content,
-            max_resource_bytes=max_resource_bytes,
-            listing=ListingPolicy(
-                budget,
-                include_tags,
-                exclude_tags,
-                search_tool=seen.search_skills if search else None,
-                load_tool=seen.load_skill,
-            ),
+        listing = ListingPolicy(
+            budget,
+            include_tags,
+            exclude_tags,
+            search_tool=seen.search_skills if search else None,
+            load_tool=seen.load_skill,
         )
-        self._inline = InlineFiles()
-        built = build_tools(
-            self._tools,
-            self._names,
-            describe_load_skill=lambda: load_skill_description(catalog.list()),
-            forker=Forker(agents, models),
-            inline=self._inline,
-        )
-        self._offered: list[BaseTool] = [
-            tool
-            for key, tool in built.items()
-            if not (key == "list_skills" and self._eager)
-            and not (key == "run_skill_script" and scripts is None)
-            and not (key == "search_skills" and not search)
-        ]
+
+        def serve(catalog: SkillCatalog) -> _Served:
+            tools = SkillTools(
+                catalog,
+                scripts=scripts,
+                build_content=build_content,
+                max_resource_bytes=max_resource_bytes,
+                listing=listing,
+            )
+            inline = InlineFiles()
+            built = build_tools(
+                tools,
+                self._names,
+                describe_load_skill=lambda: load_skill_description(catalog.list()),
+                forker=Forker(agents, models),
+                inline=inline,
+            )
+            offered: list[BaseTool] = [
+                tool
+                for key, tool in built.items()
+                if not (key == "list_skills" and self._eager)
+                and not (key == "run_skill_script" and scripts is None)
+                and not (key == "search_skills" and not search)
+            ]
+            return _Served(tools, inline, offered, RefreshGate(catalog, refresh_every))
+
+        self._serve = serve
+        self._served: dict[SkillCatalog, _Served] = {}
+        self._catalog: SkillCatalog | None = None
+        self._select: CatalogSelector
+        if isinstance(catalog, SkillCatalog):
+            fixed = self._catalog = catalog
+            self._select = lambda _context: fixed
+            self._served[fixed] = serve(fixed)
+        else:
+            self._select = catalog
 
     @property
     def catalog(self) -> SkillCatalog:
-        """The catalog the tools read."""
-        return self._catalog
+        """The catalog the tools read.
+
+        Raises:
+            AttributeError: The catalog is picked per context (see ``catalog_for``).
+        """
+        return self.tools.catalog
 
     @property
     def tools(self) -> SkillTools:
-        """The framework-neutral tools behind this toolset."""
-        return self._tools
+        """The framework-neutral tools behind this toolset.
+
+        Raises:
+            AttributeError: The catalog is picked per context.
+        """
+        if self._catalog is None:
+            raise AttributeError("this toolset picks its catalog per context: use catalog_for()")
+        return self._served[self._catalog].tools
+
+    async def catalog_for(self, context: ReadonlyContext) -> SkillCatalog:
+        """The catalog serving ``context``'s user or session."""
+        return (await self._served_for(context)).tools.catalog
 
     async def get_tools(self, readonly_context: ReadonlyContext | None = None) -> list[BaseTool]:
         """The skill tools; a new turn may refresh the catalog first."""
         if readonly_context is not None:
-            await self._refresh.refresh_for_turn(readonly_context.invocation_id)
-        return [tool for tool in self._offered if self._is_tool_selected(tool, readonly_context)]
+            served = await self._served_for(readonly_context)
+            await served.refresh.refresh_for_turn(readonly_context.invocation_id)
+        elif self._catalog is not None:
+            served = self._served[self._catalog]
+        else:
+            return []  # outside a run, a per-context toolset has no catalog to pick
+        return [tool for tool in served.offered if self._is_tool_selected(tool, readonly_context)]
 
     async def process_llm_request(
         self, *, tool_context: ToolContext, llm_request: LlmRequest
@@ -157,10 +196,11 @@ class SkillsToolset(BaseToolset):
 
         Binary files the model just read follow as inline data.
         """
-        skills = self._catalog.list()
+        served = await self._served_for(tool_context)
+        skills = served.tools.catalog.list()
         context = PromptContext(
             names=self._names.prefixed(self.tool_name_prefix),
-            scripts=self._tools.scripts is not None,
+            scripts=served.tools.scripts is not None,
             eager=self._eager,
             search=self._search,
             skills=skills,
@@ -169,12 +209,33 @@ class SkillsToolset(BaseToolset):
         instructions = [prompt if isinstance(prompt, str) else prompt(context)]
         if self._eager:
             context_path = context_path_of(tool_context.state)
-            instructions.append(
-                self._tools.listing.prompt(self._catalog, context_path=context_path)
-            )
+            tools = served.tools
+            instructions.append(tools.listing.prompt(tools.catalog, context_path=context_path))
         llm_request.append_instructions([text for text in instructions if text])
-        self._inline.attach(llm_request)
+        served.inline.attach(llm_request)
 
     async def close(self) -> None:
         """Delete local copies made to run remote skills' scripts."""
-        await self._tools.close()
+        for served in self._served.values():
+            await served.tools.close()
+
+    async def _served_for(self, context: ReadonlyContext) -> _Served:
+        """The tools of the catalog for ``context``: the fixed one, or the one picked."""
+        picked = self._select(context)
+        catalog = await picked if inspect.isawaitable(picked) else picked
+        if not isinstance(catalog, SkillCatalog):
+            raise TypeError(f"the catalog selector returned {catalog!r}, not a SkillCatalog")
+        served = self._served.get(catalog)
+        if served is None:
+            served = self._served[catalog] = self._serve(catalog)
+        return served
+
+
+@dataclass(frozen=True, slots=True)
+class _Served:
+    """One catalog's tools, and the gate that refreshes the catalog once per turn."""
+
+    tools: SkillTools
+    inline: InlineFiles
+    offered: list[BaseTool]
+    refresh: RefreshGate

@@ -36,8 +36,8 @@ from backends.paths import SKILL_MD_NAMES
 from backends.remote import write_files
 from skills_core.bundle.output import check_output
 from skills_core.bundle.writer import Progress, deterministic_zip, read_skill_files
-from skills_core.catalog.report import SkillProblem
 from skills_core.format.models import SkillMetadata
+from skills_core.format.problems import SkillProblem
 
 FOLDER = INDEX_PATH.rsplit("/", 1)[0]
 """Where a publication's index and artifacts sit below its base."""

@@ -36,9 +36,9 @@ from backends.paths import SKILL_MD_NAMES
 from backends.remote import bundle_refusals
 from skills_core.bundle.output import check_output
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.report import SkillProblem
 from skills_core.errors import InvalidSkillsError
 from skills_core.format.models import SkillMetadata
+from skills_core.format.problems import SkillProblem
 
 MANIFEST_NAME = "skillfs-bundle.json"
 MANIFEST_FORMAT = "skillfs-bundle/1"

@@ -22,6 +22,7 @@ import contextlib
 import importlib
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import TypedDict
 
 from backends.base import Backend, SkillDocument, SkillRef
 from backends.capabilities import (
@@ -42,13 +43,23 @@ from skills_core.catalog.entries import (
     unreadable_entry,
     withhold,
 )
-from skills_core.catalog.report import ReloadReport, SkillProblem
+from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
 from skills_core.format.models import Skill, SkillMetadata
+from skills_core.format.problems import SkillProblem
+from skills_core.telemetry import SOURCE, mark_error, span
 
 logger = logging.getLogger("skillfs")
 
 _FETCH_BATCH = 512
+
+
+class _Reads(TypedDict):
+    """What one refresh read: the report's ``fetched``, ``bytes_read`` and ``requests``."""
+
+    fetched: int
+    bytes_read: int
+    requests: int
 
 
 class SkillCatalog:
@@ -92,7 +103,7 @@ class SkillCatalog:
 
     @property
     def snapshot(self) -> CatalogSnapshot:
-        """The current immutable snapshot."""
+        """The current immutable snapshot (internal: what skillfs's adapters read)."""
         return self._snapshot
 
     @property
@@ -201,7 +212,7 @@ class SkillCatalog:
     async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
         """Refresh whenever the skills may have changed and yield each meaningful report.
 
-        Local folders are watched for filesystem events (with ``skillfs[watch]``); other
+        Local folders are watched for filesystem events (with ``agent-skillfs[watch]``); other
         backends are polled every ``interval`` seconds.
         """
         # The watcher (and watchfiles) is imported on first use, off the event loop.
@@ -211,7 +222,20 @@ class SkillCatalog:
                 yield report
 
     async def refresh(self) -> ReloadReport:
-        """List the backend and re-read only what changed; see the module docstring."""
+        """List the backend and re-read only what changed; see the module docstring.
+
+        Where OpenTelemetry is in use, each refresh is a ``skillfs.refresh`` span
+        (:mod:`skills_core.telemetry`).
+        """
+        with span("skillfs.refresh", {SOURCE: self._backend.location}) as current:
+            report = await self._refresh()
+            if current is not None:
+                current.set_attributes(report.telemetry())
+                if report.failure is not None:
+                    mark_error(current, report.failure.code, report.failure.message)
+        return report
+
+    async def _refresh(self) -> ReloadReport:
         async with self._lock:
             old = self._snapshot
             try:
@@ -225,13 +249,15 @@ class SkillCatalog:
 
     async def _apply(self, listing: Sequence[ListedDocument], old: CatalogSnapshot) -> ReloadReport:
         """Load what the listing says changed and swap in the new snapshot, if any."""
-        entries, refresh_errors, fetched = await self._load(listing, old)
+        entries, refresh_errors, reads = await self._load(listing, old)
         shadowing = shadowing_of(listing)
         if _nothing_changed(old, entries, refresh_errors, shadowing):
-            return ReloadReport(unchanged=old.names, errors=old.errors, warnings=old.warnings)
+            return ReloadReport(
+                unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
+            )
         new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, shadowing=shadowing)
         self._snapshot = new
-        return _compare(old, new, fetched)
+        return _compare(old, new, reads)
 
     def _loaded_entry(self, name: str) -> tuple[CatalogEntry, SkillMetadata]:
         snapshot = self._snapshot
@@ -257,6 +283,7 @@ class SkillCatalog:
             warnings=old.warnings,
             failure=SkillProblem(None, location, code, message),
             cause=exc,
+            requests=1,
         )
 
     async def _list(self, old: CatalogSnapshot) -> Sequence[ListedDocument]:
@@ -270,7 +297,8 @@ class SkillCatalog:
 
     async def _load(
         self, listing: Sequence[ListedDocument], old: CatalogSnapshot
-    ) -> tuple[dict[str, CatalogEntry], Sequence[SkillProblem], int]:
+    ) -> tuple[dict[str, CatalogEntry], Sequence[SkillProblem], _Reads]:
+        """Entries for the listing, problems of this refresh, and what it read (report fields)."""
         entries: dict[str, CatalogEntry] = {}
         read: list[SkillDocument] = []  # by the listing itself
         pending: list[SkillRef] = []
@@ -297,7 +325,10 @@ class SkillCatalog:
         withheld = [withheld_fields(self._backend, item.name) for item in listed]
         built, refresh_errors = await asyncio.to_thread(self._judge, listed, results, withheld, old)
         entries.update((entry.name, entry) for entry in built)
-        return entries, refresh_errors, len(listed)
+        documents = [result for result in results if isinstance(result, SkillDocument)]
+        read_bytes = sum(len(document.data) for document in documents)
+        reads = _Reads(fetched=len(listed), bytes_read=read_bytes, requests=1 + len(pending))
+        return entries, refresh_errors, reads
 
     def _judge(
         self,
@@ -328,12 +359,10 @@ class SkillCatalog:
         return built, problems
 
 
-def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> ReloadReport:
+def _compare(old: CatalogSnapshot, new: CatalogSnapshot, reads: _Reads) -> ReloadReport:
     """Name what a refresh changed; snapshot names are sorted, so the results are too."""
     if not old.names:  # a first load: everything is new
-        return ReloadReport(
-            added=new.names, errors=new.errors, warnings=new.warnings, fetched=fetched
-        )
+        return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
     before, after = set(old.names), set(new.names)
     common = [name for name in new.names if name in before]
     changed = {name for name in common if _differs(old.loaded[name], new.loaded[name])}
@@ -344,7 +373,7 @@ def _compare(old: CatalogSnapshot, new: CatalogSnapshot, fetched: int) -> Reload
         unchanged=tuple(name for name in common if name not in changed),
         errors=new.errors,
         warnings=new.warnings,
-        fetched=fetched,
+        **reads,
     )
 
 

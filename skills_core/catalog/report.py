@@ -1,4 +1,4 @@
-"""Problems with individual skills, and what one catalog refresh did."""
+"""What one catalog refresh did."""
 
 from __future__ import annotations
 
@@ -6,36 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backends.errors import SkillfsError, StorageError
-
-
-@dataclass(frozen=True, slots=True)
-class SkillProblem:
-    """One problem with one skill (or with the whole source, when ``name`` is ``None``).
-
-    Attributes:
-        name: The name the skill is served under, or its folder's name when it is not
-            served.
-        location: Where the problem is: the SKILL.md path or URL.
-        code: A constant from :mod:`skills_core.codes`.
-        message: What is wrong, for people.
-    """
-
-    name: str | None
-    location: str
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.location}: {self.message}"
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {
-            "name": self.name,
-            "location": self.location,
-            "code": self.code,
-            "message": self.message,
-        }
+from skills_core.format.problems import SkillProblem
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +21,8 @@ class ReloadReport:
         errors: Every skill refused in the current catalog, plus failures of this refresh.
         warnings: Every warning about the loaded skills.
         fetched: How many SKILL.md files this refresh read from the backend.
+        bytes_read: How many bytes of SKILL.md those were.
+        requests: Backend requests made: the listing, plus one per SKILL.md read after it.
         failure: Why the listing failed, when it did; the catalog then kept its last snapshot.
         cause: The exception that failed the listing.
     """
@@ -61,6 +34,8 @@ class ReloadReport:
     errors: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
     fetched: int = 0
+    bytes_read: int = field(default=0, compare=False)  # costs, not verdicts: a one-pass
+    requests: int = field(default=0, compare=False)  # first load makes fewer requests
     failure: SkillProblem | None = None
     cause: Exception | None = field(default=None, compare=False, repr=False)
 
@@ -87,6 +62,15 @@ class ReloadReport:
         """True when any skill was added, changed or removed."""
         return bool(self.added or self.changed or self.removed)
 
+    def telemetry(self) -> dict[str, int]:
+        """Span attributes: ``skillfs.refresh.<field>`` counts and totals."""
+        counts = {
+            field: len(getattr(self, field))
+            for field in ("added", "changed", "removed", "unchanged", "errors", "warnings")
+        }
+        totals = {"fetched": self.fetched, "bytes": self.bytes_read, "requests": self.requests}
+        return {f"skillfs.refresh.{key}": value for key, value in (counts | totals).items()}
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping."""
         return {
@@ -96,6 +80,8 @@ class ReloadReport:
             "removed": list(self.removed),
             "unchanged": len(self.unchanged),
             "fetched": self.fetched,
+            "bytes_read": self.bytes_read,
+            "requests": self.requests,
             "errors": [problem.to_dict() for problem in self.errors],
             "warnings": [problem.to_dict() for problem in self.warnings],
             "failure": self.failure.to_dict() if self.failure else None,

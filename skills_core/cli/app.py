@@ -130,8 +130,10 @@ class _VersionAction(argparse.Action):
     ) -> None:
         from importlib.metadata import PackageNotFoundError, version
 
+        from backends.errors import DISTRIBUTION
+
         try:
-            text = version("skillfs")
+            text = version(DISTRIBUTION)
         except PackageNotFoundError:
             text = "(not installed)"
         print(f"skillfs {text}")

@@ -17,7 +17,6 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 from backends.base import Backend
 from skills_core.bundle.output import check_output
 from skills_core.bundle.writer import Progress
-from skills_core.catalog.report import SkillProblem
 from skills_core.cli import exits
 from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
 from skills_core.cli.output import add_json_flag, plural, print_json, print_problems
@@ -25,6 +24,7 @@ from skills_core.cli.progress import progress_bar
 from skills_core.cli.source import open_source
 from skills_core.cli.terminal import print_message, printable
 from skills_core.errors import InvalidSkillsError
+from skills_core.format.problems import SkillProblem
 
 
 class Packed(Protocol):
@@ -127,7 +127,7 @@ def skipped_suffix(skipped: Iterable[SkillProblem]) -> str:
 
 def skill_names(problems: Iterable[SkillProblem]) -> list[str]:
     """The skills ``problems`` are about, sorted."""
-    return sorted({problem.name or problem.location for problem in problems})
+    return sorted({problem.subject for problem in problems})
 
 
 def _pack(

@@ -32,8 +32,8 @@ from skills_core.catalog.watch import refresh_triggers
 from skills_core.mcp.manifest import Manifests, Published
 from skills_core.mcp.notify import ListChanged
 from skills_core.mcp.tools import call_tool, offered
-from skills_core.tools.content import as_text, guess_mime_type
 from skills_core.tools.factory import SkillTools
+from skills_core.tools.filetypes import as_text, guess_mime_type
 from skills_core.tools.policy import ScriptPolicy
 
 logger = logging.getLogger("skillfs.mcp")

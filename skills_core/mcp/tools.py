@@ -16,9 +16,10 @@ import mcp_types as types
 
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.results import INVALID_ARGUMENTS, ToolResult, is_error, tool_error
-from skills_core.tools.schemas import FILE_PATH, SCRIPT_ARGS, SKILL_NAME
+from skills_core.tools.schemas import AS_BYTES, FILE_PATH, SCRIPT_ARGS, SKILL_NAME
 
 Call = Callable[[SkillTools, Mapping[str, Any]], Awaitable[ToolResult]]
+OPTIONAL = ("args", "as_bytes")
 
 
 class McpTool(NamedTuple):
@@ -29,7 +30,7 @@ class McpTool(NamedTuple):
 
 
 def _declare(name: str, description: str, **parameters: Mapping[str, Any]) -> types.Tool:
-    required = [key for key in parameters if key != "args"]
+    required = [key for key in parameters if key not in OPTIONAL]
     schema = {"type": "object", "properties": dict(parameters), "required": required}
     return types.Tool(name=name, description=description, input_schema=schema)
 
@@ -43,7 +44,9 @@ async def _load(tools: SkillTools, args: Mapping[str, Any]) -> ToolResult:
 
 
 async def _read(tools: SkillTools, args: Mapping[str, Any]) -> ToolResult:
-    return await tools.load_skill_resource(args.get("skill_name"), args.get("file_path"))
+    return await tools.load_skill_resource(
+        args.get("skill_name"), args.get("file_path"), args.get("as_bytes", False)
+    )
 
 
 async def _run(tools: SkillTools, args: Mapping[str, Any]) -> ToolResult:
@@ -67,9 +70,11 @@ READING_TOOLS = (
     McpTool(
         _declare(
             "load_skill_resource",
-            "Reads one file of a skill: text, or base64 flagged binary.",
+            "Reads one file of a skill: text as text; images, audio, video and PDF as base64; "
+            "other binary files (fonts, archives...) described unless as_bytes is true.",
             skill_name=SKILL_NAME,
             file_path=FILE_PATH,
+            as_bytes=AS_BYTES,
         ),
         _read,
     ),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import base64
-import mimetypes
-import posixpath
+import hashlib
+import os
+import pathlib
 from collections.abc import Awaitable, Callable
 
 from backends.paths import SKILL_MD_NAMES
 from skills_core.format.models import Skill
+from skills_core.tools.filetypes import Delivery, as_text, binary_kind, guess_mime_type
 from skills_core.tools.listing import files_summary
 from skills_core.tools.results import ToolResult
 
@@ -33,6 +35,14 @@ def base_location(skill_md_location: str) -> str:
     return skill_md_location
 
 
+def skill_uri(skill_md_location: str) -> str:
+    """The skill folder as a URI, as google-adk's telemetry records it (``file://`` locally)."""
+    folder = base_location(skill_md_location)
+    if "://" not in folder and os.path.isabs(folder):
+        return pathlib.Path(folder).as_uri()
+    return folder
+
+
 def loaded_skill(skill: Skill, build_content: ContentBuilder) -> ToolResult:
     """What ``load_skill`` returns: instructions, where the skill lives, and its files.
 
@@ -49,29 +59,32 @@ def loaded_skill(skill: Skill, build_content: ContentBuilder) -> ToolResult:
     }
 
 
-def resource_result(skill_name: str, path: str, data: bytes) -> ToolResult:
-    """A resource as text when it is UTF-8 without NUL bytes, else base64 flagged binary."""
+def resource_result(
+    skill_name: str, path: str, data: bytes, *, as_bytes: bool = False
+) -> ToolResult:
+    """What ``load_skill_resource`` returns for a file, as :mod:`.filetypes` decides.
+
+    Text comes as ``content``; images, audio, video and PDF as ``content_base64``; other
+    binary files as a description (type, size, sha256, how a script reaches them) unless
+    ``as_bytes`` asks for their base64 bytes.
+    """
     result: ToolResult = {"skill_name": skill_name, "file_path": path, "size": len(data)}
     text = as_text(data)
     if text is not None:
-        result["content"] = text
+        result["content"] = text  # text results keep their shape: no "delivery" key
         return result
-    result["binary"] = True
-    result["mime_type"] = guess_mime_type(path)
-    result["content_base64"] = base64.b64encode(data).decode("ascii")
+    mime_type = guess_mime_type(path)
+    kind = binary_kind(mime_type)
+    result.update(binary=True, mime_type=mime_type, kind=kind.name)
+    delivery = Delivery.BYTES if as_bytes else kind.delivery
+    result["delivery"] = delivery.value
+    if delivery is Delivery.DESCRIBED:
+        result["sha256"] = hashlib.sha256(data).hexdigest()
+        result["note"] = (
+            f"A {kind.name} file is described, not sent: its bytes mean nothing to a model. "
+            f"Scripts of this skill run in the skill's folder and open it as {path!r}; "
+            "read it again with as_bytes=true to receive it base64-encoded."
+        )
+    else:
+        result["content_base64"] = base64.b64encode(data).decode("ascii")
     return result
-
-
-def as_text(data: bytes) -> str | None:
-    """``data`` as text when it is UTF-8 without NUL bytes, else ``None`` (binary)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return None if "\x00" in text else text
-
-
-def guess_mime_type(path: str) -> str:
-    """The MIME type for a file name, from Python's built-in table (no system files read)."""
-    extension = posixpath.splitext(path)[1].lower()
-    return mimetypes.types_map.get(extension, "application/octet-stream")

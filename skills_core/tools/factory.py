@@ -33,6 +33,7 @@ from skills_core.tools.results import (
     tool_error,
 )
 from skills_core.tools.scripts import ScriptTool
+from skills_core.tools.tracing import traced
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
 """Largest resource ``load_skill_resource`` returns: more would flood a model's context."""
@@ -87,6 +88,7 @@ class SkillTools:
         """What ``list_skills`` lists, and within which budget."""
         return self._listing
 
+    @traced("list_skills")
     @never_raises
     async def list_skills(self, *, context_path: str | None = None) -> ToolResult:
         """Every skill that applies: name and description, within the listing's budget.
@@ -97,6 +99,7 @@ class SkillTools:
         """
         return self._listing.listing(self._catalog.list(), context_path)
 
+    @traced("search_skills")
     @never_raises
     async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
         """The skills that best fit ``query`` (ranked search), best first, with descriptions.
@@ -115,6 +118,7 @@ class SkillTools:
         found = [{"name": match.name, "description": match.description} for match in matches]
         return {"query": query, "skills": found}
 
+    @traced("load_skill")
     @never_raises
     async def load_skill(
         self, skill_name: Any, *, prepare: SkillPreparer | None = None
@@ -134,15 +138,22 @@ class SkillTools:
             skill = prepared
         return loaded_skill(skill, self._build_content)
 
+    @traced("load_skill_resource")
     @never_raises
-    async def load_skill_resource(self, skill_name: Any, file_path: Any) -> ToolResult:
-        """One file of a skill: text, or base64 flagged ``binary``; size-capped.
+    async def load_skill_resource(
+        self, skill_name: Any, file_path: Any, as_bytes: Any = False
+    ) -> ToolResult:
+        """One file of a skill, size-capped, as :mod:`skills_core.tools.filetypes` decides.
 
-        A folder's path (``"references"``, ``"."`` for the skill's own) lists that folder
-        instead, bounded: what a model asks for after ``load_skill`` summarised a big skill.
+        Text comes as text, images, audio, video and PDF as base64, other binary files as a
+        description unless ``as_bytes`` is true. A folder's path (``"references"``, ``"."``
+        for the skill's own) lists that folder instead, bounded: what a model asks for after
+        ``load_skill`` summarised a big skill.
         """
         if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
+        if as_bytes not in (True, False, None):
+            return tool_error(INVALID_ARGUMENTS, "argument 'as_bytes' must be true or false")
         if file_path in ROOT_FOLDERS:
             return await self._folder(skill_name, ".")
         try:
@@ -155,7 +166,7 @@ class SkillTools:
             if not listing:
                 raise
             return listing
-        return resource_result(skill_name, file_path, data)
+        return resource_result(skill_name, file_path, data, as_bytes=bool(as_bytes))
 
     async def _folder(self, skill_name: str, folder: str) -> ToolResult:
         """The listing of one folder of a skill; empty when no file lies below it."""
@@ -163,6 +174,7 @@ class SkillTools:
         listing = folder_listing(skill.files, folder)
         return {"skill_name": skill_name, **listing} if listing else {}
 
+    @traced("run_skill_script")
     @never_raises
     async def run_skill_script(
         self, skill_name: Any, file_path: Any, args: Any = None

@@ -11,6 +11,11 @@ FILE_PATH: Mapping[str, Any] = {
     "description": "A file's path inside the skill, e.g. 'references/guide.md' or "
     "'scripts/build.py'.",
 }
+AS_BYTES: Mapping[str, Any] = {
+    "type": "boolean",
+    "description": "Set true to receive a binary file that is only described (a font, an "
+    "archive...) as base64 bytes.",
+}
 SCRIPT_ARGS: Mapping[str, Any] = {
     "anyOf": [
         {"type": "array", "items": {"type": "string"}},

@@ -53,15 +53,25 @@ def system_text(request: LlmRequest) -> str:
 class Conversation:
     """One session with an agent, turn by turn."""
 
-    def __init__(self, agent: BaseAgent, plugins: Sequence[BasePlugin] = ()) -> None:
-        self.runner = InMemoryRunner(agent=agent, app_name="skillfs-tests", plugins=list(plugins))
+    def __init__(
+        self,
+        agent: BaseAgent,
+        plugins: Sequence[BasePlugin] = (),
+        *,
+        user_id: str = "user",
+        runner: InMemoryRunner | None = None,
+    ) -> None:
+        self.runner = runner or InMemoryRunner(
+            agent=agent, app_name="skillfs-tests", plugins=list(plugins)
+        )
+        self.user_id = user_id
         self.session_id: str | None = None
 
     async def send(self, message: str | types.Content) -> list[Event]:
         """Run one turn and return its events."""
         if self.session_id is None:
             session = await self.runner.session_service.create_session(
-                app_name="skillfs-tests", user_id="user"
+                app_name="skillfs-tests", user_id=self.user_id
             )
             self.session_id = session.id
         content = (
@@ -72,7 +82,7 @@ class Conversation:
         return [
             event
             async for event in self.runner.run_async(
-                user_id="user", session_id=self.session_id, new_message=content
+                user_id=self.user_id, session_id=self.session_id, new_message=content
             )
         ]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from backends import Backend, FsspecBackend, HttpIndexBackend, LocalBackend
 from backends.testing import BackendHarness
-from skills_core.bundle.publish import build_publication, publish
+from skills_core import build_publication, publish
 from tests.index.sites import Site
 from tests.remote.servers import S3Server
 from tests.remote.settings import FAST_RETRY, s3_options

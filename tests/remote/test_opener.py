@@ -115,7 +115,7 @@ def test_a_missing_package_names_the_extra(
     monkeypatch.setitem(sys.modules, module, None)
     with pytest.raises(MissingDependencyError) as raised:
         open_backend(source)
-    assert f'pip install "skillfs[{extra}]"' in str(raised.value)
+    assert f'pip install "agent-skillfs[{extra}]"' in str(raised.value)
     assert isinstance(raised.value, ImportError)
 
 

@@ -1,6 +1,6 @@
 """``skillfs watch [URL] [--interval S] [--json]``: one line per reload until Ctrl-C.
 
-Local folders are watched for filesystem events (with ``skillfs[watch]``); other sources are
+Local folders are watched for filesystem events (with ``agent-skillfs[watch]``); other sources are
 polled every ``--interval`` seconds. Each reload prints what was added, changed or removed;
 problems not printed before go to stderr. Ctrl-C ends the command with exit code 0.
 """
@@ -15,11 +15,12 @@ import time
 
 from backends.base import Backend
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.report import ReloadReport, SkillProblem
+from skills_core.catalog.report import ReloadReport
 from skills_core.cli import exits
 from skills_core.cli.output import add_json_flag, plural, problem_line
 from skills_core.cli.source import add_url_argument, open_root
 from skills_core.cli.terminal import Style, printable
+from skills_core.format.problems import SkillProblem
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
