@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from skills_core.format.problems import SkillProblem
     from skills_core.format.validation import ValidationReport, validate_skill
 
-_ERRORS = (
+_ERRORS = (  # the exception tree of skills_core.errors, importable from here too
     "InvalidSkillsError",
     "LimitExceededError",
     "MissingDependencyError",
@@ -107,6 +107,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    # backends.lazy.lazy_exports does this for backends; importing it here would load the
+    # whole backends package, which a bare ``import skills_core`` must not.
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'skills_core' has no attribute {name!r}")

@@ -14,8 +14,9 @@ The public names are imported on first use: opening a local folder never loads t
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from backends.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from backends.remote.backend import FsspecBackend
@@ -34,14 +35,4 @@ _EXPORTS = {
 __all__ = ["FsspecBackend", "RetryPolicy", "bundle_refusals", "write_bytes", "write_files"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'backends.remote' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
