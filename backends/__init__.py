@@ -3,9 +3,9 @@
 >>> from backends import open_backend
 >>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
 
-The remote layer (:class:`FsspecBackend` and what goes with it), the MCP client and the
-project-scope helper are imported on first use, so a program reading local folders never
-loads them.
+The remote layer (:class:`FsspecBackend`, :class:`HttpIndexBackend` and what goes with them),
+the MCP client and the project-scope helper are imported on first use, so a program reading
+local folders never loads them.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from backends.errors import (
     StorageError,
     UnsafePathError,
     UnsupportedSourceError,
+    VerificationError,
 )
 from backends.lazy import lazy_exports
 from backends.limits import DEFAULT_LIMITS, Limits
@@ -31,12 +32,14 @@ from backends.memory import MemoryBackend
 from backends.opener import open_backend
 
 if TYPE_CHECKING:
+    from backends.index.http import HttpIndexBackend
     from backends.mcp.backend import McpSkillsBackend
     from backends.remote import FsspecBackend, RetryPolicy, write_bytes
     from backends.scopes import project_backend
 
 _LAZY = {
     "FsspecBackend": "backends.remote",
+    "HttpIndexBackend": "backends.index.http",
     "McpSkillsBackend": "backends.mcp.backend",
     "RetryPolicy": "backends.remote",
     "project_backend": "backends.scopes",
@@ -49,6 +52,7 @@ __all__ = [
     "CompositeBackend",
     "FileEntry",
     "FsspecBackend",
+    "HttpIndexBackend",
     "LimitExceededError",
     "Limits",
     "LocalBackend",
@@ -64,6 +68,7 @@ __all__ = [
     "StorageError",
     "UnsafePathError",
     "UnsupportedSourceError",
+    "VerificationError",
     "open_backend",
     "project_backend",
     "write_bytes",

@@ -52,6 +52,13 @@ class LimitExceededError(StorageError):
     """Something is larger than a configured :class:`backends.limits.Limits` allows."""
 
 
+class VerificationError(StorageError):
+    """Content unlike the digest (or size) it was listed with: changed since, or tampered with.
+
+    Raised for skills over MCP and for the artifacts of a well-known skills index.
+    """
+
+
 class UnsupportedSourceError(SkillfsError, ValueError):
     """A URL or path names storage that skillfs cannot open."""
 

@@ -16,6 +16,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from skills_core.bundle.publish import Publication, build_publication, publish
     from skills_core.bundle.writer import Bundle, build_bundle, write_bundle
     from skills_core.catalog.catalog import SkillCatalog
     from skills_core.catalog.report import ReloadReport
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
         StorageError,
         UnsafePathError,
         UnsupportedSourceError,
+        VerificationError,
         YamlLimitError,
     )
     from skills_core.format.models import Skill, SkillMetadata
@@ -50,11 +52,13 @@ _ERRORS = (  # the exception tree of skills_core.errors, importable from here to
     "StorageError",
     "UnsafePathError",
     "UnsupportedSourceError",
+    "VerificationError",
     "YamlLimitError",
 )
 _EXPORTS = {
     "Bundle": "skills_core.bundle.writer",
     "ParsedSkillMd": "skills_core.format.parsing",
+    "Publication": "skills_core.bundle.publish",
     "ReloadReport": "skills_core.catalog.report",
     "Skill": "skills_core.format.models",
     "SkillCatalog": "skills_core.catalog.catalog",
@@ -62,7 +66,9 @@ _EXPORTS = {
     "SkillProblem": "skills_core.format.problems",
     "ValidationReport": "skills_core.format.validation",
     "build_bundle": "skills_core.bundle.writer",
+    "build_publication": "skills_core.bundle.publish",
     "parse_skill_md": "skills_core.format.parsing",
+    "publish": "skills_core.bundle.publish",
     "validate_skill": "skills_core.format.validation",
     "write_bundle": "skills_core.bundle.writer",
     **dict.fromkeys(_ERRORS, "skills_core.errors"),
@@ -74,6 +80,7 @@ __all__ = [
     "LimitExceededError",
     "MissingDependencyError",
     "ParsedSkillMd",
+    "Publication",
     "ReloadReport",
     "ResourceNotFoundError",
     "Skill",
@@ -88,9 +95,12 @@ __all__ = [
     "UnsafePathError",
     "UnsupportedSourceError",
     "ValidationReport",
+    "VerificationError",
     "YamlLimitError",
     "build_bundle",
+    "build_publication",
     "parse_skill_md",
+    "publish",
     "validate_skill",
     "write_bundle",
 ]

@@ -11,7 +11,8 @@ so one bad skill never hides the others. Every error about a skill carries its `
     │   ├── SkillNotFoundError        (also LookupError) no skill of that name
     │   ├── ResourceNotFoundError     (also LookupError) no such file in the skill
     │   ├── UnsafePathError           (also ValueError) the path would leave the skill
-    │   └── LimitExceededError        larger than a configured Limits allows
+    │   ├── LimitExceededError        larger than a configured Limits allows
+    │   └── VerificationError         content unlike its listed digest (MCP, well-known index)
     ├── SkillParseError               SKILL.md has no readable frontmatter
     │   └── YamlLimitError            too many YAML aliases ("billion laughs") or too deep
     ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
@@ -39,6 +40,7 @@ from backends.errors import (
     StorageError,
     UnsafePathError,
     UnsupportedSourceError,
+    VerificationError,
 )
 
 if TYPE_CHECKING:
@@ -59,6 +61,7 @@ __all__ = [
     "StorageError",
     "UnsafePathError",
     "UnsupportedSourceError",
+    "VerificationError",
     "YamlLimitError",
 ]
 

@@ -29,6 +29,7 @@ from backends.remote.layout import (
     Layout,
     StoredFile,
     build_layout,
+    mounted,
     passes,
 )
 
@@ -54,7 +55,7 @@ class ZipBundle:
 
     @classmethod
     def load(
-        cls, data: bytes, *, limits: Limits, inner_root: str | None, location: str
+        cls, data: bytes, *, limits: Limits, inner_root: str | None, location: str, mount: str = ""
     ) -> ZipBundle:
         """Screen and index an archive (blocking: run it in a worker thread).
 
@@ -64,6 +65,8 @@ class ZipBundle:
             inner_root: The skills folder inside the archive; ``None`` to use the root, or
                 the single top folder when everything sits in one.
             location: The archive's URL, for messages.
+            mount: A folder to place every member in: the archive of one skill holds that
+                skill's files at its root, and ``mount`` is the skill's name.
 
         Raises:
             LimitExceededError: The archive breaks a whole-bundle limit.
@@ -85,7 +88,7 @@ class ZipBundle:
                 location=location,
             )
         root = inner_root if inner_root is not None else wrapping_folder(members)
-        candidates = _candidates(members, root, limits, location)
+        candidates = _candidates(members, root, limits, location, mount)
         return cls(archive, build_layout(candidates))
 
     def read(self, key: str, *, location: str) -> bytes:
@@ -152,12 +155,9 @@ def screen(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> StorageEr
         return StorageError("encrypted members are refused", location=location)
     if stat.S_ISLNK(info.external_attr >> 16):
         return UnsafePathError("symlink members are refused", location=location)
-    if info.file_size > limits.max_bundle_entry_bytes:
-        return LimitExceededError(
-            f"declares {info.file_size} bytes unpacked, over the "
-            f"{limits.max_bundle_entry_bytes}-byte limit",
-            location=location,
-        )
+    too_large = oversize_member(info.file_size, limits, location=location)
+    if too_large is not None:
+        return too_large
     ratio = info.file_size / max(1, info.compress_size)
     if info.file_size > limits.compression_ratio_floor and ratio > limits.max_compression_ratio:
         return LimitExceededError(
@@ -172,6 +172,16 @@ def unix_mode(info: zipfile.ZipInfo) -> int | None:
     """A member's permission bits, when a Unix archiver recorded them; else ``None``."""
     mode = stat.S_IMODE(info.external_attr >> 16)
     return mode if info.create_system == _UNIX and mode else None
+
+
+def oversize_member(size: int, limits: Limits, *, location: str) -> LimitExceededError | None:
+    """The refusal of a member declaring more than ``max_bundle_entry_bytes``, or ``None``."""
+    if size <= limits.max_bundle_entry_bytes:
+        return None
+    return LimitExceededError(
+        f"declares {size} bytes unpacked, over the {limits.max_bundle_entry_bytes}-byte limit",
+        location=location,
+    )
 
 
 def wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:
@@ -193,7 +203,7 @@ def wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:
 
 
 def _candidates(
-    members: Sequence[zipfile.ZipInfo], root: str, limits: Limits, location: str
+    members: Sequence[zipfile.ZipInfo], root: str, limits: Limits, location: str, mount: str
 ) -> list[Candidate]:
     prefix = f"{root.strip('/')}/" if root.strip("/") else ""
     candidates = []
@@ -207,7 +217,7 @@ def _candidates(
         stored = StoredFile(
             name, info.file_size, fingerprint, member_location, mode=unix_mode(info)
         )
-        path = name[len(prefix) :] if inside else name
+        path = mounted(name[len(prefix) :], mount) if inside else name
         refusal = screen(info, limits, location=member_location)
         candidates.append(Candidate(path, stored, refusal, stray=not inside))
     return candidates

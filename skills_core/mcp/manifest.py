@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from backends.base import FileEntry
+from backends.digests import digest_of
 from backends.errors import StorageError
 from backends.mcp.entries import (
     MAX_SKILL_BYTES,
     MAX_SKILL_FILES,
     SKILL_MD,
-    digest_of,
     resource_uri,
 )
 from skills_core.catalog.catalog import SkillCatalog
