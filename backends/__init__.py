@@ -3,19 +3,18 @@
 >>> from backends import open_backend
 >>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
 
-The remote layer (:class:`FsspecBackend` and what goes with it) is imported on first use, so a
-program reading local folders never loads it.
+The remote layer (:class:`FsspecBackend`, :class:`HttpIndexBackend` and what goes with them),
+the MCP client and the project-scope helper are imported on first use, so a program reading
+local folders never loads them.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from backends.base import Backend, FileEntry, SkillDocument, SkillRef
 from backends.composite import CompositeBackend
 from backends.errors import (
-    DigestMismatchError,
     LimitExceededError,
     MissingDependencyError,
     ResourceNotFoundError,
@@ -24,27 +23,40 @@ from backends.errors import (
     StorageError,
     UnsafePathError,
     UnsupportedSourceError,
+    VerificationError,
 )
+from backends.lazy import lazy_exports
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
 from backends.opener import open_backend
 
 if TYPE_CHECKING:
+    from backends.index.http import HttpIndexBackend
+    from backends.mcp.backend import McpSkillsBackend
     from backends.remote import FsspecBackend, RetryPolicy, write_bytes
+    from backends.scopes import project_backend
 
-_REMOTE = frozenset({"FsspecBackend", "RetryPolicy", "write_bytes"})
+_LAZY = {
+    "FsspecBackend": "backends.remote",
+    "HttpIndexBackend": "backends.index.http",
+    "McpSkillsBackend": "backends.mcp.backend",
+    "RetryPolicy": "backends.remote",
+    "project_backend": "backends.scopes",
+    "write_bytes": "backends.remote",
+}
 
 __all__ = [
     "DEFAULT_LIMITS",
     "Backend",
     "CompositeBackend",
-    "DigestMismatchError",
     "FileEntry",
     "FsspecBackend",
+    "HttpIndexBackend",
     "LimitExceededError",
     "Limits",
     "LocalBackend",
+    "McpSkillsBackend",
     "MemoryBackend",
     "MissingDependencyError",
     "ResourceNotFoundError",
@@ -56,18 +68,11 @@ __all__ = [
     "StorageError",
     "UnsafePathError",
     "UnsupportedSourceError",
+    "VerificationError",
     "open_backend",
+    "project_backend",
     "write_bytes",
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _REMOTE:
-        raise AttributeError(f"module 'backends' has no attribute {name!r}")
-    value = getattr(importlib.import_module("backends.remote"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_REMOTE})
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

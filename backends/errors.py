@@ -52,8 +52,11 @@ class LimitExceededError(StorageError):
     """Something is larger than a configured :class:`backends.limits.Limits` allows."""
 
 
-class DigestMismatchError(StorageError):
-    """A file's bytes do not match the size or SHA-256 its bundle's manifest lists."""
+class VerificationError(StorageError):
+    """Content unlike the digest (or size) it was listed with: changed since, or tampered with.
+
+    Raised for skills over MCP and for the artifacts of a well-known skills index.
+    """
 
 
 class UnsupportedSourceError(SkillfsError, ValueError):

@@ -50,6 +50,8 @@ class Limits:
         max_compression_ratio: Highest declared uncompressed/compressed ratio of one member
             (a zip bomb's signature), checked for members over ``compression_ratio_floor``.
         compression_ratio_floor: Members up to this uncompressed size may compress at any ratio.
+        max_index_bytes: Largest well-known skills index (``index.json``) accepted; it is read
+            whole, and a skillfs publication carries every SKILL.md in it.
     """
 
     max_skill_md_bytes: int = 1 * MIB
@@ -64,6 +66,7 @@ class Limits:
     max_bundle_unpacked_bytes: int = HOST_SKILL_BYTES * BUNDLE_SKILLS
     max_compression_ratio: int = 100
     compression_ratio_floor: int = 1 * MIB
+    max_index_bytes: int = 64 * MIB
 
 
 DEFAULT_LIMITS = Limits()

@@ -17,10 +17,11 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
     """Open the backend for ``source``.
 
     Folder paths and ``file://`` folder URLs give a :class:`LocalBackend`; ``memory:`` gives
-    a fresh, empty, instance-owned :class:`MemoryBackend`. Everything else -- ``s3://``,
-    ``gs://``, ``github://``, ``http(s)://``, a ``.zip`` path or URL, chained
-    ``zip://::s3://…`` -- gives an :class:`FsspecBackend`, with fsspec's registry resolving
-    the scheme.
+    a fresh, empty, instance-owned :class:`MemoryBackend`; an ``http(s)://`` URL that names no
+    ``.zip`` gives an :class:`HttpIndexBackend` reading the site's well-known skills index
+    (``https://example.com`` reads ``/.well-known/agent-skills/index.json``). Everything else
+    -- ``s3://``, ``gs://``, ``github://``, a ``.zip`` path or URL, chained ``zip://::s3://…``
+    -- gives an :class:`FsspecBackend`, with fsspec's registry resolving the scheme.
 
     ``memory://`` is refused: it is fsspec's one store for the whole process, shared by every
     catalog that opens it, and one character must not decide that. Share it on purpose with
@@ -51,6 +52,10 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
     if protocol_of(text) == "file" and "::" not in text and not is_zip_path(text):
         _refuse_options(text, storage_options)
         return LocalBackend(unquote(urlsplit(text).path) if text.startswith("file:") else text)
+    if protocol_of(text) in ("http", "https") and not is_zip_path(text):
+        from backends.index.http import HttpIndexBackend
+
+        return HttpIndexBackend(text, **storage_options)
     from backends.remote import FsspecBackend
 
     return FsspecBackend(text, **storage_options)

@@ -130,7 +130,9 @@ class BackendConformance:
     async def test_locations_name_each_skill_md(self, backend: Backend) -> None:
         for ref in await backend.list():
             expected = "skill.md" if ref.name == "gamma" else "SKILL.md"
-            assert ref.location.endswith(f"{ref.name}/{expected}")
+            # A published index serves SKILL.md as its own file or from the skill's archive.
+            published = (f"{ref.name}/SKILL.md", f"{ref.name}.zip!/SKILL.md")
+            assert ref.location.endswith((f"{ref.name}/{expected}", *published))
 
     async def test_get_returns_exact_bytes_and_listed_fingerprint(self, backend: Backend) -> None:
         refs = {ref.name: ref for ref in await backend.list()}

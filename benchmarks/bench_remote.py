@@ -7,6 +7,8 @@ latency is slept before each answer, standing in for the round trip to a real re
 - skillfs, folder: ``SkillCatalog(FsspecBackend("s3://…/skills"))`` -- one LIST per 1,000
   keys, then concurrent GETs of the SKILL.md files that changed.
 - skillfs, bundle: the same skills in one zip object -- a HEAD, and a GET when it changed.
+- skillfs, published index: the same skills as ``skillfs publish`` writes them (a well-known
+  index and one zip per skill) below ``s3://…/site`` -- one GET cold, one HEAD when unchanged.
 - sequential: what google-adk's GCS loader (``_list_skills_in_gcs_dir``) does, on S3 with
   boto3: one delimiter listing, then for each skill in turn an existence check (HEAD) and a
   download (GET), and no cache, so a reload costs as much as the first load.
@@ -27,7 +29,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
@@ -35,9 +37,10 @@ from typing import Any
 import boto3
 from aiobotocore.session import AioSession
 
-from backends import FsspecBackend
+from backends import FsspecBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog, parse_skill_md
+from skills_core.bundle.publish import build_publication
 from tests.remote.servers import S3Server
 from tests.remote.zips import zip_bytes
 
@@ -131,19 +134,28 @@ class Bench:
             "session": self.session,
         }
 
-    def upload(self) -> None:
+    async def upload(self) -> None:
         self.client.create_bucket(Bucket=BUCKET)
         tree = skills_tree(self.count)
+        self.put_all("skills", tree)
+        self.client.put_object(Bucket=BUCKET, Key="bundles/skills.zip", Body=zip_bytes(tree))
+        skills: dict[str, dict[str, bytes]] = {}
+        for path, data in tree.items():
+            name, _, inner = path.partition("/")
+            skills.setdefault(name, {})[inner] = data
+        publication = await build_publication(MemoryBackend(skills))
+        self.put_all("site", publication.files)
+
+    def put_all(self, prefix: str, files: Mapping[str, bytes]) -> None:
         with ThreadPoolExecutor(16) as pool:
             list(
                 pool.map(
                     lambda item: self.client.put_object(
-                        Bucket=BUCKET, Key=f"skills/{item[0]}", Body=item[1]
+                        Bucket=BUCKET, Key=f"{prefix}/{item[0]}", Body=item[1]
                     ),
-                    tree.items(),
+                    files.items(),
                 )
             )
-        self.client.put_object(Bucket=BUCKET, Key="bundles/skills.zip", Body=zip_bytes(tree))
 
     async def measure(self, loader: str, scenario: str, run: Callable[[], Awaitable[Any]]) -> None:
         walls, counts = [], {}
@@ -198,11 +210,12 @@ class Bench:
 async def main(count: int, runs: int, latency_ms: int, concurrencies: list[int]) -> None:
     bench = Bench(count, runs, latency_ms / 1000)
     try:
-        bench.upload()
+        await bench.upload()
         for concurrency in concurrencies:
             label = f"skillfs, folder, max_concurrency={concurrency}"
             await bench.skillfs(f"s3://{BUCKET}/skills", label, concurrency)
         await bench.skillfs(f"s3://{BUCKET}/bundles/skills.zip", "skillfs, zip bundle")
+        await bench.skillfs(f"s3://{BUCKET}/site", "skillfs, published index")
         await bench.sequential()
     finally:
         bench.server.stop()

@@ -6,7 +6,8 @@
 >>> report = await catalog.refresh()  # doctest: +SKIP
 
 The public names are imported on first use, so importing a submodule (the ``skillfs`` CLI
-starts with ``skills_core.cli``) does not load the catalog and its backends.
+starts with ``skills_core.cli``) does not load the catalog and its backends. docs/api.md
+lists them, one line each. The whole exception tree is importable from here.
 """
 
 from __future__ import annotations
@@ -15,73 +16,99 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from backends.limits import DEFAULT_LIMITS, Limits
+    from skills_core.bundle.publish import Publication, build_publication, publish
     from skills_core.bundle.writer import Bundle, build_bundle, write_bundle
     from skills_core.catalog.catalog import SkillCatalog
-    from skills_core.catalog.report import ReloadReport, SkillProblem
+    from skills_core.catalog.report import ReloadReport
     from skills_core.errors import (
         InvalidSkillsError,
+        LimitExceededError,
+        MissingDependencyError,
+        ResourceNotFoundError,
         SkillfsError,
+        SkillNotFoundError,
         SkillParseError,
         SkillValidationError,
+        StorageError,
+        UnsafePathError,
+        UnsupportedSourceError,
+        VerificationError,
         YamlLimitError,
     )
-    from skills_core.format.models import FileEntry, Skill, SkillMetadata, SkillRef
+    from skills_core.format.models import Skill, SkillMetadata
     from skills_core.format.parsing import ParsedSkillMd, parse_skill_md
-    from skills_core.format.validation import Issue, ValidationReport, validate_skill
+    from skills_core.format.problems import SkillProblem
+    from skills_core.format.validation import ValidationReport, validate_skill
 
+_ERRORS = (  # the exception tree of skills_core.errors, importable from here too
+    "InvalidSkillsError",
+    "LimitExceededError",
+    "MissingDependencyError",
+    "ResourceNotFoundError",
+    "SkillNotFoundError",
+    "SkillParseError",
+    "SkillValidationError",
+    "SkillfsError",
+    "StorageError",
+    "UnsafePathError",
+    "UnsupportedSourceError",
+    "VerificationError",
+    "YamlLimitError",
+)
 _EXPORTS = {
-    "DEFAULT_LIMITS": "backends.limits",
     "Bundle": "skills_core.bundle.writer",
-    "FileEntry": "skills_core.format.models",
-    "InvalidSkillsError": "skills_core.errors",
-    "Issue": "skills_core.format.validation",
-    "Limits": "backends.limits",
     "ParsedSkillMd": "skills_core.format.parsing",
+    "Publication": "skills_core.bundle.publish",
     "ReloadReport": "skills_core.catalog.report",
     "Skill": "skills_core.format.models",
     "SkillCatalog": "skills_core.catalog.catalog",
     "SkillMetadata": "skills_core.format.models",
-    "SkillParseError": "skills_core.errors",
-    "SkillProblem": "skills_core.catalog.report",
-    "SkillRef": "skills_core.format.models",
-    "SkillValidationError": "skills_core.errors",
-    "SkillfsError": "skills_core.errors",
+    "SkillProblem": "skills_core.format.problems",
     "ValidationReport": "skills_core.format.validation",
-    "YamlLimitError": "skills_core.errors",
     "build_bundle": "skills_core.bundle.writer",
+    "build_publication": "skills_core.bundle.publish",
     "parse_skill_md": "skills_core.format.parsing",
+    "publish": "skills_core.bundle.publish",
     "validate_skill": "skills_core.format.validation",
     "write_bundle": "skills_core.bundle.writer",
+    **dict.fromkeys(_ERRORS, "skills_core.errors"),
 }
 
 __all__ = [
-    "DEFAULT_LIMITS",
     "Bundle",
-    "FileEntry",
     "InvalidSkillsError",
-    "Issue",
-    "Limits",
+    "LimitExceededError",
+    "MissingDependencyError",
     "ParsedSkillMd",
+    "Publication",
     "ReloadReport",
+    "ResourceNotFoundError",
     "Skill",
     "SkillCatalog",
     "SkillMetadata",
+    "SkillNotFoundError",
     "SkillParseError",
     "SkillProblem",
-    "SkillRef",
     "SkillValidationError",
     "SkillfsError",
+    "StorageError",
+    "UnsafePathError",
+    "UnsupportedSourceError",
     "ValidationReport",
+    "VerificationError",
     "YamlLimitError",
     "build_bundle",
+    "build_publication",
     "parse_skill_md",
+    "publish",
     "validate_skill",
     "write_bundle",
 ]
 
 
 def __getattr__(name: str) -> Any:
+    # backends.lazy.lazy_exports does this for backends; importing it here would load the
+    # whole backends package, which a bare ``import skills_core`` must not.
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'skills_core' has no attribute {name!r}")

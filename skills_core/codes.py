@@ -54,6 +54,5 @@ LOAD_FAILED = "LOAD_FAILED"
 
 # Storage problems for one skill or the whole listing.
 UNSAFE_PATH = "UNSAFE_PATH"
-DIGEST_MISMATCH = "DIGEST_MISMATCH"  # a bundled file unlike its manifest's size or sha256
 LIST_FAILED = "LIST_FAILED"
 REFRESH_FAILED = "REFRESH_FAILED"

@@ -12,7 +12,7 @@ so one bad skill never hides the others. Every error about a skill carries its `
     │   ├── ResourceNotFoundError     (also LookupError) no such file in the skill
     │   ├── UnsafePathError           (also ValueError) the path would leave the skill
     │   ├── LimitExceededError        larger than a configured Limits allows
-    │   └── DigestMismatchError       a file unlike its bundle manifest's size or sha256
+    │   └── VerificationError         content unlike its listed digest (MCP, well-known index)
     ├── SkillParseError               SKILL.md has no readable frontmatter
     │   └── YamlLimitError            too many YAML aliases ("billion laughs") or too deep
     ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
@@ -32,7 +32,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from backends.errors import (
-    DigestMismatchError,
     LimitExceededError,
     MissingDependencyError,
     ResourceNotFoundError,
@@ -41,16 +40,16 @@ from backends.errors import (
     StorageError,
     UnsafePathError,
     UnsupportedSourceError,
+    VerificationError,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from skills_core.catalog.report import SkillProblem
+    from skills_core.format.problems import SkillProblem
     from skills_core.format.validation import ValidationReport
 
 __all__ = [
-    "DigestMismatchError",
     "InvalidSkillsError",
     "LimitExceededError",
     "MissingDependencyError",
@@ -62,6 +61,7 @@ __all__ = [
     "StorageError",
     "UnsafePathError",
     "UnsupportedSourceError",
+    "VerificationError",
     "YamlLimitError",
 ]
 
@@ -105,7 +105,7 @@ class InvalidSkillsError(SkillfsError):
     """
 
     def __init__(self, problems: Sequence[SkillProblem], *, location: str) -> None:
-        names = ", ".join(sorted({problem.name or problem.location for problem in problems}))
+        names = ", ".join(sorted({problem.subject for problem in problems}))
         super().__init__(
             f"{len(problems)} problem(s) in skills {names}; fix them or skip invalid skills",
             location=location,

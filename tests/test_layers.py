@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 FORBIDDEN = {
     "backends": ("skills_core", "yaml", "google"),
+    "backends.index": ("mcp", "backends.mcp", "backends.local", "backends.composite"),
     "skills_core.errors": (
+        "skills_core.catalog",
         "skills_core.context",
         "skills_core.tools",
         "skills_core.bundle",

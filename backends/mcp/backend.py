@@ -27,7 +27,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from backends.base import FileEntry, SkillDocument, SkillRef
-from backends.errors import LimitExceededError, ResourceNotFoundError, StorageError
+from backends.digests import digest_of
+from backends.errors import (
+    LimitExceededError,
+    ResourceNotFoundError,
+    StorageError,
+    VerificationError,
+)
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.mcp.connection import McpConnection
 from backends.mcp.entries import (
@@ -36,7 +42,6 @@ from backends.mcp.entries import (
     SKILL_MD,
     SkillEntry,
     SkillFile,
-    digest_of,
     parse_entry,
 )
 from backends.mcp.wire import (
@@ -55,10 +60,6 @@ MAX_PAGES = 1000
 Approval = Callable[[SkillEntry], bool]
 """Decides from a skill's entry (URI, frontmatter, every file's digest) whether its
 ``allowed-tools`` may take effect."""
-
-
-class VerificationError(StorageError):
-    """Content from the server does not match the digest or size its entry lists."""
 
 
 class McpSkillsBackend:

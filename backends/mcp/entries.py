@@ -9,13 +9,12 @@ publishes (``skill://<skill-path>/<file-path>``).
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 from urllib.parse import quote, unquote
 
+from backends.digests import is_digest
 from backends.errors import UnsafePathError
 from backends.limits import MIB
 from backends.paths import check_relative_path
@@ -28,8 +27,6 @@ MAX_SKILL_FILES = 512
 """Files per skill every conforming host accepts (``SKILL.md`` included)."""
 MAX_SKILL_BYTES = 16 * MIB
 """Total size of one skill's files every conforming host accepts."""
-
-_DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
 
 
 class SkillFile(NamedTuple):
@@ -119,11 +116,6 @@ def resource_uri(root: str, path: str) -> str:
     return f"{root}/{quote(path, safe='/')}"
 
 
-def digest_of(data: bytes) -> str:
-    """The extension's digest of ``data``: ``sha256:`` and 64 lowercase hex digits."""
-    return "sha256:" + hashlib.sha256(data).hexdigest()
-
-
 def _resource(raw: Any, root: str) -> tuple[str, SkillFile]:
     if not isinstance(raw, Mapping):
         raise ValueError("a resource is not an object")
@@ -134,7 +126,7 @@ def _resource(raw: Any, root: str) -> tuple[str, SkillFile]:
         path = check_relative_path(unquote(uri[len(root) + 1 :]))
     except UnsafePathError as exc:
         raise ValueError(f"resource {uri!r}: {exc}") from None
-    if not isinstance(digest, str) or not _DIGEST.match(digest):
+    if not is_digest(digest):
         raise ValueError(f"resource {uri} has no sha256 digest")
     if type(size) is not int or size < 0:
         raise ValueError(f"resource {uri} has no valid size")

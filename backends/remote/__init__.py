@@ -7,20 +7,21 @@ layer), :mod:`~backends.remote.github` (one-request GitHub trees),
 :mod:`~backends.remote.fingerprints` and :mod:`~backends.remote.layout` (listing to skill
 folders), :mod:`~backends.remote.zipsafety` (screened zip bundles),
 :mod:`~backends.remote.sources` (folder and bundle sources), :mod:`~backends.remote.backend`
-(the backend) and :mod:`~backends.remote.upload` (writing a file anywhere).
+(the backend) and :mod:`~backends.remote.upload` (writing files anywhere).
 
 The public names are imported on first use: opening a local folder never loads this layer.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from backends.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from backends.remote.backend import FsspecBackend
     from backends.remote.retry import RetryPolicy
-    from backends.remote.upload import write_bytes
+    from backends.remote.upload import write_bytes, write_files
     from backends.remote.zipsafety import bundle_refusals
 
 _EXPORTS = {
@@ -28,19 +29,10 @@ _EXPORTS = {
     "RetryPolicy": "backends.remote.retry",
     "bundle_refusals": "backends.remote.zipsafety",
     "write_bytes": "backends.remote.upload",
+    "write_files": "backends.remote.upload",
 }
 
-__all__ = ["FsspecBackend", "RetryPolicy", "bundle_refusals", "write_bytes"]
+__all__ = ["FsspecBackend", "RetryPolicy", "bundle_refusals", "write_bytes", "write_files"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'backends.remote' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

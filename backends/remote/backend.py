@@ -7,12 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from backends.base import FileEntry, SkillDocument, SkillRef
-from backends.capabilities import FetchResult
+from backends.capabilities import FetchResult, fetch_many
 from backends.errors import (
     ResourceNotFoundError,
     SkillNotFoundError,
     StorageError,
 )
+from backends.index.reader import IndexBackend
+from backends.index.store import published_index
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name, is_skill_name
 from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
@@ -37,6 +39,12 @@ class FsspecBackend:
     trees request) or, for a bundle, one HEAD (see :mod:`backends.remote.bundle_source` for
     what a changed bundle costs); SKILL.md files are then fetched concurrently, one GET each,
     and resources on demand. ``files()`` is served from the last listing.
+
+    A folder holding a published index (``.well-known/agent-skills/index.json``, as
+    ``skillfs publish`` writes it), or a URL naming an ``index.json``, is read through the index
+    instead (:class:`~backends.index.reader.IndexBackend`): one HEAD per refresh, one GET when
+    it changed, whatever the number of skills. A folder is checked for an index once, when it is
+    first opened: one GET, answered 404 for a plain folder.
 
     Args:
         url: The folder or bundle.
@@ -81,7 +89,7 @@ class FsspecBackend:
         self._retry = retry or default_retry(self._spec.protocol)
         self._limits = limits
         self._max_concurrency = max_concurrency
-        self._source: Source | None = None
+        self._source: Source | IndexBackend | None = None
         self._opening = asyncio.Lock()
         self._view: SkillView | None = None
 
@@ -105,6 +113,15 @@ class FsspecBackend:
 
     async def list(self) -> Sequence[SkillRef]:
         """List the storage once and return every skill, refused ones with their reason."""
+        source = await self._opened()
+        if isinstance(source, IndexBackend):
+            try:
+                return await source.list()
+            except ResourceNotFoundError:  # the index is gone: look again, the folder may stay
+                await self.aclose()
+                source = await self._opened()
+                if isinstance(source, IndexBackend):
+                    return await source.list()
         return (await self._refresh()).layout.refs()
 
     async def get(self, name: str) -> SkillDocument:
@@ -116,6 +133,8 @@ class FsspecBackend:
 
     async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
         """Fetch several SKILL.md files concurrently, in order; failures are returned."""
+        if isinstance(source := await self._opened(), IndexBackend):
+            return await fetch_many(source, names)
         view = await self._view_knowing(names)
         results: dict[int, FetchResult] = {}
         wanted: list[tuple[int, SkillFolder]] = []
@@ -137,6 +156,8 @@ class FsspecBackend:
 
     async def files(self, name: str) -> Sequence[FileEntry]:
         """A skill's visible files as of the last listing (no request once listed)."""
+        if isinstance(source := await self._opened(), IndexBackend):
+            return await source.files(name)
         check_skill_name(name)
         return self._folder(await self._view_knowing([name]), name).entries()
 
@@ -144,6 +165,8 @@ class FsspecBackend:
         self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
     ) -> bytes:
         """Read one file of a skill as of the last listing, refusing oversize ones unread."""
+        if isinstance(source := await self._opened(), IndexBackend):
+            return await source.read(name, path, max_bytes=max_bytes)
         check_skill_name(name)
         relative = check_resource_path(path, location=join_location(self._location, name))
         view = await self._view_knowing([name])
@@ -176,6 +199,8 @@ class FsspecBackend:
 
     async def _refresh(self) -> SkillView:
         source = await self._opened()
+        if isinstance(source, IndexBackend):  # only if an index appeared since the caller looked
+            raise StorageError("a skills index was published here meanwhile: list again")
         self._view = await source.snapshot()
         return self._view
 
@@ -190,13 +215,13 @@ class FsspecBackend:
     def _unknown(view: SkillView, name: str) -> bool:
         return is_skill_name(name) and name not in view.layout.skills
 
-    async def _opened(self) -> Source:
+    async def _opened(self) -> Source | IndexBackend:
         async with self._opening:
             if self._source is None:
                 self._source = await self._open_source()
             return self._source
 
-    async def _open_source(self) -> Source:
+    async def _open_source(self) -> Source | IndexBackend:
         spec = self._spec
         location = self._redact.url(spec.target)
         fs = await RemoteFS.open(
@@ -215,6 +240,9 @@ class FsspecBackend:
                 location=location,
                 concurrency=self._max_concurrency,
             )
+        index = await published_index(fs, location=location, limits=self._limits)
+        if index is not None:
+            return index
         return FolderSource(fs, location=location, concurrency=self._max_concurrency)
 
     def _folder(self, view: SkillView, name: str) -> SkillFolder:

@@ -25,7 +25,7 @@ import base64
 import importlib.util
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from backends.errors import (
@@ -60,6 +60,8 @@ _REQUIRES = {
     "http": "aiohttp",
     "https": "aiohttp",
 }
+T = TypeVar("T")
+
 _SELF_RETRYING = frozenset({"gs", "gcs"})
 _S3 = frozenset({"s3", "s3a"})
 _HTTP = frozenset({"http", "https"})
@@ -78,7 +80,8 @@ def check_available(spec: SourceSpec, *, location: str) -> None:
 
     if spec.protocol in _HTTP and not spec.bundle:
         raise UnsupportedSourceError(
-            "http(s) URLs must name a .zip bundle: HTTP has no listing to fingerprint a folder",
+            "http(s) URLs must name a .zip bundle: HTTP has no listing to fingerprint a folder "
+            "(HttpIndexBackend, which open_backend gives, reads a site's well-known index)",
             location=location,
         )
     for protocol in spec.protocols:
@@ -219,10 +222,12 @@ class RemoteFS:
             return tree
         return dict(await self._call("find", root, detail=True, location=location))
 
-    async def info(self, path: str, *, location: str) -> Mapping[str, Any]:
+    async def info(
+        self, path: str, *, location: str, missing: type[StorageError] = StorageError
+    ) -> Mapping[str, Any]:
         """Fresh details of one file (a HEAD on object stores), never from a cache."""
         self._fs.invalidate_cache(path)
-        return dict(await self._call("info", path, location=location))
+        return dict(await self._call("info", path, location=location, missing=missing))
 
     async def cat(
         self,
@@ -275,6 +280,23 @@ class RemoteFS:
         if closing is not None:
             await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(closing, self._loop))
 
+    async def run(
+        self,
+        work: Callable[[Any], Coroutine[Any, Any, T]],
+        *,
+        location: str,
+        missing: type[StorageError] = StorageError,
+    ) -> T:
+        """Run ``work(fs)`` with the filesystem's async API, retried, bounded and translated.
+
+        ``fs`` is the native-async filesystem, or the wrapper of a sync one; ``work`` runs on
+        the loop the filesystem belongs to.
+        """
+        result: T = await self._guarded(
+            lambda: self._on_its_loop(work), location=location, missing=missing
+        )
+        return result
+
     async def _call(
         self,
         method: str,
@@ -289,10 +311,19 @@ class RemoteFS:
 
     async def _attempt(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """One call of the filesystem's async ``_<method>``, on the loop it belongs to."""
+
+        def work(fs: Any) -> Coroutine[Any, Any, Any]:
+            return getattr(fs, f"_{method}")(*args, **kwargs)  # type: ignore[no-any-return]
+
+        return await self._on_its_loop(work)
+
+    async def _on_its_loop(self, work: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
+        """``work(fs)`` awaited on the loop the filesystem belongs to."""
         if self._wrapper is not None:
-            return await getattr(self._wrapper, f"_{method}")(*args, **kwargs)
-        coroutine = getattr(self._fs, f"_{method}")(*args, **kwargs)
-        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coroutine, self._loop))
+            return await work(self._wrapper)
+        return await asyncio.wrap_future(
+            asyncio.run_coroutine_threadsafe(work(self._fs), self._loop)
+        )
 
     async def _guarded(
         self,

@@ -176,6 +176,17 @@ def passes(check: Callable[[str], object], value: str) -> bool:
     return True
 
 
+def mounted(path: str, mount: str) -> str:
+    """``path`` placed in the folder ``mount`` (``""`` leaves it as it is).
+
+    Only a safe relative path is placed: an unsafe one stays as it is, so the layout refuses it
+    rather than the prefix turning ``/etc/passwd`` into ``skill/etc/passwd``.
+    """
+    if not mount or not passes(check_relative_path, path):
+        return path
+    return f"{mount}/{path}"
+
+
 def _owner(raw_path: str) -> str | None:
     """The skill folder a raw path claims to be in, when that is a plain folder name."""
     first = raw_path.split("/", 1)[0]

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
-from backends.errors import DigestMismatchError, StorageError
+from backends.errors import StorageError, VerificationError
 
 MANIFEST_NAME = "skillfs-bundle.json"
 MANIFEST_FORMAT = "skillfs-bundle/1"
@@ -55,27 +55,27 @@ class BundleManifest:
             raise StorageError(f"unreadable bundle manifest ({reason})", location=location) from exc
         return cls(files)
 
-    def refusal(self, path: str, size: int, *, location: str) -> DigestMismatchError | None:
+    def refusal(self, path: str, size: int, *, location: str) -> VerificationError | None:
         """Why the member at ``path``, declaring ``size`` bytes, disagrees with the manifest."""
         listed = self._files.get(path)
         if listed is None:
-            return DigestMismatchError("not listed in the bundle's manifest", location=location)
+            return VerificationError("not listed in the bundle's manifest", location=location)
         if listed.size != size:
             message = f"declares {size} bytes, the bundle's manifest lists {listed.size}"
-            return DigestMismatchError(message, location=location)
+            return VerificationError(message, location=location)
         return None
 
     def verify(self, path: str, data: bytes, *, location: str) -> bytes:
         """Return ``data`` when it is what the manifest lists for ``path``.
 
         Raises:
-            DigestMismatchError: It is not (corrupted or altered since it was bundled).
+            VerificationError: It is not (corrupted or altered since it was bundled).
         """
         refused = self.refusal(path, len(data), location=location)
         if refused is not None:
             raise refused
         if hashlib.sha256(data).digest() != self._files[path].sha256:
-            raise DigestMismatchError(
+            raise VerificationError(
                 "SHA-256 differs from the bundle's manifest (corrupted or altered)",
                 location=location,
             )

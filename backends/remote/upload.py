@@ -1,4 +1,4 @@
-"""Writing one file to a local path or any fsspec URL (bundles go out through here)."""
+"""Writing files to a local path or any fsspec URL (bundles and publications go out here)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,18 @@ import contextlib
 import os
 import secrets
 import stat
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from backends.errors import StorageError
+from backends.paths import check_relative_path
 from backends.remote.budget import TimeBudget
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
-from backends.remote.urls import check_names_something, parse_source, protocol_of
+from backends.remote.urls import check_names_something, join_location, parse_source, protocol_of
+
+_CONCURRENCY = 16
 
 
 async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
@@ -37,13 +41,40 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
         StorageError: The write failed.
         MissingDependencyError: The filesystem's package is not installed.
     """
+    return await _write(url, {"": data}, storage_options)
+
+
+async def write_files(url: str, files: Mapping[str, bytes], **storage_options: Any) -> str:
+    """Create or replace files below the folder ``url``, 16 at a time, as :func:`write_bytes`.
+
+    Args:
+        url: A local folder, ``file://`` URL or any fsspec URL (``s3://bucket/site``).
+        files: The content of each file by its path relative to ``url``.
+        **storage_options: For the fsspec filesystem.
+
+    Returns:
+        The folder's location, with any password hidden.
+
+    Raises:
+        UnsupportedSourceError: ``url`` names nothing.
+        UnsafePathError: A path would leave the folder.
+        StorageError: A write failed (the others are stopped).
+        MissingDependencyError: The filesystem's package is not installed.
+    """
+    for relative in files:
+        check_relative_path(relative)
+    return await _write(url, files, storage_options)
+
+
+async def _write(url: str, files: Mapping[str, bytes], storage_options: Mapping[str, Any]) -> str:
+    """Write each of ``files`` (``""`` is ``url`` itself) with one filesystem."""
     check_names_something(url)
     redact = Redactor.for_source(url, storage_options)
     location = redact.url(url)
     protocol = protocol_of(url)
     if protocol == "file" and "::" not in url:
         path = unquote(urlsplit(url).path) if url.startswith("file:") else url
-        await asyncio.to_thread(_replace_local, path, data, location)
+        await asyncio.to_thread(_replace_all, path, files, location)
         return location
     check_available(parse_source(url), location=location)
     budget = TimeBudget()
@@ -56,11 +87,30 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
         retry=default_retry(protocol),
         budget=budget,
     )
+    gate = asyncio.Semaphore(_CONCURRENCY)
+
+    async def put(relative: str, data: bytes) -> None:
+        path = f"{fs.path.rstrip('/')}/{relative}" if relative else fs.path
+        async with gate:
+            await fs.pipe(path, data, location=join_location(location, relative))
+
     try:
-        await fs.pipe(fs.path, data, location=location)
+        async with asyncio.TaskGroup() as group:
+            for relative, data in files.items():
+                group.create_task(put(relative, data))
+    except* StorageError as failed:
+        first = failed.exceptions[0]  # the first failure, as one write would raise it
+        raise first from first.__cause__
     finally:
         await fs.aclose()
     return location
+
+
+def _replace_all(root: str, files: Mapping[str, bytes], location: str) -> None:
+    """Blocking: replace each file below ``root`` (``""`` names ``root`` itself)."""
+    for relative, data in files.items():
+        path = os.path.join(root, relative) if relative else root
+        _replace_local(path, data, join_location(location, relative))
 
 
 def _replace_local(path: str, data: bytes, location: str) -> None:

@@ -20,8 +20,8 @@ _CONTAINERS = {
     "s3a": ("bucket", "s3a://BUCKET[/folder]"),
     "gs": ("bucket", "gs://BUCKET[/folder]"),
     "gcs": ("bucket", "gcs://BUCKET[/folder]"),
-    "http": ("host", "http://HOST/skills.zip"),
-    "https": ("host", "https://HOST/skills.zip"),
+    "http": ("host", "http://HOST (its skills index) or http://HOST/skills.zip"),
+    "https": ("host", "https://HOST (its skills index) or https://HOST/skills.zip"),
 }
 """Protocols whose URL must start with a container, and how a complete one looks."""
 

@@ -31,6 +31,7 @@ from backends.remote.layout import (
     Layout,
     StoredFile,
     build_layout,
+    mounted,
     passes,
 )
 from backends.remote.manifest import MANIFEST_NAME, BundleManifest
@@ -54,19 +55,26 @@ class ZipBundle:
     """
 
     def __init__(
-        self, archive: zipfile.ZipFile, *, root: str, limits: Limits, location: str
+        self,
+        archive: zipfile.ZipFile,
+        *,
+        root: str,
+        limits: Limits,
+        location: str,
+        mount: str = "",
     ) -> None:
         self._archive = archive
         self._members = {info.filename: info for info in archive.infolist()}
         self._prefix = f"{root}/" if root else ""
         self._limits = limits
         self._location = location
+        self._mount = mount
         self._manifest: BundleManifest | None = None
         self.layout = Layout({})
 
     @classmethod
     def load(
-        cls, data: bytes, *, limits: Limits, inner_root: str | None, location: str
+        cls, data: bytes, *, limits: Limits, inner_root: str | None, location: str, mount: str = ""
     ) -> ZipBundle:
         """Screen and index an archive held in memory.
 
@@ -76,6 +84,8 @@ class ZipBundle:
             inner_root: The skills folder inside the archive; ``None`` to use the root, or
                 the single top folder when everything sits in one.
             location: The archive's URL, for messages.
+            mount: A folder to place every member in: the archive of one skill holds that
+                skill's files at its root, and ``mount`` is the skill's name.
 
         Raises:
             LimitExceededError: The archive breaks a whole-bundle limit.
@@ -86,7 +96,9 @@ class ZipBundle:
         check_end_record(
             read_end_record(data[tail_start:], tail_start, location=location), limits, location
         )
-        bundle = cls.open(io.BytesIO(data), limits=limits, inner_root=inner_root, location=location)
+        bundle = cls.open(
+            io.BytesIO(data), limits=limits, inner_root=inner_root, location=location, mount=mount
+        )
         bundle.index()
         return bundle
 
@@ -98,8 +110,11 @@ class ZipBundle:
         limits: Limits,
         inner_root: str | None,
         location: str,
+        mount: str = "",
     ) -> ZipBundle:
         """Read the central directory of ``file`` and apply the whole-bundle limits.
+
+        Arguments are those of :meth:`load`, ``file`` any seekable file holding the archive.
 
         Raises:
             LimitExceededError: The archive breaks a whole-bundle limit.
@@ -119,12 +134,12 @@ class ZipBundle:
                 location=location,
             )
         root = inner_root.strip("/") if inner_root is not None else wrapping_folder(members)
-        return cls(archive, root=root, limits=limits, location=location)
+        return cls(archive, root=root, limits=limits, location=location, mount=mount)
 
     def manifest_spans(self) -> list[Span]:
         """The bytes :meth:`index` reads: the manifest member's, when there is one."""
-        key = self._prefix + MANIFEST_NAME
-        return [self.span(key)] if key in self._members else []
+        key = self._manifest_key()
+        return [] if key is None else [self.span(key)]
 
     def index(self) -> None:
         """Read the manifest, if any, and sort the members into skill folders.
@@ -133,16 +148,21 @@ class ZipBundle:
             LimitExceededError: The manifest is larger than ``bundle_download_bytes``.
             StorageError: The manifest cannot be read.
         """
-        key = self._prefix + MANIFEST_NAME
-        info = self._members.get(key)
-        if info is not None:
+        key = self._manifest_key()
+        if key is not None:
             location = f"{self._location}!/{key}"
             limit = self._limits.bundle_download_bytes
-            check_size(info.file_size, limit, location=location, what="bundle manifest")
+            size = self._members[key].file_size
+            check_size(size, limit, location=location, what="bundle manifest")
             self._manifest = BundleManifest.parse(self._inflate(key, location), location=location)
         members = self._archive.infolist()  # duplicates included: they refuse their skill
         candidates = _candidates(
-            members, self._prefix, self._limits, self._location, self._manifest
+            members,
+            self._prefix,
+            self._limits,
+            self._location,
+            manifest=self._manifest,
+            mount=self._mount,
         )
         self.layout = build_layout(candidates)
 
@@ -157,7 +177,7 @@ class ZipBundle:
         """Inflate one member and check it against the manifest, if there is one.
 
         Raises:
-            DigestMismatchError: Its bytes are not what the manifest lists.
+            VerificationError: Its bytes are not what the manifest lists.
             StorageError: The member is corrupt or uses an unsupported compression.
         """
         data = self._inflate(key, location)
@@ -174,6 +194,11 @@ class ZipBundle:
             except StorageError as exc:
                 results.append(exc)
         return results
+
+    def _manifest_key(self) -> str | None:
+        """The manifest's member, in a bundle (an archive of one mounted skill has none)."""
+        key = self._prefix + MANIFEST_NAME
+        return key if key in self._members and not self._mount else None
 
     def _inflate(self, key: str, location: str) -> bytes:
         member = self._members[key]
@@ -214,12 +239,9 @@ def screen(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> StorageEr
         return StorageError("encrypted members are refused", location=location)
     if stat.S_ISLNK(info.external_attr >> 16):
         return UnsafePathError("symlink members are refused", location=location)
-    if info.file_size > limits.max_bundle_entry_bytes:
-        return LimitExceededError(
-            f"declares {info.file_size} bytes unpacked, over the "
-            f"{limits.max_bundle_entry_bytes}-byte limit",
-            location=location,
-        )
+    too_large = oversize_member(info.file_size, limits, location=location)
+    if too_large is not None:
+        return too_large
     ratio = info.file_size / max(1, info.compress_size)
     if info.file_size > limits.compression_ratio_floor and ratio > limits.max_compression_ratio:
         return LimitExceededError(
@@ -234,6 +256,16 @@ def unix_mode(info: zipfile.ZipInfo) -> int | None:
     """A member's permission bits, when a Unix archiver recorded them; else ``None``."""
     mode = stat.S_IMODE(info.external_attr >> 16)
     return mode if info.create_system == _UNIX and mode else None
+
+
+def oversize_member(size: int, limits: Limits, *, location: str) -> LimitExceededError | None:
+    """The refusal of a member declaring more than ``max_bundle_entry_bytes``, or ``None``."""
+    if size <= limits.max_bundle_entry_bytes:
+        return None
+    return LimitExceededError(
+        f"declares {size} bytes unpacked, over the {limits.max_bundle_entry_bytes}-byte limit",
+        location=location,
+    )
 
 
 def wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:
@@ -259,7 +291,9 @@ def _candidates(
     prefix: str,
     limits: Limits,
     location: str,
+    *,
     manifest: BundleManifest | None,
+    mount: str,
 ) -> list[Candidate]:
     candidates = []
     for info in members:
@@ -272,7 +306,7 @@ def _candidates(
         stored = StoredFile(
             name, info.file_size, fingerprint, member_location, mode=unix_mode(info)
         )
-        path = name[len(prefix) :] if inside else name
+        path = mounted(name[len(prefix) :], mount) if inside else name
         refusal = screen(info, limits, location=member_location)
         if refusal is None and manifest is not None and inside and "/" in path:
             refusal = manifest.refusal(path, info.file_size, location=member_location)

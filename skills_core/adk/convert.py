@@ -24,7 +24,8 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import SkillValidationError
 from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
 from skills_core.format.models import Skill, SkillMetadata
-from skills_core.format.validation import Issue, ValidationReport
+from skills_core.format.problems import SkillProblem
+from skills_core.format.validation import ValidationReport
 from skills_core.tools.content import skill_uri
 from skills_core.tools.filetypes import as_text
 
@@ -78,7 +79,9 @@ def to_adk_frontmatter(metadata: SkillMetadata, *, location: str) -> Frontmatter
         return Frontmatter.model_validate(data)
     except ValidationError as exc:
         issues = tuple(
-            Issue(codes.INVALID_VALUE, f"google-adk: {error['msg']}", _field(error["loc"]))
+            SkillProblem.found(
+                codes.INVALID_VALUE, f"google-adk: {error['msg']}", _field(error["loc"])
+            )
             for error in exc.errors()
         )
         raise SkillValidationError(ValidationReport(errors=issues), location=location) from exc

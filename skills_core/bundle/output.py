@@ -1,4 +1,4 @@
-"""Where a bundle may go: a named file, never a folder, never inside the source it packs.
+"""Where a bundle (a named file) or a publication (a folder) may go: never inside its source.
 
 ``skillfs bundle SRC -o SRC/some-skill/SKILL.md`` used to replace a source file with the zip.
 Paths are compared after resolving symlinks (the output's folder, then its name: what a write
@@ -14,25 +14,30 @@ from backends.errors import UnsafePathError, UnsupportedSourceError
 from backends.remote.urls import check_names_something, last_link, protocol_of
 
 
-def check_output(out: str, source: str) -> None:
+def check_output(out: str, source: str, *, folder: bool = False) -> None:
     """Refuse an output that names nothing, is a folder, or lies inside ``source`` (blocking).
 
     Args:
         out: The path or URL the bundle would be written to.
         source: The location of the skills it packs (a backend's ``location``).
+        folder: ``out`` is the folder of a publication, not a bundle's file.
 
     Raises:
         UnsupportedSourceError: ``out`` is empty, names no bucket or repository, or is a
-            folder.
+            folder (a file, for a publication).
         UnsafePathError: ``out`` is ``source`` or inside it.
     """
     if not out.strip():
-        raise UnsupportedSourceError(
-            "the output is empty: name the zip to write, e.g. -o skills.zip"
-        )
+        example = "-o site" if folder else "-o skills.zip"
+        what = "folder or bucket to publish to" if folder else "zip to write"
+        raise UnsupportedSourceError(f"the output is empty: name the {what}, e.g. {example}")
     check_names_something(out)
     out_path, source_path = _local_path(out), _local_path(source)
-    if out_path is not None and os.path.isdir(out_path):
+    if out_path is not None and folder and os.path.isfile(out_path):
+        raise UnsupportedSourceError(
+            "the output is a file: name the folder to publish to", location=out
+        )
+    if out_path is not None and not folder and os.path.isdir(out_path):
         example = os.path.join(out, "skills.zip")
         raise UnsupportedSourceError(
             f"the output is a folder: name the zip to write, e.g. {example}", location=out
@@ -44,8 +49,9 @@ def check_output(out: str, source: str) -> None:
     else:
         inside = False
     if inside:
+        what = "publication" if folder else "bundle"
         raise UnsafePathError(
-            f"the bundle would be written inside its source {source}: write it elsewhere",
+            f"the {what} would be written inside its source {source}: write it elsewhere",
             location=out,
         )
 

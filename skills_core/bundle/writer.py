@@ -28,7 +28,7 @@ import zipfile
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from backends import Backend, open_backend, write_bytes
 from backends.errors import LimitExceededError
@@ -38,9 +38,9 @@ from backends.remote import bundle_refusals
 from backends.remote.manifest import MANIFEST_FORMAT, MANIFEST_NAME
 from skills_core.bundle.output import check_output
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.report import SkillProblem
 from skills_core.errors import InvalidSkillsError
 from skills_core.format.models import SkillMetadata
+from skills_core.format.problems import SkillProblem
 
 _TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 _MODE = 0o644
@@ -104,19 +104,22 @@ async def build_bundle(
         LimitExceededError: A file, or the archive, breaks a bundle limit.
         StorageError: The source could not be listed or read.
     """
-    files_limit = replace(limits, max_resource_bytes=limits.max_bundle_entry_bytes)
-    catalog = SkillCatalog(backend, strict=strict, limits=files_limit)
-    report = await catalog.refresh()
-    report.raise_for_failure()
-    if report.errors and not skip_invalid:
-        raise InvalidSkillsError(report.errors, location=backend.location)
-    skills = catalog.list()
-    members, executables = await _read_skills(catalog, skills, progress, max_concurrency)
-    manifest = _manifest(skills, members, executables)
-    data = await asyncio.to_thread(_archive, {**members, MANIFEST_NAME: manifest}, executables)
+    read = await read_skill_files(
+        backend,
+        strict=strict,
+        skip_invalid=skip_invalid,
+        progress=progress,
+        limits=limits,
+        max_concurrency=max_concurrency,
+    )
+    members, executables = read.members, read.executables
+    manifest = _manifest(read.skills, members, executables)
+    data = await asyncio.to_thread(
+        deterministic_zip, {**members, MANIFEST_NAME: manifest}, executables
+    )
     await asyncio.to_thread(_check_loadable, data, limits, f"bundle of {backend.location}")
-    names = tuple(meta.name for meta in skills)
-    return Bundle(data, names, len(members), report.errors, report.warnings)
+    names = tuple(meta.name for meta in read.skills)
+    return Bundle(data, names, len(members), read.skipped, read.warnings)
 
 
 async def write_bundle(
@@ -159,6 +162,51 @@ async def write_bundle(
     )
     location = await write_bytes(os.fspath(out), bundle.data, **(out_options or {}))
     return replace(bundle, location=location)
+
+
+class SkillFiles(NamedTuple):
+    """The skills a bundle or a publication carries, every file of each read.
+
+    Attributes:
+        skills: The skills, sorted by name.
+        members: Every file by its path in a bundle: ``<name>/<path in the skill>``.
+        executables: The members to write as executables.
+        skipped: Why skills were left out (with ``skip_invalid``): the verdict's errors.
+        warnings: Warnings about the skills carried.
+    """
+
+    skills: Sequence[SkillMetadata]
+    members: dict[str, bytes]
+    executables: set[str]
+    skipped: tuple[SkillProblem, ...]
+    warnings: tuple[SkillProblem, ...]
+
+
+async def read_skill_files(
+    backend: Backend,
+    *,
+    strict: bool,
+    skip_invalid: bool,
+    progress: Progress | None,
+    limits: Limits,
+    max_concurrency: int,
+) -> SkillFiles:
+    """Every file of every skill a catalog of ``backend`` serves (see :func:`build_bundle`).
+
+    Raises:
+        InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
+        LimitExceededError: A file is over ``limits.max_bundle_entry_bytes``.
+        StorageError: The source could not be listed or read.
+    """
+    files_limit = replace(limits, max_resource_bytes=limits.max_bundle_entry_bytes)
+    catalog = SkillCatalog(backend, strict=strict, limits=files_limit)
+    report = await catalog.refresh()
+    report.raise_for_failure()
+    if report.errors and not skip_invalid:
+        raise InvalidSkillsError(report.errors, location=backend.location)
+    skills = catalog.list()
+    members, executables = await _read_skills(catalog, skills, progress, max_concurrency)
+    return SkillFiles(skills, members, executables, report.errors, report.warnings)
 
 
 async def _read_skills(
@@ -226,7 +274,7 @@ def _manifest(
     return (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
-def _archive(members: Mapping[str, bytes], executables: Collection[str]) -> bytes:
+def deterministic_zip(members: Mapping[str, bytes], executables: Collection[str]) -> bytes:
     """A zip of ``members`` that depends on nothing but their paths, bytes and modes (blocking)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:

@@ -32,9 +32,10 @@ from skills_core.catalog.bodies import BodyStore, default_body_cache
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader, compare
-from skills_core.catalog.report import ReloadReport, SkillProblem
+from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
 from skills_core.format.models import Skill, SkillMetadata
+from skills_core.format.problems import SkillProblem
 from skills_core.telemetry import SOURCE, mark_error, span
 
 logger = logging.getLogger("skillfs")
@@ -96,7 +97,7 @@ class SkillCatalog:
 
     @property
     def snapshot(self) -> CatalogSnapshot:
-        """The current immutable snapshot."""
+        """The current immutable snapshot (internal: what skillfs's adapters read)."""
         return self._snapshot
 
     @property

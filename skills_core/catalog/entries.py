@@ -25,21 +25,20 @@ from typing import Any, NamedTuple
 from backends.base import SkillDocument
 from backends.capabilities import ListedDocument
 from backends.errors import (
-    DigestMismatchError,
     LimitExceededError,
     StorageError,
     UnsafePathError,
 )
 from backends.limits import Limits
 from skills_core import codes
-from skills_core.catalog.report import SkillProblem
 from skills_core.errors import SkillParseError
 from skills_core.format.clean_skill import read_clean_skill
 from skills_core.format.colon_repair import quote_unquoted_colons
 from skills_core.format.fields import FIELDS
 from skills_core.format.models import SkillMetadata
 from skills_core.format.parsing import body_text, parse_frontmatter, split_skill_md
-from skills_core.format.validation import EMPTY_BODY, Issue, analyze
+from skills_core.format.problems import SkillProblem
+from skills_core.format.validation import EMPTY_BODY, analyze
 
 logger = logging.getLogger("skillfs")
 
@@ -227,7 +226,7 @@ def _full_verdict(document: SkillDocument, *, limits: Limits, strict: bool) -> C
 
 def _frontmatter(
     text: str, location: str, limits: Limits, *, strict: bool
-) -> tuple[dict[str, Any], tuple[Issue, ...]]:
+) -> tuple[dict[str, Any], tuple[SkillProblem, ...]]:
     """The frontmatter mapping, and the repairs a lenient catalog made to read it.
 
     Raises:
@@ -277,14 +276,12 @@ def problem_from_error(name: str | None, location: str, error: StorageError) -> 
         code = codes.TOO_LARGE
     elif isinstance(error, UnsafePathError):
         code = codes.UNSAFE_PATH
-    elif isinstance(error, DigestMismatchError):
-        code = codes.DIGEST_MISMATCH
     else:
         code = codes.READ_FAILED
     return SkillProblem(name, error.location or location, code, error.message)
 
 
-def _problems(name: str, location: str, issues: tuple[Issue, ...]) -> tuple[SkillProblem, ...]:
-    if not issues:
-        return ()
-    return tuple(SkillProblem(name, location, issue.code, issue.message) for issue in issues)
+def _problems(
+    name: str, location: str, found: tuple[SkillProblem, ...]
+) -> tuple[SkillProblem, ...]:
+    return tuple(problem.at(name, location) for problem in found) if found else ()

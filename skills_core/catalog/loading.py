@@ -31,8 +31,9 @@ from skills_core.catalog.entries import (
     unreadable_entry,
     withhold,
 )
-from skills_core.catalog.report import ReloadReport, SkillProblem
+from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import CatalogSnapshot, Changes
+from skills_core.format.problems import SkillProblem
 
 FETCH_BATCH = 512
 """SKILL.md files fetched and judged together."""

@@ -1,4 +1,4 @@
-"""Problems with individual skills, and what one catalog refresh did."""
+"""What one catalog refresh did."""
 
 from __future__ import annotations
 
@@ -6,36 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backends.errors import SkillfsError, StorageError
-
-
-@dataclass(frozen=True, slots=True)
-class SkillProblem:
-    """One problem with one skill (or with the whole source, when ``name`` is ``None``).
-
-    Attributes:
-        name: The name the skill is served under, or its folder's name when it is not
-            served.
-        location: Where the problem is: the SKILL.md path or URL.
-        code: A constant from :mod:`skills_core.codes`.
-        message: What is wrong, for people.
-    """
-
-    name: str | None
-    location: str
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.location}: {self.message}"
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {
-            "name": self.name,
-            "location": self.location,
-            "code": self.code,
-            "message": self.message,
-        }
+from skills_core.format.problems import SkillProblem
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,8 @@ from backends.base import SkillRef
 from backends.capabilities import ListedDocument
 from skills_core import codes
 from skills_core.catalog.entries import CatalogEntry
-from skills_core.catalog.report import SkillProblem
 from skills_core.format.models import SkillMetadata
+from skills_core.format.problems import SkillProblem
 
 Shadowing = tuple[tuple[str, str, tuple[str, ...]], ...]
 """``(name, winner location, shadowed locations)`` for every name a composite hides."""

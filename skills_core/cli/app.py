@@ -36,6 +36,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("show", "show one skill: metadata, files and instructions"),
     Command("prompt", "print the <available_skills> block for a system prompt"),
     Command("bundle", "write the skills at URL that load into one deterministic zip"),
+    Command("publish", "publish the skills at URL as a well-known index for any host or bucket"),
     Command("new", "create a skill folder with a valid SKILL.md skeleton"),
     Command("watch", "reload the skills at URL as they change, one line per reload"),
     Command("serve", "serve the skills at URL to MCP clients (stdio, or streamable HTTP)"),
@@ -45,7 +46,7 @@ _EPILOG = """\
 URL is a skills folder, a file:// or memory: URL, or any URL open_backend accepts;
 without one, commands use the example skills shipped with skillfs.
 
-exit codes: 0 ok, 1 validation errors (validate, show, bundle), 2 usage error, or the
+exit codes: 0 ok, 1 validation errors (validate, show, bundle, publish), 2 usage error, or the
 source cannot be opened or listed, or the output cannot be written.
 run 'skillfs COMMAND --help' for a command's options."""
 

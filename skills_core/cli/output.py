@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.report import SkillProblem
 from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
 from skills_core.cli.terminal import Style, message_line, print_message, printable, printable_json
 from skills_core.format.models import SkillMetadata
+from skills_core.format.problems import SkillProblem
 
 _GAP = "  "
 _MIN_LAST_COLUMN = 20

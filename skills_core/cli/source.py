@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from backends.base import Backend, FileEntry, SkillDocument, SkillRef
+from backends.index.document import INDEX_PATH
 from backends.limits import DEFAULT_LIMITS
 from backends.local import LocalBackend
 from backends.opener import open_backend
@@ -47,12 +48,17 @@ def open_source(url: str | None) -> Backend:
     """Open ``url`` for a one-shot command.
 
     A local folder that holds a SKILL.md (or the path of that SKILL.md) is one skill: the
-    command sees that skill alone. Checks the filesystem, so call it outside the event loop.
+    command sees that skill alone; one that holds a published index (``skillfs publish``) is
+    read through it. Checks the filesystem, so call it outside the event loop.
     """
     backend = open_root(url)
     if not isinstance(backend, LocalBackend):
         return backend
     folder = backend.root
+    if _is_file(folder / INDEX_PATH):
+        from backends.remote import FsspecBackend
+
+        return FsspecBackend(folder.absolute().as_uri())
     if folder.name in SKILL_MD_NAMES and _is_file(folder):
         folder = folder.parent
     if not (folder.name and any(_is_file(folder / name) for name in SKILL_MD_NAMES)):

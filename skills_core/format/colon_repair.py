@@ -17,7 +17,7 @@ import re
 from typing import NamedTuple
 
 from skills_core import codes
-from skills_core.format.validation import Issue
+from skills_core.format.problems import SkillProblem
 
 _ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):[ ]+(\S.*?)[ ]*\Z")
 _NOT_PLAIN = frozenset("'\"[]{}|>&*!%@`#")
@@ -27,7 +27,7 @@ class Repaired(NamedTuple):
     """Frontmatter text with its unquoted colons quoted, and a warning per repaired line."""
 
     text: str
-    issues: tuple[Issue, ...]
+    issues: tuple[SkillProblem, ...]
 
 
 def quote_unquoted_colons(text: str, *, first_line: int = 2) -> Repaired | None:
@@ -38,7 +38,7 @@ def quote_unquoted_colons(text: str, *, first_line: int = 2) -> Repaired | None:
         first_line: The line number of ``text``'s first line in its file, for warnings.
     """
     lines = text.split("\n")
-    issues: list[Issue] = []
+    issues: list[SkillProblem] = []
     for index, line in enumerate(lines):
         match = _ENTRY.match(line)
         if match is None:
@@ -55,5 +55,5 @@ def quote_unquoted_colons(text: str, *, first_line: int = 2) -> Repaired | None:
             f"line {first_line + index}: the value of {key!r} holds an unquoted ': ', which "
             "YAML refuses; read as a quoted string"
         )
-        issues.append(Issue(codes.UNQUOTED_COLON, message, key))
+        issues.append(SkillProblem.found(codes.UNQUOTED_COLON, message, key))
     return Repaired("\n".join(lines), tuple(issues)) if issues else None

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from backends.base import FileEntry, SkillRef
+from backends.base import FileEntry
 from skills_core.format.fields import FIELDS
 from skills_core.format.hooks import Hooks
 from skills_core.format.path_patterns import matches_context_path
@@ -115,4 +115,4 @@ class Skill:
         return self.metadata.description
 
 
-__all__ = ["FileEntry", "Skill", "SkillMetadata", "SkillRef"]
+__all__ = ["Skill", "SkillMetadata"]

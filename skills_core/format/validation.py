@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -24,30 +23,16 @@ from skills_core.format.fields import (
     unservable_name_reason,
 )
 from skills_core.format.models import SkillMetadata
+from skills_core.format.problems import SkillProblem
 
 _LONG_BODY_LINES = 500
-
-
-@dataclass(frozen=True, slots=True)
-class Issue:
-    """One problem with a skill.
-
-    Attributes:
-        code: A constant from :mod:`skills_core.codes`.
-        message: What is wrong, for people.
-        field: The frontmatter key concerned, if any.
-    """
-
-    code: str
-    message: str
-    field: str | None = None
 
 
 class ValidationReport(NamedTuple):
     """Every problem found: ``errors`` break the spec, ``warnings`` are advice."""
 
-    errors: tuple[Issue, ...] = ()
-    warnings: tuple[Issue, ...] = ()
+    errors: tuple[SkillProblem, ...] = ()
+    warnings: tuple[SkillProblem, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -89,24 +74,26 @@ def analyze(
     frontmatter: Mapping[str, Any], *, folder_name: str | None = None, body: str | None = None
 ) -> Analysis:
     """Validate and build the typed metadata in one pass."""
-    errors: list[Issue] = []
+    errors: list[SkillProblem] = []
     name = _check_name(frontmatter, folder_name, errors)
     description = _check_description(frontmatter, errors)
     values: dict[str, Any] = {}
     extra: dict[str, Any] = {}
-    advice: list[Issue] = []
+    advice: list[SkillProblem] = []
     for key, value in frontmatter.items():
         if key in IDENTITY_KEYS:
             continue
         spec = FIELDS.get(key)
         if spec is None:
-            errors.append(Issue(codes.UNKNOWN_FIELD, f"unknown field {key!r}", str(key)))
+            errors.append(
+                SkillProblem.found(codes.UNKNOWN_FIELD, f"unknown field {key!r}", str(key))
+            )
             extra[str(key)] = value
             continue
         try:
             typed = spec.coerce(value)
         except FieldProblem as problem:
-            errors.append(Issue(problem.code, f"{key!r} {problem.message}", key))
+            errors.append(SkillProblem.found(problem.code, f"{key!r} {problem.message}", key))
             if problem.repaired is None:
                 extra[key] = value
                 continue
@@ -116,7 +103,10 @@ def analyze(
                 errors.append(_too_long(key, len(value), spec.max_length))
         values[spec.attr] = typed
         if spec.advise is not None:
-            advice += (Issue(code, f"{key!r} {text}", key) for code, text in spec.advise(typed))
+            advice += (
+                SkillProblem.found(code, f"{key!r} {text}", key)
+                for code, text in spec.advise(typed)
+            )
     warnings = (*advice, *_advise(body))
     report = ValidationReport(tuple(errors), warnings) if errors or warnings else _CLEAN
     if name is None or description is None:
@@ -128,7 +118,7 @@ def analyze(
 
 
 def _check_name(
-    frontmatter: Mapping[str, Any], folder_name: str | None, errors: list[Issue]
+    frontmatter: Mapping[str, Any], folder_name: str | None, errors: list[SkillProblem]
 ) -> str | None:
     """Record every problem with ``name``; return the skill's identity, or ``None``.
 
@@ -141,17 +131,19 @@ def _check_name(
     if is_plain_name(value) and folder_name in (None, value):
         return value  # the common case: kebab-case, as its folder
     if value is None:
-        errors.append(Issue(codes.NAME_MISSING, "missing required field 'name'", "name"))
+        errors.append(
+            SkillProblem.found(codes.NAME_MISSING, "missing required field 'name'", "name")
+        )
         return folder_name
     if not isinstance(value, str):
         message = f"'name' must be a string, not {type(value).__name__}"
-        errors.append(Issue(codes.NAME_INVALID, message, "name"))
+        errors.append(SkillProblem.found(codes.NAME_INVALID, message, "name"))
         return None
     name = unicodedata.normalize("NFKC", value.strip())
     unservable = unservable_name_reason(name)
     if unservable is not None:
         message = f"'name' {name!r} cannot name a skill: {unservable}"
-        errors.append(Issue(codes.NAME_INVALID, message, "name"))
+        errors.append(SkillProblem.found(codes.NAME_INVALID, message, "name"))
         return None
     problems = []
     if len(name) > NAME_MAX_LENGTH:
@@ -164,36 +156,40 @@ def _check_name(
         problems.append(f"'name' {name!r} must not contain consecutive hyphens")
     if not all(char.isalnum() or char == "-" for char in name):
         problems.append(f"'name' {name!r} may hold only letters, digits and hyphens")
-    errors.extend(Issue(codes.NAME_INVALID, message, "name") for message in problems)
+    errors.extend(SkillProblem.found(codes.NAME_INVALID, message, "name") for message in problems)
     if folder_name is not None and unicodedata.normalize("NFKC", folder_name) != name:
         message = f"'name' {name!r} must equal its folder name {folder_name!r}"
-        errors.append(Issue(codes.NAME_MISMATCH, message, "name"))
+        errors.append(SkillProblem.found(codes.NAME_MISMATCH, message, "name"))
     return name
 
 
-def _check_description(frontmatter: Mapping[str, Any], errors: list[Issue]) -> str | None:
+def _check_description(frontmatter: Mapping[str, Any], errors: list[SkillProblem]) -> str | None:
     value = frontmatter.get("description")
     if value is not None and not isinstance(value, str):
         message = f"'description' must be a string, not {type(value).__name__}"
-        errors.append(Issue(codes.DESCRIPTION_INVALID, message, "description"))
+        errors.append(SkillProblem.found(codes.DESCRIPTION_INVALID, message, "description"))
         return None
     if value is None or not value.strip():
         message = "missing required field 'description'"
-        errors.append(Issue(codes.DESCRIPTION_MISSING, message, "description"))
+        errors.append(SkillProblem.found(codes.DESCRIPTION_MISSING, message, "description"))
         return None
     if len(value) > DESCRIPTION_MAX_LENGTH:
         errors.append(_too_long("description", len(value), DESCRIPTION_MAX_LENGTH))
     return value.strip()
 
 
-def _too_long(key: str, length: int, limit: int) -> Issue:
-    return Issue(codes.TOO_LONG, f"{key!r} is {length} characters, over the {limit} limit", key)
+def _too_long(key: str, length: int, limit: int) -> SkillProblem:
+    return SkillProblem.found(
+        codes.TOO_LONG, f"{key!r} is {length} characters, over the {limit} limit", key
+    )
 
 
-EMPTY_BODY = Issue(codes.EMPTY_BODY, "SKILL.md has no instructions after the frontmatter")
+EMPTY_BODY = SkillProblem.found(
+    codes.EMPTY_BODY, "SKILL.md has no instructions after the frontmatter"
+)
 
 
-def _advise(body: str | None) -> tuple[Issue, ...]:
+def _advise(body: str | None) -> tuple[SkillProblem, ...]:
     if body is None:
         return ()
     if not body.strip():
@@ -201,5 +197,5 @@ def _advise(body: str | None) -> tuple[Issue, ...]:
     lines = body.count("\n") + 1
     if lines > _LONG_BODY_LINES:
         message = f"body is {lines} lines; the spec advises under {_LONG_BODY_LINES}"
-        return (Issue(codes.LONG_BODY, message),)
+        return (SkillProblem.found(codes.LONG_BODY, message),)
     return ()

@@ -14,18 +14,18 @@ import datetime
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from backends.base import FileEntry
+from backends.digests import digest_of
 from backends.errors import StorageError
 from backends.mcp.entries import (
     MAX_SKILL_BYTES,
     MAX_SKILL_FILES,
     SKILL_MD,
-    digest_of,
     resource_uri,
 )
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import SkillParseError
 from skills_core.format.fields import DESCRIPTION_MAX_LENGTH, is_plain_name
-from skills_core.format.models import FileEntry
 from skills_core.format.parsing import parse_frontmatter, split_skill_md
 
 _CONCURRENCY = 16

@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from skills_core import codes
 from skills_core.cli import main
+from tests.remote.harnesses import S3Harness
+from tests.remote.servers import S3Server
+from tests.remote.settings import S3_KEY, S3_SECRET
 
 
 @dataclass(frozen=True)
@@ -105,3 +109,21 @@ def mixed_root(tmp_path: Path) -> Path:
     (root / ".hidden").mkdir()
     (root / ".hidden" / "SKILL.md").write_text(skill_md(".hidden"))
     return root
+
+
+@pytest.fixture
+def s3(
+    monkeypatch: pytest.MonkeyPatch,
+    s3_server: S3Server,
+    s3_client: Any,
+    bucket: str,
+) -> S3Harness:
+    """A fresh bucket on the moto server, reached through the standard AWS variables."""
+    for name, value in {
+        "AWS_ENDPOINT_URL": s3_server.url,
+        "AWS_ACCESS_KEY_ID": S3_KEY,
+        "AWS_SECRET_ACCESS_KEY": S3_SECRET,
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
+        monkeypatch.setenv(name, value)
+    return S3Harness(s3_server, s3_client, bucket)

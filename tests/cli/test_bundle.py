@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,7 +21,6 @@ from skills_core.cli.source import EXAMPLES
 from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RENAMED, STRICTLY_INVALID, RunCli
 from tests.cli.test_subprocess import ROOT, skillfs
 from tests.remote.harnesses import S3Harness
-from tests.remote.servers import S3Server
 from tests.remote.settings import S3_KEY, S3_SECRET
 
 INVALID = STRICTLY_INVALID
@@ -206,24 +204,6 @@ def test_an_unreadable_source_or_unwritable_output_is_one_line_and_exit_2(
     assert unwritable.err.count("\n") == 1
     assert unwritable.out == ""
     assert sorted(path.name for path in tmp_path.iterdir()) == ["file"]
-
-
-@pytest.fixture
-def s3(
-    monkeypatch: pytest.MonkeyPatch,
-    s3_server: S3Server,
-    s3_client: Any,
-    bucket: str,
-) -> S3Harness:
-    """A fresh bucket on the moto server, reached through the standard AWS variables."""
-    for name, value in {
-        "AWS_ENDPOINT_URL": s3_server.url,
-        "AWS_ACCESS_KEY_ID": S3_KEY,
-        "AWS_SECRET_ACCESS_KEY": S3_SECRET,
-        "AWS_DEFAULT_REGION": "us-east-1",
-    }.items():
-        monkeypatch.setenv(name, value)
-    return S3Harness(s3_server, s3_client, bucket)
 
 
 def uploaded(s3: S3Harness, key: str) -> bytes:

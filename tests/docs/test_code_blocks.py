@@ -33,6 +33,7 @@ PRINTED = {
     "README.md": "csv-insights - ",
     "docs/adk.md": f"ADK skills: {ALL_EXAMPLES}",  # the eager snippet used to load none
     "docs/getting-started.md": "'pdf-forms'",
+    "docs/index-and-publishing.md": "second refresh changed anything: False",
     "docs/storage/s3.md": "('api-docs', 'csv-insights', 'git-commit-messages', 'release-notes')",
     "docs/telemetry.md": '"name": "skillfs.load_skill"',
 }

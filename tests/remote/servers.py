@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from gcp_storage_emulator.server import RequestHandler as GcsRequestHandler
@@ -416,17 +416,29 @@ class FakeGithub(LoopbackHTTP):
 class StaticServer(LoopbackHTTP):
     """Files by path with strong ETags, as a CDN or object store's HTTP endpoint serves them.
 
-    ``passwords[path] = (user, password)`` protects a file with HTTP basic auth.
+    A request whose ``If-None-Match`` names the current ETag is answered 304, with no body.
+    ``passwords[path] = (user, password)`` protects a file with HTTP basic auth;
+    ``types[path]`` overrides the Content-Type guessed from the extension.
     """
+
+    TYPES: ClassVar[dict[str, str]] = {
+        ".json": "application/json",
+        ".zip": "application/zip",
+        ".gz": "application/gzip",
+        ".md": "text/markdown",
+    }
 
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
         self.passwords: dict[str, tuple[str, str]] = {}
+        self.types: dict[str, str] = {}
+        self.headers_seen: list[tuple[str, dict[str, str]]] = []
         super().__init__(self._route)
 
     def _route(
         self, method: str, path: str, query: dict[str, list[str]], headers: Any
     ) -> tuple[int, dict[str, str], bytes]:
+        self.headers_seen.append((path, dict(headers)))
         data = self.files.get(path)
         if data is None:
             return 404, {}, b"not found"
@@ -435,4 +447,8 @@ class StaticServer(LoopbackHTTP):
             if headers.get("Authorization") != f"Basic {expected}":
                 return 401, {"WWW-Authenticate": 'Basic realm="skills"'}, b"unauthorized"
         etag = f'"{hashlib.md5(data).hexdigest()}"'
-        return 200, {"ETag": etag, "Content-Type": "application/zip"}, data
+        if headers.get("If-None-Match") == etag:
+            return 304, {"ETag": etag}, b""
+        extension = next((kind for end, kind in self.TYPES.items() if path.endswith(end)), None)
+        kind = self.types.get(path, extension or "application/octet-stream")
+        return 200, {"ETag": etag, "Content-Type": kind}, data

@@ -7,9 +7,6 @@ last good snapshot.
 
 from __future__ import annotations
 
-import io
-import struct
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,11 +19,12 @@ from skills_core import SkillCatalog, codes
 from tests.remote.harnesses import S3Harness, replace_file
 from tests.remote.servers import FakeGithub, S3Server
 from tests.remote.zips import (
-    add_member,
     corrupt_member_data,
     declare_size,
     mark_encrypted,
+    with_zip64_count,
     zip_bytes,
+    zip_with,
 )
 
 GOOD = {
@@ -39,13 +37,7 @@ GOOD = {
 
 def bundle(*extra: tuple[str, bytes, dict[str, bool]]) -> bytes:
     """The good skills plus hostile members ``(name, data, {"symlink": True})``."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in GOOD.items():
-            archive.writestr(name, data)
-        for name, data, flags in extra:
-            add_member(archive, name, data, **flags)
-    return buffer.getvalue()
+    return zip_with(GOOD, *extra)
 
 
 async def load(path: Path, data: bytes, limits: Limits | None = None) -> SkillCatalog:
@@ -153,17 +145,6 @@ async def test_more_members_than_the_limit_refuse_the_bundle(tmp_path: Path) -> 
     assert report.failure is not None
     assert "bundle declares 104 members, over the 100-member limit" in report.failure.message
     assert names(catalog) == ["alpha", "beta", "gamma"]  # the last good catalog is kept
-
-
-def with_zip64_count(archive: bytes, count: int) -> bytes:
-    """Declare ``count`` members the zip64 way: EOCD count 0xFFFF, the real one in a record."""
-    end = archive.rfind(b"PK\x05\x06")
-    record_at = end
-    record = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, 0, 0)
-    locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, record_at, 1)
-    eocd = bytearray(archive[end:])
-    struct.pack_into("<HH", eocd, 8, 0xFFFF, 0xFFFF)
-    return archive[:end] + record + locator + bytes(eocd)
 
 
 async def test_a_zip64_member_count_is_read_before_parsing(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from backends import DigestMismatchError, FsspecBackend, Limits, MemoryBackend
+from backends import FsspecBackend, Limits, MemoryBackend, VerificationError
 from backends.remote.manifest import MANIFEST_NAME
 from backends.remote.zip_end import TAIL_BYTES
 from backends.testing import skill_md
@@ -195,7 +195,7 @@ async def test_a_skill_md_unlike_the_manifest_refuses_its_skill(
     catalog = await load(tmp_path / "b.zip", data, limits)
     assert [meta.name for meta in catalog.list()] == ["skill-00", "skill-02", "skill-03"]
     [problem] = catalog.errors
-    assert (problem.name, problem.code) == ("skill-01", codes.DIGEST_MISMATCH)
+    assert (problem.name, problem.code) == ("skill-01", codes.READ_FAILED)
     assert "SHA-256 differs from the bundle's manifest" in problem.message
     assert problem.location.endswith("b.zip!/skill-01/SKILL.md")
 
@@ -208,7 +208,7 @@ async def test_a_resource_unlike_the_manifest_is_refused_when_read(
     data = rezipped(await bundled(tree), replace={"skill-02/assets/blob.bin": forged})
     catalog = await load(tmp_path / "b.zip", data, limits)
     assert len(catalog.list()) == 4
-    with pytest.raises(DigestMismatchError, match="SHA-256 differs"):
+    with pytest.raises(VerificationError, match="SHA-256 differs"):
         await catalog.read_resource("skill-02", "assets/blob.bin")
     blob = await catalog.read_resource("skill-03", "assets/blob.bin")
     assert blob == tree["skill-03"]["assets/blob.bin"]
@@ -228,7 +228,7 @@ async def test_members_the_manifest_does_not_list_refuse_their_skill_unread(
     catalog = await load(tmp_path / "b.zip", data, RANGED)
     assert [meta.name for meta in catalog.list()] == ["skill-00", "skill-02"]
     [problem] = catalog.errors
-    assert (problem.name, problem.code) == ("skill-01", codes.DIGEST_MISMATCH)
+    assert (problem.name, problem.code) == ("skill-01", codes.READ_FAILED)
     assert reason in problem.message
 
 

@@ -81,12 +81,16 @@ async def test_github_filesystem_is_built_off_the_event_loop(github: FakeGithub,
     [
         ("nosuchscheme://x/y", "no filesystem for nosuchscheme://"),
         ("zip://inner", "names its archive after '::'"),
-        ("https://example.invalid/skills/", "must name a .zip bundle"),
     ],
 )
 def test_unknown_sources_are_refused(source: str, message: str) -> None:
     with pytest.raises(UnsupportedSourceError, match=message):
         open_backend(source)
+
+
+def test_fsspec_backend_reads_no_http_folder() -> None:
+    with pytest.raises(UnsupportedSourceError, match=r"must name a \.zip bundle"):
+        FsspecBackend("https://example.invalid/skills/")
 
 
 @pytest.mark.parametrize("source", ["./skills", "memory:"])

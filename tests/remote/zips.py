@@ -21,6 +21,17 @@ def zip_bytes(tree: Mapping[str, bytes], *, prefix: str = "") -> bytes:
     return buffer.getvalue()
 
 
+def zip_with(tree: Mapping[str, bytes], *extra: tuple[str, bytes, dict[str, bool]]) -> bytes:
+    """An archive of ``tree`` plus hand-made members ``(name, data, {"symlink": True})``."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in tree.items():
+            archive.writestr(name, data)
+        for name, data, flags in extra:
+            add_member(archive, name, data, **flags)
+    return buffer.getvalue()
+
+
 def add_member(archive: zipfile.ZipFile, name: str, data: bytes, *, symlink: bool = False) -> None:
     """Write one member, optionally with the mode bits of a symlink."""
     info = zipfile.ZipInfo(name)
@@ -73,3 +84,14 @@ def corrupt_member_data(data: bytes, member: str) -> bytes:
     patched = bytearray(data)
     patched[body : body + info.compress_size] = b"\xff" * info.compress_size
     return bytes(patched)
+
+
+def with_zip64_count(archive: bytes, count: int) -> bytes:
+    """Declare ``count`` members the zip64 way: EOCD count 0xFFFF, the real one in a record."""
+    end = archive.rfind(b"PK\x05\x06")
+    record_at = end
+    record = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, 0, 0)
+    locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, record_at, 1)
+    eocd = bytearray(archive[end:])
+    struct.pack_into("<HH", eocd, 8, 0xFFFF, 0xFFFF)
+    return archive[:end] + record + locator + bytes(eocd)

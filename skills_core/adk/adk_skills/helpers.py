@@ -19,10 +19,10 @@ from google.adk.tools.base_toolset import BaseToolset
 
 from skills_core import codes
 from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry, Source
-from skills_core.catalog.report import SkillProblem
 from skills_core.cli.commands.new import create_skeleton
 from skills_core.cli.commands.validate import verdicts_of
 from skills_core.cli.source import OneSkill, load_catalog, open_source
+from skills_core.format.problems import SkillProblem
 
 
 async def with_skills(

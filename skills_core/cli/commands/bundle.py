@@ -10,30 +10,16 @@ fsspec URL but never inside the source. Refused skills stop the bundle with exit
 from __future__ import annotations
 
 import argparse
-import asyncio
-import sys
-from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any
 
 from backends import write_bytes
 from backends.base import Backend
-from skills_core.bundle.output import check_output
 from skills_core.bundle.writer import Bundle, Progress, build_bundle
-from skills_core.catalog.report import SkillProblem
-from skills_core.cli import exits
-from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
-from skills_core.cli.output import (
-    add_json_flag,
-    plural,
-    print_json,
-    print_problems,
-    problems_record,
-)
-from skills_core.cli.progress import progress_bar
-from skills_core.cli.source import add_url_argument, open_source
-from skills_core.cli.terminal import print_message, printable
-from skills_core.errors import InvalidSkillsError
+from skills_core.cli.output import plural, problems_record
+from skills_core.cli.packing import Packing, add_verdict_options, run_packing, skipped_suffix
+from skills_core.cli.source import add_url_argument
+from skills_core.cli.terminal import printable
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,88 +33,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the zip to create or replace: a local path or any fsspec URL "
         "(s3://bucket/skills.zip)",
     )
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="bundle what 'skillfs validate' passes: any spec violation refuses a skill "
-        "(default: what 'skillfs list' serves, skills with warnings included)",
-    )
-    parser.add_argument(
-        "--skip-invalid",
-        action="store_true",
-        help="leave refused skills out (each problem printed as a warning) instead of stopping",
-    )
-    add_json_flag(parser)
+    add_verdict_options(parser, verb="bundle")
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the bundle and summarize it; exit 1, writing nothing, when a skill is refused."""
-    source = open_source(args.url)
-    try:
-        bundle = _write(source, args.output, strict=args.strict, skip_invalid=args.skip_invalid)
-    except InvalidSkillsError as exc:
-        print_problems(exc.problems)
-        print_message(
-            "error",
-            source.location,
-            f"nothing written: {plural(len(_names(exc.problems)), 'invalid skill')}; "
-            "fix them, or pass --skip-invalid to leave them out",
-        )
-        return exits.INVALID
-    if isinstance(bundle, Misplaced):
-        hint = elsewhere_hint(source.location, bundle.folders)
-        print_message("error", source.location, f"nothing written: no skills found; {hint}")
-        return exits.USAGE
-    print_problems((), (*bundle.skipped, *bundle.warnings))
-    if not bundle.skills:
-        print_message("warning", source.location, "the bundle holds no skills")
-    if args.json:
-        print_json(_record(source, bundle))
-    else:
-        print(_summary(bundle))
-    return exits.OK
+    return run_packing(args, BUNDLING)
 
 
-class Misplaced(NamedTuple):
-    """The source holds no skill, but these folders of it do: nothing was written."""
-
-    folders: Sequence[str]
-
-
-def _write(source: Backend, out: str, *, strict: bool, skip_invalid: bool) -> Bundle | Misplaced:
-    """Bundle ``source`` into ``out``, unless its skills all sit in hidden or nested folders."""
-
-    async def bundle(progress: Progress | None) -> Bundle | Misplaced:
-        await asyncio.to_thread(check_output, out, source.location)
-        built = await build_bundle(
-            source, strict=strict, skip_invalid=skip_invalid, progress=progress
-        )
-        if not built.skills and not built.skipped:
-            folders = await skill_folders_elsewhere(source)
-            if folders:
-                return Misplaced(folders)
-        return replace(built, location=await write_bytes(out, built.data))
-
-    with progress_bar(sys.stderr) as progress:
-        return asyncio.run(bundle(progress))
+async def _build(
+    source: Backend, strict: bool, skip_invalid: bool, progress: Progress | None
+) -> Bundle:
+    return await build_bundle(source, strict=strict, skip_invalid=skip_invalid, progress=progress)
 
 
-def _names(problems: Iterable[SkillProblem]) -> list[str]:
-    """The skills ``problems`` are about, sorted."""
-    return sorted({problem.name or problem.location for problem in problems})
+async def _store(bundle: Bundle, out: str) -> Bundle:
+    return replace(bundle, location=await write_bytes(out, bundle.data))
 
 
 def _summary(bundle: Bundle) -> str:
-    line = (
+    return (
         f"wrote {printable(bundle.location or '')}: {plural(len(bundle.skills), 'skill')}, "
         f"{plural(bundle.files, 'file')}, {plural(len(bundle.data), 'byte')}, "
-        f"sha256 {bundle.sha256}"
+        f"sha256 {bundle.sha256}{skipped_suffix(bundle.skipped)}"
     )
-    skipped = _names(bundle.skipped)
-    if skipped:
-        names = ", ".join(map(printable, skipped))
-        line += f"; skipped {plural(len(skipped), 'invalid skill')}: {names}"
-    return line
 
 
 def _record(source: Backend, bundle: Bundle) -> dict[str, Any]:
@@ -142,3 +70,13 @@ def _record(source: Backend, bundle: Bundle) -> dict[str, Any]:
         "skipped": problems_record(bundle.skipped),
         "warnings": problems_record(bundle.warnings),
     }
+
+
+BUNDLING = Packing(
+    _build,
+    _store,
+    folder=False,
+    empty="the bundle holds no skills",
+    summary=_summary,
+    record=_record,
+)

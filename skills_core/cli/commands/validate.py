@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.report import SkillProblem
 from skills_core.cli import exits
 from skills_core.cli.output import (
     add_json_flag,
@@ -27,6 +26,7 @@ from skills_core.cli.output import (
 )
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import Style
+from skills_core.format.problems import SkillProblem
 
 
 @dataclass
@@ -97,8 +97,8 @@ def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
     own = {problem for entry in entries.values() for problem in (*entry.errors, *entry.warnings)}
 
     def verdict_for(problem: SkillProblem) -> Verdict:
-        name = problem.name or problem.location
-        return verdicts.setdefault(name, Verdict(name, problem.location))
+        name = problem.subject
+        return verdicts.setdefault(name, Verdict(name, problem.location or name))
 
     for problem in catalog.errors:
         if problem not in own:

@@ -15,11 +15,12 @@ import time
 
 from backends.base import Backend
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.report import ReloadReport, SkillProblem
+from skills_core.catalog.report import ReloadReport
 from skills_core.cli import exits
 from skills_core.cli.output import add_json_flag, plural, problem_line
 from skills_core.cli.source import add_url_argument, open_root
 from skills_core.cli.terminal import Style, printable
+from skills_core.format.problems import SkillProblem
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

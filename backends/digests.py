@@ -1,0 +1,23 @@
+"""Content digests as the skills standards write them: ``sha256:`` and 64 lowercase hex digits.
+
+The MCP skills extension lists one per file, the well-known index one per artifact; both are
+checked and produced here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import TypeGuard
+
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
+
+
+def digest_of(data: bytes) -> str:
+    """The digest of ``data``: ``sha256:`` and 64 lowercase hex digits."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def is_digest(value: object) -> TypeGuard[str]:
+    """True when ``value`` is a well-formed ``sha256:`` digest."""
+    return isinstance(value, str) and _DIGEST.match(value) is not None

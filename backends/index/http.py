@@ -1,0 +1,239 @@
+"""HttpIndexBackend: the skills a site publishes at ``/.well-known/agent-skills/index.json``.
+
+A refresh is one conditional GET of the index (``If-None-Match`` with its ``ETag``, else
+``If-Modified-Since``): answered 304 when nothing changed, whatever the number of skills.
+Requests go through fsspec's HTTP filesystem session (aiohttp), retried and translated like
+every remote call. Credentials (a ``user:password@`` in the URL, ``headers``, or
+``client_kwargs={"headers": ...}``) are sent to the index's own origin only, never to a CDN an
+entry points at; redirects are followed, and aiohttp drops ``Authorization`` when one leaves the
+origin. Bodies are read no further than their limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from backends.errors import ResourceNotFoundError, StorageError, UnsupportedSourceError
+from backends.index.document import INDEX_PATH
+from backends.index.reader import Fetched, IndexBackend
+from backends.limits import DEFAULT_LIMITS, Limits, too_large
+from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
+from backends.remote.errors import Redactor
+from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends.remote.retry import RetryPolicy
+from backends.remote.urls import SourceSpec
+
+_CHUNK = 64 * 1024
+_WEB = ("http", "https")
+
+
+class _Response(NamedTuple):
+    status: int
+    body: bytes
+    etag: str | None
+    modified: str | None
+    content_type: str | None
+
+
+def index_url(url: str) -> str:
+    """The index a URL names: itself when it ends in ``.json``, else its well-known index."""
+    parts = urlsplit(url)
+    if parts.path.endswith(".json"):
+        return url
+    path = f"{parts.path.rstrip('/')}/{INDEX_PATH}"
+    return urlunsplit(parts._replace(path=path, fragment=""))
+
+
+class HttpTransport:
+    """Conditional GETs of an index over HTTP(S), and GETs of its artifacts.
+
+    Args:
+        url: The index's URL, credentials removed.
+        options: Options for fsspec's HTTP filesystem.
+        headers: Sent to the index's origin only.
+        redact: Hides credentials in messages.
+        retry: How transient failures are retried.
+        budget: How long one request may take, retries included.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        options: Mapping[str, Any],
+        *,
+        headers: Mapping[str, str],
+        redact: Redactor,
+        retry: RetryPolicy,
+        budget: TimeBudget,
+    ) -> None:
+        self._url = url
+        self._options = dict(options)
+        self._headers = dict(headers)
+        self._origin = _origin(url)
+        self._redact = redact
+        self._retry = retry
+        self._budget = budget
+        self._fs: RemoteFS | None = None
+        self._opening = asyncio.Lock()
+
+    @property
+    def location(self) -> str:
+        """The index's URL."""
+        return self._redact.url(self._url)
+
+    def resolve(self, url: str) -> tuple[str, str]:
+        """The artifact's absolute URL (twice: it is both how to fetch it and where it is).
+
+        Raises:
+            StorageError: It is not an http(s) URL.
+        """
+        target = urljoin(self._url, url).split("#", 1)[0]
+        if urlsplit(target).scheme not in _WEB:
+            raise StorageError(f"artifact URL {url!r} is not http(s)", location=self.location)
+        return target, self._redact.url(target)
+
+    async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
+        """One GET, conditional on ``validator``; ``None`` when answered 304."""
+        headers = dict(self._headers)
+        kind, _, value = (validator or "").partition(":")
+        if kind == "etag":
+            headers["If-None-Match"] = value
+        elif kind == "modified":
+            headers["If-Modified-Since"] = value
+        response = await self._get(
+            self._url,
+            headers,
+            max_bytes,
+            what="skills index",
+            location=self.location,
+            missing=ResourceNotFoundError,
+        )
+        if response.status == 304:
+            return None
+        etag, modified = response.etag, response.modified
+        validator = f"etag:{etag}" if etag else f"modified:{modified}" if modified else None
+        return Fetched(response.body, validator, response.content_type)
+
+    async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
+        """One GET, with the credentials only when the artifact is on the index's origin."""
+        headers = self._headers if _origin(key) == self._origin else {}
+        response = await self._get(key, headers, max_bytes, what="artifact", location=location)
+        return Fetched(response.body, None, response.content_type)
+
+    async def aclose(self) -> None:
+        """Close the HTTP session; a later request opens a new one."""
+        async with self._opening:
+            fs, self._fs = self._fs, None
+        if fs is not None:
+            await fs.aclose()
+
+    async def _get(
+        self,
+        url: str,
+        headers: Mapping[str, str],
+        max_bytes: int,
+        *,
+        what: str,
+        location: str,
+        missing: type[StorageError] = StorageError,
+    ) -> _Response:
+        async def get(fs: Any) -> _Response:
+            session = await fs.set_session()
+            async with session.get(url, headers=headers, **fs.kwargs) as response:
+                if response.status == 404:
+                    raise FileNotFoundError(url)
+                response.raise_for_status()
+                declared = response.content_length
+                if declared is not None and declared > max_bytes:
+                    raise too_large(what, declared, max_bytes, location=location)
+                body = bytearray()
+                async for chunk in response.content.iter_chunked(_CHUNK):
+                    body += chunk
+                    if len(body) > max_bytes:
+                        raise too_large(what, len(body), max_bytes, location=location)
+                found = response.headers  # case-insensitive
+                return _Response(
+                    response.status,
+                    bytes(body),
+                    found.get("ETag"),
+                    found.get("Last-Modified"),
+                    found.get("Content-Type"),
+                )
+
+        fs = await self._opened()
+        return await fs.run(get, location=location, missing=missing)
+
+    async def _opened(self) -> RemoteFS:
+        async with self._opening:
+            if self._fs is None:
+                self._fs = await RemoteFS.open(
+                    self._url,
+                    self._options,
+                    location=self.location,
+                    redact=self._redact,
+                    retry=self._retry,
+                    budget=self._budget,
+                )
+            return self._fs
+
+
+class HttpIndexBackend(IndexBackend):
+    """The skills a site lists in its well-known index, read over HTTP(S).
+
+    ``https://example.com`` (or any URL not ending in ``.json``) reads
+    ``https://example.com/.well-known/agent-skills/index.json``; a URL ending in ``.json``
+    names the index itself (a versioned one, say). ``open_backend`` gives this backend for
+    every http(s) URL that does not name a ``.zip`` bundle.
+
+    Args:
+        url: The site (or folder) publishing the index, or the index's own URL.
+        headers: HTTP headers for the index's origin (``Authorization``).
+        limits: Index, SKILL.md and archive limits.
+        retry: How transient failures are retried (4 attempts with backoff by default).
+        timeout: Seconds one request may take, retries included (as for ``FsspecBackend``).
+        **storage_options: For fsspec's HTTP filesystem (``client_kwargs`` for aiohttp).
+
+    Raises:
+        UnsupportedSourceError: The URL is not http(s).
+        MissingDependencyError: aiohttp is not installed (``skillfs[http]``).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        retry: RetryPolicy | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        **storage_options: Any,
+    ) -> None:
+        budget = TimeBudget(timeout)
+        redact = Redactor.for_source(url, {**storage_options, "headers": dict(headers or {})})
+        target = index_url(url)
+        scheme = urlsplit(target).scheme.lower()
+        if scheme not in _WEB:
+            raise UnsupportedSourceError("not an http(s) URL", location=redact.url(url))
+        # The archive flag only stops the check from refusing a URL that names no bundle.
+        check_available(SourceSpec(target, bundle=True), location=redact.url(target))
+        target, options = prepare(target, storage_options, timeout=timeout)
+        client = dict(options.get("client_kwargs") or {})
+        origin_headers = {**client.pop("headers", {}), **(headers or {})}
+        options["client_kwargs"] = client
+        transport = HttpTransport(
+            target,
+            options,
+            headers=origin_headers,
+            redact=redact,
+            retry=retry or default_retry(scheme),
+            budget=budget,
+        )
+        super().__init__(transport, limits=limits)
+
+
+def _origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), parts.netloc.lower()

@@ -1,0 +1,200 @@
+"""Publishing: a source's skills as a well-known index plus one artifact per skill.
+
+``publish(source, out)`` writes, below the folder or bucket ``out``::
+
+    .well-known/agent-skills/index.json         the index (agentskills.io discovery, 0.2.0)
+    .well-known/agent-skills/<name>.zip         a skill with files besides its SKILL.md
+    .well-known/agent-skills/<name>/SKILL.md    a skill that is its SKILL.md alone
+
+so any static host or bucket serves them: ``open_backend("https://host")`` and
+``FsspecBackend("s3://bucket/site")`` read them back. Skills are judged and read as bundles
+are (:func:`~skills_core.bundle.writer.read_skill_files`), and each archive is a deterministic
+zip written by the bundle writer, the skill's files at its root (``skill.md`` becomes
+``SKILL.md``): the same skills publish the same bytes, so unchanged skills keep their digests
+and readers re-read only what changed. Every entry also carries its SKILL.md
+(``skillfs-skill-md``), so a catalog loads from the index alone.
+
+Before anything is written, each archive is screened as the index reader will screen it and
+the index must fit ``Limits.max_index_bytes``. Artifacts are written first, the index last.
+Nothing is deleted: artifacts of skills no longer published stay until removed by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from backends import Backend, open_backend
+from backends.digests import digest_of
+from backends.index.artifact import open_archive
+from backends.index.document import ARCHIVE, INDEX_PATH, SKILL_MD, IndexEntry, render_index
+from backends.limits import DEFAULT_LIMITS, Limits, check_size
+from backends.paths import SKILL_MD_NAMES
+from backends.remote import write_files
+from skills_core.bundle.output import check_output
+from skills_core.bundle.writer import Progress, deterministic_zip, read_skill_files
+from skills_core.format.models import SkillMetadata
+from skills_core.format.problems import SkillProblem
+
+FOLDER = INDEX_PATH.rsplit("/", 1)[0]
+"""Where a publication's index and artifacts sit below its base."""
+
+
+@dataclass(frozen=True, slots=True)
+class Publication:
+    """A built publication.
+
+    Attributes:
+        files: Every file by its path below the base, artifacts first, the index last.
+        skills: The published skills, sorted.
+        skipped: Why skills were left out (with ``skip_invalid``).
+        warnings: Warnings about the published skills.
+        location: The base it was written to, once it was.
+    """
+
+    files: Mapping[str, bytes]
+    skills: tuple[str, ...]
+    skipped: tuple[SkillProblem, ...] = ()
+    warnings: tuple[SkillProblem, ...] = ()
+    location: str | None = field(default=None)
+
+    @property
+    def index(self) -> bytes:
+        """The index's JSON."""
+        return self.files[INDEX_PATH]
+
+
+async def build_publication(
+    backend: Backend,
+    *,
+    strict: bool = False,
+    skip_invalid: bool = False,
+    progress: Progress | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    max_concurrency: int = 16,
+) -> Publication:
+    """The index and artifacts for every skill a catalog of ``backend`` serves.
+
+    Args:
+        backend: Where the skills are.
+        strict: Judge as ``skillfs validate`` does: any spec violation refuses a skill.
+        skip_invalid: Leave refused skills out instead of refusing to publish.
+        progress: Called as skills are read.
+        limits: Limits for loading; each archive must load under them, and the index fit.
+        max_concurrency: Most files read at once.
+
+    Raises:
+        InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
+        LimitExceededError: A file, an archive or the index breaks a limit.
+        StorageError: The source could not be listed or read.
+    """
+    read = await read_skill_files(
+        backend,
+        strict=strict,
+        skip_invalid=skip_invalid,
+        progress=progress,
+        limits=limits,
+        max_concurrency=max_concurrency,
+    )
+    files = await asyncio.to_thread(
+        _artifacts, read.skills, read.members, read.executables, limits, backend.location
+    )
+    names = tuple(meta.name for meta in read.skills)
+    return Publication(files, names, read.skipped, read.warnings)
+
+
+async def publish(
+    source: str | os.PathLike[str] | Backend,
+    out: str | os.PathLike[str],
+    *,
+    strict: bool = False,
+    skip_invalid: bool = False,
+    progress: Progress | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    out_options: Mapping[str, Any] | None = None,
+    **source_options: Any,
+) -> Publication:
+    """Publish the skills of ``source`` (any path or URL) below ``out`` (a folder or bucket URL).
+
+    Args:
+        source: Where the skills are, or a backend already opened.
+        out: The base to publish to: a local folder or any fsspec URL, never inside the source.
+        strict: Judge as ``skillfs validate`` does.
+        skip_invalid: Leave refused skills out instead of refusing to publish.
+        progress: Called as skills are read.
+        limits: As for :func:`build_publication`.
+        out_options: Storage options for ``out`` (credentials, endpoint).
+        **source_options: Storage options for ``source``.
+
+    Raises:
+        UnsupportedSourceError: ``out`` names nothing, or is a file.
+        UnsafePathError: ``out`` is inside the source.
+        InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
+        LimitExceededError: A file, an archive or the index breaks a limit.
+        StorageError: The source could not be read or a file not written.
+    """
+    if isinstance(source, str | os.PathLike):  # opening may import a filesystem's modules
+        source = await asyncio.to_thread(open_backend, source, **source_options)
+    target = os.fspath(out)
+    await asyncio.to_thread(check_output, target, source.location, folder=True)
+    publication = await build_publication(
+        source, strict=strict, skip_invalid=skip_invalid, progress=progress, limits=limits
+    )
+    return await write_publication(publication, target, **(out_options or {}))
+
+
+async def write_publication(publication: Publication, out: str, **out_options: Any) -> Publication:
+    """Write a built publication below ``out``: its artifacts first, then the index.
+
+    Returns:
+        The publication, with the location it was written to.
+    """
+    artifacts = {path: data for path, data in publication.files.items() if path != INDEX_PATH}
+    location = await write_files(out, artifacts, **out_options)
+    await write_files(out, {INDEX_PATH: publication.index}, **out_options)
+    return replace(publication, location=location)
+
+
+def _artifacts(
+    skills: Sequence[SkillMetadata],
+    members: Mapping[str, bytes],
+    executables: set[str],
+    limits: Limits,
+    source: str,
+) -> dict[str, bytes]:
+    """Every artifact and the index, by path below the base (blocking: zips and screens)."""
+    by_skill: dict[str, dict[str, bytes]] = {}
+    for path, data in members.items():
+        name, _, inner = path.partition("/")
+        by_skill.setdefault(name, {})[inner] = data
+    files: dict[str, bytes] = {}
+    entries = []
+    for meta in skills:
+        skill_files = _renamed(by_skill.get(meta.name, {}))
+        skill_md = skill_files["SKILL.md"]
+        if len(skill_files) == 1:
+            url, kind, artifact = f"{meta.name}/SKILL.md", SKILL_MD, skill_md
+        else:
+            modes = {path for path in skill_files if f"{meta.name}/{path}" in executables}
+            url, kind = f"{meta.name}.zip", ARCHIVE
+            artifact = deterministic_zip(skill_files, modes)
+            where = f"{FOLDER}/{url} (published from {source})"
+            open_archive(meta.name, artifact, content_type=None, limits=limits, location=where)
+        files[f"{FOLDER}/{url}"] = artifact
+        digest = digest_of(artifact)
+        entries.append(IndexEntry(meta.name, meta.description, kind, url, digest, None, skill_md))
+    index = render_index(entries)
+    check_size(len(index), limits.max_index_bytes, location=INDEX_PATH, what="skills index")
+    files[INDEX_PATH] = index
+    return files
+
+
+def _renamed(files: dict[str, bytes]) -> dict[str, bytes]:
+    """The files with a lowercase ``skill.md`` named ``SKILL.md``, as the index's readers expect."""
+    upper, lower = SKILL_MD_NAMES
+    if upper not in files and lower in files:
+        files[upper] = files.pop(lower)
+    return files

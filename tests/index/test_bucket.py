@@ -1,0 +1,78 @@
+"""FsspecBackend over a bucket or folder holding a well-known index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from backends import FsspecBackend
+from backends.index.document import INDEX_PATH
+from backends.testing import skill_md
+from skills_core import SkillCatalog
+from tests.index.harnesses import BucketHarness
+from tests.index.sites import entry, index
+from tests.remote.harnesses import S3Harness
+from tests.remote.servers import S3Server
+from tests.remote.settings import FAST_RETRY, s3_options
+from tests.remote.trees import skills_tree
+from tests.remote.zips import zip_bytes
+
+ALPHA = zip_bytes({"SKILL.md": skill_md("alpha"), "a.md": b"a"})
+
+
+async def test_a_url_naming_the_index_reads_it_without_a_check(
+    tmp_path: Path, s3_server: S3Server, bucket: str
+) -> None:
+    harness = BucketHarness(tmp_path / "source", s3_server, bucket)
+    await harness.make_backend(skills_tree(3))
+    url = f"{harness.url}/{INDEX_PATH}"
+    s3_server.log.reset()
+    catalog = SkillCatalog(FsspecBackend(url, retry=FAST_RETRY, **s3_options(s3_server)))
+    assert len((await catalog.refresh()).added) == 3
+    assert s3_server.log.kinds() == {"GET": 1}
+    assert (await catalog.get("skill-01")).location == (
+        f"{harness.url}/.well-known/agent-skills/skill-01.zip!/SKILL.md"
+    )
+
+
+async def test_entry_urls_stay_in_the_bucket(
+    s3_server: S3Server, s3_client: Any, bucket: str
+) -> None:
+    folder = ".well-known/agent-skills"
+    objects = {
+        f"site/{folder}/alpha.zip": ALPHA,
+        f"site/{folder}/other/beta.zip": ALPHA,
+        f"site/{folder}/gamma.zip": ALPHA,
+        f"site/{INDEX_PATH}": index(
+            entry("alpha", "archive", f"/{folder}/alpha.zip", ALPHA),
+            entry("beta", "archive", "other/../other/beta.zip", ALPHA),
+            entry("gamma", "archive", "https://cdn.example.com/gamma.zip", ALPHA),
+            entry("delta", "archive", "../../../../outside.zip", ALPHA),
+        ),
+    }
+    for key, data in objects.items():
+        s3_client.put_object(Bucket=bucket, Key=key, Body=data)
+    backend = FsspecBackend(f"s3://{bucket}/site", retry=FAST_RETRY, **s3_options(s3_server))
+    refs = {ref.name: ref for ref in await backend.list()}
+    assert refs["alpha"].error is None
+    assert refs["beta"].error is None
+    assert refs["gamma"].error is not None
+    assert "names another host" in refs["gamma"].error.message
+    assert refs["delta"].location == f"s3://{bucket}/site/outside.zip!/SKILL.md"  # base, not above
+    assert await backend.read("beta", "a.md") == b"a"
+
+
+async def test_a_removed_index_falls_back_to_the_folder(
+    tmp_path: Path, s3_server: S3Server, s3_client: Any, bucket: str
+) -> None:
+    harness = BucketHarness(tmp_path / "source", s3_server, bucket)
+    await harness.make_backend(skills_tree(2))
+    plain = S3Harness(s3_server, s3_client, bucket, prefix="site")
+    plain.put_tree({"local-only/SKILL.md": skill_md("local-only")})
+    catalog = SkillCatalog(harness.backend())
+    assert (await catalog.refresh()).added == ("skill-00", "skill-01")
+
+    s3_client.delete_object(Bucket=bucket, Key=f"site/{INDEX_PATH}")
+    report = await catalog.refresh()
+    assert report.added == ("local-only",)
+    assert report.removed == ("skill-00", "skill-01")
