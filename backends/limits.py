@@ -9,6 +9,20 @@ from backends.errors import LimitExceededError
 KIB = 1024
 MIB = 1024 * KIB
 
+HOST_SKILL_FILES = 512
+"""Most files one skill may hold for an MCP host (the skills-over-MCP extension's limit)."""
+HOST_SKILL_BYTES = 16 * MIB
+"""Largest total size of one skill for an MCP host (the skills-over-MCP extension's limit)."""
+BUNDLE_SKILLS = 256
+"""How many skills at the host limits a default bundle may carry.
+
+The bundle defaults are the host limits times this count: 131,072 members and 4 GiB. Real
+skills are far smaller (the benchmark corpus averages 1.6 files and 5 KB), so the same limits
+carry about 80,000 typical skills; and the worst archive they admit costs about 70 MiB of
+central-directory records (zipfile keeps 533 bytes per member, measured), no more than a
+catalog of 10,000 skills keeps.
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -22,11 +36,17 @@ class Limits:
         max_yaml_depth: Deepest YAML nesting accepted; libyaml's composer recurses in C and
             crashes the process on ~30,000 nested brackets, which fit in 64 KiB.
         max_resource_bytes: Largest resource file returned by a read.
-        max_bundle_bytes: Largest zip bundle accepted; a bundle is read whole and held in
-            memory, so a bundle in a bucket costs one download.
-        max_bundle_entries: Most members one zip bundle may declare.
-        max_bundle_entry_bytes: Largest uncompressed size one zip member may declare.
-        max_bundle_unpacked_bytes: Largest uncompressed size all members together may declare.
+        max_bundle_bytes: Largest zip bundle accepted, checked from its size before any
+            download (``HOST_SKILL_BYTES`` x ``BUNDLE_SKILLS``).
+        bundle_download_bytes: Bundles up to this size are downloaded whole and served from
+            memory; larger ones are read member by member with ranged requests. It also
+            bounds the central directory and the manifest, which are always read whole.
+        max_bundle_entries: Most members one zip bundle may declare, read from its end record
+            before anything else is downloaded (``HOST_SKILL_FILES`` x ``BUNDLE_SKILLS``).
+        max_bundle_entry_bytes: Largest uncompressed size one zip member may declare (one
+            skill's host limit, ``HOST_SKILL_BYTES``).
+        max_bundle_unpacked_bytes: Largest uncompressed size all members together may declare
+            (``HOST_SKILL_BYTES`` x ``BUNDLE_SKILLS``).
         max_compression_ratio: Highest declared uncompressed/compressed ratio of one member
             (a zip bomb's signature), checked for members over ``compression_ratio_floor``.
         compression_ratio_floor: Members up to this uncompressed size may compress at any ratio.
@@ -39,10 +59,11 @@ class Limits:
     max_yaml_aliases: int = 16
     max_yaml_depth: int = 64
     max_resource_bytes: int = 10 * MIB
-    max_bundle_bytes: int = 64 * MIB
-    max_bundle_entries: int = 10_000
-    max_bundle_entry_bytes: int = 64 * MIB
-    max_bundle_unpacked_bytes: int = 1024 * MIB
+    max_bundle_bytes: int = HOST_SKILL_BYTES * BUNDLE_SKILLS
+    bundle_download_bytes: int = 64 * MIB
+    max_bundle_entries: int = HOST_SKILL_FILES * BUNDLE_SKILLS
+    max_bundle_entry_bytes: int = HOST_SKILL_BYTES
+    max_bundle_unpacked_bytes: int = HOST_SKILL_BYTES * BUNDLE_SKILLS
     max_compression_ratio: int = 100
     compression_ratio_floor: int = 1 * MIB
     max_index_bytes: int = 64 * MIB

@@ -16,8 +16,6 @@ import stat
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
-import aiofiles
-
 from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.capabilities import FetchResult, ListedDocument
 from backends.errors import (
@@ -35,6 +33,7 @@ from backends.local_files import (
     not_regular,
     open_error,
     open_regular,
+    read_at_most,
     read_fd,
     resource_error,
     walk_files,
@@ -107,17 +106,9 @@ class LocalBackend:
     async def read(
         self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
     ) -> bytes:
-        """Read one file of a skill after resolving it inside the skill folder."""
+        """Read one file of a skill after resolving it inside the skill folder (one thread hop)."""
         relative = check_resource_path(path, location=os.path.join(self._root, name))
-        target = await asyncio.to_thread(self._resolve_resource, name, relative, max_bytes)
-        location = os.path.join(self._root, name, relative)
-        try:
-            async with aiofiles.open(target, "rb", opener=open_regular) as handle:
-                data = await handle.read(max_bytes + 1)
-        except OSError as exc:
-            raise resource_error(exc, location=location) from exc
-        check_size(len(data), max_bytes, location=location)
-        return data
+        return await asyncio.to_thread(self._read_resource, name, relative, max_bytes)
 
     async def aclose(self) -> None:
         """Nothing to release: every file is closed after each call."""
@@ -284,6 +275,20 @@ class LocalBackend:
 
     def _walk(self, name: str) -> Sequence[FileEntry]:
         return walk_files(self._skill_folder(name))
+
+    def _read_resource(self, name: str, relative: str, max_bytes: int) -> bytes:
+        target = self._resolve_resource(name, relative, max_bytes)
+        location = os.path.join(self._root, name, relative)
+        try:
+            fd = open_regular(target)
+            try:
+                data = read_at_most(fd, max_bytes + 1)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise resource_error(exc, location=location) from exc
+        check_size(len(data), max_bytes, location=location)
+        return data
 
     def _resolve_resource(self, name: str, relative: str, max_bytes: int) -> str:
         real_folder = self._skill_folder(name)

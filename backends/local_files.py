@@ -79,7 +79,7 @@ class NotRegularFileError(OSError):
 def open_regular(path: str, flags: int = 0) -> int:
     """Open ``path`` (never a symlink) for reading, only if it is a regular file.
 
-    Usable as the ``opener`` of ``open()`` or ``aiofiles.open()``.
+    Usable as the ``opener`` of ``open()``.
 
     Raises:
         NotRegularFileError: It is a FIFO, device, socket or directory (closed unread).
@@ -105,6 +105,16 @@ def read_fd(fd: int, expected_size: int) -> bytes:
     parts = [data]
     while chunk := os.read(fd, 1 << 16):
         parts.append(chunk)
+    return b"".join(parts)
+
+
+def read_at_most(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes of an open file, fewer only at its end."""
+    parts: list[bytes] = []
+    left = limit
+    while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+        parts.append(chunk)
+        left -= len(chunk)
     return b"".join(parts)
 
 

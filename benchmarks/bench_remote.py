@@ -15,12 +15,15 @@ latency is slept before each answer, standing in for the round trip to a real re
 
 A cold refresh starts from an empty catalog in a process whose botocore models are already
 loaded (both loaders share that once-per-process cost); a no-change refresh repeats it on the
-same catalog. Run: ``python -m benchmarks.bench_remote [skills] [runs] [latency_ms]``.
+same catalog. Run: ``python -m benchmarks.bench_remote [skills] [runs] [latency_ms]
+[concurrencies]``, the last a comma-separated list of ``FsspecBackend(max_concurrency=...)``
+values to measure the folder with (default ``16``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import statistics
@@ -76,12 +79,14 @@ def sequential_load(client: Any, prefix: str) -> dict[str, str]:
 
 
 def serve(connection: Connection, latency: float) -> None:
-    """Child process: run the S3 server and answer "url", "reset" and "kinds" requests."""
+    """Child process: run the S3 server and answer "url", "reset", "kinds" and "ranges"."""
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
     server = S3Server(latency).start()
     commands: dict[str, Callable[[], Any]] = {
         "url": lambda: server.url,
         "reset": server.log.reset,
         "kinds": server.log.kinds,
+        "ranges": lambda: [r.range for r in server.log.requests if r.method == "GET"],
     }
     while (command := connection.recv()) != "stop":
         connection.send(commands[command]())
@@ -162,12 +167,14 @@ class Bench:
             counts = self.server.ask("kinds")
         self.rows.append((scenario, loader, counts, statistics.median(walls)))
 
-    async def skillfs(self, url: str, loader: str) -> None:
+    async def skillfs(self, url: str, loader: str, concurrency: int = 16) -> None:
+        options = {**self.options(), "max_concurrency": concurrency}
+
         async def cold() -> None:
-            report = await SkillCatalog(FsspecBackend(url, **self.options())).refresh()
+            report = await SkillCatalog(FsspecBackend(url, **options)).refresh()
             assert len(report.added) == self.count, report
 
-        warm = SkillCatalog(FsspecBackend(url, **self.options()))
+        warm = SkillCatalog(FsspecBackend(url, **options))
         await warm.refresh()
 
         async def no_change() -> None:
@@ -200,11 +207,13 @@ class Bench:
         return "\n".join(lines)
 
 
-async def main(count: int, runs: int, latency_ms: int) -> None:
+async def main(count: int, runs: int, latency_ms: int, concurrencies: list[int]) -> None:
     bench = Bench(count, runs, latency_ms / 1000)
     try:
         await bench.upload()
-        await bench.skillfs(f"s3://{BUCKET}/skills", "skillfs, folder")
+        for concurrency in concurrencies:
+            label = f"skillfs, folder, max_concurrency={concurrency}"
+            await bench.skillfs(f"s3://{BUCKET}/skills", label, concurrency)
         await bench.skillfs(f"s3://{BUCKET}/bundles/skills.zip", "skillfs, zip bundle")
         await bench.skillfs(f"s3://{BUCKET}/site", "skillfs, published index")
         await bench.sequential()
@@ -221,4 +230,8 @@ async def main(count: int, runs: int, latency_ms: int) -> None:
 if __name__ == "__main__":
     defaults = [1000, 3, 0]
     given = [int(value) for value in sys.argv[1:4]]
-    asyncio.run(main(*given, *defaults[len(given) :]))
+    count, runs, latency = [*given, *defaults[len(given) :]]
+    concurrencies = [
+        int(value) for value in (sys.argv[4] if len(sys.argv) > 4 else "16").split(",")
+    ]
+    asyncio.run(main(count, runs, latency, concurrencies))

@@ -253,7 +253,8 @@ class IndexBackend:
         """Fetch, verify and screen one artifact; a refusal is kept like an artifact."""
         entry = listed.entry
         archive = entry.type != SKILL_MD
-        limit = self._limits.max_bundle_bytes if archive else self._limits.max_skill_md_bytes
+        # An archive is read whole into memory: no larger than a bundle downloaded whole.
+        limit = self._limits.bundle_download_bytes if archive else self._limits.max_skill_md_bytes
         fetched = await self._transport.fetch_artifact(
             listed.key, location=listed.location, max_bytes=limit
         )

@@ -6,8 +6,12 @@ Modules, one concern each: :mod:`~backends.remote.urls` (what a URL names),
 layer), :mod:`~backends.remote.github` (one-request GitHub trees),
 :mod:`~backends.remote.fingerprints` and :mod:`~backends.remote.layout` (listing to skill
 folders), :mod:`~backends.remote.zipsafety` (screened zip bundles),
-:mod:`~backends.remote.sources` (folder and bundle sources), :mod:`~backends.remote.backend`
-(the backend) and :mod:`~backends.remote.upload` (writing files anywhere).
+:mod:`~backends.remote.zip_end` (an archive's end record, read first),
+:mod:`~backends.remote.manifest` (a bundle's sizes and SHA-256s),
+:mod:`~backends.remote.ranged` (large archives read with ranged requests),
+:mod:`~backends.remote.sources` and :mod:`~backends.remote.bundle_source` (folder and bundle
+sources), :mod:`~backends.remote.backend` (the backend) and :mod:`~backends.remote.upload`
+(writing files anywhere).
 
 The public names are imported on first use: opening a local folder never loads this layer.
 """

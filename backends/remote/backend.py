@@ -18,11 +18,12 @@ from backends.index.store import published_index
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name, is_skill_name
 from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
+from backends.remote.bundle_source import BundleSource
 from backends.remote.errors import Redactor
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.layout import SkillFolder
 from backends.remote.retry import RetryPolicy
-from backends.remote.sources import BundleSource, FolderSource, SkillView, Source
+from backends.remote.sources import FolderSource, SkillView, Source
 from backends.remote.urls import join_location, parse_source
 
 
@@ -35,8 +36,9 @@ class FsspecBackend:
     zip bundle whose root (or single top folder) holds the skill folders.
 
     One refresh costs one recursive listing (s3fs: one LIST per 1,000 keys; GitHub: one
-    trees request) or, for a bundle, one HEAD; SKILL.md files are then fetched concurrently,
-    one GET each, and resources on demand. ``files()`` is served from the last listing.
+    trees request) or, for a bundle, one HEAD (see :mod:`backends.remote.bundle_source` for
+    what a changed bundle costs); SKILL.md files are then fetched concurrently, one GET each,
+    and resources on demand. ``files()`` is served from the last listing.
 
     A folder holding a published index (``.well-known/agent-skills/index.json``, as
     ``skillfs publish`` writes it), or a URL naming an ``index.json``, is read through the index
@@ -55,7 +57,10 @@ class FsspecBackend:
             store fails a refresh in about ``timeout`` (twice that when only the reads
             stall) and the catalog keeps its last good snapshot. ``None``: only the
             store's own timeouts (s3fs: 15 s per attempt).
-        max_concurrency: Most SKILL.md downloads in flight at once.
+        max_concurrency: Most requests in flight at once: SKILL.md downloads from a folder,
+            ranged reads of a bundle over ``limits.bundle_download_bytes`` (16 by default;
+            more helps when each request waits on network latency, see
+            ``docs/benchmarks-remote.md``).
         **storage_options: For the fsspec filesystem: credentials, ``endpoint_url``, …
 
     Raises:
@@ -229,7 +234,11 @@ class FsspecBackend:
         )
         if spec.bundle:
             return BundleSource(
-                fs, inner_root=spec.inner_root, limits=self._limits, location=location
+                fs,
+                inner_root=spec.inner_root,
+                limits=self._limits,
+                location=location,
+                concurrency=self._max_concurrency,
             )
         index = await published_index(fs, location=location, limits=self._limits)
         if index is not None:

@@ -254,6 +254,20 @@ class RemoteFS:
         data: bytes = await self._guarded(attempt, location=location, missing=missing, size=size)
         return data
 
+    async def cat_range(self, path: str, start: int, end: int, *, location: str) -> bytes:
+        """Bytes ``[start, end)`` of one file, in one ranged GET.
+
+        Any other length is an :class:`IncompleteReadError`, retried like a dropped
+        connection: a store that ignores ranged reads fails that way too.
+        """
+
+        async def attempt() -> bytes:
+            data = bytes(await self._attempt("cat_file", path, start=start, end=end))
+            return IncompleteReadError.check(data, end - start, location=location)
+
+        data: bytes = await self._guarded(attempt, location=location, size=end - start)
+        return data
+
     async def pipe(self, path: str, data: bytes, *, location: str) -> None:
         """Create or replace one file."""
         await self._guarded(

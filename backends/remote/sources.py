@@ -1,6 +1,7 @@
-"""Where skill files come from: a folder on a filesystem, or a zip bundle stored on one.
+"""Where skill files come from: a folder of skill folders on a filesystem.
 
-A source's :meth:`snapshot` is the one listing of a refresh. It returns a view: the layout of
+Zip bundles are the other source (:mod:`backends.remote.bundle_source`). A source's
+:meth:`snapshot` is the one listing of a refresh. It returns a view: the layout of
 the skills plus a way to read their files *as of that listing* (a bundle's view keeps reading
 the archive it was built from, even after a newer one was downloaded).
 """
@@ -16,11 +17,9 @@ from backends.errors import (
     SkillNotFoundError,
     StorageError,
 )
-from backends.limits import Limits, check_size
 from backends.remote.filesystem import RemoteFS
-from backends.remote.fingerprints import fingerprint, listing_candidates
+from backends.remote.fingerprints import listing_candidates
 from backends.remote.layout import Layout, StoredFile, build_layout
-from backends.remote.zipsafety import ZipBundle
 
 
 class SkillView(Protocol):
@@ -105,72 +104,6 @@ class FolderSource:
 
     async def aclose(self) -> None:
         """Close the filesystem's session."""
-        await self._fs.aclose()
-
-
-class ZipView:
-    """Files inflated from one in-memory archive, in worker threads."""
-
-    def __init__(self, bundle: ZipBundle) -> None:
-        self._bundle = bundle
-
-    @property
-    def layout(self) -> Layout:
-        """The skill folders of the archive."""
-        return self._bundle.layout
-
-    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
-        """Inflate several members in one thread hop."""
-        return await asyncio.to_thread(self._bundle.read_many, files)
-
-    async def read(self, stored: StoredFile) -> bytes:
-        """Inflate one member."""
-        return await asyncio.to_thread(self._bundle.read, stored.key, location=stored.location)
-
-
-class BundleSource:
-    """A zip bundle: one HEAD per refresh, and one download only when its fingerprint moved."""
-
-    def __init__(
-        self, fs: RemoteFS, *, inner_root: str | None, limits: Limits, location: str
-    ) -> None:
-        self._fs = fs
-        self._inner_root = inner_root
-        self._limits = limits
-        self._location = location
-        self._current: tuple[str, ZipView] | None = None
-
-    async def snapshot(self) -> ZipView:
-        """Check the archive's fingerprint; download and screen it again only if it changed.
-
-        Raises:
-            LimitExceededError: The archive is larger than ``Limits.max_bundle_bytes``.
-            StorageError: The archive is missing, unreadable or not a zip.
-        """
-        path = self._fs.path
-        details = await self._fs.info(path, location=self._location)
-        token = fingerprint(details)
-        if self._current is not None and self._current[0] == token:
-            return self._current[1]
-        listed = details.get("size")
-        size = listed if isinstance(listed, int) else None
-        if size is not None:
-            check_size(size, self._limits.max_bundle_bytes, location=self._location, what="bundle")
-        data = await self._fs.cat(path, location=self._location, size=size)
-        bundle = await asyncio.to_thread(
-            ZipBundle.load,
-            data,
-            limits=self._limits,
-            inner_root=self._inner_root,
-            location=self._location,
-        )
-        view = ZipView(bundle)
-        self._current = (token, view)
-        return view
-
-    async def aclose(self) -> None:
-        """Close the filesystem's session; the archive held in memory is dropped."""
-        self._current = None
         await self._fs.aclose()
 
 

@@ -1,11 +1,13 @@
-"""Zip bundles held in memory, screened from their metadata before anything is decompressed.
+"""Zip bundles, screened from their metadata before anything is decompressed.
 
 Whole-bundle refusals (the archive is refused, a catalog keeps its last good snapshot): an
-archive over ``Limits.max_bundle_bytes``, more members than ``max_bundle_entries`` (read from
-the end-of-central-directory record before the directory is parsed), or a declared uncompressed
-total over ``max_bundle_unpacked_bytes``. Per-member refusals (the skill holding the member is
-refused, the rest of the bundle loads): symlinks, encrypted members, a declared size or
-compression ratio past the limits, and every unsafe path (see :mod:`backends.remote.layout`).
+archive over ``Limits.max_bundle_bytes``, more members than ``max_bundle_entries`` or a central
+directory over ``bundle_download_bytes`` (both read from the end record, before anything else
+is downloaded), a declared uncompressed total over ``max_bundle_unpacked_bytes``, or a manifest
+that cannot be read. Per-member refusals (the skill holding the member is refused, the rest of
+the bundle loads): symlinks, encrypted members, a declared size or compression ratio past the
+limits, a member its bundle's manifest does not list as it is (see
+:mod:`backends.remote.manifest`), and every unsafe path (see :mod:`backends.remote.layout`).
 Declared sizes are trustworthy bounds: :mod:`zipfile` never inflates a member past its declared
 size, and checks its CRC.
 """
@@ -14,10 +16,10 @@ from __future__ import annotations
 
 import io
 import stat
-import struct
 import zipfile
 import zlib
 from collections.abc import Sequence
+from typing import IO, cast
 
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
 from backends.limits import Limits, check_size
@@ -32,32 +34,49 @@ from backends.remote.layout import (
     mounted,
     passes,
 )
+from backends.remote.manifest import MANIFEST_NAME, BundleManifest
+from backends.remote.ranged import Span
+from backends.remote.zip_end import TAIL_BYTES, EndRecord, read_end_record
 
-_EOCD = struct.Struct("<4s4H2LH")
-_EOCD_SIGNATURE = b"PK\x05\x06"
-_ZIP64_LOCATOR = struct.Struct("<4sLQL")
-_ZIP64_LOCATOR_SIGNATURE = b"PK\x06\x07"
-_ZIP64_EOCD = struct.Struct("<4sQ2H2L4Q")
-_ZIP64_EOCD_SIGNATURE = b"PK\x06\x06"
-_MAX_COMMENT = 0xFFFF
 _UNIX = 3
 _ENCRYPTED = 0x1
+_DATA_DESCRIPTOR = 0x8
+_LOCAL_HEADER_BYTES = 30
+_DESCRIPTOR_BYTES = 24
 _READ_ERRORS = (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError)
 
 
 class ZipBundle:
-    """A screened archive and the layout of its skills; build it with :meth:`load`."""
+    """A screened archive and the layout of its skills.
 
-    def __init__(self, archive: zipfile.ZipFile, layout: Layout) -> None:
+    Build it with :meth:`load` (an archive in memory), or :meth:`open` then :meth:`index` (any
+    seekable file, such as a :class:`~backends.remote.ranged.RangedArchive`). Every method
+    blocks: run them in worker threads.
+    """
+
+    def __init__(
+        self,
+        archive: zipfile.ZipFile,
+        *,
+        root: str,
+        limits: Limits,
+        location: str,
+        mount: str = "",
+    ) -> None:
         self._archive = archive
         self._members = {info.filename: info for info in archive.infolist()}
-        self.layout = layout
+        self._prefix = f"{root}/" if root else ""
+        self._limits = limits
+        self._location = location
+        self._mount = mount
+        self._manifest: BundleManifest | None = None
+        self.layout = Layout({})
 
     @classmethod
     def load(
         cls, data: bytes, *, limits: Limits, inner_root: str | None, location: str, mount: str = ""
     ) -> ZipBundle:
-        """Screen and index an archive (blocking: run it in a worker thread).
+        """Screen and index an archive held in memory.
 
         Args:
             data: The whole archive.
@@ -70,12 +89,39 @@ class ZipBundle:
 
         Raises:
             LimitExceededError: The archive breaks a whole-bundle limit.
-            StorageError: The data is not a zip archive.
+            StorageError: The data is not a zip archive, or its manifest is unreadable.
         """
         check_size(len(data), limits.max_bundle_bytes, location=location, what="bundle")
-        _check_count(declared_entries(data, location=location), limits, location)
+        tail_start = max(0, len(data) - TAIL_BYTES)
+        check_end_record(
+            read_end_record(data[tail_start:], tail_start, location=location), limits, location
+        )
+        bundle = cls.open(
+            io.BytesIO(data), limits=limits, inner_root=inner_root, location=location, mount=mount
+        )
+        bundle.index()
+        return bundle
+
+    @classmethod
+    def open(
+        cls,
+        file: IO[bytes] | io.RawIOBase,
+        *,
+        limits: Limits,
+        inner_root: str | None,
+        location: str,
+        mount: str = "",
+    ) -> ZipBundle:
+        """Read the central directory of ``file`` and apply the whole-bundle limits.
+
+        Arguments are those of :meth:`load`, ``file`` any seekable file holding the archive.
+
+        Raises:
+            LimitExceededError: The archive breaks a whole-bundle limit.
+            StorageError: It is not a zip archive.
+        """
         try:
-            archive = zipfile.ZipFile(io.BytesIO(data))
+            archive = zipfile.ZipFile(cast(IO[bytes], file))
         except (zipfile.BadZipFile, ValueError, EOFError) as exc:
             raise StorageError(f"not a valid zip archive: {exc}", location=location) from exc
         members = archive.infolist()
@@ -87,16 +133,74 @@ class ZipBundle:
                 f"{limits.max_bundle_unpacked_bytes}-byte limit",
                 location=location,
             )
-        root = inner_root if inner_root is not None else wrapping_folder(members)
-        candidates = _candidates(members, root, limits, location, mount)
-        return cls(archive, build_layout(candidates))
+        root = inner_root.strip("/") if inner_root is not None else wrapping_folder(members)
+        return cls(archive, root=root, limits=limits, location=location, mount=mount)
 
-    def read(self, key: str, *, location: str) -> bytes:
-        """Inflate one member (blocking).
+    def manifest_spans(self) -> list[Span]:
+        """The bytes :meth:`index` reads: the manifest member's, when there is one."""
+        key = self._manifest_key()
+        return [] if key is None else [self.span(key)]
+
+    def index(self) -> None:
+        """Read the manifest, if any, and sort the members into skill folders.
 
         Raises:
+            LimitExceededError: The manifest is larger than ``bundle_download_bytes``.
+            StorageError: The manifest cannot be read.
+        """
+        key = self._manifest_key()
+        if key is not None:
+            location = f"{self._location}!/{key}"
+            limit = self._limits.bundle_download_bytes
+            size = self._members[key].file_size
+            check_size(size, limit, location=location, what="bundle manifest")
+            self._manifest = BundleManifest.parse(self._inflate(key, location), location=location)
+        members = self._archive.infolist()  # duplicates included: they refuse their skill
+        candidates = _candidates(
+            members,
+            self._prefix,
+            self._limits,
+            self._location,
+            manifest=self._manifest,
+            mount=self._mount,
+        )
+        self.layout = build_layout(candidates)
+
+    def span(self, key: str) -> Span:
+        """The bytes reading member ``key`` needs: its local header, name, extra and data."""
+        info = self._members[key]
+        header = _LOCAL_HEADER_BYTES + len(info.orig_filename.encode()) + len(info.extra)
+        descriptor = _DESCRIPTOR_BYTES if info.flag_bits & _DATA_DESCRIPTOR else 0
+        return info.header_offset, info.header_offset + header + info.compress_size + descriptor
+
+    def read(self, key: str, *, location: str) -> bytes:
+        """Inflate one member and check it against the manifest, if there is one.
+
+        Raises:
+            VerificationError: Its bytes are not what the manifest lists.
             StorageError: The member is corrupt or uses an unsupported compression.
         """
+        data = self._inflate(key, location)
+        if self._manifest is None:
+            return data
+        return self._manifest.verify(key[len(self._prefix) :], data, location=location)
+
+    def read_many(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
+        """Inflate several members; a corrupt one never hides the others."""
+        results: list[bytes | StorageError] = []
+        for stored in files:
+            try:
+                results.append(self.read(stored.key, location=stored.location))
+            except StorageError as exc:
+                results.append(exc)
+        return results
+
+    def _manifest_key(self) -> str | None:
+        """The manifest's member, in a bundle (an archive of one mounted skill has none)."""
+        key = self._prefix + MANIFEST_NAME
+        return key if key in self._members and not self._mount else None
+
+    def _inflate(self, key: str, location: str) -> bytes:
         member = self._members[key]
         try:
             with self._archive.open(member) as handle:
@@ -105,16 +209,6 @@ class ZipBundle:
             message = f"cannot read member: {type(exc).__name__}: {exc}"
             raise StorageError(message, location=location) from exc
         return IncompleteReadError.check(data, member.file_size, location=location)
-
-    def read_many(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
-        """Inflate several members (blocking); a corrupt one never hides the others."""
-        results: list[bytes | StorageError] = []
-        for stored in files:
-            try:
-                results.append(self.read(stored.key, location=stored.location))
-            except StorageError as exc:
-                results.append(exc)
-        return results
 
 
 def bundle_refusals(data: bytes, *, limits: Limits, location: str) -> list[StorageError]:
@@ -128,25 +222,15 @@ def bundle_refusals(data: bytes, *, limits: Limits, location: str) -> list[Stora
     return [ref.error for ref in layout.refs() if ref.error is not None]
 
 
-def declared_entries(data: bytes, *, location: str) -> int:
-    """The member count the end-of-central-directory record declares (zip64 included).
+def check_end_record(record: EndRecord, limits: Limits, location: str) -> None:
+    """Refuse an archive from its end record: too many members, or too large a directory.
 
     Raises:
-        StorageError: No end-of-central-directory record: not a zip archive.
+        LimitExceededError: It breaks one of those limits.
     """
-    floor = max(0, len(data) - _EOCD.size - _MAX_COMMENT)
-    start = data.rfind(_EOCD_SIGNATURE, floor)
-    if start < 0 or start + _EOCD.size > len(data):
-        raise StorageError("not a zip archive (no end of central directory)", location=location)
-    entries: int = _EOCD.unpack_from(data, start)[4]
-    locator_at = start - _ZIP64_LOCATOR.size
-    if entries != 0xFFFF or locator_at < 0:
-        return entries
-    signature, _, offset, _ = _ZIP64_LOCATOR.unpack_from(data, locator_at)
-    if signature != _ZIP64_LOCATOR_SIGNATURE or offset + _ZIP64_EOCD.size > len(data):
-        return entries
-    record = _ZIP64_EOCD.unpack_from(data, offset)
-    return int(record[7]) if record[0] == _ZIP64_EOCD_SIGNATURE else entries
+    _check_count(record.entries, limits, location)
+    limit = limits.bundle_download_bytes
+    check_size(record.directory_size, limit, location=location, what="central directory")
 
 
 def screen(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> StorageError | None:
@@ -203,9 +287,14 @@ def wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:
 
 
 def _candidates(
-    members: Sequence[zipfile.ZipInfo], root: str, limits: Limits, location: str, mount: str
+    members: Sequence[zipfile.ZipInfo],
+    prefix: str,
+    limits: Limits,
+    location: str,
+    *,
+    manifest: BundleManifest | None,
+    mount: str,
 ) -> list[Candidate]:
-    prefix = f"{root.strip('/')}/" if root.strip("/") else ""
     candidates = []
     for info in members:
         name = info.filename
@@ -219,6 +308,8 @@ def _candidates(
         )
         path = mounted(name[len(prefix) :], mount) if inside else name
         refusal = screen(info, limits, location=member_location)
+        if refusal is None and manifest is not None and inside and "/" in path:
+            refusal = manifest.refusal(path, info.file_size, location=member_location)
         candidates.append(Candidate(path, stored, refusal, stray=not inside))
     return candidates
 

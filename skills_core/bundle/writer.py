@@ -25,6 +25,7 @@ import io
 import json
 import os
 import zipfile
+from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -34,14 +35,13 @@ from backends.errors import LimitExceededError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.paths import SKILL_MD_NAMES
 from backends.remote import bundle_refusals
+from backends.remote.manifest import MANIFEST_FORMAT, MANIFEST_NAME
 from skills_core.bundle.output import check_output
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import InvalidSkillsError
 from skills_core.format.models import SkillMetadata
 from skills_core.format.problems import SkillProblem
 
-MANIFEST_NAME = "skillfs-bundle.json"
-MANIFEST_FORMAT = "skillfs-bundle/1"
 _TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 _MODE = 0o644
 _EXECUTABLE_MODE = 0o755
@@ -253,20 +253,23 @@ def _mode(path: str, executables: Collection[str]) -> int:
 def _manifest(
     skills: Sequence[SkillMetadata], members: Mapping[str, bytes], executables: Collection[str]
 ) -> bytes:
-    listed = []
-    for meta in skills:
-        prefix = f"{meta.name}/"
-        files = [
+    """The manifest: each skill with the path, size, sha256 and mode of its files, in one pass."""
+    files: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for path in sorted(members):  # a skill's name holds no "/": its files are <name>/<path>
+        name, _, relative = path.partition("/")
+        data = members[path]
+        files[name].append(
             {
-                "path": path[len(prefix) :],
+                "path": relative,
                 "size": len(data),
                 "sha256": hashlib.sha256(data).hexdigest(),
                 "mode": f"{_mode(path, executables):04o}",
             }
-            for path, data in sorted(members.items())
-            if path.startswith(prefix)
-        ]
-        listed.append({"name": meta.name, "description": meta.description, "files": files})
+        )
+    listed = [
+        {"name": meta.name, "description": meta.description, "files": files.get(meta.name, [])}
+        for meta in skills
+    ]
     manifest = {"format": MANIFEST_FORMAT, "skills": listed}
     return (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
 

@@ -21,28 +21,17 @@ import asyncio
 import contextlib
 import importlib
 import logging
-from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import TypedDict
+from collections.abc import AsyncIterator, Sequence
 
-from backends.base import Backend, SkillDocument, SkillRef
-from backends.capabilities import (
-    FetchResult,
-    ListedDocument,
-    fetch_many,
-    list_documents,
-    withheld_fields,
-)
-from backends.errors import SkillNotFoundError
-from backends.limits import DEFAULT_LIMITS, Limits, too_large
+from backends.base import Backend
+from backends.capabilities import ListedDocument
+from backends.errors import SkillNotFoundError, StorageError
+from backends.limits import DEFAULT_LIMITS, Limits
 from skills_core import codes
-from skills_core.catalog.entries import (
-    CatalogEntry,
-    failed_read_entry,
-    judge_document,
-    problem_from_error,
-    unreadable_entry,
-    withhold,
-)
+from skills_core.catalog.bodies import BodyStore, default_body_cache
+from skills_core.catalog.entries import CatalogEntry
+from skills_core.catalog.file_lists import FileLists
+from skills_core.catalog.loading import Loader, compare
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
 from skills_core.format.models import Skill, SkillMetadata
@@ -50,16 +39,6 @@ from skills_core.format.problems import SkillProblem
 from skills_core.telemetry import SOURCE, mark_error, span
 
 logger = logging.getLogger("skillfs")
-
-_FETCH_BATCH = 512
-
-
-class _Reads(TypedDict):
-    """What one refresh read: the report's ``fetched``, ``bytes_read`` and ``requests``."""
-
-    fetched: int
-    bytes_read: int
-    requests: int
 
 
 class SkillCatalog:
@@ -71,16 +50,31 @@ class SkillCatalog:
             default only a skill without readable frontmatter, a description or a usable
             name is refused (agentskills.io's lenient validation).
         limits: Size and YAML limits applied while loading.
+        keep_bodies: Keep every SKILL.md in memory (the default: ``get()`` needs no storage
+            request). ``False`` keeps metadata only and reads bodies on demand, checked
+            against the fingerprint each skill was loaded from, never stale (see
+            :mod:`skills_core.catalog.bodies`).
+        body_cache: With ``keep_bodies=False``, how many SKILL.md files to keep, most recently
+            read first; by default none for local folders, 1,024 for remote backends.
     """
 
     def __init__(
-        self, backend: Backend, *, strict: bool = False, limits: Limits = DEFAULT_LIMITS
+        self,
+        backend: Backend,
+        *,
+        strict: bool = False,
+        limits: Limits = DEFAULT_LIMITS,
+        keep_bodies: bool = True,
+        body_cache: int | None = None,
     ) -> None:
         self._backend = backend
-        self._strict = strict
         self._limits = limits
         self._snapshot = EMPTY_SNAPSHOT
         self._lock = asyncio.Lock()
+        self._file_lists = FileLists(backend)
+        self._loader = Loader(backend, limits=limits, strict=strict, keep_bodies=keep_bodies)
+        cache = default_body_cache(backend) if body_cache is None else body_cache
+        self._bodies = None if keep_bodies else BodyStore(backend, self._loader.judge, cache)
 
     def __repr__(self) -> str:
         return f"SkillCatalog({self._backend!r}, {len(self._snapshot.skills)} skills)"
@@ -129,14 +123,20 @@ class SkillCatalog:
         return self._loaded_entry(name)[1]
 
     async def get(self, name: str) -> Skill:
-        """One loaded skill with its body and current file list.
+        """One loaded skill with its body and its files as of the last refresh.
+
+        The file list is asked of the backend once per refresh, then served from memory (see
+        :mod:`skills_core.catalog.file_lists`).
 
         Raises:
             SkillNotFoundError: No loaded skill has that name.
         """
         entry, metadata = self._loaded_entry(name)
-        files = await self._backend.files(entry.name)
-        return Skill(metadata, entry.body, entry.location, tuple(files))
+        files = await self._file_lists.of(entry.name)
+        if self._bodies is None:
+            return Skill(metadata, entry.body, entry.location, files)
+        metadata, body, _ = await self._bodies.skill(entry)
+        return Skill(metadata, body, entry.location, files)
 
     def folder(self, name: str) -> str:
         """The folder (the backend's storage key) of a loaded skill.
@@ -146,13 +146,33 @@ class SkillCatalog:
         """
         return self._loaded_entry(name)[0].name
 
+    @property
+    def keeps_bodies(self) -> bool:
+        """True when every SKILL.md is held in memory (``keep_bodies``)."""
+        return self._bodies is None
+
     def skill_md(self, name: str) -> bytes:
         """The SKILL.md bytes a loaded skill was built from, without a storage request.
 
         Raises:
             SkillNotFoundError: No loaded skill has that name.
+            RuntimeError: The catalog keeps metadata only: use :meth:`read_skill_md`.
         """
+        if self._bodies is not None:
+            raise RuntimeError("this catalog keeps metadata only: await read_skill_md(name)")
         return self._loaded_entry(name)[0].raw
+
+    async def read_skill_md(self, name: str) -> bytes:
+        """The SKILL.md bytes of a loaded skill: held ones, or read as :meth:`get` reads them.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            StorageError: A catalog keeping metadata only could not read it.
+        """
+        entry = self._loaded_entry(name)[0]
+        if self._bodies is None:
+            return entry.raw
+        return (await self._bodies.skill(entry))[2]
 
     async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
         """Read one file of a loaded skill, confined to its folder and size-limited.
@@ -239,9 +259,10 @@ class SkillCatalog:
         async with self._lock:
             old = self._snapshot
             try:
-                listing = await self._list(old)
+                listing = await self._loader.listing(old)
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc, codes.LIST_FAILED, "listing failed")
+            self._file_lists.forget()
             try:
                 return await self._apply(listing, old)
             except Exception as exc:  # nor may anything unexpected after it
@@ -249,15 +270,21 @@ class SkillCatalog:
 
     async def _apply(self, listing: Sequence[ListedDocument], old: CatalogSnapshot) -> ReloadReport:
         """Load what the listing says changed and swap in the new snapshot, if any."""
-        entries, refresh_errors, reads = await self._load(listing, old)
+        changes, refresh_errors, reads = await self._loader.changes(listing, old)
         shadowing = shadowing_of(listing)
-        if _nothing_changed(old, entries, refresh_errors, shadowing):
+        errors = tuple(refresh_errors)
+        if not changes and errors == old.refresh_errors and shadowing == old.shadowing:
             return ReloadReport(
                 unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
             )
-        new = CatalogSnapshot.build(entries, refresh_errors=refresh_errors, shadowing=shadowing)
+        if not old.entries:
+            entries = {folder: entry for folder, entry in changes.items() if entry is not None}
+            new = CatalogSnapshot.build(entries, refresh_errors=errors, shadowing=shadowing)
+            self._snapshot = new
+            return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
+        new = old.updated(changes, refresh_errors=errors, shadowing=shadowing)
         self._snapshot = new
-        return _compare(old, new, reads)
+        return compare(old, new, changes, reads)
 
     def _loaded_entry(self, name: str) -> tuple[CatalogEntry, SkillMetadata]:
         snapshot = self._snapshot
@@ -276,7 +303,8 @@ class SkillCatalog:
         location = self._backend.location
         kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
         message = f"{what} ({kept}): {exc}"
-        logger.warning("%s: %s", location, message, exc_info=exc)
+        # A storage error says all there is to say; anything else is a bug worth its traceback.
+        logger.warning("%s: %s", location, message, exc_info=not isinstance(exc, StorageError))
         return ReloadReport(
             unchanged=old.names,
             errors=old.errors,
@@ -285,110 +313,3 @@ class SkillCatalog:
             cause=exc,
             requests=1,
         )
-
-    async def _list(self, old: CatalogSnapshot) -> Sequence[ListedDocument]:
-        """The backend's listing; on a first load, read in the same pass when it can."""
-        backend = self._backend
-        if not old.entries:
-            listing = await list_documents(backend, max_bytes=self._limits.max_skill_md_bytes)
-            if listing is not None:
-                return listing
-        return await backend.list()
-
-    async def _load(
-        self, listing: Sequence[ListedDocument], old: CatalogSnapshot
-    ) -> tuple[dict[str, CatalogEntry], Sequence[SkillProblem], _Reads]:
-        """Entries for the listing, problems of this refresh, and what it read (report fields)."""
-        entries: dict[str, CatalogEntry] = {}
-        read: list[SkillDocument] = []  # by the listing itself
-        pending: list[SkillRef] = []
-        max_size = self._limits.max_skill_md_bytes
-        for item in listing:
-            if isinstance(item, SkillDocument):
-                read.append(item)
-                continue
-            previous = old.entries.get(item.name)
-            if previous is not None and previous.fingerprint == item.fingerprint:
-                entries[item.name] = previous
-            elif item.error is not None:
-                entries[item.name] = unreadable_entry(item, item.error)
-            elif item.size is not None and item.size > max_size:
-                oversize = too_large("SKILL.md", item.size, max_size, location=item.location)
-                entries[item.name] = unreadable_entry(item, oversize)
-            else:
-                pending.append(item)
-        listed: list[ListedDocument] = [*read, *pending]
-        results: list[FetchResult] = [*read]
-        for start in range(0, len(pending), _FETCH_BATCH):
-            names = [ref.name for ref in pending[start : start + _FETCH_BATCH]]
-            results += await fetch_many(self._backend, names)
-        withheld = [withheld_fields(self._backend, item.name) for item in listed]
-        built, refresh_errors = await asyncio.to_thread(self._judge, listed, results, withheld, old)
-        entries.update((entry.name, entry) for entry in built)
-        documents = [result for result in results if isinstance(result, SkillDocument)]
-        read_bytes = sum(len(document.data) for document in documents)
-        reads = _Reads(fetched=len(listed), bytes_read=read_bytes, requests=1 + len(pending))
-        return entries, refresh_errors, reads
-
-    def _judge(
-        self,
-        listing: Sequence[ListedDocument],
-        results: Sequence[FetchResult],
-        withheld: Sequence[Mapping[str, str]],
-        old: CatalogSnapshot,
-    ) -> tuple[Sequence[CatalogEntry], Sequence[SkillProblem]]:
-        """Turn what was fetched for each listed skill into entries (runs in a worker thread)."""
-        built: list[CatalogEntry] = []
-        problems: list[SkillProblem] = []
-        for listed, result, fields in zip(listing, results, withheld, strict=True):
-            previous = old.entries.get(listed.name)
-            if isinstance(result, SkillDocument):
-                entry = judge_document(
-                    result, limits=self._limits, strict=self._strict, previous=previous
-                )
-                built.append(withhold(entry, fields))
-            elif isinstance(result, SkillNotFoundError):
-                continue  # vanished since the listing: it is simply gone
-            elif previous is not None and previous.loaded:
-                problem = problem_from_error(previous.served_name, listed.location, result)
-                note = f"{problem.message}; still serving the previous version"
-                problems.append(SkillProblem(problem.name, problem.location, problem.code, note))
-                built.append(previous)
-            else:
-                built.append(failed_read_entry(listed, result))
-        return built, problems
-
-
-def _compare(old: CatalogSnapshot, new: CatalogSnapshot, reads: _Reads) -> ReloadReport:
-    """Name what a refresh changed; snapshot names are sorted, so the results are too."""
-    if not old.names:  # a first load: everything is new
-        return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
-    before, after = set(old.names), set(new.names)
-    common = [name for name in new.names if name in before]
-    changed = {name for name in common if _differs(old.loaded[name], new.loaded[name])}
-    return ReloadReport(
-        added=tuple(name for name in new.names if name not in before),
-        changed=tuple(name for name in common if name in changed),
-        removed=tuple(name for name in old.names if name not in after),
-        unchanged=tuple(name for name in common if name not in changed),
-        errors=new.errors,
-        warnings=new.warnings,
-        **reads,
-    )
-
-
-def _differs(before: CatalogEntry, after: CatalogEntry) -> bool:
-    return before is not after and not before.same_content(after)
-
-
-def _nothing_changed(
-    old: CatalogSnapshot,
-    entries: dict[str, CatalogEntry],
-    refresh_errors: Sequence[SkillProblem],
-    shadowing: tuple[object, ...],
-) -> bool:
-    """True when every entry was reused as it was: the old snapshot can stay."""
-    if refresh_errors or len(entries) != len(old.entries) or shadowing != old.shadowing:
-        return False
-    old_entries = old.entries
-    return all(old_entries.get(name) is entry for name, entry in entries.items())

@@ -24,7 +24,11 @@ from typing import Any, NamedTuple
 
 from backends.base import SkillDocument
 from backends.capabilities import ListedDocument
-from backends.errors import LimitExceededError, StorageError, UnsafePathError
+from backends.errors import (
+    LimitExceededError,
+    StorageError,
+    UnsafePathError,
+)
 from backends.limits import Limits
 from skills_core import codes
 from skills_core.errors import SkillParseError
@@ -58,6 +62,8 @@ class CatalogEntry(NamedTuple):
         warnings: Spec violations and advice for a loaded skill; only advice for a refused one
             (kept on the entry, so a full verdict can show it; the catalog's warnings
             cover loaded skills).
+        digest: In a catalog that keeps metadata only, a hash of the SKILL.md ``raw`` held
+            before it was dropped (see :meth:`without_body`); 0 otherwise.
     """
 
     name: str
@@ -68,6 +74,7 @@ class CatalogEntry(NamedTuple):
     body_start: int = 0
     errors: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
+    digest: int = 0
 
     @property
     def loaded(self) -> bool:
@@ -86,7 +93,32 @@ class CatalogEntry(NamedTuple):
 
     def same_content(self, other: CatalogEntry) -> bool:
         """True when both entries hold the same SKILL.md bytes at the same location."""
-        return self.raw == other.raw and self.location == other.location
+        return (
+            self.raw == other.raw
+            and self.digest == other.digest
+            and self.location == other.location
+        )
+
+    def holds(self, data: bytes) -> bool:
+        """True when ``data`` is the SKILL.md this entry was built from."""
+        if self.raw or not self.digest:
+            return self.raw == data
+        return self.digest == content_digest(data)
+
+    def without_body(self) -> CatalogEntry:
+        """This entry without its SKILL.md bytes, remembering only their hash."""
+        if not self.raw:
+            return self
+        return self._replace(raw=b"", digest=content_digest(self.raw))
+
+
+def content_digest(data: bytes) -> int:
+    """A 64-bit hash of SKILL.md bytes, enough to tell a changed file from a touched one.
+
+    Python's own bytes hash: about ten times faster than SHA-256 here, and only ever compared
+    within one process (a collision would at worst keep one edit unnoticed until the next).
+    """
+    return hash(data) or 1
 
 
 def judge_document(
@@ -120,7 +152,7 @@ def load_document(
 ) -> CatalogEntry:
     """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same."""
     name, location = document.name, document.location
-    if previous is not None and previous.loaded and previous.raw == document.data:
+    if previous is not None and previous.loaded and previous.holds(document.data):
         return previous._replace(fingerprint=document.fingerprint, location=location)
     if not strict:  # a strict verdict also advises on the body's length: the full path gives it
         clean = read_clean_skill(document.data, folder_name=name, limits=limits)

@@ -1,7 +1,19 @@
-"""An immutable view of a catalog at one moment; a refresh swaps in a new one atomically."""
+"""An immutable view of a catalog at one moment; a refresh swaps in a new one atomically.
+
+A first load builds a snapshot from every entry (:meth:`CatalogSnapshot.build`). Later
+refreshes hand over only what changed (:meth:`CatalogSnapshot.updated`): the new snapshot
+copies the old one's mappings (a copy in C, not a loop in Python) and places only the changed
+entries, plus the other claimants of any name they claim, so an edit to one skill among 100,000
+costs about what a no-change refresh does.
+
+Two skills claiming one name: the first by folder is served and the others are refused with
+``DUPLICATE_NAME``; when the one served goes, the next by folder takes its place.
+"""
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -14,6 +26,11 @@ from skills_core.format.problems import SkillProblem
 
 Shadowing = tuple[tuple[str, str, tuple[str, ...]], ...]
 """``(name, winner location, shadowed locations)`` for every name a composite hides."""
+
+Changes = Mapping[str, CatalogEntry | None]
+"""Entries by folder: new or changed ones, and ``None`` for folders gone."""
+
+_metadata = operator.attrgetter("metadata")
 
 
 class CatalogSnapshot(NamedTuple):
@@ -29,6 +46,12 @@ class CatalogSnapshot(NamedTuple):
         errors: Why each refused skill is refused, plus failures of the last refresh.
         warnings: Warnings about loaded skills, plus shadowed names.
         shadowing: What the backend's listing shadowed.
+        refresh_errors: The failures of the refresh that made this snapshot.
+        placed: How many entries making this snapshot placed: all of them for a first load,
+            the changed ones (and the other claimants of their names) for an update.
+        claims: The folders claiming each contested name, sorted (the first is served).
+        problems: Each folder's problems (its errors, or its refusal as a duplicate).
+        advice: Each served name's warnings.
     """
 
     entries: Mapping[str, CatalogEntry]
@@ -38,6 +61,11 @@ class CatalogSnapshot(NamedTuple):
     errors: tuple[SkillProblem, ...]
     warnings: tuple[SkillProblem, ...]
     shadowing: Shadowing
+    refresh_errors: tuple[SkillProblem, ...] = ()
+    placed: int = 0
+    claims: Mapping[str, tuple[str, ...]] = {}
+    problems: Mapping[str, tuple[SkillProblem, ...]] = {}
+    advice: Mapping[str, tuple[SkillProblem, ...]] = {}
 
     @classmethod
     def build(
@@ -50,31 +78,160 @@ class CatalogSnapshot(NamedTuple):
         """Freeze ``entries`` and precompute the views readers use."""
         ordered = dict(sorted(entries.items()))
         served: dict[str, CatalogEntry] = {}
-        errors: list[SkillProblem] = []
-        for entry in ordered.values():
-            errors += entry.errors
+        claimants: dict[str, list[str]] = {}
+        problems: dict[str, tuple[SkillProblem, ...]] = {}
+        for folder, entry in ordered.items():
+            if entry.errors:
+                problems[folder] = entry.errors
             if entry.metadata is None:
                 continue
-            winner = served.setdefault(entry.metadata.name, entry)
+            name = entry.metadata.name
+            winner = served.setdefault(name, entry)
             if winner is not entry:
-                errors.append(_duplicate(entry, winner))
+                claimants.setdefault(name, [winner.name]).append(folder)
+                problems[folder] = (*entry.errors, _duplicate(entry, winner))
         loaded = dict(sorted(served.items()))
-        warnings = [problem for entry in loaded.values() for problem in entry.warnings]
-        warnings += [
+        advice = {name: entry.warnings for name, entry in loaded.items() if entry.warnings}
+        claims = {name: tuple(folders) for name, folders in claimants.items()}
+        state = _State(ordered, loaded, claims, problems, advice)
+        return state.snapshot(tuple(refresh_errors), shadowing, placed=len(ordered))
+
+    def updated(
+        self,
+        changes: Changes,
+        *,
+        refresh_errors: Sequence[SkillProblem] = (),
+        shadowing: Shadowing = (),
+    ) -> CatalogSnapshot:
+        """A new snapshot with ``changes`` applied, placing only the entries they concern."""
+        state = _State(
+            dict(self.entries),
+            dict(self.loaded),
+            dict(self.claims),
+            dict(self.problems),
+            dict(self.advice),
+        )
+        placed = state.settle(state.apply(changes), changes)
+        return state.snapshot(tuple(refresh_errors), shadowing, placed=len(changes) + placed)
+
+    def affected_names(self, changes: Changes) -> set[str]:
+        """The served names ``changes`` may move: each changed folder's, before and after."""
+        names: set[str] = set()
+        for folder, entry in changes.items():
+            old = self.entries.get(folder)
+            names.update(
+                item.metadata.name for item in (old, entry) if item and item.metadata is not None
+            )
+        return names
+
+
+class _State:
+    """The mutable copies an update works on, then freezes into a snapshot."""
+
+    def __init__(
+        self,
+        entries: dict[str, CatalogEntry],
+        loaded: dict[str, CatalogEntry],
+        claims: dict[str, tuple[str, ...]],
+        problems: dict[str, tuple[SkillProblem, ...]],
+        advice: dict[str, tuple[SkillProblem, ...]],
+    ) -> None:
+        self.entries, self.loaded = entries, loaded
+        self.claims, self.problems, self.advice = claims, problems, advice
+        self._new_keys = False
+
+    def apply(self, changes: Changes) -> dict[str, set[str]]:
+        """Write the changed entries; the folders now claiming each name they concern."""
+        claimants: dict[str, set[str]] = {}
+
+        def claiming(name: str) -> set[str]:
+            found = claimants.get(name)
+            if found is None:
+                served = self.loaded.get(name)
+                found = set(self.claims.get(name) or ((served.name,) if served else ()))
+                claimants[name] = found
+            return found
+
+        for folder, entry in changes.items():
+            old = self.entries.get(folder)
+            if old is not None and old.metadata is not None:
+                claiming(old.metadata.name).discard(folder)
+            self.problems.pop(folder, None)
+            if entry is None:
+                self.entries.pop(folder, None)
+                continue
+            self._new_keys |= old is None
+            self.entries[folder] = entry
+            if entry.errors:
+                self.problems[folder] = entry.errors
+            if entry.metadata is not None:
+                claiming(entry.metadata.name).add(folder)
+        return claimants
+
+    def settle(self, claimants: Mapping[str, set[str]], changes: Changes) -> int:
+        """Serve each name's first claimant by folder, refuse the others; how many it placed."""
+        placed = 0
+        for name, folders in claimants.items():
+            ordered = sorted(folders)
+            placed += sum(1 for folder in ordered if folder not in changes)
+            if len(ordered) > 1:
+                self.claims[name] = tuple(ordered)
+            else:
+                self.claims.pop(name, None)
+            if not ordered:
+                self.loaded.pop(name, None)
+                self.advice.pop(name, None)
+                continue
+            winner = self.entries[ordered[0]]
+            self._new_keys |= name not in self.loaded
+            self.loaded[name] = winner
+            _put(self.advice, name, winner.warnings)
+            _put(self.problems, winner.name, winner.errors)
+            for folder in ordered[1:]:
+                loser = self.entries[folder]
+                self.problems[folder] = (*loser.errors, _duplicate(loser, winner))
+        return placed
+
+    def snapshot(
+        self, refresh_errors: tuple[SkillProblem, ...], shadowing: Shadowing, *, placed: int
+    ) -> CatalogSnapshot:
+        """Freeze the state (re-sorting the mappings only when new keys came in)."""
+        entries, loaded = self.entries, self.loaded
+        if self._new_keys:
+            entries, loaded = dict(sorted(entries.items())), dict(sorted(loaded.items()))
+        problems = dict(sorted(self.problems.items()))
+        advice = dict(sorted(self.advice.items()))
+        errors = (*itertools.chain.from_iterable(problems.values()), *refresh_errors)
+        shadowed = (
             SkillProblem(name, hidden, codes.SHADOWED, f"skill {name!r} is shadowed by {winner}")
             for name, winner, hidden_locations in shadowing
             for hidden in hidden_locations
-        ]
-        skills = tuple(entry.metadata for entry in loaded.values() if entry.metadata is not None)
-        return cls(
-            ordered,
-            loaded,
-            skills,
-            tuple(loaded),
-            (*errors, *refresh_errors),
-            tuple(warnings),
-            shadowing,
         )
+        warnings = (*itertools.chain.from_iterable(advice.values()), *shadowed)
+        return CatalogSnapshot(
+            entries,
+            loaded,
+            tuple(map(_metadata, loaded.values())),
+            tuple(loaded),
+            errors,
+            warnings,
+            shadowing,
+            refresh_errors,
+            placed,
+            dict(sorted(self.claims.items())),
+            problems,
+            advice,
+        )
+
+
+def _put(
+    mapping: dict[str, tuple[SkillProblem, ...]], key: str, value: tuple[SkillProblem, ...]
+) -> None:
+    """Set ``mapping[key]`` to a non-empty ``value``, or drop the key."""
+    if value:
+        mapping[key] = value
+    else:
+        mapping.pop(key, None)
 
 
 def _duplicate(entry: CatalogEntry, winner: CatalogEntry) -> SkillProblem:

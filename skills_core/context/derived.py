@@ -91,4 +91,4 @@ class DerivedSkills(Generic[T]):
 
 def _same(before: CatalogEntry, after: CatalogEntry) -> bool:
     """The same skill content: the same entry, or a touched file with equal bytes."""
-    return before is after or (before.raw == after.raw and before.location == after.location)
+    return before is after or before.same_content(after)

@@ -85,7 +85,7 @@ class Manifests:
         if len(meta.description) > DESCRIPTION_MAX_LENGTH:
             return f"its description is over {DESCRIPTION_MAX_LENGTH} characters"
         skill = await self._catalog.get(name)
-        raw = self._catalog.skill_md(name)
+        raw = await self._catalog.read_skill_md(name)
         built = self._built.get(name)
         if built is not None and _same_files(built[:2], (raw, skill.files)):
             return built[2]

@@ -165,7 +165,7 @@ class SkillServer:
             raise MCPError(types.INVALID_PARAMS, f"No skill file is served at {uri}")
         try:
             if uri == item.entry["uri"]:
-                data = self._catalog.skill_md(item.name)
+                data = await self._catalog.read_skill_md(item.name)
             else:
                 data = await self._catalog.read_resource(item.name, path, max_bytes=MAX_SKILL_BYTES)
         except (SkillNotFoundError, ResourceNotFoundError) as exc:

@@ -113,7 +113,7 @@ class Workspaces:
 
         async def read(path: str) -> bytes:
             if path == skill_md:  # the catalog holds the bytes it served: no second download
-                return self._catalog.skill_md(name)
+                return await self._catalog.read_skill_md(name)
             async with gate:
                 return await self._catalog.read_resource(name, path)
 

@@ -162,7 +162,7 @@ async def test_a_zip_member_declaring_too_much_is_refused_without_inflating(site
     )
     serve(site, archive)
     catalog = await load(site)
-    assert "declares 104857600 bytes unpacked, over the 67108864-byte limit" in refused(catalog)
+    assert "declares 104857600 bytes unpacked, over the 16777216-byte limit" in refused(catalog)
     assert catalog.errors[0].code == codes.TOO_LARGE
 
 
@@ -208,8 +208,8 @@ async def test_too_many_members_refuse_the_archive(site: Site, kind: str) -> Non
 
 
 async def test_a_zip64_member_count_is_read_before_parsing(site: Site) -> None:
-    serve(site, with_zip64_count(zip_bytes(BETA), 70_000))
-    assert "declares 70000 members" in refused(await load(site))
+    serve(site, with_zip64_count(zip_bytes(BETA), 200_000))
+    assert "declares 200000 members" in refused(await load(site))
 
 
 @pytest.mark.parametrize("kind", ["zip", "tar.gz"])

@@ -43,6 +43,7 @@ class Request:
     method: str
     path: str
     query: str
+    range: str = ""
 
     @property
     def kind(self) -> str:
@@ -98,8 +99,8 @@ class RequestLog:
     faults: list[Fault] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def record(self, method: str, path: str, query: str) -> Fault | None:
-        request = Request(method, unquote(path), unquote(query))
+    def record(self, method: str, path: str, query: str, range: str = "") -> Fault | None:
+        request = Request(method, unquote(path), unquote(query), range)
         with self.lock:
             self.requests.append(request)
             return next((fault for fault in self.faults if fault.matches(request)), None)
@@ -187,7 +188,8 @@ class S3Server(Served):
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         method = environ["REQUEST_METHOD"]
-        fault = self.log.record(method, environ["PATH_INFO"], environ.get("QUERY_STRING", ""))
+        path, query = environ["PATH_INFO"], environ.get("QUERY_STRING", "")
+        fault = self.log.record(method, path, query, environ.get("HTTP_RANGE", ""))
         if self.latency:
             time.sleep(self.latency)
         if fault is None:

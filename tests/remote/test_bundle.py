@@ -15,7 +15,7 @@ import pytest
 
 from backends import FsspecBackend, LimitExceededError, StorageError
 from backends.paths import is_hidden
-from backends.testing import CANONICAL_TREE
+from backends.testing import CANONICAL_TREE, skill_md
 from skills_core import SkillCatalog
 from skills_core.bundle.writer import MANIFEST_NAME, InvalidSkillsError, build_bundle, write_bundle
 from tests.backends.harnesses import LocalHarness
@@ -73,6 +73,27 @@ async def test_members_are_sorted_dated_1980_and_listed_in_the_manifest(tmp_path
         "mode": "0644",
     } in alpha["files"]
     assert [skill["name"] for skill in manifest["skills"]] == ["alpha", "beta", "gamma"]
+
+
+async def test_the_manifest_keeps_the_files_of_skills_named_alike_apart(tmp_path: Path) -> None:
+    tree = {
+        "pdf/SKILL.md": skill_md("pdf"),
+        "pdf/a.md": b"a",
+        "pdf-tools/SKILL.md": skill_md("pdf-tools"),
+        "pdf-tools/b.md": b"bb",
+        "pdf2/SKILL.md": skill_md("pdf2"),
+    }
+    bundle = await build_bundle(FsspecBackend(str(await local_source(tmp_path, tree))))
+    manifest = json.loads(zipfile.ZipFile(io.BytesIO(bundle.data)).read(MANIFEST_NAME))
+    listed = {
+        skill["name"]: [(item["path"], item["size"]) for item in skill["files"]]
+        for skill in manifest["skills"]
+    }
+    assert listed == {
+        "pdf": [("SKILL.md", len(tree["pdf/SKILL.md"])), ("a.md", 1)],
+        "pdf-tools": [("SKILL.md", len(tree["pdf-tools/SKILL.md"])), ("b.md", 2)],
+        "pdf2": [("SKILL.md", len(tree["pdf2/SKILL.md"]))],
+    }
 
 
 async def test_a_bundle_loads_back_with_every_file(tmp_path: Path) -> None:

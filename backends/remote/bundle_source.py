@@ -1,0 +1,161 @@
+"""Zip bundles on any storage: a HEAD per refresh, the end record first, then the archive.
+
+A refresh asks for the archive's details (one HEAD) and stops there when its fingerprint did
+not move. Otherwise it reads the archive's tail (one ranged GET, the whole archive when it is
+small) and refuses it from the end record alone when it declares too many members. A bundle
+up to ``Limits.bundle_download_bytes`` is then downloaded (one more GET) and served from
+memory; a larger one stays where it is: its central directory is fetched once and its members
+are read with ranged requests as they are needed (:mod:`backends.remote.ranged`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from backends.errors import StorageError
+from backends.limits import Limits, check_size
+from backends.remote.filesystem import RemoteFS
+from backends.remote.fingerprints import fingerprint
+from backends.remote.layout import Layout, StoredFile
+from backends.remote.ranged import RangedArchive
+from backends.remote.zip_end import TAIL_BYTES, read_end_record
+from backends.remote.zipsafety import ZipBundle, check_end_record
+
+
+class ZipView:
+    """Files inflated from one screened archive, in worker threads.
+
+    Args:
+        bundle: The archive.
+        ranged: Where its bytes come from when it was not downloaded whole.
+    """
+
+    def __init__(self, bundle: ZipBundle, ranged: RangedArchive | None = None) -> None:
+        self._bundle = bundle
+        self._ranged = ranged
+
+    @property
+    def layout(self) -> Layout:
+        """The skill folders of the archive."""
+        return self._bundle.layout
+
+    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
+        """Inflate several members; a range that cannot be fetched fails its members only."""
+        ranged = self._ranged
+        if ranged is None:
+            return await asyncio.to_thread(self._bundle.read_many, files)
+        results: list[bytes | StorageError] = [b""] * len(files)
+        spans = [self._bundle.span(stored.key) for stored in files]
+        for batch in ranged.batches(spans):
+            chosen = [files[index] for index in batch]
+            try:
+                async with ranged.spans([spans[index] for index in batch]):
+                    read = await asyncio.to_thread(self._bundle.read_many, chosen)
+            except StorageError as exc:
+                read = [exc] * len(batch)
+            for index, result in zip(batch, read, strict=True):
+                results[index] = result
+        return results
+
+    async def read(self, stored: StoredFile) -> bytes:
+        """Inflate one member."""
+        (result,) = await self.fetch([stored])
+        if isinstance(result, StorageError):
+            raise result
+        return result
+
+
+class BundleSource:
+    """A zip bundle: one HEAD per refresh, and the archive again only when it changed.
+
+    Args:
+        fs: The storage holding the archive.
+        inner_root: The skills folder inside the archive (``None``: found from its members).
+        limits: The bundle limits.
+        location: The archive's URL, for messages.
+        concurrency: Most ranged requests in flight at once for a large archive.
+    """
+
+    def __init__(
+        self,
+        fs: RemoteFS,
+        *,
+        inner_root: str | None,
+        limits: Limits,
+        location: str,
+        concurrency: int,
+    ) -> None:
+        self._fs = fs
+        self._inner_root = inner_root
+        self._limits = limits
+        self._location = location
+        self._concurrency = concurrency
+        self._current: tuple[str, ZipView] | None = None
+
+    async def snapshot(self) -> ZipView:
+        """Check the archive's fingerprint; read and screen it again only if it changed.
+
+        Raises:
+            LimitExceededError: The archive breaks a whole-bundle limit.
+            StorageError: The archive is missing, unreadable or not a zip.
+        """
+        details = await self._fs.info(self._fs.path, location=self._location)
+        token = fingerprint(details)
+        if self._current is not None and self._current[0] == token:
+            return self._current[1]
+        size = details.get("size")
+        view = await (self._open(size) if isinstance(size, int) else self._download())
+        self._current = (token, view)
+        return view
+
+    async def aclose(self) -> None:
+        """Close the filesystem's session; the archive held in memory is dropped."""
+        self._current = None
+        await self._fs.aclose()
+
+    async def _open(self, size: int) -> ZipView:
+        """Refuse from the size and the end record, then download or range-read the archive."""
+        limits, location = self._limits, self._location
+        check_size(size, limits.max_bundle_bytes, location=location, what="bundle")
+        tail_start = max(0, size - TAIL_BYTES)
+        tail = await self._range(tail_start, size)
+        end = read_end_record(tail, tail_start, location=location)
+        check_end_record(end, limits, location)
+        if size <= limits.bundle_download_bytes:
+            head = await self._range(0, tail_start) if tail_start else b""
+            return await self._in_memory(head + tail)
+        known_start = min(tail_start, end.directory_start)
+        if known_start < tail_start:
+            tail = await self._range(known_start, tail_start) + tail
+        ranged = RangedArchive(
+            size, self._range, known=tail, known_start=known_start, concurrency=self._concurrency
+        )
+        async with ranged.spans(()):
+            bundle = await asyncio.to_thread(
+                ZipBundle.open,
+                ranged,
+                limits=limits,
+                inner_root=self._inner_root,
+                location=location,
+            )
+        async with ranged.spans(bundle.manifest_spans()):
+            await asyncio.to_thread(bundle.index)
+        return ZipView(bundle, ranged)
+
+    async def _download(self) -> ZipView:
+        """The whole archive in one GET, when the store gives no size to plan with."""
+        return await self._in_memory(await self._fs.cat(self._fs.path, location=self._location))
+
+    async def _in_memory(self, data: bytes) -> ZipView:
+        bundle = await asyncio.to_thread(
+            ZipBundle.load,
+            data,
+            limits=self._limits,
+            inner_root=self._inner_root,
+            location=self._location,
+        )
+        return ZipView(bundle)
+
+    async def _range(self, start: int, end: int) -> bytes:
+        return await self._fs.cat_range(self._fs.path, start, end, location=self._location)

@@ -1,0 +1,45 @@
+"""Running a benchmark's cases in a child process against one checkout of the code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+"""This checkout."""
+
+
+def run_case(script: Path, checkout: Path, *args: str) -> dict[str, Any]:
+    """Run ``script`` (by path) with ``checkout`` importable; the JSON object it prints last."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    done = subprocess.run(
+        [sys.executable, str(script), *args], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{script.name} {args[:2]} failed in {checkout}:\n{done.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def add_checkout_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--before DIR`` (a checkout to compare with) and ``--dir DIR`` (where to work)."""
+    parser.add_argument("--before", type=Path, help="a checkout of the code to compare with")
+    parser.add_argument("--dir", type=Path, help="where to keep corpora (default: a temp dir)")
+
+
+def checkouts_of(args: argparse.Namespace) -> dict[str, Path]:
+    """``{"before": ..., "after": this checkout}``, without "before" unless it was given."""
+    if args.before is None:
+        return {"after": HERE}
+    return {"before": args.before.resolve(), "after": HERE}
+
+
+def work_dir(args: argparse.Namespace) -> Path:
+    """Where the corpora go: ``--dir``, or a new temporary folder."""
+    return Path(args.dir or tempfile.mkdtemp(prefix="skillfs-bench-"))
