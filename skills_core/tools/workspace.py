@@ -18,10 +18,13 @@ import asyncio
 import os
 import shutil
 import tempfile
-from collections.abc import AsyncIterator, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+import aiofiles
+
+from backends.base import FileEntry
 from backends.capabilities import local_folder
 from backends.errors import ResourceNotFoundError, UnsafePathError
 from backends.limits import too_large
@@ -93,9 +96,7 @@ class Workspaces:
             current = self._copies.get(name)
             if current is not None and current.key == key:
                 return current
-            files = await self._read_all(name, skill, max_bytes)
-            executables = {entry.path for entry in skill.files if entry.executable}
-            fresh = _Copy(key, await asyncio.to_thread(_materialise, name, files, executables))
+            fresh = _Copy(key, await self._copy(name, skill, max_bytes))
             self._copies[name] = fresh
             if current is not None:
                 current.stale = True
@@ -103,24 +104,39 @@ class Workspaces:
                     await asyncio.to_thread(shutil.rmtree, current.path, True)
             return fresh
 
-    async def _read_all(self, name: str, skill: Skill, max_bytes: int) -> dict[str, bytes]:
+    async def _copy(self, name: str, skill: Skill, max_bytes: int) -> str:
+        """Copy every file of a remote skill into a new private folder; return the folder.
+
+        Each file is written (aiofiles) as soon as it is read, at most ``_PARALLEL_READS`` at
+        a time, so a copy never holds more than that many files in memory.
+        """
         total = sum(entry.size for entry in skill.files)
         if total > max_bytes:
             raise too_large(
                 "skill (copied to run its scripts)", total, max_bytes, location=skill.location
             )
+        paths = [check_relative_path(entry.path) for entry in skill.files]
+        skill_md = next((md for md in SKILL_MD_NAMES if md in paths), None)
+        root = await asyncio.to_thread(_make_folders, name, paths)
         gate = asyncio.Semaphore(_PARALLEL_READS)
 
-        async def read(path: str) -> bytes:
-            if path == skill_md:  # the catalog holds the bytes it served: no second download
-                return await self._catalog.read_skill_md(name)
+        async def copy(entry: FileEntry, relative: str) -> None:
             async with gate:
-                return await self._catalog.read_resource(name, path)
+                if relative == skill_md:  # the bytes the catalog served: no second download
+                    data = await self._catalog.read_skill_md(name)
+                else:
+                    data = await self._catalog.read_resource(name, relative)
+                mode = _EXECUTABLE if entry.executable else _READ_ONLY
+                target = os.path.join(root, *relative.split("/"))
+                async with aiofiles.open(target, "xb", opener=_creating(mode)) as handle:
+                    await handle.write(data)
 
-        paths = [entry.path for entry in skill.files]
-        skill_md = next((md for md in SKILL_MD_NAMES if md in paths), None)
-        contents = await asyncio.gather(*(read(path) for path in paths))
-        return dict(zip(paths, contents, strict=True))
+        try:
+            await asyncio.gather(*map(copy, skill.files, paths))
+        except BaseException:
+            await asyncio.to_thread(shutil.rmtree, root, True)
+            raise
+        return root
 
 
 def _confined_script(folder: str, relative: str) -> tuple[str, str]:
@@ -133,20 +149,21 @@ def _confined_script(folder: str, relative: str) -> tuple[str, str]:
     return real_folder, script
 
 
-def _materialise(name: str, files: Mapping[str, bytes], executables: Collection[str]) -> str:
-    root = tempfile.mkdtemp(prefix=f"skillfs-{name}-")  # private: mode 0700
-    try:
-        for relative, data in files.items():
-            parts = check_relative_path(relative).split("/")
-            target = os.path.join(root, *parts)
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target, "xb") as handle:
-                handle.write(data)
-            os.chmod(target, _EXECUTABLE if relative in executables else _READ_ONLY)
-    except BaseException:
-        shutil.rmtree(root, ignore_errors=True)
-        raise
+def _make_folders(name: str, paths: Sequence[str]) -> str:
+    """A new private folder (mode 0700) holding the sub-folders ``paths`` need."""
+    root = tempfile.mkdtemp(prefix=f"skillfs-{name}-")
+    for folder in sorted({os.path.dirname(path) for path in paths} - {""}):
+        os.makedirs(os.path.join(root, *folder.split("/")), exist_ok=True)
     return root
+
+
+def _creating(mode: int) -> Callable[[str, int], int]:
+    """An ``open`` opener that creates the file with ``mode`` (read-only files included)."""
+
+    def opener(path: str, flags: int) -> int:
+        return os.open(path, flags, mode)
+
+    return opener
 
 
 def _remove_all(paths: Sequence[str]) -> None:
