@@ -22,7 +22,8 @@ from backends.index.reader import Fetched, IndexBackend
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
 from backends.remote.errors import Redactor
-from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends.remote.filesystem import RemoteFS
+from backends.remote.protocols import check_available, default_retry, prepare
 from backends.remote.retry import RetryPolicy
 from backends.remote.urls import SourceSpec
 

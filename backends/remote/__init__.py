@@ -1,7 +1,9 @@
 """Remote skills: one fsspec backend for S3, GCS, GitHub, zip bundles, memory and HTTP.
 
 Modules, one concern each: :mod:`~backends.remote.urls` (what a URL names),
-:mod:`~backends.remote.filesystem` (opening and calling fsspec without blocking),
+:mod:`~backends.remote.protocols` (what a protocol needs),
+:mod:`~backends.remote.filesystem` (building and calling fsspec without blocking),
+:mod:`~backends.remote.sessions` (closing sessions without blocking),
 :mod:`~backends.remote.errors` and :mod:`~backends.remote.retry` (foreign errors, one retry
 layer), :mod:`~backends.remote.github` (one-request GitHub trees),
 :mod:`~backends.remote.fingerprints` and :mod:`~backends.remote.layout` (listing to skill

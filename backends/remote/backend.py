@@ -20,8 +20,9 @@ from backends.paths import check_resource_path, check_skill_name, is_skill_name
 from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
 from backends.remote.bundle_source import BundleSource
 from backends.remote.errors import Redactor
-from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends.remote.filesystem import RemoteFS
 from backends.remote.layout import SkillFolder
+from backends.remote.protocols import check_available, default_retry, prepare
 from backends.remote.retry import RetryPolicy
 from backends.remote.sources import FolderSource, SkillView, Source
 from backends.remote.urls import join_location, parse_source

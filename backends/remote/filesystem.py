@@ -1,4 +1,7 @@
-"""The one module that drives fsspec: opening a filesystem and calling it without blocking.
+"""The one module that drives fsspec: building a filesystem and calling it without blocking.
+
+What a protocol needs before it is built is :mod:`backends.remote.protocols`; closing its
+session is :mod:`backends.remote.sessions`.
 
 ``fsspec.core.url_to_fs`` resolves the scheme through fsspec's own registry, so any installed
 fsspec implementation works. Opening runs in a worker thread: GitHub's constructor makes a
@@ -21,127 +24,20 @@ one retry layer (:mod:`backends.remote.retry`) and one translation of foreign er
 from __future__ import annotations
 
 import asyncio
-import base64
-import importlib.util
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, TypeVar
-from urllib.parse import unquote, urlsplit, urlunsplit
 
-from backends.errors import (
-    MissingDependencyError,
-    StorageError,
-    UnsupportedSourceError,
-    install_command,
-)
+from backends.errors import MissingDependencyError, StorageError
 from backends.remote.budget import TimeBudget
 from backends.remote.errors import IncompleteReadError, Redactor, raise_translated
 from backends.remote.github import recursive_tree
-from backends.remote.retry import NO_RETRY, RetryPolicy, retrying
-from backends.remote.urls import SourceSpec, last_link, protocol_of
+from backends.remote.protocols import S3_PROTOCOLS, install_hint
+from backends.remote.retry import RetryPolicy, retrying
+from backends.remote.sessions import close_soon, io_loop, session_closing
+from backends.remote.urls import last_link, protocol_of
 
-EXTRAS = {
-    "s3": "s3",
-    "s3a": "s3",
-    "gs": "gcs",
-    "gcs": "gcs",
-    "github": "github",
-    "http": "http",
-    "https": "http",
-}
-"""The skillfs extra that installs each protocol's filesystem."""
-
-_REQUIRES = {
-    "s3": "s3fs",
-    "s3a": "s3fs",
-    "gs": "gcsfs",
-    "gcs": "gcsfs",
-    "github": "requests",
-    "http": "aiohttp",
-    "https": "aiohttp",
-}
 T = TypeVar("T")
-
-_SELF_RETRYING = frozenset({"gs", "gcs"})
-_S3 = frozenset({"s3", "s3a"})
-_HTTP = frozenset({"http", "https"})
-_LOCAL = frozenset({"file", "local"})
-
-
-def check_available(spec: SourceSpec, *, location: str) -> None:
-    """Refuse, without importing anything, a protocol fsspec lacks or whose package is absent.
-
-    Raises:
-        UnsupportedSourceError: fsspec knows no such protocol, or an HTTP URL names a folder
-            (HTTP has no listing that could fingerprint one: serve a zip bundle instead).
-        MissingDependencyError: The protocol's package is not installed.
-    """
-    from fsspec.registry import known_implementations, registry
-
-    if spec.protocol in _HTTP and not spec.bundle:
-        raise UnsupportedSourceError(
-            "http(s) URLs must name a .zip bundle: HTTP has no listing to fingerprint a folder "
-            "(HttpIndexBackend, which open_backend gives, reads a site's well-known index)",
-            location=location,
-        )
-    for protocol in spec.protocols:
-        if protocol in _LOCAL:
-            continue
-        if protocol not in registry and protocol not in known_implementations:
-            raise UnsupportedSourceError(f"no filesystem for {protocol}:// URLs", location=location)
-        package = _REQUIRES.get(protocol)
-        if package is not None and not _importable(package):
-            raise MissingDependencyError(install_hint(protocol), location=location)
-
-
-def install_hint(protocol: str) -> str:
-    """What to install for ``protocol``, naming the skillfs extra when there is one."""
-    from fsspec.registry import known_implementations
-
-    extra = EXTRAS.get(protocol)
-    if extra is not None:
-        return f"{protocol}:// needs an optional package: {install_command(extra)}"
-    known = known_implementations.get(protocol, {})
-    return str(known.get("err") or f"cannot load the filesystem for {protocol}:// URLs")
-
-
-def prepare(
-    url: str, options: Mapping[str, Any], *, timeout: float | None = None
-) -> tuple[str, dict[str, Any]]:
-    """The URL and options to open, with what skillfs needs unless the caller chose otherwise.
-
-    Every backend gets its own filesystem instance (``skip_instance_cache``), so tuning it
-    never changes one the application shares. For S3: botocore's retry loop off (skillfs's
-    is the one layer; s3fs's own loop is turned off in :func:`_build`), and
-    ``max_concurrency=1`` so a GET is never preceded by a HEAD for the object's size. For
-    GitHub: each request's timeout is the backend's ``timeout``, because its requests run in
-    worker threads that a budget cannot cancel (GithubFileSystem waits 60 s by default). For
-    HTTP: a ``user:password@`` in the URL moves into an ``Authorization`` header, because
-    fsspec prints URLs in its errors and debug logs.
-    """
-    protocol = protocol_of(url)
-    merged: dict[str, Any] = {"skip_instance_cache": True, **options}
-    if protocol == "github" and timeout is not None:
-        merged.setdefault("timeout", timeout)
-    if protocol in _S3:
-        merged.setdefault("max_concurrency", 1)
-        config = dict(merged.get("config_kwargs") or {})
-        config.setdefault("retries", {"mode": "standard", "total_max_attempts": 1})
-        merged["config_kwargs"] = config
-    parts = urlsplit(url)
-    if protocol in _HTTP and parts.password is not None:
-        pair = f"{unquote(parts.username or '')}:{unquote(parts.password)}".encode()
-        client = dict(merged.get("client_kwargs") or {})
-        headers = {"Authorization": f"Basic {base64.b64encode(pair).decode()}"}
-        client["headers"] = {**headers, **(client.get("headers") or {})}
-        merged["client_kwargs"] = client
-        url = urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
-    return url, merged
-
-
-def default_retry(protocol: str) -> RetryPolicy:
-    """The retry policy for ``protocol``: none where the filesystem insists on its own."""
-    return NO_RETRY if protocol in _SELF_RETRYING else RetryPolicy()
 
 
 class RemoteFS:
@@ -167,8 +63,8 @@ class RemoteFS:
         self._retry = retry
         self._budget = budget
         if wrapper is None:  # a session on fsspec's loop: close it there, never blocking
-            self._loop = _io_loop(fs)
-            weakref.finalize(self, _close_soon, self._loop, fs)
+            self._loop = io_loop(fs)
+            weakref.finalize(self, close_soon, self._loop, fs)
 
     @classmethod
     async def open(
@@ -276,7 +172,7 @@ class RemoteFS:
 
     async def aclose(self) -> None:
         """Close the filesystem's HTTP session, if it holds one, on the loop it belongs to."""
-        closing = _session_closing(self._fs) if self._wrapper is None else None
+        closing = session_closing(self._fs) if self._wrapper is None else None
         if closing is not None:
             await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(closing, self._loop))
 
@@ -356,51 +252,9 @@ def _build(url: str, options: dict[str, Any]) -> tuple[Any, Any, str]:
     if "::" not in url and get_filesystem_class(protocol_of(url)).async_impl:
         options = {"asynchronous": True, **options}
     fs, path = url_to_fs(url, **options)
-    if fs.protocol in _S3 or (isinstance(fs.protocol, tuple) and _S3 & set(fs.protocol)):
+    if fs.protocol in S3_PROTOCOLS or (
+        isinstance(fs.protocol, tuple) and S3_PROTOCOLS & set(fs.protocol)
+    ):
         fs.retries = 1  # s3fs's own retry loop, a class attribute: skillfs retries instead
     wrapper = None if fs.async_impl else AsyncFileSystemWrapper(fs, asynchronous=True)
     return fs, wrapper, path
-
-
-def _session_closing(fs: Any) -> Coroutine[Any, Any, Any] | None:
-    """The coroutine that closes ``fs``'s session (aiohttp or aiobotocore), once."""
-    session = getattr(fs, "_session", None)  # http, gcsfs
-    if session is not None and not session.closed:
-        return session.close()  # type: ignore[no-any-return]
-    creator = getattr(fs, "_s3creator", None)  # s3fs
-    if creator is not None:
-        fs._s3creator = fs._s3 = None
-        return creator.__aexit__(None, None, None)  # type: ignore[no-any-return]
-    return None
-
-
-def _io_loop(fs: Any) -> asyncio.AbstractEventLoop:
-    """The loop ``fs``'s coroutines run on: its own, or fsspec's I/O loop in async mode."""
-    from fsspec.asyn import get_loop
-
-    return fs.loop or get_loop()  # type: ignore[no-any-return]
-
-
-def _close_soon(loop: asyncio.AbstractEventLoop, fs: Any) -> None:
-    """Schedule the close of ``fs``'s session on ``loop``, without waiting for it."""
-    if loop.is_running() and not loop.is_closed():
-        loop.call_soon_threadsafe(_start_closing, fs)
-
-
-_CLOSING: set[asyncio.Future[Any]] = set()
-"""Session closes scheduled by finalizers, kept until done (the loop holds tasks weakly)."""
-
-
-def _start_closing(fs: Any) -> None:
-    closing = _session_closing(fs)
-    if closing is not None:
-        task = asyncio.ensure_future(closing)
-        _CLOSING.add(task)
-        task.add_done_callback(_CLOSING.discard)
-
-
-def _importable(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False

@@ -2,7 +2,7 @@
 
 Retry loops multiply when stacked: botocore's five attempts inside s3fs's five gave 25 requests
 for one key under a persistent 503. skillfs therefore retries once, here, and turns the loops of
-botocore and s3fs off (see :mod:`backends.remote.filesystem`). gcsfs cannot be told to stop
+botocore and s3fs off (see :mod:`backends.remote.protocols`). gcsfs cannot be told to stop
 retrying, so GCS keeps its own loop and this one is off for it.
 """
 

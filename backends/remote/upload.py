@@ -15,7 +15,8 @@ from backends.errors import StorageError
 from backends.paths import check_relative_path
 from backends.remote.budget import TimeBudget
 from backends.remote.errors import Redactor
-from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends.remote.filesystem import RemoteFS
+from backends.remote.protocols import check_available, default_retry, prepare
 from backends.remote.urls import check_names_something, join_location, parse_source, protocol_of
 
 _CONCURRENCY = 16
