@@ -46,10 +46,11 @@ def one_line(text: str) -> str:
 
 
 def printable_json(text: str) -> str:
-    r"""JSON text with what JSON leaves raw but a terminal acts on escaped: the same data.
+    """JSON text with what JSON leaves raw but a terminal acts on escaped: the same data.
 
     json.dumps escapes C0 controls; DEL, C1 controls, line separators and bidirectional
-    overrides are written here as ``\uXXXX`` escapes.
+    overrides are written here as JSON's four-hex-digit unicode escapes (U+202E as
+    backslash, ``u202e``).
     """
     return _JSON_RAW.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 

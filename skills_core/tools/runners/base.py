@@ -89,7 +89,6 @@ class ScriptRunner(Protocol):
     @property
     def name(self) -> str:
         """A short name for messages and logs (``"sandbox"``, ``"process"``)."""
-        ...
 
     async def run(self, run: ScriptRun) -> ProcessOutcome:
         """Run ``run`` to its end, its time limit, or the caller's cancellation.
@@ -101,4 +100,3 @@ class ScriptRunner(Protocol):
             ScriptRunnerError: The runner failed to run the script.
             OSError: The interpreter could not be started.
         """
-        ...
