@@ -1,13 +1,15 @@
 """A fast reader for the simple YAML most frontmatter is written in.
 
 It understands one mapping of ``key: value`` lines whose values are single-line plain or quoted
-strings, literal or folded block strings (``|``, ``|-``, ``>``, ``>-``) of evenly indented lines,
-or one indented block: a mapping of such ``key: value`` lines (``metadata:``) or a list of
-``- value`` items (``tags:``). For that subset it returns exactly what PyYAML's safe loader
-returns; for anything else (flow style, anchors, tags, escapes, multi-line plain values, blank or
-deeper lines inside blocks, duplicate keys, values YAML would read as numbers, booleans, dates or
-null) it returns ``None`` and the caller falls back to PyYAML. Differential tests hold the two
-equal.
+strings, literal or folded block strings (``|``, ``|-``, ``>``, ``>-``) of evenly indented lines
+with no blank line between them, or one indented block: a mapping of such ``key: value`` lines
+(``metadata:``) or a list of ``- value`` items (``tags:``), where blank and comment lines may
+stand between entries, as YAML allows. Keys are plain words of at most 1,024 characters (YAML's
+limit for a key on one line). For that subset it returns exactly what PyYAML's safe loader
+returns, with or without libyaml; for anything else (flow style, anchors, tags, escapes,
+multi-line plain values, deeper lines inside blocks, duplicate keys, values YAML would read as
+numbers, booleans, dates or null) it returns ``None`` and the caller falls back to PyYAML.
+Differential tests hold the two equal.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ _DECLINED_CHARS = re.compile(
 _RESOLVERS = yaml.SafeLoader.yaml_implicit_resolvers
 _FIRST_CHARS_TO_CHECK = _INDICATORS | {char for char in _RESOLVERS if char}
 _KEY_CACHE_SIZE = 1024
+_MAX_KEY_LENGTH = 1024
+"""YAML's longest implicit key: PyYAML and libyaml refuse a ``key:`` further from its start."""
 _string_keys: dict[str, bool] = {}
 
 
@@ -181,7 +185,7 @@ def _spaces_follow(lines: list[str], index: int) -> bool:
 
 def _learn_key(key: str) -> bool:
     """Whether a plain key is one YAML reads as a string; remembered, since keys repeat."""
-    known = bool(_KEY.match(key)) and _is_plain_string(key)
+    known = len(key) <= _MAX_KEY_LENGTH and bool(_KEY.match(key)) and _is_plain_string(key)
     if len(_string_keys) < _KEY_CACHE_SIZE:
         _string_keys[key] = known
     return known

@@ -1,15 +1,20 @@
-"""PyYAML, bounded: the C safe loader when present, hostile documents refused before building.
+"""PyYAML, bounded: hostile documents judged by skillfs before libyaml sees them.
 
-Two kinds of document are refused from libyaml's event stream, whose parser keeps an explicit
-stack and never recurses: "billion laughs" alias bombs, and deep nesting, which libyaml's
-composer (recursive C) turns into a segmentation fault at about 30,000 levels. Integers longer
-than Python converts to text (4,300 digits, in any base YAML knows: decimal, hex, octal,
-binary, sexagesimal ``1:2:3``) are refused as they are built, since every later ``str()`` of
-them would raise.
+Three limits are judged before any document is built: "billion laughs" alias bombs, deep
+nesting (libyaml's composer recurses in C and crashes at about 30,000 levels; PyYAML 6.0.4's
+libyaml stops flow nesting at 1,000 levels with an error of its own), and integers longer than
+Python converts to text (4,300 digits, in any base YAML knows: decimal, hex, octal, binary,
+sexagesimal ``1:2:3``), refused as they are built since every later ``str()`` of them would
+raise. Aliases and depth are counted by a cheap scan of the text (an upper bound on both) and,
+only when that bound is over a limit, exactly, from the event stream of PyYAML's pure-Python
+parser, which keeps an explicit stack and has no nesting limit of its own. So a verdict and its
+message are the same whichever PyYAML build (with or without libyaml) is installed; a document
+within the limits is then loaded by the fastest loader present.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -34,8 +39,8 @@ class _IntegerTooLong(Exception):
         self.line = line
 
 
-class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """The safe loader (libyaml when PyYAML has it) refusing duplicate mapping keys.
+class _UniqueKeyConstructor(yaml.constructor.SafeConstructor):
+    """The safe constructor refusing duplicate mapping keys and over-long integers.
 
     YAML requires unique keys; PyYAML would silently keep the last one, so ``name: a`` then
     ``name: b`` would load a skill its author may not have meant.
@@ -65,10 +70,24 @@ class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: 
         return value
 
 
-_UniqueKeyLoader.add_constructor(_INT_TAG, _UniqueKeyLoader.construct_bounded_int)
+# types-PyYAML expects a whole loader here; the mixin hands the table to both loaders below.
+_UniqueKeyConstructor.add_constructor(_INT_TAG, _UniqueKeyConstructor.construct_bounded_int)  # type: ignore[type-var]
 
 
-_Loader: Any = _UniqueKeyLoader
+class PythonLoader(_UniqueKeyConstructor, yaml.SafeLoader):
+    """PyYAML's pure-Python safe loader with skillfs's constructor; always available."""
+
+
+LOADER: Any = PythonLoader
+"""The loader documents within the limits are built with: libyaml's when PyYAML has it."""
+if yaml.__with_libyaml__:
+
+    class LibyamlLoader(_UniqueKeyConstructor, yaml.CSafeLoader):
+        """libyaml's safe loader with skillfs's constructor."""
+
+    LOADER = LibyamlLoader
+
+_ALIAS_CANDIDATE = re.compile(r"(?:^|(?<=[\s\[{,:]))\*[^\s,\[\]{}]", re.MULTILINE)
 _OPENING_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _CLOSING_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
@@ -87,9 +106,12 @@ def load_yaml(text: str, *, limits: Limits, location: str, first_line: int = 1) 
         SkillParseError: The YAML is invalid.
     """
     try:
-        if "*" in text or _depth_bound(text) > limits.max_yaml_depth:
+        if (
+            len(_ALIAS_CANDIDATE.findall(text)) > limits.max_yaml_aliases
+            or _depth_bound(text) > limits.max_yaml_depth
+        ):
             _check_events(text, limits, location)
-        return yaml.load(text, Loader=_Loader)
+        return yaml.load(text, Loader=LOADER)
     except _IntegerTooLong as exc:
         raise YamlLimitError(
             f"integer at line {first_line + exc.line} is longer than {MAX_INT_DIGITS:,} digits; "
@@ -113,15 +135,24 @@ def load_yaml(text: str, *, limits: Limits, location: str, first_line: int = 1) 
 
 
 def _depth_bound(text: str) -> int:
-    """An upper bound on nesting: every level opens with ``[``, ``{``, ``-``, ``?`` or indent."""
-    indent = max(len(line) - len(line.lstrip(" ")) for line in text.split("\n"))
-    openers = text.count("[") + text.count("{") + text.count("-") + text.count("?")
-    return openers + indent + 1
+    """An upper bound on nesting, from the text alone.
+
+    A flow level opens with ``[`` or ``{``; a block level needs a deeper indent than its parent
+    or, on one line, a ``-`` or ``?`` indicator (a mapping and the sequence under it may share
+    an indent only after a ``- ``, two columns).
+    """
+    block = max(
+        len(line) - len(stripped) + stripped.count("-") + stripped.count("?")
+        for line in text.split("\n")
+        for stripped in (line.lstrip(" "),)
+    )
+    return text.count("[") + text.count("{") + block + 2
 
 
 def _check_events(text: str, limits: Limits, location: str) -> None:
+    """Count aliases and depth exactly, from the pure-Python parser's events."""
     aliases = depth = 0
-    for event in yaml.parse(text, Loader=_Loader):
+    for event in yaml.parse(text, Loader=PythonLoader):
         if isinstance(event, _OPENING_EVENTS):
             depth += 1
             if depth > limits.max_yaml_depth:

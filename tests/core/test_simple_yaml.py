@@ -82,6 +82,11 @@ def test_typical_frontmatter_takes_the_fast_path() -> None:
         "name: a\ndescription: |-\n  # not a comment\n  x: y\n",
         "name: a\ntags:\n  - x\n  - 'y z'\n\n  # comment\n  - \"q\"\nlicense: MIT",
         "name: a\nmetadata:\n\n  k: v\n",
+        "name: a\nmetadata:\n  k: v\n\n  k2: v2\n",
+        "name: a\nmetadata:\n  k: v\n   \n  k2: v2\n\ndescription: d\n",
+        "name: a\nmetadata:\n  k: v\n \n",
+        "k" * 1024 + ": v\n",
+        "m:\n  " + "k" * 1024 + ": v\n",
     ],
 )
 def test_simple_shapes_are_read_exactly(text: str) -> None:
@@ -146,6 +151,8 @@ def test_simple_shapes_are_read_exactly(text: str) -> None:
         "name: a\nmetadata:\n  k: v\n  k: w\n",
         "name: `tick`\n",
         "name: @at\n",
+        "k" * 1025 + ": v\n",
+        "m:\n  " + "k" * 1025 + ": v\n",
     ],
 )
 def test_everything_else_is_declined(text: str) -> None:
@@ -210,7 +217,7 @@ _ATOMS = st.sampled_from(
 )
 _SCALAR = st.lists(_ATOMS, min_size=0, max_size=6).map("".join)
 _KEY = st.sampled_from(
-    ["name", "description", "license", "metadata", "x", "yes", "a-b", "a_b", "1"]
+    ["name", "description", "license", "metadata", "x", "yes", "a-b", "a_b", "1", "k" * 1025]
 )
 _LINE = st.one_of(
     st.tuples(_KEY, _SCALAR).map(lambda kv: f"{kv[0]}: {kv[1]}"),
