@@ -77,23 +77,31 @@ async def test_a_composite_with_a_member_without_events_is_polled(tmp_path: Path
 
 
 async def test_merged_signals_start_when_every_stream_has_started_and_pass_on_errors() -> None:
+    def stream(queue: asyncio.Queue[str]) -> AsyncIterator[None]:
+        async def signals() -> AsyncIterator[None]:
+            while await queue.get() != "boom":
+                yield None
+            raise OSError("watch lost")
+
+        return signals()
+
     first: asyncio.Queue[str] = asyncio.Queue()
     second: asyncio.Queue[str] = asyncio.Queue()
+    # The first stream starts and then fails while the second never started: the merged
+    # stream must pass on the error without having signalled for the first stream alone.
+    alone = merged([stream(first), stream(second)])
+    first.put_nowait("start")
+    first.put_nowait("boom")
+    with pytest.raises(OSError, match="watch lost"):
+        await asyncio.wait_for(anext(alone), timeout=5)
 
-    async def stream(queue: asyncio.Queue[str]) -> AsyncIterator[None]:
-        while await queue.get() != "boom":
-            yield None
-        raise OSError("watch lost")
-
+    first, second = asyncio.Queue(), asyncio.Queue()
     signals = merged([stream(first), stream(second)])
     first.put_nowait("start")
-    waiting = asyncio.ensure_future(anext(signals))
-    await asyncio.sleep(0.01)
-    assert not waiting.done()  # the second stream has not started yet
     second.put_nowait("start")
-    await asyncio.wait_for(waiting, timeout=5)
+    assert await asyncio.wait_for(anext(signals), timeout=5) is None
     first.put_nowait("change")
-    await asyncio.wait_for(anext(signals), timeout=5)
+    assert await asyncio.wait_for(anext(signals), timeout=5) is None
     second.put_nowait("boom")
     with pytest.raises(OSError, match="watch lost"):
         await asyncio.wait_for(anext(signals), timeout=5)

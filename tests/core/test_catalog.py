@@ -223,7 +223,7 @@ async def test_readers_never_see_a_half_applied_refresh(memory: MemoryBackend) -
     memory.remove("alpha")
     backend.gate = asyncio.Event()
     refreshing = asyncio.create_task(catalog.refresh())
-    await asyncio.sleep(0.01)
+    await asyncio.wait_for(backend.at_gate.wait(), timeout=5)  # listed, fetching the new ones
     assert [meta.name for meta in catalog.list()] == before
     backend.gate.set()
     await refreshing

@@ -14,7 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from backends import FsspecBackend, UnsupportedSourceError, open_backend, write_bytes
+from backends import (
+    FsspecBackend,
+    LocalBackend,
+    UnsupportedSourceError,
+    open_backend,
+    write_bytes,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,17 +90,21 @@ def test_the_cli_says_so_in_one_line_without_touching_credentials(url: str) -> N
 
 
 @pytest.mark.parametrize(
-    "url",
+    ("url", "kind", "location"),
     [
-        "s3://bucket",
-        "gs://bucket/skills",
-        "github://org:repo@main/skills",
-        "github://org:repo",
-        "zip://::s3://bucket/skills.zip",
-        "https://example.invalid/skills.zip",
-        "file:///srv/skills",
-        ".",
+        ("s3://bucket", FsspecBackend, "s3://bucket"),
+        ("gs://bucket/skills", FsspecBackend, "gs://bucket/skills"),
+        ("github://org:repo@main/skills", FsspecBackend, "github://org:repo@main/skills"),
+        ("github://org:repo", FsspecBackend, "github://org:repo"),
+        ("zip://::s3://bucket/skills.zip", FsspecBackend, "zip://::s3://bucket/skills.zip"),
+        ("https://example.invalid/skills.zip", FsspecBackend, "https://example.invalid/skills.zip"),
+        ("file:///srv/skills", LocalBackend, "/srv/skills"),
+        (".", LocalBackend, str(Path.cwd())),
     ],
 )
-def test_urls_that_name_something_still_open(url: str) -> None:
-    open_backend(url)
+def test_urls_that_name_something_open_the_backend_for_it(
+    url: str, kind: type, location: str
+) -> None:
+    backend = open_backend(url)
+    assert type(backend) is kind
+    assert backend.location == location

@@ -54,7 +54,18 @@ async def test_aclose_closes_the_http_session(static_server: StaticServer) -> No
     await backend.aclose()
 
 
-async def test_aclose_of_a_backend_never_used_does_nothing() -> None:
-    backend = FsspecBackend("s3://bucket/skills", endpoint_url="http://127.0.0.1:9")
-    await backend.aclose()
-    await backend.aclose()
+async def test_aclose_of_a_backend_never_used_connects_to_nothing() -> None:
+    accepted = 0
+
+    def count(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal accepted
+        accepted += 1
+        writer.close()
+
+    server = await asyncio.start_server(count, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    async with server:
+        backend = FsspecBackend("s3://bucket/skills", endpoint_url=f"http://127.0.0.1:{port}")
+        await backend.aclose()
+        await backend.aclose()  # twice is as harmless as once
+    assert accepted == 0

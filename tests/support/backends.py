@@ -20,6 +20,7 @@ class CountingBackend:
         self.fail_listing: Exception | None = None
         self.fail_fetch: dict[str, StorageError] = {}
         self.gate: asyncio.Event | None = None
+        self.at_gate = asyncio.Event()  # set once a fetch waits at ``gate``
 
     @property
     def location(self) -> str:
@@ -39,6 +40,7 @@ class CountingBackend:
 
     async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
         if self.gate is not None:
+            self.at_gate.set()
             await self.gate.wait()
         self.fetched += names
         results = list(await fetch_many(self.inner, names))
