@@ -64,6 +64,8 @@ class CatalogEntry(NamedTuple):
             cover loaded skills).
         digest: In a catalog that keeps metadata only, a hash of the SKILL.md ``raw`` held
             before it was dropped (see :meth:`without_body`); 0 otherwise.
+        frontmatter_name: A refused skill's usable frontmatter ``name``, when it has one (a
+            strict catalog refuses skills a lenient one serves under it); ``None`` otherwise.
     """
 
     name: str
@@ -75,6 +77,7 @@ class CatalogEntry(NamedTuple):
     errors: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
     digest: int = 0
+    frontmatter_name: str | None = None
 
     @property
     def loaded(self) -> bool:
@@ -85,6 +88,13 @@ class CatalogEntry(NamedTuple):
     def served_name(self) -> str:
         """The name the skill is known by: its metadata's name once loaded, else its folder."""
         return self.name if self.metadata is None else self.metadata.name
+
+    @property
+    def declared_name(self) -> str:
+        """The name the skill gives itself (a lenient catalog serves it so), else its folder."""
+        if self.metadata is not None:
+            return self.metadata.name
+        return self.frontmatter_name or self.name
 
     @property
     def body(self) -> str:
@@ -216,7 +226,8 @@ def _full_verdict(document: SkillDocument, *, limits: Limits, strict: bool) -> C
     )
     if metadata is None or (strict and report.errors):
         errors = _problems(folder, location, report.errors)
-        return _refused(document, errors, _problems(folder, location, advice_issues))
+        entry = _refused(document, errors, _problems(folder, location, advice_issues))
+        return entry if metadata is None else entry._replace(frontmatter_name=metadata.name)
     warnings = _problems(metadata.name, location, (*repairs, *report.errors, *advice_issues))
     fingerprint = document.fingerprint
     return CatalogEntry(

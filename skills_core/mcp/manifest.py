@@ -2,9 +2,11 @@
 
 A file's digest is computed once per version of the file (its backend fingerprint and size),
 so rebuilding the entries after a refresh reads only files that changed; ``SKILL.md`` comes
-from the catalog itself and is never read again. Skills the extension cannot carry (a name
-outside its naming rules, over 512 files or 16 MiB) are left out with the reason: they stay
-reachable through the plain tools.
+from the catalog itself and is never read again. Every skill the catalog serves is published
+as it serves it: one loaded with warnings (a description over 1,024 characters, a name unlike
+its folder) carries them in its entry's ``_meta`` under :data:`WARNINGS_META`. Skills the
+extension cannot carry (a name outside its naming rules, over 512 files or 16 MiB) are left out
+with the reason: they stay reachable through the plain tools.
 """
 
 from __future__ import annotations
@@ -25,13 +27,21 @@ from backends.mcp.entries import (
 )
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import SkillParseError
-from skills_core.format.fields import DESCRIPTION_MAX_LENGTH, is_plain_name
+from skills_core.format.fields import is_plain_name
 from skills_core.format.parsing import parse_frontmatter, split_skill_md
 
 _CONCURRENCY = 16
 
 Entry = dict[str, Any]
 """A ``Skill`` entry as it goes on the wire."""
+
+WARNINGS_META = "skillfs/warnings"
+"""The ``_meta`` key of an entry's warnings: ``[{"code", "message"}]``, as the catalog gives
+them (codes from :mod:`skills_core.codes`)."""
+
+LEFT_OUT_META = "skillfs/leftOut"
+"""The ``_meta`` key of a ``skills/list`` page naming every skill the extension leaves out:
+``[{"name", "reason"}]`` (the plain tools still serve them)."""
 
 
 class Published(NamedTuple):
@@ -79,11 +89,8 @@ class Manifests:
         return published, left_out
 
     async def _publish(self, name: str) -> Published | str:
-        meta = self._catalog.metadata(name)
         if not is_plain_name(name):
             return "its name breaks the extension's naming rules (lowercase letters, digits, '-')"
-        if len(meta.description) > DESCRIPTION_MAX_LENGTH:
-            return f"its description is over {DESCRIPTION_MAX_LENGTH} characters"
         skill = await self._catalog.get(name)
         raw = await self._catalog.read_skill_md(name)
         built = self._built.get(name)
@@ -109,6 +116,10 @@ class Manifests:
         source = split_skill_md(raw, location=skill.location, limits=limits)
         frontmatter = parse_frontmatter(source.frontmatter, location=skill.location, limits=limits)
         wire = {"uri": uri, "frontmatter": _json_value(frontmatter), "resources": resources}
+        warnings = self._catalog.snapshot.advice.get(name, ())
+        if warnings:
+            notes = [{"code": problem.code, "message": problem.message} for problem in warnings]
+            wire["_meta"] = {WARNINGS_META: notes}
         published = Published(name, wire, paths)
         self._built[name] = (raw, skill.files, published)
         return published

@@ -2,7 +2,9 @@
 
 The extension (``io.modelcontextprotocol/skills``, SEP-2640) gets ``skills/list`` (paged),
 ``skills/get`` and one ``skill://<name>/<path>`` resource per file, read with
-``resources/read``; every digest and size comes from the catalog. Clients that predate the
+``resources/read``; every digest and size comes from the catalog. Every ``skills/list`` page
+names the skills the extension leaves out, and why, in its ``_meta``
+(:data:`~skills_core.mcp.manifest.LEFT_OUT_META`). Clients that predate the
 extension get the tools of :mod:`skills_core.mcp.tools`. :meth:`SkillServer.refresh` and
 :meth:`SkillServer.watch` keep it current and tell every client when the skills changed.
 """
@@ -29,7 +31,7 @@ from backends.mcp.wire import GET_METHOD, LIST_METHOD, GetSkillParams, ListSkill
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.watch import refresh_triggers
-from skills_core.mcp.manifest import Manifests, Published
+from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
 from skills_core.mcp.tools import call_tool, offered
 from skills_core.tools.factory import SkillTools
@@ -190,6 +192,9 @@ class SkillServer:
         end = start + self._page_size
         page = [self._published[uri].entry for uri in uris[start:end]]
         result: dict[str, Any] = {"skills": page, "ttlMs": 0, "cacheScope": "private"}
+        if self._left_out:
+            left_out = sorted(self._left_out.items())
+            result["_meta"] = {LEFT_OUT_META: [{"name": n, "reason": r} for n, r in left_out]}
         if end < len(uris):
             result["nextCursor"] = str(end)
         return result

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from skills_core import codes
 from skills_core.cli.source import EXAMPLES
-from tests.cli.conftest import ADVICE, GOOD, STRICTLY_INVALID, RunCli, skill_md
+from tests.cli.conftest import ADVICE, GOOD, RENAMED, STRICTLY_INVALID, RunCli, skill_md
 
 
 def test_bundled_examples_are_valid(cli: RunCli) -> None:
@@ -22,7 +22,7 @@ def test_bundled_examples_are_valid(cli: RunCli) -> None:
 def test_mixed_folder_reports_every_problem_and_exits_1(cli: RunCli, mixed_root: Path) -> None:
     result = cli("validate", mixed_root)
     assert result.code == 1
-    rows = {line.split()[1]: line.split()[0] for line in result.out.splitlines()[1:-1]}
+    rows = {_folder_of(line): line.split()[0] for line in result.out.splitlines()[1:-1]}
     assert rows == {
         **dict.fromkeys([*GOOD, *ADVICE], "ok"),
         **dict.fromkeys(STRICTLY_INVALID, "invalid"),
@@ -44,8 +44,10 @@ def test_json_verdict_per_skill(cli: RunCli, mixed_root: Path) -> None:
     data = json.loads(result.out)
     assert data["source"] == str(mixed_root)
     assert data["valid"] is False
-    verdicts = {skill["name"]: skill for skill in data["skills"]}
+    verdicts = {skill["folder"]: skill for skill in data["skills"]}
     assert set(verdicts) == {*GOOD, *ADVICE, *STRICTLY_INVALID}
+    for folder, (_, served, _) in RENAMED.items():
+        assert verdicts[folder]["name"] == served  # the name list, show and prompt use
     for name in GOOD:
         assert verdicts[name]["valid"] is True
         assert verdicts[name]["errors"] == verdicts[name]["warnings"] == []
@@ -91,7 +93,9 @@ def test_one_skill_folder_is_validated_alone(cli: RunCli, mixed_root: Path) -> N
     assert bad.code == 1
     data = json.loads(bad.out)
     assert data["source"] == str(mixed_root / "misnamed")
-    assert [skill["name"] for skill in data["skills"]] == ["misnamed"]
+    assert [(skill["name"], skill["folder"]) for skill in data["skills"]] == [
+        ("other-name", "misnamed")
+    ]
     assert bad.err.count("\n") == 1
 
 
@@ -123,3 +127,9 @@ def test_unreachable_source_exits_2(cli: RunCli, tmp_path: Path) -> None:
     assert result.code == 2
     assert result.out == ""
     assert result.err.startswith(f"error: {tmp_path / 'missing'}: ")
+
+
+def _folder_of(row: str) -> str:
+    """The folder a table row is about: its SKILL cell, or the folder it names in brackets."""
+    cells = row.split()
+    return cells[3].rstrip(")") if cells[2:3] == ["(folder"] else cells[1]

@@ -21,6 +21,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.client.subscriptions import ResourcesListChanged, listen
 
 from backends.mcp.entries import SKILLS_EXTENSION
+from skills_core import codes
+from skills_core.mcp.manifest import WARNINGS_META
 from tests.mcp.client import get_skill, list_skills, read_verified
 from tests.mcp.conftest import PNG, ROOT, SKILLS, write_tree
 
@@ -107,6 +109,28 @@ async def test_stdio_serves_plain_tools_to_a_handshake_era_client(skills_root: P
         await asyncio.to_thread(write_tree, skills_root, NEW_SKILL)
         async with asyncio.timeout(EVENT_TIMEOUT):
             await changed.wait()
+
+
+async def test_stdio_serves_a_skill_with_a_long_description_with_its_warning(
+    tmp_path: Path,
+) -> None:
+    description = "Summarises long design reviews into decisions and owners. " * 20
+    write_tree(
+        tmp_path,
+        {
+            "review-digest/SKILL.md": f"---\nname: review-digest\n"
+            f"description: {description.strip()}\n---\n# Digest\n"
+        },
+    )
+    async with (
+        stdio_client(stdio_params(tmp_path, "--no-watch")) as (read, write),
+        ClientSession(read, write, extensions={SKILLS_EXTENSION: {}}) as session,
+    ):
+        await session.discover()
+        (entry,) = await list_skills(session)
+    assert entry["frontmatter"]["description"] == description.strip()
+    (warning,) = entry["_meta"][WARNINGS_META]
+    assert warning["code"] == codes.TOO_LONG
 
 
 class HttpServe:

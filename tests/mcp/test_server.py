@@ -16,7 +16,9 @@ from mcp.shared.subscriptions import ServerEvent
 from backends import LocalBackend
 from backends.mcp.entries import SKILLS_EXTENSION
 from backends.mcp.wire import ListSkillsParams, ListSkillsRequest, ListSkillsResult
+from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.mcp.manifest import LEFT_OUT_META, WARNINGS_META
 from skills_core.mcp.server import SkillServer
 from tests.mcp.client import get_skill, list_skills, read_verified
 from tests.mcp.conftest import write_tree
@@ -90,7 +92,7 @@ async def test_a_lowercase_skill_md_is_published_as_skill_md(tmp_path: Path) -> 
         assert files["skill://lower/SKILL.md"].startswith(b"---\nname: lower")
 
 
-async def test_skills_the_extension_cannot_carry_are_left_out_with_a_reason(
+async def test_skills_the_extension_cannot_carry_are_left_out_and_clients_told_why(
     tmp_path: Path,
 ) -> None:
     crowded = {f"crowded/data/{index}.txt": "x" for index in range(512)}
@@ -99,20 +101,58 @@ async def test_skills_the_extension_cannot_carry_are_left_out_with_a_reason(
         {
             "crowded/SKILL.md": "---\nname: crowded\ndescription: d\n---\nx\n",
             **crowded,
-            "wordy/SKILL.md": "---\nname: wordy\ndescription: " + "w" * 1100 + "\n---\nx\n",
             "fine/SKILL.md": "---\nname: fine\ndescription: d\n---\nx\n",
         },
     )
     server = SkillServer(SkillCatalog(LocalBackend(root)))
     await server.refresh()
-    assert set(server.left_out) == {"crowded", "wordy"}
+    assert set(server.left_out) == {"crowded"}
     assert "513 files, over the extension's 512" in server.left_out["crowded"]
-    assert "over 1024 characters" in server.left_out["wordy"]
     async with Client(server.lowlevel) as client:
-        assert [e["uri"] for e in await list_skills(client.session)] == ["skill://fine/SKILL.md"]
+        page = await client.session.send_request(
+            ListSkillsRequest(params=ListSkillsParams()), ListSkillsResult
+        )
+        assert [e["uri"] for e in page.skills] == ["skill://fine/SKILL.md"]
+        assert page.meta is not None
+        assert page.meta[LEFT_OUT_META] == [
+            {"name": "crowded", "reason": server.left_out["crowded"]}
+        ]
         tools = await client.call_tool("list_skills", {})
         names = [skill["name"] for skill in tools.structured_content["skills"]]
-        assert names == ["crowded", "fine", "wordy"]  # the tools still serve them
+        assert names == ["crowded", "fine"]  # the tools still serve it
+
+
+async def test_what_the_lenient_catalog_serves_is_published_with_its_warning(
+    tmp_path: Path,
+) -> None:
+    long_description = "Summarises long design reviews. " * 40  # 1,280 characters
+    root = write_tree(
+        tmp_path,
+        {
+            "review-digest/SKILL.md": "---\nname: review-digest\ndescription: "
+            f"{long_description.strip()}\n---\n# Review digest\n",
+            "fine/SKILL.md": "---\nname: fine\ndescription: d\n---\nx\n",
+        },
+    )
+    catalog = SkillCatalog(LocalBackend(root))
+    server = SkillServer(catalog)
+    await server.refresh()
+    assert server.left_out == {}
+    async with connect(server) as client:
+        page = await client.session.send_request(
+            ListSkillsRequest(params=ListSkillsParams()), ListSkillsResult
+        )
+        entries = {entry["uri"]: entry for entry in page.skills}
+        fetched = await get_skill(client.session, "skill://review-digest/SKILL.md")
+        files = await read_verified(client.session, fetched)
+    assert LEFT_OUT_META not in (page.meta or {})  # nothing left out
+    wordy = entries["skill://review-digest/SKILL.md"]
+    assert wordy == fetched
+    assert wordy["frontmatter"]["description"] == long_description.strip()
+    (warning,) = catalog.warnings
+    assert wordy["_meta"] == {WARNINGS_META: [{"code": codes.TOO_LONG, "message": warning.message}]}
+    assert "_meta" not in entries["skill://fine/SKILL.md"]
+    assert list(files) == ["skill://review-digest/SKILL.md"]
 
 
 async def test_clients_hear_of_changes_once_and_only_of_real_ones(

@@ -1,41 +1,55 @@
-"""``skillfs show [URL] NAME [--json]``: one skill's metadata, files and instructions."""
+"""``skillfs show [URL] NAME [--json]``: one skill's metadata, files and instructions.
+
+NAME is the name the skill is served under, or its folder's name (resolved to the skill that
+folder serves, with a note saying so). A lone argument holding a path separator is one skill's
+folder, never a NAME: no served name holds one.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 
 from backends.base import Backend
 from backends.errors import SkillNotFoundError
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
+from skills_core.catalog.snapshot import CatalogSnapshot
 from skills_core.cli import exits
 from skills_core.cli.output import (
     add_json_flag,
     describe_value,
     format_table,
     human_size,
+    plural,
     print_json,
     print_problems,
     problems_record,
 )
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
-from skills_core.cli.terminal import Style, printable
+from skills_core.cli.terminal import Style, print_message, printable
 from skills_core.format.models import Skill
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL, the skill's name and ``--json``."""
     add_url_argument(parser)
-    parser.add_argument("name", metavar="NAME", help="the skill to show")
+    parser.add_argument(
+        "name",
+        metavar="NAME",
+        help="the skill to show: its name or its folder's; alone, a path to one skill's folder",
+    )
     add_json_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the skill, or why it is refused (exit 1); an unknown name is a usage error."""
-    entry, skill = asyncio.run(_fetch(open_source(args.url), args.name))
-    print_problems(entry.errors, entry.warnings)
+    url, name = args.url, args.name
+    if url is None and (os.sep in name or "/" in name):
+        url, name = name, None  # one skill's folder, as every reading command takes it
+    entry, skill = asyncio.run(_fetch(open_source(url), name))
     if skill is None:
         return exits.INVALID
     if args.json:
@@ -54,13 +68,43 @@ def run(args: argparse.Namespace) -> int:
     return exits.OK
 
 
-async def _fetch(source: Backend, name: str) -> tuple[CatalogEntry, Skill | None]:
+async def _fetch(source: Backend, name: str | None) -> tuple[CatalogEntry, Skill | None]:
+    """The skill ``name`` means, with its problems printed; ``None`` when it is not served.
+
+    A folder's name means the skill that folder serves (a note says so); a refused folder
+    prints why (another folder serving its name included).
+    """
     catalog: SkillCatalog = await load_catalog(source)
     snapshot = catalog.snapshot
-    entry = snapshot.loaded.get(name) or snapshot.entries.get(name)
-    if entry is None:
-        raise SkillNotFoundError(f"no skill named {name!r}", location=source.location)
-    return entry, (await catalog.get(name) if name in catalog else None)
+    entry = _entry(snapshot, source, name)
+    served = entry.served_name
+    served_here = snapshot.loaded.get(served) is entry
+    if served_here and served not in (name, entry.name):
+        print_message("note", entry.location, f"folder {entry.name!r} serves skill {served!r}")
+    print_problems(snapshot.problems.get(entry.name, ()), entry.warnings)
+    return entry, (await catalog.get(served) if served_here else None)
+
+
+def _entry(snapshot: CatalogSnapshot, source: Backend, name: str | None) -> CatalogEntry:
+    """The entry served under ``name``, else the one in the folder ``name``.
+
+    With no name, the one skill a skill folder holds.
+
+    Raises:
+        SkillNotFoundError: No such skill, or no name for a source of several.
+    """
+    if name is not None:
+        entry = snapshot.loaded.get(name) or snapshot.entries.get(name)
+        if entry is None:
+            raise SkillNotFoundError(f"no skill named {name!r}", location=source.location)
+        return entry
+    entries = list(snapshot.entries.values())
+    if len(entries) == 1:
+        return entries[0]
+    found = f"holds {plural(len(entries), 'skill')}" if entries else "holds no skill"
+    raise SkillNotFoundError(
+        f"{found}: name the one to show (skillfs show URL NAME)", location=source.location
+    )
 
 
 def _render(skill: Skill, style: Style) -> str:

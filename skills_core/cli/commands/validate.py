@@ -31,9 +31,15 @@ from skills_core.format.problems import SkillProblem
 
 @dataclass
 class Verdict:
-    """Every problem of one skill."""
+    """Every problem of one skill.
+
+    Attributes:
+        name: The name the skill gives itself, which ``list``, ``show`` and ``prompt`` use.
+        folder: The skill's folder (its storage key).
+    """
 
     name: str
+    folder: str
     location: str
     errors: list[SkillProblem] = field(default_factory=list)
     warnings: list[SkillProblem] = field(default_factory=list)
@@ -47,6 +53,7 @@ class Verdict:
         """A JSON-ready mapping."""
         return {
             "name": self.name,
+            "folder": self.folder,
             "location": self.location,
             "valid": self.valid,
             "errors": problems_record(self.errors),
@@ -86,19 +93,23 @@ def run(args: argparse.Namespace) -> int:
 def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
     """One verdict per listed skill, in name order, with every problem found.
 
+    Problems are filed by folder, so two folders claiming one name keep their own verdicts.
+
     A skill's own problems come from its catalog entry (so a refused skill keeps its advice);
     problems the catalog adds (failed re-reads, shadowed names) are filed under their skill.
     """
     entries = catalog.snapshot.entries
     verdicts = {
-        name: Verdict(name, entry.location, list(entry.errors), list(entry.warnings))
-        for name, entry in entries.items()
+        folder: Verdict(
+            entry.declared_name, folder, entry.location, list(entry.errors), list(entry.warnings)
+        )
+        for folder, entry in entries.items()
     }
     own = {problem for entry in entries.values() for problem in (*entry.errors, *entry.warnings)}
 
     def verdict_for(problem: SkillProblem) -> Verdict:
-        name = problem.subject
-        return verdicts.setdefault(name, Verdict(name, problem.location or name))
+        folder = problem.subject
+        return verdicts.setdefault(folder, Verdict(folder, folder, problem.location or folder))
 
     for problem in catalog.errors:
         if problem not in own:
@@ -106,7 +117,7 @@ def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
     for problem in catalog.warnings:
         if problem not in own:
             verdict_for(problem).warnings.append(problem)
-    return sorted(verdicts.values(), key=lambda verdict: verdict.name)
+    return sorted(verdicts.values(), key=lambda verdict: (verdict.name, verdict.folder))
 
 
 def _summary(verdicts: Sequence[Verdict], style: Style) -> str:
@@ -120,7 +131,7 @@ def _summary(verdicts: Sequence[Verdict], style: Style) -> str:
     if not verdicts:
         return total
     rows = [
-        ("ok" if verdict.valid else "invalid", verdict.name, _counts(verdict))
+        ("ok" if verdict.valid else "invalid", _skill_cell(verdict), _counts(verdict))
         for verdict in verdicts
     ]
 
@@ -133,6 +144,13 @@ def _summary(verdicts: Sequence[Verdict], style: Style) -> str:
         header=style.heading,
     )
     return "\n".join([*table, total])
+
+
+def _skill_cell(verdict: Verdict) -> str:
+    """The skill's name, and its folder where that differs."""
+    if verdict.folder == verdict.name:
+        return verdict.name
+    return f"{verdict.name} (folder {verdict.folder})"
 
 
 def _counts(verdict: Verdict) -> str:
