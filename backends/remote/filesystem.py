@@ -159,7 +159,7 @@ class RemoteFS:
 
         async def attempt() -> bytes:
             data = bytes(await self._attempt("cat_file", path, start=start, end=end))
-            return IncompleteReadError.check(data, end - start, location=location)
+            return IncompleteReadError.check(data, end - start, location=location, ranged=True)
 
         data: bytes = await self._guarded(attempt, location=location, size=end - start)
         return data
