@@ -108,6 +108,13 @@ class IncompleteReadError(StorageError):
         raise cls(message, location=location)
 
 
+class RangesIgnoredError(StorageError):
+    """An HTTP server answered a ranged GET with the whole file, which the caller cannot use.
+
+    Its body is not read. Not retried: the server answers every ranged request that way.
+    """
+
+
 def is_transient(exc: BaseException) -> bool:
     """True for failures that may pass on a retry: 5xx, throttling, resets, timeouts."""
     return any(_is_transient_one(error) for error in _chain(exc))
