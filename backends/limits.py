@@ -39,8 +39,9 @@ class Limits:
         max_bundle_bytes: Largest zip bundle accepted, checked from its size before any
             download (``HOST_SKILL_BYTES`` x ``BUNDLE_SKILLS``).
         bundle_download_bytes: Bundles up to this size are downloaded whole and served from
-            memory; larger ones are read member by member with ranged requests. It also
-            bounds the central directory and the manifest, which are always read whole.
+            memory; larger ones are read member by member with ranged requests, and refused
+            when their HTTP server ignores ``Range``. It also bounds the central directory
+            and the manifest, which are always read whole.
         max_bundle_entries: Most members one zip bundle may declare, read from its end record
             before anything else is downloaded (``HOST_SKILL_FILES`` x ``BUNDLE_SKILLS``).
         max_bundle_entry_bytes: Largest uncompressed size one zip member may declare (one

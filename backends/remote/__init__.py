@@ -11,6 +11,7 @@ folders), :mod:`~backends.remote.zipsafety` (screened zip bundles),
 :mod:`~backends.remote.zip_end` (an archive's end record, read first),
 :mod:`~backends.remote.manifest` (a bundle's sizes and SHA-256s),
 :mod:`~backends.remote.ranged` (large archives read with ranged requests),
+:mod:`~backends.remote.http_ranges` (ranged GETs on servers that may ignore ``Range``),
 :mod:`~backends.remote.sources` and :mod:`~backends.remote.bundle_source` (folder and bundle
 sources), :mod:`~backends.remote.backend` (the backend) and :mod:`~backends.remote.upload`
 (writing files anywhere).

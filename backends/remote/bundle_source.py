@@ -6,6 +6,10 @@ small) and refuses it from the end record alone when it declares too many member
 up to ``Limits.bundle_download_bytes`` is then downloaded (one more GET) and served from
 memory; a larger one stays where it is: its central directory is fetched once and its members
 are read with ranged requests as they are needed (:mod:`backends.remote.ranged`).
+
+An HTTP server that ignores ``Range`` answers the tail's GET with the whole archive: a bundle
+up to ``bundle_download_bytes`` is then served from that answer, never downloaded again, and
+a larger one is refused before its body is read.
 """
 
 from __future__ import annotations
@@ -13,8 +17,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from backends.errors import StorageError
+from backends.errors import LimitExceededError, StorageError
 from backends.limits import Limits, check_size
+from backends.remote.errors import RangesIgnoredError
 from backends.remote.filesystem import RemoteFS
 from backends.remote.fingerprints import fingerprint
 from backends.remote.layout import Layout, StoredFile
@@ -119,12 +124,13 @@ class BundleSource:
         limits, location = self._limits, self._location
         check_size(size, limits.max_bundle_bytes, location=location, what="bundle")
         tail_start = max(0, size - TAIL_BYTES)
-        tail = await self._range(tail_start, size)
+        data = await self._tail(tail_start, size)
+        tail = data[tail_start:] if len(data) == size else data
         end = read_end_record(tail, tail_start, location=location)
         check_end_record(end, limits, location)
         if size <= limits.bundle_download_bytes:
-            head = await self._range(0, tail_start) if tail_start else b""
-            return await self._in_memory(head + tail)
+            head = await self._range(0, tail_start) if len(data) < size else b""
+            return await self._in_memory(head + data)
         known_start = min(tail_start, end.directory_start)
         if known_start < tail_start:
             tail = await self._range(known_start, tail_start) + tail
@@ -156,6 +162,27 @@ class BundleSource:
             location=self._location,
         )
         return ZipView(bundle)
+
+    async def _tail(self, start: int, size: int) -> bytes:
+        """The archive's bytes from ``start``, or all of them when the server sends them all.
+
+        A server that ignores ``Range`` answers with the whole archive: it is kept when it may
+        be downloaded whole, and refused unread when it is over ``bundle_download_bytes``.
+        """
+        limit = self._limits.bundle_download_bytes
+        if size <= limit:
+            return await self._fs.cat_range(
+                self._fs.path, start, size, location=self._location, whole=size
+            )
+        try:
+            return await self._range(start, size)
+        except RangesIgnoredError as exc:
+            raise LimitExceededError(
+                f"{exc.message}; a bundle over Limits.bundle_download_bytes ({limit} bytes) "
+                "is only read with ranged requests (serve it where Range is honoured, or raise "
+                "the limit)",
+                location=self._location,
+            ) from exc
 
     async def _range(self, start: int, end: int) -> bytes:
         return await self._fs.cat_range(self._fs.path, start, end, location=self._location)

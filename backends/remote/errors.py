@@ -73,7 +73,7 @@ class Redactor:
 
 
 class IncompleteReadError(StorageError):
-    """A read gave more or fewer bytes than the listing said the file holds.
+    """A read gave more or fewer bytes than the listing said the file holds, or than were asked.
 
     Either the response was cut short in transit (a short body whose ``Content-Length`` and
     ETag agree with it passes every other check) or the file changed since the listing. It is
@@ -81,19 +81,38 @@ class IncompleteReadError(StorageError):
     """
 
     @classmethod
-    def check(cls, data: bytes, expected: int | None, *, location: str) -> bytes:
+    def check(
+        cls, data: bytes, expected: int | None, *, location: str, ranged: bool = False
+    ) -> bytes:
         """Return ``data`` when it has the ``expected`` length (or none is known).
+
+        Args:
+            data: What the read gave.
+            expected: The length it should have.
+            location: Where it was read, for the message.
+            ranged: ``expected`` is the length of a range asked for, not the listed size.
 
         Raises:
             IncompleteReadError: It does not.
         """
-        if expected is not None and len(data) != expected:
-            raise cls(
-                f"got {len(data)} of the {expected} bytes the listing gave "
-                "(cut short in transit, or changed since the listing)",
-                location=location,
-            )
-        return data
+        got = len(data)
+        if expected is None or got == expected:
+            return data
+        source = "asked for" if ranged else "the listing gave"
+        if got < expected:
+            why = "cut short in transit, or changed since the listing"
+            message = f"got {got} of the {expected} bytes {source} ({why})"
+        else:
+            why = "the store ignored the byte range" if ranged else "changed since the listing"
+            message = f"got {got} bytes, more than the {expected} {source} ({why})"
+        raise cls(message, location=location)
+
+
+class RangesIgnoredError(StorageError):
+    """An HTTP server answered a ranged GET with the whole file, which the caller cannot use.
+
+    Its body is not read. Not retried: the server answers every ranged request that way.
+    """
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -1,7 +1,8 @@
 """The one module that drives fsspec: building a filesystem and calling it without blocking.
 
 What a protocol needs before it is built is :mod:`backends.remote.protocols`; closing its
-session is :mod:`backends.remote.sessions`.
+session is :mod:`backends.remote.sessions`; a ranged GET on HTTP, whose server may ignore the
+range, is :mod:`backends.remote.http_ranges`.
 
 ``fsspec.core.url_to_fs`` resolves the scheme through fsspec's own registry, so any installed
 fsspec implementation works. Opening runs in a worker thread: GitHub's constructor makes a
@@ -32,6 +33,7 @@ from backends.errors import MissingDependencyError, StorageError
 from backends.remote.budget import TimeBudget
 from backends.remote.errors import IncompleteReadError, Redactor, raise_translated
 from backends.remote.github import recursive_tree
+from backends.remote.http_ranges import fetch_range
 from backends.remote.protocols import S3_PROTOCOLS, install_hint
 from backends.remote.retry import RetryPolicy, retrying
 from backends.remote.sessions import close_soon, io_loop, session_closing
@@ -150,18 +152,39 @@ class RemoteFS:
         data: bytes = await self._guarded(attempt, location=location, missing=missing, size=size)
         return data
 
-    async def cat_range(self, path: str, start: int, end: int, *, location: str) -> bytes:
+    async def cat_range(
+        self, path: str, start: int, end: int, *, location: str, whole: int | None = None
+    ) -> bytes:
         """Bytes ``[start, end)`` of one file, in one ranged GET.
 
-        Any other length is an :class:`IncompleteReadError`, retried like a dropped
-        connection: a store that ignores ranged reads fails that way too.
+        Args:
+            path: The file.
+            start: The first byte wanted.
+            end: One past the last byte wanted.
+            location: Where it is, for messages.
+            whole: The file's size, when the whole file may be returned instead: an HTTP
+                server that ignores ``Range`` sends it (:mod:`backends.remote.http_ranges`);
+                the caller tells by the length. Without it, such an answer is refused before
+                its body is read (:class:`RangesIgnoredError`, not retried).
+
+        Any other length is an :class:`IncompleteReadError`, retried like a dropped connection.
         """
 
         async def attempt() -> bytes:
-            data = bytes(await self._attempt("cat_file", path, start=start, end=end))
-            return IncompleteReadError.check(data, end - start, location=location)
+            if self.protocol == "http":
+                data = await self._on_its_loop(
+                    lambda fs: fetch_range(
+                        fs, path, start, end, whole_up_to=whole or 0, location=location
+                    )
+                )
+            else:
+                data = bytes(await self._attempt("cat_file", path, start=start, end=end))
+            if whole is not None and len(data) == whole:
+                return data
+            return IncompleteReadError.check(data, end - start, location=location, ranged=True)
 
-        data: bytes = await self._guarded(attempt, location=location, size=end - start)
+        most = end - start if whole is None else whole
+        data: bytes = await self._guarded(attempt, location=location, size=most)
         return data
 
     async def pipe(self, path: str, data: bytes, *, location: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from backends import FsspecBackend, StorageError
+from backends.remote.errors import IncompleteReadError
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
 from tests.remote.conftest import gcs_bucket, gcs_fs, gcs_server, github, repo  # noqa: F401
@@ -138,7 +139,8 @@ async def test_a_short_bundle_download_fails_the_listing_and_is_read_again(
     report = await catalog.refresh()
     assert report.failure is not None
     assert report.failure.code == codes.LIST_FAILED
-    assert "bytes the listing gave" in report.failure.message
+    assert f"got {KEEP} of the" in report.failure.message
+    assert "bytes asked for (cut short in transit" in report.failure.message
 
     s3_server.log.faults.remove(fault)
     again = await catalog.refresh()
@@ -157,7 +159,8 @@ async def test_github_bytes_unlike_the_listed_size_are_refused(
 
     [result] = await backend.get_many(["beta"])
     assert isinstance(result, StorageError)
-    assert "bytes the listing gave" in result.message
+    assert "bytes, more than the" in result.message
+    assert "the listing gave (changed since the listing)" in result.message
 
 
 async def test_gcs_bytes_unlike_the_listed_size_are_refused(
@@ -173,3 +176,16 @@ async def test_gcs_bytes_unlike_the_listed_size_are_refused(
 
     with pytest.raises(StorageError, match="bytes the listing gave"):
         await backend.read("alpha", "references/guide.md", max_bytes=1 << 20)
+
+
+@pytest.mark.parametrize(
+    ("ranged", "expected"),
+    [
+        (False, "got 12 bytes, more than the 10 the listing gave (changed since the listing)"),
+        (True, "got 12 bytes, more than the 10 asked for (the store ignored the byte range)"),
+    ],
+)
+def test_a_body_longer_than_expected_is_not_called_cut_short(ranged: bool, expected: str) -> None:
+    with pytest.raises(IncompleteReadError) as caught:
+        IncompleteReadError.check(b"x" * 12, 10, location="s3://b/k", ranged=ranged)
+    assert caught.value.message == expected

@@ -5,6 +5,7 @@
 - :class:`FakeGithub`: the GitHub REST endpoints ``GithubFileSystem`` uses, over a repository
   held in memory.
 - :class:`StaticServer`: plain files with ETags, for bundles over HTTP.
+- :class:`FolderServer`: ``python -m http.server`` on a folder, which ignores ``Range``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import http.server
+import io
 import json
 import socket
 import threading
@@ -19,6 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any, ClassVar, Self
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -452,3 +455,68 @@ class StaticServer(LoopbackHTTP):
         extension = next((kind for end, kind in self.TYPES.items() if path.endswith(end)), None)
         kind = self.types.get(path, extension or "application/octet-stream")
         return 200, {"ETag": etag, "Content-Type": kind}, data
+
+
+class _FolderHandler(http.server.SimpleHTTPRequestHandler):
+    """The stdlib's file handler, reporting to its :class:`FolderServer`."""
+
+    owner: FolderServer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep test output clean."""
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        with self.owner.lock:
+            self.owner.answers.append((self.command, code))
+        super().send_response(code, message)
+
+    def send_head(self) -> Any:
+        wanted = self.headers.get("Range")
+        if not (self.owner.ranges and wanted):
+            return super().send_head()
+        data = Path(self.translate_path(self.path)).read_bytes()
+        first, last = wanted.removeprefix("bytes=").split("-")
+        start, end = int(first), min(int(last) + 1, len(data))
+        self.send_response(206)
+        self.send_header("Content-Range", f"bytes {start}-{end - 1}/{len(data)}")
+        self.send_header("Content-Length", str(end - start))
+        self.end_headers()
+        return io.BytesIO(data[start:end])
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        """``shutil.copyfileobj``'s loop, counting the bytes sent until the client hangs up."""
+        try:
+            while chunk := source.read(64 * 1024):
+                outputfile.write(chunk)
+                with self.owner.lock:
+                    self.owner.sent += len(chunk)
+        except OSError:
+            pass  # the client closed the connection
+        finally:
+            self.owner.body_ended.set()
+
+
+class FolderServer(Served):
+    """``python -m http.server`` on ``folder``: the stdlib's threading server and file handler.
+
+    Like the stdlib, it ignores ``Range`` and answers 200 with the whole file; with
+    ``ranges=True`` a ranged GET gets 206 and those bytes, as object stores and CDNs answer.
+    ``answers`` holds each request's ``(method, status)``, ``sent`` the body bytes written;
+    ``body_ended`` is set once a body was sent whole or its client hung up.
+    """
+
+    def __init__(self, folder: Path, *, ranges: bool = False) -> None:
+        self.ranges = ranges
+        self.answers: list[tuple[str, int]] = []
+        self.sent = 0
+        self.body_ended = threading.Event()
+        self.lock = threading.Lock()
+        handler = type("Handler", (_FolderHandler,), {"owner": self})
+        super().__init__(_RouteServer((HOST, 0), partial(handler, directory=str(folder))))
+
+    def reset(self) -> None:
+        """Forget the answers and bytes sent so far."""
+        with self.lock:
+            self.answers.clear()
+            self.sent = 0
+            self.body_ended.clear()
