@@ -32,6 +32,7 @@ from skills_core.catalog.bodies import BodyStore, default_body_cache
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader, compare
+from skills_core.catalog.prompt import format_available_skills
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
 from skills_core.format.models import Skill, SkillMetadata
@@ -194,39 +195,19 @@ class SkillCatalog:
             limit = min(limit, max_bytes)
         return await self._backend.read(folder, path, max_bytes=limit)
 
-    def to_prompt(
-        self,
-        *,
-        include_location: bool = True,
-        budget: int | None = None,
-        context_path: str | None = None,
-        include_tags: Sequence[str] = (),
-        exclude_tags: Sequence[str] = (),
-        search_tool: str | None = "search_skills",
-    ) -> str:
-        """The ``<available_skills>`` XML block for a system prompt, escaped.
+    def to_prompt(self, *, include_location: bool = True) -> str:
+        """The ``<available_skills>`` XML block of every loaded skill, escaped.
 
-        Args:
-            include_location: Give each SKILL.md's location (skills-ref's format).
-            budget: The most characters the block may take; over it, descriptions shorten,
-                then only names are listed, then only a count and ``search_tool``, with a
-                note saying so (see :mod:`skills_core.context.budget`).
-            context_path: The file being worked on: skills whose ``paths`` do not match it
-                are left out.
-            include_tags: When set, only skills with one of these tags.
-            exclude_tags: Skills with any of these tags are left out.
-            search_tool: The tool the note points to for skills not shown; ``None`` when the
-                model has none (a listing by name is then as small as the block gets).
+        ``include_location`` gives each SKILL.md's location (skills-ref's format); without it
+        the block is google-adk's. To fit a budget or filter by path and tags, use
+        :func:`skills_core.context.budget.catalog_prompt`.
         """
-        # Imported here: the context layer's modules import this one.
-        from skills_core.context.budget import SkillFilter, catalog_prompt
-
-        return catalog_prompt(
-            self,
-            include_location=include_location,
-            budget=budget,
-            skill_filter=SkillFilter(context_path, include_tags, exclude_tags),
-            search_tool=search_tool,
+        snapshot = self._snapshot
+        return format_available_skills(
+            (meta.name, meta.description, snapshot.loaded[meta.name].location)
+            if include_location
+            else (meta.name, meta.description, None)
+            for meta in snapshot.skills
         )
 
     async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from skills_core.context.prompt import format_available_skills
+from skills_core.catalog.prompt import format_available_skills
 from skills_core.context.selection import TagFilter, skill_tags
 from skills_core.format.models import SkillMetadata
 

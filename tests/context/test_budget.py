@@ -13,6 +13,7 @@ from skills_core.context.budget import (
     FittedCatalog,
     ListingPolicy,
     SkillFilter,
+    catalog_prompt,
     fit_catalog,
     shorten,
     skills_listing,
@@ -48,8 +49,8 @@ def test_shorten_cuts_at_a_word_and_marks_it() -> None:
 
 async def test_a_catalog_that_fits_is_the_unbudgeted_block() -> None:
     catalog = await catalog_of(3)
-    assert catalog.to_prompt(budget=10_000) == catalog.to_prompt()
-    assert "<note>" not in catalog.to_prompt(budget=10_000)
+    assert catalog_prompt(catalog, budget=10_000) == catalog.to_prompt()
+    assert "<note>" not in catalog_prompt(catalog, budget=10_000)
 
 
 async def test_each_tier_in_turn_with_its_note() -> None:
@@ -57,7 +58,7 @@ async def test_each_tier_in_turn_with_its_note() -> None:
     full = len(catalog.to_prompt(include_location=False))
     assert full == 4_558
 
-    short = catalog.to_prompt(include_location=False, budget=3_000)
+    short = catalog_prompt(catalog, include_location=False, budget=3_000)
     assert len(short) <= 3_000
     assert short.count("<skill>") == 20
     assert (
@@ -69,7 +70,7 @@ async def test_each_tier_in_turn_with_its_note() -> None:
         "<description>\nTurns raw survey exports into tidy tables, charts and a short…\n" in short
     )
 
-    names = catalog.to_prompt(include_location=False, budget=1_500)
+    names = catalog_prompt(catalog, include_location=False, budget=1_500)
     assert names.count("<skill>") == 20
     assert "<description>" not in names
     assert (
@@ -77,7 +78,7 @@ async def test_each_tier_in_turn_with_its_note() -> None:
         "with key words of a request to see which fit it, with their descriptions."
     ) in names
 
-    count = catalog.to_prompt(include_location=False, budget=500)
+    count = catalog_prompt(catalog, include_location=False, budget=500)
     assert count == (
         "<available_skills>\n<note>\n20 skills available; none is listed, to fit the context: "
         "call `search_skills` with key words of a request to find the ones that fit it.\n"
@@ -87,7 +88,7 @@ async def test_each_tier_in_turn_with_its_note() -> None:
 
 async def test_without_a_search_tool_names_are_the_floor() -> None:
     catalog = await catalog_of(20)
-    names = catalog.to_prompt(include_location=False, budget=10, search_tool=None)
+    names = catalog_prompt(catalog, include_location=False, budget=10, search_tool=None)
     assert names.count("<skill>") == 20  # over budget, but nothing dropped
     assert "`load_skill` gives the description and instructions of a skill." in names
 
@@ -139,7 +140,7 @@ async def test_filters_apply_before_the_budget() -> None:
     assert [meta.name for meta in shown] == ["python-style", "release"]
     only_ops = SkillFilter(include_tags=["ops"]).apply(catalog.list())
     assert [meta.name for meta in only_ops] == ["release"]
-    prompt = catalog.to_prompt(context_path="lib.rs", exclude_tags=["wip"])
+    prompt = catalog_prompt(catalog, skill_filter=SkillFilter("lib.rs", exclude_tags=["wip"]))
     assert prompt.count("<skill>") == 2
     assert "rust-style" in prompt
     assert "python-style" not in prompt

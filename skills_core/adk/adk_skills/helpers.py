@@ -17,12 +17,13 @@ from google.adk.agents.readonly_context import ReadonlyContext
 from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.base_toolset import BaseToolset
 
+from backends.one_skill import open_skill_folder
 from skills_core import codes
 from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry, Source
-from skills_core.cli.commands.new import create_skeleton
-from skills_core.cli.commands.validate import verdicts_of
-from skills_core.cli.source import OneSkill, load_catalog, open_source
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.verdicts import verdicts_of
 from skills_core.format.problems import SkillProblem
+from skills_core.skeleton import create_skeleton
 
 
 async def with_skills(
@@ -108,12 +109,15 @@ async def validate_skill(path: str | os.PathLike[str]) -> ValidationResult:
         SkillfsError: The folder could not be listed.
     """
     checked = os.fspath(path)
-    source = await asyncio.to_thread(open_source, checked)
-    try:
-        one_skill = isinstance(source, OneSkill)
-        verdicts = verdicts_of(await load_catalog(source, strict=True)) if one_skill else []
-    finally:
-        await source.aclose()
+    source = await asyncio.to_thread(open_skill_folder, checked)
+    verdicts = []
+    if source is not None:
+        try:
+            catalog = SkillCatalog(source, strict=True)
+            (await catalog.refresh()).raise_for_failure()
+            verdicts = verdicts_of(catalog)
+        finally:
+            await source.aclose()
     if not verdicts:
         missing = SkillProblem(None, checked, codes.READ_FAILED, "no SKILL.md in this folder")
         return ValidationResult(False, checked, (missing.message,), (), (missing,))

@@ -9,6 +9,7 @@ from skills_core.cli import exits
 from skills_core.cli.output import report_catalog
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import printable
+from skills_core.context.budget import catalog_prompt
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +34,6 @@ def run(args: argparse.Namespace) -> int:
     catalog = asyncio.run(load_catalog(open_source(args.url)))
     if report_catalog(catalog):
         return exits.USAGE
-    prompt = catalog.to_prompt(include_location=not args.no_location, budget=args.budget)
+    prompt = catalog_prompt(catalog, include_location=not args.no_location, budget=args.budget)
     print(printable(prompt, multiline=True))
     return exits.OK
