@@ -1,7 +1,7 @@
 """Errors raised by storage backends.
 
 These are the storage branch of skillfs's one exception tree; the whole tree is drawn in
-:mod:`skills_core.errors`. They live here because backends sit above skills_core and must not
+:mod:`skills_core.errors`. They live here because backends sit below skills_core and must not
 import it.
 """
 

@@ -1,7 +1,7 @@
 """The one exception tree of skillfs.
 
 Errors meant for a developer are exceptions; problems with individual skills found while
-loading a catalog are reported as values (:class:`skills_core.catalog.report.SkillProblem`)
+loading a catalog are reported as values (:class:`skills_core.format.problems.SkillProblem`)
 so one bad skill never hides the others. Every error about a skill carries its ``location``.
 
 ::
@@ -23,8 +23,8 @@ so one bad skill never hides the others. Every error about a skill carries its `
         └── RunnerUnavailableError    the runner cannot work here; names what to install
 
 The storage branch and the two source errors are defined in :mod:`backends.errors`, because
-backends sit above skills_core and never import it; they are re-exported here. The runner
-errors live in :mod:`skills_core.tools.runners.base`; tools report them to models as values.
+backends sit below skills_core and never import it; they are re-exported here. Tools report
+the runner errors to models as values.
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ __all__ = [
     "LimitExceededError",
     "MissingDependencyError",
     "ResourceNotFoundError",
+    "RunnerUnavailableError",
+    "ScriptRunnerError",
     "SkillNotFoundError",
     "SkillParseError",
     "SkillValidationError",
@@ -111,3 +113,11 @@ class InvalidSkillsError(SkillfsError):
             location=location,
         )
         self.problems = tuple(problems)
+
+
+class ScriptRunnerError(SkillfsError):
+    """A runner could not run a script at all (the sandbox or the executor failed)."""
+
+
+class RunnerUnavailableError(ScriptRunnerError):
+    """The runner a policy asks for cannot work here; the message says what to install."""

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any, cast
 from google.adk.code_executors.base_code_executor import BaseCodeExecutor
 from google.adk.code_executors.code_execution_utils import CodeExecutionInput
 
+from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
 from skills_core.tools.process import ProcessOutcome
-from skills_core.tools.runners.base import RunnerUnavailableError, ScriptRun, ScriptRunnerError
+from skills_core.tools.runners.base import ScriptRun
 from skills_core.tools.runners.portable import build_program, parse_result
 
 if TYPE_CHECKING:

@@ -14,6 +14,7 @@ from typing import Any
 
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
 from skills_core.format.models import Skill
 from skills_core.tools.interpreters import HEAD_BYTES, command_by_shebang
 from skills_core.tools.policy import ScriptPolicy, script_arguments
@@ -30,12 +31,7 @@ from skills_core.tools.results import (
     require_text,
     tool_error,
 )
-from skills_core.tools.runners.base import (
-    RunnerUnavailableError,
-    ScriptRun,
-    ScriptRunner,
-    ScriptRunnerError,
-)
+from skills_core.tools.runners.base import ScriptRun, ScriptRunner
 from skills_core.tools.runners.choice import default_runner
 from skills_core.tools.workspace import Workspaces
 

@@ -15,19 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from backends.errors import SkillfsError
 from skills_core.tools.process import ProcessOutcome
 
 SCRATCH_VARIABLES = ("TMPDIR", "TMP", "TEMP", "HOME")
 """Variables that point a script at its scratch folder, the one place it may write."""
-
-
-class ScriptRunnerError(SkillfsError):
-    """A runner could not run a script at all (the sandbox or the executor failed)."""
-
-
-class RunnerUnavailableError(ScriptRunnerError):
-    """The runner a policy asks for cannot work here; the message says what to install."""
 
 
 @dataclass(frozen=True, slots=True)

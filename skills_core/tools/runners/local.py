@@ -18,8 +18,9 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 
+from skills_core.errors import ScriptRunnerError
 from skills_core.tools.process import ProcessOutcome, run_process
-from skills_core.tools.runners.base import ScriptRun, ScriptRunnerError
+from skills_core.tools.runners.base import ScriptRun
 from skills_core.tools.runners.limits import ProcessLimit
 from skills_core.tools.runners.supervisor import LAUNCH
 

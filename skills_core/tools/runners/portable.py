@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 from backends.base import FileEntry
 from backends.paths import is_within
+from skills_core.errors import ScriptRunnerError
 from skills_core.tools.process import Captured, ProcessOutcome
-from skills_core.tools.runners.base import ScriptRun, ScriptRunnerError
+from skills_core.tools.runners.base import ScriptRun
 from skills_core.tools.runners.local import SUPERVISOR
 
 PYTHON = "{python}"

@@ -28,8 +28,9 @@ import sys
 from collections.abc import Sequence
 
 from backends.paths import is_within
+from skills_core.errors import RunnerUnavailableError
 from skills_core.tools.process import ProcessOutcome
-from skills_core.tools.runners.base import RunnerUnavailableError, ScriptRun, script_environment
+from skills_core.tools.runners.base import ScriptRun, script_environment
 from skills_core.tools.runners.limits import ProcessLimit, process_limit
 from skills_core.tools.runners.local import (
     RUNNERS,
