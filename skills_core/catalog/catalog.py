@@ -292,5 +292,5 @@ class SkillCatalog:
             warnings=old.warnings,
             failure=SkillProblem(None, location, code, message),
             cause=exc,
-            requests=1,
+            reads=1,
         )

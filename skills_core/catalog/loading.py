@@ -43,11 +43,11 @@ LEAN_FETCH_BATCH = 64
 
 
 class Reads(TypedDict):
-    """What one refresh read: the report's ``fetched``, ``bytes_read`` and ``requests``."""
+    """What one refresh read: the report's ``fetched``, ``bytes_read`` and ``reads``."""
 
     fetched: int
     bytes_read: int
-    requests: int
+    reads: int
 
 
 class Loader:
@@ -117,7 +117,7 @@ class Loader:
             results = await fetch_many(self._backend, [ref.name for ref in batch])
             read_bytes += await self._judge_batch(batch, results, old, changes, problems)
         reads = Reads(
-            fetched=len(read) + len(pending), bytes_read=read_bytes, requests=1 + len(pending)
+            fetched=len(read) + len(pending), bytes_read=read_bytes, reads=1 + len(pending)
         )
         return changes, problems, reads
 

@@ -22,7 +22,8 @@ class ReloadReport:
         warnings: Every warning about the loaded skills.
         fetched: How many SKILL.md files this refresh read from the backend.
         bytes_read: How many bytes of SKILL.md those were.
-        requests: Backend requests made: the listing, plus one per SKILL.md read after it.
+        reads: Backend reads made: the listing, plus one per SKILL.md read after it. Not
+            network requests: a backend may serve a read from what its listing fetched.
         failure: Why the listing failed, when it did; the catalog then kept its last snapshot.
         cause: The exception that failed the listing.
     """
@@ -35,7 +36,7 @@ class ReloadReport:
     warnings: tuple[SkillProblem, ...] = ()
     fetched: int = 0
     bytes_read: int = field(default=0, compare=False)  # costs, not verdicts: a one-pass
-    requests: int = field(default=0, compare=False)  # first load makes fewer requests
+    reads: int = field(default=0, compare=False)  # first load makes fewer reads
     failure: SkillProblem | None = None
     cause: Exception | None = field(default=None, compare=False, repr=False)
 
@@ -68,7 +69,7 @@ class ReloadReport:
             field: len(getattr(self, field))
             for field in ("added", "changed", "removed", "unchanged", "errors", "warnings")
         }
-        totals = {"fetched": self.fetched, "bytes": self.bytes_read, "requests": self.requests}
+        totals = {"fetched": self.fetched, "bytes": self.bytes_read, "reads": self.reads}
         return {f"skillfs.refresh.{key}": value for key, value in (counts | totals).items()}
 
     def to_dict(self) -> dict[str, Any]:
@@ -81,7 +82,7 @@ class ReloadReport:
             "unchanged": len(self.unchanged),
             "fetched": self.fetched,
             "bytes_read": self.bytes_read,
-            "requests": self.requests,
+            "reads": self.reads,
             "errors": [problem.to_dict() for problem in self.errors],
             "warnings": [problem.to_dict() for problem in self.warnings],
             "failure": self.failure.to_dict() if self.failure else None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
-from backends import LocalBackend, MemoryBackend
+from backends import LocalBackend, MemoryBackend, open_backend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.tools import ScriptPolicy
@@ -44,7 +45,7 @@ async def test_a_refresh_records_what_changed_and_what_it_read(
     assert first["skillfs.refresh.added"] == 3
     assert first["skillfs.refresh.fetched"] == 3
     assert first["skillfs.refresh.bytes"] == sum(len(data) for data in documents.values())
-    assert first["skillfs.refresh.requests"] == backend.listings + len(backend.fetched) == 4
+    assert first["skillfs.refresh.reads"] == backend.listings + len(backend.fetched) == 4
 
     spans.clear()
     changed = skill_md("beta", "A longer description than before.")
@@ -55,7 +56,7 @@ async def test_a_refresh_records_what_changed_and_what_it_read(
     assert (second["skillfs.refresh.changed"], second["skillfs.refresh.removed"]) == (1, 1)
     assert second["skillfs.refresh.unchanged"] == 1
     assert (second["skillfs.refresh.fetched"], second["skillfs.refresh.bytes"]) == (1, len(changed))
-    assert second["skillfs.refresh.requests"] == 2
+    assert second["skillfs.refresh.reads"] == 2
 
 
 async def test_requests_match_what_s3_served(
@@ -68,13 +69,25 @@ async def test_requests_match_what_s3_served(
     await catalog.refresh()
     await catalog.refresh()
     cold, warm = (dict(span.attributes or {}) for span in named(spans, "skillfs.refresh"))
-    assert cold["skillfs.refresh.requests"] == 3  # one LIST, a GET per SKILL.md
-    assert warm["skillfs.refresh.requests"] == 1
+    assert cold["skillfs.refresh.reads"] == 3  # one LIST, a GET per SKILL.md
+    assert warm["skillfs.refresh.reads"] == 1
     # S3 also served the one GET (a 404) that checks, when the backend first opens the folder,
     # whether it holds a published index: the catalog counts its own calls, not that check.
     assert len(s3_server.log.requests) == 4 + 1
     assert s3_server.log.count("GET", ".well-known/agent-skills/index.json") == 1
     assert cold["skillfs.source"] == f"s3://{bucket}/skills"
+
+
+async def test_reads_count_backend_reads_not_network_requests(tmp_path: Path) -> None:
+    bundle = tmp_path / "skills.zip"
+    with zipfile.ZipFile(bundle, "w") as archive:
+        for name in ("alpha", "beta", "gamma"):
+            archive.writestr(f"{name}/SKILL.md", skill_md(name))
+    catalog = SkillCatalog(open_backend(str(bundle)))
+    report = await catalog.refresh()
+    assert (report.fetched, report.reads) == (3, 4)  # the listing and each SKILL.md: one archive
+    assert report.to_dict()["reads"] == report.telemetry()["skillfs.refresh.reads"] == 4
+    assert not hasattr(report, "requests")
 
 
 async def test_a_failed_listing_is_an_error_span(spans: InMemorySpanExporter) -> None:
