@@ -10,7 +10,6 @@ named AWS profiles come from the environment, as they would for a reader.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from skills_core.cli import main
 from tests.docs.blocks import python_blocks
 from tests.docs.pages import ROOT, page_id, user_pages
 from tests.remote.servers import S3Server
@@ -49,22 +49,9 @@ def example_tree() -> dict[str, bytes]:
     }
 
 
-def pdf_forms_skill_md() -> str:
-    """The SKILL.md docs/getting-started.md shows, as a reader would save it."""
-    page = (ROOT / "docs" / "getting-started.md").read_text()
-    found = re.search(r"```markdown\n(---\nname: pdf-forms\n.*?)```", page, re.DOTALL)
-    assert found, "docs/getting-started.md no longer shows the pdf-forms SKILL.md"
-    return found[1]
-
-
 def write_pdf_forms(skills: Path) -> None:
-    """The skill docs/getting-started.md has its reader write, with the files it lists."""
-    forms = skills / "pdf-forms"
-    (forms / "references").mkdir(parents=True)
-    (forms / "scripts").mkdir()
-    (forms / "SKILL.md").write_text(pdf_forms_skill_md())
-    (forms / "references" / "forms.md").write_text("# Forms\n\nOne field per line.\n")
-    (forms / "scripts" / "fill.py").write_text("print('filled')\n")
+    """The skeleton docs/getting-started.md has its reader write with ``skillfs new``."""
+    assert main(["new", "pdf-forms", "--dir", str(skills)]) == 0
 
 
 PAGE_SKILLS = {"docs/getting-started.md": write_pdf_forms}
