@@ -56,3 +56,13 @@ def test_the_reader_sees_what_a_user_would_type() -> None:
     text = 'run `pip install "agent-skillfs[s3]"` or\n```\npip install -e ".[test]" && pytest\n```'
     assert install_targets(text) == ["agent-skillfs[s3]", ".[test]"]
     assert install_targets("pip install skillfs   # core") == ["skillfs"]
+
+
+@pytest.mark.parametrize("name", ["README.md", "docs/getting-started.md"])
+def test_the_install_lines_a_new_user_reads_first_work_from_a_checkout(name: str) -> None:
+    """The distribution is not on the package index yet: ``pip install agent-skillfs`` fails."""
+    text = (ROOT / name).read_text()
+    targets = install_targets(text)
+    assert targets
+    assert all(re.fullmatch(r"\.(\[[a-z0-9,-]+\])?", target) for target in targets), targets
+    assert f"`{DISTRIBUTION}`" in text  # the name it will be published under
