@@ -25,6 +25,12 @@ Step: TypeAlias = Parts | Callable[[LlmRequest], Parts]
 
 _call_ids = itertools.count(1)
 
+_NO_TOKENS = types.GenerateContentResponseUsageMetadata(
+    prompt_token_count=0, candidates_token_count=0, total_token_count=0
+)
+"""What a scripted turn spends. Reported because ADK's metrics log a warning per model call
+without usage ("Skipping missing token usage metadata"), which a user cannot act on."""
+
 
 class ScriptedLlm(BaseLlm):
     """Answers each request with the next prepared step and records the request.
@@ -52,7 +58,9 @@ class ScriptedLlm(BaseLlm):
         step = self.steps.pop(0)
         parts = step(llm_request) if callable(step) else step
         listed = [parts] if isinstance(parts, types.Part) else list(parts)
-        yield LlmResponse(content=types.Content(role="model", parts=listed))
+        yield LlmResponse(
+            content=types.Content(role="model", parts=listed), usage_metadata=_NO_TOKENS
+        )
 
 
 def call(name: str, /, **args: Any) -> types.Part:
