@@ -2,6 +2,7 @@
 
 ``catalog`` holds :class:`SkillCatalog`; ``entries`` judges one SKILL.md into an entry;
 ``snapshot`` freezes the entries readers see; ``report`` describes what a refresh changed;
-``watch`` refreshes on change. Nothing is imported here, so reading a report type does not
-load the catalog and its backends.
+``watch`` refreshes on change; ``prompt`` renders the ``<available_skills>`` block;
+``verdicts`` files every problem under its skill (``skillfs validate``). Nothing is imported
+here, so reading a report type does not load the catalog and its backends.
 """

@@ -7,8 +7,11 @@ blocks) of README.md and docs/ is read for two kinds of names:
 - a dotted path rooted at ``backends`` or ``skills_core`` (``skills_core.context.budget`` or
   ``skills_core.context.budget.catalog_prompt(...)``): its longest importable prefix is
   imported and the rest is looked up as attributes;
-- a ``skillfs CMD ... --flag`` command line: CMD is a command and every ``--flag`` appears in
+- a ``skillfs CMD ... --flag`` command line, or a ``--flag`` in a section headed by a command
+  (docs/cli.md's ``## prompt``): CMD is a command and every ``--flag`` appears in
   ``skillfs CMD --help`` (run once per command, in process).
+
+A package docstring that lists its modules (``:mod:`` references) lists every one of them.
 """
 
 from __future__ import annotations
