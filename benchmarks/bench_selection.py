@@ -13,6 +13,8 @@ the share of "nothing fits" requests that come back empty.
 Speed (medians of ``--repeat`` runs): building the index of ``--size`` generated skills
 (2-8 KB bodies), re-indexing after a refresh that changed 1 skill of 10,000, and a query, warm
 (its words were asked before) and cold (the first use of its words gathers their postings).
+Long messages: the adk-rust scorer and ranked search on a 256 KB and a 1 MB message (the
+requests repeated) and on 100,000 distinct words, over the same skills.
 """
 
 from __future__ import annotations
@@ -144,7 +146,26 @@ def print_speed(size: int, timer: Timer) -> None:
     for label, times in (("warm", warm), ("cold", cold), ("adk-rust scorer", crate)):
         median, worst = statistics.median(times) * 1000, max(times) * 1000
         print(f"query, {label}: median {median:.3f} ms, max {worst:.3f} ms")
+    print_long_messages(catalog, index, timer)
     print_incremental(timer)
+
+
+def long_messages() -> dict[str, str]:
+    requests = " ".join(query for query, _ in FITTING) + " "
+    return {
+        "256 KB message": (requests * (2**18 // len(requests) + 1))[: 2**18],
+        "1 MB message": (requests * (2**20 // len(requests) + 1))[: 2**20],
+        "100,000 distinct words": " ".join(f"word{i}" for i in range(100_000)),
+    }
+
+
+def print_long_messages(catalog: SkillCatalog, index: SkillSearchIndex, timer: Timer) -> None:
+    for label, message in long_messages().items():
+        crate = timer.median(lambda message=message: select_skills(catalog, message), 3)
+        search = timer.median(lambda message=message: index.search(message), 3)
+        print(
+            f"{label}: adk-rust scorer {crate * 1000:.1f} ms, ranked search {search * 1000:.1f} ms"
+        )
 
 
 def print_incremental(timer: Timer) -> None:

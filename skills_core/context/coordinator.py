@@ -15,6 +15,9 @@ The instruction is the crate's, these parts joined by a blank line::
     ## Instructions\n<body>                             (a body over the cap is cut and
     [/skill]                                            gets "\n[... truncated]")
 
+Block delimiters inside the name, description and body are neutralised
+(:func:`~skills_core.context.injection.escape_block_delimiters`): a skill cannot end its block.
+
 An ``allowed-tools`` entry names a tool exactly; a Claude-style rule such as ``Bash(git:*)``
 binds the tool ``Bash`` when no tool is named ``Bash(git:*)``.
 """
@@ -28,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Generic, Protocol, TypeVar
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.injection import Selector, skill_body
+from skills_core.context.injection import Selector, escape_block_delimiters, skill_body
 from skills_core.context.selection import SelectionPolicy, SkillMatch, select_skills, skill_tags
 
 DEFAULT_MAX_INSTRUCTION_CHARS = 8_000
@@ -154,9 +157,11 @@ def engineer_instruction(
     match: SkillMatch, body: str, tool_names: Sequence[str], max_chars: int
 ) -> str:
     """The crate's system instruction for a skill; see the module docstring."""
-    if len(body) > max_chars:
-        body = body[:max_chars] + TRUNCATED
-    parts = [f"[skill:{match.name}]", f"# {match.name}\n{match.description}"]
+    name = escape_block_delimiters(match.name)
+    description = escape_block_delimiters(match.description)
+    cut = TRUNCATED if len(body) > max_chars else ""
+    body = escape_block_delimiters(body[:max_chars]) + cut
+    parts = [f"[skill:{name}]", f"# {name}\n{description}"]
     if tool_names:
         parts.append(f"You have access to the following tools: {', '.join(tool_names)}.")
     parts += [f"## Instructions\n{body}", "[/skill]"]

@@ -2,7 +2,8 @@ r"""Skill injection (adk-rust's ``SkillInjector``): the best skill's body, put b
 
 Only user messages with some text are touched. The query is their text parts joined by
 ``"\n"``; only the top match is used, and its block is ``[skill:<name>]``, a newline, the body
-cut to ``max_chars`` characters, a newline and ``[/skill]``. The block and a blank line go
+cut to ``max_chars`` characters, a newline and ``[/skill]``; delimiters inside the name and
+body are neutralised (:func:`escape_block_delimiters`). The block and a blank line go
 before the first text part: a message of one text part becomes ``<block>\n\n<query>``, as in
 the crate. (With several text parts the crate writes the whole query into the first one and
 keeps the others, so the model reads them twice; here each is read once.)
@@ -13,6 +14,7 @@ whose ``text`` may be set), so this module needs no model SDK.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -51,9 +53,24 @@ def skill_body(catalog: SkillCatalog, name: str) -> str | None:
     return entry.body.strip() if entry is not None and entry.loaded else None
 
 
+_DELIMITER = re.compile(r"\[(?=\s*/?\s*skill\b)", re.IGNORECASE)
+
+
+def escape_block_delimiters(text: str) -> str:
+    r"""``text`` with anything read as a skill block delimiter neutralised by a backslash.
+
+    Every ``[`` followed by the word ``skill`` or ``/skill`` (any letter case, spaces allowed
+    inside the bracket) gets one: ``[skill:x]`` becomes ``[\skill:x]`` and ``[/skill]``
+    ``[\/skill]``. So a skill's name, description or body can neither close its block,
+    letting what follows read as the user's words, nor open another.
+    """
+    return _DELIMITER.sub(r"[\\", text)  # a template's two backslashes write one
+
+
 def prompt_block(name: str, body: str, max_chars: int) -> str:
-    r"""``[skill:<name>]\n<body cut to max_chars characters>\n[/skill]``."""
-    return f"[skill:{name}]\n{body[:max_chars]}\n[/skill]"
+    r"""``[skill:<name>]\n<body cut to max_chars characters>\n[/skill]``, delimiters escaped."""
+    name, body = escape_block_delimiters(name), escape_block_delimiters(body[:max_chars])
+    return f"[skill:{name}]\n{body}\n[/skill]"
 
 
 def select_skill_prompt_block(

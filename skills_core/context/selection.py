@@ -7,6 +7,11 @@ square root of the number of distinct body tokens (at least 1). Skill ``code-sea
 described "Search Rust code with rg", tagged ``[code, search]``, body "Use rg --files then
 rg." scores 5.5 for "search rust codebase" and 12.75 for "search search code".
 
+The crate adds per token; here each distinct token is looked up once per field and weighted by
+its count, which gives the same floats (every partial sum is a multiple of 0.5, exact in a
+double). Only the first :data:`MAX_QUERY_CHARS` characters of a query are read, so a skill
+costs at most a set intersection per field whatever the message's length.
+
 Tag filters come first (an excluded tag wins over an included one; tags compare
 case-insensitively), then scores below ``min_score`` go, then the rest sort by score
 (highest first), name and location, and the first ``top_k`` are kept. For large catalogs and
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -33,6 +39,11 @@ NAME_WEIGHT = 4.0
 DESCRIPTION_WEIGHT = 2.5
 TAG_WEIGHT = 2.0
 BODY_WEIGHT = 1.0
+
+MAX_QUERY_CHARS = 65_536
+"""How much of a query is scored: its first 65,536 characters (the crate reads all). A longer
+message scores exactly as its first ``MAX_QUERY_CHARS`` characters would (a word cut there
+counts as its first part), which bounds what a pasted log or document costs a selection."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +138,25 @@ class SkillFacts:
         return SkillMatch(self.name, score, self.location, self.metadata, self.tags)
 
 
+class QueryTokens:
+    """The distinct tokens of a query's first :data:`MAX_QUERY_CHARS` characters, counted."""
+
+    def __init__(self, query: str) -> None:
+        self.counts = Counter(tokenize(query[:MAX_QUERY_CHARS]))
+        self.distinct = frozenset(self.counts)
+
+    def __bool__(self) -> bool:
+        return bool(self.counts)
+
+    def occurrences(self, tokens: frozenset[str]) -> int:
+        """How many of the query's tokens (repeats counted) are in ``tokens``.
+
+        The intersection walks the smaller of the two sets, so a long query costs a skill no
+        more than its own field.
+        """
+        return sum(map(self.counts.__getitem__, tokens & self.distinct))
+
+
 @dataclass(frozen=True, slots=True)
 class LexicalSkill(SkillFacts):
     """A skill's fields as the adk-rust scorer sees them: sets of tokens."""
@@ -151,18 +181,14 @@ class LexicalSkill(SkillFacts):
             frozenset(tokenize_bytes(entry.raw[entry.body_start :])),
         )
 
-    def score(self, query: Sequence[str]) -> float:
+    def score(self, query: QueryTokens) -> float:
         """The adk-rust score of this skill for the query's tokens."""
-        total = 0.0
-        for token in query:
-            if token in self.name_tokens:
-                total += NAME_WEIGHT
-            if token in self.description_tokens:
-                total += DESCRIPTION_WEIGHT
-            if token in self.tag_tokens:
-                total += TAG_WEIGHT
-            if token in self.body_tokens:
-                total += BODY_WEIGHT
+        total = (
+            NAME_WEIGHT * query.occurrences(self.name_tokens)
+            + DESCRIPTION_WEIGHT * query.occurrences(self.description_tokens)
+            + TAG_WEIGHT * query.occurrences(self.tag_tokens)
+            + BODY_WEIGHT * query.occurrences(self.body_tokens)
+        )
         return total / math.sqrt(max(len(self.body_tokens), 1))
 
 
@@ -185,11 +211,12 @@ def select_skills(
     """The skills of ``catalog`` that best fit ``query``, scored as adk-rust does.
 
     An empty query with no include tags selects nothing; an empty query with include tags
-    scores every tagged skill 0 (kept when ``min_score`` is 0).
+    scores every tagged skill 0 (kept when ``min_score`` is 0). Only the first
+    :data:`MAX_QUERY_CHARS` characters of ``query`` are read.
     """
     policy = policy or SelectionPolicy()
     tags = TagFilter(policy.include_tags, policy.exclude_tags)
-    tokens = tokenize(query)
+    tokens = QueryTokens(query)
     if policy.top_k <= 0 or (not tokens and not tags.include):
         return []
     min_score = MIN_SCORE if policy.min_score is None else policy.min_score

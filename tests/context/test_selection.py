@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.selection import (
+    MAX_QUERY_CHARS,
+    LexicalSkill,
+    QueryTokens,
     SelectionPolicy,
     lexical_skills,
     select_skills,
@@ -14,6 +22,7 @@ from skills_core.context.selection import (
 )
 from skills_core.context.tokens import tokenize
 from tests.context.catalogs import CODE_SEARCH, RELEASE_NOTES, Skills, catalog_of, skill
+from tests.support.examples import examples
 
 ANY = SelectionPolicy(top_k=10, min_score=0.0)
 SOME = SelectionPolicy(top_k=10, min_score=0.1)
@@ -162,3 +171,77 @@ def test_tokens_are_runs_of_ascii_letters_and_digits(text: str) -> None:
 def test_non_ascii_characters_separate_tokens() -> None:
     text = "Résumé PDF-forms, K\u212a x\u0130y 42"  # Kelvin sign, dotted capital I
     assert tokenize(text) == ["r", "sum", "pdf", "forms", "k", "x", "y", "42"]
+
+
+def crate_score(skill: LexicalSkill, query: str) -> float:
+    """adk-rust's score, as the crate adds it: token by token, a repeated token each time."""
+    total = 0.0
+    for token in tokenize(query):
+        if token in skill.name_tokens:
+            total += 4.0
+        if token in skill.description_tokens:
+            total += 2.5
+        if token in skill.tag_tokens:
+            total += 2.0
+        if token in skill.body_tokens:
+            total += 1.0
+    return total / math.sqrt(max(len(skill.body_tokens), 1))
+
+
+def crate_scores(catalog: SkillCatalog, query: str) -> dict[str, float]:
+    return {skill.name: crate_score(skill, query) for skill in lexical_skills(catalog).values()}
+
+
+def scores(catalog: SkillCatalog, query: str) -> dict[str, float]:
+    return {m.name: m.score for m in select_skills(catalog, query, SelectionPolicy(100, 0.0))}
+
+
+VOCABULARY = (
+    *("search", "rust", "code", "rg", "files", "release", "notes"),
+    *("summarize", "commits", "leak", "gas", "flood", "x"),
+)
+
+
+@functools.cache
+def vocabulary_catalog() -> SkillCatalog:
+    words = VOCABULARY[:-1]
+    skills = {
+        f"s{i}": skill(
+            f"s{i}",
+            " ".join(words[i : i + 3]),
+            " ".join(words[i * 2 :] * (i + 1)) + " x" * i,
+            frontmatter=f"tags: [{words[-i]}, Gas-Leak]",
+        )
+        for i in range(6)
+    }
+    return asyncio.run(catalog_of({**skills, "code-search": CODE_SEARCH}))
+
+
+separators = st.sampled_from([" ", "  ", "\n", "-", "!? ", "é", "\u212a"])
+words = st.one_of(st.sampled_from(VOCABULARY), st.sampled_from(["RG", "Search"]), st.text())
+messages = st.lists(st.tuples(words, separators), max_size=60).map(
+    lambda pairs: "".join(word + separator for word, separator in pairs)
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(messages)
+def test_scores_equal_the_crates_token_by_token_sum(message: str) -> None:
+    catalog = vocabulary_catalog()
+    expected = crate_scores(catalog, message) if tokenize(message) else {}
+    assert scores(catalog, message) == expected  # the same floats, bit for bit
+
+
+async def test_a_long_message_is_scored_on_its_first_max_query_chars_only() -> None:
+    catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
+    phrase = "please search the rust code with rg "
+    head = (phrase * (MAX_QUERY_CHARS // len(phrase))).ljust(MAX_QUERY_CHARS)
+    message = head + " release notes prepare" * 50_000  # 1.1 MB; the crate would pick notes
+    assert len(message) > 1_000_000
+    crate = crate_scores(catalog, message)
+    assert max(crate, key=crate.__getitem__) == "release-notes"
+    assert scores(catalog, message) == scores(catalog, head) == crate_scores(catalog, head)
+    assert [m.name for m in select_skills(catalog, message)] == ["code-search"]
+    query = QueryTokens(message)  # what scoring reads: the head's tokens, nothing after
+    assert sum(query.counts.values()) == len(tokenize(head))
+    assert query.distinct == {"please", "search", "the", "rust", "code", "with", "rg"}
