@@ -33,6 +33,9 @@ DEFAULT_SHEBANGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 DEFAULT_MAX_PROCESSES = 256
 """Processes a run may have at once: bounds fork storms (see ``runners.limits``)."""
 
+DEFAULT_MAX_SCRATCH_BYTES = 256 * MIB
+"""Bytes a run may write to its scratch space (a tmpfs, so memory, in the sandbox)."""
+
 DEFAULT_ENV_ALLOW = (
     "PATH",
     "LANG",
@@ -76,6 +79,9 @@ class ScriptPolicy:
         max_workspace_bytes: Largest total size of a remote skill copied to run locally.
         confirm: Ask the user to confirm each run (adapters with a confirmation flow).
         max_processes: Most processes one run may have at once (``None``: no limit of ours).
+        max_scratch_bytes: In the sandbox, the size of each of its two writable tmpfs mounts,
+            ``/tmp`` (the scratch folder) and ``/dev/shm``, held in memory; for the process
+            runner, ``RLIMIT_FSIZE``: the largest file a script may write anywhere.
         network: Let sandboxed scripts use the network (other runners cannot take it away).
         readable: Host folders or files sandboxed scripts may read besides their skill and
             the system (the data they work on); other runners can read them anyway.
@@ -92,6 +98,7 @@ class ScriptPolicy:
     confirm: bool = False
     shebangs: Mapping[str, tuple[str, ...]] = field(default_factory=_default_shebangs)
     max_processes: int | None = DEFAULT_MAX_PROCESSES
+    max_scratch_bytes: int = DEFAULT_MAX_SCRATCH_BYTES
     network: bool = False
     readable: tuple[str, ...] = ()
     runner: ScriptRunner | None = None
@@ -102,6 +109,9 @@ class ScriptPolicy:
         if self.max_processes is not None and self.max_processes < 1:
             message = f"ScriptPolicy.max_processes must be positive, not {self.max_processes}"
             raise ValueError(message)
+        if self.max_scratch_bytes < 1:
+            cap = self.max_scratch_bytes
+            raise ValueError(f"ScriptPolicy.max_scratch_bytes must be positive, not {cap}")
         for extension, command in self.interpreters.items():
             if not extension.startswith(".") or extension != extension.lower() or not command:
                 raise ValueError(

@@ -89,6 +89,7 @@ class ScriptTool:
                 max_output_bytes=policy.max_output_bytes,
                 max_processes=policy.max_processes,
                 max_copy_bytes=policy.max_workspace_bytes,
+                max_scratch_bytes=policy.max_scratch_bytes,
                 network=policy.network,
                 readable=policy.readable,
             )

@@ -46,6 +46,8 @@ class ScriptRun:
         max_output_bytes: Bytes of stdout, and of stderr, to keep.
         max_processes: Most processes the run may have at once (``None``: no limit of ours).
         max_copy_bytes: Largest total size of files a runner may copy elsewhere.
+        max_scratch_bytes: Most bytes the script may write to its scratch space, where the
+            runner can cap it (see :attr:`~skills_core.tools.policy.ScriptPolicy`).
         network: Whether the script may use the network, where the runner can deny it.
         readable: Host paths the script may read besides its skill and the system, where the
             runner hides the rest.
@@ -61,6 +63,7 @@ class ScriptRun:
     max_output_bytes: int
     max_processes: int | None
     max_copy_bytes: int
+    max_scratch_bytes: int
     network: bool = False
     readable: tuple[str, ...] = ()
 

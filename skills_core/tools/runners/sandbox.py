@@ -11,8 +11,11 @@ What a script sees (``bwrap`` arguments built by :func:`sandbox_arguments`):
   policy's ``readable`` paths read-only, and nothing else of the host: no home folders (so no
   credential files), no other projects, no host ``/tmp`` or ``/run`` (so no Unix sockets such
   as a Docker daemon's or an ssh agent's);
-- one writable scratch folder, at ``/tmp``, which is also ``HOME`` and ``TMPDIR``, deleted
-  after the run; every other path is read-only;
+- two writable places, each a tmpfs (memory) of at most ``max_scratch_bytes``: the scratch
+  folder at ``/tmp``, which is also ``HOME`` and ``TMPDIR``, and ``/dev/shm`` (POSIX shared
+  memory, which Python's ``multiprocessing`` locks need); a write past the size fails with
+  ``ENOSPC``. They vanish with the sandbox's mount namespace, so nothing is left on the host's
+  disk, even when the agent is killed. Every other path, ``/dev`` included, is read-only;
 - the policy's scrubbed environment.
 
 When the call ends - exit, timeout or cancellation - the PID namespace dies with every process
@@ -31,15 +34,11 @@ from backends.paths import is_within
 from skills_core.tools.process import ProcessOutcome
 from skills_core.tools.runners.base import RunnerUnavailableError, ScriptRun, script_environment
 from skills_core.tools.runners.limits import ProcessLimit, process_limit
-from skills_core.tools.runners.local import (
-    RUNNERS,
-    run_supervised,
-    scratch_folder,
-    supervisor_argv,
-)
+from skills_core.tools.runners.local import RUNNERS, run_supervised, supervisor_argv
 
 SANDBOX_TMP = "/tmp"
 """Where the scratch folder appears inside the sandbox."""
+SANDBOX_SHM = "/dev/shm"
 
 INSTALL_HINT = (
     "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install "
@@ -74,13 +73,10 @@ class SandboxRunner:
             RunnerUnavailableError: bubblewrap is not installed (or this is not Linux).
         """
         bwrap = await self._find_bwrap()
-        async with (
-            scratch_folder() as scratch,
-            process_limit(run.max_processes, user_wide=False) as limit,
-        ):
+        async with process_limit(run.max_processes, user_wide=False) as limit:
             env = script_environment(run.env, run.folder, SANDBOX_TMP)
             arguments = await asyncio.to_thread(
-                sandbox_arguments, run, scratch=scratch, limit=limit, path=env.get("PATH")
+                sandbox_arguments, run, limit=limit, path=env.get("PATH")
             )
             command = run.command(run.folder)
             return await run_supervised(
@@ -110,9 +106,7 @@ class SandboxRunner:
         return f"SandboxRunner(bwrap={self._bwrap!r})"
 
 
-def sandbox_arguments(
-    run: ScriptRun, *, scratch: str, limit: ProcessLimit, path: str | None
-) -> list[str]:
+def sandbox_arguments(run: ScriptRun, *, limit: ProcessLimit, path: str | None) -> list[str]:
     """The ``bwrap`` options for one run (blocking: it looks at the host's filesystem)."""
     arguments = [*_NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     if not run.network:
@@ -124,7 +118,9 @@ def sandbox_arguments(
         elif os.path.isdir(system):
             arguments += ["--ro-bind", system, system]
             bound.append(system)
-    arguments += ["--proc", "/proc", "--dev", "/dev", "--bind", scratch, SANDBOX_TMP]
+    size = ["--size", str(run.max_scratch_bytes), "--tmpfs"]
+    arguments += ["--proc", "/proc", "--dev", "/dev", *size, SANDBOX_SHM, "--remount-ro", "/dev"]
+    arguments += [*size, SANDBOX_TMP]
     # After /tmp, so that folders under the host's /tmp show through the scratch folder.
     readable = [os.path.realpath(extra) for extra in run.readable]
     for extra in [*_installations(run.interpreter[0], path, bound), *readable, RUNNERS]:

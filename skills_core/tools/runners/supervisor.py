@@ -16,7 +16,8 @@ start.
 
 Limits, applied before the command starts: ``--cgroup DIR`` moves the supervisor into a pids
 cgroup (a kernel-enforced process limit for root), ``--nproc N`` sets ``RLIMIT_NPROC`` on the
-command (effective for other users). ``--parent PID`` stops the supervisor when that process dies.
+command (effective for other users), ``--fsize N`` sets ``RLIMIT_FSIZE`` (no file the command
+writes grows past N bytes). ``--parent PID`` stops the supervisor when that process dies.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class _Stop(Exception):
 
 
 def main(argv: Sequence[str]) -> None:
-    """Parse ``[--status-fd N] [--nproc N] [--cgroup DIR] [--parent PID] -- COMMAND...``."""
+    """Parse ``[--status-fd N] [--nproc N] [--cgroup DIR] [--fsize N] [--parent PID] -- CMD...``."""
     options: dict[str, str] = {}
     args = list(argv)
     while args and args[0] != "--":
@@ -60,6 +61,7 @@ def main(argv: Sequence[str]) -> None:
     status = supervise(
         command,
         nproc=int(options["nproc"]) if "nproc" in options else None,
+        fsize=int(options["fsize"]) if "fsize" in options else None,
         cgroup=options.get("cgroup"),
         parent=int(options["parent"]) if "parent" in options else None,
     )
@@ -125,6 +127,7 @@ def supervise(
     command: Sequence[str],
     *,
     nproc: int | None = None,
+    fsize: int | None = None,
     cgroup: str | None = None,
     parent: int | None = None,
     time_limit: float | None = None,
@@ -157,6 +160,7 @@ def supervise(
         _exec(
             command,
             nproc=nproc,
+            fsize=fsize,
             cwd=cwd,
             env=env,
             stdout=stdout,
@@ -181,6 +185,7 @@ def _exec(
     command: Sequence[str],
     *,
     nproc: int | None,
+    fsize: int | None,
     cwd: str | None,
     env: dict[str, str] | None,
     stdout: int | None,
@@ -193,10 +198,12 @@ def _exec(
         for source, target in ((stdout, 1), (stderr, 2)):
             if source is not None:
                 os.dup2(source, target)
-        if nproc is not None:
+        if nproc is not None or fsize is not None:
             import resource
 
-            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+            for kind, value in ((resource.RLIMIT_NPROC, nproc), (resource.RLIMIT_FSIZE, fsize)):
+                if value is not None:
+                    resource.setrlimit(kind, (value, value))
         if cwd is not None:
             os.chdir(cwd)
         if env is None:
