@@ -82,6 +82,8 @@ class ScriptPolicy:
         max_scratch_bytes: In the sandbox, the size of each of its two writable tmpfs mounts,
             ``/tmp`` (the scratch folder) and ``/dev/shm``, held in memory; for the process
             runner, ``RLIMIT_FSIZE``: the largest file a script may write anywhere.
+        max_memory_bytes: Virtual memory of each process of a run (``RLIMIT_AS``, local
+            runners); ``None``, the default: no limit of ours.
         network: Let sandboxed scripts use the network (other runners cannot take it away).
         readable: Host folders or files sandboxed scripts may read besides their skill and
             the system (the data they work on); other runners can read them anyway.
@@ -99,6 +101,7 @@ class ScriptPolicy:
     shebangs: Mapping[str, tuple[str, ...]] = field(default_factory=_default_shebangs)
     max_processes: int | None = DEFAULT_MAX_PROCESSES
     max_scratch_bytes: int = DEFAULT_MAX_SCRATCH_BYTES
+    max_memory_bytes: int | None = None
     network: bool = False
     readable: tuple[str, ...] = ()
     runner: ScriptRunner | None = None
@@ -106,12 +109,10 @@ class ScriptPolicy:
     def __post_init__(self) -> None:
         if self.timeout <= 0:
             raise ValueError(f"ScriptPolicy.timeout must be positive, not {self.timeout}")
-        if self.max_processes is not None and self.max_processes < 1:
-            message = f"ScriptPolicy.max_processes must be positive, not {self.max_processes}"
-            raise ValueError(message)
-        if self.max_scratch_bytes < 1:
-            cap = self.max_scratch_bytes
-            raise ValueError(f"ScriptPolicy.max_scratch_bytes must be positive, not {cap}")
+        for name in ("max_processes", "max_scratch_bytes", "max_memory_bytes"):
+            limit = getattr(self, name)
+            if limit is not None and limit < 1:
+                raise ValueError(f"ScriptPolicy.{name} must be positive, not {limit}")
         for extension, command in self.interpreters.items():
             if not extension.startswith(".") or extension != extension.lower() or not command:
                 raise ValueError(

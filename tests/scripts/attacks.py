@@ -161,3 +161,12 @@ head -c 65536 /dev/zero > "$TMPDIR/left-behind"
 exec -a "$1-waiting" sleep 300
 """
 """Fills its scratch folder a little, then waits (as MARKER-waiting) to be killed with its agent."""
+
+ALLOCATE = """\
+import sys
+try:
+    block = bytearray(int(sys.argv[1]))
+    print('allocated')
+except MemoryError:
+    print('refused MemoryError')
+"""

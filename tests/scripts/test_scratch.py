@@ -1,4 +1,4 @@
-"""What a script may write: scratch and ``/dev/shm`` are capped, and nothing outlives its agent."""
+"""What a script may fill: scratch, ``/dev/shm`` and memory are capped; scratch dies with it."""
 
 from __future__ import annotations
 
@@ -56,9 +56,29 @@ async def test_dev_shm_is_capped_in_the_sandbox(skills_root: Path) -> None:
     assert int(result["stdout"].split()[-1]) <= CAP
 
 
-def test_the_scratch_cap_must_be_positive() -> None:
-    with pytest.raises(ValueError, match="max_scratch_bytes must be positive"):
-        ScriptPolicy(max_scratch_bytes=0)
+@pytest.mark.parametrize("limit", ["max_scratch_bytes", "max_memory_bytes"])
+def test_the_caps_must_be_positive(limit: str) -> None:
+    with pytest.raises(ValueError, match=f"{limit} must be positive"):
+        ScriptPolicy(**{limit: 0})
+
+
+async def test_max_memory_bytes_limits_what_a_script_may_allocate(
+    skills_root: Path, runner_name: str
+) -> None:
+    write_skill(skills_root, "attack", {"scripts/allocate.py": attacks.ALLOCATE})
+    runner = make_runner(runner_name)
+    verdicts = []
+    for size in (16 * 1024 * 1024, 512 * 1024 * 1024):
+        result = await run_script(
+            skills_root,
+            runner,
+            "attack",
+            "scripts/allocate.py",
+            [str(size)],
+            max_memory_bytes=256 * 1024 * 1024,
+        )
+        verdicts.append(result["stdout"].strip())
+    assert verdicts == ["allocated", "refused MemoryError"]
 
 
 def agent(runner_name: str, skills_root: Path, *script: str) -> list[str]:

@@ -32,6 +32,7 @@ def supervisor_argv(
     *,
     parent: int | None = None,
     max_file_bytes: int | None = None,
+    max_memory_bytes: int | None = None,
 ) -> list[str]:
     """The supervisor's command line, up to and including the ``--`` before the command.
 
@@ -40,6 +41,7 @@ def supervisor_argv(
         limit: The run's process limit.
         parent: Stop when this process dies.
         max_file_bytes: ``RLIMIT_FSIZE`` for the command: no file it writes grows past it.
+        max_memory_bytes: ``RLIMIT_AS`` for the command: each process's virtual memory.
     """
     argv = [sys.executable, "-I", "-S", "-c", LAUNCH, RUNNERS, "--status-fd", str(status_fd)]
     argv += limit.options()
@@ -47,6 +49,8 @@ def supervisor_argv(
         argv += ["--parent", str(parent)]
     if max_file_bytes is not None:
         argv += ["--fsize", str(max_file_bytes)]
+    if max_memory_bytes is not None:
+        argv += ["--as", str(max_memory_bytes)]
     return [*argv, "--"]
 
 

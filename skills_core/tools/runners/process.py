@@ -15,6 +15,7 @@ them), so the subreaper is what this runner relies on; the sandbox runner is the
 
 from __future__ import annotations
 
+import functools
 import os
 
 from skills_core.tools.process import ProcessOutcome
@@ -45,15 +46,14 @@ class ProcessRunner:
         ):
             env = script_environment(run.env, run.folder, scratch)
             command = run.command(run.folder)
-            fsize = run.max_scratch_bytes
-            return await run_supervised(
-                lambda fd: [
-                    *supervisor_argv(fd, limit, parent=os.getpid(), max_file_bytes=fsize),
-                    *command,
-                ],
-                run,
-                env=env,
+            supervisor = functools.partial(
+                supervisor_argv,
+                limit=limit,
+                parent=os.getpid(),
+                max_file_bytes=run.max_scratch_bytes,
+                max_memory_bytes=run.max_memory_bytes,
             )
+            return await run_supervised(lambda fd: [*supervisor(fd), *command], run, env=env)
 
     def __repr__(self) -> str:
         return "ProcessRunner()"

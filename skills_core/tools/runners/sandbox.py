@@ -25,6 +25,7 @@ in it; bubblewrap also dies with the agent (``--die-with-parent``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import shutil
 import sys
@@ -79,8 +80,11 @@ class SandboxRunner:
                 sandbox_arguments, run, limit=limit, path=env.get("PATH")
             )
             command = run.command(run.folder)
+            supervisor = functools.partial(
+                supervisor_argv, limit=limit, max_memory_bytes=run.max_memory_bytes
+            )
             return await run_supervised(
-                lambda fd: [bwrap, *arguments, "--", *supervisor_argv(fd, limit), *command],
+                lambda fd: [bwrap, *arguments, "--", *supervisor(fd), *command],
                 run,
                 env=env,
             )
