@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from skills_core.tools import ScriptPolicy
+from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy, codes
+from skills_core.tools.runners.choice import default_runner, sandbox_works
 from tests.scripts import attacks
 from tests.scripts.processes import appeared, survivors
 from tests.scripts.support import make_runner, run_script, write_skill
@@ -79,6 +80,47 @@ async def test_max_memory_bytes_limits_what_a_script_may_allocate(
         )
         verdicts.append(result["stdout"].strip())
     assert verdicts == ["allocated", "refused MemoryError"]
+
+
+OLD_BWRAP = """\
+#!/bin/sh
+case "$*" in *--size*) echo "bwrap: Unknown option --size" >&2; exit 1;; esac
+echo "usage: bwrap [OPTIONS...] [--] COMMAND [ARGS...]"
+"""
+"""A stand-in for bubblewrap before 0.8.0: no ``--size``, everything else accepted."""
+
+
+@pytest.fixture
+def old_bwrap(tmp_path: Path) -> Path:
+    folder = tmp_path / "old-bin"
+    folder.mkdir()
+    (folder / "bwrap").write_text(OLD_BWRAP)
+    (folder / "bwrap").chmod(0o755)
+    return folder / "bwrap"
+
+
+async def test_a_bubblewrap_without_size_is_refused_with_what_to_do(
+    skills_root: Path, old_bwrap: Path
+) -> None:
+    write_skill(skills_root, "attack", {"scripts/ok.sh": "echo ok\n"})
+    runner = SandboxRunner(bwrap=str(old_bwrap))
+    result = await run_script(skills_root, runner, "attack", "scripts/ok.sh", [])
+    assert result["error_code"] == codes.RUNNER_UNAVAILABLE
+    assert "--size option" in result["error"]
+    assert "bubblewrap 0.8.0" in result["error"]
+
+
+async def test_without_size_the_default_is_the_process_runner(
+    old_bwrap: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("PATH", str(old_bwrap.parent))
+    sandbox_works.cache_clear()
+    try:
+        runner = await default_runner()
+    finally:
+        sandbox_works.cache_clear()
+    assert isinstance(runner, ProcessRunner)
+    assert "older than 0.8.0" in caplog.text
 
 
 def agent(runner_name: str, skills_root: Path, *script: str) -> list[str]:

@@ -28,6 +28,7 @@ import asyncio
 import functools
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Sequence
 
@@ -71,7 +72,8 @@ class SandboxRunner:
         """Run the script in a fresh sandbox.
 
         Raises:
-            RunnerUnavailableError: bubblewrap is not installed (or this is not Linux).
+            RunnerUnavailableError: bubblewrap is not installed (or this is not Linux), or is
+            older than 0.8.0, which brought the ``--size`` the scratch cap needs.
         """
         bwrap = await self._find_bwrap()
         async with process_limit(run.max_processes, user_wide=False) as limit:
@@ -102,6 +104,12 @@ class SandboxRunner:
                 raise RunnerUnavailableError(
                     f"scripts run in a bubblewrap sandbox, but {self._bwrap!r} was not found "
                     f"on PATH: {INSTALL_HINT}"
+                )
+            if not await asyncio.to_thread(_sizes_tmpfs, found):
+                raise RunnerUnavailableError(
+                    f"the sandbox caps its scratch space with bubblewrap's --size option, which "
+                    f"{found} lacks (it came with bubblewrap 0.8.0): upgrade bubblewrap, or "
+                    "run scripts unsandboxed on purpose with ScriptPolicy(runner=ProcessRunner())"
                 )
             self._executable = found
         return self._executable
@@ -135,6 +143,17 @@ def sandbox_arguments(run: ScriptRun, *, limit: ProcessLimit, path: str | None) 
     if limit.cgroup is not None:
         arguments += ["--bind", limit.cgroup, limit.cgroup]
     return [*arguments, "--remount-ro", "/", "--chdir", run.folder]
+
+
+def _sizes_tmpfs(bwrap: str) -> bool:
+    """True when this bubblewrap has ``--size`` (blocking)."""
+    try:
+        usage = subprocess.run(
+            [bwrap, "--help"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--size" in usage.stdout
 
 
 def _installations(interpreter: str, path: str | None, bound: Sequence[str]) -> list[str]:
