@@ -40,6 +40,7 @@ def make_run(folder: Path, kind: str) -> ScriptRun:
         max_output_bytes=65536,
         max_processes=256,
         max_copy_bytes=1 << 20,
+        max_scratch_bytes=1 << 20,
     )
 
 

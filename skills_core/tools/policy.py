@@ -33,6 +33,9 @@ DEFAULT_SHEBANGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 DEFAULT_MAX_PROCESSES = 256
 """Processes a run may have at once: bounds fork storms (see ``runners.limits``)."""
 
+DEFAULT_MAX_SCRATCH_BYTES = 256 * MIB
+"""Bytes a run may write to its scratch space (a tmpfs, so memory, in the sandbox)."""
+
 DEFAULT_ENV_ALLOW = (
     "PATH",
     "LANG",
@@ -76,6 +79,11 @@ class ScriptPolicy:
         max_workspace_bytes: Largest total size of a remote skill copied to run locally.
         confirm: Ask the user to confirm each run (adapters with a confirmation flow).
         max_processes: Most processes one run may have at once (``None``: no limit of ours).
+        max_scratch_bytes: In the sandbox, the size of each of its two writable tmpfs mounts,
+            ``/tmp`` (the scratch folder) and ``/dev/shm``, held in memory; for the process
+            runner, ``RLIMIT_FSIZE``: the largest file a script may write anywhere.
+        max_memory_bytes: Virtual memory of each process of a run (``RLIMIT_AS``, local
+            runners); ``None``, the default: no limit of ours.
         network: Let sandboxed scripts use the network (other runners cannot take it away).
         readable: Host folders or files sandboxed scripts may read besides their skill and
             the system (the data they work on); other runners can read them anyway.
@@ -92,6 +100,8 @@ class ScriptPolicy:
     confirm: bool = False
     shebangs: Mapping[str, tuple[str, ...]] = field(default_factory=_default_shebangs)
     max_processes: int | None = DEFAULT_MAX_PROCESSES
+    max_scratch_bytes: int = DEFAULT_MAX_SCRATCH_BYTES
+    max_memory_bytes: int | None = None
     network: bool = False
     readable: tuple[str, ...] = ()
     runner: ScriptRunner | None = None
@@ -99,9 +109,10 @@ class ScriptPolicy:
     def __post_init__(self) -> None:
         if self.timeout <= 0:
             raise ValueError(f"ScriptPolicy.timeout must be positive, not {self.timeout}")
-        if self.max_processes is not None and self.max_processes < 1:
-            message = f"ScriptPolicy.max_processes must be positive, not {self.max_processes}"
-            raise ValueError(message)
+        for name in ("max_processes", "max_scratch_bytes", "max_memory_bytes"):
+            limit = getattr(self, name)
+            if limit is not None and limit < 1:
+                raise ValueError(f"ScriptPolicy.{name} must be positive, not {limit}")
         for extension, command in self.interpreters.items():
             if not extension.startswith(".") or extension != extension.lower() or not command:
                 raise ValueError(

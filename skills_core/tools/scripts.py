@@ -85,6 +85,8 @@ class ScriptTool:
                 max_output_bytes=policy.max_output_bytes,
                 max_processes=policy.max_processes,
                 max_copy_bytes=policy.max_workspace_bytes,
+                max_scratch_bytes=policy.max_scratch_bytes,
+                max_memory_bytes=policy.max_memory_bytes,
                 network=policy.network,
                 readable=policy.readable,
             )

@@ -127,6 +127,7 @@ targets = {
     'etc': '/etc/skillfs-attack',
     'usr': '/usr/skillfs-attack',
     'root': '/skillfs-attack',
+    'dev': '/dev/skillfs-attack',
     'outside': sys.argv[1],
 }
 for name, path in targets.items():
@@ -140,4 +141,32 @@ try:
     print('secret', open(sys.argv[2]).read())
 except OSError as exc:
     print('secret', 'unreadable', type(exc).__name__)
+"""
+
+FILL = """\
+import os, sys
+path = os.path.join(os.environ['TMPDIR'], sys.argv[1])  # an absolute argv[1] wins
+try:
+    with open(path, 'wb') as out:
+        for _ in range(int(sys.argv[2]) // 65536):
+            out.write(b'x' * 65536)
+            out.flush()
+finally:
+    print('size', os.path.getsize(path), flush=True)
+"""
+"""Writes argv[2] bytes to argv[1] (relative: in the scratch folder); prints what landed."""
+
+LEAVE_SCRATCH = """\
+head -c 65536 /dev/zero > "$TMPDIR/left-behind"
+exec -a "$1-waiting" sleep 300
+"""
+"""Fills its scratch folder a little, then waits (as MARKER-waiting) to be killed with its agent."""
+
+ALLOCATE = """\
+import sys
+try:
+    block = bytearray(int(sys.argv[1]))
+    print('allocated')
+except MemoryError:
+    print('refused MemoryError')
 """

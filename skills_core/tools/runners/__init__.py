@@ -2,6 +2,7 @@
 
 ``base`` is the ScriptRunner seam; ``sandbox`` (bubblewrap) and ``process`` (a supervised
 subprocess) are the local runners, sharing ``local``, ``limits`` and the stdlib-only
-``supervisor`` program; ``choice`` picks the default; ``portable`` carries a skill to a code
-executor elsewhere (the ADK runner in ``skills_core.adk.executor``).
+``supervisor`` program (``scratch`` holds the process runner's scratch folders); ``choice``
+picks the default; ``portable`` carries a skill to a code executor elsewhere (the ADK runner in
+``skills_core.adk.executor``).
 """

@@ -37,6 +37,10 @@ class ScriptRun:
         max_output_bytes: Bytes of stdout, and of stderr, to keep.
         max_processes: Most processes the run may have at once (``None``: no limit of ours).
         max_copy_bytes: Largest total size of files a runner may copy elsewhere.
+        max_scratch_bytes: Most bytes the script may write to its scratch space, where the
+            runner can cap it (see :attr:`~skills_core.tools.policy.ScriptPolicy`).
+        max_memory_bytes: ``RLIMIT_AS`` of each of the script's processes, where the runner
+            can set it (``None``: no limit of ours).
         network: Whether the script may use the network, where the runner can deny it.
         readable: Host paths the script may read besides its skill and the system, where the
             runner hides the rest.
@@ -52,6 +56,8 @@ class ScriptRun:
     max_output_bytes: int
     max_processes: int | None
     max_copy_bytes: int
+    max_scratch_bytes: int
+    max_memory_bytes: int | None = None
     network: bool = False
     readable: tuple[str, ...] = ()
 

@@ -2,8 +2,9 @@
 
 "Works" is measured, not assumed: ``bwrap`` must be on PATH *and* able to create the namespaces
 the sandbox uses (unprivileged user namespaces can be switched off, e.g. by Docker's default
-seccomp profile). The probe runs once per process. Falling back to the process runner is logged
-as a warning with the install hint; a policy that names :class:`SandboxRunner` never falls back.
+seccomp profile) and a size-limited tmpfs (``--size``: bubblewrap 0.8.0 or newer, not
+setuid). The probe runs once per process. Falling back to the process runner is logged as a
+warning with the install hint; a policy that names :class:`SandboxRunner` never falls back.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ async def default_runner() -> ScriptRunner:
         return SandboxRunner()
     logger.warning(
         "skill scripts run WITHOUT a sandbox (same user, same network, the agent's processes "
-        "visible): bubblewrap is not available or cannot create namespaces here; %s",
+        "visible): bubblewrap is not available, older than 0.8.0, or cannot create namespaces "
+        "here; %s",
         INSTALL_HINT,
     )
     return ProcessRunner()
@@ -47,7 +49,7 @@ def sandbox_works() -> bool:
     probe = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/"]
     try:
         result = subprocess.run(
-            [*probe, "--proc", "/proc", "true"],
+            [*probe, "--proc", "/proc", "--size", "4096", "--tmpfs", "/tmp", "true"],
             capture_output=True,
             timeout=_PROBE_SECONDS,
             check=False,

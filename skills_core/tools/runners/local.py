@@ -1,4 +1,4 @@
-"""What the two local runners share: a scratch folder per run, and a supervised process.
+"""What the two local runners share: a supervised process.
 
 Both start :mod:`~skills_core.tools.runners.supervisor` (directly, or inside bubblewrap), which
 reports how the script ended on a status pipe. Its answer is the run's exit code; no answer
@@ -8,14 +8,10 @@ script failure.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
-import shutil
 import sys
-import tempfile
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from skills_core.errors import ScriptRunnerError
@@ -31,22 +27,31 @@ SUPERVISOR = os.path.join(RUNNERS, "supervisor.py")
 _STATUS_BYTES = 4096
 
 
-@asynccontextmanager
-async def scratch_folder() -> AsyncIterator[str]:
-    """A private empty folder for one run (mode 0700), deleted with everything in it after."""
-    folder = await asyncio.to_thread(tempfile.mkdtemp, prefix="skillfs-scratch-")
-    try:
-        yield folder
-    finally:
-        await asyncio.to_thread(shutil.rmtree, folder, True)
+def supervisor_argv(
+    status_fd: int,
+    limit: ProcessLimit,
+    *,
+    parent: int | None = None,
+    max_file_bytes: int | None = None,
+    max_memory_bytes: int | None = None,
+) -> list[str]:
+    """The supervisor's command line, up to and including the ``--`` before the command.
 
-
-def supervisor_argv(status_fd: int, limit: ProcessLimit, *, parent: int | None = None) -> list[str]:
-    """The supervisor's command line, up to and including the ``--`` before the command."""
+    Args:
+        status_fd: Where the supervisor reports how the command ended.
+        limit: The run's process limit.
+        parent: Stop when this process dies.
+        max_file_bytes: ``RLIMIT_FSIZE`` for the command: no file it writes grows past it.
+        max_memory_bytes: ``RLIMIT_AS`` for the command: each process's virtual memory.
+    """
     argv = [sys.executable, "-I", "-S", "-c", LAUNCH, RUNNERS, "--status-fd", str(status_fd)]
     argv += limit.options()
     if parent is not None:
         argv += ["--parent", str(parent)]
+    if max_file_bytes is not None:
+        argv += ["--fsize", str(max_file_bytes)]
+    if max_memory_bytes is not None:
+        argv += ["--as", str(max_memory_bytes)]
     return [*argv, "--"]
 
 

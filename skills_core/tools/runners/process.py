@@ -15,12 +15,14 @@ them), so the subreaper is what this runner relies on; the sandbox runner is the
 
 from __future__ import annotations
 
+import functools
 import os
 
 from skills_core.tools.process import ProcessOutcome
 from skills_core.tools.runners.base import ScriptRun, script_environment
 from skills_core.tools.runners.limits import process_limit
-from skills_core.tools.runners.local import run_supervised, scratch_folder, supervisor_argv
+from skills_core.tools.runners.local import run_supervised, supervisor_argv
+from skills_core.tools.runners.scratch import scratch_folder
 
 
 class ProcessRunner:
@@ -32,18 +34,26 @@ class ProcessRunner:
         return "process"
 
     async def run(self, run: ScriptRun) -> ProcessOutcome:
-        """Run the script in its folder with a scratch folder as home and temp."""
+        """Run the script in its folder with a scratch folder as home and temp.
+
+        ``RLIMIT_FSIZE`` caps each file the script writes at ``run.max_scratch_bytes``; the
+        scratch folder of an agent killed mid-run is removed by the next agent's first run
+        (see :mod:`~skills_core.tools.runners.scratch`).
+        """
         async with (
             scratch_folder() as scratch,
             process_limit(run.max_processes, user_wide=True) as limit,
         ):
             env = script_environment(run.env, run.folder, scratch)
             command = run.command(run.folder)
-            return await run_supervised(
-                lambda fd: [*supervisor_argv(fd, limit, parent=os.getpid()), *command],
-                run,
-                env=env,
+            supervisor = functools.partial(
+                supervisor_argv,
+                limit=limit,
+                parent=os.getpid(),
+                max_file_bytes=run.max_scratch_bytes,
+                max_memory_bytes=run.max_memory_bytes,
             )
+            return await run_supervised(lambda fd: [*supervisor(fd), *command], run, env=env)
 
     def __repr__(self) -> str:
         return "ProcessRunner()"

@@ -11,8 +11,11 @@ What a script sees (``bwrap`` arguments built by :func:`sandbox_arguments`):
   policy's ``readable`` paths read-only, and nothing else of the host: no home folders (so no
   credential files), no other projects, no host ``/tmp`` or ``/run`` (so no Unix sockets such
   as a Docker daemon's or an ssh agent's);
-- one writable scratch folder, at ``/tmp``, which is also ``HOME`` and ``TMPDIR``, deleted
-  after the run; every other path is read-only;
+- two writable places, each a tmpfs (memory) of at most ``max_scratch_bytes``: the scratch
+  folder at ``/tmp``, which is also ``HOME`` and ``TMPDIR``, and ``/dev/shm`` (POSIX shared
+  memory, which Python's ``multiprocessing`` locks need); a write past the size fails with
+  ``ENOSPC``. They vanish with the sandbox's mount namespace, so nothing is left on the host's
+  disk, even when the agent is killed. Every other path, ``/dev`` included, is read-only;
 - the policy's scrubbed environment.
 
 When the call ends - exit, timeout or cancellation - the PID namespace dies with every process
@@ -22,8 +25,10 @@ in it; bubblewrap also dies with the agent (``--die-with-parent``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Sequence
 
@@ -32,15 +37,11 @@ from skills_core.errors import RunnerUnavailableError
 from skills_core.tools.process import ProcessOutcome
 from skills_core.tools.runners.base import ScriptRun, script_environment
 from skills_core.tools.runners.limits import ProcessLimit, process_limit
-from skills_core.tools.runners.local import (
-    RUNNERS,
-    run_supervised,
-    scratch_folder,
-    supervisor_argv,
-)
+from skills_core.tools.runners.local import RUNNERS, run_supervised, supervisor_argv
 
 SANDBOX_TMP = "/tmp"
 """Where the scratch folder appears inside the sandbox."""
+SANDBOX_SHM = "/dev/shm"
 
 INSTALL_HINT = (
     "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install "
@@ -72,20 +73,21 @@ class SandboxRunner:
         """Run the script in a fresh sandbox.
 
         Raises:
-            RunnerUnavailableError: bubblewrap is not installed (or this is not Linux).
+            RunnerUnavailableError: bubblewrap is not installed (or this is not Linux), or is
+            older than 0.8.0, which brought the ``--size`` the scratch cap needs.
         """
         bwrap = await self._find_bwrap()
-        async with (
-            scratch_folder() as scratch,
-            process_limit(run.max_processes, user_wide=False) as limit,
-        ):
+        async with process_limit(run.max_processes, user_wide=False) as limit:
             env = script_environment(run.env, run.folder, SANDBOX_TMP)
             arguments = await asyncio.to_thread(
-                sandbox_arguments, run, scratch=scratch, limit=limit, path=env.get("PATH")
+                sandbox_arguments, run, limit=limit, path=env.get("PATH")
             )
             command = run.command(run.folder)
+            supervisor = functools.partial(
+                supervisor_argv, limit=limit, max_memory_bytes=run.max_memory_bytes
+            )
             return await run_supervised(
-                lambda fd: [bwrap, *arguments, "--", *supervisor_argv(fd, limit), *command],
+                lambda fd: [bwrap, *arguments, "--", *supervisor(fd), *command],
                 run,
                 env=env,
             )
@@ -104,6 +106,12 @@ class SandboxRunner:
                     f"scripts run in a bubblewrap sandbox, but {self._bwrap!r} was not found "
                     f"on PATH: {INSTALL_HINT}"
                 )
+            if not await asyncio.to_thread(_sizes_tmpfs, found):
+                raise RunnerUnavailableError(
+                    f"the sandbox caps its scratch space with bubblewrap's --size option, which "
+                    f"{found} lacks (it came with bubblewrap 0.8.0): upgrade bubblewrap, or "
+                    "run scripts unsandboxed on purpose with ScriptPolicy(runner=ProcessRunner())"
+                )
             self._executable = found
         return self._executable
 
@@ -111,9 +119,7 @@ class SandboxRunner:
         return f"SandboxRunner(bwrap={self._bwrap!r})"
 
 
-def sandbox_arguments(
-    run: ScriptRun, *, scratch: str, limit: ProcessLimit, path: str | None
-) -> list[str]:
+def sandbox_arguments(run: ScriptRun, *, limit: ProcessLimit, path: str | None) -> list[str]:
     """The ``bwrap`` options for one run (blocking: it looks at the host's filesystem)."""
     arguments = [*_NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     if not run.network:
@@ -125,7 +131,9 @@ def sandbox_arguments(
         elif os.path.isdir(system):
             arguments += ["--ro-bind", system, system]
             bound.append(system)
-    arguments += ["--proc", "/proc", "--dev", "/dev", "--bind", scratch, SANDBOX_TMP]
+    size = ["--size", str(run.max_scratch_bytes), "--tmpfs"]
+    arguments += ["--proc", "/proc", "--dev", "/dev", *size, SANDBOX_SHM, "--remount-ro", "/dev"]
+    arguments += [*size, SANDBOX_TMP]
     # After /tmp, so that folders under the host's /tmp show through the scratch folder.
     readable = [os.path.realpath(extra) for extra in run.readable]
     for extra in [*_installations(run.interpreter[0], path, bound), *readable, RUNNERS]:
@@ -136,6 +144,17 @@ def sandbox_arguments(
     if limit.cgroup is not None:
         arguments += ["--bind", limit.cgroup, limit.cgroup]
     return [*arguments, "--remount-ro", "/", "--chdir", run.folder]
+
+
+def _sizes_tmpfs(bwrap: str) -> bool:
+    """True when this bubblewrap has ``--size`` (blocking)."""
+    try:
+        usage = subprocess.run(
+            [bwrap, "--help"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--size" in usage.stdout
 
 
 def _installations(interpreter: str, path: str | None, bound: Sequence[str]) -> list[str]:

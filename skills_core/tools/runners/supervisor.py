@@ -16,7 +16,9 @@ start.
 
 Limits, applied before the command starts: ``--cgroup DIR`` moves the supervisor into a pids
 cgroup (a kernel-enforced process limit for root), ``--nproc N`` sets ``RLIMIT_NPROC`` on the
-command (effective for other users). ``--parent PID`` stops the supervisor when that process dies.
+command (effective for other users), ``--fsize N`` sets ``RLIMIT_FSIZE`` (no file the command
+writes grows past N bytes), ``--as N`` sets ``RLIMIT_AS`` (each process's virtual memory).
+``--parent PID`` stops the supervisor when that process dies.
 """
 
 from __future__ import annotations
@@ -47,7 +49,10 @@ class _Stop(Exception):
 
 
 def main(argv: Sequence[str]) -> None:
-    """Parse ``[--status-fd N] [--nproc N] [--cgroup DIR] [--parent PID] -- COMMAND...``."""
+    """Parse ``[--status-fd N] [--nproc N] [--fsize N] [--as N] [--cgroup DIR] [--parent PID]``.
+
+    The command follows a ``--``.
+    """
     options: dict[str, str] = {}
     args = list(argv)
     while args and args[0] != "--":
@@ -60,6 +65,8 @@ def main(argv: Sequence[str]) -> None:
     status = supervise(
         command,
         nproc=int(options["nproc"]) if "nproc" in options else None,
+        fsize=int(options["fsize"]) if "fsize" in options else None,
+        address_space=int(options["as"]) if "as" in options else None,
         cgroup=options.get("cgroup"),
         parent=int(options["parent"]) if "parent" in options else None,
     )
@@ -125,6 +132,8 @@ def supervise(
     command: Sequence[str],
     *,
     nproc: int | None = None,
+    fsize: int | None = None,
+    address_space: int | None = None,
     cgroup: str | None = None,
     parent: int | None = None,
     time_limit: float | None = None,
@@ -156,7 +165,7 @@ def supervise(
     if child == 0:  # pragma: no cover - the child execs or exits
         _exec(
             command,
-            nproc=nproc,
+            limits={"RLIMIT_NPROC": nproc, "RLIMIT_FSIZE": fsize, "RLIMIT_AS": address_space},
             cwd=cwd,
             env=env,
             stdout=stdout,
@@ -180,7 +189,7 @@ def supervise(
 def _exec(
     command: Sequence[str],
     *,
-    nproc: int | None,
+    limits: dict[str, int | None],
     cwd: str | None,
     env: dict[str, str] | None,
     stdout: int | None,
@@ -193,10 +202,12 @@ def _exec(
         for source, target in ((stdout, 1), (stderr, 2)):
             if source is not None:
                 os.dup2(source, target)
-        if nproc is not None:
+        if any(value is not None for value in limits.values()):
             import resource
 
-            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+            for name, value in limits.items():
+                if value is not None:
+                    resource.setrlimit(getattr(resource, name), (value, value))
         if cwd is not None:
             os.chdir(cwd)
         if env is None:
