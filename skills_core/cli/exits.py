@@ -16,5 +16,5 @@ PIPE_CLOSED = 141
 """Standard output was closed early, as when piped into ``head`` (128 + SIGPIPE)."""
 
 INTERRUPTED = 130
-"""Stopped with Ctrl-C, at any moment (``watch`` treats Ctrl-C once it watches as its normal
-end and exits 0)."""
+"""Stopped with Ctrl-C, at any moment, at once (``watch`` and ``serve`` treat Ctrl-C once they
+run as their normal end and exit 0)."""

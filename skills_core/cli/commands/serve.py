@@ -16,7 +16,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.cli import exits
+from skills_core.cli import exits, running
 from skills_core.cli.commands.watch import positive_seconds
 from skills_core.cli.output import plural, print_problems
 from skills_core.cli.source import add_url_argument, open_root
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     handler.setFormatter(PrintableFormatter("warning: %(message)s"))
     logging.getLogger("skillfs.mcp").addHandler(handler)
     try:
-        return asyncio.run(_serve(server, args))
+        return running.run(_serve(server, args))
     except KeyboardInterrupt:
         return exits.OK
 

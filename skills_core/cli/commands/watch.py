@@ -8,7 +8,6 @@ problems not printed before go to stderr. Ctrl-C ends the command with exit code
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import time
@@ -16,7 +15,7 @@ import time
 from backends.base import Backend
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
-from skills_core.cli import exits
+from skills_core.cli import exits, running
 from skills_core.cli.output import add_json_flag, plural, problem_line
 from skills_core.cli.source import add_url_argument, open_root
 from skills_core.cli.terminal import Style, printable
@@ -40,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     """Watch until Ctrl-C (exit 0); exit 2 when the first listing fails."""
     backend = open_root(args.url)
     try:
-        return asyncio.run(_watch(backend, interval=args.interval, as_json=args.json))
+        return running.run(_watch(backend, interval=args.interval, as_json=args.json))
     except KeyboardInterrupt:
         return exits.OK
 
