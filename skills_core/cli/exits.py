@@ -8,9 +8,10 @@ INVALID = 1
 skills."""
 
 USAGE = 2
-"""Bad arguments, a source that cannot be opened or listed, a source whose skills all sit in
-hidden or nested folders, or a storage error (an output that cannot be written, or that lies
-inside the source, included)."""
+"""Bad arguments (an option value out of range included), a source that cannot be opened or
+listed, a source whose skills all sit in hidden or nested folders, a storage error (an output
+that cannot be written, or that lies inside the source, included), or an address ``serve``
+cannot bind."""
 
 PIPE_CLOSED = 141
 """Standard output was closed early, as when piped into ``head`` (128 + SIGPIPE)."""

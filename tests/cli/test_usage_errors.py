@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import signal
 import socket
 import subprocess
@@ -12,7 +14,69 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.cli.test_subprocess import ROOT
+from tests.cli.test_subprocess import ROOT, skillfs
+
+
+def only_error_line(result: subprocess.CompletedProcess[str]) -> str:
+    """The one line the process printed, on stderr; nothing on stdout."""
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ("prompt", "--budget", "-5"),
+            "error: argument --budget: must be a whole number of characters, 0 or more, "
+            "not '-5' (run 'skillfs prompt --help')",
+        ),
+        (("prompt", "--budget", "many"), "error: argument --budget: must be a whole number"),
+        (
+            ("serve", "--http", "--port", "70000"),
+            "error: argument --port: must be a port from 0 to 65535, not '70000' "
+            "(run 'skillfs serve --help')",
+        ),
+        (("serve", "--http", "--port", "-5"), "error: argument --port: must be a port from 0"),
+        (
+            ("serve", "--http", "--host", "999.1.1.1"),
+            "error: argument --host: '999.1.1.1' is not a valid IP address",
+        ),
+        (("serve", "--host", "::1::"), "error: argument --host: '::1::' is not a valid IP"),
+        (("serve", "--http", "--path", "mcp"), "error: argument --path: must be a URL path"),
+        (("serve", "--interval", "0"), "error: argument --interval: must be a positive number"),
+        (("watch", "--interval", "soon"), "error: argument --interval: must be a positive"),
+        (("list", "--bogus-flag"), "error: unrecognized arguments: --bogus-flag"),
+        (("no-such-command",), "error: argument COMMAND: invalid choice: 'no-such-command'"),
+    ],
+)
+def test_an_invalid_option_value_is_one_usage_line(args: tuple[str, ...], expected: str) -> None:
+    result = skillfs(*args)
+    assert result.returncode == 2
+    assert only_error_line(result).startswith(expected)
+
+
+def test_serve_on_a_taken_port_names_the_address() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = skillfs("serve", "--http", "--no-watch", "--port", port)
+    assert result.returncode == 2
+    assert only_error_line(result) == (
+        f"error: 127.0.0.1:{port}: cannot serve HTTP there: {os.strerror(errno.EADDRINUSE)}; "
+        "pick another --port, or 0 for a free one"
+    )
+
+
+def test_serve_on_an_address_of_another_machine_names_it() -> None:
+    # 192.0.2.1 (TEST-NET-1) is no address of this machine: bind fails locally, nothing is sent.
+    result = skillfs("serve", "--http", "--no-watch", "--host", "192.0.2.1", "--port", "0")
+    assert result.returncode == 2
+    assert only_error_line(result) == (
+        f"error: 192.0.2.1:0: cannot serve HTTP there: {os.strerror(errno.EADDRNOTAVAIL)}"
+    )
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from skills_core.cli import exits, running
+from skills_core.cli.arguments import characters
 from skills_core.cli.output import report_catalog
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import printable
@@ -21,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget",
-        type=int,
+        type=characters,
         metavar="CHARS",
         help="fit the block in CHARS characters: shorter descriptions, then names only, "
         "then a count pointing to search_skills, each with a note saying so",

@@ -16,6 +16,7 @@ from backends.base import Backend
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
 from skills_core.cli import exits, running
+from skills_core.cli.arguments import positive_seconds
 from skills_core.cli.output import add_json_flag, plural, problem_line
 from skills_core.cli.source import add_url_argument, open_root
 from skills_core.cli.terminal import Style, printable
@@ -91,14 +92,3 @@ def _print_new_problems(report: ReloadReport, printed: set[SkillProblem]) -> set
             if problem not in printed:
                 print(problem_line(kind, problem, style=style), file=sys.stderr, flush=True)
     return {*failure, *report.errors, *report.warnings}
-
-
-def positive_seconds(text: str) -> float:
-    """Parse a positive number of seconds (an argparse type)."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not seconds > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
-    return seconds
