@@ -2,6 +2,7 @@
 
 Modules, one concern each: :mod:`~backends.remote.urls` (what a URL names),
 :mod:`~backends.remote.protocols` (what a protocol needs),
+:mod:`~backends.remote.gcs_credentials` (Google credentials found, or refused, at once),
 :mod:`~backends.remote.filesystem` (building and calling fsspec without blocking),
 :mod:`~backends.remote.sessions` (closing sessions without blocking),
 :mod:`~backends.remote.errors` and :mod:`~backends.remote.retry` (foreign errors, one retry

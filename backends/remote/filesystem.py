@@ -32,9 +32,10 @@ from typing import Any, TypeVar
 from backends.errors import MissingDependencyError, StorageError
 from backends.remote.budget import TimeBudget
 from backends.remote.errors import IncompleteReadError, Redactor, raise_translated
+from backends.remote.gcs_credentials import with_credentials
 from backends.remote.github import recursive_tree
 from backends.remote.http_ranges import fetch_range
-from backends.remote.protocols import S3_PROTOCOLS, install_hint
+from backends.remote.protocols import GCS_PROTOCOLS, S3_PROTOCOLS, install_hint
 from backends.remote.retry import RetryPolicy, retrying
 from backends.remote.sessions import close_soon, io_loop, session_closing
 from backends.remote.urls import last_link, protocol_of
@@ -87,7 +88,7 @@ class RemoteFS:
         """
 
         async def build() -> tuple[Any, Any, str]:
-            return await asyncio.to_thread(_build, url, dict(options))
+            return await asyncio.to_thread(_build, url, dict(options), location)
 
         try:
             async with budget.bounded(location=location):
@@ -260,8 +261,11 @@ class RemoteFS:
             raise_translated(exc, location=location, redact=self._redact, missing=missing)
 
 
-def _build(url: str, options: dict[str, Any]) -> tuple[Any, Any, str]:
+def _build(url: str, options: dict[str, Any], location: str) -> tuple[Any, Any, str]:
     """Blocking: resolve ``url`` and wrap a sync filesystem for async use.
+
+    A ``gs://`` URL gets Google's default credentials, or is refused without any
+    (:mod:`backends.remote.gcs_credentials`).
 
     A native-async filesystem is built in asynchronous mode on fsspec's own loop, so it
     registers no finalizer that would close its session synchronously (blocking whichever
@@ -272,6 +276,8 @@ def _build(url: str, options: dict[str, Any]) -> tuple[Any, Any, str]:
     from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
     from fsspec.registry import get_filesystem_class
 
+    if "::" not in url and protocol_of(url) in GCS_PROTOCOLS:
+        options = with_credentials(options, location=location)
     if "::" not in url and get_filesystem_class(protocol_of(url)).async_impl:
         options = {"asynchronous": True, **options}
     fs, path = url_to_fs(url, **options)

@@ -37,8 +37,9 @@ _REQUIRES = {
     "http": "aiohttp",
     "https": "aiohttp",
 }
-_SELF_RETRYING = frozenset({"gs", "gcs"})
 S3_PROTOCOLS = frozenset({"s3", "s3a"})
+GCS_PROTOCOLS = frozenset({"gs", "gcs"})
+_SELF_RETRYING = GCS_PROTOCOLS
 _HTTP = frozenset({"http", "https"})
 _LOCAL = frozenset({"file", "local"})
 

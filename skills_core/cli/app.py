@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, cast
 
 from skills_core.cli import exits
+from skills_core.cli.arguments import ArgumentParser
 
 
 class Command(NamedTuple):
@@ -47,7 +48,8 @@ URL is a skills folder, a file:// or memory: URL, or any URL open_backend accept
 without one, commands use the example skills shipped with skillfs.
 
 exit codes: 0 ok, 1 validation errors (validate, show, bundle, publish), 2 usage error, or the
-source cannot be opened or listed, or the output cannot be written.
+source cannot be opened or listed, or the output cannot be written, or serve cannot bind its
+address; 130 Ctrl-C.
 run 'skillfs COMMAND --help' for a command's options."""
 
 
@@ -67,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser, module = build_parser(_command_name(arguments))
     try:
         args = parser.parse_args(arguments)
-    except SystemExit as exc:  # --help, --version and usage errors
+    except SystemExit as exc:  # --help, --version and usage errors (one error: line)
         return exc.code if isinstance(exc.code, int) else exits.USAGE
     assert module is not None, "parse_args refuses a missing or unknown command"
     return _run(module, args)
@@ -75,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_parser(command: str | None) -> tuple[argparse.ArgumentParser, CommandModule | None]:
     """The parser, with arguments for ``command`` only, and that command's module."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="skillfs",
         description="Load, check and inspect Agent Skills from folders, buckets and bundles.",
         epilog=_EPILOG,

@@ -8,13 +8,14 @@ INVALID = 1
 skills."""
 
 USAGE = 2
-"""Bad arguments, a source that cannot be opened or listed, a source whose skills all sit in
-hidden or nested folders, or a storage error (an output that cannot be written, or that lies
-inside the source, included)."""
+"""Bad arguments (an option value out of range included), a source that cannot be opened or
+listed, a source whose skills all sit in hidden or nested folders, a storage error (an output
+that cannot be written, or that lies inside the source, included), or an address ``serve``
+cannot bind."""
 
 PIPE_CLOSED = 141
 """Standard output was closed early, as when piped into ``head`` (128 + SIGPIPE)."""
 
 INTERRUPTED = 130
-"""Stopped with Ctrl-C, at any moment (``watch`` treats Ctrl-C once it watches as its normal
-end and exits 0)."""
+"""Stopped with Ctrl-C, at any moment, at once (``watch`` and ``serve`` treat Ctrl-C once they
+run as their normal end and exit 0)."""

@@ -7,13 +7,13 @@ before it is printed, and colour is added after that (see :mod:`skills_core.cli.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import shutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.cli import running
 from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
 from skills_core.cli.terminal import Style, message_line, print_message, printable, printable_json
 from skills_core.format.models import SkillMetadata
@@ -121,7 +121,7 @@ def report_empty(catalog: SkillCatalog) -> bool:
     if catalog.snapshot.entries:
         return False
     location = catalog.backend.location
-    folders = asyncio.run(skill_folders_elsewhere(catalog.backend))
+    folders = running.run(skill_folders_elsewhere(catalog.backend))
     if folders:
         print_message("error", location, f"no skills found; {elsewhere_hint(location, folders)}")
         return True

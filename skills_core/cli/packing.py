@@ -17,7 +17,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 from backends.base import Backend
 from skills_core.bundle.output import check_output
 from skills_core.bundle.writer import Progress
-from skills_core.cli import exits
+from skills_core.cli import exits, running
 from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
 from skills_core.cli.output import add_json_flag, plural, print_json, print_problems
 from skills_core.cli.progress import progress_bar
@@ -145,4 +145,4 @@ def _pack(
         return await packing.store(built, out)
 
     with progress_bar(sys.stderr) as progress:
-        return asyncio.run(pack(progress))
+        return running.run(pack(progress))

@@ -47,9 +47,13 @@ async def http_server(
     """Serve streamable HTTP while the block runs.
 
     ``port=0`` picks a free port; the endpoint's URL names the one chosen.
+
+    Raises:
+        OSError: ``host`` is not a name or address of this machine, or the port is taken
+            (:func:`socket.gaierror` when the name does not resolve).
     """
     app = server.lowlevel.streamable_http_app(streamable_http_path=path, host=host)
-    listener = _listen(host, port)
+    listener = await _listen(host, port)
     bound = listener.getsockname()[1]
     web = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     task = asyncio.create_task(web.serve(sockets=[listener]))
@@ -59,16 +63,23 @@ async def http_server(
                 await task  # startup failed: raise its error
                 raise RuntimeError("the HTTP server stopped before it started")
             await asyncio.sleep(0.01)
-        name = f"[{host}]" if ":" in host else host
-        yield HttpEndpoint(f"http://{name}:{bound}{path}", task)
+        yield HttpEndpoint(f"http://{address(host, bound)}{path}", task)
     finally:
         web.should_exit = True
         await task
         listener.close()
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def address(host: str, port: int) -> str:
+    """``host:port``, the host in brackets when it is an IPv6 address."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+async def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket; a host name is resolved off the event loop."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.create_server((host, port), family=family)
+    loop = asyncio.get_running_loop()
+    found = await loop.getaddrinfo(host, port, family=family, type=socket.SOCK_STREAM)
+    listener = socket.create_server(found[0][4], family=family)
     listener.setblocking(False)
     return listener

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 
-from skills_core.cli import exits
+from skills_core.cli import exits, running
 from skills_core.cli.output import (
     add_json_flag,
     format_table,
@@ -27,7 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print a NAME / DESCRIPTION table (or JSON) of every loaded skill."""
-    catalog = asyncio.run(load_catalog(open_source(args.url)))
+    catalog = running.run(load_catalog(open_source(args.url)))
     misplaced = report_catalog(catalog)
     skills = catalog.list()
     if args.json:

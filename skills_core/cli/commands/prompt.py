@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 
-from skills_core.cli import exits
+from skills_core.cli import exits, running
+from skills_core.cli.arguments import characters
 from skills_core.cli.output import report_catalog
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import printable
@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget",
-        type=int,
+        type=characters,
         metavar="CHARS",
         help="fit the block in CHARS characters: shorter descriptions, then names only, "
         "then a count pointing to search_skills, each with a note saying so",
@@ -31,7 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the XML block an agent's system prompt lists the skills with."""
-    catalog = asyncio.run(load_catalog(open_source(args.url)))
+    catalog = running.run(load_catalog(open_source(args.url)))
     if report_catalog(catalog):
         return exits.USAGE
     prompt = catalog_prompt(catalog, include_location=not args.no_location, budget=args.budget)

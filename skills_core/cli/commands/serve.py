@@ -11,16 +11,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
+import os
 import sys
 from typing import TYPE_CHECKING
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.cli import exits
-from skills_core.cli.commands.watch import positive_seconds
+from skills_core.cli import exits, running
+from skills_core.cli.arguments import host, port, positive_seconds, url_path
 from skills_core.cli.output import plural, print_problems
 from skills_core.cli.source import add_url_argument, open_root
-from skills_core.cli.terminal import PrintableFormatter, printable
+from skills_core.cli.terminal import PrintableFormatter, print_message, printable
 
 if TYPE_CHECKING:
     from skills_core.mcp.server import SkillServer
@@ -32,14 +34,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP, not stdio")
     parser.add_argument(
         "--host",
+        type=host,
         default="127.0.0.1",
         help="HTTP address to bind (default: 127.0.0.1, this machine only: the server has no "
         "authentication)",
     )
     parser.add_argument(
-        "--port", type=int, default=8000, help="HTTP port (default: 8000; 0 picks a free one)"
+        "--port", type=port, default=8000, help="HTTP port (default: 8000; 0 picks a free one)"
     )
-    parser.add_argument("--path", default="/mcp", help="HTTP endpoint path (default: /mcp)")
+    parser.add_argument(
+        "--path", type=url_path, default="/mcp", help="HTTP endpoint path (default: /mcp)"
+    )
     parser.add_argument(
         "--no-watch",
         dest="watch",
@@ -61,7 +66,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until the client disconnects (stdio) or Ctrl-C; exit 2 when loading fails."""
+    """Serve until the client disconnects (stdio) or Ctrl-C; exit 2 if loading or binding fails."""
     from skills_core.mcp.server import SkillServer  # the MCP SDK, or the install hint
     from skills_core.tools.policy import ScriptPolicy
 
@@ -71,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     handler.setFormatter(PrintableFormatter("warning: %(message)s"))
     logging.getLogger("skillfs.mcp").addHandler(handler)
     try:
-        return asyncio.run(_serve(server, args))
+        return running.run(_serve(server, args))
     except KeyboardInterrupt:
         return exits.OK
 
@@ -83,7 +88,7 @@ async def _serve(server: SkillServer, args: argparse.Namespace) -> int:
         print_problems(catalog.errors, catalog.warnings)
         watching = asyncio.create_task(server.watch(interval=args.interval)) if args.watch else None
         try:
-            await _transport(server, args, catalog.backend.location)
+            code = await _transport(server, args, catalog.backend.location)
         finally:
             if watching is not None:
                 watching.cancel()
@@ -92,22 +97,37 @@ async def _serve(server: SkillServer, args: argparse.Namespace) -> int:
     finally:
         await server.aclose()
         await catalog.backend.aclose()
-    return exits.OK
+    return code
 
 
-async def _transport(server: SkillServer, args: argparse.Namespace, location: str) -> None:
+async def _transport(server: SkillServer, args: argparse.Namespace, location: str) -> int:
     from skills_core.mcp import transports
 
     what = f"serving {plural(len(server.catalog), 'skill')} from {location}"
     if not args.http:
         _say(f"{what} over stdio")
         await transports.serve_stdio(server)
-        return
-    async with transports.http_server(
-        server, host=args.host, port=args.port, path=args.path
-    ) as endpoint:
+        return exits.OK
+    async with contextlib.AsyncExitStack() as stack:
+        try:
+            endpoint = await stack.enter_async_context(
+                transports.http_server(server, host=args.host, port=args.port, path=args.path)
+            )
+        except OSError as exc:
+            where = transports.address(args.host, args.port)
+            print_message("error", where, f"cannot serve HTTP there: {_reason(exc)}")
+            return exits.USAGE
         _say(f"{what} at {endpoint.url}")
         await endpoint.stopped()
+    return exits.OK
+
+
+def _reason(exc: OSError) -> str:
+    """Why binding failed, without the socket module's own restatement of the address."""
+    reason = os.strerror(exc.errno) if exc.errno and exc.errno > 0 else exc.strerror or str(exc)
+    if exc.errno == errno.EADDRINUSE:
+        return f"{reason}; pick another --port, or 0 for a free one"
+    return reason
 
 
 def _say(message: str) -> None:

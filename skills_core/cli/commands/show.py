@@ -8,7 +8,6 @@ folder, never a NAME: no served name holds one.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 
@@ -17,7 +16,7 @@ from backends.errors import SkillNotFoundError
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.snapshot import CatalogSnapshot
-from skills_core.cli import exits
+from skills_core.cli import exits, running
 from skills_core.cli.output import (
     add_json_flag,
     describe_value,
@@ -49,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     url, name = args.url, args.name
     if url is None and (os.sep in name or "/" in name):
         url, name = name, None  # one skill's folder, as every reading command takes it
-    entry, skill = asyncio.run(_fetch(open_source(url), name))
+    entry, skill = running.run(_fetch(open_source(url), name))
     if skill is None:
         return exits.INVALID
     if args.json:

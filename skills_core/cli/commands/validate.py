@@ -7,12 +7,11 @@ body) stays a warning. Exit code 1 when any skill has an error.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Sequence
 
 from skills_core.catalog.verdicts import Verdict, verdicts_of
-from skills_core.cli import exits
+from skills_core.cli import exits, running
 from skills_core.cli.output import (
     add_json_flag,
     format_table,
@@ -33,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Report every problem of every skill; exit 1 when any is an error."""
-    catalog = asyncio.run(load_catalog(open_source(args.url), strict=True))
+    catalog = running.run(load_catalog(open_source(args.url), strict=True))
     verdicts = verdicts_of(catalog)
     for verdict in verdicts:
         print_problems(verdict.errors, verdict.warnings)

@@ -8,7 +8,6 @@ problems not printed before go to stderr. Ctrl-C ends the command with exit code
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import time
@@ -16,7 +15,8 @@ import time
 from backends.base import Backend
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
-from skills_core.cli import exits
+from skills_core.cli import exits, running
+from skills_core.cli.arguments import positive_seconds
 from skills_core.cli.output import add_json_flag, plural, problem_line
 from skills_core.cli.source import add_url_argument, open_root
 from skills_core.cli.terminal import Style, printable
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     """Watch until Ctrl-C (exit 0); exit 2 when the first listing fails."""
     backend = open_root(args.url)
     try:
-        return asyncio.run(_watch(backend, interval=args.interval, as_json=args.json))
+        return running.run(_watch(backend, interval=args.interval, as_json=args.json))
     except KeyboardInterrupt:
         return exits.OK
 
@@ -92,14 +92,3 @@ def _print_new_problems(report: ReloadReport, printed: set[SkillProblem]) -> set
             if problem not in printed:
                 print(problem_line(kind, problem, style=style), file=sys.stderr, flush=True)
     return {*failure, *report.errors, *report.warnings}
-
-
-def positive_seconds(text: str) -> float:
-    """Parse a positive number of seconds (an argparse type)."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not seconds > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
-    return seconds

@@ -1,0 +1,175 @@
+"""Every failure of a real `skillfs` process: one `error:` line, the documented exit code."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_subprocess import ROOT, skillfs
+
+
+def only_error_line(result: subprocess.CompletedProcess[str]) -> str:
+    """The one line the process printed, on stderr; nothing on stdout."""
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ("prompt", "--budget", "-5"),
+            "error: argument --budget: must be a whole number of characters, 0 or more, "
+            "not '-5' (run 'skillfs prompt --help')",
+        ),
+        (("prompt", "--budget", "many"), "error: argument --budget: must be a whole number"),
+        (
+            ("serve", "--http", "--port", "70000"),
+            "error: argument --port: must be a port from 0 to 65535, not '70000' "
+            "(run 'skillfs serve --help')",
+        ),
+        (("serve", "--http", "--port", "-5"), "error: argument --port: must be a port from 0"),
+        (
+            ("serve", "--http", "--host", "999.1.1.1"),
+            "error: argument --host: '999.1.1.1' is not a valid IP address",
+        ),
+        (("serve", "--host", "::1::"), "error: argument --host: '::1::' is not a valid IP"),
+        (("serve", "--http", "--path", "mcp"), "error: argument --path: must be a URL path"),
+        (("serve", "--interval", "0"), "error: argument --interval: must be a positive number"),
+        (("watch", "--interval", "soon"), "error: argument --interval: must be a positive"),
+        (("list", "--bogus-flag"), "error: unrecognized arguments: --bogus-flag"),
+        (("no-such-command",), "error: argument COMMAND: invalid choice: 'no-such-command'"),
+    ],
+)
+def test_an_invalid_option_value_is_one_usage_line(args: tuple[str, ...], expected: str) -> None:
+    result = skillfs(*args)
+    assert result.returncode == 2
+    assert only_error_line(result).startswith(expected)
+
+
+def test_serve_on_a_taken_port_names_the_address() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = skillfs("serve", "--http", "--no-watch", "--port", port)
+    assert result.returncode == 2
+    assert only_error_line(result) == (
+        f"error: 127.0.0.1:{port}: cannot serve HTTP there: {os.strerror(errno.EADDRINUSE)}; "
+        "pick another --port, or 0 for a free one"
+    )
+
+
+def test_serve_on_an_address_of_another_machine_names_it() -> None:
+    # 192.0.2.1 (TEST-NET-1) is no address of this machine: bind fails locally, nothing is sent.
+    result = skillfs("serve", "--http", "--no-watch", "--host", "192.0.2.1", "--port", "0")
+    assert result.returncode == 2
+    assert only_error_line(result) == (
+        f"error: 192.0.2.1:0: cannot serve HTTP there: {os.strerror(errno.EADDRNOTAVAIL)}"
+    )
+
+
+def _on_compute_engine() -> bool:
+    try:
+        return Path("/sys/class/dmi/id/product_name").read_text().startswith("Google")
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(_on_compute_engine(), reason="Compute Engine has default credentials")
+def test_gs_without_google_credentials_fails_at_once_saying_so(tmp_path: Path) -> None:
+    with socket.socket() as closed:  # bound, never listening: connections are refused
+        closed.bind(("127.0.0.1", 0))
+        metadata = f"127.0.0.1:{closed.getsockname()[1]}"
+        env = {
+            name: value
+            for name, value in os.environ.items()
+            if not name.startswith(("GOOGLE_", "GCE_", "CLOUDSDK_", "FSSPEC_", "NO_GCE"))
+        }
+        env |= {
+            "HOME": str(tmp_path),  # no gcloud credentials file, no fsspec configuration
+            "GCE_METADATA_HOST": metadata,
+            "GCE_METADATA_IP": metadata,
+            "NO_PROXY": "*",
+            "no_proxy": "*",
+        }
+        started = time.monotonic()
+        result = skillfs("list", "gs://skillfs-no-such-bucket/skills", env=env)
+        elapsed = time.monotonic() - started
+    assert result.returncode == 2
+    assert only_error_line(result).startswith(
+        "error: gs://skillfs-no-such-bucket/skills: no Google credentials found: "
+        "set GOOGLE_APPLICATION_CREDENTIALS"
+    )
+    assert elapsed < 4  # the issue asks for 2 s; doubled for a loaded machine (it was 16-19 s)
+
+
+@pytest.fixture
+def silent_server() -> Iterator[tuple[int, threading.Event]]:
+    """A loopback server that accepts connections and never answers; the event is set on
+    the first one."""
+    accepted = threading.Event()
+    connections: list[socket.socket] = []
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.1)
+    stopping = threading.Event()
+
+    def accept() -> None:
+        while not stopping.is_set():
+            try:
+                connections.append(server.accept()[0])
+            except TimeoutError:
+                continue
+            accepted.set()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1], accepted
+    stopping.set()
+    thread.join()
+    for connection in connections:
+        connection.close()
+    server.close()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:{port}/skills.zip",  # an async filesystem waiting for an answer
+        "ftp://127.0.0.1:{port}/skills",  # a sync one, blocked in a worker thread (was 29 s)
+    ],
+)
+def test_ctrl_c_ends_a_blocked_command_at_once(
+    url: str, silent_server: tuple[int, threading.Event]
+) -> None:
+    port, accepted = silent_server
+    process = subprocess.Popen(
+        [sys.executable, "-m", "skills_core.cli", "list", url.format(port=port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert accepted.wait(30), "the command never connected"
+        process.send_signal(signal.SIGINT)
+        interrupted = time.monotonic()
+        stdout, stderr = process.communicate(timeout=60)
+        elapsed = time.monotonic() - interrupted
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130
+    assert (stdout, stderr) == ("", "")
+    assert elapsed < 3  # the issue asks for 1 s; generous for a loaded machine
