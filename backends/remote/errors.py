@@ -115,6 +115,12 @@ class RangesIgnoredError(StorageError):
     """
 
 
+NO_AWS_CREDENTIALS = (
+    "no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, "
+    "or FSSPEC_S3_ANON=true for a public bucket"
+)
+
+
 def is_transient(exc: BaseException) -> bool:
     """True for failures that may pass on a retry: 5xx, throttling, resets, timeouts."""
     return any(_is_transient_one(error) for error in _chain(exc))
@@ -141,6 +147,8 @@ def raise_translated(
         error = missing("not found", location=location)
     elif isinstance(exc, PermissionError):
         error = StorageError("access denied (check credentials and permissions)", location=location)
+    elif any(type(error).__name__ == "NoCredentialsError" for error in _chain(exc)):  # botocore's
+        error = StorageError(NO_AWS_CREDENTIALS, location=location)
     else:
         error = StorageError(describe(exc, redact), location=location)
     if redact.leaks(exc):
