@@ -4,6 +4,12 @@ The SDK's client lives inside task groups that must be entered and left by one t
 backend is called from many; so one task holds the connection open until :meth:`aclose`, and
 a connection that dropped (a server process that exited) is opened again on the next call.
 Every SDK failure becomes a :class:`~backends.errors.StorageError` here, most specific first.
+
+The handshake has one deadline, ``timeout`` from the first call that opens the connection:
+without it, a server that never answers cost the SDK's own 10 s ``server/discover`` probe,
+then ``timeout`` for ``initialize``, then 2 s to stop its process. At the deadline every caller
+fails at once; the abandoned attempt stops its process in the background, and :meth:`aclose`
+waits for it.
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ class McpConnection:
             :class:`mcp.StdioServerParameters` (a subprocess over stdio), an ``mcp`` transport,
             or an in-process ``mcp`` server.
         location: Names the server in errors.
-        timeout: Seconds to wait for any one response.
+        timeout: Seconds to wait for the handshake, and for any one response.
         headers: HTTP headers for every request to a URL (an ``Authorization``, say).
     """
 
@@ -60,6 +66,7 @@ class McpConnection:
         self._headers = dict(headers or {})
         self._client: asyncio.Future[Client] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._abandoned: set[asyncio.Task[None]] = set()
         self._closing = asyncio.Event()
 
     async def request(self, request: Any, result_type: type[ResultT], *, missing: str) -> ResultT:
@@ -124,6 +131,8 @@ class McpConnection:
 
     async def aclose(self) -> None:
         """Close the connection (a stdio server process exits); later calls reopen it."""
+        if self._abandoned:
+            await asyncio.wait(self._abandoned)
         task = self._task
         if task is None:
             return
@@ -135,14 +144,37 @@ class McpConnection:
 
     async def _connect(self) -> Client:
         if self._task is None or self._task.done():
-            self._client = asyncio.get_running_loop().create_future()
-            self._task = asyncio.create_task(self._hold(self._client))
+            loop = asyncio.get_running_loop()
+            ready = self._client = loop.create_future()
+            task = self._task = asyncio.create_task(self._hold(ready))
+            deadline = loop.call_later(self._timeout, self._give_up, ready, task)
+            ready.add_done_callback(lambda _: deadline.cancel())
         assert self._client is not None
         try:
             return await asyncio.shield(self._client)
+        except StorageError:
+            self._task = None
+            raise
         except Exception as exc:  # whatever stopped the SDK from connecting (task groups, OS)
             self._task = None
-            raise StorageError(f"cannot connect: {exc}", location=self._location) from exc
+            cause = _cause(exc)
+            message = f"cannot connect: {str(cause) or type(cause).__name__}"
+            raise StorageError(message, location=self._location) from exc
+
+    def _give_up(self, ready: asyncio.Future[Client], task: asyncio.Task[None]) -> None:
+        """Fail every caller waiting on the handshake, and stop the attempt in the background."""
+        if ready.done():
+            return
+        ready.set_exception(
+            StorageError(
+                f"cannot connect: no answer to the handshake (server/discover, initialize) "
+                f"within {self._timeout:g} s (the backend's timeout)",
+                location=self._location,
+            )
+        )
+        self._abandoned.add(task)
+        task.add_done_callback(self._abandoned.discard)
+        task.cancel()
 
     async def _hold(self, ready: asyncio.Future[Client]) -> None:
         """Open the connection, hand it out, and keep it open until :meth:`aclose`."""
@@ -192,6 +224,13 @@ class McpConnection:
             raise StorageError(message, location=self._location) from exc
         except (OSError, TimeoutError) as exc:
             raise StorageError(f"the connection failed: {exc}", location=self._location) from exc
+
+
+def _cause(exc: BaseException) -> BaseException:
+    """The one exception inside the SDK's task groups, rather than "unhandled errors in..."."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
 
 
 def _http_client(headers: Mapping[str, str], timeout: float) -> httpx2.AsyncClient:
