@@ -97,7 +97,12 @@ class McpSkillsBackend:
             server = _stdio(server)
         self._label = label or default_label(server)
         self._connection = McpConnection(
-            server, location=self.location, timeout=timeout, headers=headers
+            server,
+            location=self.location,
+            timeout=timeout,
+            headers=headers,
+            # Any file of the largest skill, base64-encoded or escaped, and any listing page.
+            max_answer_bytes=2 * max(max_skill_bytes, MAX_SKILL_BYTES),
         )
         self._approve = approve_allowed_tools
         self._max_files = max_files

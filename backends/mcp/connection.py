@@ -5,6 +5,10 @@ backend is called from many; so one task holds the connection open until :meth:`
 a connection that dropped (a server process that exited) is opened again on the next call.
 Every SDK failure becomes a :class:`~backends.errors.StorageError` here, most specific first.
 
+Over HTTP an answer is read no further than ``max_answer_bytes``: the SDK reads a JSON answer
+whole, so a resource listed at 100 bytes and served as 300 MiB cost 300-600 MiB before it
+could be refused. (SSE events are capped by the SDK itself, at 1 MiB each.)
+
 The handshake has one deadline, ``timeout`` from the first call that opens the connection:
 without it, a server that never answers cost the SDK's own 10 s ``server/discover`` probe,
 then ``timeout`` for ``initialize``, then 2 s to stop its process. At the deadline every caller
@@ -31,13 +35,21 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
-from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
+from backends.errors import (
+    LimitExceededError,
+    ResourceNotFoundError,
+    SkillNotFoundError,
+    StorageError,
+)
 from backends.mcp.entries import SKILLS_EXTENSION
 
 ResultT = TypeVar("ResultT", bound=BaseModel)
 
 _STREAM_READ_SECONDS = 300.0
 """How long an HTTP response stream may stay silent (the SDK's default)."""
+
+_OVER_LIMIT = "an answer went past the"
+"""Begins the message of :class:`_AnswerTooLarge`; the SDK hands it back in a parse error."""
 
 
 class McpConnection:
@@ -50,6 +62,7 @@ class McpConnection:
         location: Names the server in errors.
         timeout: Seconds to wait for the handshake, and for any one response.
         headers: HTTP headers for every request to a URL (an ``Authorization``, say).
+        max_answer_bytes: Most bytes of one HTTP answer read before it is refused.
     """
 
     def __init__(
@@ -59,11 +72,13 @@ class McpConnection:
         location: str,
         timeout: float,
         headers: Mapping[str, str] | None = None,
+        max_answer_bytes: int,
     ) -> None:
         self._server = server
         self._location = location
         self._timeout = timeout
         self._headers = dict(headers or {})
+        self._max_answer_bytes = max_answer_bytes
         self._client: asyncio.Future[Client] | None = None
         self._task: asyncio.Task[None] | None = None
         self._abandoned: set[asyncio.Task[None]] = set()
@@ -83,7 +98,8 @@ class McpConnection:
             StorageError: The server or the connection failed, or the answer is malformed.
         """
         client = await self._connect()
-        with self._translated(missing=missing, not_found=ResourceNotFoundError):
+        where = f"{self._location}:{uri}"
+        with self._translated(missing=missing, not_found=ResourceNotFoundError, location=where):
             result = await client.session.read_resource(uri)
         contents = [item for item in result.contents if item.uri == uri] or result.contents[:1]
         if not contents:
@@ -202,28 +218,34 @@ class McpConnection:
         """
         if not isinstance(self._server, str):
             return self._server
-        http = await asyncio.to_thread(_http_client, self._headers, self._timeout)
+        http = await asyncio.to_thread(
+            _http_client, self._headers, self._timeout, self._max_answer_bytes
+        )
         await stack.enter_async_context(http)
         return streamable_http_client(self._server, http_client=http)
 
     @contextlib.contextmanager
-    def _translated(self, *, missing: str, not_found: type[StorageError]) -> Iterator[None]:
+    def _translated(
+        self, *, missing: str, not_found: type[StorageError], location: str | None = None
+    ) -> Iterator[None]:
         """SDK and transport failures as StorageError, not-found first."""
+        where = location or self._location
         try:
             yield
         except MCPError as exc:
+            if exc.code == types.PARSE_ERROR and _OVER_LIMIT in exc.message:
+                message = f"refused: {_OVER_LIMIT}{exc.message.partition(_OVER_LIMIT)[2]}"
+                raise LimitExceededError(message, location=where) from exc
             if exc.code == types.INVALID_PARAMS:
-                raise not_found(missing or exc.message, location=self._location) from exc
-            raise StorageError(
-                f"the server failed: {exc.message}", location=self._location
-            ) from exc
+                raise not_found(missing or exc.message, location=where) from exc
+            raise StorageError(f"the server failed: {exc.message}", location=where) from exc
         except SubscriptionLost as exc:
-            raise StorageError(f"change events stopped: {exc}", location=self._location) from exc
+            raise StorageError(f"change events stopped: {exc}", location=where) from exc
         except ValidationError as exc:
             message = f"the server's answer is malformed: {exc}"
-            raise StorageError(message, location=self._location) from exc
+            raise StorageError(message, location=where) from exc
         except (OSError, TimeoutError) as exc:
-            raise StorageError(f"the connection failed: {exc}", location=self._location) from exc
+            raise StorageError(f"the connection failed: {exc}", location=where) from exc
 
 
 def _cause(exc: BaseException) -> BaseException:
@@ -233,8 +255,44 @@ def _cause(exc: BaseException) -> BaseException:
     return exc
 
 
-def _http_client(headers: Mapping[str, str], timeout: float) -> httpx2.AsyncClient:
-    """An HTTP client whose streams may stay open (listen) but whose requests time out."""
+class _AnswerTooLarge(httpx2.StreamError):
+    """An answer longer than the limit (the SDK reports a ``StreamError`` as a parse error)."""
+
+
+class _Capped(httpx2.AsyncByteStream):
+    """A response body that ends in :class:`_AnswerTooLarge` past ``limit`` bytes."""
+
+    def __init__(self, stream: Any, limit: int) -> None:
+        self._stream = stream
+        self._limit = limit
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        seen = 0
+        async for chunk in self._stream:
+            seen += len(chunk)
+            if seen > self._limit:
+                raise _AnswerTooLarge(
+                    f"{_OVER_LIMIT} {self._limit}-byte limit of one answer (twice the "
+                    "largest skill a host accepts); reading stopped"
+                )
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+
+def _http_client(headers: Mapping[str, str], timeout: float, limit: int) -> httpx2.AsyncClient:
+    """An HTTP client for the SDK: requests time out, answers stop at ``limit`` bytes.
+
+    Event streams (listen) may stay open and silent; the SDK caps each of their events.
+    """
+
+    async def cap(response: httpx2.Response) -> None:
+        if not response.headers.get("content-type", "").startswith("text/event-stream"):
+            response.stream = _Capped(response.stream, limit)
+
     return httpx2.AsyncClient(
-        headers=dict(headers), timeout=httpx2.Timeout(timeout, read=_STREAM_READ_SECONDS)
+        headers=dict(headers),
+        timeout=httpx2.Timeout(timeout, read=_STREAM_READ_SECONDS),
+        event_hooks={"response": [cap]},
     )

@@ -9,8 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from backends.errors import StorageError
+from backends.errors import LimitExceededError, StorageError
+from backends.limits import MIB
 from backends.mcp.backend import McpSkillsBackend
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.tools import SkillTools
+from skills_core.tools.results import RESOURCE_TOO_LARGE
+from tests.mcp.harness import ServedFolder
 from tests.mcp.hostile import HostileServer
 
 pytestmark = pytest.mark.asyncio
@@ -71,3 +76,37 @@ async def test_a_server_that_exits_says_why_not_task_group(tmp_path: Path) -> No
     finally:
         await backend.aclose()
     assert str(raised.value) == "mcp[gone]: cannot connect: Connection closed"
+
+
+async def test_an_answer_far_larger_than_listed_is_refused_unread(tmp_path: Path) -> None:
+    served = ServedFolder(tmp_path / "skills")
+    skill_md = b"---\nname: big\ndescription: d\n---\nx\n"
+    await served.start({"big/SKILL.md": skill_md, "big/ref.md": b"r" * 100, "big/notes.md": b"n"})
+    sent: list[int] = []
+
+    async def inflate(ctx, call_next):  # type: ignore[no-untyped-def]
+        result = await call_next(ctx)
+        if ctx.method == "resources/read" and ctx.params["uri"] == "skill://big/ref.md":
+            result["contents"][0]["text"] = "y" * (40 * MIB)  # listed at 100 bytes
+            sent.append(40 * MIB)
+        return result
+
+    served.server.lowlevel.middleware.append(inflate)
+    backend = McpSkillsBackend(served.url, label="big")
+    catalog = SkillCatalog(backend)
+    try:
+        await catalog.refresh()
+        with pytest.raises(LimitExceededError) as raised:
+            await catalog.read_resource("big", "ref.md")
+        result = await SkillTools(catalog).load_skill_resource("big", "ref.md")
+        assert await catalog.read_resource("big", "notes.md") == b"n"  # the connection serves
+    finally:
+        await backend.aclose()
+        await served.close()
+    assert sent == [40 * MIB, 40 * MIB]
+    assert str(raised.value) == (
+        "mcp[big]:skill://big/ref.md: refused: an answer went past the 33554432-byte limit of "
+        "one answer (twice the largest skill a host accepts); reading stopped"
+    )
+    assert result["error_code"] == RESOURCE_TOO_LARGE
+    assert result["error"] == raised.value.message
