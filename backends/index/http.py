@@ -3,10 +3,10 @@
 A refresh is one conditional GET of the index (``If-None-Match`` with its ``ETag``, else
 ``If-Modified-Since``): answered 304 when nothing changed, whatever the number of skills.
 Requests go through fsspec's HTTP filesystem session (aiohttp), retried and translated like
-every remote call. Credentials (a ``user:password@`` in the URL, ``headers``, or
-``client_kwargs={"headers": ...}``) are sent to the index's own origin only, never to a CDN an
-entry points at; redirects are followed, and aiohttp drops ``Authorization`` when one leaves the
-origin. Bodies are read no further than their limit.
+every remote call. Credentials (a ``user:password@`` in the URL, ``headers``,
+``client_kwargs={"headers": ..., "auth": ...}`` or ``auth=``) are sent to the index's own
+origin only: never to a CDN an entry points at, nor to another origin a redirect names
+(:mod:`backends.index.redirects`). Bodies are read no further than their limit.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from backends.errors import ResourceNotFoundError, StorageError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
 from backends.index.reader import Fetched, IndexBackend
+from backends.index.redirects import WEB, Credentials, get_following, origin
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
 from backends.remote.errors import Redactor
@@ -28,7 +29,6 @@ from backends.remote.retry import RetryPolicy
 from backends.remote.urls import SourceSpec
 
 _CHUNK = 64 * 1024
-_WEB = ("http", "https")
 
 
 class _Response(NamedTuple):
@@ -54,7 +54,7 @@ class HttpTransport:
     Args:
         url: The index's URL, credentials removed.
         options: Options for fsspec's HTTP filesystem.
-        headers: Sent to the index's origin only.
+        credentials: Headers sent to the index's origin only.
         redact: Hides credentials in messages.
         retry: How transient failures are retried.
         budget: How long one request may take, retries included.
@@ -65,15 +65,14 @@ class HttpTransport:
         url: str,
         options: Mapping[str, Any],
         *,
-        headers: Mapping[str, str],
+        credentials: Credentials,
         redact: Redactor,
         retry: RetryPolicy,
         budget: TimeBudget,
     ) -> None:
         self._url = url
         self._options = dict(options)
-        self._headers = dict(headers)
-        self._origin = _origin(url)
+        self._credentials = credentials
         self._redact = redact
         self._retry = retry
         self._budget = budget
@@ -92,13 +91,13 @@ class HttpTransport:
             StorageError: It is not an http(s) URL.
         """
         target = urljoin(self._url, url).split("#", 1)[0]
-        if urlsplit(target).scheme not in _WEB:
+        if urlsplit(target).scheme not in WEB:
             raise StorageError(f"artifact URL {url!r} is not http(s)", location=self.location)
         return target, self._redact.url(target)
 
     async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
         """One GET, conditional on ``validator``; ``None`` when answered 304."""
-        headers = dict(self._headers)
+        headers = {}
         kind, _, value = (validator or "").partition(":")
         if kind == "etag":
             headers["If-None-Match"] = value
@@ -120,8 +119,7 @@ class HttpTransport:
 
     async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
         """One GET, with the credentials only when the artifact is on the index's origin."""
-        headers = self._headers if _origin(key) == self._origin else {}
-        response = await self._get(key, headers, max_bytes, what="artifact", location=location)
+        response = await self._get(key, {}, max_bytes, what="artifact", location=location)
         return Fetched(response.body, None, response.content_type)
 
     async def aclose(self) -> None:
@@ -143,7 +141,15 @@ class HttpTransport:
     ) -> _Response:
         async def get(fs: Any) -> _Response:
             session = await fs.set_session()
-            async with session.get(url, headers=headers, **fs.kwargs) as response:
+            response = await get_following(
+                session,
+                url,
+                headers=headers,
+                credentials=self._credentials,
+                options=fs.kwargs,
+                location=location,
+            )
+            async with response:
                 if response.status == 404:
                     raise FileNotFoundError(url)
                 response.raise_for_status()
@@ -191,11 +197,12 @@ class HttpIndexBackend(IndexBackend):
 
     Args:
         url: The site (or folder) publishing the index, or the index's own URL.
-        headers: HTTP headers for the index's origin (``Authorization``).
+        headers: HTTP headers for the index's origin (``Authorization``, ``X-Api-Key``).
         limits: Index, SKILL.md and archive limits.
         retry: How transient failures are retried (4 attempts with backoff by default).
         timeout: Seconds one request may take, retries included (as for ``FsspecBackend``).
-        **storage_options: For fsspec's HTTP filesystem (``client_kwargs`` for aiohttp).
+        **storage_options: For fsspec's HTTP filesystem (``client_kwargs`` for aiohttp); its
+            headers and ``auth``, like a top-level ``auth=``, go to the index's origin only.
 
     Raises:
         UnsupportedSourceError: The URL is not http(s).
@@ -216,25 +223,24 @@ class HttpIndexBackend(IndexBackend):
         redact = Redactor.for_source(url, {**storage_options, "headers": dict(headers or {})})
         target = index_url(url)
         scheme = urlsplit(target).scheme.lower()
-        if scheme not in _WEB:
+        if scheme not in WEB:
             raise UnsupportedSourceError("not an http(s) URL", location=redact.url(url))
         # The archive flag only stops the check from refusing a URL that names no bundle.
         check_available(SourceSpec(target, bundle=True), location=redact.url(target))
         target, options = prepare(target, storage_options, timeout=timeout)
         client = dict(options.get("client_kwargs") or {})
         origin_headers = {**client.pop("headers", {}), **(headers or {})}
+        auth = options.pop("auth", client.pop("auth", None))  # an aiohttp.BasicAuth
+        if auth is not None:
+            origin_headers.setdefault("Authorization", auth.encode())
         options["client_kwargs"] = client
+        credentials = Credentials(origin(target), origin_headers)
         transport = HttpTransport(
             target,
             options,
-            headers=origin_headers,
+            credentials=credentials,
             redact=redact,
             retry=retry or default_retry(scheme),
             budget=budget,
         )
         super().__init__(transport, limits=limits)
-
-
-def _origin(url: str) -> tuple[str, str]:
-    parts = urlsplit(url)
-    return parts.scheme.lower(), parts.netloc.lower()

@@ -15,10 +15,12 @@ The host rules of the extension (SEP-2640), as a backend keeps them:
   file is read; skills whose content is ``"dynamic"`` (no digests) are refused.
 - **No implicit grants**: ``allowed-tools`` is withheld from every skill unless
   ``approve_allowed_tools`` approves its entry.
+- **Deadlines**: the handshake and a whole listing (every page) each end within ``timeout``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -75,7 +77,8 @@ class McpSkillsBackend:
             True for the skill's entry; by default no MCP skill grants tools.
         max_files: Most files one skill may list (the extension's 512 by default).
         max_skill_bytes: Largest total size of one skill (the extension's 16 MiB by default).
-        timeout: Seconds to wait for any one response.
+        timeout: Seconds the handshake may take, and any one response, and a whole listing
+            (every ``skills/list`` page): a refresh ends within about twice ``timeout``.
         headers: HTTP headers sent to a URL server with every request (``Authorization``).
     """
 
@@ -94,11 +97,17 @@ class McpSkillsBackend:
             server = _stdio(server)
         self._label = label or default_label(server)
         self._connection = McpConnection(
-            server, location=self.location, timeout=timeout, headers=headers
+            server,
+            location=self.location,
+            timeout=timeout,
+            headers=headers,
+            # Any file of the largest skill, base64-encoded or escaped, and any listing page.
+            max_answer_bytes=2 * max(max_skill_bytes, MAX_SKILL_BYTES),
         )
         self._approve = approve_allowed_tools
         self._max_files = max_files
         self._max_skill_bytes = max_skill_bytes
+        self._timeout = timeout
         self._entries: dict[str, SkillEntry] = {}
 
     def __repr__(self) -> str:
@@ -118,7 +127,8 @@ class McpSkillsBackend:
             )
         refs: dict[str, SkillRef] = {}
         entries: dict[str, SkillEntry] = {}
-        for index, raw in enumerate(await _all_pages(self._connection, self.location)):
+        listing = await _all_pages(self._connection, self.location, self._timeout)
+        for index, raw in enumerate(listing):
             try:
                 entry = parse_entry(raw)
             except ValueError as exc:
@@ -248,17 +258,29 @@ _UNAPPROVED: Mapping[str, str] = MappingProxyType(
 _NOTHING: Mapping[str, str] = MappingProxyType({})
 
 
-async def _all_pages(connection: McpConnection, location: str) -> list[Any]:
-    """The raw entries of every ``skills/list`` page."""
+async def _all_pages(connection: McpConnection, location: str, seconds: float) -> list[Any]:
+    """The raw entries of every ``skills/list`` page, all read within ``seconds``."""
     raw: list[Any] = []
     cursor: str | None = None
-    for _ in range(MAX_PAGES):
-        request = ListSkillsRequest(params=ListSkillsParams(cursor=cursor))
-        page = await connection.request(request, ListSkillsResult, missing="")
-        raw.extend(page.skills)
-        cursor = page.next_cursor
-        if not cursor:
-            return raw
+    pages = 0
+    try:
+        async with asyncio.timeout(seconds) as scope:
+            while pages < MAX_PAGES:
+                request = ListSkillsRequest(params=ListSkillsParams(cursor=cursor))
+                page = await connection.request(request, ListSkillsResult, missing="")
+                pages += 1
+                raw.extend(page.skills)
+                cursor = page.next_cursor
+                if not cursor:
+                    return raw
+    except TimeoutError as exc:
+        if not scope.expired():
+            raise
+        raise StorageError(
+            f"timed out: skills/list did not complete within {seconds:g} s, every page "
+            f"included (the backend's timeout; {pages} pages read)",
+            location=location,
+        ) from exc
     raise StorageError(f"skills/list went on past {MAX_PAGES} pages", location=location)
 
 

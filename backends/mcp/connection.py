@@ -4,6 +4,16 @@ The SDK's client lives inside task groups that must be entered and left by one t
 backend is called from many; so one task holds the connection open until :meth:`aclose`, and
 a connection that dropped (a server process that exited) is opened again on the next call.
 Every SDK failure becomes a :class:`~backends.errors.StorageError` here, most specific first.
+
+Over HTTP an answer is read no further than ``max_answer_bytes``: the SDK reads a JSON answer
+whole, so a resource listed at 100 bytes and served as 300 MiB cost 300-600 MiB before it
+could be refused. (SSE events are capped by the SDK itself, at 1 MiB each.)
+
+The handshake has one deadline, ``timeout`` from the first call that opens the connection:
+without it, a server that never answers cost the SDK's own 10 s ``server/discover`` probe,
+then ``timeout`` for ``initialize``, then 2 s to stop its process. At the deadline every caller
+fails at once; the abandoned attempt stops its process in the background, and :meth:`aclose`
+waits for it.
 """
 
 from __future__ import annotations
@@ -25,13 +35,21 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
-from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
+from backends.errors import (
+    LimitExceededError,
+    ResourceNotFoundError,
+    SkillNotFoundError,
+    StorageError,
+)
 from backends.mcp.entries import SKILLS_EXTENSION
 
 ResultT = TypeVar("ResultT", bound=BaseModel)
 
 _STREAM_READ_SECONDS = 300.0
 """How long an HTTP response stream may stay silent (the SDK's default)."""
+
+_OVER_LIMIT = "an answer went past the"
+"""Begins the message of :class:`_AnswerTooLarge`; the SDK hands it back in a parse error."""
 
 
 class McpConnection:
@@ -42,8 +60,9 @@ class McpConnection:
             :class:`mcp.StdioServerParameters` (a subprocess over stdio), an ``mcp`` transport,
             or an in-process ``mcp`` server.
         location: Names the server in errors.
-        timeout: Seconds to wait for any one response.
+        timeout: Seconds to wait for the handshake, and for any one response.
         headers: HTTP headers for every request to a URL (an ``Authorization``, say).
+        max_answer_bytes: Most bytes of one HTTP answer read before it is refused.
     """
 
     def __init__(
@@ -53,13 +72,16 @@ class McpConnection:
         location: str,
         timeout: float,
         headers: Mapping[str, str] | None = None,
+        max_answer_bytes: int,
     ) -> None:
         self._server = server
         self._location = location
         self._timeout = timeout
         self._headers = dict(headers or {})
+        self._max_answer_bytes = max_answer_bytes
         self._client: asyncio.Future[Client] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._abandoned: set[asyncio.Task[None]] = set()
         self._closing = asyncio.Event()
 
     async def request(self, request: Any, result_type: type[ResultT], *, missing: str) -> ResultT:
@@ -76,7 +98,8 @@ class McpConnection:
             StorageError: The server or the connection failed, or the answer is malformed.
         """
         client = await self._connect()
-        with self._translated(missing=missing, not_found=ResourceNotFoundError):
+        where = f"{self._location}:{uri}"
+        with self._translated(missing=missing, not_found=ResourceNotFoundError, location=where):
             result = await client.session.read_resource(uri)
         contents = [item for item in result.contents if item.uri == uri] or result.contents[:1]
         if not contents:
@@ -124,6 +147,8 @@ class McpConnection:
 
     async def aclose(self) -> None:
         """Close the connection (a stdio server process exits); later calls reopen it."""
+        if self._abandoned:
+            await asyncio.wait(self._abandoned)
         task = self._task
         if task is None:
             return
@@ -135,14 +160,37 @@ class McpConnection:
 
     async def _connect(self) -> Client:
         if self._task is None or self._task.done():
-            self._client = asyncio.get_running_loop().create_future()
-            self._task = asyncio.create_task(self._hold(self._client))
+            loop = asyncio.get_running_loop()
+            ready = self._client = loop.create_future()
+            task = self._task = asyncio.create_task(self._hold(ready))
+            deadline = loop.call_later(self._timeout, self._give_up, ready, task)
+            ready.add_done_callback(lambda _: deadline.cancel())
         assert self._client is not None
         try:
             return await asyncio.shield(self._client)
+        except StorageError:
+            self._task = None
+            raise
         except Exception as exc:  # whatever stopped the SDK from connecting (task groups, OS)
             self._task = None
-            raise StorageError(f"cannot connect: {exc}", location=self._location) from exc
+            cause = _cause(exc)
+            message = f"cannot connect: {str(cause) or type(cause).__name__}"
+            raise StorageError(message, location=self._location) from exc
+
+    def _give_up(self, ready: asyncio.Future[Client], task: asyncio.Task[None]) -> None:
+        """Fail every caller waiting on the handshake, and stop the attempt in the background."""
+        if ready.done():
+            return
+        ready.set_exception(
+            StorageError(
+                f"cannot connect: no answer to the handshake (server/discover, initialize) "
+                f"within {self._timeout:g} s (the backend's timeout)",
+                location=self._location,
+            )
+        )
+        self._abandoned.add(task)
+        task.add_done_callback(self._abandoned.discard)
+        task.cancel()
 
     async def _hold(self, ready: asyncio.Future[Client]) -> None:
         """Open the connection, hand it out, and keep it open until :meth:`aclose`."""
@@ -170,32 +218,81 @@ class McpConnection:
         """
         if not isinstance(self._server, str):
             return self._server
-        http = await asyncio.to_thread(_http_client, self._headers, self._timeout)
+        http = await asyncio.to_thread(
+            _http_client, self._headers, self._timeout, self._max_answer_bytes
+        )
         await stack.enter_async_context(http)
         return streamable_http_client(self._server, http_client=http)
 
     @contextlib.contextmanager
-    def _translated(self, *, missing: str, not_found: type[StorageError]) -> Iterator[None]:
+    def _translated(
+        self, *, missing: str, not_found: type[StorageError], location: str | None = None
+    ) -> Iterator[None]:
         """SDK and transport failures as StorageError, not-found first."""
+        where = location or self._location
         try:
             yield
         except MCPError as exc:
+            if exc.code == types.PARSE_ERROR and _OVER_LIMIT in exc.message:
+                message = f"refused: {_OVER_LIMIT}{exc.message.partition(_OVER_LIMIT)[2]}"
+                raise LimitExceededError(message, location=where) from exc
             if exc.code == types.INVALID_PARAMS:
-                raise not_found(missing or exc.message, location=self._location) from exc
-            raise StorageError(
-                f"the server failed: {exc.message}", location=self._location
-            ) from exc
+                raise not_found(missing or exc.message, location=where) from exc
+            raise StorageError(f"the server failed: {exc.message}", location=where) from exc
         except SubscriptionLost as exc:
-            raise StorageError(f"change events stopped: {exc}", location=self._location) from exc
+            raise StorageError(f"change events stopped: {exc}", location=where) from exc
         except ValidationError as exc:
             message = f"the server's answer is malformed: {exc}"
-            raise StorageError(message, location=self._location) from exc
+            raise StorageError(message, location=where) from exc
         except (OSError, TimeoutError) as exc:
-            raise StorageError(f"the connection failed: {exc}", location=self._location) from exc
+            raise StorageError(f"the connection failed: {exc}", location=where) from exc
 
 
-def _http_client(headers: Mapping[str, str], timeout: float) -> httpx2.AsyncClient:
-    """An HTTP client whose streams may stay open (listen) but whose requests time out."""
+def _cause(exc: BaseException) -> BaseException:
+    """The one exception inside the SDK's task groups, rather than "unhandled errors in..."."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+class _AnswerTooLarge(httpx2.StreamError):
+    """An answer longer than the limit (the SDK reports a ``StreamError`` as a parse error)."""
+
+
+class _Capped(httpx2.AsyncByteStream):
+    """A response body that ends in :class:`_AnswerTooLarge` past ``limit`` bytes."""
+
+    def __init__(self, stream: Any, limit: int) -> None:
+        self._stream = stream
+        self._limit = limit
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        seen = 0
+        async for chunk in self._stream:
+            seen += len(chunk)
+            if seen > self._limit:
+                raise _AnswerTooLarge(
+                    f"{_OVER_LIMIT} {self._limit}-byte limit of one answer (twice the "
+                    "largest skill a host accepts); reading stopped"
+                )
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+
+def _http_client(headers: Mapping[str, str], timeout: float, limit: int) -> httpx2.AsyncClient:
+    """An HTTP client for the SDK: requests time out, answers stop at ``limit`` bytes.
+
+    Event streams (listen) may stay open and silent; the SDK caps each of their events.
+    """
+
+    async def cap(response: httpx2.Response) -> None:
+        if not response.headers.get("content-type", "").startswith("text/event-stream"):
+            response.stream = _Capped(response.stream, limit)
+
     return httpx2.AsyncClient(
-        headers=dict(headers), timeout=httpx2.Timeout(timeout, read=_STREAM_READ_SECONDS)
+        headers=dict(headers),
+        timeout=httpx2.Timeout(timeout, read=_STREAM_READ_SECONDS),
+        event_hooks={"response": [cap]},
     )

@@ -421,7 +421,8 @@ class StaticServer(LoopbackHTTP):
 
     A request whose ``If-None-Match`` names the current ETag is answered 304, with no body.
     ``passwords[path] = (user, password)`` protects a file with HTTP basic auth;
-    ``types[path]`` overrides the Content-Type guessed from the extension.
+    ``types[path]`` overrides the Content-Type guessed from the extension;
+    ``redirects[path] = url`` answers ``302`` to ``url``.
     """
 
     TYPES: ClassVar[dict[str, str]] = {
@@ -435,6 +436,7 @@ class StaticServer(LoopbackHTTP):
         self.files: dict[str, bytes] = {}
         self.passwords: dict[str, tuple[str, str]] = {}
         self.types: dict[str, str] = {}
+        self.redirects: dict[str, str] = {}
         self.headers_seen: list[tuple[str, dict[str, str]]] = []
         super().__init__(self._route)
 
@@ -442,6 +444,8 @@ class StaticServer(LoopbackHTTP):
         self, method: str, path: str, query: dict[str, list[str]], headers: Any
     ) -> tuple[int, dict[str, str], bytes]:
         self.headers_seen.append((path, dict(headers)))
+        if path in self.redirects:
+            return 302, {"Location": self.redirects[path]}, b""
         data = self.files.get(path)
         if data is None:
             return 404, {}, b"not found"
