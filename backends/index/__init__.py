@@ -3,7 +3,9 @@
 Modules, one concern each: :mod:`~backends.index.document` (the index's JSON, read and
 written), :mod:`~backends.index.artifact` (a skill's verified, screened artifact),
 :mod:`~backends.index.reader` (the backend over any transport), :mod:`~backends.index.http`
-(:class:`~backends.index.http.HttpIndexBackend`: HTTP(S) with conditional GETs) and
+(:class:`~backends.index.http.HttpIndexBackend`: HTTP(S) with conditional GETs),
+:mod:`~backends.index.redirects` (redirects followed hop by hop, credentials kept on the
+index's origin) and
 :mod:`~backends.index.store` (any fsspec store, used by ``FsspecBackend`` when a folder holds
 a published index). ``from backends import HttpIndexBackend`` imports it on first use.
 """
