@@ -50,6 +50,7 @@ from backends.index.store import artifact_path
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import SKILL_MD_NAMES
 from backends.remote.output_folder import OutputFolder, is_temporary
+from backends.remote.urls import join_location
 from skills_core.bundle.output import check_output
 from skills_core.bundle.writer import Progress, deterministic_zip, read_skill_files
 from skills_core.format.models import SkillMetadata
@@ -174,10 +175,17 @@ async def write_publication(publication: Publication, out: str, **out_options: A
         The publication, with the location it was written to and the files removed.
 
     Raises:
-        StorageError: ``out`` could not be listed, or a file not written or removed.
+        StorageError: ``out`` could not be listed, or a file not written or removed; a
+            folder stands where the index goes (nothing is written then).
     """
     async with OutputFolder.open(out, **out_options) as folder:
         found = await folder.files(FOLDER)
+        if any(path.startswith(f"{INDEX_PATH}/") for path in found):
+            raise StorageError(
+                "nothing written: a folder stands where the index goes (an earlier publish of a "
+                "skill named 'index.json' left it); remove it",
+                location=join_location(folder.location, INDEX_PATH),
+            )
         replaced = await _replaced(folder, found.get(INDEX_PATH))
         artifacts = {path: data for path, data in publication.files.items() if path != INDEX_PATH}
         await folder.write(artifacts)
