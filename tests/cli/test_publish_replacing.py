@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from backends import Backend, FsspecBackend, HttpIndexBackend, LocalBackend
-from backends.index.document import INDEX_PATH
+from backends.index.document import INDEX_PATH, SCHEMA
 from backends.testing import skill_md
 from skills_core import SkillCatalog, publish
 from tests.remote.servers import S3Server
@@ -26,7 +26,7 @@ from tests.remote.settings import FAST_RETRY, S3_KEY, S3_SECRET, s3_options
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = INDEX_PATH.rsplit("/", 1)[0]
 SKILLS = 150
-STALLED = "skill-100"
+STALLED = "skill-149"  # the last archive: its upload starts when the others are done
 
 
 def write_edition(root: Path, edition: str, count: int = SKILLS) -> None:
@@ -207,3 +207,47 @@ async def test_readers_see_one_whole_publication_at_every_step_of_a_publish(
     assert await all_notes(reader()) == second
     # A reader of the old index once its archives are gone: the new index serves it.
     assert await notes(old_readers[-1]) == second
+
+
+EARLIER = {
+    "skill-000.zip": b"an archive of the earlier layout",
+    "skill-001/SKILL.md": skill_md("skill-001"),
+    ".skillfs-0123456789abcdef.tmp": b"half a write",
+    "notes.txt": b"not skillfs's: kept",
+    "v1/index.json": b"a pinned index: kept",
+}
+"""A folder published in the earlier layout, a killed write's leftover, and files of others."""
+
+
+def write_earlier(site: Path) -> None:
+    for path, data in EARLIER.items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_bytes(data)
+    listed = {"skill-000": "skill-000.zip", "skill-001": "skill-001/SKILL.md"}
+    entries = [
+        {
+            "name": name,
+            "type": "archive",
+            "description": "d",
+            "url": url,
+            "digest": "sha256:" + "0" * 64,
+        }
+        for name, url in listed.items()
+    ]
+    (site / "index.json").write_text(json.dumps({"$schema": SCHEMA, "skills": entries}))
+
+
+async def test_a_local_publish_removes_what_the_replaced_index_listed_and_keeps_other_files(
+    tmp_path: Path,
+) -> None:
+    source, out = tmp_path / "skills", tmp_path / "site"
+    await asyncio.to_thread(write_edition, source, "first", 2)
+    await asyncio.to_thread(write_earlier, out / FOLDER)
+
+    publication = await publish(LocalBackend(source), out)
+    files = await asyncio.to_thread(published_files, out)
+    removed = ("skill-000.zip", "skill-001/SKILL.md", ".skillfs-0123456789abcdef.tmp")
+    assert set(publication.removed) == {f"{FOLDER}/{path}" for path in removed}
+    kept = {f"{FOLDER}/notes.txt", f"{FOLDER}/v1/index.json"}
+    assert set(files) == {INDEX_PATH, *kept, *listed_urls(files[INDEX_PATH])}
+    assert not await asyncio.to_thread((out / FOLDER / "skill-001").exists)  # left empty: gone
