@@ -20,6 +20,7 @@ strict mode as well as under ``asyncio_mode = "auto"``.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
 
@@ -130,9 +131,12 @@ class BackendConformance:
     async def test_locations_name_each_skill_md(self, backend: Backend) -> None:
         for ref in await backend.list():
             expected = "skill.md" if ref.name == "gamma" else "SKILL.md"
-            # A published index serves SKILL.md as its own file or from the skill's archive.
-            published = (f"{ref.name}/SKILL.md", f"{ref.name}.zip!/SKILL.md")
-            assert ref.location.endswith((f"{ref.name}/{expected}", *published))
+            # A published index serves SKILL.md as its own file or from the skill's archive,
+            # each named by the skill and its digest.
+            published = rf"/{re.escape(ref.name)}-[0-9a-f]{{64}}\.(md|zip!/SKILL\.md)"
+            assert ref.location.endswith(f"{ref.name}/{expected}") or re.search(
+                published + "$", ref.location
+            )
 
     async def test_get_returns_exact_bytes_and_listed_fingerprint(self, backend: Backend) -> None:
         refs = {ref.name: ref for ref in await backend.list()}

@@ -10,6 +10,8 @@
 - A digest mismatch reads the index again once: an artifact replaced before its index (a
   publication in progress) is served under the new index's entry; anything else is refused
   with a :class:`~backends.errors.VerificationError`.
+- An artifact that cannot be fetched reads the index again once: when it now names another
+  artifact (a newer publication removed the old one), that one is served.
 """
 
 from __future__ import annotations
@@ -249,15 +251,23 @@ class IndexBackend:
             download.add_done_callback(lambda _: self._downloads.pop(digest, None))
         return await asyncio.shield(download)
 
-    async def _download(self, listed: _Listed) -> tuple[Artifact | StorageError, _Listed]:
+    async def _download(
+        self, listed: _Listed, *, again: bool = True
+    ) -> tuple[Artifact | StorageError, _Listed]:
         """Fetch, verify and screen one artifact; a refusal is kept like an artifact."""
         entry = listed.entry
         archive = entry.type != SKILL_MD
         # An archive is read whole into memory: no larger than a bundle downloaded whole.
         limit = self._limits.bundle_download_bytes if archive else self._limits.max_skill_md_bytes
-        fetched = await self._transport.fetch_artifact(
-            listed.key, location=listed.location, max_bytes=limit
-        )
+        try:
+            fetched = await self._transport.fetch_artifact(
+                listed.key, location=listed.location, max_bytes=limit
+            )
+        except StorageError:
+            moved = await self._moved(listed) if again else None
+            if moved is None:
+                raise
+            return await self._download(moved, again=False)
         digest = digest_of(fetched.data)
         if digest != entry.digest:
             listed = await self._newer(listed, digest)
@@ -278,6 +288,14 @@ class IndexBackend:
             artifact = self._skill_md(listed, fetched.data)
         self._artifacts[digest] = artifact
         return artifact, listed
+
+    async def _moved(self, listed: _Listed) -> _Listed | None:
+        """The entry a fresh index gives the skill when it names another artifact, if it does."""
+        try:
+            fresh = (await self._refresh()).skills.get(listed.entry.name)
+        except StorageError:
+            return None  # the artifact's own failure is the one to report
+        return fresh if fresh is not None and fresh.key != listed.key else None
 
     async def _newer(self, listed: _Listed, digest: str) -> _Listed:
         """The entry a fresh index gives for an artifact that no longer matches ``listed``.

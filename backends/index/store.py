@@ -65,14 +65,7 @@ class StoreTransport:
         Raises:
             StorageError: The URL names another host or scheme, or leaves the base folder.
         """
-        target = urlsplit(urljoin(_BASE + self._index, url))
-        if f"{target.scheme}://{target.netloc}/" != _BASE:
-            raise StorageError(
-                f"artifact URL {url!r} names another host: an index in a bucket or folder "
-                "names its artifacts with relative URLs",
-                location=self.location,
-            )
-        relative = check_relative_path(unquote(target.path).lstrip("/"))
+        relative = artifact_path(self._index, url, location=self.location)
         return self._path(relative), join_location(self._base_location, relative)
 
     async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
@@ -111,6 +104,22 @@ class StoreTransport:
 
     def _path(self, relative: str) -> str:
         return f"{self._base}/{relative}" if self._base else relative
+
+
+def artifact_path(index: str, url: str, *, location: str) -> str:
+    """An entry's ``url`` as a path in the base folder, ``index`` being the index's path there.
+
+    Raises:
+        StorageError: The URL names another host or scheme, or leaves the base folder.
+    """
+    target = urlsplit(urljoin(_BASE + index, url))
+    if f"{target.scheme}://{target.netloc}/" != _BASE:
+        raise StorageError(
+            f"artifact URL {url!r} names another host: an index in a bucket or folder "
+            "names its artifacts with relative URLs",
+            location=location,
+        )
+    return check_relative_path(unquote(target.path).lstrip("/"))
 
 
 async def read_bounded(

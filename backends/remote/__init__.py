@@ -16,8 +16,9 @@ tar.gz archives),
 :mod:`~backends.remote.ranged` (large archives read with ranged requests),
 :mod:`~backends.remote.http_ranges` (ranged GETs on servers that may ignore ``Range``),
 :mod:`~backends.remote.sources` and :mod:`~backends.remote.bundle_source` (folder and bundle
-sources), :mod:`~backends.remote.backend` (the backend) and :mod:`~backends.remote.upload`
-(writing files anywhere).
+sources), :mod:`~backends.remote.backend` (the backend), :mod:`~backends.remote.upload`
+(writing files anywhere) and :mod:`~backends.remote.output_folder` (a folder written, listed
+and pruned).
 
 The public names are imported on first use: opening a local folder never loads this layer.
 """

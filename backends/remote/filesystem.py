@@ -29,7 +29,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
-from backends.errors import MissingDependencyError, StorageError
+from backends.errors import MissingDependencyError, ResourceNotFoundError, StorageError
 from backends.remote.budget import TimeBudget
 from backends.remote.errors import IncompleteReadError, Redactor, raise_translated
 from backends.remote.gcs_credentials import with_credentials
@@ -193,6 +193,14 @@ class RemoteFS:
         await self._guarded(
             lambda: self._attempt("pipe_file", path, data), location=location, size=len(data)
         )
+
+    async def remove(self, path: str, *, location: str) -> None:
+        """Delete one file.
+
+        Raises:
+            ResourceNotFoundError: There is no such file.
+        """
+        await self._call("rm_file", path, location=location, missing=ResourceNotFoundError)
 
     async def aclose(self) -> None:
         """Close the filesystem's HTTP session, if it holds one, on the loop it belongs to."""

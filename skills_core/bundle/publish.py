@@ -2,9 +2,9 @@
 
 ``publish(source, out)`` writes, below the folder or bucket ``out``::
 
-    .well-known/agent-skills/index.json         the index (agentskills.io discovery, 0.2.0)
-    .well-known/agent-skills/<name>.zip         a skill with files besides its SKILL.md
-    .well-known/agent-skills/<name>/SKILL.md    a skill that is its SKILL.md alone
+    .well-known/agent-skills/index.json                  the index (agentskills.io, 0.2.0)
+    .well-known/agent-skills/<name>-<sha256 hex>.zip     a skill with files besides SKILL.md
+    .well-known/agent-skills/<name>-<sha256 hex>.md      a skill that is its SKILL.md alone
 
 so any static host or bucket serves them: ``open_backend("https://host")`` and
 ``FsspecBackend("s3://bucket/site")`` read them back. Skills are judged and read as bundles
@@ -14,26 +14,43 @@ zip written by the bundle writer, the skill's files at its root (``skill.md`` be
 and readers re-read only what changed. Every entry also carries its SKILL.md
 (``skillfs-skill-md``), so a catalog loads from the index alone.
 
-Before anything is written, each archive is screened as the index reader will screen it and
-the index must fit ``Limits.max_index_bytes``. Artifacts are written first, the index last.
-Nothing is deleted: artifacts of skills no longer published stay until removed by hand.
+An artifact is named by its skill and its digest, so no file a publication's index lists is
+ever rewritten with other bytes, and no skill name collides with the index or another skill's
+artifact. Before anything is written, each archive is screened as the index reader will screen
+it and the index must fit ``Limits.max_index_bytes``. Then the new artifacts are written, the
+index last (one atomic replacement), and only then are removed the files the new index does
+not list that the replaced index listed or that skillfs names (artifacts, and the temporary
+files of a write that was killed): until the index lands, the old publication stays whole.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import posixpath
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import quote
 
 from backends import Backend, open_backend
 from backends.digests import digest_of
+from backends.errors import StorageError
 from backends.index.artifact import open_archive
-from backends.index.document import ARCHIVE, INDEX_PATH, SKILL_MD, IndexEntry, render_index
+from backends.index.document import (
+    ARCHIVE,
+    INDEX_PATH,
+    SKILL_MD,
+    IndexEntry,
+    parse_index,
+    render_index,
+)
+from backends.index.store import artifact_path
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import SKILL_MD_NAMES
-from backends.remote import write_files
+from backends.remote.output_folder import OutputFolder, is_temporary
+from backends.remote.urls import join_location
 from skills_core.bundle.output import check_output
 from skills_core.bundle.writer import Progress, deterministic_zip, read_skill_files
 from skills_core.format.models import SkillMetadata
@@ -41,6 +58,9 @@ from skills_core.format.problems import SkillProblem
 
 FOLDER = INDEX_PATH.rsplit("/", 1)[0]
 """Where a publication's index and artifacts sit below its base."""
+
+_ARTIFACT = re.compile(r"[^/]+-[0-9a-f]{64}\.(?:zip|md)")
+"""The name of an artifact skillfs published: ``<name>-<sha256 hex>.zip`` or ``.md``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +73,7 @@ class Publication:
         skipped: Why skills were left out (with ``skip_invalid``).
         warnings: Warnings about the published skills.
         location: The base it was written to, once it was.
+        removed: The files removed once the index was written, by path below the base.
     """
 
     files: Mapping[str, bytes]
@@ -60,6 +81,7 @@ class Publication:
     skipped: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
     location: str | None = field(default=None)
+    removed: tuple[str, ...] = ()
 
     @property
     def index(self) -> bytes:
@@ -147,15 +169,60 @@ async def publish(
 
 
 async def write_publication(publication: Publication, out: str, **out_options: Any) -> Publication:
-    """Write a built publication below ``out``: its artifacts first, then the index.
+    """Write a built publication below ``out``; see the module docstring for the order.
 
     Returns:
-        The publication, with the location it was written to.
+        The publication, with the location it was written to and the files removed.
+
+    Raises:
+        StorageError: ``out`` could not be listed, or a file not written or removed; a
+            folder stands where the index goes (nothing is written then).
     """
-    artifacts = {path: data for path, data in publication.files.items() if path != INDEX_PATH}
-    location = await write_files(out, artifacts, **out_options)
-    await write_files(out, {INDEX_PATH: publication.index}, **out_options)
-    return replace(publication, location=location)
+    async with OutputFolder.open(out, **out_options) as folder:
+        found = await folder.files(FOLDER)
+        if any(path.startswith(f"{INDEX_PATH}/") for path in found):
+            raise StorageError(
+                "nothing written: a folder stands where the index goes (an earlier publish of a "
+                "skill named 'index.json' left it); remove it",
+                location=join_location(folder.location, INDEX_PATH),
+            )
+        replaced = await _replaced(folder, found.get(INDEX_PATH))
+        artifacts = {path: data for path, data in publication.files.items() if path != INDEX_PATH}
+        await folder.write(artifacts)
+        await folder.write({INDEX_PATH: publication.index})
+        removed = tuple(
+            sorted(
+                path
+                for path in found
+                if path not in publication.files and (path in replaced or _is_ours(path))
+            )
+        )
+        await folder.delete(removed)
+    return replace(publication, location=folder.location, removed=removed)
+
+
+async def _replaced(folder: OutputFolder, size: int | None) -> set[str]:
+    """The paths below :data:`FOLDER` that the index about to be replaced lists."""
+    if size is None or size > DEFAULT_LIMITS.max_index_bytes:
+        return set()
+    try:
+        data = await folder.read(INDEX_PATH, size=size)
+        index = await asyncio.to_thread(parse_index, data, location=INDEX_PATH)
+    except StorageError:
+        return set()  # nothing a reader could use: nothing to keep or to remove by it
+    listed = set()
+    for entry in index.entries.values():
+        try:
+            listed.add(artifact_path(INDEX_PATH, entry.url, location=INDEX_PATH))
+        except StorageError:
+            continue  # another host's file
+    return {path for path in listed if path.startswith(f"{FOLDER}/")}
+
+
+def _is_ours(path: str) -> bool:
+    """True for an artifact skillfs publishes, or a killed write's temporary file."""
+    inner = path[len(FOLDER) + 1 :]
+    return _ARTIFACT.fullmatch(inner) is not None or is_temporary(posixpath.basename(path))
 
 
 def _artifacts(
@@ -176,15 +243,18 @@ def _artifacts(
         skill_files = _renamed(by_skill.get(meta.name, {}))
         skill_md = skill_files["SKILL.md"]
         if len(skill_files) == 1:
-            url, kind, artifact = f"{meta.name}/SKILL.md", SKILL_MD, skill_md
+            kind, extension, artifact = SKILL_MD, "md", skill_md
         else:
             modes = {path for path in skill_files if f"{meta.name}/{path}" in executables}
-            url, kind = f"{meta.name}.zip", ARCHIVE
+            kind, extension = ARCHIVE, "zip"
             artifact = deterministic_zip(skill_files, modes)
-            where = f"{FOLDER}/{url} (published from {source})"
-            open_archive(meta.name, artifact, content_type=None, limits=limits, location=where)
-        files[f"{FOLDER}/{url}"] = artifact
         digest = digest_of(artifact)
+        file = f"{meta.name}-{digest.removeprefix('sha256:')}.{extension}"
+        if kind == ARCHIVE:
+            where = f"{FOLDER}/{file} (published from {source})"
+            open_archive(meta.name, artifact, content_type=None, limits=limits, location=where)
+        files[f"{FOLDER}/{file}"] = artifact
+        url = quote(file, safe="")
         entries.append(IndexEntry(meta.name, meta.description, kind, url, digest, None, skill_md))
     index = render_index(entries)
     check_size(len(index), limits.max_index_bytes, location=INDEX_PATH, what="skills index")

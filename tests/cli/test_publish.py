@@ -39,13 +39,15 @@ def test_the_examples_publish_as_an_index_that_loads_back_byte_for_byte(
     assert result.code == 0, result.err
     files = published(out)
     names = sorted(path.name for path in EXAMPLES.iterdir() if (path / "SKILL.md").is_file())
-    assert sorted(files) == sorted([INDEX_PATH, *(f"{FOLDER}/{name}.zip" for name in names)])
+    document = json.loads(files[INDEX_PATH])
+    assert sorted(files) == sorted(
+        [INDEX_PATH, *(f"{FOLDER}/{item['url']}" for item in document["skills"])]
+    )
     size = sum(map(len, files.values()))
     assert result.out == (
         f"published {len(names)} skills to {out / INDEX_PATH}: "
         f"the index and {len(names)} artifacts, {size} bytes\n"
     )
-    document = json.loads(files[INDEX_PATH])
     assert document["$schema"] == SCHEMA
     for item in document["skills"]:
         assert list(item) == [
@@ -57,7 +59,7 @@ def test_the_examples_publish_as_an_index_that_loads_back_byte_for_byte(
             "skillfs-skill-md",
         ]
         assert item["type"] == "archive"
-        assert item["url"] == f"{item['name']}.zip"
+        assert item["url"] == f"{item['name']}-{item['digest'].removeprefix('sha256:')}.zip"
         assert item["digest"] == digest_of(files[f"{FOLDER}/{item['url']}"])
         assert item["skillfs-skill-md"] == (EXAMPLES / item["name"] / "SKILL.md").read_text()
     assert listed(cli, out) == names  # the CLI reads a local publication through its index
@@ -76,9 +78,10 @@ def test_a_skill_that_is_its_skill_md_alone_is_published_as_skill_md(
     assert cli("publish", mixed_root, "-o", out, "--skip-invalid").code == 0
     document = json.loads((out / INDEX_PATH).read_bytes())
     kinds = {listed["name"]: (listed["type"], listed["url"]) for listed in document["skills"]}
-    assert kinds["alpha"] == ("skill-md", "alpha/SKILL.md")
-    assert kinds["beta"] == ("archive", "beta.zip")
-    assert (out / FOLDER / "alpha" / "SKILL.md").read_text() == GOOD["alpha"]
+    alpha = digest_of(GOOD["alpha"].encode()).removeprefix("sha256:")
+    assert kinds["alpha"] == ("skill-md", f"alpha-{alpha}.md")
+    assert kinds["beta"][0] == "archive"
+    assert (out / FOLDER / f"alpha-{alpha}.md").read_text() == GOOD["alpha"]
     assert not set(BROKEN) & set(kinds)
 
 
@@ -115,6 +118,7 @@ def test_json_summary(cli: RunCli, tmp_path: Path) -> None:
     assert data["index"] == str(out / INDEX_PATH)
     assert data["files"] == {path: len(body) for path, body in published(out).items()}
     assert data["skipped"] == []
+    assert data["removed"] == []
 
 
 def test_publish_to_a_bucket_and_read_it_back(cli: RunCli, s3: S3Harness) -> None:

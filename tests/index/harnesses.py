@@ -12,7 +12,7 @@ from typing import Any
 
 from backends import Backend, FsspecBackend, HttpIndexBackend, LocalBackend
 from backends.testing import BackendHarness
-from skills_core import build_publication, publish
+from skills_core import publish
 from tests.index.sites import Site
 from tests.remote.servers import S3Server
 from tests.remote.settings import FAST_RETRY, s3_options
@@ -60,8 +60,10 @@ class SiteHarness(PublishedHarness):
         self.site = site
 
     async def publish(self) -> None:
-        publication = await build_publication(LocalBackend(self.source))
-        self.site.put_all(publication.files)
+        """Publish to a local folder, then serve exactly what it holds."""
+        out = self.source.with_name(f"{self.source.name}-published")
+        await publish(LocalBackend(self.source), out)
+        self.site.mirror(await asyncio.to_thread(_files_below, out))
 
     def backend(self) -> Backend:
         return HttpIndexBackend(self.site.url, retry=FAST_RETRY)
@@ -80,3 +82,11 @@ class BucketHarness(PublishedHarness):
 
     def backend(self, **options: Any) -> FsspecBackend:
         return FsspecBackend(self.url, retry=FAST_RETRY, **s3_options(self.server, **options))
+
+
+def _files_below(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in folder.rglob("*")
+        if path.is_file()
+    }

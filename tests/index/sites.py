@@ -12,6 +12,7 @@ import tarfile
 import uuid
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import unquote
 
 from backends.digests import digest_of
 from backends.index.document import INDEX_PATH, SCHEMA
@@ -47,6 +48,19 @@ class Site:
     def put_all(self, files: Mapping[str, bytes]) -> None:
         for path, data in files.items():
             self.put(path, data)
+
+    def mirror(self, files: Mapping[str, bytes]) -> None:
+        """Serve exactly ``files``: those of the site not among them are removed."""
+        for path in [path for path in self.server.files if path.startswith(f"{self.root}/")]:
+            if path[len(self.root) + 1 :] not in files:
+                del self.server.files[path]
+        self.put_all(files)
+
+    def artifact(self, name: str) -> str:
+        """The path below the site of the artifact its index lists for skill ``name``."""
+        listed = json.loads(self.server.files[f"{self.root}/{INDEX_PATH}"])["skills"]
+        (url,) = [item["url"] for item in listed if item["name"] == name]
+        return f"{FOLDER}/{unquote(url)}"
 
     def index_requests(self) -> int:
         return self.log.count("GET", INDEX_PATH)

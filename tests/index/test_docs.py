@@ -20,9 +20,12 @@ def test_the_example_publishes_serves_and_reads_back(tmp_path: Path) -> None:
     printed = re.search(r"```\n\n```\n(.+?)```", DOC.split(code, 1)[1], re.DOTALL)
     assert printed is not None
     assert done.stdout == printed.group(1)
-    served = re.findall(r'"GET (\S+) HTTP/1.1" (\d+)', done.stderr)
+    served = [
+        (re.sub(r"-[0-9a-f]{64}\.zip$", "-<digest>.zip", path), status)
+        for path, status in re.findall(r'"GET (\S+) HTTP/1.1" (\d+)', done.stderr)
+    ]
     assert served == [
         ("/.well-known/agent-skills/index.json", "200"),
         ("/.well-known/agent-skills/index.json", "304"),
-        ("/.well-known/agent-skills/csv-insights.zip", "200"),
+        ("/.well-known/agent-skills/csv-insights-<digest>.zip", "200"),
     ]

@@ -70,7 +70,7 @@ async def test_files_are_fetched_once_when_first_needed(tmp_path: Path, site: Si
     assert await catalog.read_resource("skill-03", "references/r1.md") == b"# skill-03 1\n"
     assert await catalog.read_resource("skill-03", "references/r0.md") == b"# skill-03 0\n"
     assert site.log.kinds() == {"GET": 1}
-    assert site.log.count("GET", f"{FOLDER}/skill-03.zip") == 1
+    assert site.log.count("GET", f"{FOLDER}/skill-03-") == 1
 
 
 async def test_an_index_without_skill_md_costs_one_get_per_changed_skill(site: Site) -> None:
@@ -126,7 +126,7 @@ async def test_a_published_bucket_costs_one_request_per_refresh(
     assert await catalog.read_resource("skill-04", "references/r0.md") == b"# skill-04 0\n"
     assert (await catalog.get("skill-04")).files
     assert log.kinds() == {"GET": 1}
-    assert log.count("GET", f"site{FOLDER}/skill-04.zip") == 1
+    assert log.count("GET", f"site{FOLDER}/skill-04-") == 1
 
 
 def _skill(tree: dict[str, bytes], name: str) -> dict[str, bytes]:

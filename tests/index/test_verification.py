@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ async def test_a_published_skill_loads_from_its_index_but_a_tampered_archive_is_
 ) -> None:
     harness = SiteHarness(tmp_path / "source", site)
     await harness.make_backend({f"alpha/{path}": data for path, data in ALPHA.items()})
-    site.put(f"{FOLDER}/alpha.zip", zip_bytes(TAMPERED))
+    site.put(site.artifact("alpha"), zip_bytes(TAMPERED))
     catalog = SkillCatalog(harness.backend())
     await catalog.refresh()
 
@@ -85,24 +86,28 @@ async def loaded_then_republished(tmp_path: Path, site: Site) -> tuple[SkillCata
     return catalog, old_index
 
 
-async def test_an_archive_replaced_with_its_index_since_the_last_refresh_is_served(
+async def test_an_archive_removed_by_a_newer_publication_is_served_from_the_new_index(
     tmp_path: Path, site: Site
 ) -> None:
     catalog, _ = await loaded_then_republished(tmp_path, site)
-    # The catalog still holds the old index; the archive's digest sends the backend to the new.
+    # The catalog still holds the old index; its archive is gone, so the index is read again.
     assert await catalog.read_resource("alpha", "references/guide.md") == SECOND_EDITION
-    assert site.log.kinds() == {"GET": 2}
+    assert site.log.kinds() == {"GET": 3}  # the old archive (404), the index, the new archive
     assert site.index_requests() == 1
 
 
-async def test_an_archive_replaced_before_its_index_is_refused_until_the_index_follows(
+async def test_an_archive_replaced_in_place_before_its_index_is_refused_until_the_index_follows(
     tmp_path: Path, site: Site
 ) -> None:
+    """Publishers that rewrite archives in place (skillfs names them by digest instead)."""
     catalog, old_index = await loaded_then_republished(tmp_path, site)
-    new_index = site.server.files[f"{site.root}/{INDEX_PATH}"]
-    site.put(INDEX_PATH, old_index)  # a publication half-way: the new archive, the old index
+    new_archive = site.server.files[f"{site.root}{site.artifact('alpha')}"]
+    site.put(INDEX_PATH, old_index)
+    old_path = site.artifact("alpha")
+    (old_digest,) = [item["digest"] for item in json.loads(old_index)["skills"]]
+    site.put(old_path, new_archive)  # half-way: the new archive, the old index
 
     with pytest.raises(VerificationError):
         await catalog.read_resource("alpha", "references/guide.md")
-    site.put(INDEX_PATH, new_index)
+    site.put(INDEX_PATH, old_index.replace(old_digest.encode(), digest_of(new_archive).encode()))
     assert await catalog.read_resource("alpha", "references/guide.md") == SECOND_EDITION

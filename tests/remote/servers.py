@@ -75,6 +75,8 @@ class Fault:
     keep: int | None = None
     stall: bool = False
     released: threading.Event = field(default_factory=threading.Event)
+    matched: threading.Event = field(default_factory=threading.Event)
+    """Set once a request has matched."""
 
     def hold(self) -> None:
         """Block the request's thread until released (at most a minute)."""
@@ -91,6 +93,7 @@ class Fault:
         if self.times is not None and self.hits >= self.times:
             return False
         self.hits += 1
+        self.matched.set()
         return True
 
 

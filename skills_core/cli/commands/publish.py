@@ -2,7 +2,8 @@
 
 Writes below the folder or bucket OUT what ``skillfs bundle`` would pack, as the agentskills.io
 discovery layout (:mod:`skills_core.bundle.publish`): ``.well-known/agent-skills/index.json``
-and one deterministic artifact per skill, for any static host or bucket to serve. Refused
+and one deterministic artifact per skill, for any static host or bucket to serve, then removes
+the files of the publication it replaced that the new index no longer lists. Refused
 skills stop it with exit code 1 unless ``--skip-invalid`` leaves them out; nothing is written
 then. A progress bar is drawn on stderr when stderr is a terminal.
 """
@@ -57,8 +58,12 @@ def _summary(published: Publication) -> str:
     return (
         f"published {plural(len(published.skills), 'skill')} to {printable(index)}: "
         f"the index and {plural(artifacts, 'artifact')}, {plural(size, 'byte')}"
-        f"{skipped_suffix(published.skipped)}"
+        f"{_removed_suffix(published.removed)}{skipped_suffix(published.skipped)}"
     )
+
+
+def _removed_suffix(removed: tuple[str, ...]) -> str:
+    return f"; removed {plural(len(removed), 'file')} it no longer lists" if removed else ""
 
 
 def _record(source: Backend, published: Publication) -> dict[str, Any]:
@@ -68,6 +73,7 @@ def _record(source: Backend, published: Publication) -> dict[str, Any]:
         "index": join_location(published.location or "", INDEX_PATH),
         "skills": list(published.skills),
         "files": {path: len(data) for path, data in published.files.items()},
+        "removed": list(published.removed),
         "skipped": problems_record(published.skipped),
         "warnings": problems_record(published.warnings),
     }
