@@ -24,7 +24,9 @@ class ReloadReport:
         bytes_read: How many bytes of SKILL.md those were.
         requests: Backend requests made: the listing, plus one per SKILL.md read after it.
         failure: Why the listing failed, when it did; the catalog then kept its last snapshot.
-        cause: The exception that failed the listing.
+            In a watch, also why its change events stopped (``WATCH_INTERRUPTED``), on the
+            report of the refresh that followed.
+        cause: The exception that failed the listing (or stopped the events).
     """
 
     added: tuple[str, ...] = ()
