@@ -56,3 +56,5 @@ LOAD_FAILED = "LOAD_FAILED"
 UNSAFE_PATH = "UNSAFE_PATH"
 LIST_FAILED = "LIST_FAILED"
 REFRESH_FAILED = "REFRESH_FAILED"
+# A watch's change events stopped: the catalog was refreshed, and the events are asked for again.
+WATCH_INTERRUPTED = "WATCH_INTERRUPTED"

@@ -66,6 +66,8 @@ class CatalogEntry(NamedTuple):
             before it was dropped (see :meth:`without_body`); 0 otherwise.
         frontmatter_name: A refused skill's usable frontmatter ``name``, when it has one (a
             strict catalog refuses skills a lenient one serves under it); ``None`` otherwise.
+        withheld: The metadata fields :func:`withhold` reset, with the values the SKILL.md
+            gave them, so a later verdict can restore them without reading it again.
     """
 
     name: str
@@ -78,6 +80,7 @@ class CatalogEntry(NamedTuple):
     warnings: tuple[SkillProblem, ...] = ()
     digest: int = 0
     frontmatter_name: str | None = None
+    withheld: tuple[tuple[str, Any], ...] = ()
 
     @property
     def loaded(self) -> bool:
@@ -102,11 +105,15 @@ class CatalogEntry(NamedTuple):
         return body_text(self.raw, self.body_start) if self.raw else ""
 
     def same_content(self, other: CatalogEntry) -> bool:
-        """True when both entries hold the same SKILL.md bytes at the same location."""
+        """True when both entries hold the same SKILL.md bytes at the same location, judged alike.
+
+        An approval given or withdrawn changes the metadata, not the bytes.
+        """
         return (
             self.raw == other.raw
             and self.digest == other.digest
             and self.location == other.location
+            and self.metadata == other.metadata
         )
 
     def holds(self, data: bytes) -> bool:
@@ -183,24 +190,30 @@ def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
 
     ``withheld`` maps frontmatter keys to the reason (see
     :class:`backends.capabilities.WithheldFields`): ``allowed-tools`` of a skill served over
-    MCP grants nothing unless the user approved it.
+    MCP grants nothing unless the user approved it. An entry withheld before is judged afresh:
+    fields no longer withheld get back the values its SKILL.md gave them.
     """
     metadata = entry.metadata
-    if metadata is None or not withheld:
+    if metadata is None or not (withheld or entry.withheld):
         return entry
+    if entry.withheld:
+        metadata = metadata._replace(**dict(entry.withheld))
+    kept = tuple(item for item in entry.warnings if item.code != codes.FIELD_WITHHELD)
     reset: dict[str, Any] = {}
+    given: list[tuple[str, Any]] = []
     warnings: list[SkillProblem] = []
     for key, reason in withheld.items():
         spec = FIELDS.get(key)
         if spec is None or getattr(metadata, spec.attr) in (None, (), {}):
             continue
         reset[spec.attr] = SkillMetadata._field_defaults[spec.attr]
+        given.append((spec.attr, getattr(metadata, spec.attr)))
         message = f"{key} is ignored: {reason}"
         warnings.append(SkillProblem(metadata.name, entry.location, codes.FIELD_WITHHELD, message))
-    if not reset:
+    if not reset and not entry.withheld:
         return entry
     return entry._replace(
-        metadata=metadata._replace(**reset), warnings=(*entry.warnings, *warnings)
+        metadata=metadata._replace(**reset), warnings=(*kept, *warnings), withheld=tuple(given)
     )
 
 

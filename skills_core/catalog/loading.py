@@ -1,7 +1,9 @@
 """From one listing to the changes a catalog's snapshot needs, reading only what changed.
 
 Unchanged skills (the same fingerprint as their entry) cost one comparison each and are not
-touched. New and changed SKILL.md files are fetched in batches and judged batch by batch in a worker
+read again; a backend that withholds fields is asked again for each one, and an entry whose
+withheld fields changed (an approval given or withdrawn) is judged again from what it holds.
+New and changed SKILL.md files are fetched in batches and judged batch by batch in a worker
 thread, so a catalog that keeps metadata only never holds more than one batch of SKILL.md
 bytes at once.
 """
@@ -17,6 +19,7 @@ from backends.base import Backend, SkillDocument, SkillRef
 from backends.capabilities import (
     FetchResult,
     ListedDocument,
+    WithheldFields,
     fetch_many,
     list_documents,
     withheld_fields,
@@ -90,6 +93,7 @@ class Loader:
         pending: list[SkillRef] = []
         max_size = self._limits.max_skill_md_bytes
         old_entries = old.entries
+        rejudge = isinstance(self._backend, WithheldFields)
         known = 0
         for item in listing:
             if isinstance(item, SkillDocument):
@@ -99,6 +103,8 @@ class Loader:
             if previous is not None:
                 known += 1
                 if previous.fingerprint == item.fingerprint:
+                    if rejudge:
+                        self._rejudge(previous, changes)
                     continue
             if item.error is not None:
                 changes[item.name] = unreadable_entry(item, item.error)
@@ -137,6 +143,12 @@ class Loader:
             document, limits=self._limits, strict=self._strict, previous=previous
         )
         return withhold(entry, withheld)
+
+    def _rejudge(self, entry: CatalogEntry, changes: dict[str, CatalogEntry | None]) -> None:
+        """Judge an unchanged entry again for the fields the backend withholds now."""
+        judged = withhold(entry, withheld_fields(self._backend, entry.name))
+        if judged != entry:
+            changes[entry.name] = judged
 
     async def _judge_batch(
         self,

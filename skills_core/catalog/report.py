@@ -25,7 +25,9 @@ class ReloadReport:
         reads: Backend reads made: the listing, plus one per SKILL.md read after it. Not
             network requests: a backend may serve a read from what its listing fetched.
         failure: Why the listing failed, when it did; the catalog then kept its last snapshot.
-        cause: The exception that failed the listing.
+            In a watch, also why its change events stopped (``WATCH_INTERRUPTED``), on the
+            report of the refresh that followed.
+        cause: The exception that failed the listing (or stopped the events).
     """
 
     added: tuple[str, ...] = ()

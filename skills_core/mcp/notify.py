@@ -4,11 +4,16 @@
 subscription bus. Handshake-era clients (2025-11-25 and before) get a bare
 ``notifications/resources/list_changed`` on their connection: the session of each
 ``initialize`` is remembered for that (the most recent ones, so a long-running HTTP server
-does not keep every connection it ever had).
+does not keep every connection it ever had). Notifications never wait on one client: each
+connection is told concurrently and gets :data:`SEND_TIMEOUT` seconds to take one; a
+connection that does not (a client that never reads its stream, whose buffers are full) or that
+is gone is forgotten, and told nothing more.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections import deque
 from typing import Any
 
@@ -18,6 +23,10 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ResourcesListChang
 
 MAX_HANDSHAKE_SESSIONS = 256
 """Handshake-era connections told about changes; older ones are forgotten."""
+SEND_TIMEOUT = 1.0
+"""Seconds one handshake-era connection may take to accept a notification."""
+
+logger = logging.getLogger("skillfs.mcp")
 
 
 class ListChanged:
@@ -43,10 +52,27 @@ class ListChanged:
         if self._closed:
             return
         await self.bus.publish(ResourcesListChanged())
-        for session in list(self._sessions):
-            await session.send_resource_list_changed()
+        sessions = list(self._sessions)
+        told = await asyncio.gather(*(_tell(session) for session in sessions))
+        for session, heard in zip(sessions, told, strict=True):
+            if not heard and session in self._sessions:
+                self._sessions.remove(session)
 
     def close(self) -> None:
         """Stop telling anyone."""
         self._closed = True
         self._sessions.clear()
+
+
+async def _tell(session: ServerSession) -> bool:
+    """Send one list-changed notification; False when the connection did not take it in time."""
+    try:
+        async with asyncio.timeout(SEND_TIMEOUT):
+            await session.send_resource_list_changed()
+    except TimeoutError:
+        logger.info("a client took no notification for %s s: it is told nothing more", SEND_TIMEOUT)
+        return False
+    except Exception as exc:  # a closed connection: nothing more to tell it
+        logger.debug("a client could not be told of a change: %r", exc)
+        return False
+    return True

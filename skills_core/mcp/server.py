@@ -230,6 +230,7 @@ def _skill_md_uri(uri: str) -> str:
 def _cursor_position(cursor: str | None, total: int) -> int:
     if cursor is None:
         return 0
-    if not cursor.isdigit() or int(cursor) > total:
-        raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {cursor!r}")
+    digits = cursor.isascii() and cursor.isdigit() and len(cursor) <= len(str(total))
+    if not digits or int(cursor) > total:  # the length first: int() refuses 4,300 digits
+        raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {cursor[:20]!r}")
     return int(cursor)

@@ -1,5 +1,10 @@
 """Running a :class:`~skills_core.mcp.server.SkillServer` on stdio or streamable HTTP.
 
+On stdio, a line that is not a JSON-RPC message is answered as the HTTP transport answers such
+a request: ``-32700`` when it is not JSON, ``-32602`` when it is JSON but no valid message,
+with the line's ``id`` when it has a usable one (``null`` otherwise; a malformed response gets
+no answer). A client that goes away ends the serving quietly.
+
 HTTP binds to loopback unless told otherwise; the SDK then also refuses requests whose
 ``Host`` or ``Origin`` is not local (DNS rebinding protection).
 """
@@ -9,11 +14,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
+import anyio
+import mcp_types as types
+import pydantic_core
 import uvicorn
+from anyio.streams.memory import MemoryObjectSendStream
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 from skills_core.mcp.server import SkillServer
 
@@ -21,11 +34,70 @@ LOOPBACK = "127.0.0.1"
 DEFAULT_PATH = "/mcp"
 
 
+_MAX_REASON_CHARS = 200
+
+
 async def serve_stdio(server: SkillServer) -> None:
-    """Serve one client over this process's stdin and stdout until it disconnects."""
+    """Serve one client over this process's stdin and stdout until it disconnects.
+
+    Every line that is no JSON-RPC message is answered (see the module docstring).
+    """
     lowlevel = server.lowlevel
-    async with stdio_server() as (read, write):
-        await lowlevel.run(read, write, lowlevel.create_initialization_options())
+    # fd 0 stays in place: the server's script runners give every child /dev/null as stdin.
+    stdin = await anyio.open_file(
+        sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False
+    )
+    lines = _CheckedLines(stdin.wrapped)
+    try:
+        async with stdio_server(stdin=lines) as (read, write):
+            lines.answers = write
+            await lowlevel.run(read, write, lowlevel.create_initialization_options())
+    except* BrokenPipeError:  # the client went away while it was being answered
+        pass
+
+
+class _CheckedLines(anyio.AsyncFile[str]):
+    """The lines of stdin that are JSON-RPC messages; every other one is answered here."""
+
+    answers: MemoryObjectSendStream[SessionMessage] | None = None
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        while line := await self.readline():
+            if not line.strip():
+                continue
+            try:
+                types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+            except ValidationError as exc:
+                answer = _answer_to(line, exc)
+                if answer is not None and self.answers is not None:
+                    with contextlib.suppress(anyio.ClosedResourceError):
+                        await self.answers.send(SessionMessage(answer))
+                continue
+            yield line
+
+
+def _answer_to(line: str, error: ValidationError) -> types.JSONRPCError | None:
+    """The error answering a line that is no JSON-RPC message, or None for a bad response."""
+    try:
+        message: Any = pydantic_core.from_json(line)
+    except ValueError:  # not JSON, or nested past the parser's depth
+        return _error(None, types.PARSE_ERROR, "Parse error: the line is not JSON")
+    if isinstance(message, dict) and ("result" in message or "error" in message):
+        return None  # a response is never answered
+    ident = message.get("id") if isinstance(message, dict) else None
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        ident = None
+    first = error.errors(include_url=False)[0]
+    field = ".".join(str(part) for part in first["loc"][1:])
+    reason = f"{field}: {first['msg']}" if field else first["msg"]
+    message = f"Validation error: not a JSON-RPC message ({reason[:_MAX_REASON_CHARS]})"
+    return _error(ident, types.INVALID_PARAMS, message)
+
+
+def _error(ident: int | str | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(
+        jsonrpc="2.0", id=ident, error=types.ErrorData(code=code, message=message)
+    )
 
 
 @dataclass(frozen=True)

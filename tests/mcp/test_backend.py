@@ -193,6 +193,38 @@ async def test_allowed_tools_of_mcp_skills_are_withheld_unless_approved(
         await trusting.aclose()
 
 
+@pytest.mark.parametrize("keep_bodies", [True, False])
+async def test_an_approval_is_decided_again_at_every_listing_without_reading_again(
+    served: ServedFolder, log: RequestLog, keep_bodies: bool
+) -> None:
+    approve = {"deploy": True}
+    backend = McpSkillsBackend(
+        served.url, approve_allowed_tools=lambda entry: approve.get(entry.name, False)
+    )
+    try:
+        catalog = SkillCatalog(backend, keep_bodies=keep_bodies)
+        await catalog.refresh()
+        assert catalog.metadata("deploy").allowed_tools == ("Bash", "Read")
+        log.take()
+        approve["deploy"] = False  # withdrawn
+        withdrawn = await catalog.refresh()
+        assert catalog.metadata("deploy").allowed_tools == ()
+        assert withdrawn.changed == ("deploy",)
+        assert [(w.name, w.code) for w in withdrawn.warnings] == [("deploy", codes.FIELD_WITHHELD)]
+        approve["deploy"] = True  # given again
+        given = await catalog.refresh()
+        assert catalog.metadata("deploy").allowed_tools == ("Bash", "Read")
+        assert given.changed == ("deploy",)
+        assert given.warnings == ()
+        same = await catalog.refresh()
+        assert same.changed == ()
+        assert same.unchanged == ("deploy", "pdf")
+        assert log.take() == {"skills/list": 3}  # no SKILL.md read again
+        assert (await catalog.get("deploy")).metadata.allowed_tools == ("Bash", "Read")
+    finally:
+        await backend.aclose()
+
+
 async def test_origin_shows_in_locations_and_in_what_the_model_is_shown(
     backend: McpSkillsBackend,
 ) -> None:
