@@ -11,14 +11,14 @@ ability                helper                          fallback
 :class:`DocumentLister` :func:`list_documents`         ``None``: list, then fetch
 :class:`LocalFolders`  :func:`local_folder`            ``None``: the skill has no local folder
 :class:`ChangeEvents`  :func:`change_events`           ``None``: poll
-:class:`WithheldFields` :func:`withheld_fields`        nothing withheld
+:class:`WithheldFields` :func:`withheld_fields_of`     nothing withheld
 =====================  ==============================  ==========================================
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
@@ -133,8 +133,16 @@ async def change_events(backend: Backend) -> AsyncIterator[None] | None:
     return None
 
 
-def withheld_fields(backend: Backend, name: str) -> Mapping[str, str]:
-    """The frontmatter keys the catalog must ignore for one skill, with the reason for each."""
+def withheld_fields_of(backend: Backend) -> Callable[[str], Mapping[str, str]]:
+    """By skill name, the frontmatter keys the catalog must ignore, with the reason for each.
+
+    Ask once per backend and keep the answer: checking a runtime protocol costs microseconds,
+    as much as judging a clean skill's frontmatter if it were done once per skill.
+    """
     if isinstance(backend, WithheldFields):
-        return backend.withheld_fields(name)
+        return backend.withheld_fields
+    return _withholds_nothing
+
+
+def _withholds_nothing(name: str) -> Mapping[str, str]:
     return _NOTHING_WITHHELD

@@ -19,7 +19,7 @@ from backends.capabilities import (
     ListedDocument,
     fetch_many,
     list_documents,
-    withheld_fields,
+    withheld_fields_of,
 )
 from backends.errors import SkillNotFoundError
 from backends.limits import Limits, too_large
@@ -68,6 +68,7 @@ class Loader:
         self._strict = strict
         self._keep_bodies = keep_bodies
         self._batch = FETCH_BATCH if keep_bodies else LEAN_FETCH_BATCH
+        self._withheld = withheld_fields_of(backend)
 
     async def listing(self, old: CatalogSnapshot) -> Sequence[ListedDocument]:
         """The backend's listing; a first load that keeps bodies reads in the same pass."""
@@ -132,7 +133,7 @@ class Loader:
         ``withheld`` is asked of the backend when not given (on the caller's thread).
         """
         if withheld is None:
-            withheld = withheld_fields(self._backend, document.name)
+            withheld = self._withheld(document.name)
         entry = judge_document(
             document, limits=self._limits, strict=self._strict, previous=previous
         )
@@ -149,7 +150,7 @@ class Loader:
         """Judge one batch in a worker thread into ``changes``; how many bytes it read."""
         if not listed:
             return 0
-        withheld = [withheld_fields(self._backend, item.name) for item in listed]
+        withheld = [self._withheld(item.name) for item in listed]
         judged, failures = await asyncio.to_thread(self._judged, listed, results, withheld, old)
         changes.update(judged)
         problems += failures
@@ -165,11 +166,12 @@ class Loader:
         """What was fetched for each listed skill, as changes (blocking: a worker thread)."""
         changes: dict[str, CatalogEntry | None] = {}
         problems: list[SkillProblem] = []
+        old_entries, keep_bodies = old.entries, self._keep_bodies
         for listed, result, fields in zip(listing, results, withheld, strict=True):
-            previous = old.entries.get(listed.name)
+            previous = old_entries.get(listed.name)
             if isinstance(result, SkillDocument):
                 entry = self.judge(_sharing_strings(result, listed), previous, fields)
-                changes[listed.name] = entry if self._keep_bodies else entry.without_body()
+                changes[listed.name] = entry if keep_bodies else entry.without_body()
             elif isinstance(result, SkillNotFoundError):
                 if previous is not None:  # vanished since the listing: it is simply gone
                     changes[listed.name] = None
