@@ -11,15 +11,14 @@ ability                helper                          fallback
 :class:`DocumentLister` :func:`list_documents`         ``None``: list, then fetch
 :class:`LocalFolders`  :func:`local_folder`            ``None``: the skill has no local folder
 :class:`ChangeEvents`  :func:`change_events`           ``None``: poll
-:class:`WithheldFields` :func:`withheld_fields`        nothing withheld
+:class:`WithheldFields` :func:`withheld_fields_of`     ``None``: nothing withheld
 =====================  ==============================  ==========================================
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from backends.base import Backend, SkillDocument, SkillRef
@@ -33,7 +32,6 @@ ListedDocument = SkillDocument | SkillRef
 it was not read."""
 
 _FETCH_CONCURRENCY = 16
-_NOTHING_WITHHELD: Mapping[str, str] = MappingProxyType({})
 
 
 @runtime_checkable
@@ -133,8 +131,11 @@ async def change_events(backend: Backend) -> AsyncIterator[None] | None:
     return None
 
 
-def withheld_fields(backend: Backend, name: str) -> Mapping[str, str]:
-    """The frontmatter keys the catalog must ignore for one skill, with the reason for each."""
-    if isinstance(backend, WithheldFields):
-        return backend.withheld_fields(name)
-    return _NOTHING_WITHHELD
+def withheld_fields_of(backend: Backend) -> Callable[[str], Mapping[str, str]] | None:
+    """By skill name, the frontmatter keys the catalog must ignore, with the reason for each.
+
+    ``None`` when the backend withholds nothing. Ask once per backend and keep the answer:
+    checking a runtime protocol costs microseconds, as much as judging a clean skill's
+    frontmatter if it were done once per skill.
+    """
+    return backend.withheld_fields if isinstance(backend, WithheldFields) else None

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
+import tarfile
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +29,26 @@ def run_case(script: Path, checkout: Path, *args: str) -> dict[str, Any]:
         raise RuntimeError(f"{script.name} {args[:2]} failed in {checkout}:\n{done.stderr[-2000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
+
+
+@contextlib.contextmanager
+def checkout_at(ref: str) -> Iterator[Path]:
+    """``ref`` itself when it is a folder, else this repository's files at that commit.
+
+    A commit's files are extracted (``git archive``) to a temporary folder, removed afterwards.
+    """
+    if Path(ref).is_dir():
+        yield Path(ref).resolve()
+        return
+    archive = subprocess.run(
+        ["git", "-C", str(HERE), "archive", "--format=tar", ref], capture_output=True, check=False
+    )
+    if archive.returncode != 0:
+        raise RuntimeError(f"git archive {ref} failed: {archive.stderr.decode()[-2000:]}")
+    with tempfile.TemporaryDirectory(prefix=f"skillfs-{ref}-") as folder:
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(folder, filter="data")
+        yield Path(folder)
 
 
 def add_checkout_arguments(parser: argparse.ArgumentParser) -> None:

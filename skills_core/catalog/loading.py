@@ -22,7 +22,7 @@ from backends.capabilities import (
     WithheldFields,
     fetch_many,
     list_documents,
-    withheld_fields,
+    withheld_fields_of,
 )
 from backends.errors import SkillNotFoundError
 from backends.limits import Limits, too_large
@@ -71,6 +71,7 @@ class Loader:
         self._strict = strict
         self._keep_bodies = keep_bodies
         self._batch = FETCH_BATCH if keep_bodies else LEAN_FETCH_BATCH
+        self._withheld_of = withheld_fields_of(backend)
 
     async def listing(self, old: CatalogSnapshot) -> Sequence[ListedDocument]:
         """The backend's listing; a first load that keeps bodies reads in the same pass."""
@@ -137,12 +138,12 @@ class Loader:
 
         ``withheld`` is asked of the backend when not given (on the caller's thread).
         """
-        if withheld is None:
-            withheld = withheld_fields(self._backend, document.name)
+        if withheld is None and self._withheld_of is not None:
+            withheld = self._withheld_of(document.name)
         entry = judge_document(
             document, limits=self._limits, strict=self._strict, previous=previous
         )
-        return withhold(entry, withheld)
+        return withhold(entry, withheld) if withheld else entry
 
     def _rejudge(self, entry: CatalogEntry, changes: dict[str, CatalogEntry | None]) -> None:
         """Judge an unchanged entry again for the fields the backend withholds now."""
@@ -161,27 +162,38 @@ class Loader:
         """Judge one batch in a worker thread into ``changes``; how many bytes it read."""
         if not listed:
             return 0
-        withheld = [withheld_fields(self._backend, item.name) for item in listed]
-        judged, failures = await asyncio.to_thread(self._judged, listed, results, withheld, old)
+        ask = self._withheld_of
+        withheld = {item.name: ask(item.name) for item in listed} if ask is not None else {}
+        judged, failures, read_bytes = await asyncio.to_thread(
+            self._judged, listed, results, withheld, old
+        )
         changes.update(judged)
         problems += failures
-        return sum(len(result.data) for result in results if isinstance(result, SkillDocument))
+        return read_bytes
 
     def _judged(
         self,
         listing: Sequence[ListedDocument],
         results: Sequence[FetchResult],
-        withheld: Sequence[Mapping[str, str]],
+        withheld: Mapping[str, Mapping[str, str]],
         old: CatalogSnapshot,
-    ) -> tuple[dict[str, CatalogEntry | None], list[SkillProblem]]:
-        """What was fetched for each listed skill, as changes (blocking: a worker thread)."""
+    ) -> tuple[dict[str, CatalogEntry | None], list[SkillProblem], int]:
+        """What was fetched for each listed skill, as changes, and the bytes read.
+
+        Blocking: runs in a worker thread. ``withheld`` holds every skill's withheld fields
+        when the backend withholds any.
+        """
         changes: dict[str, CatalogEntry | None] = {}
         problems: list[SkillProblem] = []
-        for listed, result, fields in zip(listing, results, withheld, strict=True):
-            previous = old.entries.get(listed.name)
+        old_entries, keep_bodies = old.entries, self._keep_bodies
+        read_bytes = 0
+        for listed, result in zip(listing, results, strict=True):
+            previous = old_entries.get(listed.name)
             if isinstance(result, SkillDocument):
+                read_bytes += len(result.data)
+                fields = withheld.get(listed.name)
                 entry = self.judge(_sharing_strings(result, listed), previous, fields)
-                changes[listed.name] = entry if self._keep_bodies else entry.without_body()
+                changes[listed.name] = entry if keep_bodies else entry.without_body()
             elif isinstance(result, SkillNotFoundError):
                 if previous is not None:  # vanished since the listing: it is simply gone
                     changes[listed.name] = None
@@ -191,7 +203,7 @@ class Loader:
                 problems.append(SkillProblem(problem.name, problem.location, problem.code, note))
             else:
                 changes[listed.name] = failed_read_entry(listed, result)
-        return changes, problems
+        return changes, problems, read_bytes
 
 
 def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDocument:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from backends.base import SkillRef
 from backends.capabilities import ListedDocument
@@ -31,6 +31,7 @@ Changes = Mapping[str, CatalogEntry | None]
 """Entries by folder: new or changed ones, and ``None`` for folders gone."""
 
 _metadata = operator.attrgetter("metadata")
+_V = TypeVar("_V")
 
 
 class CatalogSnapshot(NamedTuple):
@@ -76,7 +77,7 @@ class CatalogSnapshot(NamedTuple):
         shadowing: Shadowing = (),
     ) -> CatalogSnapshot:
         """Freeze ``entries`` and precompute the views readers use."""
-        ordered = dict(sorted(entries.items()))
+        ordered = _by_key(entries)
         served: dict[str, CatalogEntry] = {}
         claimants: dict[str, list[str]] = {}
         problems: dict[str, tuple[SkillProblem, ...]] = {}
@@ -90,7 +91,7 @@ class CatalogSnapshot(NamedTuple):
             if winner is not entry:
                 claimants.setdefault(name, [winner.name]).append(folder)
                 problems[folder] = (*entry.errors, _duplicate(entry, winner))
-        loaded = dict(sorted(served.items()))
+        loaded = _by_key(served)
         advice = {name: entry.warnings for name, entry in loaded.items() if entry.warnings}
         claims = {name: tuple(folders) for name, folders in claimants.items()}
         state = _State(ordered, loaded, claims, problems, advice)
@@ -198,9 +199,9 @@ class _State:
         """Freeze the state (re-sorting the mappings only when new keys came in)."""
         entries, loaded = self.entries, self.loaded
         if self._new_keys:
-            entries, loaded = dict(sorted(entries.items())), dict(sorted(loaded.items()))
-        problems = dict(sorted(self.problems.items()))
-        advice = dict(sorted(self.advice.items()))
+            entries, loaded = _by_key(entries), _by_key(loaded)
+        problems = _by_key(self.problems)
+        advice = _by_key(self.advice)
         errors = (*itertools.chain.from_iterable(problems.values()), *refresh_errors)
         shadowed = (
             SkillProblem(name, hidden, codes.SHADOWED, f"skill {name!r} is shadowed by {winner}")
@@ -218,10 +219,19 @@ class _State:
             shadowing,
             refresh_errors,
             placed,
-            dict(sorted(self.claims.items())),
+            _by_key(self.claims),
             problems,
             advice,
         )
+
+
+def _by_key(mapping: Mapping[str, _V]) -> dict[str, _V]:
+    """A copy of ``mapping`` in key order.
+
+    Sorts the keys alone: sorting ``items()`` builds a pair per key, and the 10,000 pairs of a
+    10,000-skill catalog wake the garbage collector, a third of a cold snapshot's cost.
+    """
+    return {key: mapping[key] for key in sorted(mapping)}
 
 
 def _put(

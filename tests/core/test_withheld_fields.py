@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from backends import MemoryBackend
+from backends.testing import skill_md
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
 
@@ -61,3 +62,27 @@ async def test_a_skill_without_the_field_gets_no_warning_and_stays_reused() -> N
     assert again.unchanged == ("deploy", "plain")
     assert catalog.snapshot.entries["deploy"] is first
     assert [w.name for w in catalog.warnings] == ["deploy"]
+
+
+class CountingMemory(MemoryBackend):
+    """Withholds nothing, and counts how often its ``withheld_fields`` is looked up."""
+
+    lookups = 0
+
+    @property
+    def withheld_fields(self) -> Callable[[str], Mapping[str, str]]:
+        CountingMemory.lookups += 1
+        return lambda name: {}
+
+
+async def test_the_ability_is_looked_up_once_per_catalog_not_once_per_skill() -> None:
+    backend = CountingMemory(
+        {f"skill-{n}": {"SKILL.md": skill_md(f"skill-{n}")} for n in range(50)}
+    )
+    catalog = SkillCatalog(backend)
+    asked = CountingMemory.lookups
+    report = await catalog.refresh()
+    assert len(report.added) == 50
+    backend.put("skill-7", {"SKILL.md": skill_md("skill-7", "Edited.")})
+    assert (await catalog.refresh()).changed == ("skill-7",)
+    assert CountingMemory.lookups == asked  # none per skill, none per refresh
