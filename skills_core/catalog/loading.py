@@ -19,7 +19,6 @@ from backends.base import Backend, SkillDocument, SkillRef
 from backends.capabilities import (
     FetchResult,
     ListedDocument,
-    WithheldFields,
     fetch_many,
     list_documents,
     withheld_fields_of,
@@ -94,7 +93,7 @@ class Loader:
         pending: list[SkillRef] = []
         max_size = self._limits.max_skill_md_bytes
         old_entries = old.entries
-        rejudge = isinstance(self._backend, WithheldFields)
+        withheld_of = self._withheld_of
         known = 0
         for item in listing:
             if isinstance(item, SkillDocument):
@@ -104,8 +103,10 @@ class Loader:
             if previous is not None:
                 known += 1
                 if previous.fingerprint == item.fingerprint:
-                    if rejudge:
-                        self._rejudge(previous, changes)
+                    if withheld_of is not None:
+                        judged = withhold(previous, withheld_of(previous.name))
+                        if judged is not previous and judged != previous:  # approval changed
+                            changes[item.name] = judged
                     continue
             if item.error is not None:
                 changes[item.name] = unreadable_entry(item, item.error)
@@ -144,12 +145,6 @@ class Loader:
             document, limits=self._limits, strict=self._strict, previous=previous
         )
         return withhold(entry, withheld) if withheld else entry
-
-    def _rejudge(self, entry: CatalogEntry, changes: dict[str, CatalogEntry | None]) -> None:
-        """Judge an unchanged entry again for the fields the backend withholds now."""
-        judged = withhold(entry, withheld_fields(self._backend, entry.name))
-        if judged != entry:
-            changes[entry.name] = judged
 
     async def _judge_batch(
         self,
