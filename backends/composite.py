@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 
 from backends.base import Backend, FileEntry, SkillDocument, SkillRef
-from backends.capabilities import FetchResult, change_events, fetch_many, local_folder
+from backends.capabilities import (
+    FetchResult,
+    change_events,
+    fetch_many,
+    local_folder,
+    withheld_fields_of,
+)
 from backends.errors import SkillNotFoundError, UnsafePathError
 from backends.folder_events import merged
 from backends.limits import DEFAULT_LIMITS
@@ -30,6 +36,7 @@ class CompositeBackend:
             raise ValueError("CompositeBackend needs at least one backend")
         self._backends = tuple(backends)
         self._owners: dict[str, int] = {}
+        self._withheld_of = tuple(withheld_fields_of(backend) for backend in self._backends)
 
     def __repr__(self) -> str:
         return f"CompositeBackend({list(self._backends)!r})"
@@ -112,6 +119,12 @@ class CompositeBackend:
         streams = [await change_events(backend) for backend in self._backends]
         ready = [stream for stream in streams if stream is not None]
         return merged(ready) if len(ready) == len(streams) else None
+
+    def withheld_fields(self, name: str) -> Mapping[str, str]:
+        """What the member serving ``name`` withholds (an MCP member's unapproved grants)."""
+        index = self._owners.get(name)
+        ask = None if index is None else self._withheld_of[index]
+        return ask(name) if ask is not None else {}
 
     async def _owner(self, name: str) -> int:
         await self._learn_owners([name])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from backends import MemoryBackend
+from backends import CompositeBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
@@ -86,3 +86,14 @@ async def test_the_ability_is_looked_up_once_per_catalog_not_once_per_skill() ->
     backend.put("skill-7", {"SKILL.md": skill_md("skill-7", "Edited.")})
     assert (await catalog.refresh()).changed == ("skill-7",)
     assert CountingMemory.lookups == asked  # none per skill, none per refresh
+
+
+async def test_a_composite_withholds_what_its_untrusted_member_withholds() -> None:
+    trusted = MemoryBackend(
+        {"local": {"SKILL.md": GRANTING.replace("name: deploy", "name: local")}}
+    )
+    catalog = SkillCatalog(CompositeBackend([trusted, UntrustedMemory(approved=set())]))
+    report = await catalog.refresh()
+    assert catalog.metadata("deploy").allowed_tools == ()  # an MCP member's grant, unapproved
+    assert catalog.metadata("local").allowed_tools == ("Bash", "Read")  # a trusted member's
+    assert [(w.name, w.code) for w in report.warnings] == [("deploy", codes.FIELD_WITHHELD)]
