@@ -32,13 +32,14 @@ from backends.memory import MemoryBackend
 from backends.opener import open_backend
 
 if TYPE_CHECKING:
+    from backends.fsspec_backend import FsspecBackend
     from backends.index.http import HttpIndexBackend
     from backends.mcp.backend import McpSkillsBackend
-    from backends.remote import FsspecBackend, RetryPolicy, write_bytes
+    from backends.remote import RetryPolicy, write_bytes
     from backends.scopes import project_backend
 
 _LAZY = {
-    "FsspecBackend": "backends.remote",
+    "FsspecBackend": "backends.fsspec_backend",
     "HttpIndexBackend": "backends.index.http",
     "McpSkillsBackend": "backends.mcp.backend",
     "RetryPolicy": "backends.remote",

@@ -56,7 +56,7 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
         from backends.index.http import HttpIndexBackend
 
         return HttpIndexBackend(text, **storage_options)
-    from backends.remote import FsspecBackend
+    from backends.fsspec_backend import FsspecBackend
 
     return FsspecBackend(text, **storage_options)
 

@@ -1,4 +1,4 @@
-"""Remote skills: one fsspec backend for S3, GCS, GitHub, zip bundles, memory and HTTP.
+"""Remote skills: the fsspec plumbing for S3, GCS, GitHub, zip bundles, memory and HTTP.
 
 Modules, one concern each: :mod:`~backends.remote.urls` (what a URL names),
 :mod:`~backends.remote.protocols` (what a protocol needs),
@@ -16,9 +16,10 @@ tar.gz archives),
 :mod:`~backends.remote.ranged` (large archives read with ranged requests),
 :mod:`~backends.remote.http_ranges` (ranged GETs on servers that may ignore ``Range``),
 :mod:`~backends.remote.sources` and :mod:`~backends.remote.bundle_source` (folder and bundle
-sources), :mod:`~backends.remote.backend` (the backend), :mod:`~backends.remote.upload`
-(writing files anywhere) and :mod:`~backends.remote.output_folder` (a folder written, listed
-and pruned).
+sources), :mod:`~backends.remote.upload` (writing files anywhere) and
+:mod:`~backends.remote.output_folder` (a folder written, listed and pruned). The backend built
+on them, which also reads published indexes (:mod:`backends.index`, itself built on this
+layer), is :mod:`backends.fsspec_backend`.
 
 The public names are imported on first use: opening a local folder never loads this layer.
 """
@@ -30,20 +31,18 @@ from typing import TYPE_CHECKING
 from backends.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from backends.remote.backend import FsspecBackend
     from backends.remote.retry import RetryPolicy
     from backends.remote.upload import write_bytes, write_files
     from backends.remote.zipsafety import bundle_refusals
 
 _EXPORTS = {
-    "FsspecBackend": "backends.remote.backend",
     "RetryPolicy": "backends.remote.retry",
     "bundle_refusals": "backends.remote.zipsafety",
     "write_bytes": "backends.remote.upload",
     "write_files": "backends.remote.upload",
 }
 
-__all__ = ["FsspecBackend", "RetryPolicy", "bundle_refusals", "write_bytes", "write_files"]
+__all__ = ["RetryPolicy", "bundle_refusals", "write_bytes", "write_files"]
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

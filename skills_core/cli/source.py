@@ -54,7 +54,7 @@ def open_source(url: str | None) -> Backend:
         return backend
     folder = backend.root
     if is_file(folder / INDEX_PATH):
-        from backends.remote import FsspecBackend
+        from backends.fsspec_backend import FsspecBackend
 
         return FsspecBackend(folder.absolute().as_uri())
     # Else a folder of skills (an unreadable one fails its listing, with a reason).

@@ -1,4 +1,9 @@
-"""FsspecBackend: skills on any fsspec storage, as a folder of skill folders or a zip bundle."""
+"""FsspecBackend: skills on any fsspec storage, as a folder of skill folders or a zip bundle.
+
+It sits above :mod:`backends.remote` (the fsspec plumbing: folders and bundles) and
+:mod:`backends.index` (published indexes, read through that plumbing): neither imports it, and
+the remote layer never imports the index.
+"""
 
 from __future__ import annotations
 
