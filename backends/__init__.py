@@ -30,6 +30,7 @@ from backends.limits import DEFAULT_LIMITS, Limits
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
 from backends.opener import open_backend
+from backends.resource import AsyncResource
 
 if TYPE_CHECKING:
     from backends.index.http import HttpIndexBackend
@@ -48,6 +49,7 @@ _LAZY = {
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "AsyncResource",
     "Backend",
     "CompositeBackend",
     "FileEntry",
