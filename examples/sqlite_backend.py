@@ -22,10 +22,11 @@ ROW = "SELECT rowid, data FROM files WHERE skill=? AND path=?"
 
 
 class SqliteBackend(AsyncResource):
-    """The skills stored in the SQLite file ``database``, read-only."""
+    """The skills in the SQLite file ``database`` (a path, or ``sqlite://`` and a path)."""
 
     def __init__(self, database: str) -> None:
-        self.database, self.location = database, f"sqlite:{database}"
+        self.database = database.removeprefix("sqlite://")
+        self.location = f"sqlite://{self.database}"
 
     async def list(self) -> Sequence[SkillRef]:
         rows = await self._query("SELECT skill, path, rowid, length(data) FROM files ORDER BY 1, 2")
