@@ -1,7 +1,8 @@
 """Storage backends: where skills live, as names, fingerprints and bytes.
 
->>> from backends import open_backend
+>>> from backends import open_backend, register_backend
 >>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
+>>> register_backend("sqlite", SqliteBackend)  # then open_backend("sqlite:///skills.db")
 
 The remote layer (:class:`FsspecBackend`, :class:`HttpIndexBackend` and what goes with them),
 the MCP client and the project-scope helper are imported on first use, so a program reading
@@ -30,6 +31,8 @@ from backends.limits import DEFAULT_LIMITS, Limits
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
 from backends.opener import open_backend
+from backends.registry import register_backend
+from backends.resource import AsyncResource
 
 if TYPE_CHECKING:
     from backends.fsspec_backend import FsspecBackend
@@ -49,6 +52,7 @@ _LAZY = {
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "AsyncResource",
     "Backend",
     "CompositeBackend",
     "FileEntry",
@@ -72,6 +76,7 @@ __all__ = [
     "VerificationError",
     "open_backend",
     "project_backend",
+    "register_backend",
     "write_bytes",
 ]
 

@@ -10,7 +10,7 @@ milliseconds (a frozen dataclass costs four times as much per instance).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, Self
 
 from backends.errors import StorageError
 from backends.limits import DEFAULT_LIMITS
@@ -77,10 +77,11 @@ class FileEntry(NamedTuple):
 class Backend(Protocol):
     """Storage that holds skill folders, each with a SKILL.md at its top.
 
-    Five methods and a ``location``: all a catalog needs. Faster paths a backend may offer
-    (batch fetches, one-pass listings, local folders, change events) are optional and listed
-    in :mod:`backends.capabilities`; callers reach them through that module's helpers, which
-    fall back to these methods.
+    Five methods and a ``location``: all a catalog needs, plus ``async with``, which closes
+    the backend on the way out (inherit :class:`~backends.resource.AsyncResource` for it).
+    Faster paths a backend may offer (batch fetches, one-pass listings, local folders, change
+    events) are optional and listed in :mod:`backends.capabilities`; callers reach them
+    through that module's helpers, which fall back to these methods.
     """
 
     @property
@@ -123,3 +124,9 @@ class Backend(Protocol):
 
     async def aclose(self) -> None:
         """Release connections and other resources; the backend is not used afterwards."""
+
+    async def __aenter__(self) -> Self:
+        """Return the backend itself (:class:`~backends.resource.AsyncResource` gives both)."""
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        """Close the backend (:meth:`aclose`)."""

@@ -17,9 +17,10 @@ from backends.errors import SkillNotFoundError, UnsafePathError
 from backends.folder_events import merged
 from backends.limits import DEFAULT_LIMITS
 from backends.paths import check_skill_name
+from backends.resource import AsyncResource
 
 
-class CompositeBackend:
+class CompositeBackend(AsyncResource):
     """Merge backends; on a name clash the earlier backend wins.
 
     The winning :class:`SkillRef` names every location it shadows in ``shadows``, so a

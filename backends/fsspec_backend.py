@@ -31,9 +31,10 @@ from backends.remote.protocols import check_available, default_retry, prepare
 from backends.remote.retry import RetryPolicy
 from backends.remote.sources import FolderSource, SkillView, Source
 from backends.remote.urls import join_location, parse_source
+from backends.resource import AsyncResource
 
 
-class FsspecBackend:
+class FsspecBackend(AsyncResource):
     """Skills on any storage fsspec can open, behind the one Backend protocol.
 
     ``s3://bucket/skills``, ``gs://…``, ``github://org:repo@ref/skills``, ``memory://…``,

@@ -35,6 +35,7 @@ from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageEr
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.local import LocalBackend
 from backends.paths import SKILL_MD_NAMES, check_resource_path
+from backends.resource import AsyncResource
 
 SKILLS_FOLDER = ".skills"
 CONVENTION_FILES = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "GEMINI.md", "COPILOT.md", "SKILLS.md")
@@ -101,7 +102,7 @@ def is_convention_file(relative_path: str) -> bool:
     return lowered in _CONVENTIONS or (lowered in _ROOT_ONLY and not folder)
 
 
-class InstructionFilesBackend:
+class InstructionFilesBackend(AsyncResource):
     """The instruction files under ``root``; see the module docstring.
 
     Args:

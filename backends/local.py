@@ -44,12 +44,13 @@ from backends.paths import (
     check_skill_name,
     is_within,
 )
+from backends.resource import AsyncResource
 
 _READ_CHUNK = 1024
 _FILE_TYPE, _REGULAR = stat.S_IFMT(0o177777), stat.S_IFREG
 
 
-class LocalBackend:
+class LocalBackend(AsyncResource):
     """A folder whose first-level subfolders are skills.
 
     Args:

@@ -17,6 +17,7 @@ from backends.paths import (
     check_skill_name,
     is_hidden,
 )
+from backends.resource import AsyncResource
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +30,7 @@ class _StoredSkill:
         return next((name for name in SKILL_MD_NAMES if name in self.files), None)
 
 
-class MemoryBackend:
+class MemoryBackend(AsyncResource):
     """An in-memory store of skill folders, handy for tests and generated skills.
 
     Every :meth:`put` bumps a version counter that serves as the fingerprint.

@@ -10,6 +10,7 @@ from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.limits import DEFAULT_LIMITS
 from backends.local import LocalBackend
 from backends.paths import SKILL_MD_NAMES
+from backends.resource import AsyncResource
 
 
 def open_skill_folder(path: str | os.PathLike[str]) -> OneSkill | None:
@@ -33,7 +34,7 @@ def is_file(path: Path) -> bool:
         return False
 
 
-class OneSkill:
+class OneSkill(AsyncResource):
     """A local folder's one skill, as a backend: the listing holds that skill alone.
 
     Args:

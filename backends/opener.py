@@ -10,18 +10,23 @@ from backends.base import Backend
 from backends.errors import UnsupportedSourceError
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
+from backends.registry import backend_factory, register_backend
 from backends.remote.urls import check_names_something, is_zip_path, protocol_of
 
 
 def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Backend:
-    """Open the backend for ``source``.
+    """Open the backend for ``source``; the caller owns it and closes it (``async with``).
 
-    Folder paths and ``file://`` folder URLs give a :class:`LocalBackend`; ``memory:`` gives
-    a fresh, empty, instance-owned :class:`MemoryBackend`; an ``http(s)://`` URL that names no
-    ``.zip`` gives an :class:`HttpIndexBackend` reading the site's well-known skills index
-    (``https://example.com`` reads ``/.well-known/agent-skills/index.json``). Everything else
-    -- ``s3://``, ``gs://``, ``github://``, a ``.zip`` path or URL, chained ``zip://::s3://…``
-    -- gives an :class:`FsspecBackend`, with fsspec's registry resolving the scheme.
+    The URL's scheme picks a factory in :mod:`backends.registry`, where the built-in schemes
+    are registered like any other. Folder paths and ``file://`` folder URLs give a
+    :class:`LocalBackend`; ``memory:`` gives a fresh, empty, instance-owned
+    :class:`MemoryBackend`; an ``http(s)://`` URL that names no ``.zip`` gives an
+    :class:`HttpIndexBackend` reading the site's well-known skills index
+    (``https://example.com`` reads ``/.well-known/agent-skills/index.json``). A scheme given to
+    :func:`~backends.registry.register_backend` or declared by an installed distribution's
+    ``skillfs.backends`` entry point gives that backend. Everything else -- ``s3://``,
+    ``gs://``, ``github://``, a ``.zip`` path or URL, chained ``zip://::s3://…`` -- gives an
+    :class:`FsspecBackend`, with fsspec's registry resolving the scheme.
 
     ``memory://`` is refused: it is fsspec's one store for the whole process, shared by every
     catalog that opens it, and one character must not decide that. Share it on purpose with
@@ -29,36 +34,54 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
 
     Args:
         source: A folder path, a bundle path or a URL.
-        **storage_options: Options for the fsspec filesystem (credentials, endpoints).
+        **storage_options: Options for the fsspec filesystem (credentials, endpoints), or
+            for a registered backend's factory.
 
     Raises:
         UnsupportedSourceError: The source names nothing (``''``, ``file://``, ``s3://``,
             ``gs://``, ``github://``, ``::``; refused before any request or credential
-            lookup), no filesystem handles the scheme, the URL is ``memory://…``, or options
-            were given for a local folder or ``memory:``.
+            lookup), no backend or filesystem handles the scheme, the URL is ``memory://…``,
+            options were given for a local folder or ``memory:``, or a scheme's entry point
+            failed to load.
         MissingDependencyError: The scheme's optional package is not installed.
     """
     text = os.fspath(source)
     check_names_something(text)
-    if text.startswith("memory://"):
+    scheme = "memory" if text.startswith("memory:") else protocol_of(text)
+    factory = backend_factory(scheme) or _open_with_fsspec
+    return factory(text, **storage_options)
+
+
+def _open_with_fsspec(url: str, **storage_options: Any) -> Backend:
+    from backends.fsspec_backend import FsspecBackend
+
+    return FsspecBackend(url, **storage_options)
+
+
+def _open_local(path: str, **storage_options: Any) -> Backend:
+    if "::" in path or is_zip_path(path):
+        return _open_with_fsspec(path, **storage_options)
+    _refuse_options(path, storage_options)
+    return LocalBackend(unquote(urlsplit(path).path) if path.startswith("file:") else path)
+
+
+def _open_memory(url: str, **storage_options: Any) -> Backend:
+    if url.startswith("memory://"):
         raise UnsupportedSourceError(
             "memory:// is fsspec's process-wide store: use 'memory:' for a store of this "
             "backend's own, or FsspecBackend('memory://…') to share fsspec's on purpose",
-            location=text,
+            location=url,
         )
-    if text.startswith("memory:"):
-        _refuse_options(text, storage_options)
-        return MemoryBackend()
-    if protocol_of(text) == "file" and "::" not in text and not is_zip_path(text):
-        _refuse_options(text, storage_options)
-        return LocalBackend(unquote(urlsplit(text).path) if text.startswith("file:") else text)
-    if protocol_of(text) in ("http", "https") and not is_zip_path(text):
-        from backends.index.http import HttpIndexBackend
+    _refuse_options(url, storage_options)
+    return MemoryBackend()
 
-        return HttpIndexBackend(text, **storage_options)
-    from backends.fsspec_backend import FsspecBackend
 
-    return FsspecBackend(text, **storage_options)
+def _open_http(url: str, **storage_options: Any) -> Backend:
+    if is_zip_path(url):
+        return _open_with_fsspec(url, **storage_options)
+    from backends.index.http import HttpIndexBackend
+
+    return HttpIndexBackend(url, **storage_options)
 
 
 def _refuse_options(source: str, storage_options: dict[str, Any]) -> None:
@@ -67,3 +90,12 @@ def _refuse_options(source: str, storage_options: dict[str, Any]) -> None:
         raise UnsupportedSourceError(
             f"storage options ({names}) apply to remote URLs and bundles only", location=source
         )
+
+
+for _scheme, _factory in (
+    ("file", _open_local),
+    ("memory", _open_memory),
+    ("http", _open_http),
+    ("https", _open_http),
+):
+    register_backend(_scheme, _factory)

@@ -117,6 +117,20 @@ class BackendConformance:
         yield backend
         await backend.aclose()
 
+    async def test_async_with_gives_the_backend_and_closes_it(self, backend: Backend) -> None:
+        closes: list[Backend] = []
+        aclose = backend.aclose
+
+        async def counted_aclose() -> None:
+            closes.append(backend)
+            await aclose()
+
+        backend.aclose = counted_aclose  # type: ignore[method-assign]
+        async with backend as entered:
+            assert entered is backend
+            assert [ref.name for ref in await entered.list()] == list(CANONICAL_SKILLS)
+        assert closes == [backend]
+
     async def test_lists_first_level_skills_sorted(self, backend: Backend) -> None:
         refs = await backend.list()
         assert [ref.name for ref in refs] == list(CANONICAL_SKILLS)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from contextlib import closing
 from typing import Any
 
-from backends import DEFAULT_LIMITS, FileEntry, SkillDocument, SkillRef
+from backends import DEFAULT_LIMITS, AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.errors import ResourceNotFoundError, SkillNotFoundError
 from backends.limits import check_size
 from backends.paths import SKILL_MD_NAMES, check_resource_path, check_skill_name, is_hidden
@@ -21,11 +21,12 @@ SKILL_MD = "SELECT path FROM files WHERE skill=? AND path IN (?, ?) ORDER BY pat
 ROW = "SELECT rowid, data FROM files WHERE skill=? AND path=?"
 
 
-class SqliteBackend:
-    """The skills stored in the SQLite file ``database``, read-only."""
+class SqliteBackend(AsyncResource):
+    """The skills in the SQLite file ``database`` (a path, or ``sqlite://`` and a path)."""
 
     def __init__(self, database: str) -> None:
-        self.database, self.location = database, f"sqlite:{database}"
+        self.database = database.removeprefix("sqlite://")
+        self.location = f"sqlite://{self.database}"
 
     async def list(self) -> Sequence[SkillRef]:
         rows = await self._query("SELECT skill, path, rowid, length(data) FROM files ORDER BY 1, 2")

@@ -32,6 +32,7 @@ from backends.index.artifact import Artifact, open_archive, skill_md_artifact
 from backends.index.document import SKILL_MD, Index, IndexEntry, parse_index
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name
+from backends.resource import AsyncResource
 
 
 class Fetched(NamedTuple):
@@ -103,7 +104,7 @@ class _State(NamedTuple):
 _EMPTY = _State(b"", None, {}, {}, ())
 
 
-class IndexBackend:
+class IndexBackend(AsyncResource):
     """The skills of a well-known index, read through ``transport``; see the module docstring.
 
     Args:

@@ -55,6 +55,7 @@ from backends.mcp.wire import (
     ListSkillsResult,
 )
 from backends.paths import check_resource_path, check_skill_name
+from backends.resource import AsyncResource
 
 MAX_PAGES = 1000
 """Most ``skills/list`` pages one listing follows (a cursor loop cannot hang a refresh)."""
@@ -64,7 +65,7 @@ Approval = Callable[[SkillEntry], bool]
 ``allowed-tools`` may take effect."""
 
 
-class McpSkillsBackend:
+class McpSkillsBackend(AsyncResource):
     """Skills served by an MCP server's skills extension.
 
     Args:

@@ -64,7 +64,11 @@ def check_available(spec: SourceSpec, *, location: str) -> None:
         if protocol in _LOCAL:
             continue
         if protocol not in registry and protocol not in known_implementations:
-            raise UnsupportedSourceError(f"no filesystem for {protocol}:// URLs", location=location)
+            raise UnsupportedSourceError(
+                f"no backend or filesystem for {protocol}:// URLs (add one with "
+                "backends.register_backend or a 'skillfs.backends' entry point)",
+                location=location,
+            )
         package = _REQUIRES.get(protocol)
         if package is not None and not _importable(package):
             raise MissingDependencyError(install_hint(protocol), location=location)

@@ -21,12 +21,16 @@ import asyncio
 import contextlib
 import importlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+import os
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any, Self
 
 from backends.base import Backend
 from backends.capabilities import ListedDocument
 from backends.errors import SkillNotFoundError, StorageError
 from backends.limits import DEFAULT_LIMITS, Limits
+from backends.opener import open_backend
+from backends.resource import AsyncResource
 from skills_core import codes
 from skills_core.catalog.bodies import BodyStore, default_body_cache
 from skills_core.catalog.entries import CatalogEntry
@@ -42,8 +46,13 @@ from skills_core.telemetry import SOURCE, mark_error, span
 logger = logging.getLogger("skillfs")
 
 
-class SkillCatalog:
+class SkillCatalog(AsyncResource):
     """The skills of one backend, kept current by :meth:`refresh`.
+
+    Whoever opens a backend closes it: ``SkillCatalog(backend)`` never closes the backend it
+    is given (its opener does, ``async with open_backend(url) as backend``), while
+    :meth:`open` opens one and owns it, so ``async with SkillCatalog.open(url) as catalog``
+    (or :meth:`aclose`) closes it.
 
     Args:
         backend: Where the skills live.
@@ -69,6 +78,7 @@ class SkillCatalog:
         body_cache: int | None = None,
     ) -> None:
         self._backend = backend
+        self._owns_backend = False
         self._limits = limits
         self._snapshot = EMPTY_SNAPSHOT
         self._lock = asyncio.Lock()
@@ -76,6 +86,34 @@ class SkillCatalog:
         self._loader = Loader(backend, limits=limits, strict=strict, keep_bodies=keep_bodies)
         cache = default_body_cache(backend) if body_cache is None else body_cache
         self._bodies = None if keep_bodies else BodyStore(backend, self._loader.judge, cache)
+
+    @classmethod
+    def open(
+        cls,
+        source: str | os.PathLike[str],
+        /,
+        *,
+        storage_options: Mapping[str, Any] | None = None,
+        **options: Any,
+    ) -> Self:
+        """A catalog of the backend :func:`~backends.open_backend` gives ``source``, owned by it.
+
+        Nothing is read or connected until the first :meth:`refresh`; :meth:`aclose` closes
+        the backend.
+
+        Args:
+            source: Any path or URL :func:`~backends.open_backend` accepts.
+            storage_options: Options for the backend (credentials, endpoints).
+            **options: The catalog's keyword options (``strict``, ``limits``...).
+        """
+        catalog = cls(open_backend(source, **(storage_options or {})), **options)
+        catalog._owns_backend = True
+        return catalog
+
+    async def aclose(self) -> None:
+        """Close the backend if this catalog opened it (:meth:`open`); else leave it open."""
+        if self._owns_backend:
+            await self._backend.aclose()
 
     def __repr__(self) -> str:
         return f"SkillCatalog({self._backend!r}, {len(self._snapshot.skills)} skills)"

@@ -22,6 +22,7 @@ from typing import NamedTuple
 from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.instruction_files import InstructionFilesBackend
 from backends.limits import DEFAULT_LIMITS
+from backends.resource import AsyncResource
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.format.instruction_files import convention_skill_md
 
@@ -50,7 +51,7 @@ class InstructionDocument(NamedTuple):
     modified: float
 
 
-class InstructionSkills:
+class InstructionSkills(AsyncResource):
     """Instruction files under a project root as skills; see the module docstring.
 
     Args:

@@ -79,7 +79,7 @@ async def test_github_filesystem_is_built_off_the_event_loop(github: FakeGithub,
 @pytest.mark.parametrize(
     ("source", "message"),
     [
-        ("nosuchscheme://x/y", "no filesystem for nosuchscheme://"),
+        ("nosuchscheme://x/y", "no backend or filesystem for nosuchscheme://"),
         ("zip://inner", "names its archive after '::'"),
     ],
 )

@@ -5,17 +5,20 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_python(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``python ARGUMENTS`` in ``cwd`` with this checkout importable; output captured as text."""
+def run_python(
+    *arguments: str, cwd: Path, path: Sequence[Path] = ()
+) -> subprocess.CompletedProcess[str]:
+    """``python ARGUMENTS`` in ``cwd``, ``path`` and this checkout importable; output as text."""
     return subprocess.run(
         [sys.executable, *arguments],
         cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(map(str, [*path, ROOT]))},
         capture_output=True,
         text=True,
         timeout=120,
