@@ -15,7 +15,7 @@ from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.adk import AutoSkillsPlugin
 from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy
+from skills_core.context.selection import SelectionPolicy, select_skills
 from tests.adk.scripted import Conversation, ScriptedLlm, say
 from tests.context.catalogs import HOSTILE, HOSTILE_NAME, block_delimiters
 from tests.tools.skillset import CountingMemoryBackend
@@ -126,6 +126,27 @@ async def test_ranked_search_and_rate_limited_refresh() -> None:
     await chat.send("tell me a joke")
     await chat.close()
     assert backend.calls["list"] == 1
+
+
+async def test_ranked_search_is_the_default_and_adk_rust_scores_are_kept_by_name() -> None:
+    """adk-rust's scorer injects release-notes for any message saying "notes"; ranked search
+    finds that a joke about notes fits no skill."""
+    sent: dict[str, list[str]] = {}
+    for label, selector in (("default", None), ("adk-rust", select_skills)):
+
+        def check(request: LlmRequest, label: str = label) -> types.Part:
+            sent[label] = user_texts(request)
+            return say("ok")
+
+        catalog = SkillCatalog(MemoryBackend(SKILLS))
+        options = {} if selector is None else {"selector": selector}
+        chat = conversation(ScriptedLlm(steps=[check]), [AutoSkillsPlugin(catalog, **options)])
+        await chat.send("a joke about notes")
+        await chat.close()
+    assert sent["default"] == ["a joke about notes"]
+    assert sent["adk-rust"] == [
+        "[skill:release-notes]\nGroup by type.\n[/skill]\n\na joke about notes"
+    ]
 
 
 async def test_a_skill_body_cannot_end_its_block_in_the_users_message() -> None:
