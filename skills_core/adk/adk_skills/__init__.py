@@ -21,7 +21,8 @@ from skills_core.adk.adk_skills.helpers import (
     validate_skill_folder,
     with_registry,
 )
-from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry, Source
+from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry
+from skills_core.adk.attach import Source
 from skills_core.format.models import Skill, SkillMetadata
 from skills_core.tools.policy import ScriptPolicy
 

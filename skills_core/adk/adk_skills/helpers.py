@@ -23,7 +23,8 @@ from google.adk.tools.base_toolset import BaseToolset
 
 from backends.one_skill import open_skill_folder
 from skills_core import codes
-from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry, Source
+from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry
+from skills_core.adk.attach import Source
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.verdicts import verdicts_of
 from skills_core.format.problems import SkillProblem
