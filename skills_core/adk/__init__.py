@@ -24,6 +24,7 @@ from skills_core.adk.executor import CodeExecutorRunner
 from skills_core.adk.fork import AgentResolver, ModelResolver
 from skills_core.adk.guard import ACTIVE_SKILL_KEY, SkillToolGuard, activate_skill
 from skills_core.adk.names import ToolNames
+from skills_core.adk.options import Listing, Loading, Prompts
 from skills_core.adk.prompt import PromptContext, default_system_prompt
 from skills_core.adk.registry import CatalogSkillRegistry
 from skills_core.adk.toolset import SkillsToolset
@@ -34,8 +35,11 @@ __all__ = [
     "AutoSkillsPlugin",
     "CatalogSkillRegistry",
     "CodeExecutorRunner",
+    "Listing",
+    "Loading",
     "ModelResolver",
     "PromptContext",
+    "Prompts",
     "SkillContextProvider",
     "SkillToolGuard",
     "SkillsToolset",

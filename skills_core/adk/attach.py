@@ -52,7 +52,7 @@ def with_skills(agent: LlmAgent, *sources: Source, **options: Any) -> LlmAgent:
         agent: The agent to extend.
         *sources: Paths, URLs (anything :func:`backends.open_backend` opens) or backends.
         **options: Keyword options for :class:`SkillsToolset` (``scripts=``,
-            ``discovery=``...).
+            ``listing=``...).
 
     Raises:
         ValueError: No source was given.
