@@ -1,7 +1,9 @@
 """ADK adapters: skills from any skillfs backend for google-adk agents.
 
 This package is the only part of skillfs that imports google.adk; ``import skills_core`` and
-the CLI never do.
+the CLI never do. The one way in is :class:`SkillsToolset` (or :func:`with_skills`, which adds
+one to an agent); the plugins, the coordinator's provider and the adapters for ADK's own
+``SkillToolset`` are modes of it (docs/adk.md, "Which entry point").
 
 >>> from skills_core.adk import SkillsToolset
 >>> agent = LlmAgent(name="assistant", model=..., tools=[SkillsToolset(catalog)])  # doctest: +SKIP
