@@ -8,7 +8,6 @@ Each groups the keyword options of one concern, as httpx's ``Timeout`` and ``Lim
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -20,6 +19,7 @@ from skills_core.adk.prompt import (
     default_load_skill_description,
     default_system_prompt,
 )
+from skills_core.context.budget import ListingPolicy
 from skills_core.tools.content import ContentBuilder, skill_body
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES
 
@@ -27,29 +27,26 @@ Discovery = Literal["lazy", "eager"]
 
 
 @dataclass(frozen=True, slots=True)
-class Listing:
+class Listing(ListingPolicy):
     """How the model discovers the catalog, and how much of it it is shown.
+
+    The listing policy :class:`~skills_core.tools.SkillTools` takes (``budget``,
+    ``include_tags``, ``exclude_tags``; the toolset sets the tool names its notes point to),
+    plus how the model reaches it.
 
     Attributes:
         discovery: ``"lazy"``: the model calls ``list_skills``; ``"eager"``: the catalog is
             written into the system instruction and ``list_skills`` is not offered.
         search: Offer ``search_skills``, a ranked search of the catalog (for large
-            catalogs); by default, when there is a ``budget``.
-        budget: The most characters the catalog may take in ``list_skills``' result (or,
-            when eager, the system instruction): over it, descriptions shorten, then only
-            names are listed, then only a count and ``search_skills``, and the model is told
-            (see :mod:`skills_core.context.budget`). ``None``: no limit.
-        include_tags: When set, only skills with one of these tags are listed.
-        exclude_tags: Skills with any of these tags are not listed. Skills whose ``paths``
+            catalogs); by default, when there is a ``budget``. Over the budget, descriptions
+            shorten, then only names are listed, then only a count and ``search_skills``, and
+            the model is told (see :mod:`skills_core.context.budget`). Skills whose ``paths``
             miss the session's context path (state ``"skillfs:context_path"``) are not
-            listed either; filters apply before the budget.
+            listed; filters apply before the budget.
     """
 
     discovery: Discovery = "lazy"
     search: bool | None = None
-    budget: int | None = None
-    include_tags: Sequence[str] = ()
-    exclude_tags: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         if self.discovery not in ("lazy", "eager"):

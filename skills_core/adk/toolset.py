@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from google.adk.agents.readonly_context import ReadonlyContext
 from google.adk.models.llm_request import LlmRequest
@@ -25,7 +25,6 @@ from skills_core.adk.inline import InlineFiles
 from skills_core.adk.options import Listing, Loading, Prompts
 from skills_core.adk.prompt import PromptContext
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.budget import ListingPolicy
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.refresh import RefreshGate
@@ -75,10 +74,8 @@ class SkillsToolset(BaseToolset):
         loading = loading or Loading()
         self._names = prompts.names
         seen = self._names.prefixed(tool_name_prefix)
-        policy = ListingPolicy(
-            listing.budget,
-            listing.include_tags,
-            listing.exclude_tags,
+        policy = replace(
+            listing,
             search_tool=seen.search_skills if listing.searches else None,
             load_tool=seen.load_skill,
         )
