@@ -1,7 +1,8 @@
-"""Fixtures more than one test package uses: S3 served by moto on 127.0.0.1.
+"""Fixtures more than one test package uses: S3 served by moto, and static HTTP, on 127.0.0.1.
 
-One server for the whole session, shared by ``tests/remote`` (the backend) and ``tests/adk``
-(agents reading skills from a bucket); each test gets a fresh bucket and an empty request log.
+One server of each for the whole session, shared by ``tests/remote`` (the backends) and the
+adapters' tests (``tests/adk``, ``tests/facade``); each test gets a fresh bucket and an empty
+request log.
 """
 
 from __future__ import annotations
@@ -13,12 +14,19 @@ from typing import Any
 import pytest
 
 from tests.remote import settings
-from tests.remote.servers import S3Server
+from tests.remote.servers import S3Server, StaticServer
 
 
 @pytest.fixture(scope="session")
 def s3_server() -> Iterator[S3Server]:
     server = S3Server().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def static_server() -> Iterator[StaticServer]:
+    server = StaticServer().start()
     yield server
     server.stop()
 

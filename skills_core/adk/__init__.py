@@ -1,7 +1,9 @@
 """ADK adapters: skills from any skillfs backend for google-adk agents.
 
 This package is the only part of skillfs that imports google.adk; ``import skills_core`` and
-the CLI never do.
+the CLI never do. The one way in is :class:`SkillsToolset` (or :func:`with_skills`, which adds
+one to an agent); the plugins, the coordinator's provider and the adapters for ADK's own
+``SkillToolset`` are modes of it (docs/adk.md, "Which entry point").
 
 >>> from skills_core.adk import SkillsToolset
 >>> agent = LlmAgent(name="assistant", model=..., tools=[SkillsToolset(catalog)])  # doctest: +SKIP
@@ -24,6 +26,7 @@ from skills_core.adk.executor import CodeExecutorRunner
 from skills_core.adk.fork import AgentResolver, ModelResolver
 from skills_core.adk.guard import ACTIVE_SKILL_KEY, SkillToolGuard, activate_skill
 from skills_core.adk.names import ToolNames
+from skills_core.adk.options import Listing, Loading, Prompts
 from skills_core.adk.prompt import PromptContext, default_system_prompt
 from skills_core.adk.registry import CatalogSkillRegistry
 from skills_core.adk.toolset import SkillsToolset
@@ -34,8 +37,11 @@ __all__ = [
     "AutoSkillsPlugin",
     "CatalogSkillRegistry",
     "CodeExecutorRunner",
+    "Listing",
+    "Loading",
     "ModelResolver",
     "PromptContext",
+    "Prompts",
     "SkillContextProvider",
     "SkillToolGuard",
     "SkillsToolset",

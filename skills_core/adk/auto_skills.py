@@ -17,12 +17,9 @@ from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.injection import (
-    DEFAULT_MAX_INJECTED_CHARS,
-    Selector,
-    apply_skill_injection,
-)
-from skills_core.context.selection import SelectionPolicy, select_skills
+from skills_core.context.injection import DEFAULT_MAX_INJECTED_CHARS, apply_skill_injection
+from skills_core.context.search import rank_skills
+from skills_core.context.selection import SelectionPolicy, Selector
 from skills_core.tools.refresh import RefreshGate
 
 logger = logging.getLogger("skillfs.adk")
@@ -33,10 +30,11 @@ class AutoSkillsPlugin(BasePlugin):
 
     Args:
         catalog: The skills to choose from, from any backend.
-        policy: Which skills qualify (default: adk-rust's, top match scoring 1.0 or more).
+        policy: Which skills qualify (default: the top match, at the selector's own lowest
+            score).
         max_chars: How much of the skill's body to inject.
-        selector: How skills are chosen: adk-rust's scores (default) or
-            :func:`~skills_core.context.search.rank_skills` for ranked search.
+        selector: How skills are chosen: ranked search (default) or
+            :func:`~skills_core.context.selection.select_skills` for adk-rust's scores.
         refresh_every: Refresh the catalog before a message when this many seconds passed
             since the last refresh (``0``: every message; ``None``: never).
         name: The plugin's name in the runner.
@@ -48,7 +46,7 @@ class AutoSkillsPlugin(BasePlugin):
         *,
         policy: SelectionPolicy | None = None,
         max_chars: int = DEFAULT_MAX_INJECTED_CHARS,
-        selector: Selector = select_skills,
+        selector: Selector = rank_skills,
         refresh_every: float | None = 5.0,
         name: str = "auto_skills",
     ) -> None:

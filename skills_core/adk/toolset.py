@@ -10,9 +10,8 @@ skills added, changed or removed in storage show up without rebuilding the agent
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 
 from google.adk.agents.readonly_context import ReadonlyContext
 from google.adk.models.llm_request import LlmRequest
@@ -20,25 +19,15 @@ from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.base_toolset import BaseToolset, ToolPredicate
 from google.adk.tools.tool_context import ToolContext
 
-from skills_core.adk.fork import AgentResolver, Forker, ModelResolver
+from skills_core.adk.fork import Forker
 from skills_core.adk.handlers import build_tools, context_path_of
 from skills_core.adk.inline import InlineFiles
-from skills_core.adk.names import ToolNames
-from skills_core.adk.prompt import (
-    PromptContext,
-    SkillsDescription,
-    SystemPrompt,
-    default_load_skill_description,
-    default_system_prompt,
-)
+from skills_core.adk.options import Listing, Loading, Prompts
+from skills_core.adk.prompt import PromptContext
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.budget import ListingPolicy
-from skills_core.tools.content import ContentBuilder, skill_body
-from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
+from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.refresh import RefreshGate
-
-Discovery = Literal["lazy", "eager"]
 
 CatalogSelector = Callable[[ReadonlyContext], SkillCatalog | Awaitable[SkillCatalog]]
 """Picks the catalog for a user or session from ADK's context (sync or async). It must return
@@ -51,32 +40,18 @@ class SkillsToolset(BaseToolset):
     Args:
         catalog: The skills to serve, from any backend; or a :data:`CatalogSelector` that
             picks them per user or session (``lambda context: catalogs[context.user_id]``).
-        discovery: ``"lazy"``: the model calls ``list_skills``; ``"eager"``: the catalog is
-            written into the system instruction and ``list_skills`` is not offered.
+            The toolset does not close the catalog's backend: its opener does.
         refresh_every: Refresh the catalog at the start of a turn when this many seconds
             passed since the last refresh (``0``: every turn; ``None``: never - keep it
             current yourself, e.g. with ``catalog.watch()``).
         scripts: Allows ``run_skill_script`` under this policy; ``None`` keeps scripts off.
-        search: Offer ``search_skills``, a ranked search of the catalog (for large
-            catalogs); by default, when there is a ``budget``.
-        budget: The most characters the catalog may take in ``list_skills``' result (or,
-            when eager, the system instruction): over it, descriptions shorten, then only
-            names are listed, then only a count and ``search_skills``, and the model is told
-            (see :mod:`skills_core.context.budget`). ``None``: no limit.
-        include_tags: When set, only skills with one of these tags are listed.
-        exclude_tags: Skills with any of these tags are not listed. Skills whose ``paths``
-            miss the session's context path (state ``"skillfs:context_path"``) are not
-            listed either; filters apply before the budget.
-        names: The tool names (default: google-adk's).
-        load_skill_description: Builds ``load_skill``'s description from the current skills.
-        system_prompt: The skills part of the system instruction: text, or a function of a
-            :class:`~skills_core.adk.prompt.PromptContext`.
-        build_content: Builds the instructions ``load_skill`` returns (default: the body).
-            It sees the body with session state filled in, for skills that set
-            ``metadata.adk_inject_state``.
-        agents: Resolves frontmatter ``agent`` for fork-mode skills.
-        models: Resolves frontmatter ``model`` for fork-mode skills.
-        max_resource_bytes: Largest file ``load_skill_resource`` returns.
+        listing: How the catalog is discovered (lazy or eager), searched, budgeted and
+            filtered (:class:`~skills_core.adk.options.Listing`).
+        prompts: Tool names, ``load_skill``'s description and the system instruction
+            (:class:`~skills_core.adk.options.Prompts`).
+        loading: What ``load_skill`` and ``load_skill_resource`` return: the content
+            builder, fork-mode resolvers, the resource cap
+            (:class:`~skills_core.adk.options.Loading`).
         tool_name_prefix: Prefix for every tool name (ADK's toolset option).
         tool_filter: Which tools to offer (ADK's toolset option).
     """
@@ -85,36 +60,23 @@ class SkillsToolset(BaseToolset):
         self,
         catalog: SkillCatalog | CatalogSelector,
         *,
-        discovery: Discovery = "lazy",
         refresh_every: float | None = 5.0,
         scripts: ScriptPolicy | None = None,
-        search: bool | None = None,
-        budget: int | None = None,
-        include_tags: Sequence[str] = (),
-        exclude_tags: Sequence[str] = (),
-        names: ToolNames | None = None,
-        load_skill_description: SkillsDescription = default_load_skill_description,
-        system_prompt: str | SystemPrompt = default_system_prompt,
-        build_content: ContentBuilder = skill_body,
-        agents: AgentResolver | None = None,
-        models: ModelResolver | None = None,
-        max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES,
+        listing: Listing | None = None,
+        prompts: Prompts | None = None,
+        loading: Loading | None = None,
         tool_name_prefix: str | None = None,
         tool_filter: ToolPredicate | list[str] | None = None,
     ) -> None:
-        if discovery not in ("lazy", "eager"):
-            raise ValueError(f"discovery must be 'lazy' or 'eager', not {discovery!r}")
         super().__init__(tool_filter=tool_filter, tool_name_prefix=tool_name_prefix)
-        self._eager = discovery == "eager"
-        self._search = search = budget is not None if search is None else search
-        self._names = names or ToolNames()
-        self._system_prompt = system_prompt
+        self._listing = listing = listing or Listing()
+        self._prompts = prompts = prompts or Prompts()
+        loading = loading or Loading()
+        self._names = prompts.names
         seen = self._names.prefixed(tool_name_prefix)
-        listing = ListingPolicy(
-            budget,
-            include_tags,
-            exclude_tags,
-            search_tool=seen.search_skills if search else None,
+        policy = replace(
+            listing,
+            search_tool=seen.search_skills if listing.searches else None,
             load_tool=seen.load_skill,
         )
 
@@ -122,24 +84,24 @@ class SkillsToolset(BaseToolset):
             tools = SkillTools(
                 catalog,
                 scripts=scripts,
-                build_content=build_content,
-                max_resource_bytes=max_resource_bytes,
-                listing=listing,
+                build_content=loading.build_content,
+                max_resource_bytes=loading.max_resource_bytes,
+                listing=policy,
             )
             inline = InlineFiles()
             built = build_tools(
                 tools,
                 self._names,
-                describe_load_skill=lambda: load_skill_description(catalog.list()),
-                forker=Forker(agents, models),
+                describe_load_skill=lambda: prompts.load_skill_description(catalog.list()),
+                forker=Forker(loading.agents, loading.models),
                 inline=inline,
             )
             offered: list[BaseTool] = [
                 tool
                 for key, tool in built.items()
-                if not (key == "list_skills" and self._eager)
+                if not (key == "list_skills" and listing.eager)
                 and not (key == "run_skill_script" and scripts is None)
-                and not (key == "search_skills" and not search)
+                and not (key == "search_skills" and not listing.searches)
             ]
             return _Served(tools, inline, offered, RefreshGate(catalog, refresh_every))
 
@@ -201,13 +163,13 @@ class SkillsToolset(BaseToolset):
         context = PromptContext(
             names=self._names.prefixed(self.tool_name_prefix),
             scripts=served.tools.scripts is not None,
-            eager=self._eager,
-            search=self._search,
+            eager=self._listing.eager,
+            search=self._listing.searches,
             skills=skills,
         )
-        prompt = self._system_prompt
+        prompt = self._prompts.system_prompt
         instructions = [prompt if isinstance(prompt, str) else prompt(context)]
-        if self._eager:
+        if self._listing.eager:
             context_path = context_path_of(tool_context.state)
             tools = served.tools
             instructions.append(tools.listing.prompt(tools.catalog, context_path=context_path))

@@ -31,8 +31,9 @@ from dataclasses import dataclass, field, replace
 from typing import Generic, Protocol, TypeVar
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.injection import Selector, escape_block_delimiters, skill_body
-from skills_core.context.selection import SelectionPolicy, SkillMatch, select_skills, skill_tags
+from skills_core.context.injection import escape_block_delimiters, skill_body
+from skills_core.context.search import rank_skills
+from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, skill_tags
 
 DEFAULT_MAX_INSTRUCTION_CHARS = 8_000
 """adk-rust's default cap on the body in a system instruction."""
@@ -94,17 +95,18 @@ class CoordinatorConfig:
     """How a :class:`ContextCoordinator` chooses and frames skills.
 
     Attributes:
-        policy: Which skills are candidates (adk-rust's by default: the top one, score >= 1).
+        policy: Which skills are candidates (by default the top one, at the selector's own
+            lowest score).
         max_instruction_chars: The longest body put in an instruction.
         validation_mode: Strict (every allowed tool must resolve) or permissive.
-        selector: How candidates are scored: adk-rust's scores (default) or
-            :func:`~skills_core.context.search.rank_skills` for ranked search.
+        selector: How candidates are scored: ranked search (default) or
+            :func:`~skills_core.context.selection.select_skills` for adk-rust's scores.
     """
 
     policy: SelectionPolicy = field(default_factory=SelectionPolicy)
     max_instruction_chars: int = DEFAULT_MAX_INSTRUCTION_CHARS
     validation_mode: ValidationMode = ValidationMode.STRICT
-    selector: Selector = select_skills
+    selector: Selector = rank_skills
 
 
 @dataclass(frozen=True, slots=True)

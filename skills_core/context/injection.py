@@ -1,6 +1,7 @@
 r"""Skill injection (adk-rust's ``SkillInjector``): the best skill's body, put before a message.
 
-Only user messages with some text are touched. The query is their text parts joined by
+The best skill is ranked search's (``selector=select_skills`` for adk-rust's scores). Only user
+messages with some text are touched. The query is their text parts joined by
 ``"\n"``; only the top match is used, and its block is ``[skill:<name>]``, a newline, the body
 cut to ``max_chars`` characters, a newline and ``[/skill]``; delimiters inside the name and
 body are neutralised (:func:`escape_block_delimiters`). The block and a blank line go
@@ -15,18 +16,15 @@ whose ``text`` may be set), so this module needs no model SDK.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.selection import SelectionPolicy, SkillMatch, select_skills
+from skills_core.context.search import rank_skills
+from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch
 
 DEFAULT_MAX_INJECTED_CHARS = 2_000
 """adk-rust's default cut of an injected body."""
-
-Selector = Callable[[SkillCatalog, str, SelectionPolicy | None], list[SkillMatch]]
-"""Picks skills for a query: :func:`~skills_core.context.selection.select_skills` (adk-rust's
-scores) or :func:`~skills_core.context.search.rank_skills` (ranked search)."""
 
 
 class TextPart(Protocol):
@@ -79,7 +77,7 @@ def select_skill_prompt_block(
     policy: SelectionPolicy | None = None,
     max_chars: int = DEFAULT_MAX_INJECTED_CHARS,
     *,
-    selector: Selector = select_skills,
+    selector: Selector = rank_skills,
 ) -> tuple[SkillMatch, str] | None:
     """The top match for ``query`` and its prompt block; ``None`` when nothing matches."""
     for match in selector(catalog, query, policy)[:1]:
@@ -100,7 +98,7 @@ def apply_skill_injection(
     policy: SelectionPolicy | None = None,
     max_chars: int = DEFAULT_MAX_INJECTED_CHARS,
     *,
-    selector: Selector = select_skills,
+    selector: Selector = rank_skills,
 ) -> SkillMatch | None:
     """Put the best skill's block before a user message, in place; see the module docstring.
 

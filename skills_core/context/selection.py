@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from skills_core.catalog.catalog import SkillCatalog
@@ -93,6 +93,12 @@ class SkillMatch:
     def description(self) -> str:
         """What the skill does and when to use it."""
         return self.metadata.description
+
+
+Selector = Callable[[SkillCatalog, str, SelectionPolicy | None], list[SkillMatch]]
+"""Picks skills for a query, the one selector type every per-turn mechanism takes:
+:func:`~skills_core.context.search.rank_skills` (ranked search, the default everywhere) or
+:func:`select_skills` (adk-rust's scores, for parity with agents built on the crate)."""
 
 
 def skill_tags(metadata: SkillMetadata) -> tuple[str, ...]:

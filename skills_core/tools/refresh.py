@@ -1,13 +1,23 @@
-"""RefreshGate: refresh a catalog before use, at most once every so many seconds."""
+"""RefreshGate: refresh a catalog before use, at most once every so many seconds.
+
+Every per-turn mechanism (the toolset, the injection plugin, the coordinator's provider, ADK's
+registry adapter) refreshes through a gate, and the gates of one catalog share its clock: a
+refresh through any of them counts for all, so an agent whose toolset and plugin read the same
+catalog lists its storage once per turn, not once per mechanism.
+"""
 
 from __future__ import annotations
 
 import logging
 import time
+import weakref
 
 from skills_core.catalog.catalog import SkillCatalog
 
 logger = logging.getLogger("skillfs.tools")
+
+_LAST_REFRESH: weakref.WeakKeyDictionary[SkillCatalog, float] = weakref.WeakKeyDictionary()
+"""When each catalog was last refreshed through a gate (``time.monotonic()``)."""
 
 
 class RefreshGate:
@@ -15,8 +25,8 @@ class RefreshGate:
 
     Args:
         catalog: The catalog to refresh.
-        every: Least seconds between refreshes (``0``: every time; ``None``: never). The
-            first request always refreshes.
+        every: Least seconds between refreshes of the catalog, through this gate or any
+            other (``0``: every time; ``None``: never). A catalog's first request refreshes.
     """
 
     def __init__(self, catalog: SkillCatalog, every: float | None) -> None:
@@ -24,11 +34,10 @@ class RefreshGate:
             raise ValueError(f"refresh interval must be >= 0 or None, not {every}")
         self._catalog = catalog
         self._every = every
-        self._last: float | None = None
         self._turn: str | None = None
 
     async def maybe_refresh(self) -> bool:
-        """Refresh unless one ran within the interval; True when a refresh ran.
+        """Refresh unless one ran within the interval (through any gate); True when one ran.
 
         A refresh that raises never costs a caller its skills (ADK would drop a toolset whose
         tools fail to load, silently to the model): the failure is logged and the catalog
@@ -37,9 +46,10 @@ class RefreshGate:
         if self._every is None:
             return False
         now = time.monotonic()
-        if self._last is not None and now - self._last < self._every:
+        last = _LAST_REFRESH.get(self._catalog)
+        if last is not None and now - last < self._every:
             return False
-        self._last = now
+        _LAST_REFRESH[self._catalog] = now
         try:
             await self._catalog.refresh()
         except Exception:

@@ -11,7 +11,7 @@ from google.genai import types
 
 from backends.testing import BackendHarness, skill_md
 from skills_core import SkillCatalog
-from skills_core.adk import SkillsToolset
+from skills_core.adk import Listing, SkillsToolset
 from skills_core.tools import ScriptPolicy
 from tests.adk.scripted import (
     Conversation,
@@ -174,7 +174,7 @@ async def test_skill_removed_between_turns_is_not_found(
 async def test_eager_discovery_puts_the_current_catalog_in_the_instruction(
     harness: BackendHarness, catalog: SkillCatalog
 ) -> None:
-    toolset = SkillsToolset(catalog, discovery="eager", refresh_every=0)
+    toolset = SkillsToolset(catalog, listing=Listing(discovery="eager"), refresh_every=0)
     model = ScriptedLlm(steps=[say("one")])
     chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
     await chat.send("hi")

@@ -6,7 +6,7 @@ from google.adk.agents import LlmAgent
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog
-from skills_core.adk import SkillsToolset
+from skills_core.adk import Listing, SkillsToolset
 from skills_core.adk.handlers import CONTEXT_PATH_KEY
 from tests.adk.scripted import (
     Conversation,
@@ -45,7 +45,7 @@ async def test_a_lazy_listing_over_budget_lists_names_and_offers_search() -> Non
     model = ScriptedLlm(
         steps=[call("list_skills"), call("search_skills", query="python style"), say("ok")]
     )
-    toolset = SkillsToolset(catalog, budget=1_200, refresh_every=None)
+    toolset = SkillsToolset(catalog, listing=Listing(budget=1_200), refresh_every=None)
     agent = LlmAgent(name="assistant", model=model, tools=[toolset])
     chat = Conversation(agent)
     events = await chat.send("Which skills are there?")
@@ -73,7 +73,10 @@ async def test_an_eager_catalog_over_budget_says_how_many_and_how_to_find_them()
     catalog = await make_catalog()
     model = ScriptedLlm(steps=[say("ok")])
     toolset = SkillsToolset(
-        catalog, discovery="eager", budget=400, tool_name_prefix="skills", refresh_every=None
+        catalog,
+        listing=Listing(discovery="eager", budget=400),
+        tool_name_prefix="skills",
+        refresh_every=None,
     )
     chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
     session = await chat.runner.session_service.create_session(

@@ -11,7 +11,7 @@ from google.genai import types
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog
-from skills_core.adk import SkillsToolset
+from skills_core.adk import Loading, SkillsToolset
 from tests.adk.scripted import (
     Conversation,
     ScriptedLlm,
@@ -112,7 +112,7 @@ async def test_agent_and_model_come_from_the_resolvers() -> None:
     parent = ScriptedLlm(
         steps=[call("load_skill", skill_name="expert", request="Is it ok?"), relay]
     )
-    toolset = SkillsToolset(catalog(), agents=agents, models=models)
+    toolset = SkillsToolset(catalog(), loading=Loading(agents=agents, models=models))
     chat = Conversation(LlmAgent(name="assistant", model=parent, tools=[toolset]))
     events = await chat.send("check")
     await chat.close()
@@ -150,7 +150,7 @@ async def test_fork_failures_are_values(
     skill_name: str, options: dict[str, object], code: str
 ) -> None:
     model = ScriptedLlm(steps=[call("load_skill", skill_name=skill_name), say("sorry")])
-    toolset = SkillsToolset(catalog(), **options)  # type: ignore[arg-type]
+    toolset = SkillsToolset(catalog(), loading=Loading(**options))  # type: ignore[arg-type]
     chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
     events = await chat.send("go")
     await chat.close()

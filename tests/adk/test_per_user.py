@@ -9,7 +9,7 @@ from google.adk.runners import InMemoryRunner
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.adk import SkillsToolset
+from skills_core.adk import Listing, SkillsToolset
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say, system_text
 
 
@@ -63,7 +63,11 @@ async def test_eager_discovery_shows_each_user_their_catalog() -> None:
     agent = LlmAgent(
         name="assistant",
         model=model,
-        tools=[SkillsToolset(lambda context: catalogs[context.user_id], discovery="eager")],
+        tools=[
+            SkillsToolset(
+                lambda context: catalogs[context.user_id], listing=Listing(discovery="eager")
+            )
+        ],
     )
     runner = InMemoryRunner(agent=agent, app_name="skillfs-tests")
     await Conversation(agent, user_id="ada", runner=runner).send("hello")

@@ -7,7 +7,7 @@ from google.adk.agents import LlmAgent
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.adk import CatalogSkillRegistry, SkillsToolset
+from skills_core.adk import CatalogSkillRegistry, Listing, SkillsToolset
 from tests.adk.scripted import (
     Conversation,
     ScriptedLlm,
@@ -25,7 +25,9 @@ SKILLS = {
 
 
 async def test_the_model_searches_then_loads_what_it_found() -> None:
-    toolset = SkillsToolset(SkillCatalog(MemoryBackend(SKILLS)), search=True, refresh_every=0)
+    toolset = SkillsToolset(
+        SkillCatalog(MemoryBackend(SKILLS)), listing=Listing(search=True), refresh_every=0
+    )
     model = ScriptedLlm(
         steps=[
             call("search_skills", query="fill out my pdf form", limit=3.0),
@@ -60,7 +62,7 @@ async def test_search_is_off_by_default_and_follows_the_prefix() -> None:
     await plain.close()
     assert "search_skills" not in declarations(model.requests[0])
     assert "search_skills" not in system_text(model.requests[0])
-    prefixed = SkillsToolset(catalog, search=True, tool_name_prefix="kb")
+    prefixed = SkillsToolset(catalog, listing=Listing(search=True), tool_name_prefix="kb")
     chat = Conversation(LlmAgent(name="b", model=model, tools=[prefixed]))
     await chat.send("hi")
     await chat.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 
 import pytest
@@ -9,7 +10,7 @@ from google.adk.agents import LlmAgent
 
 from backends.testing import skill_md
 from skills_core import Skill, SkillCatalog, SkillMetadata
-from skills_core.adk import PromptContext, SkillsToolset, ToolNames
+from skills_core.adk import Listing, Loading, PromptContext, Prompts, SkillsToolset, ToolNames
 from tests.adk.scripted import (
     Conversation,
     ScriptedLlm,
@@ -72,12 +73,14 @@ async def test_names_descriptions_prompt_and_content_are_customisable() -> None:
 
     toolset = SkillsToolset(
         catalog,
-        discovery="eager",
         refresh_every=0,
-        names=ToolNames(load_skill="skill"),
-        load_skill_description=describe,
-        system_prompt=prompt,
-        build_content=content,
+        listing=Listing(discovery="eager"),
+        prompts=Prompts(
+            names=ToolNames(load_skill="skill"),
+            load_skill_description=describe,
+            system_prompt=prompt,
+        ),
+        loading=Loading(build_content=content),
         tool_name_prefix="kb",
     )
     model = ScriptedLlm(steps=[call("kb_skill", skill_name="pdf"), say("ok")])
@@ -106,7 +109,7 @@ def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="refresh interval"):
         SkillsToolset(SkillCatalog(CountingMemoryBackend()), refresh_every=-1)
     with pytest.raises(ValueError, match="discovery"):
-        SkillsToolset(SkillCatalog(CountingMemoryBackend()), discovery="sometimes")  # type: ignore[arg-type]
+        SkillsToolset(SkillCatalog(CountingMemoryBackend()), listing=Listing(discovery="sometimes"))  # type: ignore[arg-type]
 
 
 async def test_error_values_count_as_errors_in_adk_telemetry() -> None:
@@ -115,3 +118,8 @@ async def test_error_values_count_as_errors_in_adk_telemetry() -> None:
     detect = tools["load_skill"]._detect_error_in_response  # ADK's optional telemetry hook
     assert detect({"error": "no skill", "error_code": "SKILL_NOT_FOUND"}) == "SKILL_NOT_FOUND"
     assert detect({"skill_name": "pdf"}) is None
+
+
+def test_the_signature_stays_short() -> None:
+    """Options of one concern are grouped in an object (``Listing``, ``Prompts``, ``Loading``)."""
+    assert len(inspect.signature(SkillsToolset).parameters) <= 8

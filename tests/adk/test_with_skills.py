@@ -14,6 +14,20 @@ from backends import MemoryBackend, UnsupportedSourceError
 from backends.testing import skill_md
 from skills_core.adk import SkillsToolset, with_skills
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
+from tests.remote.connections import connections
+from tests.remote.servers import StaticServer
+from tests.remote.trees import skills_tree
+from tests.remote.zips import zip_bytes
+
+
+class TrackedBackend(MemoryBackend):
+    """A memory backend that counts how often it is closed."""
+
+    closed = 0
+
+    async def aclose(self) -> None:
+        self.closed += 1
+        await super().aclose()
 
 
 async def test_sources_merge_in_precedence_order(tmp_path: Path) -> None:
@@ -75,3 +89,26 @@ def test_core_tools_and_cli_never_import_adk() -> None:
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+async def test_closing_the_runner_closes_the_backends_with_skills_opened(
+    static_server: StaticServer,
+) -> None:
+    """A URL with_skills opened is closed with the runner; a backend passed in is not."""
+    static_server.files["/bundle/skills.zip"] = zip_bytes(skills_tree(2))
+    before = await connections(static_server)
+    passed = TrackedBackend({"org": {"SKILL.md": skill_md("org")}})
+    model = ScriptedLlm(steps=[call("list_skills"), say("ok")])
+    agent = with_skills(
+        LlmAgent(name="assistant", model=model),
+        static_server.url + "/bundle/skills.zip",
+        passed,
+    )
+    chat = Conversation(agent)
+    events = await chat.send("what can you do?")
+    assert len(dict(responses(events))["list_skills"]["skills"]) == 3
+    assert await connections(static_server) > before  # kept alive for the next refresh
+
+    await chat.close()
+    assert await connections(static_server) <= before
+    assert passed.closed == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -18,10 +19,12 @@ from skills_core.context.coordinator import (
     ValidationMode,
 )
 from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy
+from skills_core.context.selection import SelectionPolicy, Selector, select_skills
 from tests.context.catalogs import (
+    CODE_SEARCH,
     HOSTILE,
     HOSTILE_NAME,
+    RELEASE_NOTES,
     block_delimiters,
     catalog_of,
     emergency,
@@ -42,9 +45,11 @@ def registry(*names: str) -> ToolMap[Tool]:
 
 
 def coordinator(
-    catalog: SkillCatalog, *available: str, **config: object
+    catalog: SkillCatalog, *available: str, selector: Selector = select_skills, **config: Any
 ) -> ContextCoordinator[Tool]:
-    return ContextCoordinator(catalog, registry(*available), CoordinatorConfig(**config))
+    """A coordinator scoring as adk-rust does (the ported cases), unless told otherwise."""
+    config = CoordinatorConfig(selector=selector, **config)
+    return ContextCoordinator(catalog, registry(*available), config)
 
 
 async def test_build_context_scores_and_resolves_tools() -> None:
@@ -196,3 +201,13 @@ def test_tool_map_keeps_the_first_tool_of_a_name() -> None:
     assert tools.resolve("a") is first
     assert tools.resolve("c") is None
     assert list(tools.tools) == ["a", "b"]
+
+
+async def test_ranked_search_is_the_default_selector() -> None:
+    catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
+    assert coordinator(catalog).build_context("commits") is None  # adk-rust: under 1
+    default = ContextCoordinator(catalog, registry())
+    assert default.config.selector is rank_skills
+    context = default.build_context("commits")
+    assert context is not None
+    assert context.skill_name == "release-notes"

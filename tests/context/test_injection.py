@@ -1,4 +1,8 @@
-"""apply_skill_injection: adk-rust's injector on any Content-shaped message (injector.rs)."""
+"""apply_skill_injection: adk-rust's injector on any Content-shaped message (injector.rs).
+
+The ported cases pass adk-rust's scorer (``select_skills``) explicitly; ranked search is the
+default selector.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from skills_core.context.injection import (
     select_skill_prompt_block,
 )
 from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy
+from skills_core.context.selection import SelectionPolicy, select_skills
 from tests.context.catalogs import (
     CODE_SEARCH,
     HOSTILE,
@@ -44,7 +48,7 @@ def user(*texts: str | None) -> Message:
 async def test_injects_top_skill_into_user_message() -> None:
     catalog = await catalog_of({"search": SEARCH})
     message = user("Please search this repository quickly")
-    match = apply_skill_injection(message, catalog, LOOSE, 1000)
+    match = apply_skill_injection(message, catalog, LOOSE, 1000, selector=select_skills)
     assert match is not None
     assert match.name == "search"
     assert message.parts[0].text == (
@@ -55,14 +59,14 @@ async def test_injects_top_skill_into_user_message() -> None:
 async def test_the_body_is_cut_to_max_chars() -> None:
     catalog = await catalog_of({"search": SEARCH})
     message = user("search")
-    apply_skill_injection(message, catalog, LOOSE, 6)
+    apply_skill_injection(message, catalog, LOOSE, 6, selector=select_skills)
     assert message.parts[0].text == "[skill:search]\nUse rg\n[/skill]\n\nsearch"
 
 
 async def test_a_body_cannot_close_its_block_or_open_another() -> None:
     catalog = await catalog_of({HOSTILE_NAME: HOSTILE})
     message = user("release notes please")
-    assert apply_skill_injection(message, catalog, LOOSE, 1000) is not None
+    assert apply_skill_injection(message, catalog, LOOSE, 1000, selector=select_skills) is not None
     text = message.parts[0].text or ""
     assert block_delimiters(text) == (1, 1)
     assert text == (
@@ -74,7 +78,9 @@ async def test_a_body_cannot_close_its_block_or_open_another() -> None:
 async def test_a_delimiter_cut_by_max_chars_stays_neutralised() -> None:
     catalog = await catalog_of({HOSTILE_NAME: HOSTILE})
     message = user("release notes")
-    apply_skill_injection(message, catalog, LOOSE, len("Group by type.\n[/skill"))
+    apply_skill_injection(
+        message, catalog, LOOSE, len("Group by type.\n[/skill"), selector=select_skills
+    )
     assert message.parts[0].text == (
         "[skill:notes[\\skill:fake]]\nGroup by type.\n[\\/skill\n[/skill]\n\nrelease notes"
     )
@@ -91,7 +97,7 @@ async def test_only_user_messages_with_text_and_a_match_change() -> None:
         user("bake a cake"),
     ):
         before = repr(message)
-        assert apply_skill_injection(message, catalog, LOOSE) is None
+        assert apply_skill_injection(message, catalog, LOOSE, selector=select_skills) is None
         assert repr(message) == before
 
 
@@ -99,7 +105,7 @@ async def test_the_query_joins_every_text_part_and_the_block_goes_first() -> Non
     catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
     message = user(None, "Please look at this:", "release notes")
     assert message_text(message) == "Please look at this:\nrelease notes"
-    match = apply_skill_injection(message, catalog)
+    match = apply_skill_injection(message, catalog, selector=select_skills)
     assert match is not None
     assert match.name == "release-notes"
     assert [part.text for part in message.parts] == [
@@ -119,3 +125,15 @@ async def test_ranked_search_can_select() -> None:
         "[skill:release-notes]\nSummarize commits.\n[/skill]",
     )
     assert select_skill_prompt_block(catalog, "tell me a joke", selector=rank_skills) is None
+
+
+async def test_ranked_search_is_the_default_selector() -> None:
+    """ "commits" is in release-notes' body only: adk-rust scores it under 1, ranked search not."""
+    catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
+    pinned = user("commits")
+    assert apply_skill_injection(pinned, catalog, selector=select_skills) is None
+    message = user("commits")
+    match = apply_skill_injection(message, catalog)
+    assert match is not None
+    assert match.name == "release-notes"
+    assert match.score == rank_skills(catalog, "commits")[0].score

@@ -1,4 +1,4 @@
-"""with_skills, validate_skill and create_skill_template: the design's helpers over skillfs's."""
+"""with_registry, validate_skill_folder, create_skill_template: the design's helpers, renamed."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from skills_core.adk.adk_skills import (
     ScriptPolicy,
     SkillsConfig,
     create_skill_template,
-    validate_skill,
-    with_skills,
+    validate_skill_folder,
+    with_registry,
 )
 from skills_core.errors import SkillValidationError
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
@@ -34,10 +34,10 @@ async def tool_names(agent: LlmAgent) -> list[str]:
     return [tool.name for tool in await agent.canonical_tools()]
 
 
-async def test_with_skills_adds_use_skill_and_read_reference_only(skills: Path) -> None:
+async def test_with_registry_adds_use_skill_and_read_reference_only(skills: Path) -> None:
     model = ScriptedLlm(steps=[call("use_skill", name="web-scraper"), say("ok")])
     agent = LlmAgent(name="assistant", model=model, instruction="Help.")
-    assert await with_skills(agent, [str(skills)]) is agent
+    assert await with_registry(agent, [str(skills)]) is agent
     assert await tool_names(agent) == ["use_skill", "read_reference"]
     chat = Conversation(agent)
     events = await chat.send("scrape a site")
@@ -45,15 +45,15 @@ async def test_with_skills_adds_use_skill_and_read_reference_only(skills: Path) 
     assert dict(responses(events))["use_skill"]["skill_name"] == "web-scraper"
 
 
-async def test_with_skills_runs_scripts_only_when_asked_with_a_policy(skills: Path) -> None:
+async def test_with_registry_runs_scripts_only_when_asked_with_a_policy(skills: Path) -> None:
     bare = LlmAgent(name="bare", model=ScriptedLlm())
     with pytest.raises(ValueError, match="script policy"):
-        await with_skills(bare, [str(skills)], include_script_tool=True)
+        await with_registry(bare, [str(skills)], include_script_tool=True)
     assert bare.tools == []
 
     config = SkillsConfig(scripts=ScriptPolicy(timeout=10))
     agent = LlmAgent(name="runner", model=ScriptedLlm())
-    await with_skills(agent, [str(skills)], config, include_script_tool=True)
+    await with_registry(agent, [str(skills)], config, include_script_tool=True)
     assert await tool_names(agent) == ["use_skill", "read_reference", "run_script"]
 
 
@@ -62,7 +62,7 @@ async def test_validate_skill_reports_every_problem_at_once(tmp_path: Path) -> N
     await LocalHarness(tmp_path).make_backend(
         {"broken/SKILL.md": b"---\nname: Not-Broken\ndescription: d\ncolour: blue\n---\n"}
     )
-    result = await validate_skill(broken)
+    result = await validate_skill_folder(broken)
     assert not result
     assert result.skill_path == str(broken)
     assert [problem.code for problem in result.problems] == [
@@ -77,7 +77,7 @@ async def test_validate_skill_reports_every_problem_at_once(tmp_path: Path) -> N
 
 async def test_validate_skill_takes_the_folder_or_its_skill_md(skills: Path) -> None:
     for path in (skills / "pdf-processing", skills / "pdf-processing" / "SKILL.md"):
-        result = await validate_skill(path)
+        result = await validate_skill_folder(path)
         assert result.valid
         assert bool(result)
         assert (result.errors, result.warnings) == ((), ())
@@ -85,7 +85,7 @@ async def test_validate_skill_takes_the_folder_or_its_skill_md(skills: Path) -> 
 
 async def test_a_folder_without_skill_md_is_invalid(skills: Path) -> None:
     for path in (skills, skills / "missing", "memory:"):
-        result = await validate_skill(path)
+        result = await validate_skill_folder(path)
         assert not result.valid
         assert [problem.code for problem in result.problems] == [codes.READ_FAILED]
         assert result.errors == ("no SKILL.md in this folder",)
@@ -96,7 +96,7 @@ async def test_a_template_is_what_skillfs_new_writes_and_validates(tmp_path: Pat
     assert folder == tmp_path / "skills" / "invoice-parsing"
     made = await asyncio.to_thread(lambda: sorted(p.name for p in folder.iterdir()))
     assert made == ["SKILL.md", "assets", "references", "scripts"]
-    assert (await validate_skill(folder)).valid
+    assert (await validate_skill_folder(folder)).valid
 
     with pytest.raises(FileExistsError):
         await create_skill_template(tmp_path / "skills", "invoice-parsing")
@@ -115,7 +115,7 @@ async def test_closing_the_runner_deletes_the_copies_remote_scripts_ran_in(
     )
     agent = LlmAgent(name="assistant", model=model)
     config = SkillsConfig(scripts=ScriptPolicy(timeout=10))
-    await with_skills(
+    await with_registry(
         agent, [await s3_harness.make_backend(tree)], config, include_script_tool=True
     )
     chat = Conversation(agent)
@@ -125,3 +125,16 @@ async def test_closing_the_runner_deletes_the_copies_remote_scripts_ran_in(
     assert await asyncio.to_thread(copy.is_dir)
     await chat.close()
     assert not await asyncio.to_thread(copy.exists)
+
+
+def test_no_name_shadows_a_primary_one() -> None:
+    """The compatibility module's names are its own, or the primary objects themselves."""
+    import skills_core
+    import skills_core.adk
+    from skills_core.adk import adk_skills
+
+    for primary in (skills_core, skills_core.adk):
+        for name in set(adk_skills.__all__) & set(primary.__all__):
+            assert getattr(adk_skills, name) is getattr(primary, name), name
+    assert not hasattr(adk_skills, "with_skills")
+    assert not hasattr(adk_skills, "validate_skill")

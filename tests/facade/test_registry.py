@@ -13,6 +13,10 @@ from skills_core import codes
 from skills_core.adk.adk_skills import SkillsConfig, SkillsRegistry
 from tests.backends.harnesses import LocalHarness
 from tests.facade.skills import PDF_DESCRIPTION, TREE
+from tests.remote.connections import connections
+from tests.remote.servers import StaticServer
+from tests.remote.trees import skills_tree
+from tests.remote.zips import zip_bytes
 
 
 async def folder(root: Path, tree: dict[str, bytes]) -> str:
@@ -135,3 +139,27 @@ async def test_the_listing_can_stay_out_of_the_description(tmp_path: Path) -> No
     assert listed is not None
     assert listed.description is not None
     assert listed.description.endswith(registry.to_available_skills_xml())
+
+
+class TrackedBackend(MemoryBackend):
+    """A memory backend that counts how often it is closed."""
+
+    closed = 0
+
+    async def aclose(self) -> None:
+        self.closed += 1
+        await super().aclose()
+
+
+async def test_close_closes_the_sources_it_opened_and_no_other(
+    static_server: StaticServer,
+) -> None:
+    static_server.files["/registry/skills.zip"] = zip_bytes(skills_tree(2))
+    before = await connections(static_server)
+    passed = TrackedBackend({"org": {"SKILL.md": skill_md("org")}})
+    registry = SkillsRegistry()
+    assert await registry.discover([static_server.url + "/registry/skills.zip", passed]) == 3
+    assert await connections(static_server) > before
+    await registry.close()
+    assert await connections(static_server) <= before
+    assert passed.closed == 0

@@ -1,7 +1,7 @@
 """Session-scoped storage servers on 127.0.0.1, and per-test buckets and repositories.
 
-S3's fixtures (``s3_server``, ``s3_client``, ``bucket``) are in ``tests/conftest.py``, shared
-with the ADK tests.
+S3's fixtures (``s3_server``, ``s3_client``, ``bucket``) and ``static_server`` are in
+``tests/conftest.py``, shared with the ADK tests.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 from fsspec.implementations.github import GithubFileSystem
 from fsspec.implementations.memory import MemoryFileSystem
 
-from tests.remote.servers import FakeGithub, GcsServer, StaticServer
+from tests.remote.servers import FakeGithub, GcsServer
 from tests.remote.settings import gcs_options
 
 
@@ -74,13 +74,6 @@ def repo(github: FakeGithub) -> Iterator[str]:
     github.log.reset()
     yield name
     github.log.reset()
-
-
-@pytest.fixture(scope="session")
-def static_server() -> Iterator[StaticServer]:
-    server = StaticServer().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -7,31 +7,10 @@ import uuid
 
 from backends import FsspecBackend
 from skills_core import SkillCatalog
+from tests.remote.connections import connections
 from tests.remote.servers import StaticServer
 from tests.remote.trees import skills_tree
 from tests.remote.zips import zip_bytes
-
-_ESTABLISHED = "01"
-
-
-def open_connections_to(port: int) -> int:
-    """Client-side TCP connections to ``port`` on loopback that are still established."""
-    count = 0
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table) as lines:
-                next(lines)
-                for line in lines:
-                    fields = line.split()
-                    remote_port = int(fields[2].rsplit(":", 1)[1], 16)
-                    count += remote_port == port and fields[3] == _ESTABLISHED
-        except FileNotFoundError:
-            continue
-    return count
-
-
-async def connections(server: StaticServer) -> int:
-    return await asyncio.to_thread(open_connections_to, int(server.url.rsplit(":", 1)[1]))
 
 
 async def test_aclose_closes_the_http_session(static_server: StaticServer) -> None:

@@ -1,7 +1,11 @@
-"""The design's helper functions: ``with_skills``, ``validate_skill``, ``create_skill_template``.
+"""The design's helper functions, under names of their own.
 
-Each delegates to what skillfs already has: the registry's tools, ``skillfs validate``'s
-verdict (strict catalog, every problem at once) and ``skillfs new``'s skeleton.
+``with_registry`` is the design's ``with_skills``, ``validate_skill_folder`` its
+``validate_skill``; ``create_skill_template`` keeps its name. Each delegates to what skillfs
+already has: the registry's tools, ``skillfs validate``'s verdict (strict catalog, every
+problem at once) and ``skillfs new``'s skeleton. The first two are renamed so that they never
+shadow :func:`skills_core.adk.with_skills` or
+:func:`skills_core.validate_skill`, which take other arguments and return other things.
 """
 
 from __future__ import annotations
@@ -19,14 +23,15 @@ from google.adk.tools.base_toolset import BaseToolset
 
 from backends.one_skill import open_skill_folder
 from skills_core import codes
-from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry, Source
+from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry
+from skills_core.adk.attach import Source
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.verdicts import verdicts_of
 from skills_core.format.problems import SkillProblem
 from skills_core.skeleton import create_skeleton
 
 
-async def with_skills(
+async def with_registry(
     agent: LlmAgent,
     sources: Sequence[Source],
     config: SkillsConfig | None = None,
@@ -36,7 +41,8 @@ async def with_skills(
 ) -> LlmAgent:
     """Discover ``sources`` and give ``agent`` the ``use_skill`` tool; return the agent.
 
-    The tools join ``agent.tools`` as one toolset, so closing the runner closes the registry.
+    The design's ``with_skills``. The tools join ``agent.tools`` as one toolset, so closing
+    the runner closes the registry.
 
     Args:
         agent: The agent to extend.
@@ -99,8 +105,10 @@ class ValidationResult:
         return self.valid
 
 
-async def validate_skill(path: str | os.PathLike[str]) -> ValidationResult:
+async def validate_skill_folder(path: str | os.PathLike[str]) -> ValidationResult:
     """Check one local skill folder (or its SKILL.md) as ``skillfs validate`` does.
+
+    The design's ``validate_skill``.
 
     A path that holds no SKILL.md (a skills root, a URL) gives an invalid result (code
     ``READ_FAILED``).

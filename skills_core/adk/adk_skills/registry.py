@@ -19,16 +19,13 @@ from backends.base import Backend
 from backends.composite import CompositeBackend
 from backends.errors import SkillNotFoundError
 from backends.memory import MemoryBackend
-from backends.opener import open_backend
 from skills_core.adk.adk_skills.tools import read_reference_tool, run_script_tool, use_skill_tool
+from skills_core.adk.attach import Source, open_sources
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.format.models import Skill, SkillMetadata
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.refresh import RefreshGate
-
-Source = str | os.PathLike[str] | Backend
-"""A folder path, a URL :func:`backends.open_backend` opens, or a backend."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +60,7 @@ class SkillsRegistry:
     def __init__(self, config: SkillsConfig | None = None) -> None:
         self.config = config or SkillsConfig()
         self._sources: tuple[Backend, ...] = ()
+        self._opened: tuple[Backend, ...] = ()  # opened here from paths and URLs: ours to close
         self._tools = self._serve(MemoryBackend())  # empty until discover()
         self._gate = RefreshGate(self._tools.catalog, self.config.refresh_every)
 
@@ -99,14 +97,15 @@ class SkillsRegistry:
         """
         if isinstance(sources, str | os.PathLike) or not sources:
             raise ValueError("discover needs a list of paths, URLs or backends")
-        opened = tuple(_open(source) for source in sources)
-        members = (*self._sources, *opened)
+        backends, opened = open_sources(sources)
+        members = (*self._sources, *backends)
         tools = self._serve(members[0] if len(members) == 1 else CompositeBackend(members))
         report = await tools.catalog.refresh()
         if not report.ok:
-            await asyncio.gather(*(backend.aclose() for backend in opened))
+            await _close(opened)
             report.raise_for_failure()
         old, self._tools, self._sources = self._tools, tools, members
+        self._opened += tuple(opened)
         self._gate = RefreshGate(tools.catalog, self.config.refresh_every)
         await old.close()
         return len(tools.catalog)
@@ -169,9 +168,14 @@ class SkillsRegistry:
         return read_reference_tool(self)
 
     async def close(self) -> None:
-        """Delete local copies made to run remote scripts and close the sources."""
-        await self._tools.close()
-        await self.catalog.backend.aclose()
+        """Delete local copies made to run remote scripts; close the sources opened here.
+
+        Backends passed to :meth:`discover` stay open: whoever opened them closes them.
+        """
+        try:
+            await self._tools.close()
+        finally:
+            await _close(self._opened)
 
     def _serve(self, backend: Backend) -> SkillTools:
         catalog = SkillCatalog(backend, strict=self.config.strict_validation)
@@ -182,7 +186,5 @@ class SkillsRegistry:
         )
 
 
-def _open(source: Source) -> Backend:
-    if isinstance(source, str | os.PathLike):
-        return open_backend(os.path.expanduser(source))
-    return source
+async def _close(backends: Sequence[Backend]) -> None:
+    await asyncio.gather(*(backend.aclose() for backend in backends))
