@@ -2,12 +2,15 @@
 
 The SDK's client lives inside task groups that must be entered and left by one task, while a
 backend is called from many; so one task holds the connection open until :meth:`aclose`, and
-a connection that dropped (a server process that exited) is opened again on the next call.
-Every SDK failure becomes a :class:`~backends.errors.StorageError` here, most specific first.
+a stdio connection that ended (its server exited, or sent a line too long) is opened again on
+the next call. Every SDK failure becomes a :class:`~backends.errors.StorageError` here, most
+specific first.
 
-Over HTTP an answer is read no further than ``max_answer_bytes``: the SDK reads a JSON answer
-whole, so a resource listed at 100 bytes and served as 300 MiB cost 300-600 MiB before it
-could be refused. (SSE events are capped by the SDK itself, at 1 MiB each.)
+An answer is read no further than ``max_answer_bytes``: the SDK reads a JSON answer or a stdio
+line whole, so a resource listed at 100 bytes and served as 300 MiB cost 300-600 MiB before it
+could be refused. Over HTTP the answer's body is cut off and the connection serves on; over
+stdio the connection ends (see :mod:`backends.mcp.stdio`). (SSE events are capped by the SDK
+itself, at 1 MiB each.)
 
 The handshake has one deadline, ``timeout`` from the first call that opens the connection:
 without it, a server that never answers cost the SDK's own 10 s ``server/discover`` probe,
@@ -27,7 +30,7 @@ from typing import Any, TypeVar
 
 import httpx2
 import mcp_types as types
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from mcp.client import advertise
 from mcp.client.streamable_http import streamable_http_client
 from mcp.client.subscriptions import ListenNotSupportedError, SubscriptionLost
@@ -42,6 +45,7 @@ from backends.errors import (
     StorageError,
 )
 from backends.mcp.entries import SKILLS_EXTENSION
+from backends.mcp.stdio import bounded_stdio
 
 ResultT = TypeVar("ResultT", bound=BaseModel)
 
@@ -57,12 +61,14 @@ class McpConnection:
 
     Args:
         server: What :class:`mcp.Client` connects to: a URL (streamable HTTP), a
-            :class:`mcp.StdioServerParameters` (a subprocess over stdio), an ``mcp`` transport,
-            or an in-process ``mcp`` server.
+            :class:`mcp.StdioServerParameters` (a subprocess over stdio, through
+            :func:`~backends.mcp.stdio.bounded_stdio`), an ``mcp`` transport, or an in-process
+            ``mcp`` server.
         location: Names the server in errors.
         timeout: Seconds to wait for the handshake, and for any one response.
         headers: HTTP headers for every request to a URL (an ``Authorization``, say).
-        max_answer_bytes: Most bytes of one HTTP answer read before it is refused.
+        max_answer_bytes: Most bytes of one answer (HTTP) or line (stdio) read before it is
+            refused.
     """
 
     def __init__(
@@ -147,22 +153,21 @@ class McpConnection:
 
     async def aclose(self) -> None:
         """Close the connection (a stdio server process exits); later calls reopen it."""
+        self._closing.set()
+        if self._task is not None:
+            self._abandon(self._task)
+        self._task = self._client = None
         if self._abandoned:
             await asyncio.wait(self._abandoned)
-        task = self._task
-        if task is None:
-            return
-        self._closing.set()
-        with contextlib.suppress(Exception):
-            await task
-        self._task = self._client = None
-        self._closing = asyncio.Event()
 
     async def _connect(self) -> Client:
-        if self._task is None or self._task.done():
+        if self._task is None or self._task.done() or self._closing.is_set():
+            if self._task is not None:
+                self._abandon(self._task)  # a connection that ended, still stopping its server
             loop = asyncio.get_running_loop()
             ready = self._client = loop.create_future()
-            task = self._task = asyncio.create_task(self._hold(ready))
+            self._closing = asyncio.Event()
+            task = self._task = asyncio.create_task(self._hold(ready, self._closing))
             deadline = loop.call_later(self._timeout, self._give_up, ready, task)
             ready.add_done_callback(lambda _: deadline.cancel())
         assert self._client is not None
@@ -188,34 +193,47 @@ class McpConnection:
                 location=self._location,
             )
         )
-        self._abandoned.add(task)
-        task.add_done_callback(self._abandoned.discard)
+        self._abandon(task)
         task.cancel()
 
-    async def _hold(self, ready: asyncio.Future[Client]) -> None:
-        """Open the connection, hand it out, and keep it open until :meth:`aclose`."""
+    def _abandon(self, task: asyncio.Task[None]) -> None:
+        """Let ``task`` end on its own; :meth:`aclose` waits for it."""
+        self._abandoned.add(task)
+        task.add_done_callback(self._abandoned.discard)
+
+    async def _hold(self, ready: asyncio.Future[Client], closing: asyncio.Event) -> None:
+        """Open the connection, hand it out, and keep it open until ``closing`` is set.
+
+        :meth:`aclose` sets it, and so does a stdio transport whose server's output ended.
+        """
         try:
             async with contextlib.AsyncExitStack() as stack:
                 client = await stack.enter_async_context(
                     Client(
-                        await self._transport(stack),
+                        await self._transport(stack, closing),
                         read_timeout_seconds=self._timeout,
                         extensions=[advertise(SKILLS_EXTENSION)],
                         cache=None,
                     )
                 )
                 ready.set_result(client)
-                await self._closing.wait()
+                await closing.wait()
         except Exception as exc:
             if not ready.done():
                 ready.set_exception(exc)
 
-    async def _transport(self, stack: contextlib.AsyncExitStack) -> Any:
+    async def _transport(self, stack: contextlib.AsyncExitStack, closing: asyncio.Event) -> Any:
         """What the SDK client connects through.
 
         For a URL, an HTTP client built off the event loop: building one reads CA certificates
-        and package metadata from disk.
+        and package metadata from disk. For a command, a stdio transport that ends the
+        connection (sets ``closing``) when the server's output ends.
         """
+        if isinstance(self._server, StdioServerParameters):
+            limit = self._max_answer_bytes
+            return bounded_stdio(
+                self._server, max_line_bytes=limit, refusal=_too_large(limit), on_end=closing.set
+            )
         if not isinstance(self._server, str):
             return self._server
         http = await asyncio.to_thread(
@@ -255,6 +273,14 @@ def _cause(exc: BaseException) -> BaseException:
     return exc
 
 
+def _too_large(limit: int) -> str:
+    """Why an answer past ``limit`` bytes is refused (the SDK reports it as a parse error)."""
+    return (
+        f"{_OVER_LIMIT} {limit}-byte limit of one answer (twice the largest skill a host "
+        "accepts); reading stopped"
+    )
+
+
 class _AnswerTooLarge(httpx2.StreamError):
     """An answer longer than the limit (the SDK reports a ``StreamError`` as a parse error)."""
 
@@ -271,10 +297,7 @@ class _Capped(httpx2.AsyncByteStream):
         async for chunk in self._stream:
             seen += len(chunk)
             if seen > self._limit:
-                raise _AnswerTooLarge(
-                    f"{_OVER_LIMIT} {self._limit}-byte limit of one answer (twice the "
-                    "largest skill a host accepts); reading stopped"
-                )
+                raise _AnswerTooLarge(_too_large(self._limit))
             yield chunk
 
     async def aclose(self) -> None:

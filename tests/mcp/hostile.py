@@ -1,7 +1,11 @@
 """A hostile MCP server as a real stdio process: ``skillfs``'s own server (the official SDK)
 with a middleware that misbehaves, written by a test into its tmp_path.
 
-Each request's method is appended to a log file, so a test can count what the client asked.
+Each request's method is appended to a log file, so a test can count what the client asked;
+the log starts with ``pid N``. Modes: ``silent`` never answers the handshake; ``slow-pages``
+answers each ``skills/list`` page after a delay; ``inflate`` answers a read of one URI itself
+with its text made 40 MiB, logging how much of the answer it could write (``wrote N of M
+bytes``, or ``cut off after N of M bytes`` at a broken pipe); any other mode behaves.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from tests.mcp.conftest import ROOT
 
 SCRIPT = """
 import asyncio
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -25,11 +31,33 @@ from skills_core.mcp.server import SkillServer
 from skills_core.mcp.transports import serve_stdio
 
 root, mode, log = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+WIRE = os.dup(1)  # the SDK points fd 1 at stderr while it serves
+
+
+def note(line):
+    with log.open("a") as file:
+        file.write(line + "\\n")
+
+
+def send_inflated(request_id, result):
+    result["contents"][0]["text"] = "y" * (40 * 1024 * 1024)
+    answer = {"jsonrpc": "2.0", "id": request_id, "result": result}
+    line = json.dumps(answer).encode() + b"\\n"
+    written = 0
+    try:
+        while written < len(line):
+            written += os.write(WIRE, line[written : written + 65536])
+    except BrokenPipeError:
+        note(f"cut off after {written} of {len(line)} bytes")
+        raise
+    note(f"wrote {written} of {len(line)} bytes")
 
 
 async def hostile(ctx, call_next):
-    with log.open("a") as file:
-        file.write(ctx.method + "\\n")
+    note(ctx.method)
+    if mode == "inflate" and ctx.method == "resources/read" and ctx.params["uri"] == sys.argv[4]:
+        send_inflated(ctx.request_id, await call_next(ctx))
+        await asyncio.Event().wait()  # the answer is sent
     if mode == "silent" and ctx.method in ("server/discover", "initialize"):
         await asyncio.Event().wait()  # never answers the handshake
     if mode == "slow-pages" and ctx.method == "skills/list":
@@ -38,6 +66,7 @@ async def hostile(ctx, call_next):
 
 
 async def main():
+    note(f"pid {os.getpid()}")
     server = SkillServer(SkillCatalog(LocalBackend(root)), page_size=1)
     await server.refresh()
     server.lowlevel.middleware.append(hostile)
@@ -72,3 +101,7 @@ class HostileServer:
     def requests(self, method: str) -> int:
         """How many ``method`` requests the server received."""
         return self.log.read_text().splitlines().count(method)
+
+    def notes(self, start: str) -> list[str]:
+        """The lines of the log that begin with ``start``."""
+        return [line for line in self.log.read_text().splitlines() if line.startswith(start)]

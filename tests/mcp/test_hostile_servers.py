@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -110,3 +112,63 @@ async def test_an_answer_far_larger_than_listed_is_refused_unread(tmp_path: Path
     )
     assert result["error_code"] == RESOURCE_TOO_LARGE
     assert result["error"] == raised.value.message
+
+
+async def test_a_line_far_longer_than_listed_is_refused_over_stdio(tmp_path: Path) -> None:
+    server = await asyncio.to_thread(HostileServer, tmp_path, "inflate", "skill://big/ref.md")
+    await asyncio.to_thread(server.add_skill, "big")
+    await asyncio.to_thread((server.skills / "big" / "ref.md").write_bytes, b"r" * 100)
+    await asyncio.to_thread((server.skills / "big" / "notes.md").write_bytes, b"n")
+    backend = McpSkillsBackend(server.params(), label="big")
+    catalog = SkillCatalog(backend)
+    try:
+        async with asyncio.timeout(GUARD):
+            await catalog.refresh()
+            with pytest.raises(LimitExceededError) as raised:
+                await catalog.read_resource("big", "ref.md")
+            result = await SkillTools(catalog).load_skill_resource("big", "ref.md")
+            # The connection ended at the over-long line: this read starts the server again.
+            assert await catalog.read_resource("big", "notes.md") == b"n"
+    finally:
+        async with asyncio.timeout(GUARD):
+            await backend.aclose()
+    assert str(raised.value) == (
+        "mcp[big]:skill://big/ref.md: refused: an answer went past the 33554432-byte limit of "
+        "one answer (twice the largest skill a host accepts); reading stopped"
+    )
+    assert result["error_code"] == RESOURCE_TOO_LARGE
+    assert result["error"] == raised.value.message
+    # Reading stopped: both 40 MiB writes broke off, well short of the whole line.
+    cut = await asyncio.to_thread(server.notes, "cut off after ")
+    assert len(cut) == 2
+    assert await asyncio.to_thread(server.notes, "wrote ") == []
+    assert all(int(line.split()[3]) < 34 * MIB for line in cut)
+    # One server per connection, and none outlives aclose.
+    pids = [int(line.split()[1]) for line in await asyncio.to_thread(server.notes, "pid ")]
+    assert len(pids) == 3
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+async def test_a_stdio_server_that_exits_is_started_again_by_the_next_call(
+    tmp_path: Path,
+) -> None:
+    server = await asyncio.to_thread(HostileServer, tmp_path, "plain")
+    await asyncio.to_thread(server.add_skill, "one")
+    backend = McpSkillsBackend(server.params(), label="plain")
+    try:
+        async with asyncio.timeout(GUARD):
+            assert [ref.name for ref in await backend.list()] == ["one"]
+            [first] = await asyncio.to_thread(server.notes, "pid ")
+            os.kill(int(first.split()[1]), signal.SIGKILL)
+            names: list[str] = []
+            while not names:  # a call before the old connection saw the end fails
+                try:
+                    names = [ref.name for ref in await backend.list()]
+                except StorageError:
+                    await asyncio.sleep(0.05)
+    finally:
+        await backend.aclose()
+    assert names == ["one"]
+    assert len(await asyncio.to_thread(server.notes, "pid ")) == 2
