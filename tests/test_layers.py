@@ -30,6 +30,7 @@ FORBIDDEN = {
     "skills_core.errors": ABOVE_FORMAT,
     "skills_core.codes": ("skills_core.", "backends", "google"),
     "skills_core.telemetry": ("skills_core.", "backends", "google"),
+    "skills_core.tool_table": ("skills_core.", "backends", "google"),
     "skills_core.format": ABOVE_FORMAT,
     "skills_core.skeleton": ABOVE_FORMAT,  # a new skill's files: written from the format alone
     "skills_core.catalog": (

@@ -23,6 +23,7 @@ from google.adk.tools.tool_context import ToolContext
 from backends.errors import SkillNotFoundError
 from skills_core.adk.tool import SkillTool
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.tool_table import LOAD_SKILL
 from skills_core.tools.results import TOOL_NOT_PERMITTED, ToolResult, is_error, tool_error
 
 ACTIVE_SKILL_KEY = "skillfs:active_skill"
@@ -113,7 +114,7 @@ class SkillToolGuard(BasePlugin):
         """Activate the skill a successful ``load_skill`` call just loaded (inline skills)."""
         loaded = (
             isinstance(tool, SkillTool)
-            and tool.kind == "load_skill"
+            and tool.kind == LOAD_SKILL
             and isinstance(result, dict)
             and not is_error(result)
             and "instructions" in result

@@ -33,6 +33,7 @@ from skills_core.adk.prompt import (
 )
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.budget import ListingPolicy
+from skills_core.tool_table import LIST_SKILLS, RUN_SKILL_SCRIPT, SEARCH_SKILLS
 from skills_core.tools.content import ContentBuilder, skill_body
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 from skills_core.tools.policy import ScriptPolicy
@@ -137,9 +138,9 @@ class SkillsToolset(BaseToolset):
             offered: list[BaseTool] = [
                 tool
                 for key, tool in built.items()
-                if not (key == "list_skills" and self._eager)
-                and not (key == "run_skill_script" and scripts is None)
-                and not (key == "search_skills" and not search)
+                if not (key == LIST_SKILLS and self._eager)
+                and not (key == RUN_SKILL_SCRIPT and scripts is None)
+                and not (key == SEARCH_SKILLS and not search)
             ]
             return _Served(tools, inline, offered, RefreshGate(catalog, refresh_every))
 
