@@ -23,8 +23,9 @@ from google.adk.tools.tool_context import ToolContext
 from backends.errors import SkillNotFoundError
 from skills_core.adk.tool import SkillTool
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.codes import TOOL_NOT_PERMITTED
 from skills_core.tool_table import LOAD_SKILL
-from skills_core.tools.results import TOOL_NOT_PERMITTED, ToolResult, is_error, tool_error
+from skills_core.tools.results import ToolResult, is_error, tool_error
 
 ACTIVE_SKILL_KEY = "skillfs:active_skill"
 """Session-state key holding the active skill's name."""

@@ -18,6 +18,7 @@ from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import Handler, SkillTool
+from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED
 from skills_core.tool_table import (
     LIST_SKILLS,
     LOAD_SKILL,
@@ -29,14 +30,7 @@ from skills_core.tool_table import (
 )
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import script_arguments
-from skills_core.tools.results import (
-    CONFIRMATION_REJECTED,
-    CONFIRMATION_REQUIRED,
-    ToolResult,
-    is_error,
-    never_raises,
-    tool_error,
-)
+from skills_core.tools.results import ToolResult, is_error, never_raises, tool_error
 
 CONTEXT_PATH_KEY = "skillfs:context_path"
 """Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 import mcp_types as types
 
+from skills_core.codes import INVALID_ARGUMENTS
 from skills_core.tool_table import (
     LIST_SKILLS,
     LOAD_SKILL,
@@ -24,7 +25,7 @@ from skills_core.tool_table import (
     ToolDeclaration,
 )
 from skills_core.tools.factory import SkillTools
-from skills_core.tools.results import INVALID_ARGUMENTS, ToolResult, is_error, tool_error
+from skills_core.tools.results import ToolResult, is_error, tool_error
 
 
 class McpTool(NamedTuple):

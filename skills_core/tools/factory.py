@@ -13,6 +13,7 @@ from backends.errors import ResourceNotFoundError
 from backends.limits import KIB
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.codes import INVALID_ARGUMENTS
 from skills_core.context.budget import ListingPolicy
 from skills_core.context.search import search_index
 from skills_core.context.selection import SelectionPolicy
@@ -32,13 +33,7 @@ from skills_core.tools.content import (
 )
 from skills_core.tools.listing import ROOT_FOLDERS, folder_listing
 from skills_core.tools.policy import ScriptPolicy
-from skills_core.tools.results import (
-    INVALID_ARGUMENTS,
-    ToolResult,
-    never_raises,
-    require_text,
-    tool_error,
-)
+from skills_core.tools.results import ToolResult, never_raises, require_text, tool_error
 from skills_core.tools.scripts import ScriptTool
 from skills_core.tools.tracing import traced
 
