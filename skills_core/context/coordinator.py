@@ -33,6 +33,7 @@ from typing import Generic, Protocol, TypeVar
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.injection import Selector, escape_block_delimiters, skill_body
 from skills_core.context.selection import SelectionPolicy, SkillMatch, select_skills, skill_tags
+from skills_core.format.tool_rules import split_call
 
 DEFAULT_MAX_INSTRUCTION_CHARS = 8_000
 """adk-rust's default cap on the body in a system instruction."""
@@ -259,7 +260,7 @@ class ContextCoordinator(Generic[ToolT]):
 
     def _lookup(self, entry: str) -> ToolT | None:
         tool = self._registry.resolve(entry)
-        name, parenthesis, _ = entry.partition("(")
-        if tool is None and parenthesis and entry.endswith(")"):
+        name, detail = split_call(entry)
+        if tool is None and detail is not None:
             tool = self._registry.resolve(name)
         return tool
