@@ -3,47 +3,69 @@
 >>> from backends import open_backend
 >>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
 
-The remote layer (:class:`FsspecBackend`, :class:`HttpIndexBackend` and what goes with them),
-the MCP client and the project-scope helper are imported on first use, so a program reading
-local folders never loads them.
+Every public name is imported on first use (:mod:`backends.lazy`), so a program reading
+local folders never loads the remote layer or the MCP client, and ``skills_core`` can share
+the lazy-export helper without loading any backend.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from backends.base import Backend, FileEntry, SkillDocument, SkillRef
-from backends.composite import CompositeBackend
-from backends.errors import (
-    LimitExceededError,
-    MissingDependencyError,
-    ResourceNotFoundError,
-    SkillfsError,
-    SkillNotFoundError,
-    StorageError,
-    UnsafePathError,
-    UnsupportedSourceError,
-    VerificationError,
-)
 from backends.lazy import lazy_exports
-from backends.limits import DEFAULT_LIMITS, Limits
-from backends.local import LocalBackend
-from backends.memory import MemoryBackend
-from backends.opener import open_backend
 
 if TYPE_CHECKING:
+    from backends.base import Backend, FileEntry, SkillDocument, SkillRef
+    from backends.composite import CompositeBackend
+    from backends.errors import (
+        LimitExceededError,
+        MissingDependencyError,
+        ResourceNotFoundError,
+        SkillfsError,
+        SkillNotFoundError,
+        StorageError,
+        UnsafePathError,
+        UnsupportedSourceError,
+        VerificationError,
+    )
     from backends.index.http import HttpIndexBackend
+    from backends.limits import DEFAULT_LIMITS, Limits
+    from backends.local import LocalBackend
     from backends.mcp.backend import McpSkillsBackend
+    from backends.memory import MemoryBackend
+    from backends.opener import open_backend
     from backends.remote import FsspecBackend, RetryPolicy, write_bytes
     from backends.scopes import project_backend
 
+_ERRORS = (
+    "LimitExceededError",
+    "MissingDependencyError",
+    "ResourceNotFoundError",
+    "SkillNotFoundError",
+    "SkillfsError",
+    "StorageError",
+    "UnsafePathError",
+    "UnsupportedSourceError",
+    "VerificationError",
+)
 _LAZY = {
+    "Backend": "backends.base",
+    "CompositeBackend": "backends.composite",
+    "DEFAULT_LIMITS": "backends.limits",
+    "FileEntry": "backends.base",
     "FsspecBackend": "backends.remote",
     "HttpIndexBackend": "backends.index.http",
+    "Limits": "backends.limits",
+    "LocalBackend": "backends.local",
     "McpSkillsBackend": "backends.mcp.backend",
+    "MemoryBackend": "backends.memory",
     "RetryPolicy": "backends.remote",
+    "SkillDocument": "backends.base",
+    "SkillRef": "backends.base",
+    "open_backend": "backends.opener",
     "project_backend": "backends.scopes",
     "write_bytes": "backends.remote",
+    **dict.fromkeys(_ERRORS, "backends.errors"),
 }
 
 __all__ = [
