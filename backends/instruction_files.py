@@ -34,7 +34,7 @@ from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.local import LocalBackend
-from backends.paths import SKILL_MD_NAMES, check_resource_path
+from backends.paths import check_resource_path, skill_md_name
 
 SKILLS_FOLDER = ".skills"
 CONVENTION_FILES = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "GEMINI.md", "COPILOT.md", "SKILLS.md")
@@ -264,7 +264,7 @@ def _documents_in(
     prefix = f"{relative}/" if relative else ""
     in_skills = relative.split("/", maxsplit=1)[0] == SKILLS_FOLDER
     if in_skills and relative != SKILLS_FOLDER:
-        skill_md = next((name for name in SKILL_MD_NAMES if name in file_names), None)
+        skill_md = skill_md_name(file_names)
         if skill_md is not None:
             subfolders[:] = []  # a skill folder's contents are its resources
             return [(prefix + skill_md, relative)]
