@@ -38,7 +38,7 @@ TOOLS_TREE = {
 @pytest.fixture
 async def registry(tmp_path: Path) -> AsyncIterator[SkillsRegistry]:
     await LocalHarness(tmp_path).make_backend(TOOLS_TREE)
-    config = SkillsConfig(scripts=ScriptPolicy(timeout=2), max_reference_bytes=1024)
+    config = SkillsConfig(scripts=ScriptPolicy(timeout=2), max_resource_bytes=1024)
     registry = SkillsRegistry(config)
     await registry.discover([str(tmp_path)])
     yield registry
