@@ -4,50 +4,75 @@
 >>> backend = open_backend("./skills")  # or "s3://bucket/skills", "./bundle.zip", "memory:"
 >>> register_backend("sqlite", SqliteBackend)  # then open_backend("sqlite:///skills.db")
 
-The remote layer (:class:`FsspecBackend`, :class:`HttpIndexBackend` and what goes with them),
-the MCP client and the project-scope helper are imported on first use, so a program reading
-local folders never loads them.
+Every public name is imported on first use (:mod:`backends.lazy`), so a program reading
+local folders never loads the remote layer or the MCP client, and ``skills_core`` can share
+the lazy-export helper without loading any backend.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from backends.base import Backend, FileEntry, SkillDocument, SkillRef
-from backends.composite import CompositeBackend
-from backends.errors import (
-    LimitExceededError,
-    MissingDependencyError,
-    ResourceNotFoundError,
-    SkillfsError,
-    SkillNotFoundError,
-    StorageError,
-    UnsafePathError,
-    UnsupportedSourceError,
-    VerificationError,
-)
 from backends.lazy import lazy_exports
-from backends.limits import DEFAULT_LIMITS, Limits
-from backends.local import LocalBackend
-from backends.memory import MemoryBackend
-from backends.opener import open_backend
-from backends.registry import register_backend
-from backends.resource import AsyncResource
 
 if TYPE_CHECKING:
+    from backends.base import Backend, FileEntry, SkillDocument, SkillRef
+    from backends.composite import CompositeBackend
+    from backends.errors import (
+        LimitExceededError,
+        MissingDependencyError,
+        ResourceNotFoundError,
+        SkillfsError,
+        SkillNotFoundError,
+        StorageError,
+        UnsafePathError,
+        UnsupportedSourceError,
+        VerificationError,
+    )
     from backends.fsspec_backend import FsspecBackend
     from backends.index.http import HttpIndexBackend
+    from backends.limits import DEFAULT_LIMITS, Limits
+    from backends.local import LocalBackend
     from backends.mcp.backend import McpSkillsBackend
+    from backends.memory import MemoryBackend
+    from backends.opener import open_backend
+    from backends.registry import register_backend
     from backends.remote import RetryPolicy, write_bytes
+    from backends.resource import AsyncResource
     from backends.scopes import project_backend
 
+_ERRORS = (
+    "LimitExceededError",
+    "MissingDependencyError",
+    "ResourceNotFoundError",
+    "SkillNotFoundError",
+    "SkillfsError",
+    "StorageError",
+    "UnsafePathError",
+    "UnsupportedSourceError",
+    "VerificationError",
+)
 _LAZY = {
+    "AsyncResource": "backends.resource",
+    "Backend": "backends.base",
+    "CompositeBackend": "backends.composite",
+    "DEFAULT_LIMITS": "backends.limits",
+    "FileEntry": "backends.base",
     "FsspecBackend": "backends.fsspec_backend",
     "HttpIndexBackend": "backends.index.http",
+    "Limits": "backends.limits",
+    "LocalBackend": "backends.local",
     "McpSkillsBackend": "backends.mcp.backend",
+    "MemoryBackend": "backends.memory",
     "RetryPolicy": "backends.remote",
+    "SkillDocument": "backends.base",
+    "SkillRef": "backends.base",
+    "open_backend": "backends.opener",
     "project_backend": "backends.scopes",
+    # From the opener, so the built-in schemes are registered before any third-party one.
+    "register_backend": "backends.opener",
     "write_bytes": "backends.remote",
+    **dict.fromkeys(_ERRORS, "backends.errors"),
 }
 
 __all__ = [

@@ -10,9 +10,9 @@ Two kinds of document, each one skill:
 
 Folders such as ``.git``, ``node_modules``, ``target``, ``.venv`` and ``__pycache__`` are never
 entered; symlinks are not followed. Like every backend this one deals in names, fingerprints
-and bytes: turning a convention file without frontmatter into a skill is
-:mod:`skills_core.format.instruction_files`' job, done by
-:class:`skills_core.context.instructions.InstructionSkills`, which wraps this backend.
+and bytes: turning a convention file without frontmatter into a SKILL.md is format work
+(:func:`skills_core.format.instruction_files.convention_skill_md`), handed in as
+``prepare_convention`` by :func:`skills_core.context.instructions.instruction_skills`.
 
 Each document's storage name is one kebab-case word: ``AGENTS.md`` -> ``agents``,
 ``pkg/CLAUDE.md`` -> ``pkg-claude``, ``.skills/git/commit.md`` -> ``commit``,
@@ -28,13 +28,13 @@ import os
 import re
 import stat
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.local import LocalBackend
-from backends.paths import SKILL_MD_NAMES, check_resource_path
+from backends.paths import check_resource_path, skill_md_name
 from backends.resource import AsyncResource
 
 SKILLS_FOLDER = ".skills"
@@ -93,6 +93,14 @@ class InstructionFile(NamedTuple):
     fingerprint: str
 
 
+class ConventionPreparer(Protocol):
+    """Turns a convention file's bytes into the SKILL.md it stands for."""
+
+    def __call__(self, data: bytes, *, name: str, file_name: str) -> bytes:
+        """The SKILL.md for ``data``: ``name`` is the skill's, ``file_name`` the file's own."""
+        ...
+
+
 def is_convention_file(relative_path: str) -> bool:
     """True for ``AGENTS.md`` and the like outside ``.skills/`` (``SOUL.md`` only at the root)."""
     folder, _, file_name = relative_path.rpartition("/")
@@ -107,13 +115,22 @@ class InstructionFilesBackend(AsyncResource):
 
     Args:
         root: The project root.
+        prepare_convention: Applied to each convention file as :meth:`get` reads it (a
+            frontmatter for one that lacks it); ``None`` serves every file as stored.
     """
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        prepare_convention: ConventionPreparer | None = None,
+    ) -> None:
         path = os.fspath(root)
         # normpath is pure string work; only a relative path needs the (cached, in-kernel) cwd.
         self._root = os.path.normpath(path) if os.path.isabs(path) else os.path.abspath(path)
+        self._prepare = prepare_convention
         self._found: dict[str, InstructionFile] = {}
+        self._hashes: dict[tuple[str, str], str] = {}  # (name, fingerprint) -> sha256
 
     def __repr__(self) -> str:
         return f"InstructionFilesBackend({self._root!r})"
@@ -131,18 +148,28 @@ class InstructionFilesBackend(AsyncResource):
         """Walk the root once (one thread hop) and list every document, sorted by path."""
         found = await asyncio.to_thread(self._discover)
         self._found = {item.name: item for item in found}
+        listed = {(item.name, item.fingerprint) for item in found}
+        self._hashes = {key: value for key, value in self._hashes.items() if key in listed}
         return [
             SkillRef(item.name, item.fingerprint, self._absolute(item.path), size=item.size)
             for item in found
         ]
 
     async def get(self, name: str) -> SkillDocument:
-        """The document's bytes, as stored."""
+        """The document as a SKILL.md: as stored, or prepared when it is a convention file."""
         item = await self._lookup(name)
         data = await asyncio.to_thread(
             self._read_file, item.path, DEFAULT_LIMITS.max_skill_md_bytes
         )
+        self._hashes[name, item.fingerprint] = hashlib.sha256(data).hexdigest()
+        if item.convention and self._prepare is not None:
+            file_name = item.path.rpartition("/")[2]
+            data = self._prepare(data, name=name, file_name=file_name)
         return SkillDocument(name, data, item.fingerprint, self._absolute(item.path))
+
+    def file_hash(self, name: str, fingerprint: str) -> str | None:
+        """SHA-256 of the file as last read under ``fingerprint`` (before any preparing)."""
+        return self._hashes.get((name, fingerprint))
 
     async def files(self, name: str) -> Sequence[FileEntry]:
         """A skill folder's files; a single-file skill's one file."""
@@ -265,7 +292,7 @@ def _documents_in(
     prefix = f"{relative}/" if relative else ""
     in_skills = relative.split("/", maxsplit=1)[0] == SKILLS_FOLDER
     if in_skills and relative != SKILLS_FOLDER:
-        skill_md = next((name for name in SKILL_MD_NAMES if name in file_names), None)
+        skill_md = skill_md_name(file_names)
         if skill_md is not None:
             subfolders[:] = []  # a skill folder's contents are its resources
             return [(prefix + skill_md, relative)]

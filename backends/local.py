@@ -30,6 +30,7 @@ from backends.local_files import (
     OPEN_FLAGS,
     NotRegularFileError,
     fingerprint,
+    holds_skill_md,
     not_regular,
     open_error,
     open_regular,
@@ -270,7 +271,7 @@ class LocalBackend(AsyncResource):
 
     def _skill_folder(self, name: str) -> str:
         folder = os.path.join(self._root, check_skill_name(name))
-        if not any(os.path.isfile(os.path.join(folder, f)) for f in SKILL_MD_NAMES):
+        if not holds_skill_md(folder):
             raise SkillNotFoundError(f"no skill named {name!r}", location=self._root)
         return os.path.realpath(folder)
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from backends.base import FileEntry
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
-from backends.paths import is_hidden, is_within
+from backends.paths import SKILL_MD_NAMES, is_hidden, is_within
 
 OPEN_FLAGS = (
     os.O_RDONLY
@@ -38,6 +38,11 @@ _KINDS = (
 NOT_FOUND = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)
 """Errors that mean "no such file" for a path asked for: one too long cannot exist either."""
 _VANISHED = (errno.ENOENT, errno.ENOTDIR)
+
+
+def holds_skill_md(folder: str | os.PathLike[str]) -> bool:
+    """True when a local folder holds a SKILL.md (or skill.md) that is a file."""
+    return any(os.path.isfile(os.path.join(folder, name)) for name in SKILL_MD_NAMES)
 
 
 def fingerprint(st: os.stat_result) -> str:

@@ -11,11 +11,11 @@ from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.errors import ResourceNotFoundError, SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.paths import (
-    SKILL_MD_NAMES,
     check_relative_path,
     check_resource_path,
     check_skill_name,
     is_hidden,
+    skill_md_name,
 )
 from backends.resource import AsyncResource
 
@@ -27,7 +27,7 @@ class _StoredSkill:
 
     @property
     def skill_md(self) -> str | None:
-        return next((name for name in SKILL_MD_NAMES if name in self.files), None)
+        return skill_md_name(self.files)
 
 
 class MemoryBackend(AsyncResource):

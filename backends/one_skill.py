@@ -9,6 +9,7 @@ from pathlib import Path
 from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.limits import DEFAULT_LIMITS
 from backends.local import LocalBackend
+from backends.local_files import holds_skill_md
 from backends.paths import SKILL_MD_NAMES
 from backends.resource import AsyncResource
 
@@ -21,7 +22,7 @@ def open_skill_folder(path: str | os.PathLike[str]) -> OneSkill | None:
     folder = Path(path)
     if folder.name in SKILL_MD_NAMES and is_file(folder):
         folder = folder.parent
-    if not (folder.name and any(is_file(folder / name) for name in SKILL_MD_NAMES)):
+    if not (folder.name and holds_skill_md(folder)):
         return None
     return OneSkill(LocalBackend(folder.parent), folder.name, location=str(folder))
 

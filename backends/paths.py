@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Collection
 
 from backends.errors import UnsafePathError
 
@@ -16,6 +17,11 @@ SKILL_MD_NAMES = ("SKILL.md", "skill.md")
 """File names that make a folder a skill, in order of preference."""
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+def skill_md_name(file_names: Collection[str]) -> str | None:
+    """Which of a folder's file names is its SKILL.md (``SKILL.md`` before ``skill.md``)."""
+    return next((name for name in SKILL_MD_NAMES if name in file_names), None)
 
 
 def check_skill_name(name: str) -> str:

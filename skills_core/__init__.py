@@ -5,15 +5,17 @@
 >>> catalog = SkillCatalog(open_backend("./skills"))
 >>> report = await catalog.refresh()  # doctest: +SKIP
 
-The public names are imported on first use, so importing a submodule (the ``skillfs`` CLI
-starts with ``skills_core.cli``) does not load the catalog and its backends. docs/api.md
-lists them, one line each. The whole exception tree is importable from here.
+The public names are imported on first use (with :mod:`backends.lazy`, which loads no
+backend), so importing a submodule (the ``skillfs`` CLI starts with ``skills_core.cli``) does
+not load the catalog and its backends. docs/api.md lists them, one line each. The whole
+exception tree is importable from here.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from backends.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from skills_core.bundle.publish import Publication, build_publication, publish
@@ -112,16 +114,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    # backends.lazy.lazy_exports does this for backends; importing it here would load the
-    # whole backends package, which a bare ``import skills_core`` must not.
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'skills_core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

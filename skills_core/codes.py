@@ -1,4 +1,4 @@
-"""Stable codes for every problem skillfs reports about a skill.
+"""Stable codes: every problem skillfs reports about a skill, and every tool error a model sees.
 
 Codes are plain strings so they serialise to JSON unchanged; tests and scripts match on
 them, never on message text.
@@ -58,3 +58,25 @@ LIST_FAILED = "LIST_FAILED"
 REFRESH_FAILED = "REFRESH_FAILED"
 # A watch's change events stopped: the catalog was refreshed, and the events are asked for again.
 WATCH_INTERRUPTED = "WATCH_INTERRUPTED"
+
+# Tool results: the error values a model sees (built by skills_core.tools.results.tool_error;
+# READ_FAILED above is also a tool's when storage could not deliver a file).
+INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
+SKILL_NOT_FOUND = "SKILL_NOT_FOUND"
+RESOURCE_NOT_FOUND = "RESOURCE_NOT_FOUND"
+INVALID_PATH = "INVALID_PATH"
+RESOURCE_TOO_LARGE = "RESOURCE_TOO_LARGE"
+SCRIPTS_DISABLED = "SCRIPTS_DISABLED"
+SCRIPT_NOT_FOUND = "SCRIPT_NOT_FOUND"
+UNSUPPORTED_SCRIPT = "UNSUPPORTED_SCRIPT"
+SCRIPT_TIMEOUT = "SCRIPT_TIMEOUT"
+SCRIPT_FAILED = "SCRIPT_FAILED"
+RUNNER_UNAVAILABLE = "RUNNER_UNAVAILABLE"
+CONFIRMATION_REQUIRED = "CONFIRMATION_REQUIRED"
+CONFIRMATION_REJECTED = "CONFIRMATION_REJECTED"
+FORK_FAILED = "FORK_FAILED"
+AGENT_NOT_FOUND = "AGENT_NOT_FOUND"
+MODEL_NOT_FOUND = "MODEL_NOT_FOUND"
+STATE_VARIABLE_MISSING = "STATE_VARIABLE_MISSING"
+TOOL_NOT_PERMITTED = "TOOL_NOT_PERMITTED"
+INTERNAL_ERROR = "INTERNAL_ERROR"

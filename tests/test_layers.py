@@ -33,6 +33,7 @@ FORBIDDEN = {
     "skills_core.codes": ("skills_core", "backends"),
     "skills_core.telemetry": ("skills_core", "backends"),
     "skills_core.errors": ABOVE_FORMAT,
+    "skills_core.tool_table": ("skills_core", "backends"),
     "skills_core.format": ABOVE_FORMAT,
     "skills_core.skeleton": ABOVE_FORMAT,
     "skills_core.catalog": ABOVE_CATALOG,

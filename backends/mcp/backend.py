@@ -36,11 +36,9 @@ from backends.errors import (
     StorageError,
     VerificationError,
 )
-from backends.limits import DEFAULT_LIMITS, check_size
+from backends.limits import DEFAULT_LIMITS, HOST_SKILL_BYTES, HOST_SKILL_FILES, check_size
 from backends.mcp.connection import McpConnection
 from backends.mcp.entries import (
-    MAX_SKILL_BYTES,
-    MAX_SKILL_FILES,
     SKILL_MD,
     SkillEntry,
     SkillFile,
@@ -89,8 +87,8 @@ class McpSkillsBackend(AsyncResource):
         *,
         label: str | None = None,
         approve_allowed_tools: Approval | None = None,
-        max_files: int = MAX_SKILL_FILES,
-        max_skill_bytes: int = MAX_SKILL_BYTES,
+        max_files: int = HOST_SKILL_FILES,
+        max_skill_bytes: int = HOST_SKILL_BYTES,
         timeout: float = 30.0,
         headers: Mapping[str, str] | None = None,
     ) -> None:
@@ -103,7 +101,7 @@ class McpSkillsBackend(AsyncResource):
             timeout=timeout,
             headers=headers,
             # Any file of the largest skill, base64-encoded or escaped, and any listing page.
-            max_answer_bytes=2 * max(max_skill_bytes, MAX_SKILL_BYTES),
+            max_answer_bytes=2 * max(max_skill_bytes, HOST_SKILL_BYTES),
         )
         self._approve = approve_allowed_tools
         self._max_files = max_files

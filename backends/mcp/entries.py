@@ -16,17 +16,12 @@ from urllib.parse import quote, unquote
 
 from backends.digests import is_digest
 from backends.errors import UnsafePathError
-from backends.limits import MIB
 from backends.paths import check_relative_path
 
 SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 """The extension's identifier, advertised under ``capabilities.extensions``."""
 
 SKILL_MD = "SKILL.md"
-MAX_SKILL_FILES = 512
-"""Files per skill every conforming host accepts (``SKILL.md`` included)."""
-MAX_SKILL_BYTES = 16 * MIB
-"""Total size of one skill's files every conforming host accepts."""
 
 
 class SkillFile(NamedTuple):

@@ -24,6 +24,7 @@ from backends.paths import (
     check_relative_path,
     is_hidden,
     is_skill_name,
+    skill_md_name,
 )
 
 IGNORED_FOLDERS = frozenset({"__MACOSX"})
@@ -156,7 +157,8 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
     skills: dict[str, SkillFolder] = {}
     for name in sorted(folders.keys() | refused.keys()):
         files = folders.get(name, {})
-        skill_md = next((files[md] for md in SKILL_MD_NAMES if md in files), None)
+        found = skill_md_name(files)
+        skill_md = None if found is None else files[found]
         problems = refused.get(name, [])
         if skill_md is None:
             strays.extend(_stray(candidate, problem) for candidate, problem in problems)

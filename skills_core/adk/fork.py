@@ -22,13 +22,8 @@ from google.adk.sessions import InMemorySessionService
 from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
-from skills_core.tools.results import (
-    AGENT_NOT_FOUND,
-    FORK_FAILED,
-    MODEL_NOT_FOUND,
-    ToolResult,
-    tool_error,
-)
+from skills_core.codes import AGENT_NOT_FOUND, FORK_FAILED, MODEL_NOT_FOUND
+from skills_core.tools.results import ToolResult, tool_error
 
 logger = logging.getLogger("skillfs.adk")
 

@@ -23,7 +23,9 @@ from google.adk.tools.tool_context import ToolContext
 from backends.errors import SkillNotFoundError
 from skills_core.adk.tool import SkillTool
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.tools.results import TOOL_NOT_PERMITTED, ToolResult, is_error, tool_error
+from skills_core.codes import TOOL_NOT_PERMITTED
+from skills_core.tool_table import LOAD_SKILL
+from skills_core.tools.results import ToolResult, is_error, tool_error
 
 ACTIVE_SKILL_KEY = "skillfs:active_skill"
 """Session-state key holding the active skill's name."""
@@ -113,7 +115,7 @@ class SkillToolGuard(BasePlugin):
         """Activate the skill a successful ``load_skill`` call just loaded (inline skills)."""
         loaded = (
             isinstance(tool, SkillTool)
-            and tool.kind == "load_skill"
+            and tool.kind == LOAD_SKILL
             and isinstance(result, dict)
             and not is_error(result)
             and "instructions" in result

@@ -17,18 +17,20 @@ from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
-from skills_core.adk.tool import REQUEST, SkillTool
-from skills_core.tools.factory import DEFAULT_SEARCH_LIMIT, SkillTools
-from skills_core.tools.policy import script_arguments
-from skills_core.tools.results import (
-    CONFIRMATION_REJECTED,
-    CONFIRMATION_REQUIRED,
-    ToolResult,
-    is_error,
-    never_raises,
-    tool_error,
+from skills_core.adk.tool import Handler, SkillTool
+from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED
+from skills_core.tool_table import (
+    LIST_SKILLS,
+    LOAD_SKILL,
+    LOAD_SKILL_RESOURCE,
+    REQUEST,
+    RUN_SKILL_SCRIPT,
+    TOOLS,
+    ToolDeclaration,
 )
-from skills_core.tools.schemas import AS_BYTES, FILE_PATH, LIMIT, QUERY, SCRIPT_ARGS, SKILL_NAME
+from skills_core.tools.factory import SkillTools
+from skills_core.tools.policy import script_arguments
+from skills_core.tools.results import ToolResult, is_error, never_raises, tool_error
 
 CONTEXT_PATH_KEY = "skillfs:context_path"
 """Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
@@ -48,19 +50,14 @@ def build_tools(
     forker: Forker,
     inline: InlineFiles,
 ) -> dict[str, SkillTool]:
-    """The skill tools, keyed by their default names."""
+    """The skill tools of :data:`~skills_core.tool_table.TOOLS`, keyed by their default names."""
 
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.list_skills(context_path=context_path_of(context.state))
 
-    async def search_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        return await tools.search_skills(args.get("query"), args.get("limit", DEFAULT_SEARCH_LIMIT))
-
     @never_raises
     async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result = await tools.load_skill_resource(
-            args.get("skill_name"), args.get("file_path"), args.get("as_bytes", False)
-        )
+        result = await tools.load_skill_resource(**TOOLS[LOAD_SKILL_RESOURCE].arguments(args))
         return inline.take(result)
 
     @never_raises
@@ -87,56 +84,41 @@ def build_tools(
             tools, context, args.get("skill_name"), args.get("file_path"), args.get("args")
         )
 
-    def fixed(text: str) -> Callable[[], str]:
-        return lambda: text
-
-    built = {
-        "list_skills": SkillTool(
-            name=names.list_skills,
-            describe=fixed("Lists the skills you can load, with what each is for."),
-            parameters={},
-            required=(),
-            handler=list_skills,
-        ),
-        "search_skills": SkillTool(
-            name=names.search_skills,
-            describe=fixed(
-                "Finds the skills that fit a request, best first: give the request's key words "
-                "as `query`. An empty result means no skill fits."
-            ),
-            parameters={"query": QUERY, "limit": LIMIT},
-            required=("query",),
-            handler=search_skills,
-        ),
-        "load_skill": SkillTool(
-            name=names.load_skill,
-            describe=describe_load_skill,
-            parameters={"skill_name": SKILL_NAME, "request": REQUEST},
-            required=("skill_name",),
-            handler=load_skill,
-        ),
-        "load_skill_resource": SkillTool(
-            name=names.load_skill_resource,
-            describe=fixed(
-                "Reads one file of a skill: text as text; images, audio, video and PDF follow "
-                "as inline data; other binary files (fonts, archives...) are described. A "
-                "folder's path lists that folder."
-            ),
-            parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH, "as_bytes": AS_BYTES},
-            required=("skill_name", "file_path"),
-            handler=load_resource,
-        ),
-        "run_skill_script": SkillTool(
-            name=names.run_skill_script,
-            describe=fixed("Runs one of a skill's scripts and returns its exit code and output."),
-            parameters={"skill_name": SKILL_NAME, "file_path": FILE_PATH, "args": SCRIPT_ARGS},
-            required=("skill_name", "file_path"),
-            handler=run_script,
-        ),
+    special: dict[str, Handler] = {
+        LIST_SKILLS: list_skills,
+        LOAD_SKILL: load_skill,
+        LOAD_SKILL_RESOURCE: load_resource,
+        RUN_SKILL_SCRIPT: run_script,
     }
-    for kind, tool in built.items():
+    built = {}
+    for kind, declaration in TOOLS.items():
+        forks = kind == LOAD_SKILL  # described from the skills, and may run in a sub-agent
+        shown = declaration.with_parameters(request=REQUEST) if forks else declaration
+        tool = SkillTool(
+            name=getattr(names, kind),
+            describe=describe_load_skill if forks else _fixed(declaration.description),
+            parameters=shown.parameters,
+            required=shown.required,
+            handler=special.get(kind) or _plain(tools, declaration),
+        )
         tool.kind = kind
+        built[kind] = tool
     return built
+
+
+def _fixed(text: str) -> Callable[[], str]:
+    return lambda: text
+
+
+def _plain(tools: SkillTools, declaration: ToolDeclaration) -> Handler:
+    """A tool ADK adds nothing to: the factory's method of the tool's name, called as declared."""
+    method = getattr(tools, declaration.name)
+
+    async def handle(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        result: ToolResult = await method(**declaration.arguments(args))
+        return result
+
+    return handle
 
 
 def _request(args: Mapping[str, Any], context: ToolContext) -> str:

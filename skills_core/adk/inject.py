@@ -23,8 +23,9 @@ from google.adk.sessions.state import State
 from google.adk.tools.load_artifacts_tool import as_safe_part_for_llm
 from google.adk.tools.tool_context import ToolContext
 
+from skills_core.codes import STATE_VARIABLE_MISSING
 from skills_core.format.models import Skill
-from skills_core.tools.results import STATE_VARIABLE_MISSING, ToolResult, tool_error
+from skills_core.tools.results import ToolResult, tool_error
 
 logger = logging.getLogger("skillfs.adk")
 

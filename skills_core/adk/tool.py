@@ -67,10 +67,3 @@ class SkillTool(BaseTool):
         if isinstance(response, dict) and is_error(response):
             return str(response["error_code"])
         return None
-
-
-REQUEST = {
-    "type": "string",
-    "description": "For skills that run in a sub-agent: what it should do (defaults to the "
-    "user's latest message).",
-}

@@ -25,6 +25,7 @@ from skills_core.adk.inline import InlineFiles
 from skills_core.adk.options import Listing, Loading, Prompts
 from skills_core.adk.prompt import PromptContext
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.tool_table import LIST_SKILLS, RUN_SKILL_SCRIPT, SEARCH_SKILLS
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.refresh import RefreshGate
@@ -99,9 +100,9 @@ class SkillsToolset(BaseToolset):
             offered: list[BaseTool] = [
                 tool
                 for key, tool in built.items()
-                if not (key == "list_skills" and listing.eager)
-                and not (key == "run_skill_script" and scripts is None)
-                and not (key == "search_skills" and not listing.searches)
+                if not (key == LIST_SKILLS and listing.eager)
+                and not (key == RUN_SKILL_SCRIPT and scripts is None)
+                and not (key == SEARCH_SKILLS and not listing.searches)
             ]
             return _Served(tools, inline, offered, RefreshGate(catalog, refresh_every))
 

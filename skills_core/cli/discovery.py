@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 from backends.base import Backend
 from backends.errors import StorageError
 from backends.local import LocalBackend
-from backends.paths import SKILL_MD_NAMES
+from backends.paths import skill_md_name
 
 MAX_DEPTH = 4
 """Folder levels below a local root searched for SKILL.md files."""
@@ -76,7 +76,7 @@ def search_folder(root: Path) -> list[str]:
             except OSError:
                 continue
             names = {entry.name for entry in entries}
-            if relative and names & set(SKILL_MD_NAMES):
+            if relative and skill_md_name(names):
                 found.append(relative)
             below += [
                 (Path(entry.path), f"{relative}/{entry.name}".lstrip("/"))

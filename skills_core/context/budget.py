@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from skills_core.catalog.prompt import format_available_skills
 from skills_core.context.selection import TagFilter, skill_tags
 from skills_core.format.models import SkillMetadata
+from skills_core.tool_table import LOAD_SKILL, SEARCH_SKILLS
 
 if TYPE_CHECKING:
     from skills_core.catalog.catalog import SkillCatalog
@@ -34,9 +35,6 @@ Tier = Literal["full", "short", "names", "count"]
 
 MIN_DESCRIPTION_CHARS = 40
 """Shortest cut description; below it, names alone say as much."""
-
-SEARCH_TOOL = "search_skills"
-LOAD_TOOL = "load_skill"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +104,8 @@ def fit_catalog(
     budget: int,
     measure: Measure,
     *,
-    search_tool: str | None = SEARCH_TOOL,
-    load_tool: str = LOAD_TOOL,
+    search_tool: str | None = SEARCH_SKILLS,
+    load_tool: str = LOAD_SKILL,
 ) -> FittedCatalog:
     """The most detailed tier of ``skills`` whose rendering fits ``budget`` characters.
 
@@ -153,8 +151,8 @@ def catalog_prompt(
     include_location: bool = True,
     budget: int | None = None,
     skill_filter: SkillFilter | None = None,
-    search_tool: str | None = SEARCH_TOOL,
-    load_tool: str = LOAD_TOOL,
+    search_tool: str | None = SEARCH_SKILLS,
+    load_tool: str = LOAD_SKILL,
 ) -> str:
     """The ``<available_skills>`` block of a catalog's applicable skills, within ``budget``."""
     skills = catalog.list() if skill_filter is None else skill_filter.apply(catalog.list())
@@ -179,8 +177,8 @@ def skills_listing(
     skills: Sequence[SkillMetadata],
     *,
     budget: int | None = None,
-    search_tool: str | None = SEARCH_TOOL,
-    load_tool: str = LOAD_TOOL,
+    search_tool: str | None = SEARCH_SKILLS,
+    load_tool: str = LOAD_SKILL,
 ) -> dict[str, Any]:
     """What ``list_skills`` returns, within ``budget`` characters of JSON (``json.dumps``).
 
@@ -275,8 +273,8 @@ class ListingPolicy:
     budget: int | None = None
     include_tags: Sequence[str] = ()
     exclude_tags: Sequence[str] = ()
-    search_tool: str | None = SEARCH_TOOL
-    load_tool: str = LOAD_TOOL
+    search_tool: str | None = SEARCH_SKILLS
+    load_tool: str = LOAD_SKILL
 
     def skill_filter(self, context_path: str | None = None) -> SkillFilter:
         """The filter for a listing made while ``context_path`` is worked on."""

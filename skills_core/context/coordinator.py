@@ -34,6 +34,7 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.injection import escape_block_delimiters, skill_body
 from skills_core.context.search import rank_skills
 from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, skill_tags
+from skills_core.format.tool_rules import split_call
 
 DEFAULT_MAX_INSTRUCTION_CHARS = 8_000
 """adk-rust's default cap on the body in a system instruction."""
@@ -261,7 +262,7 @@ class ContextCoordinator(Generic[ToolT]):
 
     def _lookup(self, entry: str) -> ToolT | None:
         tool = self._registry.resolve(entry)
-        name, parenthesis, _ = entry.partition("(")
-        if tool is None and parenthesis and entry.endswith(")"):
+        name, detail = split_call(entry)
+        if tool is None and detail is not None:
             tool = self._registry.resolve(name)
         return tool

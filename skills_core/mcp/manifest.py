@@ -19,9 +19,8 @@ from typing import Any, NamedTuple
 from backends.base import FileEntry
 from backends.digests import digest_of
 from backends.errors import StorageError
+from backends.limits import HOST_SKILL_BYTES, HOST_SKILL_FILES
 from backends.mcp.entries import (
-    MAX_SKILL_BYTES,
-    MAX_SKILL_FILES,
     SKILL_MD,
     resource_uri,
 )
@@ -98,11 +97,11 @@ class Manifests:
             return built[2]
         main = SKILL_MD if any(entry.path == SKILL_MD for entry in skill.files) else "skill.md"
         others = [entry for entry in skill.files if entry.path != main]
-        if len(others) + 1 > MAX_SKILL_FILES:
-            return f"it has {len(others) + 1} files, over the extension's {MAX_SKILL_FILES}"
+        if len(others) + 1 > HOST_SKILL_FILES:
+            return f"it has {len(others) + 1} files, over the extension's {HOST_SKILL_FILES}"
         total = len(raw) + sum(entry.size for entry in others)
-        if total > MAX_SKILL_BYTES:
-            return f"its files hold {total} bytes, over the extension's {MAX_SKILL_BYTES}"
+        if total > HOST_SKILL_BYTES:
+            return f"its files hold {total} bytes, over the extension's {HOST_SKILL_BYTES}"
         root = f"skill://{name}"
         uri = f"{root}/{SKILL_MD}"
         resources = [{"uri": uri, "digest": digest_of(raw), "size": len(raw)}]
@@ -129,7 +128,7 @@ class Manifests:
         known = self._digests.get(key)
         if known is not None and entry.fingerprint and known[:2] == (entry.fingerprint, entry.size):
             return known[2], known[1]
-        data = await self._catalog.read_resource(name, entry.path, max_bytes=MAX_SKILL_BYTES)
+        data = await self._catalog.read_resource(name, entry.path, max_bytes=HOST_SKILL_BYTES)
         digest = digest_of(data)
         self._digests[key] = (entry.fingerprint, len(data), digest)
         return digest, len(data)

@@ -26,7 +26,8 @@ from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
-from backends.mcp.entries import MAX_SKILL_BYTES, SKILL_MD, SKILLS_EXTENSION
+from backends.limits import HOST_SKILL_BYTES
+from backends.mcp.entries import SKILL_MD, SKILLS_EXTENSION
 from backends.mcp.wire import GET_METHOD, LIST_METHOD, GetSkillParams, ListSkillsParams
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
@@ -169,7 +170,9 @@ class SkillServer:
             if uri == item.entry["uri"]:
                 data = await self._catalog.read_skill_md(item.name)
             else:
-                data = await self._catalog.read_resource(item.name, path, max_bytes=MAX_SKILL_BYTES)
+                data = await self._catalog.read_resource(
+                    item.name, path, max_bytes=HOST_SKILL_BYTES
+                )
         except (SkillNotFoundError, ResourceNotFoundError) as exc:
             raise MCPError(types.INVALID_PARAMS, f"{uri} is gone: {exc.message}") from exc
         except StorageError as exc:

@@ -1,9 +1,10 @@
 """The plain skill tools over MCP, for clients that predate the skills extension.
 
-``list_skills``, ``load_skill`` and ``load_skill_resource`` (google-adk's names and arguments)
-run the shared tool factory; ``run_skill_script`` is offered only when the server was given a
-:class:`~skills_core.tools.policy.ScriptPolicy`. Each result is the factory's JSON mapping, as
-text and as structured content; error values are flagged ``isError``.
+``list_skills``, ``load_skill`` and ``load_skill_resource``, as :mod:`skills_core.tool_table`
+declares them, run the shared tool factory; ``run_skill_script`` is offered only when the
+server was given a :class:`~skills_core.tools.policy.ScriptPolicy`. Each result is the
+factory's JSON mapping, as text and as structured content; error values are flagged
+``isError``.
 """
 
 from __future__ import annotations
@@ -14,81 +15,45 @@ from typing import Any, NamedTuple
 
 import mcp_types as types
 
+from skills_core.codes import INVALID_ARGUMENTS
+from skills_core.tool_table import (
+    LIST_SKILLS,
+    LOAD_SKILL,
+    LOAD_SKILL_RESOURCE,
+    RUN_SKILL_SCRIPT,
+    TOOLS,
+    ToolDeclaration,
+)
 from skills_core.tools.factory import SkillTools
-from skills_core.tools.results import INVALID_ARGUMENTS, ToolResult, is_error, tool_error
-from skills_core.tools.schemas import AS_BYTES, FILE_PATH, SCRIPT_ARGS, SKILL_NAME
-
-Call = Callable[[SkillTools, Mapping[str, Any]], Awaitable[ToolResult]]
-OPTIONAL = ("args", "as_bytes")
+from skills_core.tools.results import ToolResult, is_error, tool_error
 
 
 class McpTool(NamedTuple):
     """One tool: what clients are shown, and how a call runs."""
 
     declaration: types.Tool
-    call: Call
+    call: Callable[[SkillTools, Mapping[str, Any]], Awaitable[ToolResult]]
 
 
-def _declare(name: str, description: str, **parameters: Mapping[str, Any]) -> types.Tool:
-    required = [key for key in parameters if key not in OPTIONAL]
-    schema = {"type": "object", "properties": dict(parameters), "required": required}
-    return types.Tool(name=name, description=description, input_schema=schema)
+def _served(declaration: ToolDeclaration) -> McpTool:
+    """A tool of the table, run by the factory's method of its name."""
 
+    async def call(tools: SkillTools, args: Mapping[str, Any]) -> ToolResult:
+        result: ToolResult = await getattr(tools, declaration.name)(**declaration.arguments(args))
+        return result
 
-async def _list(tools: SkillTools, args: Mapping[str, Any]) -> ToolResult:
-    return await tools.list_skills()
-
-
-async def _load(tools: SkillTools, args: Mapping[str, Any]) -> ToolResult:
-    return await tools.load_skill(args.get("skill_name"))
-
-
-async def _read(tools: SkillTools, args: Mapping[str, Any]) -> ToolResult:
-    return await tools.load_skill_resource(
-        args.get("skill_name"), args.get("file_path"), args.get("as_bytes", False)
+    shown = types.Tool(
+        name=declaration.name,
+        description=declaration.description,
+        input_schema=declaration.input_schema(),
     )
+    return McpTool(shown, call)
 
 
-async def _run(tools: SkillTools, args: Mapping[str, Any]) -> ToolResult:
-    return await tools.run_skill_script(
-        args.get("skill_name"), args.get("file_path"), args.get("args")
-    )
-
-
-READING_TOOLS = (
-    McpTool(
-        _declare("list_skills", "Lists the skills you can load, with what each is for."), _list
-    ),
-    McpTool(
-        _declare(
-            "load_skill",
-            "Loads a skill's instructions (its SKILL.md body), where it lives and its files.",
-            skill_name=SKILL_NAME,
-        ),
-        _load,
-    ),
-    McpTool(
-        _declare(
-            "load_skill_resource",
-            "Reads one file of a skill: text as text; images, audio, video and PDF as base64; "
-            "other binary files (fonts, archives...) described unless as_bytes is true.",
-            skill_name=SKILL_NAME,
-            file_path=FILE_PATH,
-            as_bytes=AS_BYTES,
-        ),
-        _read,
-    ),
+READING_TOOLS = tuple(
+    _served(TOOLS[name]) for name in (LIST_SKILLS, LOAD_SKILL, LOAD_SKILL_RESOURCE)
 )
-SCRIPT_TOOL = McpTool(
-    _declare(
-        "run_skill_script",
-        "Runs one of a skill's scripts and returns its exit code and output.",
-        skill_name=SKILL_NAME,
-        file_path=FILE_PATH,
-        args=SCRIPT_ARGS,
-    ),
-    _run,
-)
+SCRIPT_TOOL = _served(TOOLS[RUN_SKILL_SCRIPT])
 
 
 def offered(tools: SkillTools) -> dict[str, McpTool]:

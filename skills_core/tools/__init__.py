@@ -6,7 +6,6 @@
 >>> await tools.load_skill("pdf")  # doctest: +SKIP
 """
 
-from skills_core.tools import results as codes
 from skills_core.tools.content import ContentBuilder, SkillPreparer, skill_body
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 from skills_core.tools.policy import (
@@ -34,7 +33,6 @@ __all__ = [
     "SkillPreparer",
     "SkillTools",
     "ToolResult",
-    "codes",
     "is_error",
     "skill_body",
     "tool_error",

@@ -13,9 +13,17 @@ from backends.errors import ResourceNotFoundError
 from backends.limits import KIB
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.codes import INVALID_ARGUMENTS
 from skills_core.context.budget import ListingPolicy
 from skills_core.context.search import search_index
 from skills_core.context.selection import SelectionPolicy
+from skills_core.tool_table import (
+    LIST_SKILLS,
+    LOAD_SKILL,
+    LOAD_SKILL_RESOURCE,
+    RUN_SKILL_SCRIPT,
+    SEARCH_SKILLS,
+)
 from skills_core.tools.content import (
     ContentBuilder,
     SkillPreparer,
@@ -25,13 +33,7 @@ from skills_core.tools.content import (
 )
 from skills_core.tools.listing import ROOT_FOLDERS, folder_listing
 from skills_core.tools.policy import ScriptPolicy
-from skills_core.tools.results import (
-    INVALID_ARGUMENTS,
-    ToolResult,
-    never_raises,
-    require_text,
-    tool_error,
-)
+from skills_core.tools.results import ToolResult, never_raises, require_text, tool_error
 from skills_core.tools.scripts import ScriptTool
 from skills_core.tools.tracing import traced
 
@@ -88,7 +90,7 @@ class SkillTools:
         """What ``list_skills`` lists, and within which budget."""
         return self._listing
 
-    @traced("list_skills")
+    @traced(LIST_SKILLS)
     @never_raises
     async def list_skills(self, *, context_path: str | None = None) -> ToolResult:
         """Every skill that applies: name and description, within the listing's budget.
@@ -99,7 +101,7 @@ class SkillTools:
         """
         return self._listing.listing(self._catalog.list(), context_path)
 
-    @traced("search_skills")
+    @traced(SEARCH_SKILLS)
     @never_raises
     async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
         """The skills that best fit ``query`` (ranked search), best first, with descriptions.
@@ -118,7 +120,7 @@ class SkillTools:
         found = [{"name": match.name, "description": match.description} for match in matches]
         return {"query": query, "skills": found}
 
-    @traced("load_skill")
+    @traced(LOAD_SKILL)
     @never_raises
     async def load_skill(
         self, skill_name: Any, *, prepare: SkillPreparer | None = None
@@ -138,7 +140,7 @@ class SkillTools:
             skill = prepared
         return loaded_skill(skill, self._build_content)
 
-    @traced("load_skill_resource")
+    @traced(LOAD_SKILL_RESOURCE)
     @never_raises
     async def load_skill_resource(
         self, skill_name: Any, file_path: Any, as_bytes: Any = False
@@ -174,7 +176,7 @@ class SkillTools:
         listing = folder_listing(skill.files, folder)
         return {"skill_name": skill_name, **listing} if listing else {}
 
-    @traced("run_skill_script")
+    @traced(RUN_SKILL_SCRIPT)
     @never_raises
     async def run_skill_script(
         self, skill_name: Any, file_path: Any, args: Any = None

@@ -1,9 +1,10 @@
 """What a tool hands back to the model: a result mapping, or an error as a value.
 
 Tools never raise. Every failure a model should see is built by :func:`tool_error`, with an
-``error_code`` from the constants below, so adapters, tests and models match on codes, never on
-message text. :func:`error_from_exception` translates skillfs's exceptions in one place, most
-specific first, and :func:`never_raises` is the last line of defence around every tool.
+``error_code`` from :mod:`skills_core.codes`, so adapters, tests and models match on codes,
+never on message text. :func:`error_from_exception` translates skillfs's exceptions in one
+place, most specific first, and :func:`never_raises` is the last line of defence around every
+tool.
 """
 
 from __future__ import annotations
@@ -20,32 +21,20 @@ from backends.errors import (
     SkillNotFoundError,
     UnsafePathError,
 )
+from skills_core.codes import (
+    INTERNAL_ERROR,
+    INVALID_ARGUMENTS,
+    INVALID_PATH,
+    READ_FAILED,
+    RESOURCE_NOT_FOUND,
+    RESOURCE_TOO_LARGE,
+    SKILL_NOT_FOUND,
+)
 
 logger = logging.getLogger("skillfs.tools")
 
 ToolResult = dict[str, Any]
 """A JSON-ready mapping; it holds ``error`` and ``error_code`` when the call failed."""
-
-INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
-SKILL_NOT_FOUND = "SKILL_NOT_FOUND"
-RESOURCE_NOT_FOUND = "RESOURCE_NOT_FOUND"
-INVALID_PATH = "INVALID_PATH"
-RESOURCE_TOO_LARGE = "RESOURCE_TOO_LARGE"
-READ_FAILED = "READ_FAILED"
-SCRIPTS_DISABLED = "SCRIPTS_DISABLED"
-SCRIPT_NOT_FOUND = "SCRIPT_NOT_FOUND"
-UNSUPPORTED_SCRIPT = "UNSUPPORTED_SCRIPT"
-SCRIPT_TIMEOUT = "SCRIPT_TIMEOUT"
-SCRIPT_FAILED = "SCRIPT_FAILED"
-RUNNER_UNAVAILABLE = "RUNNER_UNAVAILABLE"
-CONFIRMATION_REQUIRED = "CONFIRMATION_REQUIRED"
-CONFIRMATION_REJECTED = "CONFIRMATION_REJECTED"
-FORK_FAILED = "FORK_FAILED"
-AGENT_NOT_FOUND = "AGENT_NOT_FOUND"
-MODEL_NOT_FOUND = "MODEL_NOT_FOUND"
-STATE_VARIABLE_MISSING = "STATE_VARIABLE_MISSING"
-TOOL_NOT_PERMITTED = "TOOL_NOT_PERMITTED"
-INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
 def tool_error(code: str, message: str, **details: Any) -> ToolResult:

@@ -14,12 +14,7 @@ from typing import Any
 
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
-from skills_core.format.models import Skill
-from skills_core.tools.interpreters import HEAD_BYTES, command_by_shebang
-from skills_core.tools.policy import ScriptPolicy, script_arguments
-from skills_core.tools.process import ProcessOutcome
-from skills_core.tools.results import (
+from skills_core.codes import (
     INVALID_ARGUMENTS,
     RUNNER_UNAVAILABLE,
     SCRIPT_FAILED,
@@ -27,10 +22,13 @@ from skills_core.tools.results import (
     SCRIPT_TIMEOUT,
     SCRIPTS_DISABLED,
     UNSUPPORTED_SCRIPT,
-    ToolResult,
-    require_text,
-    tool_error,
 )
+from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
+from skills_core.format.models import Skill
+from skills_core.tools.interpreters import HEAD_BYTES, command_by_shebang
+from skills_core.tools.policy import ScriptPolicy, script_arguments
+from skills_core.tools.process import ProcessOutcome
+from skills_core.tools.results import ToolResult, require_text, tool_error
 from skills_core.tools.runners.base import ScriptRun, ScriptRunner
 from skills_core.tools.runners.choice import default_runner
 from skills_core.tools.workspace import Workspaces

@@ -28,7 +28,7 @@ from backends.base import FileEntry
 from backends.capabilities import local_folder
 from backends.errors import ResourceNotFoundError, UnsafePathError
 from backends.limits import too_large
-from backends.paths import SKILL_MD_NAMES, check_relative_path, is_within
+from backends.paths import check_relative_path, is_within, skill_md_name
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.format.models import Skill
 
@@ -116,7 +116,7 @@ class Workspaces:
                 "skill (copied to run its scripts)", total, max_bytes, location=skill.location
             )
         paths = [check_relative_path(entry.path) for entry in skill.files]
-        skill_md = next((md for md in SKILL_MD_NAMES if md in paths), None)
+        skill_md = skill_md_name(paths)
         root = await asyncio.to_thread(_make_folders, name, paths)
         gate = asyncio.Semaphore(_PARALLEL_READS)
 

@@ -181,6 +181,19 @@ async def test_claude_style_rules_bind_the_named_tool() -> None:
     assert exact.active_tools[0] == Tool("Bash(git:*)")
 
 
+async def test_a_rule_the_format_cannot_parse_binds_no_tool() -> None:
+    """The coordinator reads ``Tool(detail)`` as ``permits_tool`` does: ``Bash()`` permits
+    nothing, so it binds nothing and is reported missing."""
+    bad = skill("git", "Git help", "Use git.", frontmatter="allowed-tools: Bash() Read")
+    catalog = await catalog_of({"git": bad})
+    permissive = coordinator(catalog, "Bash", "Read", validation_mode=ValidationMode.PERMISSIVE)
+    context = permissive.build_context_by_name("git")
+    assert context is not None
+    assert context.active_tools == (Tool("Read"),)
+    assert context.missing_tools == ("Bash()",)
+    assert not catalog.list()[0].permits_tool("Bash")
+
+
 async def test_ranked_search_can_choose_and_tags_filter() -> None:
     catalog = await catalog_of(
         {"emergency": emergency(("knowledge",)), "notes": skill("notes", "Take notes", "Write.")}

@@ -11,8 +11,8 @@ import pytest
 from backends.instruction_files import InstructionFilesBackend
 from skills_core import SkillCatalog, codes
 from skills_core.context.instructions import (
-    InstructionSkills,
     instruction_documents,
+    instruction_skills,
     normalize_id,
 )
 
@@ -29,7 +29,7 @@ def doc(name: str, description: str = "d", body: str = "Body.\n") -> str:
 
 
 async def load(root: Path) -> SkillCatalog:
-    catalog = SkillCatalog(InstructionSkills(root))
+    catalog = SkillCatalog(instruction_skills(root))
     await catalog.refresh()
     return catalog
 
@@ -191,7 +191,7 @@ async def test_documents_carry_hash_modification_time_and_id(tmp_path: Path) -> 
 
 
 async def test_a_missing_root_is_a_listing_failure(tmp_path: Path) -> None:
-    catalog = SkillCatalog(InstructionSkills(tmp_path / "nowhere"))
+    catalog = SkillCatalog(instruction_skills(tmp_path / "nowhere"))
     report = await catalog.refresh()
     assert report.failure is not None
     assert report.failure.code == codes.LIST_FAILED
@@ -200,5 +200,20 @@ async def test_a_missing_root_is_a_listing_failure(tmp_path: Path) -> None:
 async def test_instruction_documents_needs_an_instruction_catalog(tmp_path: Path) -> None:
     from backends import MemoryBackend
 
-    with pytest.raises(TypeError, match="not InstructionSkills"):
+    with pytest.raises(TypeError, match="not instruction files"):
         instruction_documents(SkillCatalog(MemoryBackend()))
+
+
+async def test_the_backend_is_one_class_in_backends_with_the_format_handed_in(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, {"AGENTS.md": "# Root instructions\n"})
+    catalog = await load(tmp_path)
+    assert type(catalog.backend) is InstructionFilesBackend
+    assert catalog.metadata("agents").description == "Root instructions"
+    plain = InstructionFilesBackend(tmp_path)  # storage alone: the bytes as stored
+    await plain.list()
+    document = await plain.get("agents")
+    assert document.data == b"# Root instructions\n"
+    digest = hashlib.sha256(document.data).hexdigest()
+    assert plain.file_hash("agents", document.fingerprint) == digest

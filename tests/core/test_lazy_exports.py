@@ -17,9 +17,34 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_importing_the_package_loads_no_catalog_or_backend() -> None:
     code = (
         "import sys, skills_core.codes\n"
-        "heavy = [m for m in ('skills_core.catalog.catalog', 'backends')"
-        " if m in sys.modules]\n"
+        "heavy = [m for m in sys.modules if m == 'skills_core.catalog.catalog'"
+        " or m.startswith('backends.') and m != 'backends.lazy']\n"
         "print(','.join(heavy))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""
+
+
+def test_both_packages_export_lazily_with_one_helper() -> None:
+    import backends
+
+    assert skills_core.__getattr__.__module__ == "backends.lazy"
+    assert backends.__getattr__.__module__ == "backends.lazy"  # type: ignore[attr-defined]
+
+
+def test_importing_backends_loads_no_backend() -> None:
+    code = (
+        "import sys, backends\n"
+        "print(','.join(m for m in sys.modules if m.startswith(('backends.', 'asyncio'))"
+        " and m != 'backends.lazy'))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code],

@@ -13,8 +13,8 @@ import pytest
 from google.adk.agents import LlmAgent
 from google.genai import types
 
+from skills_core import codes
 from skills_core.adk.adk_skills import ScriptPolicy, SkillsConfig, SkillsRegistry
-from skills_core.tools import codes
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.backends.harnesses import LocalHarness
 from tests.facade.skills import TREE
@@ -38,7 +38,7 @@ TOOLS_TREE = {
 @pytest.fixture
 async def registry(tmp_path: Path) -> AsyncIterator[SkillsRegistry]:
     await LocalHarness(tmp_path).make_backend(TOOLS_TREE)
-    config = SkillsConfig(scripts=ScriptPolicy(timeout=2), max_reference_bytes=1024)
+    config = SkillsConfig(scripts=ScriptPolicy(timeout=2), max_resource_bytes=1024)
     registry = SkillsRegistry(config)
     await registry.discover([str(tmp_path)])
     yield registry

@@ -15,8 +15,8 @@ from backends.errors import LimitExceededError, StorageError
 from backends.limits import MIB
 from backends.mcp.backend import McpSkillsBackend
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.codes import RESOURCE_TOO_LARGE
 from skills_core.tools import SkillTools
-from skills_core.tools.results import RESOURCE_TOO_LARGE
 from tests.mcp.harness import ServedFolder
 from tests.mcp.hostile import HostileServer
 

@@ -24,8 +24,8 @@ from backends import LocalBackend
 from backends.errors import ResourceNotFoundError, StorageError
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
+from skills_core.codes import READ_FAILED, RESOURCE_NOT_FOUND
 from skills_core.tools.factory import SkillTools
-from skills_core.tools.results import READ_FAILED, RESOURCE_NOT_FOUND
 
 pytestmark = pytest.mark.timeout(60)  # a regression hangs: fail it well before the suite's limit
 

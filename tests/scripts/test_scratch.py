@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy, codes
+from skills_core import codes
+from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy
 from skills_core.tools.runners.choice import default_runner, sandbox_works
 from tests.scripts import attacks
 from tests.scripts.processes import appeared, survivors

@@ -9,8 +9,8 @@ import pytest
 
 from backends import FileEntry, MemoryBackend
 from backends.testing import LOGO, skill_md
-from skills_core import Skill, SkillCatalog
-from skills_core.tools import SkillTools, codes
+from skills_core import Skill, SkillCatalog, codes
+from skills_core.tools import SkillTools
 from tests.tools.skillset import GUIDE, PDF_SKILL
 
 

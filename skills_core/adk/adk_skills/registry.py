@@ -37,13 +37,14 @@ class SkillsConfig:
         strict_validation: Refuse skills with any spec violation, not only a broken identity.
         refresh_every: Refresh the catalog at the start of an agent turn when this many
             seconds passed since the last refresh (``0``: every turn; ``None``: never).
-        max_reference_bytes: Largest file ``read_reference`` returns.
+        max_resource_bytes: Largest file ``read_reference`` returns (the tool limit of
+            :class:`~skills_core.tools.SkillTools`, under the same name).
     """
 
     scripts: ScriptPolicy | None = None
     strict_validation: bool = False
     refresh_every: float | None = 5.0
-    max_reference_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
+    max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
 
 
 class SkillsRegistry:
@@ -182,7 +183,7 @@ class SkillsRegistry:
         return SkillTools(
             catalog,
             scripts=self.config.scripts,
-            max_resource_bytes=self.config.max_reference_bytes,
+            max_resource_bytes=self.config.max_resource_bytes,
         )
 
 

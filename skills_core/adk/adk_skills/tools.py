@@ -20,9 +20,9 @@ from skills_core.adk.handlers import run_confirmed
 from skills_core.adk.inject import inject_state
 from skills_core.adk.tool import Handler, SkillTool
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.tool_table import SKILL_NAME
 from skills_core.tools.content import base_location
 from skills_core.tools.results import ToolResult, is_error, never_raises, require_text
-from skills_core.tools.schemas import SKILL_NAME
 
 if TYPE_CHECKING:
     from skills_core.adk.adk_skills.registry import SkillsRegistry

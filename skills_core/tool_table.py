@@ -1,0 +1,132 @@
+"""The skill tools, declared once: names, descriptions and JSON-schema arguments.
+
+Every adapter declares its tools from :data:`TOOLS` (the ADK toolset, the MCP server) and the
+catalog budget's notes name tools from it, so adding a tool is a row here and its
+implementation (:class:`~skills_core.tools.SkillTools`). The names are google-adk's own
+``SkillToolset`` names. This module imports nothing of skillfs, so every layer may read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+LIST_SKILLS = "list_skills"
+SEARCH_SKILLS = "search_skills"
+LOAD_SKILL = "load_skill"
+LOAD_SKILL_RESOURCE = "load_skill_resource"
+RUN_SKILL_SCRIPT = "run_skill_script"
+
+Schema = Mapping[str, Any]
+"""The JSON schema of one argument."""
+
+SKILL_NAME: Schema = {"type": "string", "description": "The name of the skill."}
+FILE_PATH: Schema = {
+    "type": "string",
+    "description": "A file's path inside the skill, e.g. 'references/guide.md' or "
+    "'scripts/build.py'.",
+}
+AS_BYTES: Schema = {
+    "type": "boolean",
+    "description": "Set true to receive a binary file that is only described (a font, an "
+    "archive...) as base64 bytes.",
+}
+SCRIPT_ARGS: Schema = {
+    "anyOf": [
+        {"type": "array", "items": {"type": "string"}},
+        {"type": "object"},
+    ],
+    "description": "Arguments: a list of strings, or an object of long options "
+    "({'pages': 3, 'verbose': true} gives --pages 3 --verbose).",
+}
+QUERY: Schema = {
+    "type": "string",
+    "description": "What the skill should do, in a few words.",
+}
+LIMIT: Schema = {
+    "type": "integer",
+    "description": "How many skills at most (1-20, default 5).",
+}
+REQUEST: Schema = {
+    "type": "string",
+    "description": "For skills that run in a sub-agent: what it should do (defaults to the "
+    "user's latest message).",
+}
+"""``load_skill``'s extra argument where an adapter runs fork-mode skills (ADK)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDeclaration:
+    """One skill tool as a model sees it.
+
+    Attributes:
+        name: The tool's default name.
+        description: What the tool does (ADK rebuilds ``load_skill``'s from the current
+            skills for each request).
+        parameters: JSON-schema properties of the arguments, by argument name.
+        required: Names of the required arguments.
+    """
+
+    name: str
+    description: str
+    parameters: Mapping[str, Schema]
+    required: tuple[str, ...] = ()
+
+    def input_schema(self) -> dict[str, Any]:
+        """The arguments as one JSON-schema object."""
+        return {
+            "type": "object",
+            "properties": dict(self.parameters),
+            "required": list(self.required),
+        }
+
+    def with_parameters(self, **parameters: Schema) -> ToolDeclaration:
+        """This tool with optional arguments only one adapter understands added."""
+        return replace(self, parameters={**self.parameters, **parameters})
+
+    def arguments(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The declared arguments of a call; anything else is dropped.
+
+        Every required argument is passed (``None`` when missing, for the tool to refuse);
+        optional ones only when given, so the tool's defaults apply.
+        """
+        return {
+            key: given.get(key) for key in self.parameters if key in self.required or key in given
+        }
+
+
+TOOLS: Mapping[str, ToolDeclaration] = {
+    declaration.name: declaration
+    for declaration in (
+        ToolDeclaration(LIST_SKILLS, "Lists the skills you can load, with what each is for.", {}),
+        ToolDeclaration(
+            SEARCH_SKILLS,
+            "Finds the skills that fit a request, best first: give the request's key words "
+            "as `query`. An empty result means no skill fits.",
+            {"query": QUERY, "limit": LIMIT},
+            ("query",),
+        ),
+        ToolDeclaration(
+            LOAD_SKILL,
+            "Loads a skill's instructions (its SKILL.md body), where it lives and its files.",
+            {"skill_name": SKILL_NAME},
+            ("skill_name",),
+        ),
+        ToolDeclaration(
+            LOAD_SKILL_RESOURCE,
+            "Reads one file of a skill: text as text; images, audio, video and PDF as data "
+            "the model can see; other binary files (fonts, archives...) are described unless "
+            "as_bytes is true. A folder's path lists that folder.",
+            {"skill_name": SKILL_NAME, "file_path": FILE_PATH, "as_bytes": AS_BYTES},
+            ("skill_name", "file_path"),
+        ),
+        ToolDeclaration(
+            RUN_SKILL_SCRIPT,
+            "Runs one of a skill's scripts and returns its exit code and output.",
+            {"skill_name": SKILL_NAME, "file_path": FILE_PATH, "args": SCRIPT_ARGS},
+            ("skill_name", "file_path"),
+        ),
+    )
+}
+"""Every skill tool, by default name, in the order adapters offer them."""

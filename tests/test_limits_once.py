@@ -1,0 +1,43 @@
+"""Each limit is defined once, by concern, under one name wherever it is a knob."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+from pathlib import Path
+
+from backends.limits import HOST_SKILL_BYTES, HOST_SKILL_FILES
+from backends.mcp.backend import McpSkillsBackend
+from skills_core.adk import SkillsToolset
+from skills_core.adk.adk_skills import SkillsConfig
+from skills_core.tools import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_per_skill_host_limits_are_defined_in_backends_limits_alone() -> None:
+    found = []
+    for package in ("backends", "skills_core"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.parse(path.read_text()).body:
+                text = ast.unparse(node)
+                if isinstance(node, ast.Assign) and (
+                    text.endswith("= 16 * MIB") or text.endswith("FILES = 512")
+                ):
+                    found.append(f"{path.relative_to(ROOT)}: {text}")
+    assert sorted(found) == [
+        "backends/limits.py: HOST_SKILL_BYTES = 16 * MIB",
+        "backends/limits.py: HOST_SKILL_FILES = 512",
+    ]
+    defaults = inspect.signature(McpSkillsBackend).parameters
+    assert defaults["max_files"].default == HOST_SKILL_FILES
+    assert defaults["max_skill_bytes"].default == HOST_SKILL_BYTES
+
+
+def test_the_tool_resource_cap_has_one_name_and_one_default() -> None:
+    for owner in (SkillTools, SkillsToolset):
+        parameter = inspect.signature(owner).parameters["max_resource_bytes"]
+        assert parameter.default == DEFAULT_MAX_RESOURCE_BYTES
+    fields = {field.name: field.default for field in dataclasses.fields(SkillsConfig)}
+    assert fields["max_resource_bytes"] == DEFAULT_MAX_RESOURCE_BYTES
