@@ -9,7 +9,7 @@ from pathlib import Path
 
 from backends.limits import HOST_SKILL_BYTES, HOST_SKILL_FILES
 from backends.mcp.backend import McpSkillsBackend
-from skills_core.adk import SkillsToolset
+from skills_core.adk import Loading
 from skills_core.adk.adk_skills import SkillsConfig
 from skills_core.tools import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 
@@ -36,8 +36,8 @@ def test_the_per_skill_host_limits_are_defined_in_backends_limits_alone() -> Non
 
 
 def test_the_tool_resource_cap_has_one_name_and_one_default() -> None:
-    for owner in (SkillTools, SkillsToolset):
-        parameter = inspect.signature(owner).parameters["max_resource_bytes"]
-        assert parameter.default == DEFAULT_MAX_RESOURCE_BYTES
+    parameter = inspect.signature(SkillTools).parameters["max_resource_bytes"]
+    assert parameter.default == DEFAULT_MAX_RESOURCE_BYTES
+    assert Loading().max_resource_bytes == DEFAULT_MAX_RESOURCE_BYTES  # SkillsToolset's loading=
     fields = {field.name: field.default for field in dataclasses.fields(SkillsConfig)}
     assert fields["max_resource_bytes"] == DEFAULT_MAX_RESOURCE_BYTES
