@@ -18,7 +18,7 @@ from mcp import Client
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.adk import SkillsToolset, ToolNames
+from skills_core.adk import Listing, SkillsToolset, ToolNames
 from skills_core.context.budget import ListingPolicy
 from skills_core.mcp.server import SkillServer
 from skills_core.tool_table import LOAD_SKILL, REQUEST, SEARCH_SKILLS, TOOLS
@@ -39,7 +39,7 @@ def row(name: str) -> dict[str, Any]:
 
 async def test_the_adk_toolset_declares_the_table() -> None:
     catalog = SkillCatalog(MemoryBackend(SKILLS))
-    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(), search=True)
+    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(), listing=Listing(search=True))
     model = ScriptedLlm(steps=[say("ok")])
     chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
     await chat.send("hello")
