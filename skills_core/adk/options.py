@@ -39,8 +39,9 @@ class Listing(ListingPolicy):
             written into the system instruction and ``list_skills`` is not offered.
         search: Offer ``search_skills``, a ranked search of the catalog (for large
             catalogs); by default, when there is a ``budget``. Over the budget, descriptions
-            shorten, then only names are listed, then only a count and ``search_skills``, and
-            the model is told (see :mod:`skills_core.context.budget`). Skills whose ``paths``
+            shorten, then each skill takes one line, then only names are listed, then as many
+            names as fit and a count with ``search_skills``, and the model is told (see
+            :mod:`skills_core.context.fitting`). Skills whose ``paths``
             miss the session's context path (state ``"skillfs:context_path"``) are not
             listed; filters apply before the budget.
     """

@@ -3,26 +3,35 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 
 def format_available_skills(
-    skills: Iterable[tuple[str, str | None, str | None]], *, note: str | None = None
+    skills: Iterable[tuple[str, str | None, str | None]],
+    *,
+    note: str | None = None,
+    lines: Sequence[tuple[str, str]] = (),
+    names: Sequence[str] = (),
 ) -> str:
     """Render ``(name, description, location)`` triples, escaped.
 
     With locations this is skills-ref's format; without (``None``), google-adk's. A ``None``
-    description is left out (a catalog listed by name only), and a ``note`` comes first.
+    description is left out, and a ``note`` comes first. The compact forms of a catalog over
+    its budget follow the entries: ``lines``, ``(name, description)`` written
+    ``name: description`` one per line, then ``names`` on one comma-separated line.
     """
-    lines = ["<available_skills>"]
+    parts = ["<available_skills>"]
     if note is not None:
-        lines += ["<note>", html.escape(note), "</note>"]
+        parts += ["<note>", html.escape(note), "</note>"]
     for name, description, location in skills:
-        lines += ["<skill>", "<name>", html.escape(name), "</name>"]
+        parts += ["<skill>", "<name>", html.escape(name), "</name>"]
         if description is not None:
-            lines += ["<description>", html.escape(description), "</description>"]
+            parts += ["<description>", html.escape(description), "</description>"]
         if location is not None:
-            lines += ["<location>", html.escape(location), "</location>"]
-        lines.append("</skill>")
-    lines.append("</available_skills>")
-    return "\n".join(lines)
+            parts += ["<location>", html.escape(location), "</location>"]
+        parts.append("</skill>")
+    parts += (html.escape(f"{name}: {text}", quote=False) for name, text in lines)
+    if names:
+        parts.append(html.escape(", ".join(names), quote=False))
+    parts.append("</available_skills>")
+    return "\n".join(parts)

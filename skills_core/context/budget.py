@@ -1,40 +1,29 @@
-"""Catalogs within a budget: every skill accounted for, in as much detail as fits.
+"""Catalogs within a budget: every skill accounted for, every name kept while names fit.
 
-A catalog of 134 skills is 78,000 characters of ``<available_skills>``; frameworks that cap it
-drop skills without a word. Here a catalog over its budget (in characters; about 4 per token)
-degrades visibly, one tier at a time, and says so in a note the model reads:
-
-1. ``full``: every skill with its description (no note: nothing was left out);
-2. ``short``: every skill, descriptions cut to the longest length that fits (at least
-   :data:`MIN_DESCRIPTION_CHARS`), cut at a word and marked ``…``;
-3. ``names``: every skill by name only;
-4. ``count``: no skill listed, only how many there are and the search tool that finds them
-   (offered only when there is one; without it ``names`` is the last tier, over budget or not).
-
-The note always gives the number of skills and how to reach what is not shown. Filters
-(a skill's ``paths`` against the file being worked on, include/exclude tags) apply first,
-so the budget is spent on skills that apply.
+A catalog of 134 skills is 72,000 characters of ``<available_skills>``; frameworks that cap it
+drop skills without a word. Here it degrades visibly instead, form by form, and says so in a
+note (see :mod:`skills_core.context.fitting` for the forms): the same rules for the
+``<available_skills>`` block (:func:`catalog_prompt`), ``list_skills``' JSON
+(:func:`skills_listing`), and the :class:`ListingPolicy` tool sets hold. Filters (a skill's
+``paths`` against the file being worked on, include/exclude tags) apply first, so the budget
+is spent on skills that apply.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from skills_core.catalog.prompt import format_available_skills
+from skills_core.context.fitting import FittedCatalog, fit_catalog
 from skills_core.context.selection import TagFilter, skill_tags
 from skills_core.format.models import SkillMetadata
 from skills_core.tool_table import LOAD_SKILL, SEARCH_SKILLS
 
 if TYPE_CHECKING:
     from skills_core.catalog.catalog import SkillCatalog
-
-Tier = Literal["full", "short", "names", "count"]
-
-MIN_DESCRIPTION_CHARS = 40
-"""Shortest cut description; below it, names alone say as much."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,87 +53,6 @@ class SkillFilter:
         ]
 
 
-@dataclass(frozen=True, slots=True)
-class FittedCatalog:
-    """What of a catalog fits a budget.
-
-    Attributes:
-        tier: How much detail is shown; see the module docstring.
-        skills: Every skill that applies (shown or not).
-        description_chars: The longest description shown, for the ``short`` tier.
-        note: What the model is told about what is not shown (``None`` in the ``full`` tier).
-        over_budget: True when even the last tier is larger than the budget.
-    """
-
-    tier: Tier
-    skills: tuple[SkillMetadata, ...]
-    description_chars: int | None = None
-    note: str | None = None
-    over_budget: bool = False
-
-    def shown(self) -> list[tuple[str, str | None]]:
-        """``(name, description)`` of each skill shown; the description is ``None`` for names."""
-        if self.tier == "count":
-            return []
-        if self.tier == "names":
-            return [(meta.name, None) for meta in self.skills]
-        limit = self.description_chars
-        return [
-            (meta.name, meta.description if limit is None else shorten(meta.description, limit))
-            for meta in self.skills
-        ]
-
-
-Measure = Callable[[FittedCatalog], int]
-"""The size, in characters, of what a fitted catalog renders to."""
-
-
-def fit_catalog(
-    skills: Sequence[SkillMetadata],
-    budget: int,
-    measure: Measure,
-    *,
-    search_tool: str | None = SEARCH_SKILLS,
-    load_tool: str = LOAD_SKILL,
-) -> FittedCatalog:
-    """The most detailed tier of ``skills`` whose rendering fits ``budget`` characters.
-
-    Args:
-        skills: The skills that apply, in the order to show them.
-        budget: The most characters the rendering may take.
-        measure: Renders a candidate and returns its length.
-        search_tool: The tool that finds skills by request, named in the notes; ``None``
-            when none is offered (then nothing smaller than names is possible).
-        load_tool: The tool that loads a skill, named in the notes.
-    """
-    if budget < 0:
-        raise ValueError(f"budget must be 0 or more characters, not {budget}")
-    total = tuple(skills)
-    full = FittedCatalog("full", total)
-    if measure(full) <= budget:
-        return full
-    notes = _Notes(len(total), search_tool, load_tool)
-    short = _longest_cut(total, budget, measure, notes)
-    if short is not None:
-        return short
-    names = FittedCatalog("names", total, note=notes.names())
-    if measure(names) <= budget or search_tool is None:
-        return replace(names, over_budget=measure(names) > budget)
-    count = FittedCatalog("count", total, note=notes.count())
-    return replace(count, over_budget=measure(count) > budget)
-
-
-def shorten(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters, at a word when one is near, marked ``…``."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    space = cut.rfind(" ")
-    if space >= limit // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,.;:-") + "…"
-
-
 def catalog_prompt(
     catalog: SkillCatalog,
     *,
@@ -161,9 +69,11 @@ def catalog_prompt(
     def render(fitted: FittedCatalog) -> str:
         located = (
             (name, text, entries[name].location if include_location else None)
-            for name, text in fitted.shown()
+            for name, text in fitted.entries
         )
-        return format_available_skills(located, note=fitted.note)
+        return format_available_skills(
+            located, note=fitted.note, lines=fitted.lines, names=fitted.names
+        )
 
     if budget is None:
         return render(FittedCatalog("full", tuple(skills)))
@@ -182,8 +92,9 @@ def skills_listing(
 ) -> dict[str, Any]:
     """What ``list_skills`` returns, within ``budget`` characters of JSON (``json.dumps``).
 
-    ``{"skills": [{"name", "description"}, ...]}``, plus ``total`` and ``note`` when the
-    listing had to shrink.
+    ``{"skills": [{"name", "description"}, ...]}``; when that does not fit, the smaller forms
+    of :mod:`skills_core.context.fitting`: ``lines`` (``["name: description", ...]``) and
+    ``names`` (``"a, b, c"``) in place of ``skills``, with ``total`` and ``note``.
     """
     if budget is None:
         return _listing(FittedCatalog("full", tuple(skills)))
@@ -198,64 +109,16 @@ def skills_listing(
 
 
 def _listing(fitted: FittedCatalog) -> dict[str, Any]:
-    listed = [
-        {"name": name} if text is None else {"name": name, "description": text}
-        for name, text in fitted.shown()
-    ]
-    if fitted.note is None:
-        return {"skills": listed}
-    return {"skills": listed, "total": len(fitted.skills), "note": fitted.note}
-
-
-def _longest_cut(
-    skills: tuple[SkillMetadata, ...], budget: int, measure: Measure, notes: _Notes
-) -> FittedCatalog | None:
-    """The ``short`` tier with the longest cut that fits (a binary search), or ``None``."""
-    longest = max((len(meta.description) for meta in skills), default=0)
-    low, high = MIN_DESCRIPTION_CHARS, longest - 1
-    best = None
-    while low <= high:
-        middle = (low + high) // 2
-        candidate = FittedCatalog("short", skills, middle, notes.short(middle))
-        if measure(candidate) <= budget:
-            best, low = candidate, middle + 1
-        else:
-            high = middle - 1
-    return best
-
-
-@dataclass(frozen=True, slots=True)
-class _Notes:
-    """What the model is told in each degraded tier."""
-
-    total: int
-    search_tool: str | None
-    load_tool: str
-
-    def short(self, chars: int) -> str:
-        return (
-            f"{self._count()}, all listed; descriptions are cut to at most {chars} characters "
-            f"to fit the context: `{self.load_tool}` gives the full description and "
-            "instructions of a skill."
-        )
-
-    def names(self) -> str:
-        find = (
-            f"call `{self.search_tool}` with key words of a request to see which fit it, with "
-            "their descriptions"
-            if self.search_tool
-            else f"`{self.load_tool}` gives the description and instructions of a skill"
-        )
-        return f"{self._count()}, listed by name only to fit the context: {find}."
-
-    def count(self) -> str:
-        return (
-            f"{self._count()}; none is listed, to fit the context: call `{self.search_tool}` "
-            "with key words of a request to find the ones that fit it."
-        )
-
-    def _count(self) -> str:
-        return f"{self.total} skill{'' if self.total == 1 else 's'} available"
+    listing: dict[str, Any] = {}
+    if fitted.tier in ("full", "short"):
+        listing["skills"] = [{"name": n, "description": d} for n, d in fitted.entries]
+    if fitted.lines:
+        listing["lines"] = [f"{name}: {text}" for name, text in fitted.lines]
+    if fitted.names:
+        listing["names"] = ", ".join(fitted.names)
+    if fitted.note is not None:
+        listing.update(total=len(fitted.skills), note=fitted.note)
+    return listing
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from google.adk.agents import LlmAgent
 
 from backends import MemoryBackend
@@ -17,6 +18,7 @@ from tests.adk.scripted import (
     say,
     system_text,
 )
+from tests.context.lookalikes import lookalike_catalog, named_in
 
 DESCRIPTION = (
     "Turns raw survey exports into tidy tables, charts and a short written summary of what "
@@ -60,10 +62,15 @@ async def test_a_lazy_listing_over_budget_lists_names_and_offers_search() -> Non
     assert "Call `search_skills`" in system_text(model.requests[0])
     listing = dict(responses(events))["list_skills"]
     assert listing["total"] == 31  # no context path set: paths-conditional skills count too
-    assert listing["skills"][:2] == [{"name": "python-style"}, {"name": "survey-00"}]
-    assert listing["note"] == (
-        "31 skills available, listed by name only to fit the context: call `search_skills` "
-        "with key words of a request to see which fit it, with their descriptions."
+    assert listing["lines"][:2] == [
+        "python-style: Python style rules.",
+        "survey-00: Turns raw survey exports into tidy…",
+    ]
+    assert listing["names"].startswith("survey-")
+    assert len(listing["lines"]) + len(listing["names"].split(", ")) == 31
+    assert listing["note"].endswith(
+        "by name only: call `search_skills` with key words of a request to see which fit it, "
+        "with their descriptions."
     )
     found = dict(responses(events))["search_skills"]["skills"]
     assert found[0]["name"] == "python-style"
@@ -74,7 +81,7 @@ async def test_an_eager_catalog_over_budget_says_how_many_and_how_to_find_them()
     model = ScriptedLlm(steps=[say("ok")])
     toolset = SkillsToolset(
         catalog,
-        listing=Listing(discovery="eager", budget=400),
+        listing=Listing(discovery="eager", budget=300),
         tool_name_prefix="skills",
         refresh_every=None,
     )
@@ -88,9 +95,35 @@ async def test_an_eager_catalog_over_budget_says_how_many_and_how_to_find_them()
 
     assert "skills_list_skills" not in declarations(model.requests[0])
     assert (  # python-style applies to *.py files: not to the file worked on
-        "30 skills available; none is listed, to fit the context: call "
-        "`skills_search_skills` with key words of a request to find the ones that fit it."
+        "30 skills available; 7 listed by name, the other 23 not, to fit the context: call "
+        "`skills_search_skills` with key words of a request to find the ones that fit it.\n"
+        "</note>\nsurvey-00, survey-01, survey-02, survey-03, survey-04, survey-05, survey-06\n"
     ) in system_text(model.requests[0])
+
+
+@pytest.mark.parametrize(
+    ("count", "size", "note"),
+    [
+        (134, 7_988, "134 skills available, all listed as `name: description`, descriptions cut"),
+        (210, 7_994, "210 skills available, all listed to fit the context: the first 122 as"),
+    ],
+)
+async def test_an_eager_catalog_names_every_skill_at_8000(count: int, size: int, note: str) -> None:
+    catalog = await lookalike_catalog(count)
+    model = ScriptedLlm(steps=[say("ok")])
+    toolset = SkillsToolset(
+        catalog, listing=Listing(discovery="eager", budget=8_000), refresh_every=None
+    )
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+    await chat.send("Hello")
+    await chat.close()
+
+    instruction = system_text(model.requests[0])
+    block = instruction[instruction.index("<available_skills>") :]
+    assert len(block) == size
+    assert named_in(block) == [meta.name for meta in catalog.list()]
+    assert f"<note>\n{note}" in block
+    assert "search_skills" in declarations(model.requests[0])
 
 
 async def test_without_a_budget_nothing_changes() -> None:

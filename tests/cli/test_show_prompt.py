@@ -91,5 +91,22 @@ def test_prompt_within_a_budget(cli: RunCli) -> None:
     result = cli("prompt", "--no-location", "--budget", "400")
     assert result.code == 0
     assert len(result.out) <= 401 < len(whole)  # the block, then print's newline
-    assert result.out.count("<skill>") == 4
-    assert "4 skills available, listed by name only to fit the context" in result.out
+    assert "<skill>" not in result.out
+    assert result.out.endswith(
+        "\napi-docs: Write reference documentation for HTTP…\n"
+        "csv-insights, git-commit-messages, release-notes\n</available_skills>\n"
+    )
+    assert "4 skills available, all listed to fit the context: the first 1 as" in result.out
+
+
+def test_prompt_for_a_reader_without_a_search_tool_keeps_every_name(cli: RunCli) -> None:
+    result = cli("prompt", "--no-location", "--budget", "250", "--no-search-tool")
+    assert result.code == 0
+    assert result.out == (
+        "<available_skills>\n<note>\n4 skills available, listed by name only to fit the "
+        "context: `load_skill` gives the description and instructions of a skill.\n</note>\n"
+        "api-docs, csv-insights, git-commit-messages, release-notes\n</available_skills>\n"
+    )
+    with_search = cli("prompt", "--no-location", "--budget", "250").out
+    assert "2 listed by name, the other 2 not" in with_search
+    assert "call `search_skills`" in with_search

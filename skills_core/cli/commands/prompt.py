@@ -1,4 +1,7 @@
-"""``skillfs prompt [URL] [--no-location] [--budget CHARS]``: the ``<available_skills>`` block."""
+"""``skillfs prompt [URL] [--no-location] [--budget CHARS [--no-search-tool]]``.
+
+The ``<available_skills>`` block of the skills at URL.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +13,11 @@ from skills_core.cli.output import report_catalog
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import printable
 from skills_core.context.budget import catalog_prompt
+from skills_core.tool_table import SEARCH_SKILLS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL, ``--no-location`` and ``--budget``."""
+    """Add the URL, ``--no-location``, ``--budget`` and ``--no-search-tool``."""
     add_url_argument(parser)
     parser.add_argument(
         "--no-location",
@@ -24,8 +28,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--budget",
         type=characters,
         metavar="CHARS",
-        help="fit the block in CHARS characters: shorter descriptions, then names only, "
-        "then a count pointing to search_skills, each with a note saying so",
+        help="fit the block in CHARS characters: shorter descriptions, then one line per "
+        "skill, then names only, then a count pointing to search_skills, each with a note "
+        "saying so",
+    )
+    parser.add_argument(
+        "--no-search-tool",
+        action="store_true",
+        help="the reader has no search_skills tool: never leave a name out, and point to "
+        "load_skill only",
     )
 
 
@@ -34,6 +45,11 @@ def run(args: argparse.Namespace) -> int:
     catalog = running.run(load_catalog(open_source(args.url)))
     if report_catalog(catalog):
         return exits.USAGE
-    prompt = catalog_prompt(catalog, include_location=not args.no_location, budget=args.budget)
+    prompt = catalog_prompt(
+        catalog,
+        include_location=not args.no_location,
+        budget=args.budget,
+        search_tool=None if args.no_search_tool else SEARCH_SKILLS,
+    )
     print(printable(prompt, multiline=True))
     return exits.OK
