@@ -17,6 +17,7 @@ from backends.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from backends.base import Backend, FileEntry, SkillDocument, SkillRef
+    from backends.bundle_backend import BundleBackend
     from backends.composite import CompositeBackend
     from backends.errors import (
         LimitExceededError,
@@ -55,6 +56,7 @@ _ERRORS = (
 _LAZY = {
     "AsyncResource": "backends.resource",
     "Backend": "backends.base",
+    "BundleBackend": "backends.bundle_backend",
     "CompositeBackend": "backends.composite",
     "DEFAULT_LIMITS": "backends.limits",
     "FileEntry": "backends.base",
@@ -79,6 +81,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "AsyncResource",
     "Backend",
+    "BundleBackend",
     "CompositeBackend",
     "FileEntry",
     "FsspecBackend",

@@ -11,7 +11,7 @@ from backends.errors import UnsupportedSourceError
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
 from backends.registry import backend_factory, register_backend
-from backends.remote.urls import check_names_something, is_zip_path, protocol_of
+from backends.remote.urls import check_names_something, is_zip_path, parse_source, protocol_of
 
 
 def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Backend:
@@ -24,9 +24,10 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
     :class:`HttpIndexBackend` reading the site's well-known skills index
     (``https://example.com`` reads ``/.well-known/agent-skills/index.json``). A scheme given to
     :func:`~backends.registry.register_backend` or declared by an installed distribution's
-    ``skillfs.backends`` entry point gives that backend. Everything else -- ``s3://``,
-    ``gs://``, ``github://``, a ``.zip`` path or URL, chained ``zip://::s3://…`` -- gives an
-    :class:`FsspecBackend`, with fsspec's registry resolving the scheme.
+    ``skillfs.backends`` entry point gives that backend. Everything else goes to fsspec, whose
+    registry resolves the scheme: a ``.zip`` path or URL and a chained ``zip://::s3://…`` give
+    a :class:`BundleBackend`, any other URL (``s3://``, ``gs://``, ``github://``, …) a folder's
+    :class:`FsspecBackend`.
 
     ``memory://`` is refused: it is fsspec's one store for the whole process, shared by every
     catalog that opens it, and one character must not decide that. Share it on purpose with
@@ -53,6 +54,11 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
 
 
 def _open_with_fsspec(url: str, **storage_options: Any) -> Backend:
+    """A bundle's or a folder's backend, told apart from the URL alone."""
+    if parse_source(url).bundle:
+        from backends.bundle_backend import BundleBackend
+
+        return BundleBackend(url, **storage_options)
     from backends.fsspec_backend import FsspecBackend
 
     return FsspecBackend(url, **storage_options)

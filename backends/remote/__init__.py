@@ -16,10 +16,12 @@ tar.gz archives),
 :mod:`~backends.remote.ranged` (large archives read with ranged requests),
 :mod:`~backends.remote.http_ranges` (ranged GETs on servers that may ignore ``Range``),
 :mod:`~backends.remote.sources` and :mod:`~backends.remote.bundle_source` (folder and bundle
-sources), :mod:`~backends.remote.upload` (writing files anywhere) and
-:mod:`~backends.remote.output_folder` (a folder written, listed and pruned). The backend built
-on them, which also reads published indexes (:mod:`backends.index`, itself built on this
-layer), is :mod:`backends.fsspec_backend`.
+sources), :mod:`~backends.remote.source_backend` (a source served as a backend),
+:mod:`~backends.remote.upload` (writing files anywhere) and
+:mod:`~backends.remote.output_folder` (a folder written, listed and pruned). The backends built
+on them share :mod:`backends.store_backend`: :mod:`backends.bundle_backend` (zip bundles) and
+:mod:`backends.fsspec_backend` (folders, which also reads published indexes:
+:mod:`backends.index`, itself built on this layer).
 
 The public names are imported on first use: opening a local folder never loads this layer.
 """

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from backends import (
-    FsspecBackend,
+    BundleBackend,
     HttpIndexBackend,
     LimitExceededError,
     Limits,
@@ -142,7 +142,7 @@ def test_open_backend_finds_the_index_of_a_site() -> None:
         assert backend.location == f"{url.rstrip('/')}/{INDEX_PATH}"
     pinned = "https://example.com/.well-known/agent-skills/v1.2.0/index.json"
     assert open_backend(pinned).location == pinned
-    assert isinstance(open_backend("https://example.com/skills.zip"), FsspecBackend)
+    assert isinstance(open_backend("https://example.com/skills.zip"), BundleBackend)
 
 
 async def test_credentials_go_to_the_index_origin_only(

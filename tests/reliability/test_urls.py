@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from backends import (
+    BundleBackend,
     FsspecBackend,
     LocalBackend,
     UnsupportedSourceError,
@@ -96,8 +97,8 @@ def test_the_cli_says_so_in_one_line_without_touching_credentials(url: str) -> N
         ("gs://bucket/skills", FsspecBackend, "gs://bucket/skills"),
         ("github://org:repo@main/skills", FsspecBackend, "github://org:repo@main/skills"),
         ("github://org:repo", FsspecBackend, "github://org:repo"),
-        ("zip://::s3://bucket/skills.zip", FsspecBackend, "zip://::s3://bucket/skills.zip"),
-        ("https://example.invalid/skills.zip", FsspecBackend, "https://example.invalid/skills.zip"),
+        ("zip://::s3://bucket/skills.zip", BundleBackend, "zip://::s3://bucket/skills.zip"),
+        ("https://example.invalid/skills.zip", BundleBackend, "https://example.invalid/skills.zip"),
         ("file:///srv/skills", LocalBackend, "/srv/skills"),
         (".", LocalBackend, str(Path.cwd())),
     ],

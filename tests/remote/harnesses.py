@@ -12,7 +12,8 @@ from typing import Any
 
 from fsspec.implementations.memory import MemoryFileSystem
 
-from backends import Backend, FsspecBackend
+from backends import Backend, BundleBackend, FsspecBackend
+from backends.store_backend import StoreBackend
 from backends.testing import BackendHarness
 from tests.backends.harnesses import LocalHarness
 from tests.remote.servers import FakeGithub, GcsServer, S3Server
@@ -97,9 +98,14 @@ class GithubHarness(BackendHarness):
 
 
 class BundleHarness(BackendHarness, ABC):
-    """The tree as one zip archive, rewritten whole on every change."""
+    """The tree as one zip archive, rewritten whole on every change.
 
-    def __init__(self) -> None:
+    Read by ``kind``: :class:`BundleBackend`, or :class:`FsspecBackend`, which still serves
+    bundles for compatibility.
+    """
+
+    def __init__(self, kind: type[StoreBackend] = BundleBackend) -> None:
+        self.kind = kind
         self.tree: dict[str, bytes] = {}
 
     async def make_backend(self, tree: Mapping[str, bytes]) -> Backend:
@@ -108,7 +114,7 @@ class BundleHarness(BackendHarness, ABC):
         return self.backend()
 
     @abstractmethod
-    def backend(self) -> FsspecBackend:
+    def backend(self) -> StoreBackend:
         """A backend reading the stored archive."""
 
     @abstractmethod
@@ -127,12 +133,12 @@ class BundleHarness(BackendHarness, ABC):
 
 
 class LocalZipHarness(BundleHarness):
-    def __init__(self, root: Path) -> None:
-        super().__init__()
+    def __init__(self, root: Path, kind: type[StoreBackend] = BundleBackend) -> None:
+        super().__init__(kind)
         self.path = root / "skills.zip"
 
-    def backend(self) -> FsspecBackend:
-        return FsspecBackend(str(self.path))
+    def backend(self) -> StoreBackend:
+        return self.kind(str(self.path))
 
     async def store(self, archive: bytes) -> None:
         await asyncio.to_thread(replace_file, self.path, archive)
@@ -144,8 +150,8 @@ class S3ZipHarness(BundleHarness):
         self.server, self.client, self.bucket = server, client, bucket
         self.url = f"zip://::s3://{bucket}/bundles/skills.zip"
 
-    def backend(self) -> FsspecBackend:
-        return FsspecBackend(self.url, retry=FAST_RETRY, **s3_options(self.server))
+    def backend(self) -> StoreBackend:
+        return self.kind(self.url, retry=FAST_RETRY, **s3_options(self.server))
 
     async def store(self, archive: bytes) -> None:
         await asyncio.to_thread(

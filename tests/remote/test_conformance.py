@@ -1,4 +1,5 @@
-"""The whole conformance suite on every storage FsspecBackend serves, against real servers."""
+"""The whole conformance suite on every storage FsspecBackend and BundleBackend serve, against
+real servers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import pytest
 from fsspec.implementations.memory import MemoryFileSystem
 
+from backends import FsspecBackend
 from backends.testing import BackendConformance, BackendHarness
 from tests.remote.harnesses import (
     FileUrlHarness,
@@ -43,6 +45,14 @@ class TestLocalZip(BackendConformance):
     @pytest.fixture
     def harness(self, tmp_path: Path) -> BackendHarness:
         return LocalZipHarness(tmp_path)
+
+
+class TestLocalZipThroughFsspecBackend(BackendConformance):
+    """A bundle given to FsspecBackend, which still serves one for compatibility."""
+
+    @pytest.fixture
+    def harness(self, tmp_path: Path) -> BackendHarness:
+        return LocalZipHarness(tmp_path, FsspecBackend)
 
 
 class TestZipOnS3(BackendConformance):

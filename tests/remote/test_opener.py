@@ -1,4 +1,4 @@
-"""open_backend routes every non-local URL to FsspecBackend, and says what is missing."""
+"""open_backend routes remote URLs to BundleBackend or FsspecBackend, and says what is missing."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from backends import (
     Backend,
+    BundleBackend,
     FsspecBackend,
     LocalBackend,
     MemoryBackend,
@@ -58,8 +59,15 @@ def test_fsspecs_process_wide_memory_store_is_shared_only_on_purpose() -> None:
 )
 def test_zip_paths_and_urls_are_bundles(source: str) -> None:
     backend = open_backend(source)
-    assert isinstance(backend, FsspecBackend)
+    assert type(backend) is BundleBackend
     assert backend.is_bundle
+
+
+@pytest.mark.parametrize("source", ["s3://bucket/skills", "./skills", "memory://skills"])
+def test_a_bundle_backend_refuses_a_folder(s3_server: S3Server, source: str) -> None:
+    with pytest.raises(UnsupportedSourceError, match="not a zip bundle"):
+        BundleBackend(source, **s3_options(s3_server))
+    assert s3_server.log.count() == 0
 
 
 def test_opening_does_no_io(s3_server: S3Server, bucket: str) -> None:
