@@ -19,16 +19,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from benchmarks.bench_local import floor_stat
 from benchmarks.children import HERE, add_checkout_arguments, checkouts_of, run_case, work_dir
 from benchmarks.corpus import write_corpus
+from benchmarks.timing import cpu_median
 
 CASES = Path(__file__).with_name("scale_cases.py")
 MIB = 2**20
@@ -50,7 +48,7 @@ def measure(root: Path, checkouts: dict[str, Path], runs: int) -> dict[str, dict
             )["retained"]
             found[f"{mode}_rss"] = run_case(CASES, checkout, "memory", str(root), mode, "rss")
         results[label] = found
-    stat_floor = _cpu_median(lambda: floor_stat(root), runs)
+    stat_floor = cpu_median(lambda: floor_stat(root), runs)
     for found in results.values():
         found["stat_floor"] = stat_floor
     adk = run_case(CASES, HERE, "adk-get", str(root), str(max(3, runs // 2)))
@@ -58,15 +56,6 @@ def measure(root: Path, checkouts: dict[str, Path], runs: int) -> dict[str, dict
     adk["rss"] = run_case(CASES, HERE, "memory", str(root), "adk", "rss")
     results["google-adk"] = adk
     return results
-
-
-def _cpu_median(run: Callable[[], object], runs: int) -> float:
-    samples = []
-    for _ in range(runs):
-        started = time.process_time()
-        run()
-        samples.append(time.process_time() - started)
-    return statistics.median(samples)
 
 
 def tables(count: int, results: dict[str, dict[str, Any]]) -> str:

@@ -9,13 +9,12 @@ fast path with the limits checked against loading it with PyYAML alone (the chec
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 
 import yaml
 
 from backends.limits import DEFAULT_LIMITS
+from benchmarks.timing import cpu_median
 from skills_core.errors import SkillParseError
 from skills_core.format import yaml_loader
 from tests.core.test_yaml_limits import HOSTILE, LOADERS
@@ -30,16 +29,6 @@ metadata:
     - name: docs-team
       since: 2025
 """
-
-
-def median_cpu(run: Callable[[], object], repeat: int) -> float:
-    """Median CPU seconds of ``repeat`` runs."""
-    times = []
-    for _ in range(repeat):
-        started = time.process_time()
-        run()
-        times.append(time.process_time() - started)
-    return statistics.median(times)
 
 
 def verdict(text: str) -> Callable[[], object]:
@@ -63,11 +52,11 @@ def main() -> None:
         for name, loader in LOADERS.items():
             yaml_loader.LOADER = loader
             code = verdict(text)()
-            cpu = median_cpu(verdict(text), args.repeat)
+            cpu = cpu_median(verdict(text), args.repeat)
             print(f"| {case:<16} | {name:<8} | {code!s:<13} | {cpu * 1000:>8.3f} |")
     yaml_loader.LOADER = LOADERS.get("libyaml", yaml_loader.PythonLoader)
-    checked = median_cpu(verdict(ORDINARY), args.repeat * 20)
-    plain = median_cpu(lambda: yaml.load(ORDINARY, Loader=yaml_loader.LOADER), args.repeat * 20)
+    checked = cpu_median(verdict(ORDINARY), args.repeat * 20)
+    plain = cpu_median(lambda: yaml.load(ORDINARY, Loader=yaml_loader.LOADER), args.repeat * 20)
     print(
         f"\nordinary frontmatter outside the fast path: {checked * 1e6:.1f} us checked, "
         f"{plain * 1e6:.1f} us PyYAML alone ({checked / plain:.2f}x)"

@@ -1,0 +1,17 @@
+"""CPU-time medians: the figure every benchmark here compares, steady on a loaded machine."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+
+def cpu_median(run: Callable[[], object], runs: int) -> float:
+    """Median CPU seconds of ``runs`` calls of ``run``."""
+    samples = []
+    for _ in range(runs):
+        started = time.process_time()
+        run()
+        samples.append(time.process_time() - started)
+    return statistics.median(samples)
