@@ -15,6 +15,11 @@ Speed (medians of ``--repeat`` runs): building the index of ``--size`` generated
 (its words were asked before) and cold (the first use of its words gathers their postings).
 Long messages: the adk-rust scorer and ranked search on a 256 KB and a 1 MB message (the
 requests repeated) and on 100,000 distinct words, over the same skills.
+
+Real-sized (``--real-sized 10000``): the same on skills of benchmarks/real_sized.py (5-40 KB
+bodies, a long-tailed vocabulary): the index build, the calibration of the strong bar, a first
+query on a word no query used before (a skill's own identifier, each one new), a common word's
+first and later query, and the catch-up after a refresh that changed 1 skill.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from pathlib import Path
 
 from backends import MemoryBackend
 from benchmarks.corpus import iter_corpus
+from benchmarks.real_sized import real_sized_skills
 from benchmarks.selection_queries import FITTING, NOTHING_FITS
 from benchmarks.selection_skills import domain_skills
 from skills_core import SkillCatalog
@@ -193,16 +199,51 @@ def print_incremental(timer: Timer) -> None:
     )
 
 
+def print_real_sized(count: int, timer: Timer) -> None:
+    backend = MemoryBackend({name: {"SKILL.md": text} for name, text in real_sized_skills(count)})
+    catalog = SkillCatalog(backend)
+    asyncio.run(catalog.refresh())
+    megabytes = sum(len(entry.raw) for entry in catalog.snapshot.loaded.values()) / 1e6
+    index = SkillSearchIndex(catalog)
+    build = timer.once(index.sync)
+    calibrate = timer.once(index.strong_bar)
+    step = max(1, count // 25)
+    rare = [timer.once(lambda i=i: index.search(f"real{i:05d}x7")) for i in range(0, count, step)]
+    common = [timer.once(lambda word=word: index.search(word)) for word in ("bazo", "kifu")]
+    again = [timer.median(lambda word=word: index.search(word)) for word in ("bazo", "kifu")]
+    times = []
+    for round_ in range(timer.repeat):
+        text = f"---\nname: real-00042\ndescription: Plumbing {round_}.\n---\nFix leaks.\n"
+        backend.put("real-00042", {"SKILL.md": text})
+        asyncio.run(catalog.refresh())
+        times.append(timer.once(index.sync))
+    print(f"\n{count:,} real-sized skills ({megabytes:.0f} MB), {timer.clock.__name__}")
+    print(f"index build: {build * 1000:.0f} ms; strong bar calibration: {calibrate * 1000:.0f} ms")
+    print(
+        f"first query of a rare word: median {statistics.median(rare) * 1000:.2f} ms, "
+        f"max {max(rare) * 1000:.2f} ms ({len(rare)} words)"
+    )
+    print(
+        f"a word in most skills: first {max(common) * 1000:.1f} ms, "
+        f"later {max(again) * 1000:.1f} ms"
+    )
+    print(f"catch up after a refresh changing 1 skill: {statistics.median(times) * 1000:.2f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--size", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--real-sized", type=int, default=0, help="also time N real-sized skills")
     parser.add_argument(
         "--clock", choices=CLOCKS, default="wall", help="cpu: this process's CPU time only"
     )
     args = parser.parse_args()
+    timer = Timer(CLOCKS[args.clock], args.repeat)
     print_quality()
-    print_speed(args.size, Timer(CLOCKS[args.clock], args.repeat))
+    print_speed(args.size, timer)
+    if args.real_sized:
+        print_real_sized(args.real_sized, timer)
 
 
 if __name__ == "__main__":

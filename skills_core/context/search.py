@@ -195,11 +195,10 @@ class SkillSearchIndex:
         if postings is not None:
             return postings
         postings = self._postings[term] = {}
-        for form in stem_forms(term):
-            found = self._bodies.counts(form)
-            if found and TERMS[form] == term:
+        for form in self._bodies.held(stem_forms(term)):
+            if TERMS[form] == term:
                 self._forms[form] = term
-                for name, count in found.items():
+                for name, count in self._bodies.counts(form).items():
                     postings[name] = postings.get(name, 0) + count
         return postings
 

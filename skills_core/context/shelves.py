@@ -10,7 +10,7 @@ visited, so a rare word costs a few hundred lookups.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
+from collections.abc import Collection, Mapping, Set
 
 SHELVES = 32
 
@@ -34,6 +34,10 @@ class BodyShelves:
     def remove(self, name: str) -> None:
         """Take a skill's counts off its shelf."""
         del self._bodies[hash(name) % SHELVES][name]
+
+    def held(self, words: Collection[str]) -> set[str]:
+        """Those of ``words`` some shelved skill holds (or held), one set operation a shelf."""
+        return set().union(*(shelf.intersection(words) for shelf in self._words))
 
     def counts(self, word: str) -> dict[str, int]:
         """``{skill: count}`` of ``word`` in every shelved skill that holds it."""
