@@ -32,12 +32,14 @@ import weakref
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import islice
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.context.calibration import RECALIBRATE_SHARE, strong_bar
 from skills_core.context.derived import DerivedSkills
 from skills_core.context.selection import (
+    MAX_QUERY_CHARS,
     STRONG,
     WEAK,
     SelectionPolicy,
@@ -60,6 +62,10 @@ B = 0.75
 NAME_WEIGHT = 3
 DESCRIPTION_WEIGHT = 2
 TAG_WEIGHT = 2
+
+MAX_QUERY_TERMS = 1_000
+"""How many distinct terms of a query are scored: a pasted log or document costs at most the
+first 1,000 (each term new to the index looks up its stem's forms once)."""
 
 SEARCH_POLICY = SelectionPolicy(top_k=5)
 """The default policy of ranked search: the five best skills sharing a term with the request."""
@@ -144,13 +150,17 @@ class SkillSearchIndex:
     def search(self, query: str, policy: SelectionPolicy | None = None) -> list[SkillMatch]:
         """The skills best fitting ``query``, best first (default policy: :data:`SEARCH_POLICY`).
 
-        With ``min_score`` unset, every skill sharing a term with the query is a candidate. A
+        With ``min_score`` unset, every skill sharing a term with the query is a candidate. Only
+        the first :data:`MAX_QUERY_TERMS` distinct terms of the query's first
+        :data:`~skills_core.context.selection.MAX_QUERY_CHARS` characters are scored. A
         query without terms (empty, or stopwords only) finds nothing, unless the policy
         includes tags: then every skill carrying them scores 0 (kept when ``min_score`` is 0).
         """
         policy = policy or SEARCH_POLICY
         tags = TagFilter(policy.include_tags, policy.exclude_tags)
-        terms = Counter(search_terms(query))
+        terms = Counter(search_terms(query[:MAX_QUERY_CHARS]))
+        if len(terms) > MAX_QUERY_TERMS:
+            terms = Counter(dict(islice(terms.items(), MAX_QUERY_TERMS)))
         if policy.top_k <= 0 or (not terms and not tags.include):
             return []
         with self._lock:

@@ -10,6 +10,7 @@ from benchmarks.selection_queries import FITTING, NOTHING_FITS
 from benchmarks.selection_skills import domain_skills
 from skills_core import SkillCatalog
 from skills_core.context.search import (
+    MAX_QUERY_TERMS,
     SEARCH_POLICY,
     SkillSearchIndex,
     rank_skills,
@@ -215,3 +216,10 @@ async def test_a_form_new_to_the_catalog_joins_the_postings_of_an_asked_term() -
     skills.backend.remove("a")
     await skills.catalog.refresh()
     assert [m.name for m in index.search("deployed")] == ["b"]
+
+
+async def test_a_long_message_is_scored_on_its_first_distinct_terms() -> None:
+    catalog = await catalog_of({"code-search": CODE_SEARCH})
+    filler = " ".join(f"word{i}" for i in range(MAX_QUERY_TERMS))
+    assert rank_skills(catalog, f"rust {filler}")  # "rust" is among the first terms
+    assert rank_skills(catalog, f"{filler} rust") == []  # past the first 1,000: not read
