@@ -38,7 +38,7 @@ from benchmarks.selection_queries import FITTING, NOTHING_FITS
 from benchmarks.selection_skills import domain_skills
 from skills_core import SkillCatalog
 from skills_core.context.search import SkillSearchIndex
-from skills_core.context.selection import SelectionPolicy, SkillMatch, select_skills
+from skills_core.context.selection import STRONG, SelectionPolicy, SkillMatch, select_skills
 
 EXAMPLES = Path(__file__).parents[1] / "skills_core" / "examples"
 RANKED = SelectionPolicy(top_k=50, min_score=0.0)
@@ -124,6 +124,7 @@ def print_quality() -> None:
             first, top3, mrr = quality(ranker)
             print(f"| {label} | {first:.3f} | {top3:.3f} | {mrr:.3f} |")
     catalog = catalog_of(0)
+    print_strength(SkillSearchIndex(catalog))
     ranked, crate = rankers(catalog).values()
     print("\nranked search, by min_score: | min_score | right skill first | 'nothing fits' empty |")
     for threshold, answered, empty in sweep(ranked, (0.1, 0.15, 0.2, 0.25, 0.3, 0.35)):
@@ -135,11 +136,30 @@ def print_quality() -> None:
         print(f"| {threshold:.2f} | {answered:.3f} | {empty:.3f} |")
 
 
+def print_strength(index: SkillSearchIndex) -> None:
+    """What the default search returns: candidates marked strong or weak, against its bar."""
+    fitting = [(index.search(query)[:1], wanted) for query, wanted in FITTING]
+    nothing = [index.search(query)[:1] for query in NOTHING_FITS]
+    first = sum(bool(top) and top[0].name == wanted for top, wanted in fitting)
+    strong = sum(
+        bool(top) and top[0].name == wanted and top[0].strength == STRONG for top, wanted in fitting
+    )
+    empty = sum(not top for top, _ in fitting)
+    weak = sum(not top or top[0].strength != STRONG for top in nothing)
+    count = len(FITTING)
+    print(f"\nranked search by default (strong bar {index.strong_bar():.3f}):")
+    print(
+        f"fitting: skill first {first / count:.3f}, first and strong {strong / count:.3f}, "
+        f"empty {empty}; nothing fits: weak or empty {weak / len(NOTHING_FITS):.3f}"
+    )
+
+
 def print_speed(size: int, timer: Timer) -> None:
     catalog = catalog_of(size - 49)
     build = timer.median(lambda: SkillSearchIndex(catalog).sync())
     index = SkillSearchIndex(catalog)
     index.sync()
+    calibrate = timer.once(index.strong_bar)
     queries = [query for query, _ in FITTING]
     cold = [timer.once(lambda query=query: index.search(query)) for query in queries]
     warm = [timer.median(lambda query=query: index.search(query)) for query in queries]
@@ -148,7 +168,7 @@ def print_speed(size: int, timer: Timer) -> None:
         timer.median(lambda query=query: select_skills(catalog, query), 3) for query in queries
     ]
     print(f"\n{len(catalog):,} skills ({timer.clock.__name__})")
-    print(f"index build: {build * 1000:.1f} ms")
+    print(f"index build: {build * 1000:.1f} ms; strong bar calibration {calibrate * 1000:.1f} ms")
     for label, times in (("warm", warm), ("cold", cold), ("adk-rust scorer", crate)):
         median, worst = statistics.median(times) * 1000, max(times) * 1000
         print(f"query, {label}: median {median:.3f} ms, max {worst:.3f} ms")

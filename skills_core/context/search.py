@@ -185,19 +185,24 @@ class SkillSearchIndex:
     def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
         """Each matching skill's share of the query's attainable weight."""
         count = len(self._indexed)
-        norms = self._norms
         scores: dict[str, float] = {}
         attainable = 0.0
         for term, repeats in terms.items():
-            found = {name: n / norms[name] for name, n in self._body_postings(term).items()}
-            for name, n in self._heads.get(term, {}).items():
-                found[name] = found.get(name, 0.0) + n
+            found = self._found(term)
             frequency = len(found)
             weight = repeats * math.log(1.0 + (count - frequency + 0.5) / (frequency + 0.5))
             attainable += weight * (K1 + 1.0)
             for name, tf in found.items():
                 scores[name] = scores.get(name, 0.0) + weight * tf * (K1 + 1.0) / (tf + K1)
         return {name: score / attainable for name, score in scores.items()}
+
+    def _found(self, term: str) -> dict[str, float]:
+        """``{skill: weighted, length-normalised count}`` of every skill holding ``term``."""
+        norms = self._norms
+        found = {name: n / norms[name] for name, n in self._body_postings(term).items()}
+        for name, n in self._heads.get(term, {}).items():
+            found[name] = found.get(name, 0.0) + n
+        return found
 
     def _body_postings(self, term: str) -> dict[str, int]:
         """``{skill: count}`` of the body words sharing ``term``'s stem, gathered on first use."""
@@ -214,8 +219,12 @@ class SkillSearchIndex:
 
     def _strong_bar(self) -> float:
         if self._bar is None or self._changes > RECALIBRATE_SHARE * len(self._indexed):
+            skills = list(self._indexed.values())
             self._bar = strong_bar(
-                list(self._indexed.values()), self._chance_term, self._best_score
+                len(skills),
+                lambda rng: self._chance_term(rng.choice(skills), rng),
+                lambda term: len(self._found(term)),
+                self._best_score,
             )
             self._changes = 0
         return self._bar
