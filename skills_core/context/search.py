@@ -248,7 +248,10 @@ class SkillSearchIndex:
             self._bodies.remove(skill.name)
             self._total_length -= skill.length
             for term in skill.head:
-                del self._heads[term][skill.name]
+                holders = self._heads[term]
+                del holders[skill.name]
+                if not holders:
+                    del self._heads[term]
             for word in self._asked(skill.body):
                 self._postings[self._forms[word]].pop(skill.name, None)
         for skill in added:
