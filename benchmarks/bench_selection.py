@@ -15,6 +15,11 @@ Speed (medians of ``--repeat`` runs): building the index of ``--size`` generated
 (its words were asked before) and cold (the first use of its words gathers their postings).
 Long messages: the adk-rust scorer and ranked search on a 256 KB and a 1 MB message (the
 requests repeated) and on 100,000 distinct words, over the same skills.
+
+Real-sized (``--real-sized 10000``): the same on skills of benchmarks/real_sized.py (5-40 KB
+bodies, a long-tailed vocabulary): the index build, the calibration of the strong bar, a first
+query on a word no query used before (a skill's own identifier, each one new), a common word's
+first and later query, and the catch-up after a refresh that changed 1 skill.
 """
 
 from __future__ import annotations
@@ -28,11 +33,12 @@ from pathlib import Path
 
 from backends import MemoryBackend
 from benchmarks.corpus import iter_corpus
+from benchmarks.real_sized import real_sized_skills
 from benchmarks.selection_queries import FITTING, NOTHING_FITS
 from benchmarks.selection_skills import domain_skills
 from skills_core import SkillCatalog
 from skills_core.context.search import SkillSearchIndex
-from skills_core.context.selection import SelectionPolicy, SkillMatch, select_skills
+from skills_core.context.selection import STRONG, SelectionPolicy, SkillMatch, select_skills
 
 EXAMPLES = Path(__file__).parents[1] / "skills_core" / "examples"
 RANKED = SelectionPolicy(top_k=50, min_score=0.0)
@@ -118,6 +124,7 @@ def print_quality() -> None:
             first, top3, mrr = quality(ranker)
             print(f"| {label} | {first:.3f} | {top3:.3f} | {mrr:.3f} |")
     catalog = catalog_of(0)
+    print_strength(SkillSearchIndex(catalog))
     ranked, crate = rankers(catalog).values()
     print("\nranked search, by min_score: | min_score | right skill first | 'nothing fits' empty |")
     for threshold, answered, empty in sweep(ranked, (0.1, 0.15, 0.2, 0.25, 0.3, 0.35)):
@@ -129,11 +136,30 @@ def print_quality() -> None:
         print(f"| {threshold:.2f} | {answered:.3f} | {empty:.3f} |")
 
 
+def print_strength(index: SkillSearchIndex) -> None:
+    """What the default search returns: candidates marked strong or weak, against its bar."""
+    fitting = [(index.search(query)[:1], wanted) for query, wanted in FITTING]
+    nothing = [index.search(query)[:1] for query in NOTHING_FITS]
+    first = sum(bool(top) and top[0].name == wanted for top, wanted in fitting)
+    strong = sum(
+        bool(top) and top[0].name == wanted and top[0].strength == STRONG for top, wanted in fitting
+    )
+    empty = sum(not top for top, _ in fitting)
+    weak = sum(not top or top[0].strength != STRONG for top in nothing)
+    count = len(FITTING)
+    print(f"\nranked search by default (strong bar {index.strong_bar():.3f}):")
+    print(
+        f"fitting: skill first {first / count:.3f}, first and strong {strong / count:.3f}, "
+        f"empty {empty}; nothing fits: weak or empty {weak / len(NOTHING_FITS):.3f}"
+    )
+
+
 def print_speed(size: int, timer: Timer) -> None:
     catalog = catalog_of(size - 49)
     build = timer.median(lambda: SkillSearchIndex(catalog).sync())
     index = SkillSearchIndex(catalog)
     index.sync()
+    calibrate = timer.once(index.strong_bar)
     queries = [query for query, _ in FITTING]
     cold = [timer.once(lambda query=query: index.search(query)) for query in queries]
     warm = [timer.median(lambda query=query: index.search(query)) for query in queries]
@@ -142,7 +168,7 @@ def print_speed(size: int, timer: Timer) -> None:
         timer.median(lambda query=query: select_skills(catalog, query), 3) for query in queries
     ]
     print(f"\n{len(catalog):,} skills ({timer.clock.__name__})")
-    print(f"index build: {build * 1000:.1f} ms")
+    print(f"index build: {build * 1000:.1f} ms; strong bar calibration {calibrate * 1000:.1f} ms")
     for label, times in (("warm", warm), ("cold", cold), ("adk-rust scorer", crate)):
         median, worst = statistics.median(times) * 1000, max(times) * 1000
         print(f"query, {label}: median {median:.3f} ms, max {worst:.3f} ms")
@@ -193,16 +219,51 @@ def print_incremental(timer: Timer) -> None:
     )
 
 
+def print_real_sized(count: int, timer: Timer) -> None:
+    backend = MemoryBackend({name: {"SKILL.md": text} for name, text in real_sized_skills(count)})
+    catalog = SkillCatalog(backend)
+    asyncio.run(catalog.refresh())
+    megabytes = sum(len(entry.raw) for entry in catalog.snapshot.loaded.values()) / 1e6
+    index = SkillSearchIndex(catalog)
+    build = timer.once(index.sync)
+    calibrate = timer.once(index.strong_bar)
+    step = max(1, count // 25)
+    rare = [timer.once(lambda i=i: index.search(f"real{i:05d}x7")) for i in range(0, count, step)]
+    common = [timer.once(lambda word=word: index.search(word)) for word in ("bazo", "kifu")]
+    again = [timer.median(lambda word=word: index.search(word)) for word in ("bazo", "kifu")]
+    times = []
+    for round_ in range(timer.repeat):
+        text = f"---\nname: real-00042\ndescription: Plumbing {round_}.\n---\nFix leaks.\n"
+        backend.put("real-00042", {"SKILL.md": text})
+        asyncio.run(catalog.refresh())
+        times.append(timer.once(index.sync))
+    print(f"\n{count:,} real-sized skills ({megabytes:.0f} MB), {timer.clock.__name__}")
+    print(f"index build: {build * 1000:.0f} ms; strong bar calibration: {calibrate * 1000:.0f} ms")
+    print(
+        f"first query of a rare word: median {statistics.median(rare) * 1000:.2f} ms, "
+        f"max {max(rare) * 1000:.2f} ms ({len(rare)} words)"
+    )
+    print(
+        f"a word in most skills: first {max(common) * 1000:.1f} ms, "
+        f"later {max(again) * 1000:.1f} ms"
+    )
+    print(f"catch up after a refresh changing 1 skill: {statistics.median(times) * 1000:.2f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--size", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--real-sized", type=int, default=0, help="also time N real-sized skills")
     parser.add_argument(
         "--clock", choices=CLOCKS, default="wall", help="cpu: this process's CPU time only"
     )
     args = parser.parse_args()
+    timer = Timer(CLOCKS[args.clock], args.repeat)
     print_quality()
-    print_speed(args.size, Timer(CLOCKS[args.clock], args.repeat))
+    print_speed(args.size, timer)
+    if args.real_sized:
+        print_real_sized(args.real_sized, timer)
 
 
 if __name__ == "__main__":

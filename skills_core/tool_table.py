@@ -103,7 +103,9 @@ TOOLS: Mapping[str, ToolDeclaration] = {
         ToolDeclaration(
             SEARCH_SKILLS,
             "Finds the skills that fit a request, best first: give the request's key words "
-            "as `query`. An empty result means no skill fits.",
+            "as `query`. Each result has a `strength`: `strong` fits the request well; `weak` "
+            "only shares some words with it, so read its description and load it only if it "
+            "really fits. An empty result means no skill shares a word with the request.",
             {"query": QUERY, "limit": LIMIT},
             ("query",),
         ),

@@ -31,7 +31,7 @@ class AutoSkillsPlugin(BasePlugin):
     Args:
         catalog: The skills to choose from, from any backend.
         policy: Which skills qualify (default: the top match, at the selector's own lowest
-            score).
+            score; a ranked match must also be strong, unless ``min_score`` is set).
         max_chars: How much of the skill's body to inject.
         selector: How skills are chosen: ranked search (default) or
             :func:`~skills_core.context.selection.select_skills` for adk-rust's scores.

@@ -74,6 +74,7 @@ class CatalogSkillRegistry(SkillRegistry):
     def search_tool_description(self) -> str:
         """How the model should search."""
         return (
-            "Finds the skills that fit a request, best first: give its key words. An empty "
-            "result means no skill fits; an empty query lists every skill."
+            "Finds the skills that share words with a request, best fit first: give its key "
+            "words and read the descriptions, the later ones may fit only loosely. An empty "
+            "result means no skill shares a word with it; an empty query lists every skill."
         )

@@ -33,7 +33,13 @@ from typing import Generic, Protocol, TypeVar
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.injection import escape_block_delimiters, skill_body
 from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, skill_tags
+from skills_core.context.selection import (
+    SelectionPolicy,
+    Selector,
+    SkillMatch,
+    confident,
+    skill_tags,
+)
 from skills_core.format.tool_rules import split_call
 
 DEFAULT_MAX_INSTRUCTION_CHARS = 8_000
@@ -97,7 +103,7 @@ class CoordinatorConfig:
 
     Attributes:
         policy: Which skills are candidates (by default the top one, at the selector's own
-            lowest score).
+            lowest score; a ranked match must also be strong, unless ``min_score`` is set).
         max_instruction_chars: The longest body put in an instruction.
         validation_mode: Strict (every allowed tool must resolve) or permissive.
         selector: How candidates are scored: ranked search (default) or
@@ -203,7 +209,9 @@ class ContextCoordinator(Generic[ToolT]):
     def build_context(self, query: str) -> SkillContext[ToolT] | None:
         """The best candidate for ``query`` whose tools can be bound, or ``None``."""
         config = self._config
-        return self._first(config.selector(self._catalog, query, config.policy))
+        return self._first(
+            confident(config.selector(self._catalog, query, config.policy), config.policy)
+        )
 
     def build_context_by_name(self, name: str) -> SkillContext[ToolT] | None:
         """The skill called ``name``, unscored; ``None`` when absent or its tools are not."""

@@ -1,6 +1,7 @@
 r"""Skill injection (adk-rust's ``SkillInjector``): the best skill's body, put before a message.
 
-The best skill is ranked search's (``selector=select_skills`` for adk-rust's scores). Only user
+The best skill is ranked search's, when its match is strong against the catalog's calibrated
+bar or the policy sets a ``min_score`` (``selector=select_skills`` for adk-rust's scores). Only user
 messages with some text are touched. The query is their text parts joined by
 ``"\n"``; only the top match is used, and its block is ``[skill:<name>]``, a newline, the body
 cut to ``max_chars`` characters, a newline and ``[/skill]``; delimiters inside the name and
@@ -21,7 +22,7 @@ from typing import Protocol
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch
+from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, confident
 
 DEFAULT_MAX_INJECTED_CHARS = 2_000
 """adk-rust's default cut of an injected body."""
@@ -80,7 +81,7 @@ def select_skill_prompt_block(
     selector: Selector = rank_skills,
 ) -> tuple[SkillMatch, str] | None:
     """The top match for ``query`` and its prompt block; ``None`` when nothing matches."""
-    for match in selector(catalog, query, policy)[:1]:
+    for match in confident(selector(catalog, query, policy), policy)[:1]:
         body = skill_body(catalog, match.name)
         if body is not None:  # None: removed by a refresh since it was selected
             return match, prompt_block(match.name, body, max_chars)

@@ -1,35 +1,47 @@
-"""Ranked skill search: BM25 over field-weighted term counts of name, description, tags, body.
+"""Ranked search: BM25F over the name, description, tags and whole body of every skill.
 
-Each skill is indexed as one bag of words in which a name word counts 3 times, a description
-or tag word twice and a word of the body's opening once (BM25F with these field weights and no
-length normalisation: descriptions and the indexed opening of bodies are short and of similar
-length). A query term's weight is its inverse document frequency times the saturated count
-(``k1 = 1.2``); plurals match singulars ("forms" finds "form", "queries" "query").
+Requests are cut into *terms* (:func:`~skills_core.context.tokens.search_terms`: Snowball
+English stems, without stopwords, one-letter tokens or contraction fragments). A term found in
+a skill counts ``3`` times per name occurrence, twice per description or tag occurrence, and
+once per body occurrence of a word sharing its stem, divided by the body's length against the
+catalog's average (``1 - B + B * length / average``, BM25's length normalisation, so a 40 KB
+skill does not win every request by holding every word). The sum is saturated (``K1 = 1.2``)
+and weighted by the term's inverse document frequency.
 
-The score is the share of the query's attainable weight a skill covers, between 0 and 1:
+The score is the share of the request's attainable weight a skill covers, between 0 and 1:
 words no skill contains lower every score, so "book a table for two" scores low even where one
-skill mentions tables. :data:`MIN_SCORE` keeps such queries empty
-(``docs/choosing-skills.md`` has the measurements).
+skill mentions tables. Each match carries a ``strength``: ``strong`` above the catalog's own
+bar (:mod:`skills_core.context.calibration`), ``weak`` at or below it. By default every skill
+sharing a term with the request is a candidate; mechanisms that act without the model keep
+strong matches only (:func:`~skills_core.context.selection.confident`).
 
-Indexing a skill is tokenizing it and counting its words, all in C; a skill's counts never
-depend on other skills, so a refresh that changes 1 skill of 10,000 re-indexes that one. The
-postings of a word are gathered the first time a query uses it and then kept up to date.
+Indexing a skill is stemming its name, description and tags, and counting its body's plain
+words, in C; its counts never depend on other skills, so a refresh that changes 1 skill of
+10,000 re-indexes that one. Name, description and tag terms are posted when indexed; a term's
+body postings are gathered the first time a query uses it (from the body words that share its
+stem, :func:`~skills_core.context.tokens.stem_forms`) and then kept up to date.
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
+import random
 import threading
 import weakref
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import islice
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
+from skills_core.context.calibration import RECALIBRATE_SHARE, strong_bar
 from skills_core.context.derived import DerivedSkills
 from skills_core.context.selection import (
+    MAX_QUERY_CHARS,
+    STRONG,
+    WEAK,
     SelectionPolicy,
     SkillFacts,
     SkillMatch,
@@ -37,65 +49,53 @@ from skills_core.context.selection import (
     ranked,
     skill_tags,
 )
-from skills_core.context.tokens import STOPWORDS, stem, tokenize, tokenize_bytes
+from skills_core.context.shelves import BodyShelves
+from skills_core.context.tokens import TERMS, search_terms, stem_forms, tokenize_bytes
 from skills_core.format.models import SkillMetadata
 
 K1 = 1.2
 """Term-count saturation: a term's weight approaches ``K1 + 1`` as it repeats."""
 
+B = 0.75
+"""How far a body's length normalises its counts (0: not at all, 1: fully)."""
+
 NAME_WEIGHT = 3
 DESCRIPTION_WEIGHT = 2
 TAG_WEIGHT = 2
-BODY_WEIGHT = 1
 
-DEFAULT_BODY_CHARS = 1_000
-"""How much of each body is indexed by default: its title and opening."""
-
-MIN_SCORE = 0.25
-"""The default lowest score kept: queries that no skill fits come back empty."""
+MAX_QUERY_TERMS = 1_000
+"""How many distinct terms of a query are scored: a pasted log or document costs at most the
+first 1,000 (each term new to the index looks up its stem's forms once)."""
 
 SEARCH_POLICY = SelectionPolicy(top_k=5)
-"""The default policy of ranked search: the five best skills scoring at least ``MIN_SCORE``."""
+"""The default policy of ranked search: the five best skills sharing a term with the request."""
 
 
 @dataclass(frozen=True, slots=True)
 class IndexedSkill(SkillFacts):
-    """One skill as the index holds it: what a match reports, and its weighted word counts."""
+    """One skill as the index holds it: what a match reports, and its term counts.
 
-    counts: dict[str, int]
+    Attributes:
+        head: Weighted counts of the name, description and tag terms.
+        body: Counts of the body's words (tokens, not stemmed).
+        length: How many words the body holds.
+    """
+
+    head: Mapping[str, int]
+    body: Mapping[str, int]
+    length: int
 
 
-def index_skill(
-    name: str, entry: CatalogEntry, metadata: SkillMetadata, body_chars: int
-) -> IndexedSkill:
-    """Count the words of one skill, each field's words repeated by its weight."""
+def index_skill(name: str, entry: CatalogEntry, metadata: SkillMetadata) -> IndexedSkill:
+    """Count one skill's head terms, each repeated by its field's weight, and its body's words."""
     tags = skill_tags(metadata)
-    body = entry.raw[entry.body_start : entry.body_start + body_chars]
-    if len(entry.raw) - entry.body_start > body_chars:
-        body = body.rpartition(b" ")[0]  # no half word at the cut
-    words = (
-        tokenize(metadata.name) * NAME_WEIGHT
-        + tokenize(metadata.description) * DESCRIPTION_WEIGHT
-        + tokenize(" ".join(tags)) * TAG_WEIGHT
-        + tokenize_bytes(body) * BODY_WEIGHT
+    head = Counter(
+        search_terms(metadata.name) * NAME_WEIGHT
+        + search_terms(metadata.description) * DESCRIPTION_WEIGHT
+        + search_terms(" ".join(tags)) * TAG_WEIGHT
     )
-    return IndexedSkill(name, entry.location, metadata, tags, Counter(words))
-
-
-def forms(term: str) -> tuple[str, ...]:
-    """The words a query term matches: itself and its regular plurals or singular."""
-    singular = stem(term)
-    plurals = [singular + "s", singular + "es"]
-    if singular.endswith("y"):
-        plurals.append(singular[:-1] + "ies")
-    return tuple(dict.fromkeys([term, singular, *plurals]))
-
-
-_SATURATED = [count * (K1 + 1.0) / (count + K1) for count in range(64)]
-
-
-def _saturated(count: int) -> float:
-    return _SATURATED[count] if count < 64 else count * (K1 + 1.0) / (count + K1)
+    words = tokenize_bytes(entry.raw[entry.body_start :])
+    return IndexedSkill(name, entry.location, metadata, tags, head, Counter(words), len(words))
 
 
 class SkillSearchIndex:
@@ -106,17 +106,19 @@ class SkillSearchIndex:
 
     Args:
         catalog: The skills to search.
-        body_chars: How much of each body to index.
     """
 
-    def __init__(self, catalog: SkillCatalog, *, body_chars: int = DEFAULT_BODY_CHARS) -> None:
-        self._skills = DerivedSkills(
-            catalog, lambda name, entry, metadata: index_skill(name, entry, metadata, body_chars)
-        )
+    def __init__(self, catalog: SkillCatalog) -> None:
+        self._skills = DerivedSkills(catalog, index_skill)
         self._indexed: dict[str, IndexedSkill] = {}
-        self._counts: dict[str, dict[str, int]] = {}  # skill -> its word counts
-        self._vocabulary: set[str] = set()  # every word indexed (removed skills' words stay)
-        self._postings: dict[str, dict[str, int]] = {}  # word -> {skill: count}, once asked
+        self._heads: dict[str, dict[str, int]] = {}  # term -> {skill: weighted head count}
+        self._bodies = BodyShelves()
+        self._postings: dict[str, dict[str, int]] = {}  # term -> {skill: body count}, once asked
+        self._forms: dict[str, str] = {}  # body word -> the asked term it is a form of
+        self._total_length = 0
+        self._norms: dict[str, float] = {}  # skill -> its body length normalisation
+        self._bar: float | None = None  # the strong bar, set on first use
+        self._changes = 0  # skills added or removed since the bar was set
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -139,26 +141,38 @@ class SkillSearchIndex:
         with self._lock:
             self._sync()
 
+    def strong_bar(self) -> float:
+        """The score above which a match is strong in this catalog now."""
+        with self._lock:
+            self._sync()
+            return self._strong_bar()
+
     def search(self, query: str, policy: SelectionPolicy | None = None) -> list[SkillMatch]:
         """The skills best fitting ``query``, best first (default policy: :data:`SEARCH_POLICY`).
 
-        A query without terms (empty, or stopwords only) finds nothing, unless the policy
+        With ``min_score`` unset, every skill sharing a term with the query is a candidate. Only
+        the first :data:`MAX_QUERY_TERMS` distinct terms of the query's first
+        :data:`~skills_core.context.selection.MAX_QUERY_CHARS` characters are scored. A
+        query without terms (empty, or stopwords only) finds nothing, unless the policy
         includes tags: then every skill carrying them scores 0 (kept when ``min_score`` is 0).
         """
         policy = policy or SEARCH_POLICY
         tags = TagFilter(policy.include_tags, policy.exclude_tags)
-        terms = Counter(stem(token) for token in tokenize(query) if token not in STOPWORDS)
+        terms = Counter(search_terms(query[:MAX_QUERY_CHARS]))
+        if len(terms) > MAX_QUERY_TERMS:
+            terms = Counter(dict(islice(terms.items(), MAX_QUERY_TERMS)))
         if policy.top_k <= 0 or (not terms and not tags.include):
             return []
-        min_score = MIN_SCORE if policy.min_score is None else policy.min_score
         with self._lock:
             self._sync()
             scores = self._scores(terms) if terms else dict.fromkeys(self._indexed, 0.0)
+            bar = self._strong_bar()
             skills = self._indexed
             matches = [
-                skills[name].match(score)
+                skills[name].match(score, STRONG if score > bar else WEAK)
                 for name, score in scores.items()
-                if score >= min_score and (not tags or tags.allows(skills[name].tags))
+                if (score > 0 if policy.min_score is None else score >= policy.min_score)
+                and (not tags or tags.allows(skills[name].tags))
             ]
         return ranked(matches, policy.top_k)
 
@@ -168,64 +182,115 @@ class SkillSearchIndex:
         """:meth:`search` in a worker thread: a first search of a large catalog indexes it."""
         return await asyncio.to_thread(self.search, query, policy)
 
-    def _scores(self, terms: Counter[str]) -> dict[str, float]:
+    def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
         """Each matching skill's share of the query's attainable weight."""
         count = len(self._indexed)
         scores: dict[str, float] = {}
         attainable = 0.0
         for term, repeats in terms.items():
-            counts = self._term_counts(term)
-            frequency = len(counts)
+            found = self._found(term)
+            frequency = len(found)
             weight = repeats * math.log(1.0 + (count - frequency + 0.5) / (frequency + 0.5))
             attainable += weight * (K1 + 1.0)
-            for name, found in counts.items():
-                scores[name] = scores.get(name, 0.0) + weight * _saturated(found)
+            for name, tf in found.items():
+                scores[name] = scores.get(name, 0.0) + weight * tf * (K1 + 1.0) / (tf + K1)
         return {name: score / attainable for name, score in scores.items()}
 
-    def _term_counts(self, term: str) -> dict[str, int]:
-        """``{skill: count}`` of a query term's forms in every skill that holds one."""
-        merged: dict[str, int] = {}
-        for form in forms(term):
-            if form not in self._vocabulary:  # no skill ever held it: nothing to gather
-                continue
-            for name, found in self._postings_of(form).items():
-                merged[name] = merged.get(name, 0) + found
-        return merged
+    def _found(self, term: str) -> dict[str, float]:
+        """``{skill: weighted, length-normalised count}`` of every skill holding ``term``."""
+        norms = self._norms
+        found = {name: n / norms[name] for name, n in self._body_postings(term).items()}
+        for name, n in self._heads.get(term, {}).items():
+            found[name] = found.get(name, 0.0) + n
+        return found
 
-    def _postings_of(self, word: str) -> dict[str, int]:
-        postings = self._postings.get(word)
-        if postings is None:
-            postings = self._postings[word] = {
-                name: counts[word] for name, counts in self._counts.items() if word in counts
-            }
+    def _body_postings(self, term: str) -> dict[str, int]:
+        """``{skill: count}`` of the body words sharing ``term``'s stem, gathered on first use."""
+        postings = self._postings.get(term)
+        if postings is not None:
+            return postings
+        postings = self._postings[term] = {}
+        for form in self._bodies.held(stem_forms(term)):
+            if TERMS[form] == term:
+                self._forms[form] = term
+                for name, count in self._bodies.counts(form).items():
+                    postings[name] = postings.get(name, 0) + count
         return postings
+
+    def _strong_bar(self) -> float:
+        if self._bar is None or self._changes > RECALIBRATE_SHARE * len(self._indexed):
+            skills = list(self._indexed.values())
+            self._bar = strong_bar(
+                len(skills),
+                lambda rng: self._chance_term(rng.choice(skills), rng),
+                lambda term: len(self._found(term)),
+                self._best_score,
+            )
+            self._changes = 0
+        return self._bar
+
+    @staticmethod
+    def _chance_term(skill: IndexedSkill, rng: random.Random) -> str:
+        """A term of ``skill`` drawn at random: one of its head's or its body's, stemmed."""
+        words = [*skill.head, *skill.body]
+        word = rng.choice(words) if words else ""
+        return word if word in skill.head else TERMS[word]
+
+    def _best_score(self, terms: Counter[str]) -> float:
+        return max(self._scores(terms).values(), default=0.0)
 
     def _sync(self) -> None:
         added, removed = self._skills.sync()
+        if not added and not removed:
+            return
         for skill in removed:
-            del self._indexed[skill.name], self._counts[skill.name]
-            for word in self._asked(skill.counts):
-                del self._postings[word][skill.name]
+            del self._indexed[skill.name]
+            self._bodies.remove(skill.name)
+            self._total_length -= skill.length
+            for term in skill.head:
+                holders = self._heads[term]
+                del holders[skill.name]
+                if not holders:
+                    del self._heads[term]
+            for word in self._asked(skill.body):
+                self._postings[self._forms[word]].pop(skill.name, None)
         for skill in added:
             self._indexed[skill.name] = skill
-            self._counts[skill.name] = skill.counts
-            self._vocabulary.update(skill.counts)
-            for word in self._asked(skill.counts):
-                self._postings[word][skill.name] = skill.counts[word]
+            self._total_length += skill.length
+            for term, n in skill.head.items():
+                self._heads.setdefault(term, {})[skill.name] = n
+            # a word new to the catalog (so to its shelf) may be a form of an asked term
+            self._note_forms(self._bodies.add(skill.name, skill.body, fresh=bool(self._postings)))
+            for word in self._asked(skill.body):
+                postings = self._postings[self._forms[word]]
+                postings[skill.name] = postings.get(skill.name, 0) + skill.body[word]
+        self._changes += len(added) + len(removed)
+        average = self._total_length / len(self._indexed) if self._indexed else 0.0
+        self._norms = {
+            name: 1.0 - B + B * (skill.length / average if average else 1.0)
+            for name, skill in self._indexed.items()
+        }
 
-    def _asked(self, counts: dict[str, int]) -> Iterable[str]:
-        """The words of ``counts`` whose postings exist."""
-        postings = self._postings
-        if len(counts) < len(postings):
-            return [word for word in counts if word in postings]
-        return [word for word in postings if word in counts]
+    def _note_forms(self, words: Iterable[str]) -> None:
+        """Record which of ``words`` (new to the catalog) are forms of an asked term."""
+        for word in words:
+            term = TERMS[word]
+            if term in self._postings and word in stem_forms(term):
+                self._forms[word] = term
+
+    def _asked(self, counts: Mapping[str, int]) -> Iterable[str]:
+        """The words of ``counts`` that are forms of an asked term (their postings exist)."""
+        forms = self._forms
+        if len(counts) < len(forms):
+            return [word for word in counts if word in forms]
+        return [word for word in forms if word in counts]
 
 
 _SHARED: weakref.WeakKeyDictionary[SkillCatalog, SkillSearchIndex] = weakref.WeakKeyDictionary()
 
 
 def search_index(catalog: SkillCatalog) -> SkillSearchIndex:
-    """The search index of ``catalog`` with default settings, shared by all its users."""
+    """The search index of ``catalog``, shared by all its users."""
     index = _SHARED.get(catalog)
     if index is None:
         index = _SHARED[catalog] = SkillSearchIndex(catalog)

@@ -25,6 +25,7 @@ import weakref
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
@@ -46,6 +47,13 @@ message scores exactly as its first ``MAX_QUERY_CHARS`` characters would (a word
 counts as its first part), which bounds what a pasted log or document costs a selection."""
 
 
+Strength = Literal["strong", "weak"]
+STRONG: Strength = "strong"
+"""A ranked match scoring above what chance requests reach in its catalog."""
+WEAK: Strength = "weak"
+"""A ranked match that shares words with the request no better than chance does."""
+
+
 @dataclass(frozen=True, slots=True)
 class SelectionPolicy:
     """Which skills a selection keeps (adk-rust's defaults).
@@ -53,9 +61,10 @@ class SelectionPolicy:
     Attributes:
         top_k: How many matches at most.
         min_score: The lowest score kept; ``None`` for the scorer's own default:
-            :data:`MIN_SCORE` (1.0, as adk-rust) for :func:`select_skills`, and
-            :data:`skills_core.context.search.MIN_SCORE` for ranked search, whose scores
-            lie between 0 and 1.
+            :data:`MIN_SCORE` (1.0, as adk-rust) for :func:`select_skills`; for ranked
+            search, whose scores lie between 0 and 1, every skill sharing a term with the
+            request (mechanisms acting without the model then keep strong ones only:
+            :func:`confident`).
         include_tags: When set, only skills carrying one of these tags.
         exclude_tags: Skills carrying any of these tags never match.
     """
@@ -81,6 +90,8 @@ class SkillMatch:
         location: Where its SKILL.md lives.
         metadata: Its frontmatter.
         tags: Its tags: frontmatter ``tags`` then ``metadata.tags``.
+        strength: Ranked search's verdict, :data:`STRONG` or :data:`WEAK` (against the
+            catalog's calibrated bar); ``None`` from adk-rust's scorer.
     """
 
     name: str
@@ -88,6 +99,7 @@ class SkillMatch:
     location: str
     metadata: SkillMetadata = field(repr=False)
     tags: tuple[str, ...] = ()
+    strength: Strength | None = None
 
     @property
     def description(self) -> str:
@@ -139,9 +151,9 @@ class SkillFacts:
     metadata: SkillMetadata = field(repr=False)
     tags: tuple[str, ...]
 
-    def match(self, score: float) -> SkillMatch:
+    def match(self, score: float, strength: Strength | None = None) -> SkillMatch:
         """This skill as a match with ``score``."""
-        return SkillMatch(self.name, score, self.location, self.metadata, self.tags)
+        return SkillMatch(self.name, score, self.location, self.metadata, self.tags, strength)
 
 
 class QueryTokens:
@@ -234,6 +246,17 @@ def select_skills(
         if score >= min_score
     ]
     return ranked(matches, policy.top_k)
+
+
+def confident(matches: Iterable[SkillMatch], policy: SelectionPolicy | None) -> list[SkillMatch]:
+    """The matches a mechanism acting without the model may use (injection, the coordinator).
+
+    A wrong skill costs there, so weak ranked matches go, unless the policy sets its own
+    ``min_score``: then the caller chose the floor and every match above it stays.
+    """
+    if policy is not None and policy.min_score is not None:
+        return list(matches)
+    return [match for match in matches if match.strength != WEAK]
 
 
 def ranked(matches: Iterable[SkillMatch], top_k: int) -> list[SkillMatch]:

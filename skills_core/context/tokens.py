@@ -7,11 +7,21 @@ punctuation, any non-ASCII character) separates tokens. ``"Résumé PDF-forms"``
 The cut runs on bytes with one translation table: UTF-8 encodes every non-ASCII character as
 bytes of 0x80 and above, which all map to a separator, so the result equals a character-wise
 scan at C speed (about 100 ns a token, most of it building the token strings).
+
+Ranked search matches on *terms*: tokens less stopwords, one-letter tokens and the fragments
+contractions leave, reduced to their Snowball English stem (the ``snowballstemmer`` package,
+which uses PyStemmer's C code when that is installed). A skill's body is indexed as its plain
+tokens, at C speed; a request's term finds the body words that share its stem among the
+term with common endings (:func:`stem_forms`), so only a request's words and
+the few body words they meet are ever stemmed.
 """
 
 from __future__ import annotations
 
 import string
+import threading
+
+import snowballstemmer
 
 _KEEP = frozenset((string.ascii_letters + string.digits).encode())
 _TABLE = bytes(
@@ -29,9 +39,6 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 the adk-rust scorer counts every word)."""
 
 
-_ES_PLURALS = ("sses", "xes", "ches", "shes", "zzes")
-
-
 def tokenize(text: str) -> list[str]:
     """The tokens of ``text``, in order, repeats kept."""
     return tokenize_bytes(text.encode("utf-8", "surrogatepass"))
@@ -42,26 +49,70 @@ def tokenize_bytes(data: bytes) -> list[str]:
     return data.translate(_TABLE).decode("ascii").split()
 
 
-def stem(token: str) -> str:
-    """A plural folded to its singular, so "forms" finds "form" and "queries" "query".
+_FRAGMENT_TEXT = """ll re ve don doesn didn isn aren wasn weren won wouldn shouldn couldn hasn
+haven hadn mustn needn shan"""
+_FRAGMENTS = frozenset(_FRAGMENT_TEXT.split())
+"""What remains of contractions once the apostrophe splits them ("don't" gives "don", "t")."""
 
-    ``-ies`` becomes ``-y``; ``-sses``, ``-xes``, ``-ches``, ``-shes`` and ``-zzes`` lose
-    ``es``; any other final ``s`` goes, except in ``-ss``, ``-us`` and ``-is`` words.
+_MAX_KNOWN_TOKENS = 1_000_000
+
+
+class _Terms(dict[str, str]):
+    """Token -> its search term, or ``""`` for a token search ignores; filled on first sight.
+
+    A long-running process that meets over a million distinct tokens starts over.
     """
-    if len(token) < 4 or token[-1] != "s" or token[-2] in "siu":
-        return token
-    if token.endswith("ies"):
-        return token[:-3] + "y"
-    if token.endswith(_ES_PLURALS):
-        return token[:-2]
-    return token[:-1]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._stemmer = snowballstemmer.stemmer("english")
+        self._lock = threading.Lock()  # the pure-Python stemmer keeps state while it works
+
+    def __missing__(self, token: str) -> str:
+        if (len(token) < 2 and token.isalpha()) or token in STOPWORDS or token in _FRAGMENTS:
+            term = ""
+        else:
+            with self._lock:
+                term = self._stemmer.stemWord(token)
+        if len(self) >= _MAX_KNOWN_TOKENS:
+            self.clear()
+        self[token] = term
+        return term
+
+
+TERMS = _Terms()
+"""Every token's search term: Snowball's English stem (``"forms"`` and ``"forming"`` give
+``"form"``, ``"queries"`` gives ``"queri"``), or ``""`` for stopwords, one-letter tokens and
+contraction fragments (a one-digit token stays: "task 5")."""
 
 
 def search_terms(text: str) -> list[str]:
-    """The terms ranked search matches on: tokens without stopwords, plurals folded."""
-    return terms_of(tokenize(text))
+    """The terms ranked search matches on: stems of the tokens it does not ignore, in order."""
+    return [term for term in map(TERMS.__getitem__, tokenize(text)) if term]
 
 
-def terms_of(tokens: list[str]) -> list[str]:
-    """``tokens`` without stopwords, plurals folded."""
-    return [stem(token) for token in tokens if token not in STOPWORDS]
+_SUFFIX_TEXT = """s es e ed ing ings er ers or ors y ies ied ly ion ions ation ations ate ated
+ates ating ator ators ization izations ification ifications ment ments ement ements
+al als ally ity ities
+ability abilities ibility ic ics ical ically ist ists ism ness ize izes ized izing izer izers
+ise ised ising ive ively ives able ably ence ences ance ances ant ants ent ents ently ency
+encies ous ously ful fully ility ilities ional itional ication ications ition itive ative
+atively eering iately ial"""
+_SUFFIXES = tuple(_SUFFIX_TEXT.split())
+"""Endings English words take on a stem (with "" for the stem itself)."""
+
+
+def stem_forms(term: str) -> list[str]:
+    """Words that may have ``term`` as their stem: ``term`` with common endings.
+
+    ``"deploy"`` gives ``deploy``, ``deploys``, ``deployment``..., ``"queri"`` gives
+    ``queries`` and ``query``; callers keep those some skill holds and whose stem is ``term``.
+    """
+    bases = [term]
+    if term.endswith("e"):
+        bases.append(term[:-1])  # write: writing
+    if term.endswith("i"):
+        bases.append(term[:-1] + "y")  # queri: query
+    if term[-1] not in "aeiouy":
+        bases.append(term + term[-1])  # plot: plotting
+    return list(dict.fromkeys(base + suffix for base in bases for suffix in ("", *_SUFFIXES)))

@@ -106,7 +106,10 @@ class SkillTools:
     async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
         """The skills that best fit ``query`` (ranked search), best first, with descriptions.
 
-        Words no skill fits give an empty list; see :mod:`skills_core.context.search`.
+        Every skill sharing a term with the query is a candidate, with its ``score`` and its
+        ``strength``: ``strong`` above the catalog's calibrated bar, ``weak`` at or below it
+        (see :mod:`skills_core.context.search`). The list is empty only when no skill shares
+        a word with the query.
         """
         if problem := require_text(query=query):
             return problem
@@ -117,7 +120,15 @@ class SkillTools:
             return tool_error(INVALID_ARGUMENTS, message)
         policy = SelectionPolicy(top_k=limit)
         matches = await search_index(self._catalog).search_async(query, policy)
-        found = [{"name": match.name, "description": match.description} for match in matches]
+        found = [
+            {
+                "name": match.name,
+                "description": match.description,
+                "score": round(match.score, 3),
+                "strength": match.strength,
+            }
+            for match in matches
+        ]
         return {"query": query, "skills": found}
 
     @traced(LOAD_SKILL)

@@ -41,7 +41,14 @@ async def test_the_model_searches_then_loads_what_it_found() -> None:
     found = dict(responses(events))
     assert found["search_skills"] == {
         "query": "fill out my pdf form",
-        "skills": [{"name": "pdf-forms", "description": "Fill in PDF forms."}],
+        "skills": [
+            {
+                "name": "pdf-forms",
+                "description": "Fill in PDF forms.",
+                "score": 0.746,
+                "strength": "strong",
+            }
+        ],
     }
     assert found["load_skill"]["instructions"].strip() == "Use pdftk."
     first = model.requests[0]
@@ -52,6 +59,26 @@ async def test_the_model_searches_then_loads_what_it_found() -> None:
         "load_skill_resource",
     }
     assert "`search_skills`" in system_text(first)
+
+
+async def test_the_model_gets_a_weak_candidate_and_is_told_how_to_read_it() -> None:
+    toolset = SkillsToolset(SkillCatalog(MemoryBackend(SKILLS)), listing=Listing(search=True))
+    model = ScriptedLlm(
+        steps=[
+            call("search_skills", query="a poem about forms"),
+            call("search_skills", query="a joke about penguins"),
+            say("no skill for that"),
+        ]
+    )
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+    events = await chat.send("Write me a poem about forms.")
+    await chat.close()
+    [weak, nothing] = [result for name, result in responses(events) if name == "search_skills"]
+    assert [(s["name"], s["strength"]) for s in weak["skills"]] == [("pdf-forms", "weak")]
+    assert nothing["skills"] == []
+    description = declarations(model.requests[0])["search_skills"].description or ""
+    assert "`weak`" in description
+    assert "no skill shares a word" in description
 
 
 async def test_search_is_off_by_default_and_follows_the_prefix() -> None:

@@ -137,3 +137,19 @@ async def test_ranked_search_is_the_default_selector() -> None:
     assert match is not None
     assert match.name == "release-notes"
     assert match.score == rank_skills(catalog, "commits")[0].score
+
+
+async def test_ranked_injection_uses_strong_matches_only_unless_a_floor_is_set() -> None:
+    """A weak candidate (one shared word) is good for the model to read, not to inject."""
+    catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
+    [candidate] = rank_skills(catalog, "a joke about code")
+    assert candidate.strength == "weak"
+    message = Message("user", [Part("a joke about code")])
+    assert apply_skill_injection(message, catalog) is None
+    chosen = apply_skill_injection(message, catalog, SelectionPolicy(min_score=0.2))
+    assert chosen is not None
+    assert chosen.name == "code-search"  # the caller's own floor decides
+    strong = Message("user", [Part("search the rust code")])
+    injected = apply_skill_injection(strong, catalog)
+    assert injected is not None
+    assert injected.strength == "strong"

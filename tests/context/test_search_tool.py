@@ -18,12 +18,31 @@ async def tools() -> SkillTools:
 async def test_search_skills_names_the_best_fits_first(tools: SkillTools) -> None:
     assert await tools.search_skills("find rust code") == {
         "query": "find rust code",
-        "skills": [{"name": "code-search", "description": "Search Rust code with rg"}],
+        "skills": [
+            {
+                "name": "code-search",
+                "description": "Search Rust code with rg",
+                "score": 0.323,
+                "strength": "strong",
+            }
+        ],
     }
     assert await tools.search_skills("tell me a joke about penguins") == {
         "query": "tell me a joke about penguins",
-        "skills": [],
+        "skills": [],  # no word in common with any skill: the one empty answer
     }
+
+
+async def test_a_loose_fit_is_a_weak_candidate_not_an_empty_answer(tools: SkillTools) -> None:
+    found = await tools.search_skills("a joke about code")
+    assert found["skills"] == [
+        {
+            "name": "code-search",
+            "description": "Search Rust code with rg",
+            "score": 0.238,
+            "strength": "weak",
+        }
+    ]
 
 
 async def test_limit_caps_the_results() -> None:
