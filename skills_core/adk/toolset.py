@@ -89,6 +89,7 @@ class SkillsToolset(BaseToolset):
                 max_resource_bytes=loading.max_resource_bytes,
                 max_load_chars=loading.max_load_chars,
                 listing=policy,
+                inline_files=True,
             )
             inline = InlineFiles()
             built = build_tools(

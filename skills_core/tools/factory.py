@@ -64,6 +64,9 @@ class SkillTools:
             read on by ``section`` or ``offset``.
         listing: What ``list_skills`` lists and in how many characters (default: every
             skill, whole); see :mod:`skills_core.context.budget`.
+        inline_files: The adapter sends images, audio, video and PDF to the model as inline
+            data (ADK) or blobs (MCP), so ``load_skill_resource`` returns their bytes; by
+            default every binary file is described unless ``as_bytes`` asks for it.
     """
 
     def __init__(
@@ -75,6 +78,7 @@ class SkillTools:
         max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES,
         max_load_chars: int = DEFAULT_MAX_LOAD_CHARS,
         listing: ListingPolicy | None = None,
+        inline_files: bool = False,
     ) -> None:
         self._catalog = catalog
         self._listing = listing or ListingPolicy()
@@ -82,6 +86,7 @@ class SkillTools:
         self._build_content = build_content
         self._max_resource_bytes = max_resource_bytes
         self._max_load_chars = max_load_chars
+        self._inline_files = inline_files
         self._script_tool = ScriptTool(catalog, scripts)
 
     @property
@@ -169,10 +174,10 @@ class SkillTools:
     ) -> ToolResult:
         """One file of a skill, size-capped, as :mod:`skills_core.tools.filetypes` decides.
 
-        Text comes as text, images, audio, video and PDF as base64, other binary files as a
-        description unless ``as_bytes`` is true. A folder's path (``"references"``, ``"."``
-        for the skill's own) lists that folder instead, bounded: what a model asks for after
-        ``load_skill`` summarised a big skill.
+        Text comes as text; a binary file as a description unless ``as_bytes`` is true
+        (images, audio, video and PDF as base64 where the adapter sends them inline). A
+        folder's path (``"references"``, ``"."`` for the skill's own) lists that folder
+        instead, bounded: what a model asks for after ``load_skill`` summarised a big skill.
         """
         if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
@@ -190,7 +195,9 @@ class SkillTools:
             if not listing:
                 raise
             return listing
-        return resource_result(skill_name, file_path, data, as_bytes=bool(as_bytes))
+        return resource_result(
+            skill_name, file_path, data, as_bytes=bool(as_bytes), inline=self._inline_files
+        )
 
     async def _folder(self, skill_name: str, folder: str) -> ToolResult:
         """The listing of one folder of a skill; empty when no file lies below it."""
