@@ -40,6 +40,16 @@ SCRIPT_ARGS: Schema = {
     "description": "Arguments: a list of strings, or an object of long options "
     "({'pages': 3, 'verbose': true} gives --pages 3 --verbose).",
 }
+SECTION: Schema = {
+    "type": "string",
+    "description": "Read only this section of a long skill: a heading from 'sections', "
+    "e.g. '## Forms'.",
+}
+OFFSET: Schema = {
+    "type": "integer",
+    "description": "Read a long skill's instructions from this character on: the "
+    "'next_offset' of the previous reply.",
+}
 QUERY: Schema = {
     "type": "string",
     "description": "What the skill should do, in a few words.",
@@ -111,8 +121,10 @@ TOOLS: Mapping[str, ToolDeclaration] = {
         ),
         ToolDeclaration(
             LOAD_SKILL,
-            "Loads a skill's instructions (its SKILL.md body), where it lives and its files.",
-            {"skill_name": SKILL_NAME},
+            "Loads a skill's instructions (its SKILL.md body), where it lives and its files. "
+            "A long skill comes in parts: the reply then lists the headings left out "
+            "('sections') and where to read on ('next_offset').",
+            {"skill_name": SKILL_NAME, "section": SECTION, "offset": OFFSET},
             ("skill_name",),
         ),
         ToolDeclaration(

@@ -11,7 +11,7 @@ from backends.limits import HOST_SKILL_BYTES, HOST_SKILL_FILES
 from backends.mcp.backend import McpSkillsBackend
 from skills_core.adk import Loading
 from skills_core.adk.adk_skills import SkillsConfig
-from skills_core.tools import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
+from skills_core.tools import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,3 +41,9 @@ def test_the_tool_resource_cap_has_one_name_and_one_default() -> None:
     assert Loading().max_resource_bytes == DEFAULT_MAX_RESOURCE_BYTES  # SkillsToolset's loading=
     fields = {field.name: field.default for field in dataclasses.fields(SkillsConfig)}
     assert fields["max_resource_bytes"] == DEFAULT_MAX_RESOURCE_BYTES
+
+
+def test_the_load_bound_has_one_name_and_one_default() -> None:
+    parameter = inspect.signature(SkillTools).parameters["max_load_chars"]
+    assert parameter.default == DEFAULT_MAX_LOAD_CHARS == 20_000
+    assert Loading().max_load_chars == DEFAULT_MAX_LOAD_CHARS  # SkillsToolset's loading=

@@ -62,12 +62,15 @@ def build_tools(
 
     @never_raises
     async def load_skill(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result = await tools.load_skill(
-            args.get("skill_name"), prepare=lambda skill: inject_state(skill, context)
-        )
+        asked = TOOLS[LOAD_SKILL].arguments(args)
+        result = await tools.load_skill(**asked, prepare=lambda skill: inject_state(skill, context))
         frontmatter = result.get("frontmatter", {})
         if is_error(result) or frontmatter.get("context") not in FORK_MODES:
             return result
+        if "next_offset" in result:  # a sub-agent's instruction is the whole skill
+            result = await tools.load_skill(
+                result["skill_name"], prepare=lambda skill: inject_state(skill, context), whole=True
+            )
         call = ForkCall(
             skill_name=result["skill_name"],
             mode=frontmatter["context"],

@@ -21,7 +21,7 @@ from skills_core.adk.prompt import (
 )
 from skills_core.context.budget import ListingPolicy
 from skills_core.tools.content import ContentBuilder, skill_body
-from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES
+from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
 
 Discovery = Literal["lazy", "eager"]
 
@@ -91,9 +91,11 @@ class Loading:
         agents: Resolves frontmatter ``agent`` for fork-mode skills.
         models: Resolves frontmatter ``model`` for fork-mode skills.
         max_resource_bytes: Largest file ``load_skill_resource`` returns.
+        max_load_chars: Longest ``load_skill`` reply; longer skills come in parts.
     """
 
     build_content: ContentBuilder = skill_body
     agents: AgentResolver | None = None
     models: ModelResolver | None = None
     max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
+    max_load_chars: int = DEFAULT_MAX_LOAD_CHARS

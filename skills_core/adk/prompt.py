@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from skills_core.adk.names import ToolNames
 from skills_core.format.models import SkillMetadata
+from skills_core.tool_table import LOAD_SKILL, TOOLS
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,6 @@ def default_load_skill_description(skills: Sequence[SkillMetadata]) -> str:
     """A fixed description; the skills themselves reach the model another way."""
     del skills
     return (
-        "Loads a skill's instructions (its SKILL.md body), where it lives and its files. For "
-        "skills that run in a sub-agent, runs it on `request` and returns the answer."
+        f"{TOOLS[LOAD_SKILL].description} For skills that run in a sub-agent, runs it on "
+        "`request` and returns the answer."
     )

@@ -87,7 +87,9 @@ class SkillsToolset(BaseToolset):
                 scripts=scripts,
                 build_content=loading.build_content,
                 max_resource_bytes=loading.max_resource_bytes,
+                max_load_chars=loading.max_load_chars,
                 listing=policy,
+                inline_files=True,
             )
             inline = InlineFiles()
             built = build_tools(

@@ -102,7 +102,7 @@ class Manifests:
         total = len(raw) + sum(entry.size for entry in others)
         if total > HOST_SKILL_BYTES:
             return f"its files hold {total} bytes, over the extension's {HOST_SKILL_BYTES}"
-        root = f"skill://{name}"
+        root = skill_root(name)
         uri = f"{root}/{SKILL_MD}"
         resources = [{"uri": uri, "digest": digest_of(raw), "size": len(raw)}]
         paths = {uri: main}
@@ -152,3 +152,8 @@ def _json_value(value: Any) -> Any:
     if value is None or isinstance(value, str | int | float | bool):
         return value
     return str(value)
+
+
+def skill_root(name: str) -> str:
+    """The root URI of the skill ``name``: its files are ``<root>/<path>``."""
+    return f"skill://{name}"

@@ -65,7 +65,7 @@ class SkillServer:
         page_size: int = DEFAULT_PAGE_SIZE,
     ) -> None:
         self._catalog = catalog
-        self._tools = SkillTools(catalog, scripts=scripts)
+        self._tools = SkillTools(catalog, scripts=scripts, inline_files=True)
         self._offered = offered(self._tools)
         self._manifests = Manifests(catalog)
         self._published: dict[str, Published] = {}

@@ -4,7 +4,8 @@
 declares them, run the shared tool factory; ``run_skill_script`` is offered only when the
 server was given a :class:`~skills_core.tools.policy.ScriptPolicy`. Each result is the
 factory's JSON mapping, as text and as structured content; error values are flagged
-``isError``.
+``isError``. A binary file's bytes (``content_base64``) are taken out of that mapping and sent
+once, as an embedded blob resource with its MIME type: never as text, never twice.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any, NamedTuple
 
 import mcp_types as types
 
+from backends.mcp.entries import resource_uri
 from skills_core.codes import INVALID_ARGUMENTS
+from skills_core.mcp.manifest import skill_root
 from skills_core.tool_table import (
     LIST_SKILLS,
     LOAD_SKILL,
@@ -71,7 +74,23 @@ async def call_tool(
         result = tool_error(INVALID_ARGUMENTS, f"no tool named {name!r}")
     else:
         result = await tool.call(tools, args)
+    result, blob = _without_bytes(result)
     text = types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))
+    content: list[types.ContentBlock] = [text] if blob is None else [text, blob]
     return types.CallToolResult(
-        content=[text], structured_content=result, is_error=is_error(result)
+        content=content, structured_content=result, is_error=is_error(result)
     )
+
+
+def _without_bytes(result: ToolResult) -> tuple[ToolResult, types.EmbeddedResource | None]:
+    """A file's description without its base64, and those bytes as a blob resource."""
+    if "content_base64" not in result:
+        return result, None
+    described = {key: value for key, value in result.items() if key != "content_base64"}
+    described["note"] = "The file's bytes follow as an embedded blob resource."
+    blob = types.BlobResourceContents(
+        uri=resource_uri(skill_root(result["skill_name"]), result["file_path"]),
+        mime_type=result["mime_type"],
+        blob=result["content_base64"],
+    )
+    return described, types.EmbeddedResource(type="resource", resource=blob)

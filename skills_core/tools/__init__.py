@@ -7,7 +7,11 @@
 """
 
 from skills_core.tools.content import ContentBuilder, SkillPreparer, skill_body
-from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
+from skills_core.tools.factory import (
+    DEFAULT_MAX_LOAD_CHARS,
+    DEFAULT_MAX_RESOURCE_BYTES,
+    SkillTools,
+)
 from skills_core.tools.policy import (
     DEFAULT_ENV_ALLOW,
     DEFAULT_INTERPRETERS,
@@ -22,6 +26,7 @@ from skills_core.tools.runners.sandbox import SandboxRunner
 __all__ = [
     "DEFAULT_ENV_ALLOW",
     "DEFAULT_INTERPRETERS",
+    "DEFAULT_MAX_LOAD_CHARS",
     "DEFAULT_MAX_RESOURCE_BYTES",
     "DEFAULT_SHEBANGS",
     "ContentBuilder",

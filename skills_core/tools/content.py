@@ -60,13 +60,14 @@ def loaded_skill(skill: Skill, build_content: ContentBuilder) -> ToolResult:
 
 
 def resource_result(
-    skill_name: str, path: str, data: bytes, *, as_bytes: bool = False
+    skill_name: str, path: str, data: bytes, *, as_bytes: bool = False, inline: bool = False
 ) -> ToolResult:
     """What ``load_skill_resource`` returns for a file, as :mod:`.filetypes` decides.
 
-    Text comes as ``content``; images, audio, video and PDF as ``content_base64``; other
-    binary files as a description (type, size, sha256, how a script reaches them) unless
-    ``as_bytes`` asks for their base64 bytes.
+    Text comes as ``content``. A binary file is described (type, size, sha256, how to get it)
+    unless ``as_bytes`` asks for its bytes, or ``inline`` says the adapter sends the files a
+    model reads (images, audio, video, PDF) as inline data: either puts its base64 in
+    ``content_base64``, which the adapter takes out (ADK as inline data, MCP as a blob).
     """
     result: ToolResult = {"skill_name": skill_name, "file_path": path, "size": len(data)}
     text = as_text(data)
@@ -76,14 +77,21 @@ def resource_result(
     mime_type = guess_mime_type(path)
     kind = binary_kind(mime_type)
     result.update(binary=True, mime_type=mime_type, kind=kind.name)
-    delivery = Delivery.BYTES if as_bytes else kind.delivery
+    if as_bytes:
+        delivery = Delivery.BYTES
+    elif inline:
+        delivery = kind.delivery
+    else:
+        delivery = Delivery.DESCRIBED
     result["delivery"] = delivery.value
     if delivery is Delivery.DESCRIBED:
         result["sha256"] = hashlib.sha256(data).hexdigest()
+        encoded = 4 * ((len(data) + 2) // 3)
         result["note"] = (
-            f"A {kind.name} file is described, not sent: its bytes mean nothing to a model. "
-            f"Scripts of this skill run in the skill's folder and open it as {path!r}; "
-            "read it again with as_bytes=true to receive it base64-encoded."
+            f"This {kind.name} file is described, not sent: as base64 it would be "
+            f"{encoded:,} characters of text. Scripts of this skill run in the skill's folder "
+            f"and open it as {path!r}; read it again with as_bytes=true to receive it "
+            "base64-encoded."
         )
     else:
         result["content_base64"] = base64.b64encode(data).decode("ascii")

@@ -32,6 +32,7 @@ from skills_core.tools.content import (
     skill_body,
 )
 from skills_core.tools.listing import ROOT_FOLDERS, folder_listing
+from skills_core.tools.paging import fit_loaded
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.results import ToolResult, never_raises, require_text, tool_error
 from skills_core.tools.scripts import ScriptTool
@@ -39,6 +40,10 @@ from skills_core.tools.tracing import traced
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
 """Largest resource ``load_skill_resource`` returns: more would flood a model's context."""
+
+DEFAULT_MAX_LOAD_CHARS = 20_000
+"""Longest ``load_skill`` reply, in JSON characters (about 5,000 tokens); a longer skill
+comes in parts (see :mod:`skills_core.tools.paging`)."""
 
 DEFAULT_SEARCH_LIMIT = 5
 MAX_SEARCH_LIMIT = 20
@@ -55,8 +60,13 @@ class SkillTools:
         scripts: Permission and limits for running scripts; ``None`` keeps them off.
         build_content: Builds the instructions ``load_skill`` returns (default: the body).
         max_resource_bytes: Largest file ``load_skill_resource`` returns.
+        max_load_chars: Longest ``load_skill`` reply; longer instructions come in parts,
+            read on by ``section`` or ``offset``.
         listing: What ``list_skills`` lists and in how many characters (default: every
             skill, whole); see :mod:`skills_core.context.budget`.
+        inline_files: The adapter sends images, audio, video and PDF to the model as inline
+            data (ADK) or blobs (MCP), so ``load_skill_resource`` returns their bytes; by
+            default every binary file is described unless ``as_bytes`` asks for it.
     """
 
     def __init__(
@@ -66,13 +76,17 @@ class SkillTools:
         scripts: ScriptPolicy | None = None,
         build_content: ContentBuilder = skill_body,
         max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES,
+        max_load_chars: int = DEFAULT_MAX_LOAD_CHARS,
         listing: ListingPolicy | None = None,
+        inline_files: bool = False,
     ) -> None:
         self._catalog = catalog
         self._listing = listing or ListingPolicy()
         self._scripts = scripts
         self._build_content = build_content
         self._max_resource_bytes = max_resource_bytes
+        self._max_load_chars = max_load_chars
+        self._inline_files = inline_files
         self._script_tool = ScriptTool(catalog, scripts)
 
     @property
@@ -134,12 +148,22 @@ class SkillTools:
     @traced(LOAD_SKILL)
     @never_raises
     async def load_skill(
-        self, skill_name: Any, *, prepare: SkillPreparer | None = None
+        self,
+        skill_name: Any,
+        section: Any = None,
+        offset: Any = None,
+        *,
+        prepare: SkillPreparer | None = None,
+        whole: bool = False,
     ) -> ToolResult:
-        """A skill's instructions, where it lives and the files it holds.
+        """A skill's instructions, where it lives and the files it holds, within the bound.
 
+        Longer instructions come in parts (:mod:`skills_core.tools.paging`): ``section``
+        (a heading) or ``offset`` (from a reply's ``next_offset``) picks the part.
         ``prepare``, when given, adapts the skill to this call before its content is built;
-        an error value it returns is returned as is.
+        an error value it returns is returned as is. ``whole`` returns every character at
+        once, for callers that hand the instructions to something other than the model's
+        context (a sub-agent's instruction).
         """
         if problem := require_text(skill_name=skill_name):
             return problem
@@ -149,7 +173,10 @@ class SkillTools:
             if isinstance(prepared, dict):
                 return prepared
             skill = prepared
-        return loaded_skill(skill, self._build_content)
+        loaded = loaded_skill(skill, self._build_content)
+        if whole:
+            return loaded
+        return fit_loaded(loaded, self._max_load_chars, section=section, offset=offset)
 
     @traced(LOAD_SKILL_RESOURCE)
     @never_raises
@@ -158,10 +185,10 @@ class SkillTools:
     ) -> ToolResult:
         """One file of a skill, size-capped, as :mod:`skills_core.tools.filetypes` decides.
 
-        Text comes as text, images, audio, video and PDF as base64, other binary files as a
-        description unless ``as_bytes`` is true. A folder's path (``"references"``, ``"."``
-        for the skill's own) lists that folder instead, bounded: what a model asks for after
-        ``load_skill`` summarised a big skill.
+        Text comes as text; a binary file as a description unless ``as_bytes`` is true
+        (images, audio, video and PDF as base64 where the adapter sends them inline). A
+        folder's path (``"references"``, ``"."`` for the skill's own) lists that folder
+        instead, bounded: what a model asks for after ``load_skill`` summarised a big skill.
         """
         if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
@@ -179,7 +206,9 @@ class SkillTools:
             if not listing:
                 raise
             return listing
-        return resource_result(skill_name, file_path, data, as_bytes=bool(as_bytes))
+        return resource_result(
+            skill_name, file_path, data, as_bytes=bool(as_bytes), inline=self._inline_files
+        )
 
     async def _folder(self, skill_name: str, folder: str) -> ToolResult:
         """The listing of one folder of a skill; empty when no file lies below it."""

@@ -1,11 +1,11 @@
 """What a model receives for each kind of skill file: the one table that decides.
 
 Text goes to the model as text. Images, audio, video and PDF, which models read, go as their
-bytes (an adapter such as the ADK toolset sends them as inline data). Fonts, archives,
-executables and every other binary file are *described* -- type, size, sha256 and how a
-script reaches them -- because their base64 text would only flood the context (a 165 KB font
-is a 221,000-character reply). A caller that wants those bytes anyway asks for them
-explicitly (``as_bytes``).
+bytes where the adapter sends bytes as such (the ADK toolset as inline data, ``skillfs serve``
+as a blob resource). Every other binary file, and every binary file from the shared tool
+itself, is *described* -- type, size, sha256 and how to get it -- because base64 text would
+only flood the context (a 203 KB PNG is a 271,101-character reply). A caller that wants the
+bytes anyway asks for them explicitly (``as_bytes``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class Delivery(StrEnum):
     TEXT = "text"
     """Decoded, in ``content``."""
     INLINE = "inline"
-    """Bytes a model reads (``content_base64``), sent as inline data where the adapter can."""
+    """Bytes a model reads (``content_base64``), for an adapter that sends them as such."""
     DESCRIBED = "described"
     """Type, size and sha256 only, with how to use the file from a script."""
     BYTES = "bytes"

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import base64
+import hashlib
+import json
+import os
 from collections.abc import Sequence
 
 import pytest
@@ -65,11 +68,33 @@ async def test_resources_come_back_as_text_or_flagged_binary(tools: SkillTools) 
         "size": len(GUIDE),
         "content": GUIDE,
     }
-    binary = await tools.load_skill_resource("pdf", "assets/logo.png")
+    binary = await tools.load_skill_resource("pdf", "assets/logo.png", as_bytes=True)
     assert binary["binary"] is True
     assert binary["mime_type"] == "image/png"
     assert base64.b64decode(binary["content_base64"]) == LOGO
     assert "content" not in binary
+
+
+async def test_a_200_kb_image_is_a_short_description_unless_its_bytes_are_asked_for() -> None:
+    """Issue #20.4: a 203 KB PNG was a 271,101-character base64 reply."""
+    image = b"\x89PNG\r\n\x1a\n" + os.urandom(200 * 1024)
+    catalog = SkillCatalog(MemoryBackend({"art": {"SKILL.md": skill_md("art"), "a.png": image}}))
+    await catalog.refresh()
+    tools = SkillTools(catalog)
+
+    described = await tools.load_skill_resource("art", "a.png")
+    asked = await tools.load_skill_resource("art", "a.png", as_bytes=True)
+
+    assert len(json.dumps(described)) < 700
+    assert described["delivery"] == "described"
+    assert (described["kind"], described["mime_type"], described["size"]) == (
+        "image",
+        "image/png",
+        len(image),
+    )
+    assert described["sha256"] == hashlib.sha256(image).hexdigest()
+    assert "as_bytes=true" in described["note"]
+    assert base64.b64decode(asked["content_base64"]) == image
 
 
 async def test_oversize_resources_are_refused(backend: MemoryBackend) -> None:

@@ -36,15 +36,26 @@ CASES = [
 
 
 @pytest.mark.parametrize(("path", "data", "kind", "delivery"), CASES)
-def test_each_type_is_delivered_as_the_table_says(
+def test_each_type_is_delivered_as_the_table_says_where_files_go_inline(
     path: str, data: bytes, kind: str, delivery: Delivery
 ) -> None:
-    result = resource_result("skill", path, data)
+    result = resource_result("skill", path, data, inline=True)
     assert result.get("delivery", Delivery.TEXT) == delivery
     assert result.get("kind", "text") == kind
     assert ("content" in result) == (delivery is Delivery.TEXT)
     assert ("content_base64" in result) == (delivery is Delivery.INLINE)
     assert ("sha256" in result) == (delivery is Delivery.DESCRIBED)
+
+
+@pytest.mark.parametrize(("path", "data", "kind", "delivery"), CASES)
+def test_the_shared_tool_describes_every_binary_file(
+    path: str, data: bytes, kind: str, delivery: Delivery
+) -> None:
+    result = resource_result("skill", path, data)
+    expected = Delivery.TEXT if delivery is Delivery.TEXT else Delivery.DESCRIBED
+    assert result.get("delivery", Delivery.TEXT) == expected
+    assert result.get("kind", "text") == kind
+    assert "content_base64" not in result
 
 
 @pytest.mark.parametrize(("path", "data", "kind", "delivery"), CASES)

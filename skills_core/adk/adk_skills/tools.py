@@ -70,8 +70,8 @@ def use_skill_tool(registry: SkillsRegistry, *, include_skills_listing: bool) ->
         tools = registry.tools
         if problem := require_text(name=args.get("name")):
             return problem
-        result = await tools.load_skill(
-            args["name"], prepare=lambda skill: inject_state(skill, context)
+        result = await tools.load_skill(  # use_skill has no way to read on: all at once
+            args["name"], prepare=lambda skill: inject_state(skill, context), whole=True
         )
         if is_error(result):
             return result
