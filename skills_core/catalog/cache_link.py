@@ -1,0 +1,111 @@
+"""One catalog's share of the persistent cache: seeding its first refresh, saving what it learned.
+
+A catalog's first refresh starts from the entries a previous process saved for the same
+source, so a new process on an unchanged source does what a no-change refresh does: it lists,
+compares fingerprints and reads nothing. Entries are keyed by the backend's location and a
+digest of everything that decides a verdict (skillfs's code, the cache schema, the backend's
+type, ``strict`` and the ``Limits``): a catalog judged otherwise never reuses them. An entry is
+reused only when its fingerprint equals the listing's; bodies read later are checked against
+the hash saved with it (:mod:`skills_core.catalog.bodies`).
+
+Every SQLite call runs in a worker thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+
+from backends.base import Backend
+from backends.limits import Limits
+from skills_core.catalog.cache_store import SCHEMA, CatalogCache
+from skills_core.catalog.entries import CatalogEntry, is_verdict
+from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
+
+logger = logging.getLogger("skillfs")
+
+
+class CacheLink:
+    """Loads and saves one catalog's entries in ``cache``.
+
+    Args:
+        cache: The cache folder's catalog file.
+        backend: The catalog's backend.
+        strict: The catalog's ``strict``.
+        limits: The catalog's ``Limits``.
+    """
+
+    def __init__(self, cache: CatalogCache, backend: Backend, *, strict: bool, limits: Limits):
+        self._cache = cache
+        self._source = backend.location
+        self._judged_by = (SCHEMA, type(backend).__qualname__, strict, repr(limits))
+        self._settings = ""
+        self._saved: dict[str, tuple[CatalogEntry, CatalogEntry]] = {}
+
+    async def seed(self) -> CatalogSnapshot:
+        """The snapshot saved for this catalog's source, or an empty one."""
+        try:
+            return await asyncio.to_thread(self._seed)
+        except Exception:  # a cache is never fatal: start cold
+            logger.warning("%s: ignored the catalog cache", self._source, exc_info=True)
+            return EMPTY_SNAPSHOT
+
+    async def save(self, snapshot: CatalogSnapshot, *, seeded_from: CatalogSnapshot) -> None:
+        """Save ``snapshot``'s entries, unless they are those it was seeded from."""
+        if snapshot is seeded_from:
+            return
+        try:
+            await asyncio.to_thread(self._save, snapshot.entries)
+        except Exception:  # nor is saving: the next process starts cold
+            logger.warning("%s: could not save the catalog cache", self._source, exc_info=True)
+
+    def _seed(self) -> CatalogSnapshot:
+        self._settings = _settings_digest(self._judged_by)
+        found = self._cache.load(self._source, self._settings)
+        if found is None or not found.entries:
+            return EMPTY_SNAPSHOT
+        self._cache.seen(self._source, self._settings, found.seen)
+        self._saved = {folder: (entry, entry) for folder, entry in found.entries.items()}
+        return CatalogSnapshot.build(found.entries)
+
+    def _save(self, entries: Mapping[str, CatalogEntry]) -> None:
+        saved, kept = self._saved, {}
+        for folder, entry in entries.items():
+            if not is_verdict(entry):
+                continue
+            known = saved.get(folder)
+            kept[folder] = (
+                entry,
+                known[1] if known and known[0] is entry else entry.without_body(),
+            )
+        self._saved = kept
+        self._cache.save(self._source, self._settings, {k: v[1] for k, v in kept.items()})
+
+
+@functools.cache
+def _settings_digest(judged_by: tuple[object, ...]) -> str:
+    """A digest of what decides a verdict, and of the code that judges (blocking).
+
+    The code is known by the size and modification time of every module that lists, parses or
+    judges (about 80 stats, 0.5 ms): another skillfs version, or a local edit, never reuses
+    entries judged by this one. (Asking the installed distribution's version costs 17 ms.)
+    """
+    stamp = [
+        (str(path.relative_to(_PACKAGES)), info.st_size, info.st_mtime_ns)
+        for folder in _JUDGING_CODE
+        for path in sorted(folder.rglob("*.py"))
+        for info in (path.stat(),)
+    ]
+    return hashlib.sha256(repr((stamp, *judged_by)).encode()).hexdigest()[:32]
+
+
+_PACKAGES = Path(__file__).parents[2]
+_JUDGING_CODE = (
+    _PACKAGES / "backends",
+    _PACKAGES / "skills_core" / "format",
+    Path(__file__).parent,
+)
