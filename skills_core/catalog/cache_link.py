@@ -21,12 +21,34 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from backends.base import Backend
-from backends.limits import Limits
+from backends.composite import CompositeBackend
+from backends.limits import DEFAULT_LIMITS, Limits
+from backends.memory import MemoryBackend
 from skills_core.catalog.cache_store import SCHEMA, CatalogCache
 from skills_core.catalog.entries import CatalogEntry, is_verdict
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
 
 logger = logging.getLogger("skillfs")
+
+
+def cache_link(
+    cache: CatalogCache | bool, backend: Backend, *, strict: bool, limits: Limits
+) -> CacheLink | None:
+    """The link a catalog uses, or ``None``.
+
+    ``None`` without a cache, or for a backend whose fingerprints mean nothing to another
+    process (memory: a version counter per instance).
+    """
+    if cache is False or not _fingerprints_outlive_the_process(backend):
+        return None
+    folder = CatalogCache() if cache is True else cache
+    return CacheLink(folder, backend, strict=strict, limits=limits)
+
+
+def _fingerprints_outlive_the_process(backend: Backend) -> bool:
+    if isinstance(backend, CompositeBackend):
+        return all(map(_fingerprints_outlive_the_process, backend.backends))
+    return not isinstance(backend, MemoryBackend) and not backend.location.startswith("memory:")
 
 
 class CacheLink:
@@ -43,6 +65,9 @@ class CacheLink:
         self._cache = cache
         self._source = backend.location
         self._judged_by = (SCHEMA, type(backend).__qualname__, strict, repr(limits))
+        self._judged = ("strict" if strict else "lenient") + (
+            "" if limits == DEFAULT_LIMITS else " +limits"
+        )
         self._settings = ""
         self._saved: dict[str, tuple[CatalogEntry, CatalogEntry]] = {}
 
@@ -83,7 +108,8 @@ class CacheLink:
                 known[1] if known and known[0] is entry else entry.without_body(),
             )
         self._saved = kept
-        self._cache.save(self._source, self._settings, {k: v[1] for k, v in kept.items()})
+        stripped = {folder: pair[1] for folder, pair in kept.items()}
+        self._cache.save(self._source, self._settings, stripped, judged=self._judged)
 
 
 @functools.cache

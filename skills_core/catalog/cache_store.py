@@ -43,9 +43,14 @@ _T = TypeVar("_T")
 
 
 class CachedCatalog(NamedTuple):
-    """One row of the cache: a source's entries under one setting of the catalog."""
+    """One row of the cache: a source's entries as catalogs of one setting judged them.
+
+    ``judged`` says how, for people (``lenient``, ``strict``, ``+limits`` when not the
+    default ones); ``settings`` is the digest entries are keyed by.
+    """
 
     source: str
+    judged: str
     settings: str
     skills: int
     size: int
@@ -100,17 +105,24 @@ class CatalogCache:
             self._log(f"ignored the cached catalog of {source}: {exc}")
             return None
 
-    def save(self, source: str, settings: str, entries: Mapping[str, CatalogEntry]) -> None:
+    def save(
+        self,
+        source: str,
+        settings: str,
+        entries: Mapping[str, CatalogEntry],
+        *,
+        judged: str = "",
+    ) -> None:
         """Replace what is saved for ``source`` under ``settings``; prune sources not seen."""
         data, now = encode(entries), time.time()
 
         def write(db: sqlite3.Connection) -> None:
             with _transaction(db):
                 db.execute(
-                    "INSERT INTO catalogs VALUES (?, ?, ?, ?, ?) ON CONFLICT (source, settings) "
-                    "DO UPDATE SET seen = excluded.seen, skills = excluded.skills, "
-                    "entries = excluded.entries",
-                    (source, settings, now, len(entries), data),
+                    "INSERT INTO catalogs VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (source, settings) DO UPDATE SET seen = excluded.seen, "
+                    "skills = excluded.skills, entries = excluded.entries",
+                    (source, settings, judged, now, len(entries), data),
                 )
                 db.execute("DELETE FROM catalogs WHERE seen < ?", (now - self._max_age,))
 
@@ -125,17 +137,19 @@ class CatalogCache:
         self._use(lambda db: db.execute(update, (now, source, settings)) and None)
 
     def catalogs(self) -> Sequence[CachedCatalog]:
-        """Every cached catalog, most recently seen first."""
+        """Every cached catalog, most recently seen first (none, without creating the file)."""
+        if not self.path.exists():
+            return []
         query = (
-            "SELECT source, settings, skills, length(entries), seen FROM catalogs "
-            "ORDER BY seen DESC"
+            "SELECT source, judged, settings, skills, length(entries), seen FROM catalogs "
+            "ORDER BY seen DESC, source"
         )
         rows = self._use(lambda db: db.execute(query).fetchall())
         return [CachedCatalog(*row) for row in rows or ()]
 
     def size(self) -> int:
-        """Bytes the cache takes on disk (its file and SQLite's side files)."""
-        return sum(path.stat().st_size for path in self._files() if path.exists())
+        """Bytes the cache file and its write-ahead log take on disk."""
+        return sum(path.stat().st_size for path in self._files()[:2] if path.exists())
 
     def clear(self) -> None:
         """Remove the cache file; the next refresh of each source starts cold."""
@@ -192,8 +206,9 @@ class CatalogCache:
                 with _transaction(db):
                     db.execute(
                         "CREATE TABLE IF NOT EXISTS catalogs (source TEXT NOT NULL, "
-                        "settings TEXT NOT NULL, seen REAL NOT NULL, skills INTEGER NOT NULL, "
-                        "entries BLOB NOT NULL, PRIMARY KEY (source, settings))"
+                        "settings TEXT NOT NULL, judged TEXT NOT NULL, seen REAL NOT NULL, "
+                        "skills INTEGER NOT NULL, entries BLOB NOT NULL, "
+                        "PRIMARY KEY (source, settings))"
                     )
                     db.execute(f"PRAGMA user_version = {SCHEMA}")
         except sqlite3.DatabaseError as exc:

@@ -33,7 +33,7 @@ from backends.opener import open_backend
 from backends.resource import AsyncResource
 from skills_core import codes
 from skills_core.catalog.bodies import BodyStore, default_body_cache
-from skills_core.catalog.cache_link import CacheLink
+from skills_core.catalog.cache_link import cache_link
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
@@ -70,8 +70,9 @@ class SkillCatalog(AsyncResource):
             read first; by default none for local folders, 1,024 for remote backends.
         cache: A persistent cache (``True`` for the default folder) that a new process's first
             refresh starts from, so it re-reads only what changed since any process last
-            looked (see :mod:`skills_core.catalog.cache_link`). Skills it supplies hold no
-            SKILL.md bytes: their bodies are read on demand, as with ``keep_bodies=False``.
+            looked (see :mod:`skills_core.catalog.cache_link`; never for memory backends).
+            Skills it supplies hold no SKILL.md bytes: their bodies are read on demand, as
+            with ``keep_bodies=False``.
     """
 
     def __init__(
@@ -91,11 +92,7 @@ class SkillCatalog(AsyncResource):
         self._lock = asyncio.Lock()
         self._file_lists = FileLists(backend)
         self._loader = Loader(backend, limits=limits, strict=strict, keep_bodies=keep_bodies)
-        if cache is True:
-            cache = CatalogCache()
-        self._cache = None
-        if cache:
-            self._cache = CacheLink(cache, backend, strict=strict, limits=limits)
+        self._cache = cache_link(cache, backend, strict=strict, limits=limits)
         kept = default_body_cache(backend) if body_cache is None else body_cache
         self._bodies = (
             None

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from backends import Limits, LocalBackend
+from backends import Limits, LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.catalog.cache_store import CatalogCache
@@ -196,3 +196,13 @@ async def test_without_a_cache_nothing_is_written(folder: Path) -> None:
     assert not await asyncio.to_thread(lambda: list(default.iterdir()))
     await SkillCatalog(LocalBackend(folder), cache=True).refresh()
     assert await asyncio.to_thread((default / "catalogs.sqlite3").exists)
+
+
+async def test_memory_backends_are_never_cached(cache: CatalogCache) -> None:
+    # Each memory backend counts versions from 1: another one's "v1" is another file.
+    for description in ("First.", "Second."):
+        backend = MemoryBackend({"one": {"SKILL.md": skill_md("one", description)}})
+        catalog = SkillCatalog(backend, cache=cache)
+        assert (await catalog.refresh()).fetched == 1
+        assert catalog.metadata("one").description == description
+    assert not await asyncio.to_thread(cache.catalogs)
