@@ -94,7 +94,6 @@ class CacheLink:
         if found is None or not found.entries:
             return EMPTY_SNAPSHOT
         self._cache.seen(self._source, self._settings, found.seen)
-        self._saved = {folder: (entry, entry) for folder, entry in found.entries.items()}
         return CatalogSnapshot.build(found.entries)
 
     def _save(self, entries: Mapping[str, CatalogEntry]) -> None:
@@ -102,7 +101,7 @@ class CacheLink:
         for folder, entry in entries.items():
             if not is_verdict(entry):
                 continue
-            known = saved.get(folder)
+            known = saved.get(folder)  # saved before: its SKILL.md is hashed already
             kept[folder] = (
                 entry,
                 known[1] if known and known[0] is entry else entry.without_body(),
