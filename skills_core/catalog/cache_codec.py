@@ -77,7 +77,7 @@ def decode(data: bytes) -> dict[str, CatalogEntry]:
         ValueError: ``data`` is not what :func:`encode` writes.
     """
     try:
-        with _collector_paused():
+        with collector_paused():
             return _decode(data)
     except Exception as exc:  # any damage: truncated, corrupt, foreign
         raise ValueError(f"not a cached catalog ({type(exc).__name__}: {exc})") from exc
@@ -105,7 +105,7 @@ def _decode(data: bytes) -> dict[str, CatalogEntry]:
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while a decode allocates ~17 objects per entry.
 
     Those objects hold no cycles, yet their number sets off collections that cost a third of

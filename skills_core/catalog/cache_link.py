@@ -17,18 +17,29 @@ import asyncio
 import functools
 import hashlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from backends.base import Backend
+from backends.capabilities import ListedDocument
 from backends.composite import CompositeBackend
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.memory import MemoryBackend
-from skills_core.catalog.cache_store import SCHEMA, CatalogCache
+from skills_core.catalog.cache_codec import collector_paused
+from skills_core.catalog.cache_store import SCHEMA, CatalogCache, Stored
 from skills_core.catalog.entries import CatalogEntry, is_verdict
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
 
 logger = logging.getLogger("skillfs")
+_T = TypeVar("_T")
+
+
+class Listing(Protocol):
+    """The loader's listing: a cold one reads SKILL.md files in the same pass."""
+
+    def __call__(self, *, cold: bool) -> Awaitable[Sequence[ListedDocument]]:
+        """List the backend."""
 
 
 def cache_link(
@@ -71,30 +82,46 @@ class CacheLink:
         self._settings = ""
         self._saved: dict[str, tuple[CatalogEntry, CatalogEntry]] = {}
 
-    async def seed(self) -> CatalogSnapshot:
-        """The snapshot saved for this catalog's source, or an empty one."""
+    async def seed_while(
+        self, listing: Listing
+    ) -> tuple[CatalogSnapshot, Sequence[ListedDocument]]:
+        """The snapshot saved for this source (or an empty one), and the backend's listing.
+
+        When the cache holds the source, its entries are decoded while the backend lists
+        (stat calls and requests wait without holding the GIL), and the listing reads
+        nothing; otherwise the listing is a cold one.
+        """
+        stored = await self._guarded(self._stored, None)
+        if stored is None:
+            return EMPTY_SNAPSHOT, await listing(cold=True)
+        seeding = asyncio.ensure_future(self._guarded(functools.partial(self._seed, stored), None))
         try:
-            return await asyncio.to_thread(self._seed)
-        except Exception:  # a cache is never fatal: start cold
-            logger.warning("%s: ignored the catalog cache", self._source, exc_info=True)
-            return EMPTY_SNAPSHOT
+            listed = await listing(cold=False)
+        finally:
+            seed = await seeding
+        return seed or EMPTY_SNAPSHOT, listed
 
     async def save(self, snapshot: CatalogSnapshot, *, seeded_from: CatalogSnapshot) -> None:
         """Save ``snapshot``'s entries, unless they are those it was seeded from."""
-        if snapshot is seeded_from:
-            return
-        try:
-            await asyncio.to_thread(self._save, snapshot.entries)
-        except Exception:  # nor is saving: the next process starts cold
-            logger.warning("%s: could not save the catalog cache", self._source, exc_info=True)
+        if snapshot is not seeded_from:
+            await self._guarded(functools.partial(self._save, snapshot.entries), None)
 
-    def _seed(self) -> CatalogSnapshot:
+    async def _guarded(self, work: Callable[[], _T], failed: _T) -> _T:
+        """``work()`` in a worker thread; ``failed`` if it raises (a cache is never fatal)."""
+        try:
+            return await asyncio.to_thread(work)
+        except Exception:
+            logger.warning("%s: went without the catalog cache", self._source, exc_info=True)
+            return failed
+
+    def _stored(self) -> Stored | None:
         self._settings = _settings_digest(self._judged_by)
-        found = self._cache.load(self._source, self._settings)
-        if found is None or not found.entries:
-            return EMPTY_SNAPSHOT
-        self._cache.seen(self._source, self._settings, found.seen)
-        return CatalogSnapshot.build(found.entries)
+        return self._cache.stored(self._source, self._settings)
+
+    def _seed(self, stored: Stored) -> CatalogSnapshot | None:
+        with collector_paused():  # the snapshot's mappings are as many objects again
+            entries = self._cache.decoded(self._source, stored)
+            return CatalogSnapshot.build(entries) if entries else None
 
     def _save(self, entries: Mapping[str, CatalogEntry]) -> None:
         saved, kept = self._saved, {}

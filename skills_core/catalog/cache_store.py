@@ -57,10 +57,10 @@ class CachedCatalog(NamedTuple):
     seen: float
 
 
-class Seed(NamedTuple):
-    """What :meth:`CatalogCache.load` found: the entries and when the source was last seen."""
+class Stored(NamedTuple):
+    """A source's row as read: its encoded entries and when it was last seen."""
 
-    entries: dict[str, CatalogEntry]
+    data: bytes
     seen: float
 
 
@@ -93,17 +93,28 @@ class CatalogCache:
     def __repr__(self) -> str:
         return f"CatalogCache({str(self.folder)!r})"
 
-    def load(self, source: str, settings: str) -> Seed | None:
-        """The entries saved for ``source`` under ``settings``, or ``None``."""
+    def stored(self, source: str, settings: str) -> Stored | None:
+        """The row saved for ``source`` under ``settings``, noted as seen now; or ``None``."""
         query = "SELECT entries, seen FROM catalogs WHERE source = ? AND settings = ?"
         row = self._use(lambda db: db.execute(query, (source, settings)).fetchone())
         if row is None:
             return None
+        found = Stored(*row)
+        self._seen(source, settings, found.seen)
+        return found
+
+    def decoded(self, source: str, stored: Stored) -> dict[str, CatalogEntry] | None:
+        """The entries of a row :meth:`stored` found, or ``None`` (logged) when damaged."""
         try:
-            return Seed(decode(row[0]), row[1])
+            return decode(stored.data)
         except ValueError as exc:
             self._log(f"ignored the cached catalog of {source}: {exc}")
             return None
+
+    def load(self, source: str, settings: str) -> dict[str, CatalogEntry] | None:
+        """The entries saved for ``source`` under ``settings``, or ``None``."""
+        found = self.stored(source, settings)
+        return None if found is None else self.decoded(source, found)
 
     def save(
         self,
@@ -128,7 +139,7 @@ class CatalogCache:
 
         self._use(write)
 
-    def seen(self, source: str, settings: str, last: float) -> None:
+    def _seen(self, source: str, settings: str, last: float) -> None:
         """Note that ``source`` was seen now, if ``last`` (as loaded) is old enough to matter."""
         now = time.time()
         if now - last < _SEEN_EVERY:

@@ -292,10 +292,11 @@ class SkillCatalog(AsyncResource):
     async def _refresh(self) -> ReloadReport:
         async with self._lock:
             old = base = self._snapshot
-            if old is EMPTY_SNAPSHOT and self._cache is not None:
-                base = await self._cache.seed()
             try:
-                listing = await self._loader.listing(base)
+                if old is EMPTY_SNAPSHOT and self._cache is not None:
+                    base, listing = await self._cache.seed_while(self._loader.listing)
+                else:
+                    listing = await self._loader.listing(cold=not old.entries)
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc, codes.LIST_FAILED, "listing failed")
             self._file_lists.forget()
