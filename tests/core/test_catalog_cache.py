@@ -133,12 +133,12 @@ async def test_a_body_that_disagrees_with_the_stored_hash_is_judged_again(
     # A store that cannot tell (a fingerprint that stays while the bytes change) is stood in
     # for by a cache entry whose hash is not the file's.
     settings = first._cache._settings  # type: ignore[union-attr]
-    seed = await asyncio.to_thread(cache.load, str(folder), settings)
-    assert seed is not None
-    entry = seed.entries["skill-05"]
+    entries = await asyncio.to_thread(cache.load, str(folder), settings)
+    assert entries is not None
+    entry = entries["skill-05"]
     metadata = entry.metadata._replace(description="Stale.")  # type: ignore[union-attr]
-    seed.entries["skill-05"] = entry._replace(digest=entry.digest ^ 1, metadata=metadata)
-    await asyncio.to_thread(cache.save, str(folder), settings, seed.entries)
+    entries["skill-05"] = entry._replace(digest=entry.digest ^ 1, metadata=metadata)
+    await asyncio.to_thread(cache.save, str(folder), settings, entries)
 
     restarted = SkillCatalog(LocalBackend(folder), cache=cache)
     assert (await restarted.refresh()).fetched == 0
