@@ -9,11 +9,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import marshal
 import os
 import pickle
 import sqlite3
 import subprocess
 import sys
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,7 +24,9 @@ import pytest
 from backends import LocalBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
+from skills_core.catalog.cache_codec import decode
 from skills_core.catalog.cache_store import FILE_NAME, CatalogCache
+from skills_core.format.models import SkillMetadata
 
 SKILLS = 12
 ROOT = Path(__file__).parents[2]
@@ -242,3 +246,14 @@ def test_a_full_disk_degrades_to_no_cache(folder: Path, cache_folder: Path) -> N
     report = refresh_in_process(folder, cache_folder, preexec_fn=small_disk)
     assert report == {"added": SKILLS + 200, "fetched": SKILLS + 200}
     assert CatalogCache(cache_folder).catalogs() == []  # the save failed; the refresh did not
+
+
+def test_a_planted_column_with_a_valid_checksum_runs_nothing(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    planted = ("pickle", pickle.dumps([_Run(f"touch {marker}")]))
+    columns = ({}, ("marshal", [True]), dict.fromkeys(SkillMetadata._fields, planted))
+    payload = marshal.dumps(columns)
+    data = marshal.dumps((b"skillfs-entries-1", zlib.crc32(payload), payload))
+    with pytest.raises(ValueError, match="is not part of a catalog entry"):
+        decode(data)
+    assert not marker.exists()
