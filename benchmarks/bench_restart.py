@@ -28,6 +28,7 @@ CASES = Path(__file__).with_name("restart_cases.py")
 FLOORS: dict[str, Callable[[Path], object]] = {"read": floor_read, "stat": floor_stat}
 ROWS = {
     "cold": "cold catalog, no cache",
+    "coldsave": "cold catalog, saving to an empty cache",
     "warm": "new process, warm cache (first refresh)",
     "nochange": "in-process no-change refresh",
     "read": "read floor (scandir + read)",

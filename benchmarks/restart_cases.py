@@ -7,11 +7,12 @@ set to the checkout. After one untimed cold load that fills the cache folder ``C
 seconds:
 
 - ``cold``: a new catalog's first refresh without a cache;
+- ``coldsave``: the same, saving what it learned to an empty cache folder;
 - ``warm``: a new catalog's first refresh through a newly opened cache (what a new process
   does after its imports: a new connection, the entries decoded, list + stat, no read);
 - ``nochange``: a refresh of a loaded catalog when nothing changed.
 
-Prints ``{"cold": [[cpu, wall], ...], "warm": [...], "nochange": [...]}``.
+Prints ``{"cold": [[cpu, wall], ...], "coldsave": [...], "warm": [...], "nochange": [...]}``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import gc
 import json
 import logging
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 
@@ -64,8 +66,15 @@ def restart_samples(
     def no_change() -> None:
         assert not asyncio.run(loaded.refresh()).has_changes
 
+    def cold_saving() -> None:
+        with tempfile.TemporaryDirectory(prefix="skillfs-cold-") as folder:
+            cache = CatalogCache(folder)
+            first_refresh(cache)
+            cache.close()
+
     return {
         "cold": timed(lambda: first_refresh(False), repeats),
+        "coldsave": timed(cold_saving, repeats),
         "warm": timed(warm, repeats),
         "nochange": timed(no_change, repeats),
     }

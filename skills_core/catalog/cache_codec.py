@@ -96,12 +96,14 @@ def _decode(data: bytes) -> dict[str, CatalogEntry]:
     metas = iter(_rows(SkillMetadata, meta_values.values()))
     loaded = _values(loaded_column)
     columns = {field: _values(entry_columns[field]) for field in _ENTRY_FIELDS}
-    columns["metadata"] = [next(metas) if flag else None for flag in loaded]
+    columns["metadata"] = (
+        list(metas) if all(loaded) else [next(metas) if flag else None for flag in loaded]
+    )
     columns["raw"] = [b""] * len(loaded)
     if next(metas, None) is not None:
         raise ValueError("more metadata than loaded entries")
     entries = _rows(CatalogEntry, (columns[field] for field in CatalogEntry._fields))
-    return {entry.name: entry for entry in entries}
+    return dict(zip(columns["name"], entries, strict=True))
 
 
 @contextlib.contextmanager
