@@ -20,8 +20,8 @@ import gc
 import io
 import itertools
 import marshal
+import operator
 import pickle
-import sys
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
@@ -35,27 +35,33 @@ from skills_core.format.problems import SkillProblem
 _FORMAT = b"skillfs-entries-1"
 _MAPPINGS = frozenset({"metadata", "extra"})
 """Metadata fields held as read-only mappings (empty ones share ``EMPTY_MAPPING``)."""
-_UNIQUE = frozenset({"fingerprint", "location", "description", "digest"})
-"""Columns whose values rarely repeat: not worth interning."""
-_SHORT = 64
+_SHARED_VALUES = frozenset({"name", "license", "compatibility", "allowed_tools", "tags", "paths"})
+"""Columns whose values repeat (a folder's name is its skill's too): each written once."""
 _T = TypeVar("_T")
 
 
 _ENTRY_FIELDS = tuple(field for field in CatalogEntry._fields if field not in ("metadata", "raw"))
 
 
-def encode(entries: Mapping[str, CatalogEntry]) -> bytes:
-    """``entries`` (already without their SKILL.md bytes) as bytes."""
+def encode(entries: Mapping[str, CatalogEntry], digests: Sequence[int]) -> bytes:
+    """``entries`` as bytes, with the hash of each one's SKILL.md (``digests``, in order).
+
+    The SKILL.md bytes themselves are never written.
+    """
     rows = list(entries.values())
     metas = [entry.metadata for entry in rows if entry.metadata is not None]
+    shared: dict[object, object] = {}
     columns: Any = (
         {
-            field: _column((getattr(entry, field) for entry in rows), unique=field in _UNIQUE)
+            field: _column(
+                digests if field == "digest" else list(map(operator.attrgetter(field), rows)),
+                shared if field in _SHARED_VALUES else None,
+            )
             for field in _ENTRY_FIELDS
         },
-        _column(entry.metadata is not None for entry in rows),
+        _column([entry.metadata is not None for entry in rows]),
         {
-            field: _column(_field(metas, field), unique=field in _UNIQUE)
+            field: _column(_field(metas, field), shared if field in _SHARED_VALUES else None)
             for field in SkillMetadata._fields
         },
     )
@@ -63,11 +69,10 @@ def encode(entries: Mapping[str, CatalogEntry]) -> bytes:
     return marshal.dumps((_FORMAT, zlib.crc32(payload), payload))
 
 
-def _field(metas: Sequence[SkillMetadata], field: str) -> Iterable[object]:
+def _field(metas: Sequence[SkillMetadata], field: str) -> list[object]:
     """One metadata field of every loaded skill, mappings as plain dicts."""
-    if field in _MAPPINGS:
-        return (dict(getattr(meta, field)) for meta in metas)
-    return (getattr(meta, field) for meta in metas)
+    values = map(operator.attrgetter(field), metas)
+    return list(map(dict, values) if field in _MAPPINGS else values)
 
 
 def decode(data: bytes) -> dict[str, CatalogEntry]:
@@ -136,14 +141,19 @@ def _rows(kind: type[_T], columns: Iterable[Sequence[Any]]) -> list[_T]:
     return list(map(build, itertools.repeat(kind), zip(*columns, strict=True)))
 
 
-def _column(values: Iterable[object], *, unique: bool = False) -> tuple[str, object]:
+def _column(
+    values: Sequence[object], shared: dict[object, object] | None = None
+) -> tuple[str, object]:
     """One column, marshalled when its values allow it, else pickled.
 
-    Short strings of a column whose values repeat (a license, ``"Read"``, a metadata key,
-    a folder's name that is also its skill's) are interned: :mod:`marshal` writes each once
-    and a new process decodes, and holds, one object for them.
+    With ``shared``, equal values (a license, the same ``allowed-tools``, a folder's name that
+    is also its skill's) become one object: :mod:`marshal` writes it once, and a new process
+    decodes, and holds, one object for them.
     """
-    items = list(values) if unique else list(map(_interned, values))
+    items: Any = values
+    if shared is not None:
+        with contextlib.suppress(TypeError):  # an unhashable value: the column as it is
+            items = list(map(shared.setdefault, values, values))
     try:
         marshal.dumps(items)
     except ValueError:
@@ -151,16 +161,6 @@ def _column(values: Iterable[object], *, unique: bool = False) -> tuple[str, obj
         _Pickler(buffer, 5).dump(items)
         return "pickle", buffer.getvalue()
     return "marshal", items
-
-
-def _interned(value: object) -> object:
-    if type(value) is str:
-        return sys.intern(value) if len(value) <= _SHORT else value
-    if type(value) is tuple:
-        return tuple(map(_interned, value))
-    if type(value) is dict:
-        return {_interned(key): _interned(item) for key, item in value.items()}
-    return value
 
 
 def _values(column: tuple[str, Any]) -> Sequence[Any]:

@@ -28,7 +28,7 @@ from backends.limits import DEFAULT_LIMITS, Limits
 from backends.memory import MemoryBackend
 from skills_core.catalog.cache_codec import collector_paused
 from skills_core.catalog.cache_store import SCHEMA, CatalogCache, Stored
-from skills_core.catalog.entries import CatalogEntry, is_verdict
+from skills_core.catalog.entries import CatalogEntry, entry_digest, is_verdict
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
 
 logger = logging.getLogger("skillfs")
@@ -80,7 +80,7 @@ class CacheLink:
             "" if limits == DEFAULT_LIMITS else " +limits"
         )
         self._settings = ""
-        self._saved: dict[str, tuple[CatalogEntry, CatalogEntry]] = {}
+        self._saved: dict[str, tuple[CatalogEntry, int]] = {}
 
     async def seed_while(
         self, listing: Listing
@@ -126,16 +126,14 @@ class CacheLink:
     def _save(self, entries: Mapping[str, CatalogEntry]) -> None:
         saved, kept = self._saved, {}
         for folder, entry in entries.items():
-            if not is_verdict(entry):
-                continue
-            known = saved.get(folder)  # saved before: its SKILL.md is hashed already
-            kept[folder] = (
-                entry,
-                known[1] if known and known[0] is entry else entry.without_body(),
-            )
+            if is_verdict(entry):
+                known = saved.get(folder)  # saved before: its SKILL.md is hashed already
+                digest = known[1] if known and known[0] is entry else entry_digest(entry)
+                kept[folder] = (entry, digest)
         self._saved = kept
-        stripped = {folder: pair[1] for folder, pair in kept.items()}
-        self._cache.save(self._source, self._settings, stripped, judged=self._judged)
+        verdicts = {folder: pair[0] for folder, pair in kept.items()}
+        digests = [pair[1] for pair in kept.values()]
+        self._cache.save(self._source, self._settings, verdicts, digests, judged=self._judged)
 
 
 @functools.cache

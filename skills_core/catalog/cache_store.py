@@ -121,11 +121,16 @@ class CatalogCache:
         source: str,
         settings: str,
         entries: Mapping[str, CatalogEntry],
+        digests: Sequence[int],
         *,
         judged: str = "",
     ) -> None:
-        """Replace what is saved for ``source`` under ``settings``; prune sources not seen."""
-        data, now = encode(entries), time.time()
+        """Replace what is saved for ``source`` under ``settings``; prune sources not seen.
+
+        ``digests`` holds the hash of each entry's SKILL.md, in order (see
+        :func:`~skills_core.catalog.entries.entry_digest`).
+        """
+        data, now = encode(entries, digests), time.time()
 
         def write(db: sqlite3.Connection) -> None:
             with _transaction(db):

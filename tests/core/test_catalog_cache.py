@@ -138,7 +138,8 @@ async def test_a_body_that_disagrees_with_the_stored_hash_is_judged_again(
     entry = entries["skill-05"]
     metadata = entry.metadata._replace(description="Stale.")  # type: ignore[union-attr]
     entries["skill-05"] = entry._replace(digest=entry.digest ^ 1, metadata=metadata)
-    await asyncio.to_thread(cache.save, str(folder), settings, entries)
+    digests = [stored.digest for stored in entries.values()]
+    await asyncio.to_thread(cache.save, str(folder), settings, entries, digests)
 
     restarted = SkillCatalog(LocalBackend(folder), cache=cache)
     assert (await restarted.refresh()).fetched == 0
