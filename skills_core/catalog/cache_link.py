@@ -124,6 +124,8 @@ class CacheLink:
             return CatalogSnapshot.build(entries) if entries else None
 
     def _save(self, entries: Mapping[str, CatalogEntry]) -> None:
+        if not self._settings:  # the digest of the settings could not be made: no key to use
+            return
         saved, kept = self._saved, {}
         for folder, entry in entries.items():
             if is_verdict(entry):
