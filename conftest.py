@@ -19,3 +19,11 @@ def no_blocking_io(request: pytest.FixtureRequest) -> Iterator[BlockBuster | Non
         return
     with blockbuster_ctx(SKILLFS_PACKAGES) as blockbuster:
         yield blockbuster
+
+
+@pytest.fixture(autouse=True)
+def own_cache_folder(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test gets an empty catalog cache folder (the CLI caches by default), never ~/.cache."""
+    monkeypatch.setenv("SKILLFS_CACHE_DIR", str(tmp_path_factory.mktemp("skillfs-cache")))

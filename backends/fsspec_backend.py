@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from backends.base import Backend, SkillRef
 from backends.errors import ResourceNotFoundError
+from backends.index.document import INDEX_PATH
 from backends.index.reader import IndexBackend
 from backends.index.store import published_index
 from backends.remote.filesystem import RemoteFS
@@ -32,9 +33,10 @@ class FsspecBackend(StoreBackend):
     ``skillfs publish`` writes it), or a URL naming an ``index.json``, is read through the index
     instead (:class:`~backends.index.reader.IndexBackend`): one HEAD per refresh, one GET when
     it changed, whatever the number of skills. It stays this backend's kind, a folder in a
-    store, because only a read tells the two apart: the folder is checked for an index once,
-    when it is first opened (one GET, answered 404 for a plain folder), and read as a folder
-    again when its index disappears.
+    store, because only the store tells the two apart: the folder is checked for an index once,
+    by the listing made when it is first opened, which then serves the first refresh (a plain
+    folder costs no request more, a published one a LIST more), and read as a folder again
+    when its index disappears.
 
     A ``.zip`` URL or a ``zip://`` chain is still served, as by
     :class:`~backends.bundle_backend.BundleBackend` (the class ``open_backend`` gives it),
@@ -61,8 +63,9 @@ class FsspecBackend(StoreBackend):
     async def _serve(self, fs: RemoteFS, location: str) -> Backend:
         if self._spec.bundle:
             return self._bundle(fs, location)
-        index = await published_index(fs, location=location, limits=self._limits)
-        if index is not None:
-            return index
         folder = FolderSource(fs, location=location, concurrency=self._max_concurrency)
-        return SourceBackend(folder, location=self._location)
+        if fs.path.rstrip("/").endswith(".json") or await folder.holds(INDEX_PATH):
+            index = await published_index(fs, location=location, limits=self._limits)
+            if index is not None:
+                return index
+        return SourceBackend(folder, location=self._location)  # its first listing is made

@@ -34,6 +34,7 @@ from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.local import LocalBackend
+from backends.local_files import fingerprint as file_fingerprint
 from backends.paths import check_resource_path, skill_md_name
 from backends.resource import AsyncResource
 
@@ -81,7 +82,7 @@ class InstructionFile(NamedTuple):
         folder: For a skill folder under ``.skills/``, the folder's relative path.
         size: Its size in bytes.
         modified: Its modification time, in seconds since the epoch.
-        fingerprint: Changes whenever the file may have changed (mtime, size, inode).
+        fingerprint: Changes whenever the file may have changed (mtime, size, inode, ctime).
     """
 
     name: str
@@ -237,7 +238,7 @@ class InstructionFilesBackend(AsyncResource):
             if name in taken:
                 name += "-" + hashlib.sha256(path.encode()).hexdigest()[:8]
             taken.add(name)
-            fingerprint = f"{st.st_mtime_ns}-{st.st_size}-{st.st_ino}"
+            fingerprint = file_fingerprint(st)
             convention = is_convention_file(path)
             found.append(
                 InstructionFile(

@@ -46,8 +46,13 @@ def holds_skill_md(folder: str | os.PathLike[str]) -> bool:
 
 
 def fingerprint(st: os.stat_result) -> str:
-    """The change token of a local file: mtime, size and inode."""
-    return f"{st.st_mtime_ns}-{st.st_size}-{st.st_ino}"
+    """The change token of a local file: mtime, size, inode and ctime.
+
+    The ctime (inode change time) moves on every write, rename or ``chmod``, and no program
+    can set it back: an edit that keeps the size and restores the mtime (``touch -d``,
+    ``rsync --times``, ``cp -p``) still changes it.
+    """
+    return f"{st.st_mtime_ns}-{st.st_size}-{st.st_ino}-{st.st_ctime_ns}"
 
 
 def file_kind(mode: int) -> str:

@@ -20,6 +20,7 @@ from backends.lazy import lazy_exports
 if TYPE_CHECKING:
     from skills_core.bundle.publish import Publication, build_publication, publish
     from skills_core.bundle.writer import Bundle, build_bundle, write_bundle
+    from skills_core.catalog.cache_store import CatalogCache
     from skills_core.catalog.catalog import SkillCatalog
     from skills_core.catalog.report import ReloadReport
     from skills_core.errors import (
@@ -63,6 +64,7 @@ _ERRORS = (  # the exception tree of skills_core.errors, importable from here to
 )
 _EXPORTS = {
     "Bundle": "skills_core.bundle.writer",
+    "CatalogCache": "skills_core.catalog.cache_store",
     "ParsedSkillMd": "skills_core.format.parsing",
     "Publication": "skills_core.bundle.publish",
     "ReloadReport": "skills_core.catalog.report",
@@ -82,6 +84,7 @@ _EXPORTS = {
 
 __all__ = [
     "Bundle",
+    "CatalogCache",
     "InvalidSkillsError",
     "LimitExceededError",
     "MissingDependencyError",

@@ -148,8 +148,8 @@ async def read_bounded(
 async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> IndexBackend | None:
     """The index serving ``fs.path``: the path names one, or its folder holds one; else ``None``.
 
-    A folder is checked once, by reading ``.well-known/agent-skills/index.json``: one GET,
-    answered 404 for a plain folder, whose body is the index's first read otherwise.
+    A folder is checked by reading ``.well-known/agent-skills/index.json``: one GET, whose
+    body is the index's first read (``FsspecBackend`` asks only when its listing holds one).
 
     Args:
         fs: The opened filesystem; an index backend takes it over, to close it.

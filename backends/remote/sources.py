@@ -94,17 +94,31 @@ class FolderSource:
         self._fs = fs
         self._location = location
         self._concurrency = concurrency
+        self._listed: FolderView | None = None  # made by holds(), for the next snapshot
+
+    async def holds(self, relative: str) -> bool:
+        """List the folder and say whether ``relative`` (a file path below it) is listed.
+
+        The listing answers the next :meth:`snapshot`, so checking costs no request.
+        """
+        self._listed, listing = await self._list()
+        root = self._fs.path.rstrip("/")
+        return (f"{root}/{relative}" if root else relative) in listing
 
     async def snapshot(self) -> FolderView:
         """List every file below the root at once (s3fs: one LIST per 1,000 keys)."""
-        root = self._fs.path
-        listing = await self._fs.find(root, location=self._location)
-        layout = await asyncio.to_thread(_folder_layout, listing, root, self._location)
-        return FolderView(self._fs, layout, concurrency=self._concurrency)
+        listed, self._listed = self._listed, None
+        return listed if listed is not None else (await self._list())[0]
 
     async def aclose(self) -> None:
         """Close the filesystem's session."""
         await self._fs.aclose()
+
+    async def _list(self) -> tuple[FolderView, Mapping[str, Mapping[str, Any]]]:
+        root = self._fs.path
+        listing = await self._fs.find(root, location=self._location)
+        layout = await asyncio.to_thread(_folder_layout, listing, root, self._location)
+        return FolderView(self._fs, layout, concurrency=self._concurrency), listing
 
 
 def _folder_layout(listing: Mapping[str, Mapping[str, Any]], root: str, location: str) -> Layout:

@@ -33,6 +33,8 @@ from backends.opener import open_backend
 from backends.resource import AsyncResource
 from skills_core import codes
 from skills_core.catalog.bodies import BodyStore, default_body_cache
+from skills_core.catalog.cache_link import cache_link
+from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader, compare
@@ -66,6 +68,11 @@ class SkillCatalog(AsyncResource):
             :mod:`skills_core.catalog.bodies`).
         body_cache: With ``keep_bodies=False``, how many SKILL.md files to keep, most recently
             read first; by default none for local folders, 1,024 for remote backends.
+        cache: A persistent cache (``True`` for the default folder) that a new process's first
+            refresh starts from, so it re-reads only what changed since any process last
+            looked (see :mod:`skills_core.catalog.cache_link`; never for memory backends).
+            Skills it supplies hold no SKILL.md bytes: their bodies are read on demand, as
+            with ``keep_bodies=False``.
     """
 
     def __init__(
@@ -76,6 +83,7 @@ class SkillCatalog(AsyncResource):
         limits: Limits = DEFAULT_LIMITS,
         keep_bodies: bool = True,
         body_cache: int | None = None,
+        cache: CatalogCache | bool = False,
     ) -> None:
         self._backend = backend
         self._owns_backend = False
@@ -84,8 +92,13 @@ class SkillCatalog(AsyncResource):
         self._lock = asyncio.Lock()
         self._file_lists = FileLists(backend)
         self._loader = Loader(backend, limits=limits, strict=strict, keep_bodies=keep_bodies)
-        cache = default_body_cache(backend) if body_cache is None else body_cache
-        self._bodies = None if keep_bodies else BodyStore(backend, self._loader.judge, cache)
+        self._cache = cache_link(cache, backend, strict=strict, limits=limits)
+        kept = default_body_cache(backend) if body_cache is None else body_cache
+        self._bodies = (
+            None
+            if keep_bodies and self._cache is None
+            else BodyStore(backend, self._loader.judge, kept)
+        )
 
     @classmethod
     def open(
@@ -172,7 +185,7 @@ class SkillCatalog(AsyncResource):
         """
         entry, metadata = self._loaded_entry(name)
         files = await self._file_lists.of(entry.name)
-        if self._bodies is None:
+        if self._bodies is None or entry.raw:
             return Skill(metadata, entry.body, entry.location, files)
         metadata, body, _ = await self._bodies.skill(entry)
         return Skill(metadata, body, entry.location, files)
@@ -195,11 +208,13 @@ class SkillCatalog(AsyncResource):
 
         Raises:
             SkillNotFoundError: No loaded skill has that name.
-            RuntimeError: The catalog keeps metadata only: use :meth:`read_skill_md`.
+            RuntimeError: The catalog does not hold it (it keeps metadata only, or the skill
+                came from the persistent cache): use :meth:`read_skill_md`.
         """
-        if self._bodies is not None:
-            raise RuntimeError("this catalog keeps metadata only: await read_skill_md(name)")
-        return self._loaded_entry(name)[0].raw
+        raw = self._loaded_entry(name)[0].raw
+        if not raw:
+            raise RuntimeError("this catalog does not hold that SKILL.md: await read_skill_md")
+        return raw
 
     async def read_skill_md(self, name: str) -> bytes:
         """The SKILL.md bytes of a loaded skill: held ones, or read as :meth:`get` reads them.
@@ -209,7 +224,7 @@ class SkillCatalog(AsyncResource):
             StorageError: A catalog keeping metadata only could not read it.
         """
         entry = self._loaded_entry(name)[0]
-        if self._bodies is None:
+        if self._bodies is None or entry.raw:
             return entry.raw
         return (await self._bodies.skill(entry))[2]
 
@@ -276,33 +291,46 @@ class SkillCatalog(AsyncResource):
 
     async def _refresh(self) -> ReloadReport:
         async with self._lock:
-            old = self._snapshot
+            old = base = self._snapshot
             try:
-                listing = await self._loader.listing(old)
+                if old is EMPTY_SNAPSHOT and self._cache is not None:
+                    base, listing = await self._cache.seed_while(self._loader.listing)
+                else:
+                    listing = await self._loader.listing(cold=not old.entries)
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc, codes.LIST_FAILED, "listing failed")
             self._file_lists.forget()
             try:
-                return await self._apply(listing, old)
+                return await self._apply(listing, old, base)
             except Exception as exc:  # nor may anything unexpected after it
                 return self._failed_refresh(old, exc, codes.REFRESH_FAILED, "refresh failed")
 
-    async def _apply(self, listing: Sequence[ListedDocument], old: CatalogSnapshot) -> ReloadReport:
-        """Load what the listing says changed and swap in the new snapshot, if any."""
-        changes, refresh_errors, reads = await self._loader.changes(listing, old)
+    async def _apply(
+        self, listing: Sequence[ListedDocument], old: CatalogSnapshot, base: CatalogSnapshot
+    ) -> ReloadReport:
+        """Load what changed since ``base`` and swap in the new snapshot, if any.
+
+        ``base`` is ``old``, or on a first refresh what the persistent cache held.
+        """
+        changes, refresh_errors, reads = await self._loader.changes(listing, base)
         shadowing = shadowing_of(listing)
         errors = tuple(refresh_errors)
-        if not changes and errors == old.refresh_errors and shadowing == old.shadowing:
+        if not changes and errors == base.refresh_errors and shadowing == base.shadowing:
+            new = base
+        elif not base.entries:
+            entries = {folder: entry for folder, entry in changes.items() if entry is not None}
+            new = CatalogSnapshot.build(entries, refresh_errors=errors, shadowing=shadowing)
+        else:
+            new = base.updated(changes, refresh_errors=errors, shadowing=shadowing)
+        self._snapshot = new
+        if self._cache is not None and new is not old:
+            await self._cache.save(new, seeded_from=base)
+        if new is old:
             return ReloadReport(
                 unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
             )
         if not old.entries:
-            entries = {folder: entry for folder, entry in changes.items() if entry is not None}
-            new = CatalogSnapshot.build(entries, refresh_errors=errors, shadowing=shadowing)
-            self._snapshot = new
             return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
-        new = old.updated(changes, refresh_errors=errors, shadowing=shadowing)
-        self._snapshot = new
         return compare(old, new, changes, reads)
 
     def _loaded_entry(self, name: str) -> tuple[CatalogEntry, SkillMetadata]:

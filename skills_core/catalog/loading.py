@@ -72,9 +72,9 @@ class Loader:
         self._batch = FETCH_BATCH if keep_bodies else LEAN_FETCH_BATCH
         self._withheld_of = withheld_fields_of(backend)
 
-    async def listing(self, old: CatalogSnapshot) -> Sequence[ListedDocument]:
-        """The backend's listing; a first load that keeps bodies reads in the same pass."""
-        if not old.entries and self._keep_bodies:
+    async def listing(self, *, cold: bool) -> Sequence[ListedDocument]:
+        """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
+        if cold and self._keep_bodies:
             limit = self._limits.max_skill_md_bytes
             listing = await list_documents(self._backend, max_bytes=limit)
             if listing is not None:

@@ -41,6 +41,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("new", "create a skill folder with a valid SKILL.md skeleton"),
     Command("watch", "reload the skills at URL as they change, one line per reload"),
     Command("serve", "serve the skills at URL to MCP clients (stdio, or streamable HTTP)"),
+    Command("cache", "show what the catalog cache holds (info), or remove it (clear)"),
 )
 
 _EPILOG = """\

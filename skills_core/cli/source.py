@@ -61,12 +61,22 @@ def open_source(url: str | None) -> Backend:
     return open_skill_folder(folder) or backend
 
 
-async def load_catalog(source: Backend, *, strict: bool = False) -> SkillCatalog:
-    """A catalog of ``source`` after one refresh.
+def add_cache_flag(parser: argparse.ArgumentParser) -> None:
+    """Add ``--no-cache``: the command neither reads nor writes the catalog cache."""
+    parser.add_argument(
+        "--no-cache",
+        dest="cache",
+        action="store_false",
+        help="read every SKILL.md, without the catalog cache ('skillfs cache info')",
+    )
+
+
+async def load_catalog(source: Backend, *, strict: bool = False, cache: bool) -> SkillCatalog:
+    """A catalog of ``source`` after one refresh, through the catalog cache if ``cache``.
 
     Raises:
         SkillfsError: The source could not be listed (the listing's own error, in one line).
     """
-    catalog = SkillCatalog(source, strict=strict)
+    catalog = SkillCatalog(source, strict=strict, cache=cache)
     (await catalog.refresh()).raise_for_failure()
     return catalog

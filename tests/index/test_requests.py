@@ -2,8 +2,8 @@
 
 Over HTTP: a cold catalog is one GET of the index, a no-change refresh one GET answered 304, a
 changed skill one GET of the index; an archive is fetched once, when a skill's files are first
-needed. In a bucket: one GET cold, one HEAD when nothing changed, a HEAD and a GET when
-something did -- whatever the number of skills.
+needed. In a bucket: one LIST (which finds the index) and one GET cold, one HEAD when nothing
+changed, a HEAD and a GET when something did -- whatever the number of skills.
 """
 
 from __future__ import annotations
@@ -109,7 +109,8 @@ async def test_a_published_bucket_costs_one_request_per_refresh(
 
     cold = await catalog.refresh()
     assert len(cold.added) == SKILLS
-    assert log.kinds() == {"GET": 1}  # the check for an index is the index's first read
+    # The folder's first listing finds the index (and spares plain folders a check).
+    assert log.kinds() == {"LIST": 1, "GET": 1}
 
     for _ in range(2):  # S3's ETag is the MD5 of what was read: no second GET
         log.reset()

@@ -1,8 +1,8 @@
 """What a refresh costs, counted by the servers themselves.
 
-S3 with N skills and K keys: a cold refresh is ceil(K/page) LIST + N GET, plus the one GET,
-answered 404, that checks once whether the folder holds a published index; a no-change refresh
-is ceil(K/page) LIST and nothing else, and changing c SKILL.md files adds c GETs. Never a HEAD.
+S3 with N skills and K keys: a cold refresh is ceil(K/page) LIST + N GET (the listing also
+tells whether the folder holds a published index: no request to check); a no-change refresh is
+ceil(K/page) LIST and nothing else, and changing c SKILL.md files adds c GETs. Never a HEAD.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ async def test_refresh_costs_one_listing_and_a_get_per_changed_skill(
 
     cold = await catalog.refresh()
     assert len(cold.added) == SKILLS
-    assert log.kinds() == {"LIST": pages, "GET": SKILLS + 1}
-    assert log.count("GET", ".well-known/agent-skills/index.json") == 1
+    assert log.kinds() == {"LIST": pages, "GET": SKILLS}
+    assert log.count("GET", ".well-known/agent-skills/index.json") == 0
 
     log.reset()
     unchanged = await catalog.refresh()
@@ -134,7 +134,7 @@ async def test_github_refresh_is_one_tree_request(github: FakeGithub, repo: str)
     # GithubFileSystem's constructor lists the root once; then one recursive tree request.
     assert github.log.count(contains="/git/trees/main") == 2
     assert github.log.count(contains="recursive") == 1
-    assert github.log.count(contains="/contents/") == SKILLS + 1  # + the published-index check
+    assert github.log.count(contains="/contents/") == SKILLS  # no published-index check
 
     github.log.reset()
     assert not (await catalog.refresh()).has_changes
@@ -158,8 +158,8 @@ async def test_gcs_refresh_is_one_listing(
 
     assert len((await catalog.refresh()).added) == SKILLS
     assert gcs_server.log.count("GET", contains=f"/b/{gcs_bucket}/o?") == 1
-    assert gcs_server.log.count(contains=".well-known/agent-skills/index.json") == 1
-    assert gcs_server.log.count() == 2 + SKILLS
+    assert gcs_server.log.count(contains=".well-known/agent-skills/index.json") == 0
+    assert gcs_server.log.count() == 1 + SKILLS
 
     gcs_server.log.reset()
     assert not (await catalog.refresh()).has_changes

@@ -27,7 +27,7 @@ from skills_core.cli.output import (
     print_problems,
     problems_record,
 )
-from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.cli.source import add_cache_flag, add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import Style, print_message, printable
 from skills_core.format.models import Skill
 
@@ -35,6 +35,7 @@ from skills_core.format.models import Skill
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL, the skill's name and ``--json``."""
     add_url_argument(parser)
+    add_cache_flag(parser)
     parser.add_argument(
         "name",
         metavar="NAME",
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     url, name = args.url, args.name
     if url is None and (os.sep in name or "/" in name):
         url, name = name, None  # one skill's folder, as every reading command takes it
-    entry, skill = running.run(_fetch(open_source(url), name))
+    entry, skill = running.run(_fetch(open_source(url), name, cache=args.cache))
     if skill is None:
         return exits.INVALID
     if args.json:
@@ -67,13 +68,15 @@ def run(args: argparse.Namespace) -> int:
     return exits.OK
 
 
-async def _fetch(source: Backend, name: str | None) -> tuple[CatalogEntry, Skill | None]:
+async def _fetch(
+    source: Backend, name: str | None, *, cache: bool
+) -> tuple[CatalogEntry, Skill | None]:
     """The skill ``name`` means, with its problems printed; ``None`` when it is not served.
 
     A folder's name means the skill that folder serves (a note says so); a refused folder
     prints why (another folder serving its name included).
     """
-    catalog: SkillCatalog = await load_catalog(source)
+    catalog: SkillCatalog = await load_catalog(source, cache=cache)
     snapshot = catalog.snapshot
     entry = _entry(snapshot, source, name)
     served = entry.served_name

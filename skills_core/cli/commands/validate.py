@@ -20,19 +20,20 @@ from skills_core.cli.output import (
     print_problems,
     report_empty,
 )
-from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.cli.source import add_cache_flag, add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import Style
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL (or skill folder) and ``--json``."""
     add_url_argument(parser)
+    add_cache_flag(parser)
     add_json_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Report every problem of every skill; exit 1 when any is an error."""
-    catalog = running.run(load_catalog(open_source(args.url), strict=True))
+    catalog = running.run(load_catalog(open_source(args.url), strict=True, cache=args.cache))
     verdicts = verdicts_of(catalog)
     for verdict in verdicts:
         print_problems(verdict.errors, verdict.warnings)

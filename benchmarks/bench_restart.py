@@ -1,0 +1,101 @@
+"""Restarts with the persistent catalog cache: a new process against the in-process floors.
+
+Run: ``python -m benchmarks.bench_restart [--sizes 1000 10000 [100000]] [--rounds 5]``.
+Each round runs :mod:`benchmarks.restart_cases` in a child process (cold catalog without a
+cache, a new catalog's first refresh through a warm cache, an in-process no-change refresh)
+and times the read floor (scandir + read every SKILL.md) and the list+stat floor (scandir +
+stat every SKILL.md) in this process. CPU time and wall time, medians of each child's
+repeats, then over rounds. Targets (issue 21): a warm first refresh <= 1.5x the no-change
+refresh and <= 0.6x the read floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from benchmarks.bench_local import floor_read, floor_stat
+from benchmarks.children import HERE, run_case, work_dir
+from benchmarks.corpus import write_corpus
+
+CASES = Path(__file__).with_name("restart_cases.py")
+FLOORS: dict[str, Callable[[Path], object]] = {"read": floor_read, "stat": floor_stat}
+ROWS = {
+    "cold": "cold catalog, no cache",
+    "coldsave": "cold catalog, saving to an empty cache",
+    "warm": "new process, warm cache (first refresh)",
+    "nochange": "in-process no-change refresh",
+    "read": "read floor (scandir + read)",
+    "stat": "list+stat floor (scandir + stat)",
+}
+
+
+def measure(root: Path, rounds: int, repeats: int) -> dict[str, tuple[float, float]]:
+    """Median (CPU, wall) seconds of each row of :data:`ROWS` at one corpus."""
+    samples: dict[str, list[tuple[float, float]]] = {key: [] for key in ROWS}
+    floor_read(root)  # page cache
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory(prefix="skillfs-cache-") as cache:
+            found = run_case(CASES, HERE, str(root), cache, str(repeats))
+        for key, pairs in found.items():
+            samples[key].append(_medians(pairs))
+        for key, floor in FLOORS.items():
+            samples[key].append(_medians([_timed(floor, root) for _ in range(repeats)]))
+    return {key: _medians(pairs) for key, pairs in samples.items()}
+
+
+def _timed(floor: Callable[[Path], object], root: Path) -> tuple[float, float]:
+    cpu, wall = time.process_time(), time.perf_counter()
+    floor(root)
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def _medians(pairs: Sequence[Sequence[float]]) -> tuple[float, float]:
+    return statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
+
+
+def table(count: int, results: dict[str, tuple[float, float]]) -> str:
+    """A markdown table of one size's medians, against the read floor and no-change refresh."""
+    lines = [
+        f"\nN = {count:,} skills (medians; CPU time, then wall time)\n",
+        "| | CPU ms | x read floor | x no-change | wall ms | x read floor | x no-change |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for key, label in ROWS.items():
+        cells = []
+        for clock in (0, 1):
+            seconds = results[key][clock]
+            cells += [
+                f"{seconds * 1e3:,.1f}",
+                f"{seconds / results['read'][clock]:.2f}",
+                f"{seconds / results['nochange'][clock]:.2f}",
+            ]
+        lines.append(f"| {label} | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs per child")
+    parser.add_argument("--dir", type=Path, help="where to keep corpora (default: a temp dir)")
+    args = parser.parse_args()
+    base = work_dir(args)
+    print(
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.1f}; {args.rounds} rounds of {args.repeats} runs"
+    )
+    for count in args.sizes:
+        root = write_corpus(base / f"corpus-{count}", count)
+        print(table(count, measure(root, args.rounds, args.repeats)))
+
+
+if __name__ == "__main__":
+    main()

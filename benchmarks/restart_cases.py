@@ -1,0 +1,85 @@
+"""A new process's first refresh with a warm catalog cache, run as a child by
+:mod:`benchmarks.bench_restart`.
+
+Run by path (``python benchmarks/restart_cases.py ROOT CACHE REPEATS``) with ``PYTHONPATH``
+set to the checkout. After one untimed cold load that fills the cache folder ``CACHE``, times
+``REPEATS`` of each, in CPU seconds (``time.process_time``, worker threads included) and wall
+seconds:
+
+- ``cold``: a new catalog's first refresh without a cache;
+- ``coldsave``: the same, saving what it learned to an empty cache folder;
+- ``warm``: a new catalog's first refresh through a newly opened cache (what a new process
+  does after its imports: a new connection, the entries decoded, list + stat, no read);
+- ``nochange``: a refresh of a loaded catalog when nothing changed.
+
+Prints ``{"cold": [[cpu, wall], ...], "coldsave": [...], "warm": [...], "nochange": [...]}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import logging
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+from backends import LocalBackend
+from skills_core import SkillCatalog
+from skills_core.catalog.cache_store import CatalogCache
+
+
+def timed(run: Callable[[], object], repeats: int) -> list[tuple[float, float]]:
+    """CPU and wall seconds of each of ``repeats`` calls of ``run``."""
+    samples = []
+    for _ in range(repeats):
+        gc.collect()  # the previous sample's garbage is not this one's
+        cpu, wall = time.process_time(), time.perf_counter()
+        run()
+        samples.append((time.process_time() - cpu, time.perf_counter() - wall))
+    return samples
+
+
+def restart_samples(
+    root: str, cache_folder: str, repeats: int
+) -> dict[str, list[tuple[float, float]]]:
+    """Cold, warm-cache and no-change refresh samples (see the module docstring)."""
+
+    def first_refresh(cache: CatalogCache | bool) -> SkillCatalog:
+        catalog = SkillCatalog(LocalBackend(root), cache=cache)
+        report = asyncio.run(catalog.refresh())
+        assert not report.errors, report.errors[:3]
+        return catalog
+
+    def warm() -> None:
+        cache = CatalogCache(cache_folder)
+        catalog = SkillCatalog(LocalBackend(root), cache=cache)
+        report = asyncio.run(catalog.refresh())
+        assert report.fetched == 0, "the cache was not warm"
+        cache.close()
+
+    first_refresh(CatalogCache(cache_folder))  # fills the cache
+    loaded = first_refresh(False)
+
+    def no_change() -> None:
+        assert not asyncio.run(loaded.refresh()).has_changes
+
+    def cold_saving() -> None:
+        with tempfile.TemporaryDirectory(prefix="skillfs-cold-") as folder:
+            cache = CatalogCache(folder)
+            first_refresh(cache)
+            cache.close()
+
+    return {
+        "cold": timed(lambda: first_refresh(False), repeats),
+        "coldsave": timed(cold_saving, repeats),
+        "warm": timed(warm, repeats),
+        "nochange": timed(no_change, repeats),
+    }
+
+
+if __name__ == "__main__":
+    logging.disable(logging.WARNING)
+    print(json.dumps(restart_samples(sys.argv[1], sys.argv[2], int(sys.argv[3]))))

@@ -1,0 +1,225 @@
+"""Catalog entries to bytes and back, for the persistent cache; nothing else comes back.
+
+Entries are written by column (every entry's name, then every fingerprint, …, and each
+metadata field of the loaded ones), so a new process rebuilds 10,000 entries in C loops
+(``zip`` and ``map(tuple.__new__, …)``) instead of a Python call per entry: that decode is
+most of what a warm restart costs beyond a no-change refresh.
+
+A column of plain values (strings, numbers, tuples and dicts of them) is written with
+:mod:`marshal`; any other column (problems, hooks, frontmatter values such as dates) is
+pickled, and read back by an unpickler that builds only the types an entry is made of: any
+other global in the data refuses the whole blob, so reading a cache never runs code. A CRC-32
+of the payload catches damage before either is read. The SKILL.md bytes are never written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import gc
+import io
+import itertools
+import marshal
+import operator
+import pickle
+import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from skills_core.catalog.entries import CatalogEntry
+from skills_core.format.hooks import HookAction, HookRule, Hooks
+from skills_core.format.models import EMPTY_MAPPING, SkillMetadata
+from skills_core.format.problems import SkillProblem
+
+_FORMAT = b"skillfs-entries-1"
+_MAPPINGS = frozenset({"metadata", "extra"})
+"""Metadata fields held as read-only mappings (empty ones share ``EMPTY_MAPPING``)."""
+_SHARED_VALUES = frozenset({"name", "license", "compatibility", "allowed_tools", "tags", "paths"})
+"""Columns whose values repeat (a folder's name is its skill's too): each written once."""
+_T = TypeVar("_T")
+
+
+_ENTRY_FIELDS = tuple(field for field in CatalogEntry._fields if field not in ("metadata", "raw"))
+
+
+def encode(entries: Mapping[str, CatalogEntry], digests: Sequence[int]) -> bytes:
+    """``entries`` as bytes, with the hash of each one's SKILL.md (``digests``, in order).
+
+    The SKILL.md bytes themselves are never written.
+    """
+    rows = list(entries.values())
+    metas = [entry.metadata for entry in rows if entry.metadata is not None]
+    shared: dict[object, object] = {}
+    columns: Any = (
+        {
+            field: _column(
+                digests if field == "digest" else list(map(operator.attrgetter(field), rows)),
+                shared if field in _SHARED_VALUES else None,
+            )
+            for field in _ENTRY_FIELDS
+        },
+        _column([entry.metadata is not None for entry in rows]),
+        {
+            field: _column(_field(metas, field), shared if field in _SHARED_VALUES else None)
+            for field in SkillMetadata._fields
+        },
+    )
+    payload = marshal.dumps(columns)
+    return marshal.dumps((_FORMAT, zlib.crc32(payload), payload))
+
+
+def _field(metas: Sequence[SkillMetadata], field: str) -> list[object]:
+    """One metadata field of every loaded skill, mappings as plain dicts."""
+    values = map(operator.attrgetter(field), metas)
+    return list(map(dict, values) if field in _MAPPINGS else values)
+
+
+def decode(data: bytes) -> dict[str, CatalogEntry]:
+    """The entries :func:`encode` wrote, by folder.
+
+    Raises:
+        ValueError: ``data`` is not what :func:`encode` writes.
+    """
+    try:
+        with collector_paused():
+            return _decode(data)
+    except Exception as exc:  # any damage: truncated, corrupt, foreign
+        raise ValueError(f"not a cached catalog ({type(exc).__name__}: {exc})") from exc
+
+
+def _decode(data: bytes) -> dict[str, CatalogEntry]:
+    kind, crc, payload = marshal.loads(data)
+    if kind != _FORMAT or zlib.crc32(payload) != crc:
+        raise ValueError("unknown format or damaged data")
+    entry_columns, loaded_column, meta_columns = marshal.loads(payload)
+    meta_values = {field: _values(meta_columns[field]) for field in SkillMetadata._fields}
+    for field in _MAPPINGS:
+        meta_values[field] = [
+            MappingProxyType(d) if d else EMPTY_MAPPING for d in meta_values[field]
+        ]
+    metas = iter(_rows(SkillMetadata, meta_values.values()))
+    loaded = _values(loaded_column)
+    columns = {field: _values(entry_columns[field]) for field in _ENTRY_FIELDS}
+    columns["metadata"] = (
+        list(metas) if all(loaded) else [next(metas) if flag else None for flag in loaded]
+    )
+    columns["raw"] = [b""] * len(loaded)
+    if next(metas, None) is not None:
+        raise ValueError("more metadata than loaded entries")
+    entries = _rows(CatalogEntry, (columns[field] for field in CatalogEntry._fields))
+    return dict(zip(columns["name"], entries, strict=True))
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a decode allocates ~17 objects per entry.
+
+    Those objects hold no cycles and live as long as the catalog, yet their number sets off
+    collections that examine them: a third of the decode (8 ms at 10,000 skills), then as much
+    again while the refresh goes on. So the collector is paused, and what was made is moved
+    to the oldest generation unexamined (``gc.freeze()`` then ``gc.unfreeze()``), unless
+    something froze objects on purpose (a server before forking). Left paused if something
+    else paused it.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        if not gc.get_freeze_count():
+            gc.freeze()  # what was made moves to the oldest generation, unexamined
+            gc.unfreeze()
+        gc.enable()
+
+
+def _rows(kind: type[_T], columns: Iterable[Sequence[Any]]) -> list[_T]:
+    """Named tuples of ``kind`` from its columns (of equal lengths), built in C."""
+    build: Any = tuple.__new__
+    return list(map(build, itertools.repeat(kind), zip(*columns, strict=True)))
+
+
+def _column(
+    values: Sequence[object], shared: dict[object, object] | None = None
+) -> tuple[str, object]:
+    """One column, marshalled when its values allow it, else pickled.
+
+    With ``shared``, equal values (a license, the same ``allowed-tools``, a folder's name that
+    is also its skill's) become one object: :mod:`marshal` writes it once, and a new process
+    decodes, and holds, one object for them.
+    """
+    items: Any = values
+    if shared is not None:
+        with contextlib.suppress(TypeError):  # an unhashable value: the column as it is
+            items = list(map(shared.setdefault, values, values))
+    try:
+        marshal.dumps(items)
+    except ValueError:
+        buffer = io.BytesIO()
+        _Pickler(buffer, 5).dump(items)
+        return "pickle", buffer.getvalue()
+    return "marshal", items
+
+
+def _values(column: tuple[str, Any]) -> Sequence[Any]:
+    kind, items = column
+    if kind == "marshal" and isinstance(items, list):
+        return items
+    if kind == "pickle" and isinstance(items, bytes):
+        found = _Unpickler(io.BytesIO(items)).load()
+        if isinstance(found, list):
+            return found
+    raise ValueError(f"a column of unknown kind {kind!r}")
+
+
+def _mapping(items: dict[str, Any]) -> Mapping[str, Any]:
+    """A read-only mapping (what frontmatter mappings are) from its items."""
+    return MappingProxyType(items)
+
+
+def _hooks(rules: dict[str, tuple[HookRule, ...]], raw: dict[str, Any]) -> Hooks:
+    return Hooks(rules, raw)
+
+
+_ALLOWED: dict[tuple[str, str], object] = {
+    (kind.__module__, kind.__qualname__): kind
+    for kind in (
+        SkillProblem,
+        HookRule,
+        HookAction,
+        datetime.date,
+        datetime.datetime,
+        datetime.time,
+        datetime.timedelta,
+        datetime.timezone,
+        _mapping,
+        _hooks,
+    )
+}
+
+
+class _Pickler(pickle.Pickler):
+    def persistent_id(self, obj: object) -> str | None:
+        return "empty" if obj is EMPTY_MAPPING else None
+
+    def reducer_override(self, obj: object) -> Any:
+        if isinstance(obj, MappingProxyType):
+            return _mapping, (dict(obj),)
+        if isinstance(obj, Hooks):
+            return _hooks, (dict(obj), dict(obj.raw))
+        return NotImplemented
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        found = _ALLOWED.get((module, name))
+        if found is None:
+            raise pickle.UnpicklingError(f"{module}.{name} is not part of a catalog entry")
+        return found
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid != "empty":
+            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+        return EMPTY_MAPPING

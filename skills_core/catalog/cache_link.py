@@ -1,0 +1,163 @@
+"""One catalog's share of the persistent cache: seeding its first refresh, saving what it learned.
+
+A catalog's first refresh starts from the entries a previous process saved for the same
+source, so a new process on an unchanged source does what a no-change refresh does: it lists,
+compares fingerprints and reads nothing. Entries are keyed by the backend's location and a
+digest of everything that decides a verdict (skillfs's code, the cache schema, the backend's
+type, ``strict`` and the ``Limits``): a catalog judged otherwise never reuses them. An entry is
+reused only when its fingerprint equals the listing's; bodies read later are checked against
+the hash saved with it (:mod:`skills_core.catalog.bodies`).
+
+Every SQLite call runs in a worker thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from backends.base import Backend
+from backends.capabilities import ListedDocument
+from backends.composite import CompositeBackend
+from backends.limits import DEFAULT_LIMITS, Limits
+from backends.memory import MemoryBackend
+from skills_core.catalog.cache_codec import collector_paused
+from skills_core.catalog.cache_store import SCHEMA, CatalogCache, Stored
+from skills_core.catalog.entries import CatalogEntry, entry_digest, is_verdict
+from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
+
+logger = logging.getLogger("skillfs")
+_T = TypeVar("_T")
+
+
+class Listing(Protocol):
+    """The loader's listing: a cold one reads SKILL.md files in the same pass."""
+
+    def __call__(self, *, cold: bool) -> Awaitable[Sequence[ListedDocument]]:
+        """List the backend."""
+
+
+def cache_link(
+    cache: CatalogCache | bool, backend: Backend, *, strict: bool, limits: Limits
+) -> CacheLink | None:
+    """The link a catalog uses, or ``None``.
+
+    ``None`` without a cache, or for a backend whose fingerprints mean nothing to another
+    process (memory: a version counter per instance).
+    """
+    if cache is False or not _fingerprints_outlive_the_process(backend):
+        return None
+    folder = CatalogCache() if cache is True else cache
+    return CacheLink(folder, backend, strict=strict, limits=limits)
+
+
+def _fingerprints_outlive_the_process(backend: Backend) -> bool:
+    if isinstance(backend, CompositeBackend):
+        return all(map(_fingerprints_outlive_the_process, backend.backends))
+    return not isinstance(backend, MemoryBackend) and not backend.location.startswith("memory:")
+
+
+class CacheLink:
+    """Loads and saves one catalog's entries in ``cache``.
+
+    Args:
+        cache: The cache folder's catalog file.
+        backend: The catalog's backend.
+        strict: The catalog's ``strict``.
+        limits: The catalog's ``Limits``.
+    """
+
+    def __init__(self, cache: CatalogCache, backend: Backend, *, strict: bool, limits: Limits):
+        self._cache = cache
+        self._source = backend.location
+        self._judged_by = (SCHEMA, type(backend).__qualname__, strict, repr(limits))
+        self._judged = ("strict" if strict else "lenient") + (
+            "" if limits == DEFAULT_LIMITS else " +limits"
+        )
+        self._settings = ""
+        self._saved: dict[str, tuple[CatalogEntry, int]] = {}
+
+    async def seed_while(
+        self, listing: Listing
+    ) -> tuple[CatalogSnapshot, Sequence[ListedDocument]]:
+        """The snapshot saved for this source (or an empty one), and the backend's listing.
+
+        When the cache holds the source, its entries are decoded while the backend lists
+        (stat calls and requests wait without holding the GIL), and the listing reads
+        nothing; otherwise the listing is a cold one.
+        """
+        stored = await self._guarded(self._stored, None)
+        if stored is None:
+            return EMPTY_SNAPSHOT, await listing(cold=True)
+        seeding = asyncio.ensure_future(self._guarded(functools.partial(self._seed, stored), None))
+        try:
+            listed = await listing(cold=False)
+        finally:
+            seed = await seeding
+        return seed or EMPTY_SNAPSHOT, listed
+
+    async def save(self, snapshot: CatalogSnapshot, *, seeded_from: CatalogSnapshot) -> None:
+        """Save ``snapshot``'s entries, unless they are those it was seeded from."""
+        if snapshot is not seeded_from:
+            await self._guarded(functools.partial(self._save, snapshot.entries), None)
+
+    async def _guarded(self, work: Callable[[], _T], failed: _T) -> _T:
+        """``work()`` in a worker thread; ``failed`` if it raises (a cache is never fatal)."""
+        try:
+            return await asyncio.to_thread(work)
+        except Exception:
+            logger.warning("%s: went without the catalog cache", self._source, exc_info=True)
+            return failed
+
+    def _stored(self) -> Stored | None:
+        self._settings = _settings_digest(self._judged_by)
+        return self._cache.stored(self._source, self._settings)
+
+    def _seed(self, stored: Stored) -> CatalogSnapshot | None:
+        with collector_paused():  # the snapshot's mappings are as many objects again
+            entries = self._cache.decoded(self._source, stored)
+            return CatalogSnapshot.build(entries) if entries else None
+
+    def _save(self, entries: Mapping[str, CatalogEntry]) -> None:
+        if not self._settings:  # the digest of the settings could not be made: no key to use
+            return
+        saved, kept = self._saved, {}
+        for folder, entry in entries.items():
+            if is_verdict(entry):
+                known = saved.get(folder)  # saved before: its SKILL.md is hashed already
+                digest = known[1] if known and known[0] is entry else entry_digest(entry)
+                kept[folder] = (entry, digest)
+        self._saved = kept
+        verdicts = {folder: pair[0] for folder, pair in kept.items()}
+        digests = [pair[1] for pair in kept.values()]
+        self._cache.save(self._source, self._settings, verdicts, digests, judged=self._judged)
+
+
+@functools.cache
+def _settings_digest(judged_by: tuple[object, ...]) -> str:
+    """A digest of what decides a verdict, and of the code that judges (blocking).
+
+    The code is known by the size and modification time of every module that lists, parses or
+    judges (about 80 stats, 0.5 ms): another skillfs version, or a local edit, never reuses
+    entries judged by this one. (Asking the installed distribution's version costs 17 ms.)
+    """
+    stamp = [
+        (str(path.relative_to(_PACKAGES)), info.st_size, info.st_mtime_ns)
+        for folder in _JUDGING_CODE
+        for path in sorted(folder.rglob("*.py"))
+        for info in (path.stat(),)
+    ]
+    return hashlib.sha256(repr((stamp, *judged_by)).encode()).hexdigest()[:32]
+
+
+_PACKAGES = Path(__file__).parents[2]
+_JUDGING_CODE = (
+    _PACKAGES / "backends",
+    _PACKAGES / "skills_core" / "format",
+    Path(__file__).parent,
+)

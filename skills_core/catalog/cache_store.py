@@ -1,0 +1,275 @@
+"""The persistent catalog cache: what refreshes learned, on disk, shared by processes.
+
+One SQLite file (``catalogs.sqlite3`` in the cache folder, see
+:mod:`skills_core.catalog.cache_folder`) holds one row per source and catalog settings: its
+entries (fingerprint, judged metadata, problems, a hash of each SKILL.md; never the bodies) as
+one blob, and when a process last saw it. SQLite, from the standard library: a write is one
+atomic transaction (a crash leaves the old row or the new one, never half of either), WAL mode
+lets any number of processes read while one writes, and its locks die with the process that
+held them. One blob per source keeps a new process's load to one row read and one decode.
+
+Nothing here is ever fatal or trusted blindly: a file that is not the user's, is writable by
+others, corrupt, truncated or from a newer schema is logged once, removed and rebuilt; a lock
+held past ``timeout`` or a full disk skips that read or write (the catalog then works as it
+would without a cache). Blocking: a catalog calls these methods from worker threads.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple, TypeVar
+
+from skills_core.catalog.cache_codec import decode, encode
+from skills_core.catalog.cache_folder import default_cache_folder, ensure_folder, untrusted_file
+from skills_core.catalog.entries import CatalogEntry
+
+logger = logging.getLogger("skillfs")
+
+SCHEMA = 1
+"""The layout of the cache file; another one is rebuilt, never read."""
+FILE_NAME = "catalogs.sqlite3"
+DEFAULT_MAX_AGE = 30 * 24 * 3600.0
+"""Seconds after which the entries of a source no process has seen are pruned."""
+_SEEN_EVERY = 3600.0
+"""A source's last-seen time is written again at most this often (a write per start is a lock)."""
+_DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
+_T = TypeVar("_T")
+
+
+class CachedCatalog(NamedTuple):
+    """One row of the cache: a source's entries as catalogs of one setting judged them.
+
+    ``judged`` says how, for people (``lenient``, ``strict``, ``+limits`` when not the
+    default ones); ``settings`` is the digest entries are keyed by.
+    """
+
+    source: str
+    judged: str
+    settings: str
+    skills: int
+    size: int
+    seen: float
+
+
+class Stored(NamedTuple):
+    """A source's row as read: its encoded entries and when it was last seen."""
+
+    data: bytes
+    seen: float
+
+
+class CatalogCache:
+    """A cache folder's catalog file, opened on first use.
+
+    Args:
+        folder: The cache folder; by default ``$SKILLFS_CACHE_DIR``, else
+            ``$XDG_CACHE_HOME/skillfs``, else ``~/.cache/skillfs``.
+        max_age: Seconds after which a source no process has seen is pruned.
+        timeout: Seconds to wait for another process's write lock before going without.
+    """
+
+    def __init__(
+        self,
+        folder: str | os.PathLike[str] | None = None,
+        *,
+        max_age: float = DEFAULT_MAX_AGE,
+        timeout: float = 5.0,
+    ) -> None:
+        self.folder = Path(folder) if folder is not None else default_cache_folder()
+        self.path = self.folder / FILE_NAME
+        self._max_age = max_age
+        self._timeout = timeout
+        self._lock = threading.Lock()
+        self._connection: sqlite3.Connection | None = None
+        self._unusable: str | None = None
+        self._logged: set[str] = set()
+
+    def __repr__(self) -> str:
+        return f"CatalogCache({str(self.folder)!r})"
+
+    def stored(self, source: str, settings: str) -> Stored | None:
+        """The row saved for ``source`` under ``settings``, noted as seen now; or ``None``."""
+        query = "SELECT entries, seen FROM catalogs WHERE source = ? AND settings = ?"
+        row = self._use(lambda db: db.execute(query, (source, settings)).fetchone())
+        if row is None:
+            return None
+        found = Stored(*row)
+        self._seen(source, settings, found.seen)
+        return found
+
+    def decoded(self, source: str, stored: Stored) -> dict[str, CatalogEntry] | None:
+        """The entries of a row :meth:`stored` found, or ``None`` (logged) when damaged."""
+        try:
+            return decode(stored.data)
+        except ValueError as exc:
+            self._log(f"ignored the cached catalog of {source}: {exc}")
+            return None
+
+    def load(self, source: str, settings: str) -> dict[str, CatalogEntry] | None:
+        """The entries saved for ``source`` under ``settings``, or ``None``."""
+        found = self.stored(source, settings)
+        return None if found is None else self.decoded(source, found)
+
+    def save(
+        self,
+        source: str,
+        settings: str,
+        entries: Mapping[str, CatalogEntry],
+        digests: Sequence[int],
+        *,
+        judged: str = "",
+    ) -> None:
+        """Replace what is saved for ``source`` under ``settings``; prune sources not seen.
+
+        ``digests`` holds the hash of each entry's SKILL.md, in order (see
+        :func:`~skills_core.catalog.entries.entry_digest`).
+        """
+        data, now = encode(entries, digests), time.time()
+
+        def write(db: sqlite3.Connection) -> None:
+            with _transaction(db):
+                db.execute(
+                    "INSERT INTO catalogs VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (source, settings) DO UPDATE SET seen = excluded.seen, "
+                    "skills = excluded.skills, entries = excluded.entries",
+                    (source, settings, judged, now, len(entries), data),
+                )
+                db.execute("DELETE FROM catalogs WHERE seen < ?", (now - self._max_age,))
+
+        self._use(write)
+
+    def _seen(self, source: str, settings: str, last: float) -> None:
+        """Note that ``source`` was seen now, if ``last`` (as loaded) is old enough to matter."""
+        now = time.time()
+        if now - last < _SEEN_EVERY:
+            return
+        update = "UPDATE catalogs SET seen = ? WHERE source = ? AND settings = ?"
+        self._use(lambda db: db.execute(update, (now, source, settings)) and None)
+
+    def catalogs(self) -> Sequence[CachedCatalog]:
+        """Every cached catalog, most recently seen first (none, without creating the file)."""
+        if not self.path.exists():
+            return []
+        query = (
+            "SELECT source, judged, settings, skills, length(entries), seen FROM catalogs "
+            "ORDER BY seen DESC, source"
+        )
+        rows = self._use(lambda db: db.execute(query).fetchall())
+        return [CachedCatalog(*row) for row in rows or ()]
+
+    def size(self) -> int:
+        """Bytes the cache file and its write-ahead log take on disk."""
+        return sum(path.stat().st_size for path in self._files()[:2] if path.exists())
+
+    def clear(self) -> None:
+        """Remove the cache file; the next refresh of each source starts cold."""
+        with self._lock:
+            self._close()
+            self._remove()
+
+    def close(self) -> None:
+        """Close the connection (it is opened again on next use)."""
+        with self._lock:
+            self._close()
+
+    def _use(self, action: Callable[[sqlite3.Connection], _T]) -> _T | None:
+        """Run ``action`` on the open file; ``None`` when the cache cannot be used now."""
+        with self._lock:
+            if self._unusable is not None:
+                return None
+            for attempt in range(2):
+                try:
+                    return action(self._connection or self._open())
+                except sqlite3.Error as exc:
+                    name = getattr(exc, "sqlite_errorname", "")
+                    if name not in _DAMAGED or attempt:
+                        self._log(f"went without the catalog cache: {exc}")  # busy, disk full…
+                        return None
+                    self._log(f"rebuilt the damaged catalog cache {self.path}: {exc}")
+                    self._close()
+                    self._remove()
+                except OSError as exc:
+                    self._log(f"went without the catalog cache: {exc}")
+                    return None
+            return None
+
+    def _open(self) -> sqlite3.Connection:
+        why = ensure_folder(self.folder)
+        if why is not None:
+            self._unusable = why
+            raise OSError(f"{why}: {self.folder}")
+        distrusted = next(filter(None, map(untrusted_file, self._files())), None)
+        if distrusted is not None:
+            self._log(f"rebuilt the catalog cache {self.path}: {distrusted}")
+            self._remove()
+        db = sqlite3.connect(
+            self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False
+        )
+        try:
+            os.chmod(self.path, 0o600)  # SQLite gives its side files the same mode
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA):
+                raise sqlite3.DatabaseError(f"schema {version}, not {SCHEMA}")
+            if version == 0:  # a new file: 64 KiB pages read a 4 MB row in 64 steps, not 1,000
+                db.execute("PRAGMA page_size = 65536")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; never corrupt
+            if version == 0:
+                with _transaction(db):
+                    db.execute(
+                        "CREATE TABLE IF NOT EXISTS catalogs (source TEXT NOT NULL, "
+                        "settings TEXT NOT NULL, judged TEXT NOT NULL, seen REAL NOT NULL, "
+                        "skills INTEGER NOT NULL, entries BLOB NOT NULL, "
+                        "PRIMARY KEY (source, settings))"
+                    )
+                    db.execute(f"PRAGMA user_version = {SCHEMA}")
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            if not getattr(exc, "sqlite_errorname", ""):
+                exc.sqlite_errorname = "SQLITE_NOTADB"
+            raise
+        except BaseException:
+            db.close()
+            raise
+        self._connection = db
+        return db
+
+    def _close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def _files(self) -> tuple[Path, ...]:
+        return (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
+
+    def _remove(self) -> None:
+        for path in self._files():
+            path.unlink(missing_ok=True)
+
+    def _log(self, message: str) -> None:
+        """Log ``message`` once per cache."""
+        if message not in self._logged:
+            self._logged.add(message)
+            logger.warning("%s", message)
+
+
+class _transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, exc: object, traceback: object) -> None:
+        if exc is None:
+            self._db.execute("COMMIT")
+        elif self._db.in_transaction:
+            self._db.execute("ROLLBACK")

@@ -1,0 +1,209 @@
+"""The persistent catalog cache: a new process's first refresh is a no-change refresh.
+
+A new catalog on a warm cache stands for a new process: a catalog keeps nothing else between
+refreshes. Outcomes and reads are asserted, never times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from backends import Limits, LocalBackend, MemoryBackend
+from backends.testing import skill_md
+from skills_core import SkillCatalog
+from skills_core.catalog.cache_store import CatalogCache
+
+SKILLS = 20
+
+
+def versioned(name: str, version: int) -> bytes:
+    return skill_md(name, f"Version {version}.", body=f"# {name}\n\nBody version {version}.\n")
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    root = tmp_path / "skills"
+    for index in range(SKILLS):
+        name = f"skill-{index:02d}"
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_bytes(versioned(name, 1))
+    (root / "broken").mkdir()
+    (root / "broken" / "SKILL.md").write_bytes(b"no frontmatter\n")
+    (root / "misnamed").mkdir()
+    (root / "misnamed" / "SKILL.md").write_bytes(skill_md("other-name", "Warned."))
+    return root
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> CatalogCache:
+    return CatalogCache(tmp_path / "cache")
+
+
+async def warm(folder: Path, cache: CatalogCache, **options: object) -> SkillCatalog:
+    """A catalog that refreshed once and saved what it learned."""
+    catalog = SkillCatalog(LocalBackend(folder), cache=cache, **options)  # type: ignore[arg-type]
+    report = await catalog.refresh()
+    assert report.fetched == SKILLS + 2
+    return catalog
+
+
+async def test_a_new_process_reads_no_skill_md_on_an_unchanged_folder(
+    folder: Path, cache: CatalogCache
+) -> None:
+    first = await warm(folder, cache)
+
+    restarted = SkillCatalog(LocalBackend(folder), cache=cache)
+    report = await restarted.refresh()
+    assert (report.fetched, report.reads, report.bytes_read) == (0, 1, 0)
+    assert report.added == first.snapshot.names  # new to this catalog
+    assert restarted.list() == first.list()
+    assert restarted.errors == first.errors
+    assert restarted.warnings == first.warnings
+    assert restarted.errors
+    assert restarted.warnings
+    skill = await restarted.get("skill-03")  # the body, read on demand
+    assert skill.body.endswith("Body version 1.")
+    assert await restarted.read_skill_md("skill-03") == versioned("skill-03", 1)
+
+    again = await restarted.refresh()
+    assert not again.has_changes
+    assert again.fetched == 0
+
+
+async def test_only_what_changed_while_no_process_ran_is_read(
+    folder: Path, cache: CatalogCache
+) -> None:
+    await warm(folder, cache)
+
+    def edit() -> None:
+        (folder / "skill-01" / "SKILL.md").write_bytes(versioned("skill-01", 2))
+        (folder / "skill-99").mkdir()
+        (folder / "skill-99" / "SKILL.md").write_bytes(versioned("skill-99", 1))
+        (folder / "skill-02" / "SKILL.md").unlink()
+        (folder / "skill-02").rmdir()
+
+    await asyncio.to_thread(edit)
+    restarted = SkillCatalog(LocalBackend(folder), cache=cache)
+    report = await restarted.refresh()
+    assert report.fetched == 2
+    assert restarted.metadata("skill-01").description == "Version 2."
+    assert "skill-99" in restarted
+    assert "skill-02" not in restarted
+
+    third = SkillCatalog(LocalBackend(folder), cache=cache)
+    assert (await third.refresh()).fetched == 0  # the second process saved what it read
+
+
+async def test_an_edit_that_keeps_size_and_mtime_is_read_again(
+    folder: Path, cache: CatalogCache
+) -> None:
+    await warm(folder, cache)
+    path = folder / "skill-04" / "SKILL.md"
+
+    def edit_in_place() -> None:
+        before = path.stat()
+        data = versioned("skill-04", 7)  # the same size as version 1
+        assert len(data) == before.st_size
+        with path.open("r+b") as file:  # in place: the same inode
+            file.write(data)
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+        after = path.stat()
+        assert (after.st_mtime_ns, after.st_size, after.st_ino) == (
+            before.st_mtime_ns,
+            before.st_size,
+            before.st_ino,
+        )
+
+    await asyncio.to_thread(edit_in_place)
+    restarted = SkillCatalog(LocalBackend(folder), cache=cache)
+    report = await restarted.refresh()
+    assert report.fetched == 1  # the ctime told
+    assert restarted.metadata("skill-04").description == "Version 7."
+
+
+async def test_a_body_that_disagrees_with_the_stored_hash_is_judged_again(
+    folder: Path, cache: CatalogCache
+) -> None:
+    first = await warm(folder, cache)
+    # A store that cannot tell (a fingerprint that stays while the bytes change) is stood in
+    # for by a cache entry whose hash is not the file's.
+    settings = first._cache._settings  # type: ignore[union-attr]
+    entries = await asyncio.to_thread(cache.load, str(folder), settings)
+    assert entries is not None
+    entry = entries["skill-05"]
+    metadata = entry.metadata._replace(description="Stale.")  # type: ignore[union-attr]
+    entries["skill-05"] = entry._replace(digest=entry.digest ^ 1, metadata=metadata)
+    digests = [stored.digest for stored in entries.values()]
+    await asyncio.to_thread(cache.save, str(folder), settings, entries, digests)
+
+    restarted = SkillCatalog(LocalBackend(folder), cache=cache)
+    assert (await restarted.refresh()).fetched == 0
+    skill = await restarted.get("skill-05")
+    assert skill.description == "Version 1."  # judged from the bytes read, not the cache
+    assert skill.body.endswith("Body version 1.")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"strict": True}, {"limits": Limits(max_skill_md_bytes=4096)}],
+    ids=["strict", "limits"],
+)
+async def test_a_catalog_judging_otherwise_reuses_nothing(
+    folder: Path, cache: CatalogCache, options: dict[str, object]
+) -> None:
+    await warm(folder, cache)
+    other = SkillCatalog(LocalBackend(folder), cache=cache, **options)  # type: ignore[arg-type]
+    assert (await other.refresh()).fetched == SKILLS + 2
+    assert len(await asyncio.to_thread(cache.catalogs)) == 2
+    again = SkillCatalog(LocalBackend(folder), cache=cache, **options)  # type: ignore[arg-type]
+    assert (await again.refresh()).fetched == 0
+
+
+async def test_keep_bodies_false_and_the_default_share_entries(
+    folder: Path, cache: CatalogCache
+) -> None:
+    await warm(folder, cache, keep_bodies=False)
+    restarted = SkillCatalog(LocalBackend(folder), cache=cache)
+    assert (await restarted.refresh()).fetched == 0
+    with pytest.raises(RuntimeError, match="read_skill_md"):
+        restarted.skill_md("skill-00")  # not held: it came from the cache
+
+
+async def test_the_cache_folder_is_private_and_old_sources_are_pruned(
+    folder: Path, tmp_path: Path
+) -> None:
+    cache = CatalogCache(tmp_path / "nested" / "cache")
+    await warm(folder, cache)
+    mode = (tmp_path / "nested" / "cache").stat().st_mode
+    assert stat.S_IMODE(mode) == 0o700
+    assert stat.S_IMODE(cache.path.stat().st_mode) == 0o600
+
+    other = tmp_path / "other"
+    (other / "one").mkdir(parents=True)
+    (other / "one" / "SKILL.md").write_bytes(skill_md("one"))
+    pruning = CatalogCache(cache.folder, max_age=0)  # anything not seen by this save goes
+    await SkillCatalog(LocalBackend(other), cache=pruning).refresh()
+    assert [row.source for row in await asyncio.to_thread(pruning.catalogs)] == [str(other)]
+
+
+async def test_without_a_cache_nothing_is_written(folder: Path) -> None:
+    default = Path(os.environ["SKILLFS_CACHE_DIR"])
+    await SkillCatalog(LocalBackend(folder)).refresh()
+    assert not await asyncio.to_thread(lambda: list(default.iterdir()))
+    await SkillCatalog(LocalBackend(folder), cache=True).refresh()
+    assert await asyncio.to_thread((default / "catalogs.sqlite3").exists)
+
+
+async def test_memory_backends_are_never_cached(cache: CatalogCache) -> None:
+    # Each memory backend counts versions from 1: another one's "v1" is another file.
+    for description in ("First.", "Second."):
+        backend = MemoryBackend({"one": {"SKILL.md": skill_md("one", description)}})
+        catalog = SkillCatalog(backend, cache=cache)
+        assert (await catalog.refresh()).fetched == 1
+        assert catalog.metadata("one").description == description
+    assert not await asyncio.to_thread(cache.catalogs)
