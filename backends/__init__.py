@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from backends.memory import MemoryBackend
     from backends.opener import open_backend
     from backends.registry import register_backend
-    from backends.remote import RetryPolicy, write_bytes
+    from backends.remote.retry import RetryPolicy
     from backends.resource import AsyncResource
     from backends.scopes import project_backend
 
@@ -66,14 +66,13 @@ _LAZY = {
     "LocalBackend": "backends.local",
     "McpSkillsBackend": "backends.mcp.backend",
     "MemoryBackend": "backends.memory",
-    "RetryPolicy": "backends.remote",
+    "RetryPolicy": "backends.remote.retry",
     "SkillDocument": "backends.base",
     "SkillRef": "backends.base",
     "open_backend": "backends.opener",
     "project_backend": "backends.scopes",
     # From the opener, so the built-in schemes are registered before any third-party one.
     "register_backend": "backends.opener",
-    "write_bytes": "backends.remote",
     **dict.fromkeys(_ERRORS, "backends.errors"),
 }
 
@@ -105,7 +104,6 @@ __all__ = [
     "open_backend",
     "project_backend",
     "register_backend",
-    "write_bytes",
 ]
 
 

@@ -24,6 +24,21 @@ from typing import Protocol, runtime_checkable
 from backends.base import Backend, SkillDocument, SkillRef
 from backends.errors import StorageError
 
+__all__ = [
+    "BatchFetcher",
+    "ChangeEvents",
+    "DocumentLister",
+    "FetchResult",
+    "ListedDocument",
+    "LocalFolders",
+    "WithheldFields",
+    "change_events",
+    "fetch_many",
+    "list_documents",
+    "local_folder",
+    "withheld_fields_of",
+]
+
 FetchResult = SkillDocument | StorageError
 """What a batch fetch gives per name: the document, or why it failed."""
 

@@ -36,6 +36,16 @@ from backends.errors import (
     UnsafePathError,
 )
 
+__all__ = [
+    "CANONICAL_TREE",
+    "BackendConformance",
+    "BackendHarness",
+    "DocumentListerConformance",
+    "SymlinkConformance",
+    "SymlinkHarness",
+    "skill_md",
+]
+
 
 def skill_md(name: str, description: str = "A canonical test skill.", body: str = "") -> bytes:
     """A valid SKILL.md for ``name``."""

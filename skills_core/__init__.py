@@ -41,7 +41,7 @@ if TYPE_CHECKING:
         YamlLimitError,
     )
     from skills_core.format.models import Skill, SkillMetadata
-    from skills_core.format.parsing import ParsedSkillMd, parse_skill_md
+    from skills_core.format.parsing import parse_skill_md
     from skills_core.format.problems import SkillProblem
     from skills_core.format.validation import ValidationReport, validate_skill
 
@@ -65,7 +65,6 @@ _ERRORS = (  # the exception tree of skills_core.errors, importable from here to
 _EXPORTS = {
     "Bundle": "skills_core.bundle.writer",
     "CatalogCache": "skills_core.catalog.cache_store",
-    "ParsedSkillMd": "skills_core.format.parsing",
     "Publication": "skills_core.bundle.publish",
     "ReloadReport": "skills_core.catalog.report",
     "Skill": "skills_core.format.models",
@@ -88,7 +87,6 @@ __all__ = [
     "InvalidSkillsError",
     "LimitExceededError",
     "MissingDependencyError",
-    "ParsedSkillMd",
     "Publication",
     "ReloadReport",
     "ResourceNotFoundError",

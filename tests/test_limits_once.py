@@ -11,7 +11,8 @@ from backends.limits import HOST_SKILL_BYTES, HOST_SKILL_FILES
 from backends.mcp.backend import McpSkillsBackend
 from skills_core.adk import Loading
 from skills_core.adk.adk_skills import SkillsConfig
-from skills_core.tools import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES, SkillTools
+from skills_core.tools import SkillTools
+from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -22,29 +22,4 @@ sources), :mod:`~backends.remote.source_backend` (a source served as a backend),
 on them share :mod:`backends.store_backend`: :mod:`backends.bundle_backend` (zip bundles) and
 :mod:`backends.fsspec_backend` (folders, which also reads published indexes:
 :mod:`backends.index`, itself built on this layer).
-
-The public names are imported on first use: opening a local folder never loads this layer.
 """
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from backends.lazy import lazy_exports
-
-if TYPE_CHECKING:
-    from backends.remote.retry import RetryPolicy
-    from backends.remote.upload import write_bytes, write_files
-    from backends.remote.zipsafety import bundle_refusals
-
-_EXPORTS = {
-    "RetryPolicy": "backends.remote.retry",
-    "bundle_refusals": "backends.remote.zipsafety",
-    "write_bytes": "backends.remote.upload",
-    "write_files": "backends.remote.upload",
-}
-
-__all__ = ["RetryPolicy", "bundle_refusals", "write_bytes", "write_files"]
-
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -30,12 +30,13 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from backends import Backend, open_backend, write_bytes
+from backends import Backend, open_backend
 from backends.errors import LimitExceededError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.paths import SKILL_MD_NAMES
-from backends.remote import bundle_refusals
 from backends.remote.manifest import MANIFEST_FORMAT, MANIFEST_NAME
+from backends.remote.upload import write_bytes
+from backends.remote.zipsafety import bundle_refusals
 from skills_core.bundle.output import check_output
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import InvalidSkillsError

@@ -1,1 +1,80 @@
-"""What reaches a model's context: the ``<available_skills>`` prompt block."""
+"""What reaches a model's context: which skills, in how much detail, and when.
+
+Framework-neutral (no google.adk import): lexical selection with adk-rust's scores
+(``selection``), ranked search (``search``), catalogs within a character budget (``budget``),
+per-turn injection (``injection``), the context coordinator (``coordinator``) and instruction
+files as skills (``instructions``).
+
+>>> from skills_core.context import SelectionPolicy, rank_skills, select_skills
+
+The public names are imported on first use, so a module of this package loads only what it
+needs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from backends.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from skills_core.context.budget import ListingPolicy, SkillFilter, catalog_prompt
+    from skills_core.context.coordinator import (
+        ByName,
+        ByQuery,
+        ByTag,
+        ContextCoordinator,
+        CoordinatorConfig,
+        ToolMap,
+        ValidationMode,
+    )
+    from skills_core.context.injection import escape_block_delimiters
+    from skills_core.context.instructions import instruction_documents, instruction_skills
+    from skills_core.context.search import rank_skills, search_index
+    from skills_core.context.selection import SelectionPolicy, select_skills
+
+_COORDINATOR = (
+    "ByName",
+    "ByQuery",
+    "ByTag",
+    "ContextCoordinator",
+    "CoordinatorConfig",
+    "ToolMap",
+    "ValidationMode",
+)
+_EXPORTS = {
+    "ListingPolicy": "skills_core.context.budget",
+    "SelectionPolicy": "skills_core.context.selection",
+    "SkillFilter": "skills_core.context.budget",
+    "catalog_prompt": "skills_core.context.budget",
+    "escape_block_delimiters": "skills_core.context.injection",
+    "instruction_documents": "skills_core.context.instructions",
+    "instruction_skills": "skills_core.context.instructions",
+    "rank_skills": "skills_core.context.search",
+    "search_index": "skills_core.context.search",
+    "select_skills": "skills_core.context.selection",
+    **dict.fromkeys(_COORDINATOR, "skills_core.context.coordinator"),
+}
+
+__all__ = [
+    "ByName",
+    "ByQuery",
+    "ByTag",
+    "ContextCoordinator",
+    "CoordinatorConfig",
+    "ListingPolicy",
+    "SelectionPolicy",
+    "SkillFilter",
+    "ToolMap",
+    "ValidationMode",
+    "catalog_prompt",
+    "escape_block_delimiters",
+    "instruction_documents",
+    "instruction_skills",
+    "rank_skills",
+    "search_index",
+    "select_skills",
+]
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

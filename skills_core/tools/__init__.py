@@ -6,39 +6,16 @@
 >>> await tools.load_skill("pdf")  # doctest: +SKIP
 """
 
-from skills_core.tools.content import ContentBuilder, SkillPreparer, skill_body
-from skills_core.tools.factory import (
-    DEFAULT_MAX_LOAD_CHARS,
-    DEFAULT_MAX_RESOURCE_BYTES,
-    SkillTools,
-)
-from skills_core.tools.policy import (
-    DEFAULT_ENV_ALLOW,
-    DEFAULT_INTERPRETERS,
-    DEFAULT_SHEBANGS,
-    ScriptPolicy,
-)
-from skills_core.tools.results import ToolResult, is_error, tool_error
-from skills_core.tools.runners.base import ScriptRun, ScriptRunner
+from skills_core.tools.factory import SkillTools
+from skills_core.tools.policy import DEFAULT_INTERPRETERS, DEFAULT_SHEBANGS, ScriptPolicy
 from skills_core.tools.runners.process import ProcessRunner
 from skills_core.tools.runners.sandbox import SandboxRunner
 
 __all__ = [
-    "DEFAULT_ENV_ALLOW",
     "DEFAULT_INTERPRETERS",
-    "DEFAULT_MAX_LOAD_CHARS",
-    "DEFAULT_MAX_RESOURCE_BYTES",
     "DEFAULT_SHEBANGS",
-    "ContentBuilder",
     "ProcessRunner",
     "SandboxRunner",
     "ScriptPolicy",
-    "ScriptRun",
-    "ScriptRunner",
-    "SkillPreparer",
     "SkillTools",
-    "ToolResult",
-    "is_error",
-    "skill_body",
-    "tool_error",
 ]

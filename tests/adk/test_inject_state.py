@@ -23,7 +23,7 @@ from google.genai import types
 from backends import MemoryBackend
 from skills_core import SkillCatalog, codes
 from skills_core.adk import CatalogSkillRegistry, SkillsToolset
-from skills_core.tools import tool_error
+from skills_core.tools.results import tool_error
 from tests.adk.scripted import ScriptedLlm, call, final_text, last_response, responses, say
 
 APP, USER = "skillfs-tests", "user"

@@ -21,7 +21,7 @@ from backends import LocalBackend
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.mcp.server import SkillServer
-from skills_core.tools import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
+from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
 from tests.collections.shapes import PNG_HEADER, TTF_HEADER
 from tests.mcp.conftest import SKILLS, write_tree
 from tests.tools.long_skills import long_body

@@ -20,8 +20,8 @@ from backends import (
     LocalBackend,
     UnsupportedSourceError,
     open_backend,
-    write_bytes,
 )
+from backends.remote.upload import write_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 

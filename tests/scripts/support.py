@@ -15,7 +15,8 @@ import pytest
 
 from backends import LocalBackend
 from skills_core import SkillCatalog
-from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy, ScriptRunner, SkillTools
+from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy, SkillTools
+from skills_core.tools.runners.base import ScriptRunner
 
 LOCAL_RUNNERS = ["sandbox", "process"]
 ALL_RUNNERS = [*LOCAL_RUNNERS, "adk"]

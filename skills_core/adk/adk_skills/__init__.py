@@ -22,17 +22,12 @@ from skills_core.adk.adk_skills.helpers import (
     with_registry,
 )
 from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry
-from skills_core.adk.attach import Source
-from skills_core.format.models import Skill, SkillMetadata
 from skills_core.tools.policy import ScriptPolicy
 
 __all__ = [
     "ScriptPolicy",
-    "Skill",
-    "SkillMetadata",
     "SkillsConfig",
     "SkillsRegistry",
-    "Source",
     "ValidationResult",
     "create_skill_template",
     "validate_skill_folder",

@@ -13,8 +13,8 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
-from backends import write_bytes
 from backends.base import Backend
+from backends.remote.upload import write_bytes
 from skills_core.bundle.writer import Bundle, Progress, build_bundle
 from skills_core.cli.output import plural, problems_record
 from skills_core.cli.packing import Packing, add_verdict_options, run_packing, skipped_suffix
