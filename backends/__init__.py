@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from backends.mcp.backend import McpSkillsBackend
     from backends.memory import MemoryBackend
     from backends.opener import open_backend
-    from backends.registry import register_backend
     from backends.remote.retry import RetryPolicy
     from backends.resource import AsyncResource
+    from backends.schemes import register_backend
     from backends.scopes import project_backend
 
 _ERRORS = (

@@ -10,20 +10,20 @@ from backends.base import Backend
 from backends.errors import UnsupportedSourceError
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
-from backends.registry import backend_factory, register_backend
 from backends.remote.urls import check_names_something, is_zip_path, parse_source, protocol_of
+from backends.schemes import backend_factory, register_backend
 
 
 def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Backend:
     """Open the backend for ``source``; the caller owns it and closes it (``async with``).
 
-    The URL's scheme picks a factory in :mod:`backends.registry`, where the built-in schemes
+    The URL's scheme picks a factory in :mod:`backends.schemes`, where the built-in schemes
     are registered like any other. Folder paths and ``file://`` folder URLs give a
     :class:`LocalBackend`; ``memory:`` gives a fresh, empty, instance-owned
     :class:`MemoryBackend`; an ``http(s)://`` URL that names no ``.zip`` gives an
     :class:`HttpIndexBackend` reading the site's well-known skills index
     (``https://example.com`` reads ``/.well-known/agent-skills/index.json``). A scheme given to
-    :func:`~backends.registry.register_backend` or declared by an installed distribution's
+    :func:`~backends.schemes.register_backend` or declared by an installed distribution's
     ``skillfs.backends`` entry point gives that backend. Everything else goes to fsspec, whose
     registry resolves the scheme: a ``.zip`` path or URL and a chained ``zip://::s3://…`` give
     a :class:`BundleBackend`, any other URL (``s3://``, ``gs://``, ``github://``, …) a folder's

@@ -16,10 +16,10 @@ from typing import Any
 from backends.base import Backend, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import FetchResult, fetch_many
 from backends.limits import DEFAULT_LIMITS, Limits
-from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
 from backends.remote.bundle_source import BundleSource
-from backends.remote.errors import Redactor
+from backends.remote.deadline import DEFAULT_TIMEOUT, TimeBudget
 from backends.remote.filesystem import RemoteFS
+from backends.remote.foreign_errors import Redactor
 from backends.remote.protocols import check_available, default_retry, prepare
 from backends.remote.retry import RetryPolicy
 from backends.remote.source_backend import SourceBackend

@@ -21,9 +21,9 @@ from backends.index.document import INDEX_PATH
 from backends.index.reader import Fetched, IndexBackend
 from backends.index.redirects import WEB, Credentials, get_following, origin
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
-from backends.remote.budget import DEFAULT_TIMEOUT, TimeBudget
-from backends.remote.errors import Redactor
+from backends.remote.deadline import DEFAULT_TIMEOUT, TimeBudget
 from backends.remote.filesystem import RemoteFS
+from backends.remote.foreign_errors import Redactor
 from backends.remote.protocols import check_available, default_retry, prepare
 from backends.remote.retry import RetryPolicy
 from backends.remote.urls import SourceSpec

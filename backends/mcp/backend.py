@@ -38,7 +38,7 @@ from backends.errors import (
 )
 from backends.limits import DEFAULT_LIMITS, HOST_SKILL_BYTES, HOST_SKILL_FILES, check_size
 from backends.mcp.connection import McpConnection
-from backends.mcp.entries import (
+from backends.mcp.extension_entries import (
     SKILL_MD,
     SkillEntry,
     SkillFile,

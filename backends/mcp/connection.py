@@ -44,7 +44,7 @@ from backends.errors import (
     SkillNotFoundError,
     StorageError,
 )
-from backends.mcp.entries import SKILLS_EXTENSION
+from backends.mcp.extension_entries import SKILLS_EXTENSION
 from backends.mcp.stdio import bounded_stdio
 
 ResultT = TypeVar("ResultT", bound=BaseModel)

@@ -1,7 +1,7 @@
 """The skills extension's requests and results as the MCP SDK sends and validates them.
 
-Entries stay raw mappings here: :func:`backends.mcp.entries.parse_entry` checks each one on its
-own, so a single malformed entry never fails a whole listing page.
+Entries stay raw mappings here: :func:`backends.mcp.extension_entries.parse_entry` checks each
+one on its own, so a single malformed entry never fails a whole listing page.
 """
 
 from __future__ import annotations

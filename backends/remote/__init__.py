@@ -5,14 +5,14 @@ Modules, one concern each: :mod:`~backends.remote.urls` (what a URL names),
 :mod:`~backends.remote.gcs_credentials` (Google credentials found, or refused, at once),
 :mod:`~backends.remote.filesystem` (building and calling fsspec without blocking),
 :mod:`~backends.remote.sessions` (closing sessions without blocking),
-:mod:`~backends.remote.errors` and :mod:`~backends.remote.retry` (foreign errors, one retry
-layer), :mod:`~backends.remote.budget` (a time budget for every remote operation),
+:mod:`~backends.remote.foreign_errors` and :mod:`~backends.remote.retry` (foreign errors, one retry
+layer), :mod:`~backends.remote.deadline` (a time budget for every remote operation),
 :mod:`~backends.remote.github` (one-request GitHub trees),
 :mod:`~backends.remote.fingerprints` and :mod:`~backends.remote.layout` (listing to skill
 folders), :mod:`~backends.remote.zipsafety` and :mod:`~backends.remote.tarsafety` (screened zip and
 tar.gz archives),
 :mod:`~backends.remote.zip_end` (an archive's end record, read first),
-:mod:`~backends.remote.manifest` (a bundle's sizes and SHA-256s),
+:mod:`~backends.remote.bundle_manifest` (a bundle's sizes and SHA-256s),
 :mod:`~backends.remote.ranged` (large archives read with ranged requests),
 :mod:`~backends.remote.http_ranges` (ranged GETs on servers that may ignore ``Range``),
 :mod:`~backends.remote.sources` and :mod:`~backends.remote.bundle_source` (folder and bundle

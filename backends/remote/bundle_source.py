@@ -19,9 +19,9 @@ from collections.abc import Sequence
 
 from backends.errors import LimitExceededError, StorageError
 from backends.limits import Limits, check_size
-from backends.remote.errors import RangesIgnoredError
 from backends.remote.filesystem import RemoteFS
 from backends.remote.fingerprints import fingerprint
+from backends.remote.foreign_errors import RangesIgnoredError
 from backends.remote.layout import Layout, StoredFile
 from backends.remote.ranged import RangedArchive
 from backends.remote.zip_end import TAIL_BYTES, read_end_record

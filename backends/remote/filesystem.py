@@ -17,9 +17,9 @@ fsspec's long-lived loop never die with a short-lived caller loop. Sync filesyst
 memory, local) run through fsspec's ``AsyncFileSystemWrapper``, one worker thread per call.
 
 fsspec itself is imported on first use, keeping it off the import path of the CLI and of
-local-only programs. Every call goes through one time budget (:mod:`backends.remote.budget`),
+local-only programs. Every call goes through one time budget (:mod:`backends.remote.deadline`),
 one retry layer (:mod:`backends.remote.retry`) and one translation of foreign errors
-(:mod:`backends.remote.errors`).
+(:mod:`backends.remote.foreign_errors`).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
 from backends.errors import MissingDependencyError, ResourceNotFoundError, StorageError
-from backends.remote.budget import TimeBudget
-from backends.remote.errors import IncompleteReadError, Redactor, raise_translated
+from backends.remote.deadline import TimeBudget
+from backends.remote.foreign_errors import IncompleteReadError, Redactor, raise_translated
 from backends.remote.gcs_credentials import with_credentials
 from backends.remote.github import recursive_tree
 from backends.remote.http_ranges import fetch_range

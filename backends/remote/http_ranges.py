@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backends.remote.errors import RangesIgnoredError
+from backends.remote.foreign_errors import RangesIgnoredError
 
 _PARTIAL_CONTENT = 206
 

@@ -19,9 +19,9 @@ from urllib.parse import unquote, urlsplit
 
 from backends.errors import ResourceNotFoundError, StorageError
 from backends.paths import check_relative_path
-from backends.remote.budget import TimeBudget
-from backends.remote.errors import Redactor
+from backends.remote.deadline import TimeBudget
 from backends.remote.filesystem import RemoteFS
+from backends.remote.foreign_errors import Redactor
 from backends.remote.protocols import check_available, default_retry, prepare
 from backends.remote.urls import check_names_something, join_location, parse_source, protocol_of
 

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from backends.remote.errors import is_transient
+from backends.remote.foreign_errors import is_transient
 
 T = TypeVar("T")
 

@@ -7,7 +7,7 @@ is downloaded), a declared uncompressed total over ``max_bundle_unpacked_bytes``
 that cannot be read. Per-member refusals (the skill holding the member is refused, the rest of
 the bundle loads): symlinks, encrypted members, a declared size or compression ratio past the
 limits, a member its bundle's manifest does not list as it is (see
-:mod:`backends.remote.manifest`), and every unsafe path (see :mod:`backends.remote.layout`).
+:mod:`backends.remote.bundle_manifest`), and every unsafe path (see :mod:`backends.remote.layout`).
 Declared sizes are trustworthy bounds: :mod:`zipfile` never inflates a member past its declared
 size, and checks its CRC.
 """
@@ -24,7 +24,8 @@ from typing import IO, cast
 from backends.errors import LimitExceededError, StorageError, UnsafePathError
 from backends.limits import Limits, check_size
 from backends.paths import SKILL_MD_NAMES, check_relative_path
-from backends.remote.errors import IncompleteReadError
+from backends.remote.bundle_manifest import MANIFEST_NAME, BundleManifest
+from backends.remote.foreign_errors import IncompleteReadError
 from backends.remote.layout import (
     IGNORED_FOLDERS,
     Candidate,
@@ -34,7 +35,6 @@ from backends.remote.layout import (
     mounted,
     passes,
 )
-from backends.remote.manifest import MANIFEST_NAME, BundleManifest
 from backends.remote.ranged import Span
 from backends.remote.zip_end import TAIL_BYTES, EndRecord, read_end_record
 

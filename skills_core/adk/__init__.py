@@ -26,8 +26,8 @@ from skills_core.adk.executor import CodeExecutorRunner
 from skills_core.adk.guard import ACTIVE_SKILL_KEY, SkillToolGuard, activate_skill
 from skills_core.adk.names import ToolNames
 from skills_core.adk.options import Listing, Loading, Prompts
-from skills_core.adk.prompt import PromptContext
 from skills_core.adk.registry import CatalogSkillRegistry
+from skills_core.adk.system_prompt import PromptContext
 from skills_core.adk.toolset import SkillsToolset
 
 __all__ = [

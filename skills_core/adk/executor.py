@@ -25,7 +25,7 @@ from google.adk.code_executors.base_code_executor import BaseCodeExecutor
 from google.adk.code_executors.code_execution_utils import CodeExecutionInput
 
 from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
-from skills_core.tools.process import ProcessOutcome
+from skills_core.tools.command import ProcessOutcome
 from skills_core.tools.runners.base import ScriptRun
 from skills_core.tools.runners.portable import build_program, parse_result
 

@@ -13,7 +13,7 @@ from typing import Literal
 
 from skills_core.adk.fork import AgentResolver, ModelResolver
 from skills_core.adk.names import ToolNames
-from skills_core.adk.prompt import (
+from skills_core.adk.system_prompt import (
     SkillsDescription,
     SystemPrompt,
     default_load_skill_description,
@@ -72,7 +72,7 @@ class Prompts:
         names: The tool names (default: google-adk's).
         load_skill_description: Builds ``load_skill``'s description from the current skills.
         system_prompt: The skills part of the system instruction: text, or a function of a
-            :class:`~skills_core.adk.prompt.PromptContext`.
+            :class:`~skills_core.adk.system_prompt.PromptContext`.
     """
 
     names: ToolNames = field(default_factory=ToolNames)

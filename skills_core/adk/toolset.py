@@ -23,7 +23,7 @@ from skills_core.adk.fork import Forker
 from skills_core.adk.handlers import build_tools, context_path_of
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.options import Listing, Loading, Prompts
-from skills_core.adk.prompt import PromptContext
+from skills_core.adk.system_prompt import PromptContext
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.tool_table import LIST_SKILLS, RUN_SKILL_SCRIPT, SEARCH_SKILLS
 from skills_core.tools.factory import SkillTools

@@ -51,7 +51,7 @@ from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import SKILL_MD_NAMES
 from backends.remote.output_folder import OutputFolder, is_temporary
 from backends.remote.urls import join_location
-from skills_core.bundle.output import check_output
+from skills_core.bundle.destination import check_output
 from skills_core.bundle.writer import Progress, deterministic_zip, read_skill_files
 from skills_core.format.models import SkillMetadata
 from skills_core.format.problems import SkillProblem

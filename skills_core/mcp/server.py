@@ -27,7 +27,7 @@ from mcp.shared.exceptions import MCPError
 
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
 from backends.limits import HOST_SKILL_BYTES
-from backends.mcp.entries import SKILL_MD, SKILLS_EXTENSION
+from backends.mcp.extension_entries import SKILL_MD, SKILLS_EXTENSION
 from backends.mcp.wire import GET_METHOD, LIST_METHOD, GetSkillParams, ListSkillsParams
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport

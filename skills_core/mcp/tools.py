@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import mcp_types as types
 
-from backends.mcp.entries import resource_uri
+from backends.mcp.extension_entries import resource_uri
 from skills_core.codes import INVALID_ARGUMENTS
 from skills_core.mcp.manifest import skill_root
 from skills_core.tool_table import (

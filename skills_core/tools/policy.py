@@ -31,7 +31,7 @@ DEFAULT_SHEBANGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 """Interpreters an extensionless script may name in its ``#!`` line, and what runs it."""
 
 DEFAULT_MAX_PROCESSES = 256
-"""Processes a run may have at once: bounds fork storms (see ``runners.limits``)."""
+"""Processes a run may have at once: bounds fork storms (see ``runners.process_limit``)."""
 
 DEFAULT_MAX_SCRATCH_BYTES = 256 * MIB
 """Bytes a run may write to its scratch space (a tmpfs, so memory, in the sandbox)."""

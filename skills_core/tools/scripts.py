@@ -25,9 +25,9 @@ from skills_core.codes import (
 )
 from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
 from skills_core.format.models import Skill
+from skills_core.tools.command import ProcessOutcome
 from skills_core.tools.interpreters import HEAD_BYTES, command_by_shebang
 from skills_core.tools.policy import ScriptPolicy, script_arguments
-from skills_core.tools.process import ProcessOutcome
 from skills_core.tools.results import ToolResult, require_text, tool_error
 from skills_core.tools.runners.base import ScriptRun, ScriptRunner
 from skills_core.tools.runners.choice import default_runner

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from backends import LocalBackend, UnsupportedSourceError, open_backend, register_backend
-from backends.registry import ENTRY_POINT_GROUP
+from backends.schemes import ENTRY_POINT_GROUP
 from examples.sqlite_backend import SCHEMA, SqliteBackend
 from skills_core import SkillCatalog
 from tests.support.processes import ROOT, run_python

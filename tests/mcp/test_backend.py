@@ -10,7 +10,7 @@ import pytest
 
 from backends.errors import LimitExceededError, StorageError
 from backends.mcp.backend import McpSkillsBackend, VerificationError
-from backends.mcp.entries import SkillEntry
+from backends.mcp.extension_entries import SkillEntry
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
 from tests.mcp.conftest import SKILLS

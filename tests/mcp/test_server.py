@@ -14,7 +14,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.subscriptions import ServerEvent
 
 from backends import LocalBackend
-from backends.mcp.entries import SKILLS_EXTENSION
+from backends.mcp.extension_entries import SKILLS_EXTENSION
 from backends.mcp.wire import ListSkillsParams, ListSkillsRequest, ListSkillsResult
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog

@@ -2,7 +2,7 @@
 
 A :class:`ScriptRun` is a run every check has already passed: the script exists, its
 interpreter is allowed, its arguments are plain strings. A runner decides only *where and how
-isolated* it runs and reports a :class:`~skills_core.tools.process.ProcessOutcome`. Three ship
+isolated* it runs and reports a :class:`~skills_core.tools.command.ProcessOutcome`. Three ship
 with skillfs: :class:`~skills_core.tools.runners.sandbox.SandboxRunner` (bubblewrap),
 :class:`~skills_core.tools.runners.process.ProcessRunner` (a supervised subprocess) and, for
 ADK users, ``skills_core.adk.executor.CodeExecutorRunner`` (any google-adk code executor).
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from skills_core.tools.process import ProcessOutcome
+from skills_core.tools.command import ProcessOutcome
 
 SCRATCH_VARIABLES = ("TMPDIR", "TMP", "TEMP", "HOME")
 """Variables that point a script at its scratch folder, the one place it may write."""

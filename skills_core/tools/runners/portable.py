@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from backends.base import FileEntry
 from backends.paths import is_within
 from skills_core.errors import ScriptRunnerError
-from skills_core.tools.process import Captured, ProcessOutcome
+from skills_core.tools.command import Captured, ProcessOutcome
 from skills_core.tools.runners.base import ScriptRun
-from skills_core.tools.runners.local import SUPERVISOR
+from skills_core.tools.runners.supervised import SUPERVISOR
 
 PYTHON = "{python}"
 """Stands for the executor's own Python in a carried interpreter command."""

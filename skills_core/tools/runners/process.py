@@ -18,11 +18,11 @@ from __future__ import annotations
 import functools
 import os
 
-from skills_core.tools.process import ProcessOutcome
+from skills_core.tools.command import ProcessOutcome
 from skills_core.tools.runners.base import ScriptRun, script_environment
-from skills_core.tools.runners.limits import process_limit
-from skills_core.tools.runners.local import run_supervised, supervisor_argv
+from skills_core.tools.runners.process_limit import process_limit
 from skills_core.tools.runners.scratch import scratch_folder
+from skills_core.tools.runners.supervised import run_supervised, supervisor_argv
 
 
 class ProcessRunner:

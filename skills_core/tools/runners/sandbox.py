@@ -34,10 +34,10 @@ from collections.abc import Sequence
 
 from backends.paths import is_within
 from skills_core.errors import RunnerUnavailableError
-from skills_core.tools.process import ProcessOutcome
+from skills_core.tools.command import ProcessOutcome
 from skills_core.tools.runners.base import ScriptRun, script_environment
-from skills_core.tools.runners.limits import ProcessLimit, process_limit
-from skills_core.tools.runners.local import RUNNERS, run_supervised, supervisor_argv
+from skills_core.tools.runners.process_limit import ProcessLimit, process_limit
+from skills_core.tools.runners.supervised import RUNNERS, run_supervised, supervisor_argv
 
 SANDBOX_TMP = "/tmp"
 """Where the scratch folder appears inside the sandbox."""

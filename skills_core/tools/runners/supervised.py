@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from skills_core.errors import ScriptRunnerError
-from skills_core.tools.process import ProcessOutcome, run_process
+from skills_core.tools.command import ProcessOutcome, run_process
 from skills_core.tools.runners.base import ScriptRun
-from skills_core.tools.runners.limits import ProcessLimit
+from skills_core.tools.runners.process_limit import ProcessLimit
 from skills_core.tools.runners.supervisor import LAUNCH
 
 RUNNERS = os.path.dirname(os.path.abspath(__file__))
