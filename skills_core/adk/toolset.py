@@ -25,6 +25,7 @@ from skills_core.adk.inline import InlineFiles
 from skills_core.adk.options import Listing, Loading, Prompts
 from skills_core.adk.prompt import PromptContext
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.budget import model_visible
 from skills_core.tool_table import LIST_SKILLS, RUN_SKILL_SCRIPT, SEARCH_SKILLS
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import ScriptPolicy
@@ -93,7 +94,9 @@ class SkillsToolset(BaseToolset):
             built = build_tools(
                 tools,
                 self._names,
-                describe_load_skill=lambda: prompts.load_skill_description(catalog.list()),
+                describe_load_skill=lambda: prompts.load_skill_description(
+                    model_visible(catalog.list())
+                ),
                 forker=Forker(loading.agents, loading.models),
                 inline=inline,
             )
@@ -160,7 +163,7 @@ class SkillsToolset(BaseToolset):
         Binary files the model just read follow as inline data.
         """
         served = await self._served_for(tool_context)
-        skills = served.tools.catalog.list()
+        skills = model_visible(served.tools.catalog.list())
         context = PromptContext(
             names=self._names.prefixed(self.tool_name_prefix),
             scripts=served.tools.scripts is not None,

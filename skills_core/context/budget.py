@@ -12,7 +12,7 @@ is spent on skills that apply.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,9 +26,17 @@ if TYPE_CHECKING:
     from skills_core.catalog.catalog import SkillCatalog
 
 
+def model_visible(skills: Iterable[SkillMetadata]) -> list[SkillMetadata]:
+    """The skills a model may see and choose: all but those with ``disable-model-invocation``."""
+    return [meta for meta in skills if meta.model_invocable]
+
+
 @dataclass(frozen=True, slots=True)
 class SkillFilter:
     """Which skills apply here, before any budget.
+
+    Skills only a user may invoke (``disable-model-invocation: true``) never apply: see
+    :func:`model_visible`.
 
     Attributes:
         context_path: The file being worked on, relative to the project root: skills with
@@ -47,7 +55,7 @@ class SkillFilter:
         path = self.context_path
         return [
             meta
-            for meta in skills
+            for meta in model_visible(skills)
             if (path is None or meta.matches_context_path(path))
             and (not tags or tags.allows(skill_tags(meta)))
         ]
@@ -63,7 +71,7 @@ def catalog_prompt(
     load_tool: str = LOAD_SKILL,
 ) -> str:
     """The ``<available_skills>`` block of a catalog's applicable skills, within ``budget``."""
-    skills = catalog.list() if skill_filter is None else skill_filter.apply(catalog.list())
+    skills = (skill_filter or SkillFilter()).apply(catalog.list())
     entries = catalog.snapshot.loaded
 
     def render(fitted: FittedCatalog) -> str:
