@@ -19,6 +19,7 @@ from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import Handler, SkillTool
 from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED
+from skills_core.context.budget import model_visible
 from skills_core.tool_table import (
     LIST_SKILLS,
     LOAD_SKILL,
@@ -90,6 +91,10 @@ def build_tools(
         LOAD_SKILL_RESOURCE: load_resource,
         RUN_SKILL_SCRIPT: run_script,
     }
+
+    def skill_names() -> list[str]:
+        return [meta.name for meta in model_visible(tools.catalog.list())]
+
     built = {}
     for kind, declaration in TOOLS.items():
         forks = kind == LOAD_SKILL  # described from the skills, and may run in a sub-agent
@@ -100,6 +105,7 @@ def build_tools(
             parameters=shown.parameters,
             required=shown.required,
             handler=special.get(kind) or _plain(tools, declaration),
+            skill_names=skill_names,
         )
         tool.kind = kind
         built[kind] = tool
