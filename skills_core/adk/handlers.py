@@ -20,6 +20,7 @@ from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import Handler, SkillTool
 from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED
 from skills_core.context.budget import model_visible
+from skills_core.context.shown_order import ShownOrder
 from skills_core.tool_table import (
     LIST_SKILLS,
     LOAD_SKILL,
@@ -92,8 +93,12 @@ def build_tools(
         RUN_SKILL_SCRIPT: run_script,
     }
 
+    first_shown = ShownOrder()  # new skills join the enum at its end
+
     def skill_names() -> list[str]:
-        return [meta.name for meta in model_visible(tools.catalog.list())]
+        catalog = tools.catalog
+        visible = model_visible(catalog.list())
+        return [meta.name for meta in first_shown.arrange(visible, catalog.snapshot.loaded)]
 
     built = {}
     for kind, declaration in TOOLS.items():

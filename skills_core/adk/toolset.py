@@ -26,6 +26,7 @@ from skills_core.adk.options import Listing, Loading, Prompts
 from skills_core.adk.prompt import PromptContext
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.budget import model_visible
+from skills_core.context.shown_order import ShownOrder
 from skills_core.tool_table import LIST_SKILLS, RUN_SKILL_SCRIPT, SEARCH_SKILLS
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import ScriptPolicy
@@ -107,7 +108,8 @@ class SkillsToolset(BaseToolset):
                 and not (key == RUN_SKILL_SCRIPT and scripts is None)
                 and not (key == SEARCH_SKILLS and not listing.searches)
             ]
-            return _Served(tools, inline, offered, RefreshGate(catalog, refresh_every))
+            gate = RefreshGate(catalog, refresh_every)
+            return _Served(tools, inline, offered, gate, ShownOrder())
 
         self._serve = serve
         self._served: dict[SkillCatalog, _Served] = {}
@@ -176,7 +178,10 @@ class SkillsToolset(BaseToolset):
         if self._listing.eager:
             context_path = context_path_of(tool_context.state)
             tools = served.tools
-            instructions.append(tools.listing.prompt(tools.catalog, context_path=context_path))
+            listed = tools.listing.prompt(
+                tools.catalog, context_path=context_path, order=served.order
+            )
+            instructions.append(listed)
         llm_request.append_instructions([text for text in instructions if text])
         served.inline.attach(llm_request)
 
@@ -205,3 +210,5 @@ class _Served:
     inline: InlineFiles
     offered: list[BaseTool]
     refresh: RefreshGate
+    order: ShownOrder
+    """The order the catalog was first shown in, so the eager instruction only grows at its end."""

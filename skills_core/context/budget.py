@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from skills_core.catalog.prompt import format_available_skills
 from skills_core.context.fitting import FittedCatalog, fit_catalog
 from skills_core.context.selection import TagFilter, skill_tags
+from skills_core.context.shown_order import ShownOrder
 from skills_core.format.models import SkillMetadata
 from skills_core.tool_table import LOAD_SKILL, SEARCH_SKILLS
 
@@ -69,10 +70,17 @@ def catalog_prompt(
     skill_filter: SkillFilter | None = None,
     search_tool: str | None = SEARCH_SKILLS,
     load_tool: str = LOAD_SKILL,
+    order: ShownOrder | None = None,
 ) -> str:
-    """The ``<available_skills>`` block of a catalog's applicable skills, within ``budget``."""
+    """The ``<available_skills>`` block of a catalog's applicable skills, within ``budget``.
+
+    Skills come in name order, or in ``order`` (the order they were first shown, new ones
+    last) so that a block built again after skills were added starts with the earlier one.
+    """
     skills = (skill_filter or SkillFilter()).apply(catalog.list())
     entries = catalog.snapshot.loaded
+    if order is not None:
+        skills = order.arrange(skills, entries)
 
     def render(fitted: FittedCatalog) -> str:
         located = (
@@ -168,8 +176,9 @@ class ListingPolicy:
         *,
         include_location: bool = False,
         context_path: str | None = None,
+        order: ShownOrder | None = None,
     ) -> str:
-        """The ``<available_skills>`` block of ``catalog``."""
+        """The ``<available_skills>`` block of ``catalog`` (see :func:`catalog_prompt`)."""
         return catalog_prompt(
             catalog,
             include_location=include_location,
@@ -177,4 +186,5 @@ class ListingPolicy:
             skill_filter=self.skill_filter(context_path),
             search_tool=self.search_tool,
             load_tool=self.load_tool,
+            order=order,
         )
