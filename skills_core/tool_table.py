@@ -8,7 +8,7 @@ implementation (:class:`~skills_core.tools.SkillTools`). The names are google-ad
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -22,6 +22,10 @@ Schema = Mapping[str, Any]
 """The JSON schema of one argument."""
 
 SKILL_NAME: Schema = {"type": "string", "description": "The name of the skill."}
+
+MAX_ENUM_SKILLS = 200
+"""Most skills whose names the skill-name argument lists as an ``enum``; over it the argument
+takes any string (the names would crowd the declaration; the catalog and search name them)."""
 FILE_PATH: Schema = {
     "type": "string",
     "description": "A file's path inside the skill, e.g. 'references/guide.md' or "
@@ -104,6 +108,18 @@ class ToolDeclaration:
         return {
             key: given.get(key) for key in self.parameters if key in self.required or key in given
         }
+
+
+def with_skill_names(parameters: Mapping[str, Schema], names: Sequence[str]) -> dict[str, Schema]:
+    """``parameters`` with the skill-name argument limited to ``names`` (a JSON-schema ``enum``).
+
+    Applied only when there is such an argument and 1 to :data:`MAX_ENUM_SKILLS` names, so a
+    model cannot name a skill that does not exist; otherwise ``parameters`` as they are.
+    """
+    shown = dict(parameters)
+    if "skill_name" in shown and 0 < len(names) <= MAX_ENUM_SKILLS:
+        shown["skill_name"] = {**shown["skill_name"], "enum": list(names)}
+    return shown
 
 
 TOOLS: Mapping[str, ToolDeclaration] = {

@@ -19,6 +19,8 @@ from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import Handler, SkillTool
 from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED
+from skills_core.context.budget import model_visible
+from skills_core.context.shown_order import ShownOrder
 from skills_core.tool_table import (
     LIST_SKILLS,
     LOAD_SKILL,
@@ -93,6 +95,14 @@ def build_tools(
         LOAD_SKILL_RESOURCE: load_resource,
         RUN_SKILL_SCRIPT: run_script,
     }
+
+    first_shown = ShownOrder()  # new skills join the enum at its end
+
+    def skill_names() -> list[str]:
+        catalog = tools.catalog
+        visible = model_visible(catalog.list())
+        return [meta.name for meta in first_shown.arrange(visible, catalog.snapshot.loaded)]
+
     built = {}
     for kind, declaration in TOOLS.items():
         forks = kind == LOAD_SKILL  # described from the skills, and may run in a sub-agent
@@ -103,6 +113,7 @@ def build_tools(
             parameters=shown.parameters,
             required=shown.required,
             handler=special.get(kind) or _plain(tools, declaration),
+            skill_names=skill_names,
         )
         tool.kind = kind
         built[kind] = tool

@@ -61,7 +61,7 @@ class CatalogSkillRegistry(SkillRegistry):
             found = [
                 (entry.metadata, entry.location)
                 for entry in snapshot.loaded.values()
-                if entry.metadata is not None
+                if entry.metadata is not None and entry.metadata.model_invocable
             ]
         results = []
         for meta, location in found:

@@ -22,7 +22,7 @@ class PromptContext:
         names: The tool names as the model sees them (prefix applied).
         scripts: Whether ``run_skill_script`` is offered.
         eager: Whether the skill catalog follows in the system instruction.
-        skills: The skills in the catalog right now.
+        skills: The skills a model may choose right now (not those only a user may invoke).
         search: Whether ``search_skills`` is offered.
     """
 

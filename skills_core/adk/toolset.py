@@ -25,6 +25,8 @@ from skills_core.adk.inline import InlineFiles
 from skills_core.adk.options import Listing, Loading, Prompts
 from skills_core.adk.system_prompt import PromptContext
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.budget import model_visible
+from skills_core.context.shown_order import ShownOrder
 from skills_core.tool_table import LIST_SKILLS, RUN_SKILL_SCRIPT, SEARCH_SKILLS
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import ScriptPolicy
@@ -95,7 +97,9 @@ class SkillsToolset(BaseToolset):
             built = build_tools(
                 tools,
                 self._names,
-                describe_load_skill=lambda: prompts.load_skill_description(catalog.list()),
+                describe_load_skill=lambda: prompts.load_skill_description(
+                    model_visible(catalog.list())
+                ),
                 forker=Forker(loading.agents, loading.models),
                 inline=inline,
             )
@@ -106,7 +110,8 @@ class SkillsToolset(BaseToolset):
                 and not (key == RUN_SKILL_SCRIPT and scripts is None)
                 and not (key == SEARCH_SKILLS and not listing.searches)
             ]
-            return _Served(tools, inline, offered, RefreshGate(catalog, refresh_every))
+            gate = RefreshGate(catalog, refresh_every)
+            return _Served(tools, inline, offered, gate, ShownOrder())
 
         self._serve = serve
         self._served: dict[SkillCatalog, _Served] = {}
@@ -162,7 +167,7 @@ class SkillsToolset(BaseToolset):
         Binary files the model just read follow as inline data.
         """
         served = await self._served_for(tool_context)
-        skills = served.tools.catalog.list()
+        skills = model_visible(served.tools.catalog.list())
         context = PromptContext(
             names=self._names.prefixed(self.tool_name_prefix),
             scripts=served.tools.scripts is not None,
@@ -175,7 +180,10 @@ class SkillsToolset(BaseToolset):
         if self._listing.eager:
             context_path = context_path_of(tool_context.state)
             tools = served.tools
-            instructions.append(tools.listing.prompt(tools.catalog, context_path=context_path))
+            listed = tools.listing.prompt(
+                tools.catalog, context_path=context_path, order=served.order
+            )
+            instructions.append(listed)
         llm_request.append_instructions([text for text in instructions if text])
         served.inline.attach(llm_request)
 
@@ -204,3 +212,5 @@ class _Served:
     inline: InlineFiles
     offered: list[BaseTool]
     refresh: RefreshGate
+    order: ShownOrder
+    """The order the catalog was first shown in, so the eager instruction only grows at its end."""

@@ -12,13 +12,14 @@ is spent on skills that apply.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from skills_core.catalog.prompt import format_available_skills
 from skills_core.context.fitting import FittedCatalog, fit_catalog
 from skills_core.context.selection import TagFilter, skill_tags
+from skills_core.context.shown_order import ShownOrder
 from skills_core.format.models import SkillMetadata
 from skills_core.tool_table import LOAD_SKILL, SEARCH_SKILLS
 
@@ -26,9 +27,17 @@ if TYPE_CHECKING:
     from skills_core.catalog.catalog import SkillCatalog
 
 
+def model_visible(skills: Iterable[SkillMetadata]) -> list[SkillMetadata]:
+    """The skills a model may see and choose: all but those with ``disable-model-invocation``."""
+    return [meta for meta in skills if meta.model_invocable]
+
+
 @dataclass(frozen=True, slots=True)
 class SkillFilter:
     """Which skills apply here, before any budget.
+
+    Skills only a user may invoke (``disable-model-invocation: true``) never apply: see
+    :func:`model_visible`.
 
     Attributes:
         context_path: The file being worked on, relative to the project root: skills with
@@ -47,7 +56,7 @@ class SkillFilter:
         path = self.context_path
         return [
             meta
-            for meta in skills
+            for meta in model_visible(skills)
             if (path is None or meta.matches_context_path(path))
             and (not tags or tags.allows(skill_tags(meta)))
         ]
@@ -61,10 +70,17 @@ def catalog_prompt(
     skill_filter: SkillFilter | None = None,
     search_tool: str | None = SEARCH_SKILLS,
     load_tool: str = LOAD_SKILL,
+    order: ShownOrder | None = None,
 ) -> str:
-    """The ``<available_skills>`` block of a catalog's applicable skills, within ``budget``."""
-    skills = catalog.list() if skill_filter is None else skill_filter.apply(catalog.list())
+    """The ``<available_skills>`` block of a catalog's applicable skills, within ``budget``.
+
+    Skills come in name order, or in ``order`` (the order they were first shown, new ones
+    last) so that a block built again after skills were added starts with the earlier one.
+    """
+    skills = (skill_filter or SkillFilter()).apply(catalog.list())
     entries = catalog.snapshot.loaded
+    if order is not None:
+        skills = order.arrange(skills, entries)
 
     def render(fitted: FittedCatalog) -> str:
         located = (
@@ -160,8 +176,9 @@ class ListingPolicy:
         *,
         include_location: bool = False,
         context_path: str | None = None,
+        order: ShownOrder | None = None,
     ) -> str:
-        """The ``<available_skills>`` block of ``catalog``."""
+        """The ``<available_skills>`` block of ``catalog`` (see :func:`catalog_prompt`)."""
         return catalog_prompt(
             catalog,
             include_location=include_location,
@@ -169,4 +186,5 @@ class ListingPolicy:
             skill_filter=self.skill_filter(context_path),
             search_tool=self.search_tool,
             load_tool=self.load_tool,
+            order=order,
         )

@@ -155,6 +155,7 @@ class SkillSearchIndex:
         :data:`~skills_core.context.selection.MAX_QUERY_CHARS` characters are scored. A
         query without terms (empty, or stopwords only) finds nothing, unless the policy
         includes tags: then every skill carrying them scores 0 (kept when ``min_score`` is 0).
+        Skills only a user may invoke (``disable-model-invocation: true``) are never found.
         """
         policy = policy or SEARCH_POLICY
         tags = TagFilter(policy.include_tags, policy.exclude_tags)
@@ -173,6 +174,7 @@ class SkillSearchIndex:
                 for name, score in scores.items()
                 if (score > 0 if policy.min_score is None else score >= policy.min_score)
                 and (not tags or tags.allows(skills[name].tags))
+                and skills[name].metadata.model_invocable
             ]
         return ranked(matches, policy.top_k)
 

@@ -64,6 +64,15 @@ class SkillMetadata(NamedTuple):
         result.update(self.extra)
         return result
 
+    @property
+    def model_invocable(self) -> bool:
+        """False when ``disable-model-invocation: true``: only a user may invoke the skill.
+
+        Such a skill is left out of everything a model reads to choose skills (catalog,
+        listing, search, automatic injection) but still loads by name.
+        """
+        return not self.disable_model_invocation
+
     def catalog_line(self) -> str:
         """``- name: description``, then ``[activates for: …]`` when the skill has ``paths``."""
         line = f"- {self.name}: {self.description}"

@@ -9,6 +9,7 @@ import pytest
 
 from skills_core.cli.source import EXAMPLES
 from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RENAMED, RunCli
+from tests.context.test_user_only import DEPLOY
 
 SERVED_AS = {served: code for _, served, code in RENAMED.values()}
 
@@ -103,6 +104,23 @@ def test_a_single_skill_folder_lists_that_skill(cli: RunCli) -> None:
     data = json.loads(result.out)
     assert data["source"] == str(EXAMPLES / "csv-insights")
     assert [skill["name"] for skill in data["skills"]] == ["csv-insights"]
+
+
+def test_a_user_only_skill_is_listed_with_a_marker_and_left_out_of_the_prompt(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    (tmp_path / "deploy-prod").mkdir()
+    (tmp_path / "deploy-prod" / "SKILL.md").write_bytes(DEPLOY)
+    (tmp_path / "alpha").mkdir()
+    (tmp_path / "alpha" / "SKILL.md").write_text(GOOD["alpha"])
+    lines = cli("list", tmp_path).out.splitlines()
+    assert lines[1:] == [
+        "alpha        Alpha skill. Use for alpha tasks.",
+        "deploy-prod  [user only] Deploy the release to production.",
+    ]
+    prompt = cli("prompt", tmp_path).out
+    assert "<name>\nalpha\n</name>" in prompt
+    assert "deploy-prod" not in prompt
 
 
 def test_missing_folder_is_one_line_on_stderr_and_exit_2(cli: RunCli, tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from skills_core import SkillCatalog
 from skills_core.adk import Listing, SkillsToolset, ToolNames
 from skills_core.context.budget import ListingPolicy
 from skills_core.mcp.server import SkillServer
-from skills_core.tool_table import LOAD_SKILL, REQUEST, SEARCH_SKILLS, TOOLS
+from skills_core.tool_table import LOAD_SKILL, REQUEST, SEARCH_SKILLS, TOOLS, with_skill_names
 from skills_core.tools import ScriptPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, declarations, say
 
@@ -29,11 +30,13 @@ ROOT = Path(__file__).resolve().parents[2]
 SKILLS = {"pdf": {"SKILL.md": skill_md("pdf", "Fill PDF forms.")}}
 
 
-def row(name: str) -> dict[str, Any]:
+def row(name: str, skill_names: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The table's row, with the skill-name enum of ``skill_names`` (the ADK toolset's)."""
     declaration = TOOLS[name]
+    parameters = with_skill_names(declaration.parameters, skill_names)
     return {
         "description": declaration.description,
-        "parameters": declaration.input_schema(),
+        "parameters": replace(declaration, parameters=parameters).input_schema(),
     }
 
 
@@ -47,11 +50,13 @@ async def test_the_adk_toolset_declares_the_table() -> None:
     shown = declarations(model.requests[0])
     assert sorted(shown) == sorted(TOOLS)
     for name, declaration in shown.items():
-        expected = row(name)
+        expected = row(name, ("pdf",))
         if name == LOAD_SKILL:  # described from the current skills; ADK also forks
+            forking = TOOLS[name].with_parameters(request=REQUEST)
+            parameters = with_skill_names(forking.parameters, ("pdf",))
             expected = {
                 "description": declaration.description,
-                "parameters": TOOLS[name].with_parameters(request=REQUEST).input_schema(),
+                "parameters": replace(forking, parameters=parameters).input_schema(),
             }
         seen = {
             "description": declaration.description,

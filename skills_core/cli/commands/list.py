@@ -16,6 +16,7 @@ from skills_core.cli.output import (
 )
 from skills_core.cli.source import add_cache_flag, add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import Style, one_line
+from skills_core.format.models import SkillMetadata
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +44,16 @@ def run(args: argparse.Namespace) -> int:
         style = Style.of(sys.stdout)
         rows = [
             ("NAME", "DESCRIPTION"),
-            *((meta.name, one_line(meta.description)) for meta in skills),
+            *((meta.name, _described(meta)) for meta in skills),
         ]
         print("\n".join(format_table(rows, styles=(style.name, None), header=style.heading)))
     return exits.USAGE if misplaced else exits.OK
+
+
+USER_ONLY = "[user only] "
+"""Marks a skill with ``disable-model-invocation: true``: hidden from models, loadable by name."""
+
+
+def _described(meta: SkillMetadata) -> str:
+    """The table's description of ``meta``, marked when only a user may invoke it."""
+    return ("" if meta.model_invocable else USER_ONLY) + one_line(meta.description)

@@ -1,0 +1,48 @@
+"""``disable-model-invocation: true``: hidden from catalog, listing and search; loads by name."""
+
+from __future__ import annotations
+
+from backends import MemoryBackend
+from backends.testing import skill_md
+from skills_core import SkillCatalog
+from skills_core.context.budget import catalog_prompt
+from skills_core.context.search import rank_skills
+from skills_core.tools import SkillTools
+
+DEPLOY = (
+    b"---\nname: deploy-prod\ndescription: Deploy the release to production.\n"
+    b"disable-model-invocation: true\n---\n# Deploy\n\nRun the release pipeline.\n"
+)
+
+SKILLS = {
+    "deploy-prod": {"SKILL.md": DEPLOY},
+    "release-notes": {"SKILL.md": skill_md("release-notes", "Draft release notes.")},
+}
+
+
+async def catalog() -> SkillCatalog:
+    skills = SkillCatalog(MemoryBackend(SKILLS))
+    await skills.refresh()
+    return skills
+
+
+async def test_the_catalog_prompt_leaves_it_out_at_every_budget() -> None:
+    skills = await catalog()
+    for budget in (None, 200, 10):
+        prompt = catalog_prompt(skills, budget=budget)
+        assert "deploy-prod" not in prompt
+    assert "release-notes" in catalog_prompt(skills)
+    assert "1 skill available" in catalog_prompt(skills, budget=10)
+
+
+async def test_list_and_search_leave_it_out_and_load_skill_still_loads_it() -> None:
+    skills = await catalog()
+    tools = SkillTools(skills)
+    listed = await tools.list_skills()
+    assert [skill["name"] for skill in listed["skills"]] == ["release-notes"]
+    found = await tools.search_skills("deploy the release to production")
+    assert [skill["name"] for skill in found["skills"]] == ["release-notes"]
+    assert [match.name for match in rank_skills(skills, "deploy production")] == []
+    loaded = await tools.load_skill("deploy-prod")
+    assert loaded["instructions"].strip() == "# Deploy\n\nRun the release pipeline."
+    assert loaded["frontmatter"]["disable-model-invocation"] is True
