@@ -26,15 +26,15 @@ catalog of 10,000 skills keeps.
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Every limit skillfs enforces, configurable in one place.
+    """The storage limits: how much skillfs reads, downloads and unpacks.
+
+    The format's limits (frontmatter size, YAML aliases and depth) are
+    ``skills_core.format.format_limits.FormatLimits``; the tools' are in
+    ``skills_core.tools.factory``.
 
     Attributes:
-        max_skill_md_bytes: Largest SKILL.md accepted.
-        max_frontmatter_bytes: Largest YAML frontmatter accepted.
-        max_yaml_aliases: Most YAML aliases (``*ref``) in one frontmatter; refuses
-            "billion laughs" documents before they are expanded.
-        max_yaml_depth: Deepest YAML nesting accepted; libyaml's composer recurses in C and
-            crashes the process on ~30,000 nested brackets, which fit in 64 KiB.
+        max_skill_md_bytes: Largest SKILL.md accepted, checked before it is read where the
+            listing knows its size.
         max_resource_bytes: Largest resource file returned by a read.
         max_bundle_bytes: Largest zip bundle accepted, checked from its size before any
             download (``HOST_SKILL_BYTES`` x ``BUNDLE_SKILLS``).
@@ -56,9 +56,6 @@ class Limits:
     """
 
     max_skill_md_bytes: int = 1 * MIB
-    max_frontmatter_bytes: int = 64 * KIB
-    max_yaml_aliases: int = 16
-    max_yaml_depth: int = 64
     max_resource_bytes: int = 10 * MIB
     max_bundle_bytes: int = HOST_SKILL_BYTES * BUNDLE_SKILLS
     bundle_download_bytes: int = 64 * MIB

@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 import yaml
 
-from backends.limits import DEFAULT_LIMITS
 from benchmarks.timing import cpu_median
 from skills_core.errors import SkillParseError
 from skills_core.format import yaml_loader
+from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS
 from tests.core.test_yaml_limits import HOSTILE, LOADERS
 
 ORDINARY = """name: pdf-forms
@@ -34,7 +34,7 @@ metadata:
 def verdict(text: str) -> Callable[[], object]:
     def run() -> object:
         try:
-            return yaml_loader.load_yaml(text, limits=DEFAULT_LIMITS, location="bench")
+            return yaml_loader.load_yaml(text, limits=DEFAULT_FORMAT_LIMITS, location="bench")
         except SkillParseError as exc:
             return exc.code
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         VerificationError,
         YamlLimitError,
     )
+    from skills_core.format.format_limits import FormatLimits
     from skills_core.format.models import Skill, SkillMetadata
     from skills_core.format.parsing import parse_skill_md
     from skills_core.format.problems import SkillProblem
@@ -65,6 +66,7 @@ _ERRORS = (  # the exception tree of skills_core.errors, importable from here to
 _EXPORTS = {
     "Bundle": "skills_core.bundle.writer",
     "CatalogCache": "skills_core.catalog.cache_store",
+    "FormatLimits": "skills_core.format.format_limits",
     "Publication": "skills_core.bundle.publish",
     "ReloadReport": "skills_core.catalog.report",
     "Skill": "skills_core.format.models",
@@ -84,6 +86,7 @@ _EXPORTS = {
 __all__ = [
     "Bundle",
     "CatalogCache",
+    "FormatLimits",
     "InvalidSkillsError",
     "LimitExceededError",
     "MissingDependencyError",

@@ -7,10 +7,11 @@ import dataclasses
 import inspect
 from pathlib import Path
 
-from backends.limits import HOST_SKILL_BYTES, HOST_SKILL_FILES
+from backends.limits import HOST_SKILL_BYTES, HOST_SKILL_FILES, Limits
 from backends.mcp.backend import McpSkillsBackend
 from skills_core.adk import Loading
 from skills_core.adk.adk_skills import SkillsConfig
+from skills_core.format.format_limits import FormatLimits
 from skills_core.tools import SkillTools
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
 
@@ -48,3 +49,34 @@ def test_the_load_bound_has_one_name_and_one_default() -> None:
     parameter = inspect.signature(SkillTools).parameters["max_load_chars"]
     assert parameter.default == DEFAULT_MAX_LOAD_CHARS == 20_000
     assert Loading().max_load_chars == DEFAULT_MAX_LOAD_CHARS  # SkillsToolset's loading=
+
+
+def test_each_storage_and_format_knob_is_defined_in_exactly_one_class() -> None:
+    homes = {
+        "Limits": "backends/limits.py",  # storage
+        "FormatLimits": "skills_core/format/format_limits.py",  # format
+    }
+    knobs = {field.name for cls in (Limits, FormatLimits) for field in dataclasses.fields(cls)}
+    found: dict[str, list[str]] = {}
+    for package in ("backends", "skills_core"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                for statement in node.body:
+                    if not (
+                        isinstance(statement, ast.AnnAssign)
+                        and isinstance(statement.target, ast.Name)
+                        and statement.target.id in knobs
+                    ):
+                        continue
+                    if ast.unparse(statement).endswith("= DEFAULT_MAX_RESOURCE_BYTES"):
+                        continue  # the tools' own resource cap (tested above)
+                    where = f"{path.relative_to(ROOT)}: {node.name}"
+                    found.setdefault(statement.target.id, []).append(where)
+    expected = {
+        field.name: [f"{homes[cls.__name__]}: {cls.__name__}"]
+        for cls in (Limits, FormatLimits)
+        for field in dataclasses.fields(cls)
+    }
+    assert found == expected

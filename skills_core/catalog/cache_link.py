@@ -4,9 +4,9 @@ A catalog's first refresh starts from the entries a previous process saved for t
 source, so a new process on an unchanged source does what a no-change refresh does: it lists,
 compares fingerprints and reads nothing. Entries are keyed by the backend's location and a
 digest of everything that decides a verdict (skillfs's code, the cache schema, the backend's
-type, ``strict`` and the ``Limits``): a catalog judged otherwise never reuses them. An entry is
-reused only when its fingerprint equals the listing's; bodies read later are checked against
-the hash saved with it (:mod:`skills_core.catalog.bodies`).
+type, ``strict``, the ``Limits`` and the ``FormatLimits``): a catalog judged otherwise never
+reuses them. An entry is reused only when its fingerprint equals the listing's; bodies read
+later are checked against the hash saved with it (:mod:`skills_core.catalog.bodies`).
 
 Every SQLite call runs in a worker thread, never on the event loop.
 """
@@ -30,6 +30,7 @@ from skills_core.catalog.cache_codec import collector_paused
 from skills_core.catalog.cache_store import SCHEMA, CatalogCache, Stored
 from skills_core.catalog.entries import CatalogEntry, entry_digest, is_verdict
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
+from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
 
 logger = logging.getLogger("skillfs")
 _T = TypeVar("_T")
@@ -43,7 +44,12 @@ class Listing(Protocol):
 
 
 def cache_link(
-    cache: CatalogCache | bool, backend: Backend, *, strict: bool, limits: Limits
+    cache: CatalogCache | bool,
+    backend: Backend,
+    *,
+    strict: bool,
+    limits: Limits,
+    format_limits: FormatLimits,
 ) -> CacheLink | None:
     """The link a catalog uses, or ``None``.
 
@@ -53,7 +59,7 @@ def cache_link(
     if cache is False or not _fingerprints_outlive_the_process(backend):
         return None
     folder = CatalogCache() if cache is True else cache
-    return CacheLink(folder, backend, strict=strict, limits=limits)
+    return CacheLink(folder, backend, strict=strict, limits=limits, format_limits=format_limits)
 
 
 def _fingerprints_outlive_the_process(backend: Backend) -> bool:
@@ -70,15 +76,29 @@ class CacheLink:
         backend: The catalog's backend.
         strict: The catalog's ``strict``.
         limits: The catalog's ``Limits``.
+        format_limits: The catalog's ``FormatLimits``.
     """
 
-    def __init__(self, cache: CatalogCache, backend: Backend, *, strict: bool, limits: Limits):
+    def __init__(
+        self,
+        cache: CatalogCache,
+        backend: Backend,
+        *,
+        strict: bool,
+        limits: Limits,
+        format_limits: FormatLimits,
+    ):
         self._cache = cache
         self._source = backend.location
-        self._judged_by = (SCHEMA, type(backend).__qualname__, strict, repr(limits))
-        self._judged = ("strict" if strict else "lenient") + (
-            "" if limits == DEFAULT_LIMITS else " +limits"
+        self._judged_by = (
+            SCHEMA,
+            type(backend).__qualname__,
+            strict,
+            repr(limits),
+            repr(format_limits),
         )
+        default = limits == DEFAULT_LIMITS and format_limits == DEFAULT_FORMAT_LIMITS
+        self._judged = ("strict" if strict else "lenient") + ("" if default else " +limits")
         self._settings = ""
         self._saved: dict[str, tuple[CatalogEntry, int]] = {}
 

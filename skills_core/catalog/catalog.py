@@ -41,6 +41,7 @@ from skills_core.catalog.loading import Loader, compare
 from skills_core.catalog.prompt import format_available_skills
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
+from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
 from skills_core.format.models import Skill, SkillMetadata
 from skills_core.format.problems import SkillProblem
 from skills_core.telemetry import SOURCE, mark_error, span
@@ -61,7 +62,9 @@ class SkillCatalog(AsyncResource):
         strict: Refuse skills with any spec violation, as ``skillfs validate`` does; by
             default only a skill without readable frontmatter, a description or a usable
             name is refused (agentskills.io's lenient validation).
-        limits: Size and YAML limits applied while loading.
+        limits: Storage limits applied while loading and reading (SKILL.md and resource
+            sizes).
+        format_limits: The frontmatter's limits (its size, YAML aliases and nesting).
         keep_bodies: Keep every SKILL.md in memory (the default: ``get()`` needs no storage
             request). ``False`` keeps metadata only and reads bodies on demand, checked
             against the fingerprint each skill was loaded from, never stale (see
@@ -81,6 +84,7 @@ class SkillCatalog(AsyncResource):
         *,
         strict: bool = False,
         limits: Limits = DEFAULT_LIMITS,
+        format_limits: FormatLimits = DEFAULT_FORMAT_LIMITS,
         keep_bodies: bool = True,
         body_cache: int | None = None,
         cache: CatalogCache | bool = False,
@@ -88,11 +92,20 @@ class SkillCatalog(AsyncResource):
         self._backend = backend
         self._owns_backend = False
         self._limits = limits
+        self._format_limits = format_limits
         self._snapshot = EMPTY_SNAPSHOT
         self._lock = asyncio.Lock()
         self._file_lists = FileLists(backend)
-        self._loader = Loader(backend, limits=limits, strict=strict, keep_bodies=keep_bodies)
-        self._cache = cache_link(cache, backend, strict=strict, limits=limits)
+        self._loader = Loader(
+            backend,
+            limits=limits,
+            format_limits=format_limits,
+            strict=strict,
+            keep_bodies=keep_bodies,
+        )
+        self._cache = cache_link(
+            cache, backend, strict=strict, limits=limits, format_limits=format_limits
+        )
         kept = default_body_cache(backend) if body_cache is None else body_cache
         self._bodies = (
             None
@@ -144,8 +157,13 @@ class SkillCatalog(AsyncResource):
 
     @property
     def limits(self) -> Limits:
-        """The limits applied while loading and reading."""
+        """The storage limits applied while loading and reading."""
         return self._limits
+
+    @property
+    def format_limits(self) -> FormatLimits:
+        """The frontmatter's limits applied while loading."""
+        return self._format_limits
 
     @property
     def snapshot(self) -> CatalogSnapshot:

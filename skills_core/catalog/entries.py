@@ -36,6 +36,7 @@ from skills_core.errors import SkillParseError
 from skills_core.format.clean_skill import read_clean_skill
 from skills_core.format.colon_repair import quote_unquoted_colons
 from skills_core.format.fields import FIELDS
+from skills_core.format.format_limits import FormatLimits
 from skills_core.format.models import SkillMetadata
 from skills_core.format.parsing import body_text, parse_frontmatter, split_skill_md
 from skills_core.format.problems import SkillProblem
@@ -156,12 +157,15 @@ def judge_document(
     document: SkillDocument,
     *,
     limits: Limits,
+    format_limits: FormatLimits,
     strict: bool,
     previous: CatalogEntry | None = None,
 ) -> CatalogEntry:
     """:func:`load_document`, with any unexpected exception turned into a refusal."""
     try:
-        return load_document(document, limits=limits, strict=strict, previous=previous)
+        return load_document(
+            document, limits=limits, format_limits=format_limits, strict=strict, previous=previous
+        )
     except Exception as exc:  # one skill must never fail a refresh
         logger.error("%s: judging the skill failed", document.location, exc_info=exc)
         reason = f"{type(exc).__name__}: {exc}"
@@ -178,6 +182,7 @@ def load_document(
     document: SkillDocument,
     *,
     limits: Limits,
+    format_limits: FormatLimits,
     strict: bool,
     previous: CatalogEntry | None = None,
 ) -> CatalogEntry:
@@ -186,7 +191,12 @@ def load_document(
     if previous is not None and previous.loaded and previous.holds(document.data):
         return previous._replace(fingerprint=document.fingerprint, location=location)
     if not strict:  # a strict verdict also advises on the body's length: the full path gives it
-        clean = read_clean_skill(document.data, folder_name=name, limits=limits)
+        clean = read_clean_skill(
+            document.data,
+            folder_name=name,
+            limits=format_limits,
+            max_skill_md_bytes=limits.max_skill_md_bytes,
+        )
         if clean is not None:
             return CatalogEntry(
                 name,
@@ -196,7 +206,7 @@ def load_document(
                 document.data,
                 clean.body_start,
             )
-    return _full_verdict(document, limits=limits, strict=strict)
+    return _full_verdict(document, limits=limits, format_limits=format_limits, strict=strict)
 
 
 def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
@@ -231,12 +241,21 @@ def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
     )
 
 
-def _full_verdict(document: SkillDocument, *, limits: Limits, strict: bool) -> CatalogEntry:
+def _full_verdict(
+    document: SkillDocument, *, limits: Limits, format_limits: FormatLimits, strict: bool
+) -> CatalogEntry:
     """Split, parse and validate, collecting every problem."""
     folder, location = document.name, document.location
     try:
-        source = split_skill_md(document.data, location=location, limits=limits)
-        frontmatter, repairs = _frontmatter(source.frontmatter, location, limits, strict=strict)
+        source = split_skill_md(
+            document.data,
+            location=location,
+            limits=format_limits,
+            max_skill_md_bytes=limits.max_skill_md_bytes,
+        )
+        frontmatter, repairs = _frontmatter(
+            source.frontmatter, location, format_limits, strict=strict
+        )
     except LimitExceededError as exc:
         return _refused(document, (SkillProblem(folder, location, codes.TOO_LARGE, exc.message),))
     except SkillParseError as exc:
@@ -263,7 +282,7 @@ def _full_verdict(document: SkillDocument, *, limits: Limits, strict: bool) -> C
 
 
 def _frontmatter(
-    text: str, location: str, limits: Limits, *, strict: bool
+    text: str, location: str, limits: FormatLimits, *, strict: bool
 ) -> tuple[dict[str, Any], tuple[SkillProblem, ...]]:
     """The frontmatter mapping, and the repairs a lenient catalog made to read it.
 

@@ -35,6 +35,7 @@ from skills_core.catalog.entries import (
 )
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import CatalogSnapshot, Changes
+from skills_core.format.format_limits import FormatLimits
 from skills_core.format.problems import SkillProblem
 
 FETCH_BATCH = 512
@@ -57,16 +58,24 @@ class Loader:
 
     Args:
         backend: Where the skills live.
-        limits: Size and YAML limits.
+        limits: Storage limits (``max_skill_md_bytes``).
+        format_limits: The frontmatter's limits.
         strict: Judge as ``skillfs validate`` does.
         keep_bodies: Keep each SKILL.md on its entry; otherwise only its hash.
     """
 
     def __init__(
-        self, backend: Backend, *, limits: Limits, strict: bool, keep_bodies: bool
+        self,
+        backend: Backend,
+        *,
+        limits: Limits,
+        format_limits: FormatLimits,
+        strict: bool,
+        keep_bodies: bool,
     ) -> None:
         self._backend = backend
         self._limits = limits
+        self._format_limits = format_limits
         self._strict = strict
         self._keep_bodies = keep_bodies
         self._batch = FETCH_BATCH if keep_bodies else LEAN_FETCH_BATCH
@@ -142,7 +151,11 @@ class Loader:
         if withheld is None and self._withheld_of is not None:
             withheld = self._withheld_of(document.name)
         entry = judge_document(
-            document, limits=self._limits, strict=self._strict, previous=previous
+            document,
+            limits=self._limits,
+            format_limits=self._format_limits,
+            strict=self._strict,
+            previous=previous,
         )
         return withhold(entry, withheld) if withheld else entry
 

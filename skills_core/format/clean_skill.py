@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from backends.limits import Limits
 from skills_core.format.fields import DESCRIPTION_MAX_LENGTH, FIELDS, FieldProblem, is_plain_name
+from skills_core.format.format_limits import FormatLimits
 from skills_core.format.models import SkillMetadata
 from skills_core.format.parsing import is_blank_from
 from skills_core.format.simple_yaml import NotSimpleYaml, iter_simple_entries
@@ -47,9 +47,11 @@ class CleanSkill(NamedTuple):
     body_start: int
 
 
-def read_clean_skill(raw: bytes, *, folder_name: str, limits: Limits) -> CleanSkill | None:
+def read_clean_skill(
+    raw: bytes, *, folder_name: str, limits: FormatLimits, max_skill_md_bytes: int
+) -> CleanSkill | None:
     """The metadata of a clean SKILL.md, or ``None`` when the full path must judge it."""
-    if not raw.startswith(_OPENING) or len(raw) > limits.max_skill_md_bytes:
+    if not raw.startswith(_OPENING) or len(raw) > max_skill_md_bytes:
         return None
     fence = raw.find(_CLOSING, len(_OPENING) - 1)
     body_start = fence + len(_CLOSING)

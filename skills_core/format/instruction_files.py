@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 
 from backends.errors import LimitExceededError
-from backends.limits import DEFAULT_LIMITS
 from skills_core.errors import SkillParseError
 from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
 from skills_core.format.parsing import parse_frontmatter, split_skill_md
@@ -58,10 +57,8 @@ def _has_identity(data: bytes, location: str) -> bool:
     if not data.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
         return False
     try:
-        source = split_skill_md(data, location=location, limits=DEFAULT_LIMITS)
-        frontmatter = parse_frontmatter(
-            source.frontmatter, location=location, limits=DEFAULT_LIMITS
-        )
+        source = split_skill_md(data, location=location)
+        frontmatter = parse_frontmatter(source.frontmatter, location=location)
     except (SkillParseError, LimitExceededError):
         return False
     return all(isinstance(frontmatter.get(key), str) for key in ("name", "description"))

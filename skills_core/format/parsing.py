@@ -1,8 +1,10 @@
 """SKILL.md bytes -> frontmatter mapping and markdown body.
 
 Fences are lines that are exactly ``---`` (trailing blanks allowed), so ``description: a --- b``
-survives; a UTF-8 BOM and CRLF line ends are tolerated. Sizes and YAML aliases are bounded by
-:class:`~backends.limits.Limits`.
+survives; a UTF-8 BOM and CRLF line ends are tolerated. The frontmatter's size, YAML aliases
+and nesting are bounded by :class:`~skills_core.format.format_limits.FormatLimits`; the whole
+file by ``max_skill_md_bytes``, the storage limit of the same name
+(:class:`~backends.limits.Limits`).
 """
 
 from __future__ import annotations
@@ -10,15 +12,18 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from backends.limits import DEFAULT_LIMITS, Limits, check_size
+from backends.limits import DEFAULT_LIMITS, check_size
 from skills_core import codes
 from skills_core.errors import SkillParseError
+from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
 from skills_core.format.simple_yaml import load_simple_mapping
 from skills_core.format.yaml_loader import load_yaml
 
 _FENCE = b"---"
 _BOM = b"\xef\xbb\xbf"
 _NON_SPACE = re.compile(rb"\S")
+_MAX_SKILL_MD_BYTES = DEFAULT_LIMITS.max_skill_md_bytes
+"""The storage limit of a whole SKILL.md, the parsers' default ``max_skill_md_bytes``."""
 
 
 class ParsedSkillMd(NamedTuple):
@@ -36,16 +41,29 @@ class ParsedSkillMd(NamedTuple):
 
 
 def parse_skill_md(
-    data: bytes | str, *, location: str, limits: Limits = DEFAULT_LIMITS
+    data: bytes | str,
+    *,
+    location: str,
+    limits: FormatLimits = DEFAULT_FORMAT_LIMITS,
+    max_skill_md_bytes: int = _MAX_SKILL_MD_BYTES,
 ) -> ParsedSkillMd:
     """Split and load a SKILL.md.
 
+    Args:
+        data: The file.
+        location: Where it came from, for errors.
+        limits: The frontmatter's limits.
+        max_skill_md_bytes: The largest file accepted (``Limits.max_skill_md_bytes``).
+
     Raises:
-        LimitExceededError: The file or its frontmatter is larger than ``limits`` allow.
+        LimitExceededError: The file is over ``max_skill_md_bytes``, or its frontmatter over
+            ``limits.max_frontmatter_bytes``.
         SkillParseError: Not UTF-8, no frontmatter fences, invalid YAML, too many aliases,
             or the frontmatter is not a mapping.
     """
-    split = split_skill_md(data, location=location, limits=limits)
+    split = split_skill_md(
+        data, location=location, limits=limits, max_skill_md_bytes=max_skill_md_bytes
+    )
     frontmatter = parse_frontmatter(split.frontmatter, location=location, limits=limits)
     return ParsedSkillMd(frontmatter, split.body, location)
 
@@ -85,7 +103,11 @@ def is_blank_from(raw: bytes, start: int) -> bool:
 
 
 def split_skill_md(
-    data: bytes | str, *, location: str, limits: Limits = DEFAULT_LIMITS
+    data: bytes | str,
+    *,
+    location: str,
+    limits: FormatLimits = DEFAULT_FORMAT_LIMITS,
+    max_skill_md_bytes: int = _MAX_SKILL_MD_BYTES,
 ) -> SplitSkillMd:
     """Find the fences of a SKILL.md, decode its frontmatter and check sizes and UTF-8.
 
@@ -94,11 +116,12 @@ def split_skill_md(
     serve.
 
     Raises:
-        LimitExceededError: The file or its frontmatter is larger than ``limits`` allow.
+        LimitExceededError: The file is over ``max_skill_md_bytes``, or its frontmatter over
+            ``limits.max_frontmatter_bytes``.
         SkillParseError: Not UTF-8, or no frontmatter fences.
     """
     raw = data.encode() if isinstance(data, str) else data
-    check_size(len(raw), limits.max_skill_md_bytes, location=location, what="SKILL.md")
+    check_size(len(raw), max_skill_md_bytes, location=location, what="SKILL.md")
     start = 3 if raw.startswith(_BOM) else 0
     first_end = raw.find(b"\n", start)
     first_line = raw[start:] if first_end < 0 else raw[start:first_end]
@@ -120,7 +143,7 @@ def split_skill_md(
 
 
 def parse_frontmatter(
-    text: str, *, location: str, limits: Limits = DEFAULT_LIMITS
+    text: str, *, location: str, limits: FormatLimits = DEFAULT_FORMAT_LIMITS
 ) -> dict[str, Any]:
     """Load frontmatter text: the fast reader for simple YAML, PyYAML (bounded) for the rest.
 

@@ -19,9 +19,9 @@ from typing import Any
 
 import yaml
 
-from backends.limits import Limits
 from skills_core import codes
 from skills_core.errors import SkillParseError, YamlLimitError
+from skills_core.format.format_limits import FormatLimits
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -92,7 +92,7 @@ _OPENING_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _CLOSING_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
-def load_yaml(text: str, *, limits: Limits, location: str, first_line: int = 1) -> Any:
+def load_yaml(text: str, *, limits: FormatLimits, location: str, first_line: int = 1) -> Any:
     """Load one YAML document with the safe loader.
 
     Args:
@@ -149,7 +149,7 @@ def _depth_bound(text: str) -> int:
     return text.count("[") + text.count("{") + block + 2
 
 
-def _check_events(text: str, limits: Limits, location: str) -> None:
+def _check_events(text: str, limits: FormatLimits, location: str) -> None:
     """Count aliases and depth exactly, from the pure-Python parser's events."""
     aliases = depth = 0
     for event in yaml.parse(text, Loader=PythonLoader):

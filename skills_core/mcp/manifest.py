@@ -111,9 +111,16 @@ class Manifests:
             file_uri = resource_uri(root, entry.path)
             resources.append({"uri": file_uri, "digest": digest, "size": size})
             paths[file_uri] = entry.path
-        limits = self._catalog.limits
-        source = split_skill_md(raw, location=skill.location, limits=limits)
-        frontmatter = parse_frontmatter(source.frontmatter, location=skill.location, limits=limits)
+        catalog, location = self._catalog, skill.location
+        source = split_skill_md(
+            raw,
+            location=location,
+            limits=catalog.format_limits,
+            max_skill_md_bytes=catalog.limits.max_skill_md_bytes,
+        )
+        frontmatter = parse_frontmatter(
+            source.frontmatter, location=location, limits=catalog.format_limits
+        )
         wire = {"uri": uri, "frontmatter": _json_value(frontmatter), "resources": resources}
         warnings = self._catalog.snapshot.advice.get(name, ())
         if warnings:

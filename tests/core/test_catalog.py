@@ -12,7 +12,7 @@ from backends import CompositeBackend, LocalBackend, MemoryBackend
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError, UnsafePathError
 from backends.limits import Limits
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
+from skills_core import FormatLimits, SkillCatalog, codes
 from tests.support.backends import CountingBackend
 
 LONG_DESCRIPTION = "Build apps with the Claude API. " * 34  # 1,088 characters, like claude-api
@@ -211,6 +211,26 @@ async def test_oversize_skill_md_is_refused_from_its_listed_size() -> None:
     await catalog.refresh()
     assert "big" not in backend.fetched
     assert [(p.name, p.code) for p in catalog.errors] == [("big", codes.TOO_LARGE)]
+
+
+async def test_the_catalog_applies_its_format_limits() -> None:
+    aliased = b"---\nname: aliased\ndescription: &d shared\nmetadata:\n  summary: *d\n---\nBody.\n"
+    skills = {**GOOD, "aliased": {"SKILL.md": aliased}}
+    default = SkillCatalog(MemoryBackend(skills))
+    await default.refresh()
+    assert default.errors == ()
+
+    no_aliases = FormatLimits(max_yaml_aliases=0)
+    catalog = SkillCatalog(MemoryBackend(skills), format_limits=no_aliases)
+    assert catalog.format_limits == no_aliases
+    await catalog.refresh()
+    assert [(p.name, p.code) for p in catalog.errors] == [("aliased", codes.YAML_ALIASES)]
+
+    tiny = SkillCatalog(MemoryBackend(GOOD), format_limits=FormatLimits(max_frontmatter_bytes=8))
+    await tiny.refresh()
+    assert sorted((p.name, p.code) for p in tiny.errors) == [
+        (name, codes.TOO_LARGE) for name in sorted(GOOD)
+    ]
 
 
 async def test_readers_never_see_a_half_applied_refresh(memory: MemoryBackend) -> None:

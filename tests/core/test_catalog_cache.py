@@ -15,7 +15,7 @@ import pytest
 
 from backends import Limits, LocalBackend, MemoryBackend
 from backends.testing import skill_md
-from skills_core import SkillCatalog
+from skills_core import FormatLimits, SkillCatalog
 from skills_core.catalog.cache_store import CatalogCache
 
 SKILLS = 20
@@ -150,8 +150,12 @@ async def test_a_body_that_disagrees_with_the_stored_hash_is_judged_again(
 
 @pytest.mark.parametrize(
     "options",
-    [{"strict": True}, {"limits": Limits(max_skill_md_bytes=4096)}],
-    ids=["strict", "limits"],
+    [
+        {"strict": True},
+        {"limits": Limits(max_skill_md_bytes=4096)},
+        {"format_limits": FormatLimits(max_yaml_depth=8)},
+    ],
+    ids=["strict", "limits", "format_limits"],
 )
 async def test_a_catalog_judging_otherwise_reuses_nothing(
     folder: Path, cache: CatalogCache, options: dict[str, object]

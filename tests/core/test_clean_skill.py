@@ -7,21 +7,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from backends.errors import LimitExceededError
-from backends.limits import Limits
 from skills_core.errors import SkillParseError
 from skills_core.format.clean_skill import CleanSkill, read_clean_skill
+from skills_core.format.format_limits import FormatLimits
 from skills_core.format.parsing import parse_frontmatter, split_skill_md
 from skills_core.format.validation import analyze
 from tests.support.examples import examples
 
-LIMITS = Limits(max_skill_md_bytes=8192, max_frontmatter_bytes=2048)
+LIMITS = FormatLimits(max_frontmatter_bytes=2048)
+MAX_SKILL_MD_BYTES = 8192
 FOLDER = "pdf-tools"
 
 
 def full_path(raw: bytes) -> CleanSkill | None:
     """What split + parse + validate make of ``raw``, when they find nothing to report."""
     try:
-        split = split_skill_md(raw, location="x", limits=LIMITS)
+        split = split_skill_md(
+            raw, location="x", limits=LIMITS, max_skill_md_bytes=MAX_SKILL_MD_BYTES
+        )
         frontmatter = parse_frontmatter(split.frontmatter, location="x", limits=LIMITS)
     except (SkillParseError, LimitExceededError):
         return None
@@ -32,7 +35,9 @@ def full_path(raw: bytes) -> CleanSkill | None:
 
 
 def assert_agrees(raw: bytes) -> CleanSkill | None:
-    clean = read_clean_skill(raw, folder_name=FOLDER, limits=LIMITS)
+    clean = read_clean_skill(
+        raw, folder_name=FOLDER, limits=LIMITS, max_skill_md_bytes=MAX_SKILL_MD_BYTES
+    )
     if clean is not None:
         expected = full_path(raw)
         assert clean == expected, raw

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from backends.errors import LimitExceededError
-from backends.limits import Limits
-from skills_core import codes, parse_skill_md
+from skills_core import FormatLimits, codes, parse_skill_md
 from skills_core.errors import SkillParseError
 
 LOCATION = "skills/pdf/SKILL.md"
@@ -85,14 +84,13 @@ def test_non_utf8_is_refused_with_the_offset() -> None:
 
 
 def test_oversize_skill_md_is_refused_before_parsing() -> None:
-    limits = Limits(max_skill_md_bytes=100)
     data = b"---\nname: pdf\ndescription: d\n---\n" + b"x" * 100
     with pytest.raises(LimitExceededError, match="over the 100-byte limit"):
-        parse_skill_md(data, location=LOCATION, limits=limits)
+        parse_skill_md(data, location=LOCATION, max_skill_md_bytes=100)
 
 
 def test_oversize_frontmatter_is_refused() -> None:
-    limits = Limits(max_frontmatter_bytes=64)
+    limits = FormatLimits(max_frontmatter_bytes=64)
     data = "---\nname: pdf\ndescription: " + "é" * 40 + "\n---\n"
     with pytest.raises(LimitExceededError, match="frontmatter is"):
         parse_skill_md(data, location=LOCATION, limits=limits)

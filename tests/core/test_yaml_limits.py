@@ -15,8 +15,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from backends.limits import Limits
-from skills_core import codes, parse_skill_md
+from skills_core import FormatLimits, codes, parse_skill_md
 from skills_core.errors import YamlLimitError
 from skills_core.format import yaml_loader
 from skills_core.format.simple_yaml import load_simple_mapping
@@ -91,7 +90,7 @@ def test_documents_within_the_limits_load_with_every_loader(
 def test_alias_limit_is_configurable() -> None:
     text = "---\nname: pdf\ndescription: &d shared\nmetadata:\n  summary: *d\n---\n"
     with pytest.raises(YamlLimitError) as caught:
-        parse_skill_md(text, location=LOCATION, limits=Limits(max_yaml_aliases=0))
+        parse_skill_md(text, location=LOCATION, limits=FormatLimits(max_yaml_aliases=0))
     assert caught.value.code == codes.YAML_ALIASES
 
 
