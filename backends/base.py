@@ -111,7 +111,7 @@ class Backend(Protocol):
         """
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         """Read one file of a skill, confined to the skill's folder.
 

@@ -102,7 +102,7 @@ class CompositeBackend(AsyncResource):
         return await self._backends[await self._owner(name)].files(name)
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         """Read from the owning member."""
         return await self._backends[await self._owner(name)].read(name, path, max_bytes=max_bytes)

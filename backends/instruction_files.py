@@ -182,7 +182,7 @@ class InstructionFilesBackend(AsyncResource):
         return [FileEntry(file_name, item.size, item.fingerprint)]
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         """Read one file of a skill folder, or a single-file skill's own file."""
         item = await self._lookup(name)

@@ -35,7 +35,8 @@ class Limits:
     Attributes:
         max_skill_md_bytes: Largest SKILL.md accepted, checked before it is read where the
             listing knows its size.
-        max_resource_bytes: Largest resource file returned by a read.
+        max_read_bytes: Largest resource file a backend read returns (the tools hand a model
+            less: their own ``max_resource_bytes``).
         max_bundle_bytes: Largest zip bundle accepted, checked from its size before any
             download (``HOST_SKILL_BYTES`` x ``BUNDLE_SKILLS``).
         bundle_download_bytes: Bundles up to this size are downloaded whole and served from
@@ -56,7 +57,7 @@ class Limits:
     """
 
     max_skill_md_bytes: int = 1 * MIB
-    max_resource_bytes: int = 10 * MIB
+    max_read_bytes: int = 10 * MIB
     max_bundle_bytes: int = HOST_SKILL_BYTES * BUNDLE_SKILLS
     bundle_download_bytes: int = 64 * MIB
     max_bundle_entries: int = HOST_SKILL_FILES * BUNDLE_SKILLS

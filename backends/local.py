@@ -106,7 +106,7 @@ class LocalBackend(AsyncResource):
         return await asyncio.to_thread(self._walk, name)
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         """Read one file of a skill after resolving it inside the skill folder (one thread hop)."""
         relative = check_resource_path(path, location=os.path.join(self._root, name))

@@ -99,7 +99,7 @@ class MemoryBackend(AsyncResource):
         ]
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         """Return one file of a skill."""
         stored, _ = self._lookup(name)

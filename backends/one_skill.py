@@ -67,7 +67,7 @@ class OneSkill(AsyncResource):
         return await self._backend.files(name)
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         """Delegate to the backend."""
         return await self._backend.read(name, path, max_bytes=max_bytes)

@@ -113,7 +113,7 @@ class StoreBackend(AsyncResource):
         return await (await self._opened()).files(name)
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         """Read one file of a skill, refusing oversize ones unread."""
         return await (await self._opened()).read(name, path, max_bytes=max_bytes)

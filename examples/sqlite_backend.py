@@ -47,7 +47,7 @@ class SqliteBackend(AsyncResource):
         return sorted(FileEntry(path, n, str(id_)) for path, n, id_ in rows if not is_hidden(path))
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         await self._skill_md(name)
         relative = check_resource_path(path, location=self._where(name, ""))

@@ -70,8 +70,6 @@ def test_each_storage_and_format_knob_is_defined_in_exactly_one_class() -> None:
                         and statement.target.id in knobs
                     ):
                         continue
-                    if ast.unparse(statement).endswith("= DEFAULT_MAX_RESOURCE_BYTES"):
-                        continue  # the tools' own resource cap (tested above)
                     where = f"{path.relative_to(ROOT)}: {node.name}"
                     found.setdefault(statement.target.id, []).append(where)
     expected = {
@@ -80,3 +78,13 @@ def test_each_storage_and_format_knob_is_defined_in_exactly_one_class() -> None:
         for field in dataclasses.fields(cls)
     }
     assert found == expected
+
+
+def test_no_two_knobs_share_a_name() -> None:
+    storage = {field.name for field in dataclasses.fields(Limits)}
+    format_ = {field.name for field in dataclasses.fields(FormatLimits)}
+    tools = set(inspect.signature(SkillTools).parameters) | {
+        field.name for field in dataclasses.fields(Loading)
+    }
+    assert not storage & format_
+    assert not (storage | format_) & tools, (storage | format_) & tools

@@ -151,7 +151,7 @@ class IndexBackend(AsyncResource):
         return artifact.entries()
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         """One file of a skill, from its verified artifact."""
         listed = await self._listed(name)

@@ -156,7 +156,7 @@ class McpSkillsBackend(AsyncResource):
         ]
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         """One verified file of a skill."""
         entry = await self._entry(name)

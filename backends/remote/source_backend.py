@@ -74,7 +74,7 @@ class SourceBackend(AsyncResource):
         return self._folder(await self._view_knowing([name]), name).entries()
 
     async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_resource_bytes
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
         """Read one file of a skill as of the last listing, refusing oversize ones unread."""
         check_skill_name(name)

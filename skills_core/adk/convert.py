@@ -100,7 +100,7 @@ async def load_adk_skill(
         SkillValidationError: ADK cannot represent the skill.
     """
     skill = await catalog.get(name)
-    limit = max_file_bytes or catalog.limits.max_resource_bytes
+    limit = max_file_bytes or catalog.limits.max_read_bytes
     wanted = []
     for entry in skill.files:
         if entry.path.split("/", 1)[0] not in _SECTIONS:

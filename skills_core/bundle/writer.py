@@ -199,7 +199,7 @@ async def read_skill_files(
         LimitExceededError: A file is over ``limits.max_bundle_entry_bytes``.
         StorageError: The source could not be listed or read.
     """
-    files_limit = replace(limits, max_resource_bytes=limits.max_bundle_entry_bytes)
+    files_limit = replace(limits, max_read_bytes=limits.max_bundle_entry_bytes)
     catalog = SkillCatalog(backend, strict=strict, limits=files_limit)
     report = await catalog.refresh()
     report.raise_for_failure()

@@ -258,10 +258,10 @@ class SkillCatalog(AsyncResource):
             SkillNotFoundError: No loaded skill has that name.
             ResourceNotFoundError: No such file.
             UnsafePathError: The path would leave the skill folder.
-            LimitExceededError: The file is over ``max_bytes`` or ``limits.max_resource_bytes``.
+            LimitExceededError: The file is over ``max_bytes`` or ``limits.max_read_bytes``.
         """
         folder = self._loaded_entry(name)[0].name
-        limit = self._limits.max_resource_bytes
+        limit = self._limits.max_read_bytes
         if max_bytes is not None:
             limit = min(limit, max_bytes)
         return await self._backend.read(folder, path, max_bytes=limit)

@@ -295,7 +295,7 @@ async def test_refused_skills_are_not_served_and_say_why(memory: MemoryBackend) 
 
 async def test_resource_reads_obey_the_size_limit() -> None:
     backend = MemoryBackend({"pdf": {"SKILL.md": skill_md("pdf"), "assets/big.bin": b"x" * 2048}})
-    catalog = SkillCatalog(backend, limits=Limits(max_resource_bytes=1024))
+    catalog = SkillCatalog(backend, limits=Limits(max_read_bytes=1024))
     await catalog.refresh()
     with pytest.raises(StorageError, match="over the 1024-byte limit"):
         await catalog.read_resource("pdf", "assets/big.bin")

@@ -20,8 +20,8 @@ async def test_per_call_limit_refuses_larger_files() -> None:
 
 async def test_per_call_limit_never_loosens_the_catalog_limit() -> None:
     backend = MemoryBackend({"alpha": {"SKILL.md": skill_md("alpha"), "data.txt": b"x" * 100}})
-    catalog = SkillCatalog(backend, limits=Limits(max_resource_bytes=50))
+    catalog = SkillCatalog(backend, limits=Limits(max_read_bytes=50))
     await catalog.refresh()
-    assert DEFAULT_LIMITS.max_resource_bytes > 100
+    assert DEFAULT_LIMITS.max_read_bytes > 100
     with pytest.raises(LimitExceededError):
         await catalog.read_resource("alpha", "data.txt", max_bytes=1000)
