@@ -4,7 +4,10 @@ The extension (``io.modelcontextprotocol/skills``, SEP-2640) gets ``skills/list`
 ``skills/get`` and one ``skill://<name>/<path>`` resource per file, read with
 ``resources/read``; every digest and size comes from the catalog. Every ``skills/list`` page
 names the skills the extension leaves out, and why, in its ``_meta``
-(:data:`~skills_core.mcp.manifest.LEFT_OUT_META`). Clients that predate the
+(:data:`~skills_core.mcp.manifest.LEFT_OUT_META`). Skills only a user may invoke
+(``disable-model-invocation: true``) are left out of ``skills/list`` and ``resources/list``, as
+of every listing a model reads (:func:`~skills_core.context.budget.model_visible`), yet
+``skills/get`` and ``resources/read`` still serve them by URI. Clients that predate the
 extension get the tools of :mod:`skills_core.mcp.tools`. :meth:`SkillServer.refresh` and
 :meth:`SkillServer.watch` keep it current and tell every client when the skills changed.
 """
@@ -32,6 +35,7 @@ from backends.mcp.wire import GET_METHOD, LIST_METHOD, GetSkillParams, ListSkill
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.watch import refresh_triggers
+from skills_core.context.budget import model_visible
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
 from skills_core.mcp.tools import call_tool, offered
@@ -69,6 +73,7 @@ class SkillServer:
         self._offered = offered(self._tools)
         self._manifests = Manifests(catalog)
         self._published: dict[str, Published] = {}
+        self._listed: list[str] = []
         self._left_out: dict[str, str] = {}
         self._page_size = page_size
         self.changes = ListChanged()
@@ -112,6 +117,8 @@ class SkillServer:
                 logger.warning("skill %r is not offered by the skills extension: %s", name, reason)
         before = {uri: item.entry for uri, item in self._published.items()}
         self._published, self._left_out = published, left_out
+        visible = {meta.name for meta in model_visible(self._catalog.list())}
+        self._listed = sorted(uri for uri, item in published.items() if item.name in visible)
         if before == {uri: item.entry for uri, item in published.items()}:
             return False
         await self.changes.publish()
@@ -146,7 +153,8 @@ class SkillServer:
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
         resources = []
-        for uri, item in sorted(self._published.items()):
+        for uri in self._listed:
+            item = self._published[uri]
             frontmatter = item.entry["frontmatter"]
             resources.append(
                 types.Resource(
@@ -190,7 +198,7 @@ class SkillServer:
     async def _list_skills(
         self, ctx: ServerRequestContext[Any], params: ListSkillsParams
     ) -> dict[str, Any]:
-        uris = sorted(self._published)
+        uris = self._listed
         start = _cursor_position(params.cursor, len(uris))
         end = start + self._page_size
         page = [self._published[uri].entry for uri in uris[start:end]]

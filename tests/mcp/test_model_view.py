@@ -1,0 +1,51 @@
+"""What a model is shown over MCP, as the ADK toolset shows it: skills only a user may invoke
+(``disable-model-invocation: true``) are in no listing yet still served by name, and the tools'
+``skill_name`` is an enum of the listed names while there are at most ``MAX_ENUM_SKILLS``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from backends import LocalBackend
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.mcp.server import SkillServer
+from tests.mcp.client import get_skill, list_skills
+from tests.mcp.conftest import write_tree
+from tests.mcp.test_server import connect
+
+HIDDEN = {
+    "secret/SKILL.md": "---\nname: secret\ndescription: Rotates the keys. Use when asked.\n"
+    "disable-model-invocation: true\n---\n# Secret\n\nRotate them.\n",
+}
+
+
+async def served(root: Path) -> SkillServer:
+    server = SkillServer(SkillCatalog(LocalBackend(root)))
+    await server.refresh()
+    return server
+
+
+async def test_user_only_skill_is_listed_nowhere_but_served_by_name(skills_root: Path) -> None:
+    server = await served(write_tree(skills_root, HIDDEN))
+    try:
+        async with connect(server) as client:
+            entries = await list_skills(client.session)
+            resources = (await client.session.list_resources()).resources
+            listing = await client.call_tool("list_skills", {})
+            entry = await get_skill(client.session, "skill://secret/SKILL.md")
+            loaded = await client.call_tool("load_skill", {"skill_name": "secret"})
+            (text,) = (await client.session.read_resource("skill://secret/SKILL.md")).contents
+    finally:
+        await server.aclose()
+    listed = ["skill://deploy/SKILL.md", "skill://pdf/SKILL.md"]
+    assert [entry["uri"] for entry in entries] == listed
+    assert [str(resource.uri) for resource in resources] == listed
+    assert [skill["name"] for skill in json.loads(listing.content[0].text)["skills"]] == [
+        "deploy",
+        "pdf",
+    ]
+    assert entry["frontmatter"]["disable-model-invocation"] is True
+    assert not loaded.is_error
+    assert "Rotate them." in json.loads(loaded.content[0].text)["instructions"]
+    assert "Rotate them." in text.text
