@@ -36,6 +36,7 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.watch import refresh_triggers
 from skills_core.context.budget import model_visible
+from skills_core.context.shown_order import ShownOrder
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
 from skills_core.mcp.tools import call_tool, offered
@@ -74,6 +75,7 @@ class SkillServer:
         self._manifests = Manifests(catalog)
         self._published: dict[str, Published] = {}
         self._listed: list[str] = []
+        self._first_shown = ShownOrder()  # new skills join the skill_name enum at its end
         self._left_out: dict[str, str] = {}
         self._page_size = page_size
         self.changes = ListChanged()
@@ -142,7 +144,10 @@ class SkillServer:
     async def _list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool.declaration for tool in self._offered.values()])
+        catalog = self._catalog
+        visible = self._first_shown.arrange(model_visible(catalog.list()), catalog.snapshot.loaded)
+        names = [meta.name for meta in visible]
+        return types.ListToolsResult(tools=[tool.shown(names) for tool in self._offered.values()])
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams

@@ -2,7 +2,9 @@
 
 ``list_skills``, ``load_skill`` and ``load_skill_resource``, as :mod:`skills_core.tool_table`
 declares them, run the shared tool factory; ``run_skill_script`` is offered only when the
-server was given a :class:`~skills_core.tools.policy.ScriptPolicy`. Each result is the
+server was given a :class:`~skills_core.tools.policy.ScriptPolicy`. Their ``skill_name`` is
+declared per ``tools/list`` as an enum of the names a model may give, as the ADK toolset's
+(:func:`~skills_core.tool_table.with_skill_names`). Each result is the
 factory's JSON mapping, as text and as structured content; error values are flagged
 ``isError``. A binary file's bytes (``content_base64``) are taken out of that mapping and sent
 once, as an embedded blob resource with its MIME type: never as text, never twice.
@@ -11,7 +13,7 @@ once, as an embedded blob resource with its MIME type: never as text, never twic
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import mcp_types as types
@@ -26,16 +28,27 @@ from skills_core.tool_table import (
     RUN_SKILL_SCRIPT,
     TOOLS,
     ToolDeclaration,
+    with_skill_names,
 )
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.results import ToolResult, is_error, tool_error
 
 
 class McpTool(NamedTuple):
-    """One tool: what clients are shown, and how a call runs."""
+    """One tool: its declaration, and how a call runs."""
 
-    declaration: types.Tool
+    declaration: ToolDeclaration
     call: Callable[[SkillTools, Mapping[str, Any]], Awaitable[ToolResult]]
+
+    def shown(self, skill_names: Sequence[str]) -> types.Tool:
+        """The tool as clients see it, its ``skill_name`` limited to ``skill_names``."""
+        declaration = self.declaration
+        parameters = with_skill_names(declaration.parameters, skill_names)
+        return types.Tool(
+            name=declaration.name,
+            description=declaration.description,
+            input_schema=declaration.with_parameters(**parameters).input_schema(),
+        )
 
 
 def _served(declaration: ToolDeclaration) -> McpTool:
@@ -45,12 +58,7 @@ def _served(declaration: ToolDeclaration) -> McpTool:
         result: ToolResult = await getattr(tools, declaration.name)(**declaration.arguments(args))
         return result
 
-    shown = types.Tool(
-        name=declaration.name,
-        description=declaration.description,
-        input_schema=declaration.input_schema(),
-    )
-    return McpTool(shown, call)
+    return McpTool(declaration, call)
 
 
 READING_TOOLS = tuple(

@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from mcp import Client
+
 from backends import LocalBackend
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.mcp.server import SkillServer
+from skills_core.tool_table import MAX_ENUM_SKILLS
 from tests.mcp.client import get_skill, list_skills
 from tests.mcp.conftest import write_tree
 from tests.mcp.test_server import connect
@@ -49,3 +53,48 @@ async def test_user_only_skill_is_listed_nowhere_but_served_by_name(skills_root:
     assert not loaded.is_error
     assert "Rotate them." in json.loads(loaded.content[0].text)["instructions"]
     assert "Rotate them." in text.text
+
+
+def many_skills(count: int) -> dict[str, str | bytes]:
+    return {
+        f"s{i:03d}/SKILL.md": f"---\nname: s{i:03d}\ndescription: Skill {i}. Use for {i}.\n---\n"
+        for i in range(count)
+    }
+
+
+@pytest.mark.parametrize("count", [MAX_ENUM_SKILLS, MAX_ENUM_SKILLS + 1])
+async def test_skill_name_is_an_enum_up_to_the_limit(tmp_path: Path, count: int) -> None:
+    server = await served(write_tree(tmp_path, {**many_skills(count), **HIDDEN}))
+    try:
+        async with connect(server) as client:
+            tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    finally:
+        await server.aclose()
+    assert sorted(tools) == ["list_skills", "load_skill", "load_skill_resource"]
+    for name in ("load_skill", "load_skill_resource"):
+        skill_name = tools[name].input_schema["properties"]["skill_name"]
+        if count <= MAX_ENUM_SKILLS:  # the user-only skill is not among them
+            assert skill_name["enum"] == [path.split("/")[0] for path in many_skills(count)]
+        else:
+            assert "enum" not in skill_name
+
+
+async def test_tools_list_follows_the_catalog(skills_root: Path) -> None:
+    server = await served(skills_root)
+
+    async def enum(client: Client) -> list[str]:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        names: list[str] = tools["load_skill"].input_schema["properties"]["skill_name"]["enum"]
+        return names
+
+    try:
+        async with connect(server) as client:
+            before = await enum(client)
+            alpha = "---\nname: alpha\ndescription: First by name. Use for a.\n---\n"
+            write_tree(skills_root, {"alpha/SKILL.md": alpha})
+            await server.refresh()
+            after = await enum(client)
+    finally:
+        await server.aclose()
+    assert before == ["deploy", "pdf"]
+    assert after == ["deploy", "pdf", "alpha"]  # a new skill joins at the end: a stable prefix
