@@ -4,10 +4,11 @@
 subscription bus. Handshake-era clients (2025-11-25 and before) get a bare
 ``notifications/resources/list_changed`` on their connection: the session of each
 ``initialize`` is remembered for that (the most recent ones, so a long-running HTTP server
-does not keep every connection it ever had). Notifications never wait on one client: each
-connection is told concurrently and gets :data:`SEND_TIMEOUT` seconds to take one; a
-connection that does not (a client that never reads its stream, whose buffers are full) or that
-is gone is forgotten, and told nothing more.
+does not keep every connection it ever had). When the skills a model may name change, so does
+the tools' ``skill_name`` enum, and ``notifications/tools/list_changed`` goes out the same way.
+Notifications never wait on one client: each connection is told concurrently and gets
+:data:`SEND_TIMEOUT` seconds to take them; a connection that does not (a client that never
+reads its stream, whose buffers are full) or that is gone is forgotten, and told nothing more.
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.session import ServerSession
-from mcp.server.subscriptions import InMemorySubscriptionBus, ResourcesListChanged
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ResourcesListChanged,
+    ToolsListChanged,
+)
 
 MAX_HANDSHAKE_SESSIONS = 256
 """Handshake-era connections told about changes; older ones are forgotten."""
@@ -47,13 +52,16 @@ class ListChanged:
             self._sessions.append(ctx.session)
         return result
 
-    async def publish(self) -> None:
-        """Tell every client the resources (the skills) changed."""
+    async def publish(self, *, resources: bool = True, tools: bool = False) -> None:
+        """Tell every client the resources (the skills) changed, and or the tools did."""
         if self._closed:
             return
-        await self.bus.publish(ResourcesListChanged())
+        if resources:
+            await self.bus.publish(ResourcesListChanged())
+        if tools:
+            await self.bus.publish(ToolsListChanged())
         sessions = list(self._sessions)
-        told = await asyncio.gather(*(_tell(session) for session in sessions))
+        told = await asyncio.gather(*(_tell(session, resources, tools) for session in sessions))
         for session, heard in zip(sessions, told, strict=True):
             if not heard and session in self._sessions:
                 self._sessions.remove(session)
@@ -64,11 +72,14 @@ class ListChanged:
         self._sessions.clear()
 
 
-async def _tell(session: ServerSession) -> bool:
-    """Send one list-changed notification; False when the connection did not take it in time."""
+async def _tell(session: ServerSession, resources: bool, tools: bool) -> bool:
+    """Send the list-changed notifications; False when the connection did not take them in time."""
     try:
         async with asyncio.timeout(SEND_TIMEOUT):
-            await session.send_resource_list_changed()
+            if resources:
+                await session.send_resource_list_changed()
+            if tools:
+                await session.send_tool_list_changed()
     except TimeoutError:
         logger.info("a client took no notification for %s s: it is told nothing more", SEND_TIMEOUT)
         return False

@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 from mcp import Client
+from mcp.server.subscriptions import ResourcesListChanged, ToolsListChanged
 
 from backends import LocalBackend
 from skills_core.catalog.catalog import SkillCatalog
@@ -16,12 +18,13 @@ from skills_core.mcp.server import SkillServer
 from skills_core.tool_table import MAX_ENUM_SKILLS
 from tests.mcp.client import get_skill, list_skills
 from tests.mcp.conftest import write_tree
-from tests.mcp.test_server import connect
+from tests.mcp.test_server import connect, events
 
 HIDDEN = {
     "secret/SKILL.md": "---\nname: secret\ndescription: Rotates the keys. Use when asked.\n"
     "disable-model-invocation: true\n---\n# Secret\n\nRotate them.\n",
 }
+USER_ONLY = "\ndisable-model-invocation: true\n---"
 
 
 async def served(root: Path) -> SkillServer:
@@ -31,7 +34,7 @@ async def served(root: Path) -> SkillServer:
 
 
 async def test_user_only_skill_is_listed_nowhere_but_served_by_name(skills_root: Path) -> None:
-    server = await served(write_tree(skills_root, HIDDEN))
+    server = await served(await asyncio.to_thread(write_tree, skills_root, HIDDEN))
     try:
         async with connect(server) as client:
             entries = await list_skills(client.session)
@@ -64,7 +67,8 @@ def many_skills(count: int) -> dict[str, str | bytes]:
 
 @pytest.mark.parametrize("count", [MAX_ENUM_SKILLS, MAX_ENUM_SKILLS + 1])
 async def test_skill_name_is_an_enum_up_to_the_limit(tmp_path: Path, count: int) -> None:
-    server = await served(write_tree(tmp_path, {**many_skills(count), **HIDDEN}))
+    tree = {**many_skills(count), **HIDDEN}
+    server = await served(await asyncio.to_thread(write_tree, tmp_path, tree))
     try:
         async with connect(server) as client:
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
@@ -79,7 +83,7 @@ async def test_skill_name_is_an_enum_up_to_the_limit(tmp_path: Path, count: int)
             assert "enum" not in skill_name
 
 
-async def test_tools_list_follows_the_catalog(skills_root: Path) -> None:
+async def test_tools_list_follows_the_catalog_and_clients_hear_of_it(skills_root: Path) -> None:
     server = await served(skills_root)
 
     async def enum(client: Client) -> list[str]:
@@ -87,14 +91,25 @@ async def test_tools_list_follows_the_catalog(skills_root: Path) -> None:
         names: list[str] = tools["load_skill"].input_schema["properties"]["skill_name"]["enum"]
         return names
 
+    heard = events(server)
     try:
         async with connect(server) as client:
             before = await enum(client)
             alpha = "---\nname: alpha\ndescription: First by name. Use for a.\n---\n"
-            write_tree(skills_root, {"alpha/SKILL.md": alpha})
+            await asyncio.to_thread(write_tree, skills_root, {"alpha/SKILL.md": alpha})
             await server.refresh()
             after = await enum(client)
+            await asyncio.to_thread(write_tree, skills_root, {"pdf/references/forms.md": "new"})
+            await server.refresh()  # the enum is as it was: only resources changed
+            await asyncio.to_thread(
+                write_tree, skills_root, {"alpha/SKILL.md": alpha.replace("\n---", USER_ONLY, 1)}
+            )
+            await server.refresh()
+            hidden = await enum(client)
     finally:
         await server.aclose()
     assert before == ["deploy", "pdf"]
     assert after == ["deploy", "pdf", "alpha"]  # a new skill joins at the end: a stable prefix
+    assert hidden == before
+    tools_too = [ResourcesListChanged(), ToolsListChanged()]
+    assert heard == [*tools_too, ResourcesListChanged(), *tools_too]

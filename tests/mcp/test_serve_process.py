@@ -88,6 +88,8 @@ async def test_stdio_serves_plain_tools_to_a_handshake_era_client(skills_root: P
         assert result.protocol_version == "2025-11-25"
         assert result.capabilities.resources is not None
         assert result.capabilities.resources.list_changed
+        assert result.capabilities.tools is not None
+        assert result.capabilities.tools.list_changed
         tools = await session.list_tools()
         assert [tool.name for tool in tools.tools] == [
             "list_skills",
