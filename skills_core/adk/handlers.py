@@ -19,7 +19,7 @@ from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import Handler, SkillTool
 from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED
-from skills_core.context.budget import model_visible
+from skills_core.context.budget import visible_names
 from skills_core.context.shown_order import ShownOrder
 from skills_core.tool_table import (
     LIST_SKILLS,
@@ -99,9 +99,7 @@ def build_tools(
     first_shown = ShownOrder()  # new skills join the enum at its end
 
     def skill_names() -> list[str]:
-        catalog = tools.catalog
-        visible = model_visible(catalog.list())
-        return [meta.name for meta in first_shown.arrange(visible, catalog.snapshot.loaded)]
+        return visible_names(tools.catalog, first_shown)
 
     built = {}
     for kind, declaration in TOOLS.items():

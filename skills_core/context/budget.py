@@ -32,6 +32,12 @@ def model_visible(skills: Iterable[SkillMetadata]) -> list[SkillMetadata]:
     return [meta for meta in skills if meta.model_invocable]
 
 
+def visible_names(catalog: SkillCatalog, order: ShownOrder) -> list[str]:
+    """The names of the skills a model may see, in the order it was first shown them."""
+    visible = order.arrange(model_visible(catalog.list()), catalog.snapshot.loaded)
+    return [meta.name for meta in visible]
+
+
 @dataclass(frozen=True, slots=True)
 class SkillFilter:
     """Which skills apply here, before any budget.

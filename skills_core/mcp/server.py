@@ -35,7 +35,7 @@ from backends.mcp.wire import GET_METHOD, LIST_METHOD, GetSkillParams, ListSkill
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.watch import refresh_triggers
-from skills_core.context.budget import model_visible
+from skills_core.context.budget import model_visible, visible_names
 from skills_core.context.shown_order import ShownOrder
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
@@ -149,9 +149,7 @@ class SkillServer:
     async def _list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        catalog = self._catalog
-        visible = self._first_shown.arrange(model_visible(catalog.list()), catalog.snapshot.loaded)
-        names = [meta.name for meta in visible]
+        names = visible_names(self._catalog, self._first_shown)
         return types.ListToolsResult(tools=[tool.shown(names) for tool in self._offered.values()])
 
     async def _call_tool(
