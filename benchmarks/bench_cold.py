@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +21,7 @@ from pathlib import Path
 from benchmarks.bench_local import floor_read
 from benchmarks.children import HERE, checkout_at, run_case, work_dir
 from benchmarks.corpus import write_corpus
+from benchmarks.timing import machine
 
 CASES = Path(__file__).with_name("cold_cases.py")
 FLOOR = "read floor"
@@ -92,10 +91,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, help="where to keep corpora (default: a temp dir)")
     args = parser.parse_args()
     base = work_dir(args)
-    print(
-        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
-        f"{os.getloadavg()[0]:.1f}; {args.rounds} rounds of {args.repeats} loads per checkout"
-    )
+    print(f"{machine()}; {args.rounds} rounds of {args.repeats} loads per checkout")
     for count in args.sizes:
         print(table(count, compare(args.against, count, base, args.rounds, args.repeats)))
 

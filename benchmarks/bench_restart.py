@@ -12,9 +12,7 @@ refresh and <= 0.6x the read floor.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -23,6 +21,7 @@ from pathlib import Path
 from benchmarks.bench_local import floor_read, floor_stat
 from benchmarks.children import HERE, run_case, work_dir
 from benchmarks.corpus import write_corpus
+from benchmarks.timing import machine
 
 CASES = Path(__file__).with_name("restart_cases.py")
 FLOORS: dict[str, Callable[[Path], object]] = {"read": floor_read, "stat": floor_stat}
@@ -88,10 +87,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, help="where to keep corpora (default: a temp dir)")
     args = parser.parse_args()
     base = work_dir(args)
-    print(
-        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
-        f"{os.getloadavg()[0]:.1f}; {args.rounds} rounds of {args.repeats} runs"
-    )
+    print(f"{machine()}; {args.rounds} rounds of {args.repeats} runs")
     for count in args.sizes:
         root = write_corpus(base / f"corpus-{count}", count)
         print(table(count, measure(root, args.rounds, args.repeats)))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
@@ -15,3 +17,11 @@ def cpu_median(run: Callable[[], object], runs: int) -> float:
         run()
         samples.append(time.process_time() - started)
     return statistics.median(samples)
+
+
+def machine() -> str:
+    """Python's version, the CPUs and the load average: what a figure was measured on."""
+    return (
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
