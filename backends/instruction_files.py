@@ -99,7 +99,6 @@ class ConventionPreparer(Protocol):
 
     def __call__(self, data: bytes, *, name: str, file_name: str) -> bytes:
         """The SKILL.md for ``data``: ``name`` is the skill's, ``file_name`` the file's own."""
-        ...
 
 
 def is_convention_file(relative_path: str) -> bool:
