@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from google.adk.agents import BaseAgent
+from google.adk.agents import BaseAgent, LlmAgent
 from google.adk.events import Event
-from google.adk.models import LlmRequest
+from google.adk.models import BaseLlm, LlmRequest
 from google.adk.plugins import BasePlugin
 from google.adk.runners import InMemoryRunner
+from google.adk.tools.base_toolset import BaseToolset
 from google.genai import types
 
 from skills_core.adk.testing import ScriptedLlm, call, last_response, say
@@ -88,6 +89,15 @@ class Conversation:
 
     async def close(self) -> None:
         await self.runner.close()
+
+
+async def one_turn(model: BaseLlm, toolset: BaseToolset, message: str) -> list[Event]:
+    """One user turn with a fresh agent holding ``toolset``, its model ``model``."""
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+    try:
+        return await chat.send(message)
+    finally:
+        await chat.close()
 
 
 def calls(events: Sequence[Event]) -> list[tuple[str, dict[str, Any]]]:

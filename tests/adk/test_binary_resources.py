@@ -11,13 +11,18 @@ import base64
 import hashlib
 import json
 
-from google.adk.agents import LlmAgent
-
 from backends import MemoryBackend
 from backends.testing import LOGO, skill_md
 from skills_core import SkillCatalog
 from skills_core.adk import SkillsToolset
-from tests.adk.scripted import Conversation, ScriptedLlm, call, declarations, responses, say
+from tests.adk.scripted import (
+    ScriptedLlm,
+    call,
+    declarations,
+    one_turn,
+    responses,
+    say,
+)
 from tests.collections.shapes import anthropics
 
 BLOB = bytes(range(200)) * 3
@@ -34,9 +39,7 @@ SKILLS = {
 async def _read(*steps: object) -> tuple[ScriptedLlm, dict[str, dict[str, object]]]:
     model = ScriptedLlm(steps=[*steps, say("done")])
     toolset = SkillsToolset(SkillCatalog(MemoryBackend(SKILLS)))
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("read it")
-    await chat.close()
+    events = await one_turn(model, toolset, "read it")
     return model, dict(responses(events))
 
 

@@ -14,6 +14,7 @@ from tests.adk.scripted import (
     ScriptedLlm,
     call,
     declarations,
+    one_turn,
     responses,
     say,
     system_text,
@@ -114,9 +115,7 @@ async def test_an_eager_catalog_names_every_skill_at_8000(count: int, size: int,
     toolset = SkillsToolset(
         catalog, listing=Listing(discovery="eager", budget=8_000), refresh_every=None
     )
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    await chat.send("Hello")
-    await chat.close()
+    await one_turn(model, toolset, "Hello")
 
     instruction = system_text(model.requests[0])
     block = instruction[instruction.index("<available_skills>") :]

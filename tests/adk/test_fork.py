@@ -18,6 +18,7 @@ from tests.adk.scripted import (
     call,
     final_text,
     last_response,
+    one_turn,
     responses,
     say,
     system_text,
@@ -151,9 +152,7 @@ async def test_fork_failures_are_values(
 ) -> None:
     model = ScriptedLlm(steps=[call("load_skill", skill_name=skill_name), say("sorry")])
     toolset = SkillsToolset(catalog(), loading=Loading(**options))  # type: ignore[arg-type]
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("go")
-    await chat.close()
+    events = await one_turn(model, toolset, "go")
     result = dict(responses(events))["load_skill"]
     assert result["error_code"] == code, result
 

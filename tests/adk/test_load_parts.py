@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 
-from google.adk.agents import LlmAgent
 from google.adk.models import LlmRequest
 from google.genai import types
 
@@ -19,11 +18,11 @@ from skills_core.adk import Loading, SkillsToolset
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS
 from skills_core.tools.sections import find_section, headings
 from tests.adk.scripted import (
-    Conversation,
     ScriptedLlm,
     call,
     declarations,
     last_response,
+    one_turn,
     responses,
     say,
 )
@@ -49,9 +48,7 @@ async def test_the_model_loads_a_long_skill_then_one_of_its_sections() -> None:
         steps=[call("load_skill", skill_name="atlas"), read_last_section, read_on, say("done")]
     )
     toolset = SkillsToolset(SkillCatalog(MemoryBackend(SKILLS)))
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("Use atlas.")
-    await chat.close()
+    events = await one_turn(model, toolset, "Use atlas.")
 
     (_, first), (_, section), (_, later) = responses(events)
     body = BODY.strip()
@@ -77,9 +74,7 @@ async def test_the_toolset_takes_its_bound_from_loading() -> None:
     toolset = SkillsToolset(
         SkillCatalog(MemoryBackend(SKILLS)), loading=Loading(max_load_chars=4_000)
     )
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("Use atlas.")
-    await chat.close()
+    events = await one_turn(model, toolset, "Use atlas.")
 
     ((_, first),) = responses(events)
     assert len(json.dumps(first, ensure_ascii=False)) <= 4_000
@@ -90,9 +85,7 @@ async def test_a_long_fork_skill_gives_its_sub_agent_the_whole_body() -> None:
     fork = {"SKILL.md": f"---\nname: deep\ndescription: d\ncontext: fork\n---\n{BODY}".encode()}
     model = ScriptedLlm(steps=[call("load_skill", skill_name="deep"), say("sub"), say("done")])
     toolset = SkillsToolset(SkillCatalog(MemoryBackend({"deep": fork})))
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    await chat.send("Go deep.")
-    await chat.close()
+    await one_turn(model, toolset, "Go deep.")
 
     sub_request = model.requests[1]
     (instruction,) = [part.text or "" for c in sub_request.contents for part in c.parts or []]

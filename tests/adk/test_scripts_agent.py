@@ -12,7 +12,7 @@ from backends.testing import BackendHarness
 from skills_core import SkillCatalog
 from skills_core.adk import SkillsToolset
 from skills_core.tools import ScriptPolicy
-from tests.adk.scripted import Conversation, ScriptedLlm, call, calls, responses, say
+from tests.adk.scripted import Conversation, ScriptedLlm, call, calls, one_turn, responses, say
 from tests.adk.skills import TREE, flat
 
 LOOP = {
@@ -82,9 +82,7 @@ async def test_endless_script_times_out_through_the_agent(catalog: SkillCatalog)
     toolset = SkillsToolset(catalog, scripts=ScriptPolicy(timeout=0.5))
     run = call("run_skill_script", skill_name="spin", file_path="scripts/spin.py")
     model = ScriptedLlm(steps=[run, say("it hung")])
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("spin")
-    await chat.close()
+    events = await one_turn(model, toolset, "spin")
     await toolset.close()
     result = dict(responses(events))["run_skill_script"]
     assert result["error_code"] == "SCRIPT_TIMEOUT"
@@ -109,8 +107,6 @@ async def test_hostile_script_paths_are_refused(
     model = ScriptedLlm(
         steps=[call("run_skill_script", skill_name="pdf", file_path=path), say("refused")]
     )
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("run")
-    await chat.close()
+    events = await one_turn(model, toolset, "run")
     await toolset.close()
     assert dict(responses(events))["run_skill_script"]["error_code"] == code

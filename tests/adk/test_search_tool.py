@@ -13,6 +13,7 @@ from tests.adk.scripted import (
     ScriptedLlm,
     call,
     declarations,
+    one_turn,
     responses,
     say,
     system_text,
@@ -35,9 +36,7 @@ async def test_the_model_searches_then_loads_what_it_found() -> None:
             say("done"),
         ]
     )
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("Please fill out my PDF form.")
-    await chat.close()
+    events = await one_turn(model, toolset, "Please fill out my PDF form.")
     found = dict(responses(events))
     assert found["search_skills"] == {
         "query": "fill out my pdf form",
@@ -70,9 +69,7 @@ async def test_the_model_gets_a_weak_candidate_and_is_told_how_to_read_it() -> N
             say("no skill for that"),
         ]
     )
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("Write me a poem about forms.")
-    await chat.close()
+    events = await one_turn(model, toolset, "Write me a poem about forms.")
     [weak, nothing] = [result for name, result in responses(events) if name == "search_skills"]
     assert [(s["name"], s["strength"]) for s in weak["skills"]] == [("pdf-forms", "weak")]
     assert nothing["skills"] == []

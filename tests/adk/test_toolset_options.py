@@ -16,6 +16,7 @@ from tests.adk.scripted import (
     ScriptedLlm,
     call,
     declarations,
+    one_turn,
     responses,
     say,
     system_text,
@@ -52,9 +53,7 @@ async def test_one_listing_per_turn_however_many_model_calls() -> None:
     model = ScriptedLlm(
         steps=[call("list_skills"), call("load_skill", skill_name="pdf"), say("ok")]
     )
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    await chat.send("go")
-    await chat.close()
+    await one_turn(model, toolset, "go")
     assert len(model.requests) == 3
     assert backend.calls["list"] == 1
 
@@ -84,9 +83,7 @@ async def test_names_descriptions_prompt_and_content_are_customisable() -> None:
         tool_name_prefix="kb",
     )
     model = ScriptedLlm(steps=[call("kb_skill", skill_name="pdf"), say("ok")])
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("go")
-    await chat.close()
+    events = await one_turn(model, toolset, "go")
 
     shown = declarations(model.requests[0])
     assert sorted(shown) == ["kb_load_skill_resource", "kb_skill"]

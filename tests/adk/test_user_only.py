@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from google.adk.agents import LlmAgent
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog
 from skills_core.adk import Listing, SkillsToolset
 from skills_core.adk.options import Discovery
 from tests.adk.scripted import (
-    Conversation,
     ScriptedLlm,
     call,
     declarations,
+    one_turn,
     responses,
     say,
     system_text,
@@ -36,9 +35,7 @@ async def test_hidden_from_the_instruction_and_tools_but_loadable_by_name(
             say("deployed"),
         ]
     )
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("Use the deploy-prod skill to deploy to production.")
-    await chat.close()
+    events = await one_turn(model, toolset, "Use the deploy-prod skill to deploy to production.")
     found = dict(responses(events))
     assert [skill["name"] for skill in found["search_skills"]["skills"]] == []
     assert "Run the release pipeline." in found["load_skill"]["instructions"]

@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 
 import pytest
-from google.adk.agents import LlmAgent
 
 from backends import LocalBackend, MemoryBackend
 from backends.testing import skill_md
@@ -21,7 +20,7 @@ from skills_core.adk import SkillsToolset
 from skills_core.codes import INVALID_PATH, RESOURCE_NOT_FOUND
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.listing import MAX_LISTED_FILES
-from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
+from tests.adk.scripted import ScriptedLlm, call, one_turn, responses, say
 
 PACKAGES = [f"UiPath.Package{index:02}.Activities" for index in range(25)]
 UIPATH_SHAPE = {
@@ -133,9 +132,7 @@ async def test_an_adk_agent_drills_down_through_the_folders(uipath: SkillTools) 
         ]
     )
     toolset = SkillsToolset(uipath.catalog)
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    events = await chat.send("build a workflow")
-    await chat.close()
+    events = await one_turn(model, toolset, "build a workflow")
     results = responses(events)
     assert results[0][1]["file_count"] == 700
     assert results[1][1]["folders"] == [{"path": "references/activity-docs", "files": 650}]

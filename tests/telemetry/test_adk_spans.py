@@ -11,7 +11,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from backends import LocalBackend
 from skills_core import SkillCatalog
 from skills_core.adk import CatalogSkillRegistry, SkillsToolset, load_adk_skills
-from tests.adk.scripted import Conversation, ScriptedLlm, call, say
+from tests.adk.scripted import Conversation, ScriptedLlm, call, one_turn, say
 from tests.collections.shapes import anthropics
 
 
@@ -54,9 +54,7 @@ async def test_skillfs_tool_spans_nest_in_adks(spans: InMemorySpanExporter, tmp_
             say("ok"),
         ]
     )
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    await chat.send("fill it")
-    await chat.close()
+    await one_turn(model, toolset, "fill it")
 
     finished = {span.name: span for span in spans.get_finished_spans()}
     ours, adks = (

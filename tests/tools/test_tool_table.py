@@ -13,7 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from google.adk.agents import LlmAgent
 from mcp import Client
 
 from backends import MemoryBackend
@@ -24,7 +23,7 @@ from skills_core.context.budget import ListingPolicy
 from skills_core.mcp.server import SkillServer
 from skills_core.tool_table import LOAD_SKILL, REQUEST, SEARCH_SKILLS, TOOLS, with_skill_names
 from skills_core.tools import ScriptPolicy
-from tests.adk.scripted import Conversation, ScriptedLlm, declarations, say
+from tests.adk.scripted import ScriptedLlm, declarations, one_turn, say
 
 ROOT = Path(__file__).resolve().parents[2]
 SKILLS = {"pdf": {"SKILL.md": skill_md("pdf", "Fill PDF forms.")}}
@@ -44,9 +43,7 @@ async def test_the_adk_toolset_declares_the_table() -> None:
     catalog = SkillCatalog(MemoryBackend(SKILLS))
     toolset = SkillsToolset(catalog, scripts=ScriptPolicy(), listing=Listing(search=True))
     model = ScriptedLlm(steps=[say("ok")])
-    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
-    await chat.send("hello")
-    await chat.close()
+    await one_turn(model, toolset, "hello")
     shown = declarations(model.requests[0])
     assert sorted(shown) == sorted(TOOLS)
     for name, declaration in shown.items():
