@@ -267,9 +267,10 @@ class SkillCatalog(AsyncResource):
         return await self._backend.read(folder, path, max_bytes=limit)
 
     def to_prompt(self, *, include_location: bool = True) -> str:
-        """The ``<available_skills>`` XML block of every loaded skill, escaped.
+        """The ``<available_skills>`` XML block of every skill a model may invoke, escaped.
 
-        ``include_location`` gives each SKILL.md's location (skills-ref's format); without it
+        Skills with ``disable-model-invocation: true`` are left out, as everywhere a model
+        reads. ``include_location`` gives each SKILL.md's location (skills-ref's format); without it
         the block is google-adk's. To fit a budget or filter by path and tags, use
         :func:`skills_core.context.budget.catalog_prompt`.
         """
@@ -279,6 +280,7 @@ class SkillCatalog(AsyncResource):
             if include_location
             else (meta.name, meta.description, None)
             for meta in snapshot.skills
+            if meta.model_invocable
         )
 
     async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:

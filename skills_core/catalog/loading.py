@@ -157,7 +157,7 @@ class Loader:
             strict=self._strict,
             previous=previous,
         )
-        return withhold(entry, withheld) if withheld else entry
+        return withhold(entry, withheld or {})  # also gives back fields approved since
 
     async def _judge_batch(
         self,

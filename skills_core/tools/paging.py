@@ -43,6 +43,8 @@ def fit_loaded(
         offset: A character offset into the instructions: reply with the text from there.
     """
     name, text = loaded["skill_name"], loaded["instructions"]
+    if section is None and offset is None and _size(loaded) <= max_chars:
+        return loaded  # it fits: nothing to cut, no headings to find
     found = headings(text)
     base: ToolResult = {"skill_name": name}
     if section is not None and offset is not None:
@@ -65,8 +67,6 @@ def fit_loaded(
             return tool_error(INVALID_ARGUMENTS, message)
         start, end = asked, len(text)
     else:
-        if _size(loaded) <= max_chars:
-            return loaded
         start, end = 0, len(text)
         base = {key: value for key, value in loaded.items() if key != "instructions"}
     return _part(base, text, found, (start, end), max_chars)

@@ -46,3 +46,9 @@ async def test_list_and_search_leave_it_out_and_load_skill_still_loads_it() -> N
     loaded = await tools.load_skill("deploy-prod")
     assert loaded["instructions"].strip() == "# Deploy\n\nRun the release pipeline."
     assert loaded["frontmatter"]["disable-model-invocation"] is True
+
+
+async def test_the_catalogs_own_prompt_leaves_it_out_too() -> None:
+    skills = await catalog()
+    assert "deploy-prod" not in skills.to_prompt()
+    assert "release-notes" in skills.to_prompt(include_location=False)

@@ -97,3 +97,15 @@ async def test_a_composite_withholds_what_its_untrusted_member_withholds() -> No
     assert catalog.metadata("deploy").allowed_tools == ()  # an MCP member's grant, unapproved
     assert catalog.metadata("local").allowed_tools == ("Bash", "Read")  # a trusted member's
     assert [(w.name, w.code) for w in report.warnings] == [("deploy", codes.FIELD_WITHHELD)]
+
+
+async def test_an_approval_given_since_shows_when_the_file_is_touched_unchanged() -> None:
+    backend = UntrustedMemory(approved=set())
+    catalog = SkillCatalog(backend)
+    await catalog.refresh()
+    assert catalog.metadata("deploy").allowed_tools == ()
+    backend.approved.add("deploy")
+    backend.put("deploy", {"SKILL.md": GRANTING})  # the same bytes, a new version
+    report = await catalog.refresh()
+    assert catalog.metadata("deploy").allowed_tools == ("Bash", "Read")
+    assert not [w for w in report.warnings if w.code == codes.FIELD_WITHHELD]

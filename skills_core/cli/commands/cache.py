@@ -8,7 +8,7 @@ import time
 
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.cli import exits
-from skills_core.cli.output import add_json_flag, format_table, human_size, print_json
+from skills_core.cli.output import add_json_flag, format_table, human_size, plural, print_json
 from skills_core.cli.terminal import Style
 
 _ACTIONS = ("info", "clear")
@@ -41,9 +41,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return exits.OK
     if args.action == "clear":
-        count = len(catalogs)
-        noun = "catalog" if count == 1 else "catalogs"
-        print(f"removed {count} cached {noun} ({human_size(size)}) from {cache.path}")
+        removed = plural(len(catalogs), "cached catalog")
+        print(f"removed {removed} ({human_size(size)}) from {cache.path}")
         return exits.OK
     print(f"{cache.path} ({human_size(size)})" if catalogs else f"{cache.path}: empty")
     if catalogs:
