@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Mapping, Sequence
+from types import MappingProxyType
 
 from backends.base import Backend, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import (
@@ -18,6 +19,8 @@ from backends.folder_events import merged
 from backends.limits import DEFAULT_LIMITS
 from backends.paths import check_skill_name
 from backends.resource import AsyncResource
+
+_NOTHING_WITHHELD: Mapping[str, str] = MappingProxyType({})
 
 
 class CompositeBackend(AsyncResource):
@@ -38,6 +41,9 @@ class CompositeBackend(AsyncResource):
         self._backends = tuple(backends)
         self._owners: dict[str, int] = {}
         self._withheld_of = tuple(withheld_fields_of(backend) for backend in self._backends)
+        if any(ask is not None for ask in self._withheld_of):
+            # Only then: a catalog skips per-skill withholding for backends without the ability.
+            self.withheld_fields = self._withheld
 
     def __repr__(self) -> str:
         return f"CompositeBackend({list(self._backends)!r})"
@@ -121,11 +127,11 @@ class CompositeBackend(AsyncResource):
         ready = [stream for stream in streams if stream is not None]
         return merged(ready) if len(ready) == len(streams) else None
 
-    def withheld_fields(self, name: str) -> Mapping[str, str]:
+    def _withheld(self, name: str) -> Mapping[str, str]:
         """What the member serving ``name`` withholds (an MCP member's unapproved grants)."""
         index = self._owners.get(name)
         ask = None if index is None else self._withheld_of[index]
-        return ask(name) if ask is not None else {}
+        return ask(name) if ask is not None else _NOTHING_WITHHELD
 
     async def _owner(self, name: str) -> int:
         await self._learn_owners([name])

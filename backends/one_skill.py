@@ -20,19 +20,11 @@ def open_skill_folder(path: str | os.PathLike[str]) -> OneSkill | None:
     Checks the filesystem, so call it outside the event loop.
     """
     folder = Path(path)
-    if folder.name in SKILL_MD_NAMES and is_file(folder):
+    if folder.name in SKILL_MD_NAMES and os.path.isfile(folder):
         folder = folder.parent
     if not (folder.name and holds_skill_md(folder)):
         return None
     return OneSkill(LocalBackend(folder.parent), folder.name, location=str(folder))
-
-
-def is_file(path: Path) -> bool:
-    """True for a regular file; False for anything else, unreadable paths included."""
-    try:
-        return path.is_file()
-    except OSError:
-        return False
 
 
 class OneSkill(AsyncResource):

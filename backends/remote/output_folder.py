@@ -151,7 +151,7 @@ class OutputFolder:
 
     def _path(self, relative: str) -> str:
         assert self._fs is not None
-        return f"{self._fs.path.rstrip('/')}/{relative}" if relative else self._fs.path
+        return join_location(self._fs.path, relative)
 
     def _at(self, relative: str) -> str:
         return join_location(self.location, relative)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 from pathlib import Path
 
 from backends.base import Backend
 from backends.index.document import INDEX_PATH
 from backends.local import LocalBackend
-from backends.one_skill import is_file, open_skill_folder
+from backends.one_skill import open_skill_folder
 from backends.opener import open_backend
 from skills_core.catalog.catalog import SkillCatalog
 
@@ -53,7 +54,7 @@ def open_source(url: str | None) -> Backend:
     if not isinstance(backend, LocalBackend):
         return backend
     folder = backend.root
-    if is_file(folder / INDEX_PATH):
+    if os.path.isfile(folder / INDEX_PATH):
         from backends.fsspec_backend import FsspecBackend
 
         return FsspecBackend(folder.absolute().as_uri())

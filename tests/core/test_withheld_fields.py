@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from backends import CompositeBackend, MemoryBackend
+from backends.capabilities import withheld_fields_of
 from backends.testing import skill_md
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
@@ -109,3 +110,8 @@ async def test_an_approval_given_since_shows_when_the_file_is_touched_unchanged(
     report = await catalog.refresh()
     assert catalog.metadata("deploy").allowed_tools == ("Bash", "Read")
     assert not [w for w in report.warnings if w.code == codes.FIELD_WITHHELD]
+
+
+def test_a_composite_of_trusted_members_withholds_nothing_so_catalogs_skip_the_check() -> None:
+    assert withheld_fields_of(CompositeBackend([MemoryBackend(), MemoryBackend()])) is None
+    assert withheld_fields_of(CompositeBackend([MemoryBackend(), UntrustedMemory(set())]))
