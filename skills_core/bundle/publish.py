@@ -63,6 +63,11 @@ _ARTIFACT = re.compile(r"[^/]+-[0-9a-f]{64}\.(?:zip|md)")
 """The name of an artifact skillfs published: ``<name>-<sha256 hex>.zip`` or ``.md``."""
 
 
+def _artifact_name(name: str, digest: str, extension: str) -> str:
+    """The file name :data:`_ARTIFACT` recognises, for a skill's artifact of ``digest``."""
+    return f"{name}-{digest.removeprefix('sha256:')}.{extension}"
+
+
 @dataclass(frozen=True, slots=True)
 class Publication:
     """A built publication.
@@ -249,7 +254,7 @@ def _artifacts(
             kind, extension = ARCHIVE, "zip"
             artifact = deterministic_zip(skill_files, modes)
         digest = digest_of(artifact)
-        file = f"{meta.name}-{digest.removeprefix('sha256:')}.{extension}"
+        file = _artifact_name(meta.name, digest, extension)
         if kind == ARCHIVE:
             where = f"{FOLDER}/{file} (published from {source})"
             open_archive(meta.name, artifact, content_type=None, limits=limits, location=where)

@@ -111,11 +111,6 @@ class CatalogCache:
             self._log(f"ignored the cached catalog of {source}: {exc}")
             return None
 
-    def load(self, source: str, settings: str) -> dict[str, CatalogEntry] | None:
-        """The entries saved for ``source`` under ``settings``, or ``None``."""
-        found = self.stored(source, settings)
-        return None if found is None else self.decoded(source, found)
-
     def save(
         self,
         source: str,

@@ -133,7 +133,9 @@ async def test_a_body_that_disagrees_with_the_stored_hash_is_judged_again(
     # A store that cannot tell (a fingerprint that stays while the bytes change) is stood in
     # for by a cache entry whose hash is not the file's.
     settings = first._cache._settings  # type: ignore[union-attr]
-    entries = await asyncio.to_thread(cache.load, str(folder), settings)
+    stored = await asyncio.to_thread(cache.stored, str(folder), settings)
+    assert stored is not None
+    entries = await asyncio.to_thread(cache.decoded, str(folder), stored)
     assert entries is not None
     entry = entries["skill-05"]
     metadata = entry.metadata._replace(description="Stale.")  # type: ignore[union-attr]
