@@ -7,7 +7,7 @@ can ask the user to confirm each run through ADK's tool confirmation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from google.adk.tools.tool_context import ToolContext
@@ -18,9 +18,11 @@ from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import Handler, SkillTool
+from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED
 from skills_core.context.budget import visible_names
 from skills_core.context.shown_order import ShownOrder
+from skills_core.format.models import Skill
 from skills_core.tool_table import (
     LIST_SKILLS,
     LOAD_SKILL,
@@ -65,14 +67,17 @@ def build_tools(
     @never_raises
     async def load_skill(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         asked = TOOLS[LOAD_SKILL].arguments(args)
-        result = await tools.load_skill(**asked, prepare=lambda skill: inject_state(skill, context))
-        frontmatter = result.get("frontmatter", {})
-        if is_error(result) or frontmatter.get("context") not in FORK_MODES:
+
+        def prepare(skill: Skill) -> Awaitable[Skill | ToolResult]:
+            return inject_state(skill, context)
+
+        if not _forks(tools.catalog, asked.get("skill_name")):
+            return await tools.load_skill(**asked, prepare=prepare)
+        # A sub-agent's instruction is the whole skill, whatever part was asked for.
+        result = await tools.load_skill(asked["skill_name"], prepare=prepare, whole=True)
+        if is_error(result):
             return result
-        if "next_offset" in result:  # a sub-agent's instruction is the whole skill
-            result = await tools.load_skill(
-                result["skill_name"], prepare=lambda skill: inject_state(skill, context), whole=True
-            )
+        frontmatter = result["frontmatter"]
         call = ForkCall(
             skill_name=result["skill_name"],
             mode=frontmatter["context"],
@@ -116,6 +121,13 @@ def build_tools(
         tool.kind = kind
         built[kind] = tool
     return built
+
+
+def _forks(catalog: SkillCatalog, name: object) -> bool:
+    """Whether the loaded skill ``name`` runs in a sub-agent (``context: fork`` and the like)."""
+    return (
+        isinstance(name, str) and name in catalog and catalog.metadata(name).context in FORK_MODES
+    )
 
 
 def _fixed(text: str) -> Callable[[], str]:

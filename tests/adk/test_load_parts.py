@@ -7,7 +7,9 @@ bounded reply with the headings it left out, asks for one of those sections and 
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import pytest
 from google.adk.models import LlmRequest
 from google.genai import types
 
@@ -81,12 +83,14 @@ async def test_the_toolset_takes_its_bound_from_loading() -> None:
     assert first["next_offset"] < 4_000
 
 
-async def test_a_long_fork_skill_gives_its_sub_agent_the_whole_body() -> None:
+@pytest.mark.parametrize("part", [{}, {"offset": 10}, {"section": "any heading"}])
+async def test_a_long_fork_skill_gives_its_sub_agent_the_whole_body(part: dict[str, Any]) -> None:
     fork = {"SKILL.md": f"---\nname: deep\ndescription: d\ncontext: fork\n---\n{BODY}".encode()}
-    model = ScriptedLlm(steps=[call("load_skill", skill_name="deep"), say("sub"), say("done")])
+    load = call("load_skill", skill_name="deep", **part)
+    model = ScriptedLlm(steps=[load, say("sub"), say("done")])
     toolset = SkillsToolset(SkillCatalog(MemoryBackend({"deep": fork})))
     await one_turn(model, toolset, "Go deep.")
 
-    sub_request = model.requests[1]
+    sub_request = model.requests[1]  # whatever part was asked for, the sub-agent runs it whole
     (instruction,) = [part.text or "" for c in sub_request.contents for part in c.parts or []]
     assert instruction.startswith(BODY.strip())
