@@ -116,7 +116,6 @@ class SkillSearchIndex:
         self._postings: dict[str, dict[str, int]] = {}  # term -> {skill: body count}, once asked
         self._forms: dict[str, str] = {}  # body word -> the asked term it is a form of
         self._total_length = 0
-        self._norms: dict[str, float] = {}  # skill -> its body length normalisation
         self._bar: float | None = None  # the strong bar, set on first use
         self._changes = 0  # skills added or removed since the bar was set
         self._lock = threading.Lock()
@@ -200,8 +199,12 @@ class SkillSearchIndex:
 
     def _found(self, term: str) -> dict[str, float]:
         """``{skill: weighted, length-normalised count}`` of every skill holding ``term``."""
-        norms = self._norms
-        found = {name: n / norms[name] for name, n in self._body_postings(term).items()}
+        indexed = self._indexed
+        average = self._total_length / len(indexed) if indexed else 0.0
+        found = {
+            name: n / (1.0 - B + B * (indexed[name].length / average if average else 1.0))
+            for name, n in self._body_postings(term).items()
+        }
         for name, n in self._heads.get(term, {}).items():
             found[name] = found.get(name, 0.0) + n
         return found
@@ -267,11 +270,6 @@ class SkillSearchIndex:
                 postings = self._postings[self._forms[word]]
                 postings[skill.name] = postings.get(skill.name, 0) + skill.body[word]
         self._changes += len(added) + len(removed)
-        average = self._total_length / len(self._indexed) if self._indexed else 0.0
-        self._norms = {
-            name: 1.0 - B + B * (skill.length / average if average else 1.0)
-            for name, skill in self._indexed.items()
-        }
 
     def _note_forms(self, words: Iterable[str]) -> None:
         """Record which of ``words`` (new to the catalog) are forms of an asked term."""
