@@ -110,15 +110,21 @@ class ToolDeclaration:
         }
 
 
-def with_skill_names(parameters: Mapping[str, Schema], names: Sequence[str]) -> dict[str, Schema]:
-    """``parameters`` with the skill-name argument limited to ``names`` (a JSON-schema ``enum``).
+def skill_name_enum(names: Sequence[str]) -> list[str] | None:
+    """The ``enum`` a skill-name argument is limited to, or ``None`` (any string).
 
-    Applied only when there is such an argument and 1 to :data:`MAX_ENUM_SKILLS` names, so a
-    model cannot name a skill that does not exist; otherwise ``parameters`` as they are.
+    ``names`` for 1 to :data:`MAX_ENUM_SKILLS` of them, so a model cannot name a skill that
+    does not exist.
     """
+    return list(names) if 0 < len(names) <= MAX_ENUM_SKILLS else None
+
+
+def with_skill_names(parameters: Mapping[str, Schema], names: Sequence[str]) -> dict[str, Schema]:
+    """``parameters`` with the skill-name argument limited by :func:`skill_name_enum`."""
     shown = dict(parameters)
-    if "skill_name" in shown and 0 < len(names) <= MAX_ENUM_SKILLS:
-        shown["skill_name"] = {**shown["skill_name"], "enum": list(names)}
+    enum = skill_name_enum(names)
+    if "skill_name" in shown and enum is not None:
+        shown["skill_name"] = {**shown["skill_name"], "enum": enum}
     return shown
 
 

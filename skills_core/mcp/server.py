@@ -40,7 +40,7 @@ from skills_core.context.shown_order import ShownOrder
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
 from skills_core.mcp.tools import call_tool, offered
-from skills_core.tool_table import MAX_ENUM_SKILLS
+from skills_core.tool_table import skill_name_enum
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.filetypes import as_text, guess_mime_type
 from skills_core.tools.policy import ScriptPolicy
@@ -76,7 +76,7 @@ class SkillServer:
         self._manifests = Manifests(catalog)
         self._published: dict[str, Published] = {}
         self._listed: list[str] = []
-        self._visible: set[str] = set()
+        self._enum: list[str] | None = None  # the skill_name enum tools/list shows
         self._first_shown = ShownOrder()  # new skills join the skill_name enum at its end
         self._left_out: dict[str, str] = {}
         self._page_size = page_size
@@ -124,8 +124,8 @@ class SkillServer:
         visible = {meta.name for meta in model_visible(self._catalog.list())}
         self._listed = sorted(uri for uri, item in published.items() if item.name in visible)
         resources = before != {uri: item.entry for uri, item in published.items()}
-        tools = _enum_changed(self._visible, visible)
-        self._visible = visible
+        enum = skill_name_enum(visible_names(self._catalog, self._first_shown))
+        tools, self._enum = enum != self._enum, enum
         if not (resources or tools):
             return False
         await self.changes.publish(resources=resources, tools=tools)
@@ -239,11 +239,6 @@ class _LiveServer(Server[Any]):
         changed = NotificationOptions(resources_changed=True, tools_changed=True)
         options = notification_options or changed
         return super().create_initialization_options(options, experimental_capabilities, extensions)
-
-
-def _enum_changed(before: set[str], now: set[str]) -> bool:
-    """True when the tools' ``skill_name`` enum differs for these model-visible names."""
-    return before != now and min(len(before), len(now)) <= MAX_ENUM_SKILLS
 
 
 def _skill_md_uri(uri: str) -> str:
