@@ -71,7 +71,8 @@ _LAZY = {
     "SkillRef": "backends.base",
     "open_backend": "backends.opener",
     "project_backend": "backends.scopes",
-    "register_backend": "backends.schemes",
+    # From the opener, so the built-in schemes are registered before any third-party one.
+    "register_backend": "backends.opener",
     **dict.fromkeys(_ERRORS, "backends.errors"),
 }
 

@@ -38,7 +38,6 @@ def register_backend(scheme: str, factory: BackendFactory, *, clobber: bool = Fa
     Raises:
         ValueError: ``scheme`` has another factory already and ``clobber`` is false.
     """
-    _built_ins()
     key = scheme.lower()
     with _lock:
         if _factories.get(key, factory) is not factory and not clobber:
@@ -72,11 +71,6 @@ def backend_factory(scheme: str) -> BackendFactory | None:
         ) from exc
     register_backend(key, loaded, clobber=True)
     return loaded
-
-
-def _built_ins() -> None:
-    """Have the opener register the built-in schemes first, whatever was imported first."""
-    import backends.opener  # noqa: F401 - registers file, memory, http and https on import
 
 
 def _is_filesystem(scheme: str) -> bool:

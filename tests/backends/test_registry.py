@@ -90,24 +90,3 @@ def test_an_entry_point_that_fails_to_load_is_named(tmp_path: Path) -> None:
     assert code == 2
     assert "the broken:// backend 'no_such_module:Backend'" in output
     assert "failed to load: No module named 'no_such_module'" in output
-
-
-def test_the_built_in_schemes_are_there_whatever_is_imported_first(tmp_path: Path) -> None:
-    """Registering through ``backends.schemes`` before the opener is imported still refuses to
-    replace a built-in, and the opener's import does not trip over the registration."""
-    program = (
-        "from backends.schemes import register_backend\n"
-        "register_backend('x-first', lambda url, **options: None)\n"
-        "try:\n"
-        "    register_backend('https', lambda url, **options: None)\n"
-        "except ValueError as exc:\n"
-        "    print('refused:', exc)\n"
-        "import backends.opener\n"
-        "print('opened')\n"
-    )
-    result = run_python("-c", program, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == [
-        "refused: https:// already has a backend; pass clobber=True to replace it",
-        "opened",
-    ]
