@@ -71,8 +71,7 @@ _LAZY = {
     "SkillRef": "backends.base",
     "open_backend": "backends.opener",
     "project_backend": "backends.scopes",
-    # From the opener, so the built-in schemes are registered before any third-party one.
-    "register_backend": "backends.opener",
+    "register_backend": "backends.schemes",
     **dict.fromkeys(_ERRORS, "backends.errors"),
 }
 

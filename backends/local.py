@@ -81,6 +81,10 @@ class LocalBackend(AsyncResource):
         """List the skills with one listdir and one lstat per SKILL.md, in one thread hop."""
         return await asyncio.to_thread(self._scan)
 
+    async def list_named(self, names: Sequence[str]) -> Sequence[SkillRef]:
+        """The listing narrowed to ``names``, without listing the root: one lstat per SKILL.md."""
+        return await asyncio.to_thread(self._stat_skills, names)
+
     async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
         """List the skills and read every SKILL.md of up to ``max_bytes``, in one thread hop.
 
@@ -134,10 +138,13 @@ class LocalBackend(AsyncResource):
             ) from exc
 
     def _scan(self) -> Sequence[SkillRef]:
+        return self._stat_skills(self._names())
+
+    def _stat_skills(self, names: Sequence[str]) -> Sequence[SkillRef]:
         prefix = self._root + os.sep
         known = self._listed
         refs: list[SkillRef] = []
-        for name in self._names():
+        for name in names:
             if name[0] != ".":  # a plain file in the root fails the lstat below: not a skill
                 ref = self._stat_skill(prefix + name, name, known.get(name))
                 if ref is not None:

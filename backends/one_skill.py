@@ -47,8 +47,8 @@ class OneSkill(AsyncResource):
         return self._location
 
     async def list(self) -> Sequence[SkillRef]:
-        """The backend's listing narrowed to the one skill."""
-        return [ref for ref in await self._backend.list() if ref.name == self._name]
+        """The one skill's listing; the folder holding it is never listed."""
+        return await self._backend.list_named([self._name])
 
     async def get(self, name: str) -> SkillDocument:
         """Delegate to the backend."""

@@ -11,15 +11,15 @@ from backends.errors import UnsupportedSourceError
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
 from backends.remote.urls import check_names_something, is_zip_path, parse_source, protocol_of
-from backends.schemes import backend_factory, register_backend
+from backends.schemes import backend_factory
 
 
 def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Backend:
     """Open the backend for ``source``; the caller owns it and closes it (``async with``).
 
-    The URL's scheme picks a factory in :mod:`backends.schemes`, where the built-in schemes
-    are registered like any other. Folder paths and ``file://`` folder URLs give a
-    :class:`LocalBackend`; ``memory:`` gives a fresh, empty, instance-owned
+    The URL's scheme picks a factory in :mod:`backends.schemes`, whose table of built-in
+    schemes names this module's ``_open_*`` functions. Folder paths and ``file://`` folder
+    URLs give a :class:`LocalBackend`; ``memory:`` gives a fresh, empty, instance-owned
     :class:`MemoryBackend`; an ``http(s)://`` URL that names no ``.zip`` gives an
     :class:`HttpIndexBackend` reading the site's well-known skills index
     (``https://example.com`` reads ``/.well-known/agent-skills/index.json``). A scheme given to
@@ -96,12 +96,3 @@ def _refuse_options(source: str, storage_options: dict[str, Any]) -> None:
         raise UnsupportedSourceError(
             f"storage options ({names}) apply to remote URLs and bundles only", location=source
         )
-
-
-for _scheme, _factory in (
-    ("file", _open_local),
-    ("memory", _open_memory),
-    ("http", _open_http),
-    ("https", _open_http),
-):
-    register_backend(_scheme, _factory)

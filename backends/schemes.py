@@ -1,4 +1,4 @@
-"""Which backend serves a URL scheme: built-ins, :func:`register_backend`, then entry points.
+"""Which backend serves a URL scheme: :func:`register_backend`, built-ins, then entry points.
 
 fsspec resolves storage (``s3://``, ``gs://``, ``github://``, chained ``zip://…::s3://…``)
 and stays the resolver for every scheme nobody registered here; this registry is for sources
@@ -8,10 +8,15 @@ included), a distribution declares an entry point in the ``skillfs.backends`` gr
 (``x = package.module:factory``) for a scheme fsspec has no filesystem for. The group is read
 once, when such a scheme is first asked for, and only that scheme's entry point is loaded, so
 a program opening folders and buckets never reads package metadata.
+
+The built-in schemes are a table of names here (``file``, ``memory``, ``http``, ``https``),
+their factories imported by name when first asked for, so the registry holds them whatever is
+imported first and never imports the opener that uses it.
 """
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Callable
 from importlib.metadata import EntryPoint, entry_points
@@ -24,6 +29,15 @@ ENTRY_POINT_GROUP = "skillfs.backends"
 BackendFactory = Callable[..., Backend]
 """Called as ``factory(url, **storage_options)``; a backend class with that signature is one."""
 
+_BUILT_IN = {
+    "file": "backends.opener:_open_local",
+    "memory": "backends.opener:_open_memory",
+    "http": "backends.opener:_open_http",
+    "https": "backends.opener:_open_http",
+}
+"""The built-in schemes' factories as ``module:name``; ``register_backend`` replaces one only
+with ``clobber=True``."""
+
 _factories: dict[str, BackendFactory] = {}
 _entry_points: dict[str, EntryPoint] | None = None
 _lock = threading.Lock()
@@ -33,20 +47,25 @@ def register_backend(scheme: str, factory: BackendFactory, *, clobber: bool = Fa
     """Make ``open_backend("<scheme>://…")`` call ``factory(url, **storage_options)``.
 
     Also reaches every place that opens a URL: ``skillfs list URL``, ``with_skills``, a
-    registry's ``discover``. A scheme registered here wins over fsspec's of the same name.
+    registry's ``discover``. A scheme registered here wins over fsspec's of the same name; a
+    built-in one (``file``, ``memory``, ``http``, ``https``) is replaced only with ``clobber=True``.
 
     Raises:
-        ValueError: ``scheme`` has another factory already and ``clobber`` is false.
+        ValueError: ``scheme`` has another factory already (or is built in) and ``clobber``
+            is false.
     """
     key = scheme.lower()
     with _lock:
-        if _factories.get(key, factory) is not factory and not clobber:
+        taken = _factories.get(key, _BUILT_IN.get(key, factory))
+        if taken is not factory and not clobber:
             raise ValueError(f"{scheme}:// already has a backend; pass clobber=True to replace it")
         _factories[key] = factory
 
 
 def backend_factory(scheme: str) -> BackendFactory | None:
-    """The factory for ``scheme``: registered, else from an entry point, else ``None`` (fsspec's).
+    """The factory for ``scheme``: registered, built in, from an entry point, else ``None``.
+
+    ``None`` leaves the scheme to fsspec.
 
     Reads installed packages' metadata the first time a scheme is neither registered nor
     fsspec's: a one-off blocking read of a few milliseconds.
@@ -57,8 +76,14 @@ def backend_factory(scheme: str) -> BackendFactory | None:
     key = scheme.lower()
     with _lock:
         factory = _factories.get(key)
-    if factory is not None or _is_filesystem(key):
+    if factory is not None:
         return factory
+    if key in _BUILT_IN:
+        module, _, name = _BUILT_IN[key].partition(":")
+        built_in: BackendFactory = getattr(importlib.import_module(module), name)
+        return built_in
+    if _is_filesystem(key):
+        return None
     entry = _declared().get(key)
     if entry is None:
         return None

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from skills_core import codes
 from skills_core.adk.inject import INJECT_STATE, inject_state_flag
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.fitting import shorten
 from skills_core.errors import SkillValidationError
 from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
 from skills_core.format.models import Skill, SkillMetadata
@@ -70,7 +71,7 @@ def to_adk_frontmatter(metadata: SkillMetadata, *, location: str) -> Frontmatter
     ):
         value = data.get(key)
         if isinstance(value, str) and len(value) > limit:
-            data[key] = _shorten(value, limit)
+            data[key] = shorten(value, limit, keep_punctuation=True)
             fixes.append(f"{key} shortened from {len(value)} to {len(data[key])} characters")
     data["metadata"] = _fix_metadata(dict(data.get("metadata", {})), fixes)
     for fix in fixes:
@@ -131,15 +132,6 @@ async def load_adk_skills(catalog: SkillCatalog) -> list[AdkSkill]:
         except SkillValidationError as exc:
             logger.warning("skipped for google-adk: %s", exc)
     return loaded
-
-
-def _shorten(text: str, limit: int) -> str:
-    """Cut at the last word boundary that leaves room for an ellipsis."""
-    cut = text[: limit - 1]
-    boundary = cut.rfind(" ")
-    if boundary > limit // 2:
-        cut = cut[:boundary]
-    return cut.rstrip() + "…"
 
 
 def _fix_metadata(metadata: dict[str, Any], fixes: list[str]) -> dict[str, Any]:

@@ -53,8 +53,12 @@ def build_tools(
     describe_load_skill: Callable[[], str],
     forker: Forker,
     inline: InlineFiles,
+    order: ShownOrder,
 ) -> dict[str, SkillTool]:
-    """The skill tools of :data:`~skills_core.tool_table.TOOLS`, keyed by their default names."""
+    """The skill tools of :data:`~skills_core.tool_table.TOOLS`, keyed by their default names.
+
+    Their ``skill_name`` enums list the skills in ``order`` (new ones join at its end).
+    """
 
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.list_skills(context_path=context_path_of(context.state))
@@ -101,10 +105,8 @@ def build_tools(
         RUN_SKILL_SCRIPT: run_script,
     }
 
-    first_shown = ShownOrder()  # new skills join the enum at its end
-
     def skill_names() -> list[str]:
-        return visible_names(tools.catalog, first_shown)
+        return visible_names(tools.catalog, order)
 
     built = {}
     for kind, declaration in TOOLS.items():

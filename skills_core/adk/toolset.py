@@ -94,6 +94,7 @@ class SkillsToolset(BaseToolset):
                 inline_files=True,
             )
             inline = InlineFiles()
+            order = ShownOrder()  # one for the eager instruction and the skill_name enums
             built = build_tools(
                 tools,
                 self._names,
@@ -102,6 +103,7 @@ class SkillsToolset(BaseToolset):
                 ),
                 forker=Forker(loading.agents, loading.models),
                 inline=inline,
+                order=order,
             )
             offered: list[BaseTool] = [
                 tool
@@ -111,7 +113,7 @@ class SkillsToolset(BaseToolset):
                 and not (key == SEARCH_SKILLS and not listing.searches)
             ]
             gate = RefreshGate(catalog, refresh_every)
-            return _Served(tools, inline, offered, gate, ShownOrder())
+            return _Served(tools, inline, offered, gate, order)
 
         self._serve = serve
         self._served: dict[SkillCatalog, _Served] = {}
@@ -213,4 +215,5 @@ class _Served:
     offered: list[BaseTool]
     refresh: RefreshGate
     order: ShownOrder
-    """The order the catalog was first shown in, so the eager instruction only grows at its end."""
+    """The order the catalog was first shown in, shared by the eager instruction and the
+    ``skill_name`` enums, so both only grow at their end and list the skills alike."""

@@ -19,6 +19,8 @@ import re
 import sys
 from typing import TextIO
 
+from skills_core.context import fitting
+
 _OTHER_UNSAFE = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 """DEL, C1 controls, line and paragraph separators, and the bidirectional overrides and
 isolates that reorder what a terminal shows."""
@@ -42,7 +44,7 @@ def printable(text: str, *, multiline: bool = False) -> str:
 
 def one_line(text: str) -> str:
     """Prose on one line: whitespace runs (newlines included) become a space, then escaped."""
-    return printable(" ".join(text.split()))
+    return printable(fitting.one_line(text))
 
 
 def printable_json(text: str) -> str:

@@ -149,15 +149,21 @@ def fit_catalog(
     return fitted or replace(named(0), over_budget=True)
 
 
-def shorten(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters, at a word when one is near, marked ``…``."""
+def shorten(text: str, limit: int, *, keep_punctuation: bool = False) -> str:
+    """``text`` cut to at most ``limit`` characters, at a word when one is near, marked ``…``.
+
+    A listing drops the spaces and the comma, stop, colon or dash before the cut, spending no
+    characters on them. ``keep_punctuation`` keeps the text verbatim up to the ``…``, dropping
+    only white space (line breaks too): a converter shortening an author's text to fit
+    another format (ADK's 1,024-character description) changes no character it keeps.
+    """
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]
     space = cut.rfind(" ")
     if space >= limit // 2:
         cut = cut[:space]
-    return cut.rstrip(" ,.;:-") + "…"
+    return (cut.rstrip() if keep_punctuation else cut.rstrip(" ,.;:-")) + "…"
 
 
 def one_line(text: str) -> str:

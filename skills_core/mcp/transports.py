@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import socket
 import sys
 from collections.abc import AsyncIterator
@@ -47,33 +48,38 @@ async def serve_stdio(server: SkillServer) -> None:
     stdin = await anyio.open_file(
         sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False
     )
-    lines = _CheckedLines(stdin.wrapped)
+    to_session, received = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     try:
-        async with stdio_server(stdin=lines) as (read, write):
-            lines.answers = write
-            await lowlevel.run(read, write, lowlevel.create_initialization_options())
+        # The SDK's transport writes stdout; it gets no stdin lines, which it would parse again.
+        async with (
+            stdio_server(stdin=anyio.wrap_file(io.StringIO())) as (_, write),
+            anyio.create_task_group() as group,
+        ):
+            group.start_soon(_read_messages, stdin, to_session, write)
+            await lowlevel.run(received, write, lowlevel.create_initialization_options())
     except* BrokenPipeError:  # the client went away while it was being answered
         pass
 
 
-class _CheckedLines(anyio.AsyncFile[str]):
-    """The lines of stdin that are JSON-RPC messages; every other one is answered here."""
-
-    answers: MemoryObjectSendStream[SessionMessage] | None = None
-
-    async def __aiter__(self) -> AsyncIterator[str]:
-        while line := await self.readline():
+async def _read_messages(
+    stdin: anyio.AsyncFile[str],
+    session: MemoryObjectSendStream[SessionMessage | Exception],
+    answers: MemoryObjectSendStream[SessionMessage],
+) -> None:
+    """Hand the session each line that is a JSON-RPC message, parsed once; answer every other."""
+    async with session:
+        async for line in stdin:
             if not line.strip():
                 continue
             try:
-                types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
             except ValidationError as exc:
                 answer = _answer_to(line, exc)
-                if answer is not None and self.answers is not None:
+                if answer is not None:
                     with contextlib.suppress(anyio.ClosedResourceError):
-                        await self.answers.send(SessionMessage(answer))
+                        await answers.send(SessionMessage(answer))
                 continue
-            yield line
+            await session.send(SessionMessage(message))
 
 
 def _answer_to(line: str, error: ValidationError) -> types.JSONRPCError | None:

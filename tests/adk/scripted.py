@@ -68,8 +68,10 @@ class Conversation:
         self.user_id = user_id
         self.session_id: str | None = None
 
-    async def send(self, message: str | types.Content) -> list[Event]:
-        """Run one turn and return its events."""
+    async def send(
+        self, message: str | types.Content, state_delta: dict[str, Any] | None = None
+    ) -> list[Event]:
+        """Run one turn (``state_delta`` changes the session state first); its events."""
         if self.session_id is None:
             session = await self.runner.session_service.create_session(
                 app_name="skillfs-tests", user_id=self.user_id
@@ -83,7 +85,10 @@ class Conversation:
         return [
             event
             async for event in self.runner.run_async(
-                user_id=self.user_id, session_id=self.session_id, new_message=content
+                user_id=self.user_id,
+                session_id=self.session_id,
+                new_message=content,
+                state_delta=state_delta,
             )
         ]
 

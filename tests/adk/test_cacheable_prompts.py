@@ -16,6 +16,7 @@ from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.adk import Listing, SkillsToolset
+from skills_core.adk.handlers import CONTEXT_PATH_KEY
 from skills_core.adk.options import Discovery
 from skills_core.tool_table import LOAD_SKILL
 from skills_core.tools import ScriptPolicy
@@ -86,3 +87,23 @@ async def test_added_skills_are_appended_and_the_earlier_text_stays_a_prefix() -
 async def test_lazy_discovery_keeps_the_instruction_whatever_is_added() -> None:
     requests = await requests_over_turns("lazy", {1: ["memo"], 2: ["alpha"]}, turns=3)
     assert len({system_text(request) for request in requests}) == 1
+
+
+async def test_the_instruction_and_the_enum_list_skills_in_one_order() -> None:
+    style = b"---\nname: style\ndescription: Does style things.\npaths: ['*.md']\n---\n"
+    backend = MemoryBackend({**skills("pdf"), "style": {"SKILL.md": style}})
+    toolset = SkillsToolset(
+        SkillCatalog(backend), refresh_every=0, listing=Listing(discovery="eager")
+    )
+    model = ScriptedLlm(steps=[say("ok")] * 2)
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+    await chat.send("turn 0", state_delta={CONTEXT_PATH_KEY: "main.py"})  # style: not listed
+    backend.put("alpha", skills("alpha")["alpha"])
+    await chat.send("turn 1", state_delta={CONTEXT_PATH_KEY: "README.md"})  # style: listed
+    await chat.close()
+
+    first, second = model.requests
+    assert re.findall(r"<name>\n(.*)\n</name>", system_text(first)) == ["pdf"]
+    assert skill_name_enum(first) == ["pdf", "style"]
+    listed = re.findall(r"<name>\n(.*)\n</name>", system_text(second))
+    assert listed == skill_name_enum(second) == ["pdf", "style", "alpha"]

@@ -103,6 +103,15 @@ async def test_what_adk_would_refuse_gets_the_smallest_faithful_fix(
     assert "adk_inject_state 'true' read as a boolean" in caplog.text
 
 
+async def test_a_long_description_is_cut_at_a_word_as_listings_cut_it() -> None:
+    description = "x" * 512 + " " + "y" * 600  # a space halfway through ADK's 1,024
+    text = f"---\nname: long\ndescription: {description}\n---\nBody.\n"
+    catalog = SkillCatalog(MemoryBackend({"long": {"SKILL.md": text}}))
+    await catalog.refresh()
+    skill = to_adk_skill(await catalog.get("long"))
+    assert skill.description == "x" * 512 + "…"  # no half word (was 510 y's of 600)
+
+
 async def test_skills_adk_cannot_name_are_refused_and_skipped(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -90,3 +90,31 @@ def test_an_entry_point_that_fails_to_load_is_named(tmp_path: Path) -> None:
     assert code == 2
     assert "the broken:// backend 'no_such_module:Backend'" in output
     assert "failed to load: No module named 'no_such_module'" in output
+
+
+REGISTRY_FIRST = """
+import pytest
+from backends.schemes import register_backend
+from examples.sqlite_backend import SqliteBackend
+
+register_backend("sqlite", SqliteBackend)  # before anything imported the opener
+with pytest.raises(ValueError, match="file:// already has a backend"):
+    register_backend("file", SqliteBackend)
+
+from backends import open_backend
+
+for source in ("skills", "file:///srv/skills", "memory:", "https://example.com", "sqlite://x.db"):
+    print(source, type(open_backend(source)).__name__)
+"""
+
+
+def test_the_built_in_schemes_hold_whatever_is_imported_first(tmp_path: Path) -> None:
+    done = run_python("-c", REGISTRY_FIRST, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "skills LocalBackend",
+        "file:///srv/skills LocalBackend",
+        "memory: MemoryBackend",
+        "https://example.com HttpIndexBackend",
+        "sqlite://x.db SqliteBackend",
+    ]

@@ -7,6 +7,7 @@ from pathlib import Path
 from backends.local_files import holds_skill_md
 from backends.one_skill import open_skill_folder
 from backends.paths import skill_md_name
+from tests.support.processes import run_python
 
 
 def test_the_upper_case_name_wins_and_other_files_are_no_skill_md() -> None:
@@ -23,3 +24,29 @@ def test_a_local_folder_holds_a_skill_md_only_as_a_file(tmp_path: Path) -> None:
     assert holds_skill_md(tmp_path / "lower")
     assert open_skill_folder(tmp_path / "dir") is None
     assert open_skill_folder(tmp_path / "lower") is not None
+
+
+LISTED_FOLDERS = """
+import asyncio, os, sys
+
+root = os.getcwd()
+listed = []
+sys.addaudithook(
+    lambda event, args: listed.append(os.fspath(args[0]))
+    if event in ("os.listdir", "os.scandir") and str(args[0]).startswith(root)
+    else None
+)
+from backends.one_skill import open_skill_folder
+
+skill = open_skill_folder(sys.argv[1])
+print([ref.name for ref in asyncio.run(skill.list())], listed)
+"""
+
+
+def test_one_skill_lists_no_folder(tmp_path: Path) -> None:
+    (tmp_path / "downloads").mkdir()  # the folder holding the skill holds other things
+    (tmp_path / "pdf").mkdir()
+    (tmp_path / "pdf" / "SKILL.md").write_text("---\nname: pdf\ndescription: PDFs.\n---\n")
+    done = run_python("-c", LISTED_FOLDERS, str(tmp_path / "pdf"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "['pdf'] []\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +32,35 @@ INITIALIZE = {
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
-async def start(root: Path, stdout: int = asyncio.subprocess.PIPE) -> asyncio.subprocess.Process:
+COUNTING_SERVE = [
+    sys.executable,
+    "-c",
+    """
+import atexit, runpy, sys
+import mcp_types
+
+adapter = mcp_types.jsonrpc_message_adapter
+parse = adapter.validate_json
+parsed = []
+
+def counted(data, *args, **kwargs):
+    parsed.append(data)
+    return parse(data, *args, **kwargs)
+
+adapter.validate_json = counted
+atexit.register(lambda: print(f"parsed {len(parsed)} times", file=sys.stderr))
+runpy.run_module("skills_core.cli", run_name="__main__")
+""",
+    "serve",
+]
+"""``skillfs serve`` that says at exit how often the SDK's JSON-RPC parser ran."""
+
+
+async def start(
+    root: Path, stdout: int = asyncio.subprocess.PIPE, serve: list[str] = SERVE
+) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        *SERVE,
+        *serve,
         str(root),
         "--no-watch",
         cwd=ROOT,
@@ -109,3 +136,16 @@ async def test_a_client_that_goes_away_ends_the_server_quietly(skills_root: Path
     assert code == 0, stderr
     assert "Traceback" not in stderr
     assert "Error" not in stderr
+
+
+async def test_each_line_is_parsed_once(skills_root: Path) -> None:
+    process = await start(skills_root, serve=COUNTING_SERVE)
+    assert process.stdin is not None
+    process.stdin.write(line(INITIALIZE) + line(INITIALIZED))
+    assert (await answer(process))["id"] == 1
+    process.stdin.write(line("{not json") + line({"jsonrpc": "2.0", "id": 10, "method": "ping"}))
+    assert (await answer(process))["error"]["code"] == types.PARSE_ERROR
+    assert await answer(process) == {"jsonrpc": "2.0", "id": 10, "result": {}}
+    code, stderr = await finish(process)
+    assert code == 0, stderr
+    assert stderr.splitlines()[-1] == "parsed 4 times"  # 4 lines
