@@ -1,4 +1,4 @@
-"""``skillfs serve [URL] [--http [--host H] [--port P]]``: the skills at URL over MCP.
+"""``skillfs serve [URL] [--http [--host H] [--port P]] [--budget CHARS]``: skills over MCP.
 
 Speaks stdio by default (an MCP client starts the command), streamable HTTP with ``--http``
 (loopback unless ``--host`` says otherwise). Watches the source and tells clients when skills
@@ -19,17 +19,18 @@ from typing import TYPE_CHECKING
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.cli import exits, running
-from skills_core.cli.arguments import host, port, positive_seconds, url_path
+from skills_core.cli.arguments import characters, host, port, positive_seconds, url_path
 from skills_core.cli.output import plural, print_problems
 from skills_core.cli.source import add_url_argument, open_root
 from skills_core.cli.terminal import PrintableFormatter, print_message, printable
+from skills_core.context.budget import ListingPolicy
 
 if TYPE_CHECKING:
     from skills_core.mcp.server import SkillServer
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL and the transport, watch and script options."""
+    """Add the URL and the transport, watch, budget and script options."""
     add_url_argument(parser, skill_folder=False)
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP, not stdio")
     parser.add_argument(
@@ -59,6 +60,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds between polls of sources without change events (default: 2)",
     )
     parser.add_argument(
+        "--budget",
+        type=characters,
+        metavar="CHARS",
+        help="fit list_skills' answer in CHARS characters: shorter descriptions, then one "
+        "line per skill, then names only, each with a note saying so (default: no limit)",
+    )
+    parser.add_argument(
         "--allow-scripts",
         action="store_true",
         help="offer run_skill_script: scripts of the served skills run on this machine",
@@ -71,7 +79,11 @@ def run(args: argparse.Namespace) -> int:
     from skills_core.tools.policy import ScriptPolicy
 
     catalog = SkillCatalog(open_root(args.url))
-    server = SkillServer(catalog, scripts=ScriptPolicy() if args.allow_scripts else None)
+    server = SkillServer(
+        catalog,
+        scripts=ScriptPolicy() if args.allow_scripts else None,
+        listing=ListingPolicy(budget=args.budget),
+    )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(PrintableFormatter("warning: %(message)s"))
     logging.getLogger("skillfs.mcp").addHandler(handler)
