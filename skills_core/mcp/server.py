@@ -43,7 +43,7 @@ from skills_core.context.shown_order import ShownOrder
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
 from skills_core.mcp.tools import call_tool, offered
-from skills_core.tool_table import LOAD_SKILL, skill_name_enum
+from skills_core.tool_table import LOAD_SKILL, SEARCH_SKILLS, skill_name_enum
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.filetypes import as_text, guess_mime_type
 from skills_core.tools.policy import ScriptPolicy
@@ -66,6 +66,7 @@ class SkillServer:
         listing: What ``list_skills`` lists and in how many characters (default: every
             skill, whole, as the ADK toolset's default); over a ``budget`` it degrades as
             :mod:`skills_core.context.fitting` says, its note pointing to the tools served.
+            ``search_skills`` is offered unless its ``search_tool`` is ``None``.
     """
 
     def __init__(
@@ -78,7 +79,9 @@ class SkillServer:
         listing: ListingPolicy | None = None,
     ) -> None:
         self._catalog = catalog
-        policy = replace(listing or ListingPolicy(), search_tool=None, load_tool=LOAD_SKILL)
+        listing = listing or ListingPolicy()
+        search = SEARCH_SKILLS if listing.search_tool is not None else None
+        policy = replace(listing, search_tool=search, load_tool=LOAD_SKILL)
         self._tools = SkillTools(catalog, scripts=scripts, listing=policy, inline_files=True)
         self._offered = offered(self._tools)
         self._manifests = Manifests(catalog)

@@ -20,6 +20,7 @@ def skills(count: int = COUNT) -> dict[str, str | bytes]:
     return {
         f"tool-{i:02d}/SKILL.md": f"---\nname: tool-{i:02d}\ndescription: Converts "
         f"report {i} into tables, charts and a summary. Use when report {i} comes in.\n---\n"
+        "Convert.\n"
         for i in range(count)
     }
 
@@ -53,7 +54,7 @@ async def test_serve_budget_keeps_every_name_and_says_how_to_reach_the_rest(
     assert "note" not in whole
     assert len(whole["skills"]) == COUNT  # type: ignore[arg-type]
     budget = len(json.dumps(whole)) // 3
-    fitted = await list_skills_over_stdio(root, "--budget", str(budget))
+    fitted = await list_skills_over_stdio(root, "--budget", str(budget), "--no-search-tool")
     assert len(json.dumps(fitted)) <= budget
     assert names(fitted) == [f"tool-{i:02d}" for i in range(COUNT)]
     assert fitted["total"] == COUNT
@@ -62,11 +63,26 @@ async def test_serve_budget_keeps_every_name_and_says_how_to_reach_the_rest(
     assert "search_skills" not in json.dumps(fitted)  # not a tool this server offers
 
 
-async def test_serve_budget_below_the_names_lists_them_all_anyway(tmp_path: Path) -> None:
+async def test_serve_budget_below_the_names_lists_them_all_without_search(
+    tmp_path: Path,
+) -> None:
     root = await asyncio.to_thread(write_tree, tmp_path, skills())
-    listing = await list_skills_over_stdio(root, "--budget", "50")
+    listing = await list_skills_over_stdio(root, "--budget", "50", "--no-search-tool")
     assert names(listing) == [f"tool-{i:02d}" for i in range(COUNT)]  # no tool finds the rest
     assert listing["note"] == (
         f"{COUNT} skills available, listed by name only to fit the context: `load_skill` gives "
         "the description and instructions of a skill."
+    )
+
+
+async def test_serve_budget_below_the_names_points_to_search_skills(tmp_path: Path) -> None:
+    root = await asyncio.to_thread(write_tree, tmp_path, skills())
+    listing = await list_skills_over_stdio(root, "--budget", "250")
+    assert len(json.dumps(listing)) <= 250
+    shown = names(listing)
+    assert 0 < len(shown) < COUNT
+    assert listing["note"] == (
+        f"{COUNT} skills available; {len(shown)} listed by name, the other {COUNT - len(shown)} "
+        "not, to fit the context: call `search_skills` with key words of a request to find "
+        "the ones that fit it."
     )

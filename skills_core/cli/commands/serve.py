@@ -24,13 +24,14 @@ from skills_core.cli.output import plural, print_problems
 from skills_core.cli.source import add_url_argument, open_root
 from skills_core.cli.terminal import PrintableFormatter, print_message, printable
 from skills_core.context.budget import ListingPolicy
+from skills_core.tool_table import SEARCH_SKILLS
 
 if TYPE_CHECKING:
     from skills_core.mcp.server import SkillServer
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL and the transport, watch, budget and script options."""
+    """Add the URL and the transport, watch, budget, search and script options."""
     add_url_argument(parser, skill_folder=False)
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP, not stdio")
     parser.add_argument(
@@ -64,7 +65,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=characters,
         metavar="CHARS",
         help="fit list_skills' answer in CHARS characters: shorter descriptions, then one "
-        "line per skill, then names only, each with a note saying so (default: no limit)",
+        "line per skill, then names only, then a count pointing to search_skills, each with a "
+        "note saying so (default: no limit)",
+    )
+    parser.add_argument(
+        "--no-search-tool",
+        action="store_true",
+        help="offer no search_skills tool (then list_skills never leaves a name out)",
     )
     parser.add_argument(
         "--allow-scripts",
@@ -82,7 +89,9 @@ def run(args: argparse.Namespace) -> int:
     server = SkillServer(
         catalog,
         scripts=ScriptPolicy() if args.allow_scripts else None,
-        listing=ListingPolicy(budget=args.budget),
+        listing=ListingPolicy(
+            budget=args.budget, search_tool=None if args.no_search_tool else SEARCH_SKILLS
+        ),
     )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(PrintableFormatter("warning: %(message)s"))
