@@ -44,7 +44,7 @@ from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
 from skills_core.mcp.tools import call_tool, offered
 from skills_core.tool_table import LOAD_SKILL, SEARCH_SKILLS, skill_name_enum
-from skills_core.tools.factory import SkillTools
+from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, SkillTools
 from skills_core.tools.filetypes import as_text, guess_mime_type
 from skills_core.tools.policy import ScriptPolicy
 
@@ -67,6 +67,8 @@ class SkillServer:
             skill, whole, as the ADK toolset's default); over a ``budget`` it degrades as
             :mod:`skills_core.context.fitting` says, its note pointing to the tools served.
             ``search_skills`` is offered unless its ``search_tool`` is ``None``.
+        max_load_chars: Longest ``load_skill`` reply; longer skills come in parts, as from
+            :class:`~skills_core.tools.SkillTools`.
     """
 
     def __init__(
@@ -77,12 +79,19 @@ class SkillServer:
         name: str = "skillfs",
         page_size: int = DEFAULT_PAGE_SIZE,
         listing: ListingPolicy | None = None,
+        max_load_chars: int = DEFAULT_MAX_LOAD_CHARS,
     ) -> None:
         self._catalog = catalog
         listing = listing or ListingPolicy()
         search = SEARCH_SKILLS if listing.search_tool is not None else None
         policy = replace(listing, search_tool=search, load_tool=LOAD_SKILL)
-        self._tools = SkillTools(catalog, scripts=scripts, listing=policy, inline_files=True)
+        self._tools = SkillTools(
+            catalog,
+            scripts=scripts,
+            max_load_chars=max_load_chars,
+            listing=policy,
+            inline_files=True,
+        )
         self._offered = offered(self._tools)
         self._manifests = Manifests(catalog)
         self._published: dict[str, Published] = {}

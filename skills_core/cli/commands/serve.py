@@ -25,13 +25,14 @@ from skills_core.cli.source import add_url_argument, open_root
 from skills_core.cli.terminal import PrintableFormatter, print_message, printable
 from skills_core.context.budget import ListingPolicy
 from skills_core.tool_table import SEARCH_SKILLS
+from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS
 
 if TYPE_CHECKING:
     from skills_core.mcp.server import SkillServer
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL and the transport, watch, budget, search and script options."""
+    """Add the URL and the transport, watch, listing, loading and script options."""
     add_url_argument(parser, skill_folder=False)
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP, not stdio")
     parser.add_argument(
@@ -74,6 +75,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="offer no search_skills tool (then list_skills never leaves a name out)",
     )
     parser.add_argument(
+        "--max-load-chars",
+        type=characters,
+        default=DEFAULT_MAX_LOAD_CHARS,
+        metavar="CHARS",
+        help="longest load_skill answer; longer skills come in parts, read on by section or "
+        f"offset (default: {DEFAULT_MAX_LOAD_CHARS})",
+    )
+    parser.add_argument(
         "--allow-scripts",
         action="store_true",
         help="offer run_skill_script: scripts of the served skills run on this machine",
@@ -92,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         listing=ListingPolicy(
             budget=args.budget, search_tool=None if args.no_search_tool else SEARCH_SKILLS
         ),
+        max_load_chars=args.max_load_chars,
     )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(PrintableFormatter("warning: %(message)s"))
