@@ -47,7 +47,7 @@ SCRIPT_ARGS: Schema = {
 SECTION: Schema = {
     "type": "string",
     "description": "Read only this section of a long skill: a heading from 'sections', "
-    "e.g. '## Forms'.",
+    "e.g. '## Forms' (a repeated heading is numbered there, e.g. '## Usage#2').",
 }
 OFFSET: Schema = {
     "type": "integer",

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from skills_core import codes
 from skills_core.adk.inject import INJECT_STATE, inject_state_flag
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.budget import model_visible
 from skills_core.context.fitting import shorten
 from skills_core.errors import SkillValidationError
 from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
@@ -121,12 +122,16 @@ async def load_adk_skill(
 
 
 async def load_adk_skills(catalog: SkillCatalog) -> list[AdkSkill]:
-    """Every loaded skill as ADK's ``Skill``, for ``SkillToolset(skills=...)``.
+    """Every skill a model may choose as ADK's ``Skill``, for ``SkillToolset(skills=...)``.
 
-    A skill ADK cannot represent is left out with a warning; the others still load.
+    ADK's toolset lists every skill it is given, so skills only a user may invoke
+    (``disable-model-invocation: true``) are left out, as from every listing
+    (:func:`~skills_core.context.budget.model_visible`); ADK's ``load_skill`` still loads
+    them by name when the toolset also has ``registry=CatalogSkillRegistry(catalog)``. A
+    skill ADK cannot represent is left out with a warning; the others still load.
     """
     loaded = []
-    for metadata in catalog.list():
+    for metadata in model_visible(catalog.list()):
         try:
             loaded.append(await load_adk_skill(catalog, metadata.name))
         except SkillValidationError as exc:

@@ -8,7 +8,9 @@ names the skills the extension leaves out, and why, in its ``_meta``
 (``disable-model-invocation: true``) are left out of ``skills/list`` and ``resources/list``, as
 of every listing a model reads (:func:`~skills_core.context.budget.model_visible`), yet
 ``skills/get`` and ``resources/read`` still serve them by URI. Clients that predate the
-extension get the tools of :mod:`skills_core.mcp.tools`. :meth:`SkillServer.refresh` and
+extension get the tools of :mod:`skills_core.mcp.tools`; their ``list_skills`` keeps to a
+budget by the rules of every listing (:class:`~skills_core.context.budget.ListingPolicy`).
+:meth:`SkillServer.refresh` and
 :meth:`SkillServer.watch` keep it current and tell every client when the skills changed.
 """
 
@@ -18,6 +20,7 @@ import base64
 import contextlib
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import mcp_types as types
@@ -35,13 +38,13 @@ from backends.mcp.wire import GET_METHOD, LIST_METHOD, GetSkillParams, ListSkill
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.watch import refresh_triggers
-from skills_core.context.budget import model_visible, visible_names
+from skills_core.context.budget import ListingPolicy, model_visible, visible_names
 from skills_core.context.shown_order import ShownOrder
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
 from skills_core.mcp.tools import call_tool, offered
-from skills_core.tool_table import skill_name_enum
-from skills_core.tools.factory import SkillTools
+from skills_core.tool_table import LOAD_SKILL, SEARCH_SKILLS, skill_name_enum
+from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, SkillTools
 from skills_core.tools.filetypes import as_text, guess_mime_type
 from skills_core.tools.policy import ScriptPolicy
 
@@ -60,6 +63,12 @@ class SkillServer:
             runs a script.
         name: The server's name in its ``serverInfo``.
         page_size: Skills per ``skills/list`` page.
+        listing: What ``list_skills`` lists and in how many characters (default: every
+            skill, whole, as the ADK toolset's default); over a ``budget`` it degrades as
+            :mod:`skills_core.context.fitting` says, its note pointing to the tools served.
+            ``search_skills`` is offered unless its ``search_tool`` is ``None``.
+        max_load_chars: Longest ``load_skill`` reply; longer skills come in parts, as from
+            :class:`~skills_core.tools.SkillTools`.
     """
 
     def __init__(
@@ -69,9 +78,20 @@ class SkillServer:
         scripts: ScriptPolicy | None = None,
         name: str = "skillfs",
         page_size: int = DEFAULT_PAGE_SIZE,
+        listing: ListingPolicy | None = None,
+        max_load_chars: int = DEFAULT_MAX_LOAD_CHARS,
     ) -> None:
         self._catalog = catalog
-        self._tools = SkillTools(catalog, scripts=scripts, inline_files=True)
+        listing = listing or ListingPolicy()
+        search = SEARCH_SKILLS if listing.search_tool is not None else None
+        policy = replace(listing, search_tool=search, load_tool=LOAD_SKILL)
+        self._tools = SkillTools(
+            catalog,
+            scripts=scripts,
+            max_load_chars=max_load_chars,
+            listing=policy,
+            inline_files=True,
+        )
         self._offered = offered(self._tools)
         self._manifests = Manifests(catalog)
         self._published: dict[str, Published] = {}

@@ -1,8 +1,9 @@
 """The plain skill tools over MCP, for clients that predate the skills extension.
 
-``list_skills``, ``load_skill`` and ``load_skill_resource``, as :mod:`skills_core.tool_table`
-declares them, run the shared tool factory; ``run_skill_script`` is offered only when the
-server was given a :class:`~skills_core.tools.policy.ScriptPolicy`. Their ``skill_name`` is
+``list_skills``, ``search_skills``, ``load_skill`` and ``load_skill_resource``, as
+:mod:`skills_core.tool_table` declares them, run the shared tool factory; ``search_skills``
+unless the server's listing has no search tool, ``run_skill_script`` only when the server was
+given a :class:`~skills_core.tools.policy.ScriptPolicy`. Their ``skill_name`` is
 declared per ``tools/list`` as an enum of the names a model may give, as the ADK toolset's
 (:func:`~skills_core.tool_table.with_skill_names`). Each result is the
 factory's JSON mapping, as text and as structured content; error values are flagged
@@ -22,10 +23,8 @@ from backends.mcp.extension_entries import resource_uri
 from skills_core.codes import INVALID_ARGUMENTS
 from skills_core.mcp.manifest import skill_root
 from skills_core.tool_table import (
-    LIST_SKILLS,
-    LOAD_SKILL,
-    LOAD_SKILL_RESOURCE,
     RUN_SKILL_SCRIPT,
+    SEARCH_SKILLS,
     TOOLS,
     ToolDeclaration,
     with_skill_names,
@@ -61,16 +60,24 @@ def _served(declaration: ToolDeclaration) -> McpTool:
     return McpTool(declaration, call)
 
 
-READING_TOOLS = tuple(
-    _served(TOOLS[name]) for name in (LIST_SKILLS, LOAD_SKILL, LOAD_SKILL_RESOURCE)
-)
-SCRIPT_TOOL = _served(TOOLS[RUN_SKILL_SCRIPT])
+ALL_TOOLS = tuple(_served(declaration) for declaration in TOOLS.values())
 
 
 def offered(tools: SkillTools) -> dict[str, McpTool]:
-    """The tools a server offers: scripts only under an explicit policy."""
-    chosen = (*READING_TOOLS, SCRIPT_TOOL) if tools.scripts is not None else READING_TOOLS
-    return {tool.declaration.name: tool for tool in chosen}
+    """The tools a server offers, in the table's order.
+
+    ``search_skills`` only when the listing names a search tool, ``run_skill_script`` only
+    under an explicit script policy.
+    """
+    left_out = {
+        SEARCH_SKILLS: tools.listing.search_tool is None,
+        RUN_SKILL_SCRIPT: tools.scripts is None,
+    }
+    return {
+        tool.declaration.name: tool
+        for tool in ALL_TOOLS
+        if not left_out.get(tool.declaration.name, False)
+    }
 
 
 async def call_tool(

@@ -6,7 +6,8 @@ instructions, cut at a heading or a paragraph, with:
 
 - ``offset`` / ``next_offset``: where this part starts and where the next one does (call
   ``load_skill`` again with ``offset=next_offset`` to read on: every character is reachable);
-- ``sections``: the headings of what was left out (a section reads with ``section=``);
+- ``sections``: the headings of what was left out (a section reads with ``section=``; a
+  repeated heading is numbered, ``## Usage#2``);
 - ``total_chars`` and ``left_out_chars``: how much there is, and how much is not shown;
 - ``note``: the same, in words, for the model.
 
@@ -59,7 +60,7 @@ def fit_loaded(
             return tool_error(SECTION_NOT_FOUND, message, sections=outline)
         heading, end = match
         start = heading.offset
-        base["section"] = heading.line
+        base["section"] = heading.label
     elif offset is not None:
         asked = _whole_number(offset)
         if asked is None or not 0 <= asked < max(len(text), 1):
@@ -153,20 +154,20 @@ def _cut(text: str, found: list[Heading], start: int, end: int, budget: int) -> 
 
 
 def _outline(found: list[Heading], limit: int) -> tuple[list[str], int]:
-    """The heading lines of ``found`` within ``limit`` JSON characters, and how many are not.
+    """The heading labels of ``found`` within ``limit`` JSON characters, and how many are not.
 
     Deeper levels go first; if even the top level does not fit, its first headings do.
     """
     for depth in range(6, 0, -1):
-        lines = [heading.line for heading in found if heading.level <= depth]
+        lines = [heading.label for heading in found if heading.level <= depth]
         if lines and _size(lines) <= limit:
             return lines, len(found) - len(lines)
     top = min((heading.level for heading in found), default=1)
     lines, used = [], 2  # the brackets
     for heading in found:
-        cost = _size(heading.line) + 2  # the line and its ", "
+        cost = _size(heading.label) + 2  # the label and its ", "
         if heading.level == top and used + cost <= limit:
-            lines.append(heading.line)
+            lines.append(heading.label)
             used += cost
     return lines, len(found) - len(lines)
 

@@ -13,7 +13,7 @@ from backends.testing import LOGO, BackendHarness, skill_md
 from skills_core import SkillCatalog, SkillValidationError
 from skills_core.adk import CatalogSkillRegistry, load_adk_skills, to_adk_skill
 from skills_core.adk.convert import load_adk_skill
-from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
+from tests.adk.scripted import Conversation, ScriptedLlm, call, one_turn, responses, say
 from tests.adk.skills import FORM_GUIDE, TREE
 
 
@@ -65,6 +65,33 @@ async def test_adk_skill_toolset_takes_converted_skills(catalog: SkillCatalog) -
     await chat.close()
     listed = dict(responses(events))["list_skills"]["result"]
     assert "<name>\npdf\n</name>" in listed
+
+
+async def test_user_only_skills_reach_no_adk_listing_yet_load_by_name(
+    harness: BackendHarness,
+) -> None:
+    secret = (
+        "---\nname: secret\ndescription: Rotates the signing keys.\n"
+        "disable-model-invocation: true\n---\nRotate them.\n"
+    )
+    catalog = SkillCatalog(await harness.make_backend({**TREE, "secret/SKILL.md": secret.encode()}))
+    await catalog.refresh()
+    skills = await load_adk_skills(catalog)
+    assert [skill.name for skill in skills] == ["notes", "pdf"]
+    toolset = SkillToolset(skills=skills, registry=CatalogSkillRegistry(catalog))
+    model = ScriptedLlm(
+        steps=[
+            call("list_skills"),
+            call("search_skills", query="rotate signing keys"),
+            call("load_skill", skill_name="secret"),
+            say("rotated"),
+        ]
+    )
+    results = dict(responses(await one_turn(model, toolset, "rotate the keys")))
+    assert "<name>\npdf\n</name>" in results["list_skills"]["result"]
+    assert "secret" not in results["list_skills"]["result"]
+    assert results["search_skills"]["result"] == []
+    assert results["load_skill"]["instructions"] == "Rotate them."
 
 
 async def test_search_ranks_and_empty_query_lists_all(catalog: SkillCatalog) -> None:

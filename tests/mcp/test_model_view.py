@@ -74,7 +74,7 @@ async def test_skill_name_is_an_enum_up_to_the_limit(tmp_path: Path, count: int)
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
     finally:
         await server.aclose()
-    assert sorted(tools) == ["list_skills", "load_skill", "load_skill_resource"]
+    assert sorted(tools) == ["list_skills", "load_skill", "load_skill_resource", "search_skills"]
     for name in ("load_skill", "load_skill_resource"):
         skill_name = tools[name].input_schema["properties"]["skill_name"]
         if count <= MAX_ENUM_SKILLS:  # the user-only skill is not among them

@@ -93,6 +93,7 @@ async def test_stdio_serves_plain_tools_to_a_handshake_era_client(skills_root: P
         tools = await session.list_tools()
         assert [tool.name for tool in tools.tools] == [
             "list_skills",
+            "search_skills",
             "load_skill",
             "load_skill_resource",
         ]  # no run_skill_script: scripts need --allow-scripts

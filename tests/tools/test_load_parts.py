@@ -135,6 +135,32 @@ async def test_thousands_of_headings_list_the_top_levels_and_count_the_rest() ->
     assert f"{left_out} headings are not listed" in reply["note"]
 
 
+async def test_a_repeated_heading_is_numbered_and_each_is_reachable() -> None:
+    padding = "".join(f"Paragraph {i} of the introduction, kept long.\n\n" for i in range(80))
+    body = (
+        f"# Tool\n\n{padding}## Usage\n\nFirst usage.\n\n## Step #2\n\nA literal title.\n\n"
+        "## Usage\n\nSecond usage.\n"
+    )
+    catalog = SkillCatalog(MemoryBackend({"tool": {"SKILL.md": skill_md("tool", "d", body)}}))
+    await catalog.refresh()
+    tools = SkillTools(catalog, max_load_chars=2_000)
+
+    first = await tools.load_skill("tool")
+    second = await tools.load_skill("tool", section="## Usage#2")
+
+    assert first["sections"][-3:] == ["## Usage", "## Step #2", "## Usage#2"]
+    assert second["section"] == "## Usage#2"
+    assert second["instructions"] == "## Usage\n\nSecond usage."
+    assert (await tools.load_skill("tool", section="usage #2"))["offset"] == second["offset"]
+    assert (await tools.load_skill("tool", section="Usage"))["instructions"] == (
+        "## Usage\n\nFirst usage.\n\n"
+    )
+    literal = await tools.load_skill("tool", section="Step #2")
+    assert literal["instructions"] == "## Step #2\n\nA literal title.\n\n"
+    missing = await tools.load_skill("tool", section="Usage#3")
+    assert missing["error_code"] == codes.SECTION_NOT_FOUND
+
+
 async def test_a_wrong_section_or_offset_is_an_error_value(tools: SkillTools) -> None:
     missing = await tools.load_skill("long-0", section="No such heading")
     assert missing["error_code"] == codes.SECTION_NOT_FOUND

@@ -71,7 +71,7 @@ async def test_the_mcp_server_declares_the_table() -> None:
             listed = (await client.list_tools()).tools
     finally:
         await server.aclose()
-    assert [tool.name for tool in listed] == [name for name in TOOLS if name != SEARCH_SKILLS]
+    assert [tool.name for tool in listed] == list(TOOLS)
     for tool in listed:
         seen = {"description": tool.description, "parameters": tool.input_schema}
         assert seen == row(tool.name, ("pdf",)), tool.name

@@ -1,4 +1,4 @@
-"""``skillfs serve [URL] [--http [--host H] [--port P]]``: the skills at URL over MCP.
+"""``skillfs serve [URL] [--http [--host H] [--port P]] [--budget CHARS]``: skills over MCP.
 
 Speaks stdio by default (an MCP client starts the command), streamable HTTP with ``--http``
 (loopback unless ``--host`` says otherwise). Watches the source and tells clients when skills
@@ -19,17 +19,20 @@ from typing import TYPE_CHECKING
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.cli import exits, running
-from skills_core.cli.arguments import host, port, positive_seconds, url_path
+from skills_core.cli.arguments import characters, host, port, positive_seconds, url_path
 from skills_core.cli.output import plural, print_problems
 from skills_core.cli.source import add_url_argument, open_root
 from skills_core.cli.terminal import PrintableFormatter, print_message, printable
+from skills_core.context.budget import ListingPolicy
+from skills_core.tool_table import SEARCH_SKILLS
+from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS
 
 if TYPE_CHECKING:
     from skills_core.mcp.server import SkillServer
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL and the transport, watch and script options."""
+    """Add the URL and the transport, watch, listing, loading and script options."""
     add_url_argument(parser, skill_folder=False)
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP, not stdio")
     parser.add_argument(
@@ -59,6 +62,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds between polls of sources without change events (default: 2)",
     )
     parser.add_argument(
+        "--budget",
+        type=characters,
+        metavar="CHARS",
+        help="fit list_skills' answer in CHARS characters: shorter descriptions, then one "
+        "line per skill, then names only, then a count pointing to search_skills, each with a "
+        "note saying so (default: no limit)",
+    )
+    parser.add_argument(
+        "--no-search-tool",
+        action="store_true",
+        help="offer no search_skills tool (then list_skills never leaves a name out)",
+    )
+    parser.add_argument(
+        "--max-load-chars",
+        type=characters,
+        default=DEFAULT_MAX_LOAD_CHARS,
+        metavar="CHARS",
+        help="longest load_skill answer; longer skills come in parts, read on by section or "
+        f"offset (default: {DEFAULT_MAX_LOAD_CHARS})",
+    )
+    parser.add_argument(
         "--allow-scripts",
         action="store_true",
         help="offer run_skill_script: scripts of the served skills run on this machine",
@@ -71,7 +95,14 @@ def run(args: argparse.Namespace) -> int:
     from skills_core.tools.policy import ScriptPolicy
 
     catalog = SkillCatalog(open_root(args.url))
-    server = SkillServer(catalog, scripts=ScriptPolicy() if args.allow_scripts else None)
+    server = SkillServer(
+        catalog,
+        scripts=ScriptPolicy() if args.allow_scripts else None,
+        listing=ListingPolicy(
+            budget=args.budget, search_tool=None if args.no_search_tool else SEARCH_SKILLS
+        ),
+        max_load_chars=args.max_load_chars,
+    )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(PrintableFormatter("warning: %(message)s"))
     logging.getLogger("skillfs.mcp").addHandler(handler)
