@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import TypeGuard
 
+from backends.base import Backend
+
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
 
 
@@ -32,3 +34,15 @@ def files_digest(digests: Mapping[str, str]) -> str:
     """
     manifest = "".join(f"{digests[path]}  {path}\n" for path in sorted(digests))
     return digest_of(manifest.encode())
+
+
+async def skill_digest(backend: Backend, name: str) -> str:
+    """The digest of every file of skill ``name`` (see :func:`backends.digests.files_digest`).
+
+    Reads each file once; a changed byte in any of them changes the digest.
+    """
+    entries = await backend.files(name)
+    digests = {}
+    for entry in entries:
+        digests[entry.path] = digest_of(await backend.read(name, entry.path))
+    return files_digest(digests)

@@ -25,8 +25,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from backends.base import Backend
-from backends.digests import digest_of, files_digest, is_digest
+from backends.digests import files_digest, is_digest
 from skills_core.catalog.cache_folder import default_cache_folder, ensure_folder, untrusted_file
 
 if TYPE_CHECKING:
@@ -38,18 +37,8 @@ FILE_NAME = "approvals.json"
 SCHEMA = 1
 SCRIPTS = "scripts"
 TOOLS = "tools"
-
-
-async def skill_digest(backend: Backend, name: str) -> str:
-    """The digest of every file of skill ``name`` (see :func:`backends.digests.files_digest`).
-
-    Reads each file once; a changed byte in any of them changes the digest.
-    """
-    entries = await backend.files(name)
-    digests = {}
-    for entry in entries:
-        digests[entry.path] = digest_of(await backend.read(name, entry.path))
-    return files_digest(digests)
+_GRANTS = (("scripts", SCRIPTS), ("allowed-tools", TOOLS))
+"""Each grant's key (a withheld field's name) and the approval attribute that gives it."""
 
 
 class Approval(NamedTuple):
@@ -65,8 +54,7 @@ class Approval(NamedTuple):
     @property
     def grants(self) -> str:
         """``scripts``, ``allowed-tools`` or both, as approved (for people)."""
-        given = (("scripts", self.scripts), ("allowed-tools", self.tools))
-        return " and ".join(label for label, granted in given if granted)
+        return " and ".join(key for key, given in _GRANTS if getattr(self, given))
 
 
 class ApprovalStore:
@@ -95,11 +83,20 @@ class ApprovalStore:
         """The approval of the skill content ``digest``, or ``None``."""
         return self._approvals.get(digest)
 
+    def grants_of(self, digest: str) -> frozenset[str]:
+        """What the content ``digest`` may do: ``scripts``, ``allowed-tools``, both or none.
+
+        The ``approved`` callable of :func:`backends.scopes.project_backend`.
+        """
+        found = self._approvals.get(digest)
+        if found is None:
+            return frozenset()
+        return frozenset(key for key, given in _GRANTS if getattr(found, given))
+
     def approves_tools(self, entry: SkillEntry) -> bool:
         """Whether an MCP skill's ``allowed-tools`` were approved: ``approve_allowed_tools``."""
         digests = {path: file.digest for path, file in entry.files.items()}
-        found = self._approvals.get(files_digest(digests))
-        return found is not None and found.tools
+        return "allowed-tools" in self.grants_of(files_digest(digests))
 
     def reload(self) -> None:
         """Read the file again (blocking): approvals given by other processes take effect."""

@@ -11,10 +11,11 @@ import pytest
 from google.adk.tools import FunctionTool
 
 from backends import LocalBackend
+from backends.digests import skill_digest
 from backends.mcp.backend import McpSkillsBackend
 from skills_core import codes
 from skills_core.adk import ACTIVE_SKILL_KEY, SkillToolGuard
-from skills_core.catalog.approvals import ApprovalStore, skill_digest
+from skills_core.catalog.approvals import ApprovalStore
 from skills_core.catalog.catalog import SkillCatalog
 from tests.mcp.conftest import SKILLS
 from tests.mcp.harness import ServedFolder

@@ -10,7 +10,8 @@ import argparse
 import asyncio
 
 from backends.base import Backend
-from skills_core.catalog.approvals import Approval, ApprovalStore, skill_digest
+from backends.digests import skill_digest
+from skills_core.catalog.approvals import Approval, ApprovalStore
 from skills_core.cli import exits, running
 from skills_core.cli.source import add_url_argument, open_source
 from skills_core.cli.terminal import print_message
