@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from typing import TypeGuard
+
+from backends.base import Backend
 
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
 
@@ -21,3 +24,25 @@ def digest_of(data: bytes) -> str:
 def is_digest(value: object) -> TypeGuard[str]:
     """True when ``value`` is a well-formed ``sha256:`` digest."""
     return isinstance(value, str) and _DIGEST.match(value) is not None
+
+
+def files_digest(digests: Mapping[str, str]) -> str:
+    """One digest for a set of files: of the lines ``<digest>  <path>``, sorted by path.
+
+    The lines are ``sha256sum``'s own format, so a skill's content digest can be checked by
+    hand; the MCP skills extension's per-file digests give the same value without a read.
+    """
+    manifest = "".join(f"{digests[path]}  {path}\n" for path in sorted(digests))
+    return digest_of(manifest.encode())
+
+
+async def skill_digest(backend: Backend, name: str) -> str:
+    """The digest of every file of skill ``name`` (see :func:`backends.digests.files_digest`).
+
+    Reads each file once; a changed byte in any of them changes the digest.
+    """
+    entries = await backend.files(name)
+    digests = {}
+    for entry in entries:
+        digests[entry.path] = digest_of(await backend.read(name, entry.path))
+    return files_digest(digests)

@@ -5,6 +5,10 @@ skills live in the cross-client ``.agents/skills/`` folder or in a client's own 
 (``.claude/skills/`` holds many existing skills). :func:`project_backend` finds the folders
 that exist and merges them in that precedence as one :class:`ProjectSkills` backend, which
 logs each skill a higher-precedence folder shadows.
+
+The project's own skills come from a repository the user may just have cloned: unless the
+project is trusted, they are served as :class:`~backends.untrusted.UntrustedFolder` skills,
+whose ``allowed-tools`` and scripts wait for the user's approval of their content.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from backends.base import Backend, SkillRef
 from backends.composite import CompositeBackend
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
+from backends.untrusted import Approved, UntrustedFolder
 
 logger = logging.getLogger("skillfs")
 
@@ -31,10 +36,26 @@ class ProjectSkills(CompositeBackend):
 
     Args:
         folders: ``(scope, path)`` of every skill folder, highest precedence first.
+        project: The project folder.
+        trusted: Trust the ``project`` scope's skills as the user's own; else they grant
+            nothing unless ``approved`` (see :class:`~backends.untrusted.UntrustedFolder`).
+        approved: What the user approved for a skill content digest.
     """
 
-    def __init__(self, folders: Sequence[tuple[str, str]], *, project: str) -> None:
-        members: list[Backend] = [LocalBackend(path) for _, path in folders]
+    def __init__(
+        self,
+        folders: Sequence[tuple[str, str]],
+        *,
+        project: str,
+        trusted: bool = False,
+        approved: Approved | None = None,
+    ) -> None:
+        members: list[Backend] = [
+            LocalBackend(path)
+            if trusted or scope != "project"
+            else UntrustedFolder(path, approved=approved)
+            for scope, path in folders
+        ]
         super().__init__(members or [MemoryBackend()])
         self._folders = tuple(folders)
         self._project = project
@@ -69,7 +90,8 @@ async def project_backend(
     project: str | os.PathLike[str] = ".",
     *,
     home: str | os.PathLike[str] | None = None,
-    trusted: bool = True,
+    trusted: bool = False,
+    approved: Approved | None = None,
 ) -> ProjectSkills:
     """The skills of ``project`` and of the user, in the client guide's precedence.
 
@@ -80,24 +102,25 @@ async def project_backend(
     Args:
         project: The project (working) folder.
         home: The user's home folder (default: ``Path.home()``).
-        trusted: ``False`` leaves the project's own skills out: a freshly cloned repository
-            should not inject instructions before its user trusts it.
+        trusted: ``True`` trusts the project's own skills as the user's; by default (a freshly
+            cloned repository) their ``allowed-tools`` grant nothing and their scripts do not
+            run until the user approves their content.
+        approved: What the user approved for a skill content digest, e.g.
+            ``ApprovalStore().grants_of`` (:mod:`skills_core.catalog.approvals`).
     """
-    found, project_root = await asyncio.to_thread(_skill_folders, project, home, trusted)
-    return ProjectSkills(found, project=project_root)
+    found, project_root = await asyncio.to_thread(_skill_folders, project, home)
+    return ProjectSkills(found, project=project_root, trusted=trusted, approved=approved)
 
 
 def _skill_folders(
-    project: str | os.PathLike[str], home: str | os.PathLike[str] | None, trusted: bool
+    project: str | os.PathLike[str], home: str | os.PathLike[str] | None
 ) -> tuple[list[tuple[str, str]], str]:
     """The folders that exist, highest precedence first, and the project's absolute path."""
     project_root = os.path.abspath(project)
     user_root = os.path.abspath(home) if home is not None else str(Path.home())
-    scopes = [("project", project_root)] if trusted else []
-    if not trusted:
-        logger.info("%s: project skills left out until the project is trusted", project_root)
     found: list[tuple[str, str]] = []
-    for scope, root in [*scopes, ("user", user_root)]:
+    scopes = [("project", project_root)] if project_root != user_root else []
+    for scope, root in [*scopes, ("user", user_root)]:  # a project in the home is the user's
         for folder in SKILL_FOLDERS:
             path = os.path.join(root, *folder.split("/"))
             if os.path.isdir(path) and all(path != seen for _, seen in found):

@@ -8,7 +8,8 @@ one set with :func:`activate_skill`; it is kept in session state under
 :data:`ACTIVE_SKILL_KEY`. While it is active, a call it does not permit does not run: the
 model gets a ``TOOL_NOT_PERMITTED`` error value naming the skill, the call and what the skill
 allows. The skill tools themselves always run, so the model can still list, search and load
-another skill. Without an active skill, or when it has no ``allowed-tools``, nothing is refused.
+another skill. Without an active skill, or when it has no ``allowed-tools``, nothing is refused;
+``allowed-tools`` its source withholds (MCP, an untrusted project) still restrict.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from backends.errors import SkillNotFoundError
 from skills_core.adk.tool import SkillTool
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import TOOL_NOT_PERMITTED
+from skills_core.format.tool_rules import permits_tool
 from skills_core.tool_table import LOAD_SKILL
 from skills_core.tools.results import ToolResult, is_error, tool_error
 
@@ -91,7 +93,7 @@ class SkillToolGuard(BasePlugin):
         if not skill_name or isinstance(tool, SkillTool) or tool.name in self._always_allowed:
             return None
         try:
-            metadata = self._catalog.metadata(skill_name)
+            rules = self._catalog.restricting_tools(skill_name)
         except SkillNotFoundError:
             message = (
                 f"the active skill {skill_name!r} is no longer available, so only the skill "
@@ -99,16 +101,16 @@ class SkillToolGuard(BasePlugin):
             )
             return tool_error(TOOL_NOT_PERMITTED, message, skill_name=skill_name)
         detail = self._detail(tool.name, args)
-        if metadata.permits_tool(self._aliases.get(tool.name, tool.name), detail):
+        if permits_tool(rules, self._aliases.get(tool.name, tool.name), detail):
             return None
         call = f"calling {tool.name!r}" + (f" with {detail!r}" if detail is not None else "")
-        allowed = ", ".join(metadata.allowed_tools)
+        allowed = ", ".join(rules)
         message = f"the active skill {skill_name!r} does not permit {call}; it allows: {allowed}"
         return tool_error(
             TOOL_NOT_PERMITTED,
             message,
             skill_name=skill_name,
-            allowed_tools=list(metadata.allowed_tools),
+            allowed_tools=list(rules),
         )
 
     def observe(self, tool: BaseTool, result: Any, state: SessionState) -> None:

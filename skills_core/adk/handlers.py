@@ -2,7 +2,8 @@
 
 Only what ADK adds lives here: ``load_skill`` fills in session state for skills that set
 ``metadata.adk_inject_state`` and runs fork-mode skills in a sub-agent, and ``run_skill_script``
-can ask the user to confirm each run through ADK's tool confirmation.
+can ask the user to confirm a run through ADK's tool confirmation: a confirmation is recorded in
+the policy's approvals, and a content approved there runs without asking.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from skills_core.adk.inline import InlineFiles
 from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import Handler, SkillTool
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED
+from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED, SCRIPT_NOT_APPROVED
 from skills_core.context.budget import visible_names
 from skills_core.context.shown_order import ShownOrder
 from skills_core.format.models import Skill
@@ -172,10 +173,16 @@ async def run_confirmed(
 async def _confirmed(
     tools: SkillTools, context: ToolContext, skill_name: Any, file_path: Any, args: Any
 ) -> ToolResult | None:
-    """``None`` once the user approved this run; else why it cannot run (yet)."""
+    """``None`` once the user approved this run or this content; else why it cannot run (yet).
+
+    A skill whose source grants no scripts is asked about too: the confirmation approves it.
+    """
     problem = await tools.check_script(skill_name, file_path, args)
-    if problem:
+    if problem and problem.get("error_code") != SCRIPT_NOT_APPROVED:
         return problem
+    approvals = tools.script_approvals
+    if await approvals.approved(skill_name):
+        return None
     decision = context.tool_confirmation
     if decision is None:
         argv = " ".join(script_arguments(args))
@@ -187,4 +194,5 @@ async def _confirmed(
         return tool_error(CONFIRMATION_REQUIRED, "waiting for the user to confirm this run")
     if not decision.confirmed:
         return tool_error(CONFIRMATION_REJECTED, "the user declined to run this script")
+    await approvals.approve(skill_name)
     return None

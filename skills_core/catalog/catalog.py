@@ -192,6 +192,19 @@ class SkillCatalog(AsyncResource):
         """
         return self._loaded_entry(name)[1]
 
+    def restricting_tools(self, name: str) -> tuple[str, ...]:
+        """The ``allowed-tools`` rules that bound one loaded skill's tool calls.
+
+        Those it grants, else those its SKILL.md gives but its source withholds (MCP, an
+        untrusted project, unless approved): a withheld grant still restricts, never allowing
+        every tool. Empty when the skill names none.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        entry, metadata = self._loaded_entry(name)
+        return metadata.allowed_tools or dict(entry.withheld).get("allowed_tools", ())
+
     async def get(self, name: str) -> Skill:
         """One loaded skill with its body and its files as of the last refresh.
 

@@ -42,6 +42,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("watch", "reload the skills at URL as they change, one line per reload"),
     Command("serve", "serve the skills at URL to MCP clients (stdio, or streamable HTTP)"),
     Command("cache", "show what the catalog cache holds (info), or remove it (clear)"),
+    Command("approve", "approve one skill's current content: run its scripts, honour its tools"),
+    Command("approvals", "list the stored approvals, or revoke one (--revoke NAME|DIGEST)"),
 )
 
 _EPILOG = """\

@@ -35,6 +35,7 @@ from skills_core.tools.listing import ROOT_FOLDERS, folder_listing
 from skills_core.tools.paging import fit_loaded
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.results import ToolResult, never_raises, require_text, tool_error
+from skills_core.tools.script_approval import ScriptApprovals
 from skills_core.tools.scripts import ScriptTool
 from skills_core.tools.tracing import traced
 
@@ -231,6 +232,11 @@ class SkillTools:
         Adapters call this before asking a user to confirm a run that would fail anyway.
         """
         return await self._script_tool.check(skill_name, file_path, args)
+
+    @property
+    def script_approvals(self) -> ScriptApprovals:
+        """The user's approvals of scripts, for adapters that ask before a run."""
+        return self._script_tool.approvals
 
     async def close(self) -> None:
         """Delete the local copies made to run remote skills' scripts."""

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from backends.limits import KIB, MIB
+from skills_core.catalog.approvals import ApprovalStore
 from skills_core.tools.runners.base import ScriptRunner
 
 DEFAULT_INTERPRETERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -89,6 +90,10 @@ class ScriptPolicy:
             the system (the data they work on); other runners can read them anyway.
         runner: What runs scripts and isolates them; ``None``: the bubblewrap sandbox where it
             works (Linux with ``bwrap``), else the process runner, with a warning.
+        approvals: The user's approvals: scripts of skills whose source grants none (a cloned
+            project's) run once their content is approved there; with ``confirm``, an
+            approved content runs without asking and a confirmation is recorded. ``None``:
+            such scripts never run, and ``confirm`` asks every time.
     """
 
     timeout: float = 30.0
@@ -105,6 +110,7 @@ class ScriptPolicy:
     network: bool = False
     readable: tuple[str, ...] = ()
     runner: ScriptRunner | None = None
+    approvals: ApprovalStore | None = None
 
     def __post_init__(self) -> None:
         if self.timeout <= 0:

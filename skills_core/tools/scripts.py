@@ -31,6 +31,7 @@ from skills_core.tools.policy import ScriptPolicy, script_arguments
 from skills_core.tools.results import ToolResult, require_text, tool_error
 from skills_core.tools.runners.base import ScriptRun, ScriptRunner
 from skills_core.tools.runners.choice import default_runner
+from skills_core.tools.script_approval import ScriptApprovals
 from skills_core.tools.workspace import Workspaces
 
 
@@ -57,6 +58,7 @@ class ScriptTool:
         self._policy = policy
         self._workspaces = Workspaces(catalog)
         self._runner: ScriptRunner | None = policy.runner if policy else None
+        self.approvals = ScriptApprovals(catalog, policy.approvals if policy else None)
 
     async def run(self, skill_name: Any, file_path: Any, args: Any) -> ToolResult:
         """Run one script; see :meth:`SkillTools.run_skill_script`."""
@@ -64,6 +66,8 @@ class ScriptTool:
         if isinstance(prepared, dict):
             return prepared
         request, skill = prepared
+        if refusal := await self.approvals.refusal(skill_name):
+            return refusal
         policy = request.policy
         workspace = self._workspaces.script(
             skill_name, skill, request.path, max_bytes=policy.max_workspace_bytes
@@ -103,14 +107,15 @@ class ScriptTool:
         if isinstance(prepared, dict):
             return prepared
         request, skill = prepared
-        if request.command is not None:
-            return {}
-        workspace = self._workspaces.script(
-            skill_name, skill, request.path, max_bytes=request.policy.max_workspace_bytes
-        )
-        async with workspace as (_, script):
-            command = await _command_from_file(request.policy, request.path, script)
-        return command if isinstance(command, dict) else {}
+        if request.command is None:
+            workspace = self._workspaces.script(
+                skill_name, skill, request.path, max_bytes=request.policy.max_workspace_bytes
+            )
+            async with workspace as (_, script):
+                command = await _command_from_file(request.policy, request.path, script)
+            if isinstance(command, dict):
+                return command
+        return await self.approvals.refusal(skill_name) or {}
 
     async def close(self) -> None:
         """Delete the local copies made to run remote skills' scripts."""

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from backends import LocalBackend
+from backends.digests import skill_digest
 from backends.scopes import project_backend
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
@@ -66,12 +68,55 @@ async def test_project_wins_over_user_and_agents_over_claude(
     assert not [record for record in caplog.records if "shadowed" in record.getMessage()]
 
 
-async def test_an_untrusted_project_brings_no_skills(layout: tuple[Path, Path]) -> None:
+DEPLOY = b"---\nname: deploy\ndescription: Project deploy.\nallowed-tools: Bash Read\n---\nShip.\n"
+
+
+@pytest.fixture
+def granting(layout: tuple[Path, Path]) -> tuple[Path, Path]:
+    """The layout, with the project's deploy skill asking for tools and the user's notes too."""
     project, home = layout
-    catalog = SkillCatalog(await project_backend(project, home=home, trusted=False))
+    (project / ".agents" / "skills" / "deploy" / "SKILL.md").write_bytes(DEPLOY)
+    notes = home / ".agents" / "skills" / "notes" / "SKILL.md"
+    notes.write_bytes(notes.read_bytes().replace(b"---\n#", b"allowed-tools: Read\n---\n#", 1))
+    return project, home
+
+
+async def test_project_skills_grant_no_tools_by_default(granting: tuple[Path, Path]) -> None:
+    project, home = granting
+    catalog = SkillCatalog(await project_backend(project, home=home))
+    report = await catalog.refresh()
+    assert catalog.metadata("deploy").description == "Project deploy."  # served
+    assert catalog.metadata("deploy").allowed_tools == ()  # granting nothing
+    assert catalog.restricting_tools("deploy") == ("Bash", "Read")  # still restricting
+    assert [(w.name, w.code) for w in report.warnings if w.code == codes.FIELD_WITHHELD] == [
+        ("deploy", codes.FIELD_WITHHELD)
+    ]
+    assert catalog.metadata("notes").allowed_tools == ("Read",)  # the user's own
+
+
+async def test_an_approved_or_trusted_project_grants_its_tools(
+    granting: tuple[Path, Path],
+) -> None:
+    project, home = granting
+    approvals: dict[str, frozenset[str]] = {}
+    backend = await project_backend(project, home=home, approved=lambda d: approvals.get(d, ()))
+    catalog = SkillCatalog(backend)
     await catalog.refresh()
-    assert [meta.name for meta in catalog.list()] == ["commit", "deploy", "notes"]
-    assert catalog.metadata("deploy").description == "User deploy."
+    assert catalog.metadata("deploy").allowed_tools == ()
+    digest = await skill_digest(LocalBackend(project / ".agents" / "skills"), "deploy")
+    approvals[digest] = frozenset({"scripts"})
+    await catalog.refresh()
+    assert catalog.metadata("deploy").allowed_tools == ()  # scripts only
+    approvals[digest] = frozenset({"allowed-tools"})
+    await catalog.refresh()
+    assert catalog.metadata("deploy").allowed_tools == ("Bash", "Read")
+    (project / ".agents" / "skills" / "deploy" / "notes.md").write_text("changed\n")
+    await catalog.refresh()
+    assert catalog.metadata("deploy").allowed_tools == ()  # another content
+
+    trusted = SkillCatalog(await project_backend(project, home=home, trusted=True))
+    await trusted.refresh()
+    assert trusted.metadata("deploy").allowed_tools == ("Bash", "Read")
 
 
 async def test_no_skill_folders_is_an_empty_catalog(tmp_path: Path) -> None:

@@ -1,0 +1,191 @@
+"""ApprovalStore: the user's approvals, keyed by skill content, in the catalog cache folder.
+
+One JSON file, ``approvals.json`` beside ``catalogs.sqlite3`` (see
+:mod:`skills_core.catalog.cache_folder`), mode 0600, written whole and atomically (a temporary
+file renamed over it)::
+
+    {"schema": 1, "approvals": {"sha256:…": {"name": "pdf", "source": "./skills",
+     "scripts": true, "tools": false, "approved": "2026-11-26T05:50:00Z"}}}
+
+A digest covers every file of the skill, so a changed skill is a new key: it needs approval
+again. A file that is not the user's, is writable by others or cannot be read as this layout
+is ignored (nothing is approved), logged once; the next approval replaces it. Blocking: load
+and write from a worker thread or before the event loop; :meth:`granted` and
+:meth:`approves_tools` read what was loaded and never block.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from backends.digests import files_digest, is_digest
+from skills_core.catalog.cache_folder import default_cache_folder, ensure_folder, untrusted_file
+
+if TYPE_CHECKING:
+    from backends.mcp.extension_entries import SkillEntry
+
+logger = logging.getLogger("skillfs")
+
+FILE_NAME = "approvals.json"
+SCHEMA = 1
+SCRIPTS = "scripts"
+TOOLS = "tools"
+_GRANTS = (("scripts", SCRIPTS), ("allowed-tools", TOOLS))
+"""Each grant's key (a withheld field's name) and the approval attribute that gives it."""
+
+
+class Approval(NamedTuple):
+    """What the user approved for one skill content."""
+
+    digest: str
+    name: str
+    source: str
+    scripts: bool
+    tools: bool
+    approved: str
+
+    @property
+    def grants(self) -> str:
+        """``scripts``, ``allowed-tools`` or both, as approved (for people)."""
+        return " and ".join(key for key, given in _GRANTS if getattr(self, given))
+
+
+class ApprovalStore:
+    """The approvals file of a cache folder, loaded on construction.
+
+    Args:
+        folder: The cache folder; by default the catalog cache's (``$SKILLFS_CACHE_DIR``,
+            else ``$XDG_CACHE_HOME/skillfs``, else ``~/.cache/skillfs``).
+    """
+
+    def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
+        self.folder = Path(folder) if folder is not None else default_cache_folder()
+        self.path = self.folder / FILE_NAME
+        self._logged: set[str] = set()
+        self._approvals: dict[str, Approval] = {}
+        self.reload()
+
+    def __repr__(self) -> str:
+        return f"ApprovalStore({str(self.folder)!r}, {len(self._approvals)} approvals)"
+
+    def approvals(self) -> Sequence[Approval]:
+        """Every approval loaded, by skill name then digest."""
+        return sorted(self._approvals.values(), key=lambda item: (item.name, item.digest))
+
+    def granted(self, digest: str) -> Approval | None:
+        """The approval of the skill content ``digest``, or ``None``."""
+        return self._approvals.get(digest)
+
+    def grants_of(self, digest: str) -> frozenset[str]:
+        """What the content ``digest`` may do: ``scripts``, ``allowed-tools``, both or none.
+
+        The ``approved`` callable of :func:`backends.scopes.project_backend`.
+        """
+        found = self._approvals.get(digest)
+        if found is None:
+            return frozenset()
+        return frozenset(key for key, given in _GRANTS if getattr(found, given))
+
+    def approves_tools(self, entry: SkillEntry) -> bool:
+        """Whether an MCP skill's ``allowed-tools`` were approved: ``approve_allowed_tools``."""
+        digests = {path: file.digest for path, file in entry.files.items()}
+        return "allowed-tools" in self.grants_of(files_digest(digests))
+
+    def reload(self) -> None:
+        """Read the file again (blocking): approvals given by other processes take effect."""
+        self._approvals = self._read()
+
+    def approve(
+        self, digest: str, *, name: str, source: str, scripts: bool = False, tools: bool = False
+    ) -> Approval:
+        """Record an approval (added to any given before for this content); blocking."""
+        self.reload()
+        before = self._approvals.get(digest)
+        approval = Approval(
+            digest,
+            name,
+            source,
+            scripts or (before is not None and before.scripts),
+            tools or (before is not None and before.tools),
+            time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        )
+        self._write({**self._approvals, digest: approval})
+        return approval
+
+    def revoke(self, key: str) -> Sequence[Approval]:
+        """Remove the approvals of a skill name or of one digest; what was removed. Blocking."""
+        self.reload()
+        gone = [item for item in self._approvals.values() if key in (item.name, item.digest)]
+        if gone:
+            self._write({k: v for k, v in self._approvals.items() if v not in gone})
+        return gone
+
+    def _read(self) -> dict[str, Approval]:
+        distrusted = ensure_folder(self.folder) or untrusted_file(self.path)
+        if distrusted is not None:
+            self._log(f"ignored the approvals file {self.path}: {distrusted}")
+            return {}
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return {}
+        except (OSError, UnicodeDecodeError) as exc:
+            self._log(f"ignored the approvals file {self.path}: {exc}")
+            return {}
+        try:
+            return _decode(json.loads(text))
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            self._log(f"ignored the approvals file {self.path}: not an approvals file ({exc})")
+            return {}
+
+    def _write(self, approvals: Mapping[str, Approval]) -> None:
+        why = ensure_folder(self.folder)
+        if why is not None:
+            raise OSError(f"{why}: {self.folder}")  # never write where others could swap it
+        record = {
+            "schema": SCHEMA,
+            "approvals": {
+                digest: {k: v for k, v in item._asdict().items() if k != "digest"}
+                for digest, item in sorted(approvals.items())
+            },
+        }
+        handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".approvals-")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:  # mkstemp: mode 0600
+                json.dump(record, file, indent=1, sort_keys=True)
+                file.write("\n")
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        self._approvals = dict(approvals)
+
+    def _log(self, message: str) -> None:
+        """Log ``message`` once per store."""
+        if message not in self._logged:
+            self._logged.add(message)
+            logger.warning("%s", message)
+
+
+def _decode(record: Any) -> dict[str, Approval]:
+    """The approvals of a file's JSON, or ValueError/TypeError/KeyError when malformed."""
+    if not isinstance(record, dict) or record.get("schema") != SCHEMA:
+        raise ValueError(f"not a schema {SCHEMA} approvals record")
+    approvals: dict[str, Approval] = {}
+    for digest, item in record["approvals"].items():
+        if not is_digest(digest):
+            raise ValueError(f"{digest!r} is no sha256 digest")
+        fields = (item["name"], item["source"], item[SCRIPTS], item[TOOLS], item["approved"])
+        if not all(isinstance(value, str) for value in fields[:2] + fields[4:]) or not all(
+            isinstance(value, bool) for value in fields[2:4]
+        ):
+            raise TypeError(f"the approval of {digest} holds values of the wrong type")
+        approvals[digest] = Approval(digest, *fields)
+    return approvals

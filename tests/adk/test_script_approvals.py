@@ -1,0 +1,99 @@
+"""A confirmed script run is remembered by content: the next run of it does not ask again."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from google.adk.agents import LlmAgent
+from google.adk.events import Event
+
+from backends.scopes import project_backend
+from backends.testing import BackendHarness
+from skills_core import SkillCatalog, codes
+from skills_core.adk import SkillsToolset
+from skills_core.catalog.approvals import ApprovalStore
+from skills_core.tools import ScriptPolicy
+from tests.adk.scripted import Conversation, ScriptedLlm, call, calls, responses, say
+from tests.adk.skills import FILL_PY, TREE
+from tests.adk.test_scripts_agent import CONFIRMATION, confirmation_reply
+
+RUN = call("run_skill_script", skill_name="pdf", file_path="scripts/fill.py", args=["Ada"])
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> ApprovalStore:
+    return await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
+
+
+def asked(events: list[Event]) -> str | None:
+    """The id of the confirmation the turn asked for, if it asked."""
+    ids = [c.id for e in events for c in e.get_function_calls() if c.name == CONFIRMATION]
+    return ids[0] if ids else None
+
+
+def ran(events: list[Event]) -> object:
+    return dict(responses(events))["run_skill_script"].get("stdout")
+
+
+async def test_a_confirmation_is_remembered_until_the_script_changes(
+    harness: BackendHarness, store: ApprovalStore
+) -> None:
+    backend = await harness.make_backend(TREE)
+    catalog = SkillCatalog(backend)
+    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True, approvals=store))
+    model = ScriptedLlm(steps=[RUN, say("filled"), RUN, say("again"), RUN, say("changed")])
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+
+    first = await chat.send("fill it")
+    request_id = asked(first)
+    assert request_id is not None
+    answered = await chat.send(confirmation_reply(request_id, True))
+    assert ran(answered) == "filled form for Ada\n"
+    [approval] = store.approvals()
+    assert (approval.name, approval.scripts, approval.tools) == ("pdf", True, False)
+
+    second = await chat.send("fill it again")  # the same content: no question
+    assert asked(second) is None
+    assert ran(second) == "filled form for Ada\n"
+
+    await harness.write("pdf/scripts/fill.py", FILL_PY.encode() + b"# edited\n")
+    await catalog.refresh()  # what the catalog serves changes at a refresh (S3: its listing)
+    third = await chat.send("and once more")  # another content: asked again
+    assert asked(third) is not None
+    assert CONFIRMATION in [name for name, _ in calls(third)]
+    await chat.close()
+    await toolset.close()
+
+
+async def test_a_project_skill_runs_once_the_user_confirms_it(
+    tmp_path: Path, store: ApprovalStore
+) -> None:
+    root = tmp_path / "repo" / ".agents" / "skills"
+    for path, data in TREE.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    backend = await project_backend(tmp_path / "repo", home=tmp_path / "home")
+    catalog = SkillCatalog(backend)
+
+    plain = SkillsToolset(catalog, scripts=ScriptPolicy(approvals=store))
+    refused = await Conversation(
+        LlmAgent(name="assistant", model=ScriptedLlm(steps=[RUN, say("no")]), tools=[plain])
+    ).send("fill it")
+    result = dict(responses(refused))["run_skill_script"]
+    assert result["error_code"] == codes.SCRIPT_NOT_APPROVED
+
+    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True, approvals=store))
+    model = ScriptedLlm(steps=[RUN, say("filled"), RUN, say("again")])
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+    request_id = asked(await chat.send("fill it"))
+    assert request_id is not None
+    assert ran(await chat.send(confirmation_reply(request_id, True))) == "filled form for Ada\n"
+    second = await chat.send("fill it again")
+    assert asked(second) is None
+    assert ran(second) == "filled form for Ada\n"
+    await chat.close()
+    await toolset.close()
+    await plain.close()

@@ -1,0 +1,100 @@
+"""`skillfs approve` and `skillfs approvals`: approvals by skill content, from any source."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from backends.digests import digest_of, files_digest
+from skills_core.cli.source import EXAMPLES
+from tests.cli.conftest import RunCli
+from tests.cli.test_bundle import skill_files
+from tests.remote.harnesses import S3Harness
+
+SKILL = "csv-insights"
+
+
+def content_digest(root: Path) -> str:
+    """The digest of every file of one skill folder, computed here by hand."""
+    files = [path for path in root.rglob("*") if path.is_file()]
+    return files_digest({p.relative_to(root).as_posix(): digest_of(p.read_bytes()) for p in files})
+
+
+def stored(cli: RunCli) -> list[dict[str, object]]:
+    result = cli("approvals", "--json")
+    assert result.code == 0, result.err
+    return json.loads(result.out)["approvals"]  # type: ignore[no-any-return]
+
+
+def test_approve_records_the_content_digest_in_a_private_file(cli: RunCli) -> None:
+    digest = content_digest(EXAMPLES / SKILL)
+    result = cli("approve", SKILL, "--scripts")
+    assert result.code == 0, result.err
+    assert result.out == f"approved scripts of skill {SKILL!r} ({digest})\n"
+    assert cli("approve", SKILL, "--tools").out == (
+        f"approved scripts and allowed-tools of skill {SKILL!r} ({digest})\n"
+    )
+    path = Path(os.environ["SKILLFS_CACHE_DIR"]) / "approvals.json"
+    assert path.stat().st_mode & 0o777 == 0o600
+    [approval] = stored(cli)
+    assert (approval["digest"], approval["scripts"], approval["tools"]) == (digest, True, True)
+    table = cli("approvals").out.splitlines()
+    assert table[0].split() == ["NAME", "APPROVED", "ON", "DIGEST", "SOURCE"]
+    assert table[1].startswith(f"{SKILL}  scripts and allowed-tools  ")
+
+
+def test_revoke_by_name_or_digest(cli: RunCli) -> None:
+    cli("approve", SKILL, "--scripts")
+    digest = content_digest(EXAMPLES / SKILL)
+    assert cli("approvals", "--revoke", digest).out == f"revoked 1 approval of {digest!r}\n"
+    assert stored(cli) == []
+    missing = cli("approvals", "--revoke", SKILL)
+    assert missing.code == 1
+    assert missing.err.endswith(f"no approval of {SKILL!r}\n")
+
+
+def test_approve_needs_something_to_approve(cli: RunCli) -> None:
+    result = cli("approve", SKILL)
+    assert (result.code, result.err) == (
+        2,
+        "error: say what to approve: --scripts, --tools or both\n",
+    )
+    assert cli("approve", "no-such-skill", "--tools").code == 2
+    assert stored(cli) == []
+
+
+def test_a_changed_skill_is_a_new_content(cli: RunCli, tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    shutil.copytree(EXAMPLES, root)
+    cli("approve", root, SKILL, "--scripts")
+    (root / SKILL / "scripts" / "extra.py").write_text("print('new')\n")
+    cli("approve", root, SKILL, "--tools")
+    grants = {a["digest"]: (a["scripts"], a["tools"]) for a in stored(cli)}
+    assert len(grants) == 2  # the old content keeps its own approval
+    assert grants[content_digest(root / SKILL)] == (False, True)
+
+
+@pytest.fixture
+def sources(cli: RunCli, tmp_path: Path, s3: S3Harness) -> dict[str, str]:
+    """The examples as a local folder, an S3 prefix, a zip bundle and a published index."""
+    s3.put_tree(skill_files(EXAMPLES))
+    bundle, site = tmp_path / "skills.zip", tmp_path / "site"
+    assert cli("bundle", EXAMPLES, "-o", bundle).code == 0
+    assert cli("publish", EXAMPLES, "-o", site).code == 0
+    return {"local": str(EXAMPLES), "s3": s3.url, "zip": str(bundle), "index": str(site)}
+
+
+def test_every_source_gives_the_same_content_one_approval(
+    cli: RunCli, sources: dict[str, str]
+) -> None:
+    digest = content_digest(EXAMPLES / SKILL)
+    for kind, url in sources.items():
+        result = cli("approve", url, SKILL, "--scripts")
+        assert result.code == 0, (kind, result.err)
+        assert digest in result.out, kind
+    [approval] = stored(cli)
+    assert approval["digest"] == digest

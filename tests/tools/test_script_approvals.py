@@ -1,0 +1,91 @@
+"""A cloned project's skills run no script until the user approves their content."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from backends.scopes import project_backend
+from backends.testing import skill_md
+from skills_core import SkillCatalog, codes
+from skills_core.catalog.approvals import ApprovalStore
+from skills_core.tools import ScriptPolicy, SkillTools
+
+HELLO = "print('hello')\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    skill = tmp_path / "repo" / ".agents" / "skills" / "build"
+    (skill / "scripts").mkdir(parents=True)
+    (skill / "SKILL.md").write_bytes(skill_md("build", "Builds."))
+    (skill / "scripts" / "hello.py").write_text(HELLO)
+    return tmp_path / "repo"
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> ApprovalStore:
+    return await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
+
+
+async def tools_for(project: Path, policy: ScriptPolicy, **options: object) -> SkillTools:
+    backend = await project_backend(project, home=project / "no-home", **options)  # type: ignore[arg-type]
+    catalog = SkillCatalog(backend)
+    await catalog.refresh()
+    return SkillTools(catalog, scripts=policy)
+
+
+@pytest.fixture
+async def tools(project: Path, store: ApprovalStore) -> AsyncIterator[SkillTools]:
+    tools = await tools_for(project, ScriptPolicy(timeout=10, approvals=store))
+    yield tools
+    await tools.close()
+
+
+async def test_an_unapproved_project_script_does_not_run(tools: SkillTools) -> None:
+    refused = {
+        "error": "skill 'build' may not run its scripts: project skills grant nothing until "
+        "the user approves them (skillfs approve); the user can approve this content with: "
+        "skillfs approve build --scripts",
+        "error_code": codes.SCRIPT_NOT_APPROVED,
+    }
+    assert await tools.run_skill_script("build", "scripts/hello.py") == refused
+    assert await tools.check_script("build", "scripts/hello.py") == refused
+
+
+async def test_an_approval_lets_the_same_content_run_and_a_change_needs_another(
+    tools: SkillTools, store: ApprovalStore, project: Path
+) -> None:
+    await tools.script_approvals.approve("build")
+    result = await tools.run_skill_script("build", "scripts/hello.py")
+    assert (result.get("exit_code"), result.get("stdout")) == (0, "hello\n")
+
+    script = project / ".agents" / "skills" / "build" / "scripts" / "hello.py"
+    await asyncio.to_thread(script.write_text, "print('swapped')\n")
+    changed = await tools.run_skill_script("build", "scripts/hello.py")
+    assert changed["error_code"] == codes.SCRIPT_NOT_APPROVED
+
+
+async def test_an_approval_from_another_process_counts(
+    tools: SkillTools, store: ApprovalStore
+) -> None:
+    other = await asyncio.to_thread(ApprovalStore, store.folder)  # as `skillfs approve` would
+    await SkillTools(tools.catalog, scripts=ScriptPolicy(approvals=other)).script_approvals.approve(
+        "build"
+    )
+    result = await tools.run_skill_script("build", "scripts/hello.py")
+    assert result.get("exit_code") == 0, result
+
+
+async def test_a_trusted_project_or_no_store(project: Path) -> None:
+    trusted = await tools_for(project, ScriptPolicy(timeout=10), trusted=True)
+    assert (await trusted.run_skill_script("build", "scripts/hello.py")).get("exit_code") == 0
+    untrusted = await tools_for(project, ScriptPolicy(timeout=10))
+    result = await untrusted.run_skill_script("build", "scripts/hello.py")
+    assert result["error_code"] == codes.SCRIPT_NOT_APPROVED
+    await untrusted.script_approvals.approve("build")  # nowhere to keep it
+    result = await untrusted.run_skill_script("build", "scripts/hello.py")
+    assert result["error_code"] == codes.SCRIPT_NOT_APPROVED
