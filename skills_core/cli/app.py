@@ -42,6 +42,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("watch", "reload the skills at URL as they change, one line per reload"),
     Command("serve", "serve the skills at URL to MCP clients (stdio, or streamable HTTP)"),
     Command("cache", "show what the catalog cache holds (info), or remove it (clear)"),
+    Command("lock", "pin the skills at URL by the sha256 of every file (--check, --update)"),
 )
 
 _EPILOG = """\
