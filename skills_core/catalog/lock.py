@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Iterator, Mapping, Set
 from typing import Any, NamedTuple
 
 from backends.digests import digest_of, is_digest
@@ -156,21 +156,12 @@ class SkillLock:
     def differences(self, current: SkillLock) -> list[str]:
         """One line per difference from ``current``: skills and files added, removed, changed."""
         lines = []
-        for name in sorted(self.skills.keys() | current.skills.keys()):
-            locked, now = self.skills.get(name), current.skills.get(name)
-            if locked is None:
-                lines.append(f"added skill: {name}")
-            elif now is None:
-                lines.append(f"removed skill: {name}")
-            else:
-                for path in sorted(locked.files.keys() | now.files.keys()):
-                    before, after = locked.files.get(path), now.files.get(path)
-                    if before is None:
-                        lines.append(f"added file: {name}/{path}")
-                    elif after is None:
-                        lines.append(f"removed file: {name}/{path}")
-                    elif before != after:
-                        lines.append(f"changed file: {name}/{path}")
+        for kind, name in _compared(self.skills, current.skills):
+            if kind != "changed":
+                lines.append(f"{kind} skill: {name}")
+                continue
+            files = _compared(self.skills[name].files, current.skills[name].files)
+            lines += (f"{what} file: {name}/{path}" for what, path in files)
         return lines
 
     def judge(self, entry: CatalogEntry, data: bytes) -> CatalogEntry:
@@ -220,6 +211,19 @@ class SkillLock:
                 f"{relative} differs from the lock {self.location}; refused", location=location
             )
         return data
+
+
+def _compared(
+    before: Mapping[str, object], after: Mapping[str, object]
+) -> Iterator[tuple[str, str]]:
+    """``("added" | "removed" | "changed", key)`` for each key whose value differs, sorted."""
+    for key in sorted(before.keys() | after.keys()):
+        if key not in before:
+            yield "added", key
+        elif key not in after:
+            yield "removed", key
+        elif before[key] != after[key]:
+            yield "changed", key
 
 
 def _refused(entry: CatalogEntry, problem: SkillProblem) -> CatalogEntry:
