@@ -22,10 +22,14 @@ if TYPE_CHECKING:
     from skills_core.bundle.writer import Bundle, build_bundle, write_bundle
     from skills_core.catalog.cache_store import CatalogCache
     from skills_core.catalog.catalog import SkillCatalog
+    from skills_core.catalog.lock import SkillLock
+    from skills_core.catalog.lock_build import lock_of
     from skills_core.catalog.report import ReloadReport
     from skills_core.errors import (
         InvalidSkillsError,
         LimitExceededError,
+        LockFileError,
+        LockMismatchError,
         MissingDependencyError,
         ResourceNotFoundError,
         RunnerUnavailableError,
@@ -49,6 +53,8 @@ if TYPE_CHECKING:
 _ERRORS = (  # the exception tree of skills_core.errors, importable from here too
     "InvalidSkillsError",
     "LimitExceededError",
+    "LockFileError",
+    "LockMismatchError",
     "MissingDependencyError",
     "ResourceNotFoundError",
     "RunnerUnavailableError",
@@ -71,11 +77,13 @@ _EXPORTS = {
     "ReloadReport": "skills_core.catalog.report",
     "Skill": "skills_core.format.models",
     "SkillCatalog": "skills_core.catalog.catalog",
+    "SkillLock": "skills_core.catalog.lock",
     "SkillMetadata": "skills_core.format.models",
     "SkillProblem": "skills_core.format.problems",
     "ValidationReport": "skills_core.format.validation",
     "build_bundle": "skills_core.bundle.writer",
     "build_publication": "skills_core.bundle.publish",
+    "lock_of": "skills_core.catalog.lock_build",
     "parse_skill_md": "skills_core.format.parsing",
     "publish": "skills_core.bundle.publish",
     "validate_skill": "skills_core.format.validation",
@@ -89,6 +97,8 @@ __all__ = [
     "FormatLimits",
     "InvalidSkillsError",
     "LimitExceededError",
+    "LockFileError",
+    "LockMismatchError",
     "MissingDependencyError",
     "Publication",
     "ReloadReport",
@@ -97,6 +107,7 @@ __all__ = [
     "ScriptRunnerError",
     "Skill",
     "SkillCatalog",
+    "SkillLock",
     "SkillMetadata",
     "SkillNotFoundError",
     "SkillParseError",
@@ -111,6 +122,7 @@ __all__ = [
     "YamlLimitError",
     "build_bundle",
     "build_publication",
+    "lock_of",
     "parse_skill_md",
     "publish",
     "validate_skill",

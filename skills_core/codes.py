@@ -52,6 +52,12 @@ DUPLICATE_NAME = "DUPLICATE_NAME"
 # type): that skill is refused, every other one still loads.
 LOAD_FAILED = "LOAD_FAILED"
 
+# A catalog with a lock (skills_core.catalog.lock): a skill or file unlike its locked digest
+# (also a tool's error), a skill the lock does not name, a locked skill the source lost.
+LOCK_MISMATCH = "LOCK_MISMATCH"
+NOT_LOCKED = "NOT_LOCKED"
+LOCK_MISSING = "LOCK_MISSING"
+
 # Storage problems for one skill or the whole listing.
 UNSAFE_PATH = "UNSAFE_PATH"
 LIST_FAILED = "LIST_FAILED"

@@ -13,6 +13,8 @@ so one bad skill never hides the others. Every error about a skill carries its `
     │   ├── UnsafePathError           (also ValueError) the path would leave the skill
     │   ├── LimitExceededError        larger than a configured Limits allows
     │   └── VerificationError         content unlike its listed digest (MCP, well-known index)
+    │       └── LockMismatchError     a file unlike its digest in the catalog's lock
+    ├── LockFileError                 a lock file cannot be read or is not a skillfs lock
     ├── SkillParseError               SKILL.md has no readable frontmatter
     │   └── YamlLimitError            too many YAML aliases ("billion laughs") or too deep
     ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
@@ -52,6 +54,8 @@ if TYPE_CHECKING:
 __all__ = [
     "InvalidSkillsError",
     "LimitExceededError",
+    "LockFileError",
+    "LockMismatchError",
     "MissingDependencyError",
     "ResourceNotFoundError",
     "RunnerUnavailableError",
@@ -113,6 +117,14 @@ class InvalidSkillsError(SkillfsError):
             location=location,
         )
         self.problems = tuple(problems)
+
+
+class LockFileError(SkillfsError):
+    """A lock file cannot be read or is not a skillfs lock (:mod:`skills_core.catalog.lock`)."""
+
+
+class LockMismatchError(VerificationError):
+    """A file a locked catalog read differs from its digest in the lock, or is not in it."""
 
 
 class ScriptRunnerError(SkillfsError):

@@ -14,6 +14,7 @@ from backends.composite import CompositeBackend
 from backends.opener import open_backend
 from skills_core.adk.toolset import SkillsToolset
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.lock import SkillLock
 
 Source = str | os.PathLike[str] | Backend
 """A folder path (a leading ``~`` is expanded), a URL :func:`backends.open_backend` opens, or
@@ -39,7 +40,12 @@ def open_sources(sources: Sequence[Source]) -> tuple[list[Backend], list[Backend
     return backends, opened
 
 
-def with_skills(agent: LlmAgent, *sources: Source, **options: Any) -> LlmAgent:
+def with_skills(
+    agent: LlmAgent,
+    *sources: Source,
+    lock: SkillLock | str | os.PathLike[str] | None = None,
+    **options: Any,
+) -> LlmAgent:
     """Add a :class:`SkillsToolset` serving ``sources`` to ``agent`` and return the agent.
 
     Several sources merge in precedence order (the first wins a name clash), as a
@@ -51,6 +57,8 @@ def with_skills(agent: LlmAgent, *sources: Source, **options: Any) -> LlmAgent:
     Args:
         agent: The agent to extend.
         *sources: Paths, URLs (anything :func:`backends.open_backend` opens) or backends.
+        lock: A lock (or a lock file's path): serve only the skills it pins, as pinned (see
+            :class:`~skills_core.catalog.catalog.SkillCatalog`).
         **options: Keyword options for :class:`SkillsToolset` (``scripts=``,
             ``listing=``...).
 
@@ -62,7 +70,7 @@ def with_skills(agent: LlmAgent, *sources: Source, **options: Any) -> LlmAgent:
         raise ValueError("with_skills needs at least one path, URL or backend")
     backends, opened = open_sources(sources)
     backend = backends[0] if len(backends) == 1 else CompositeBackend(backends)
-    agent.tools.append(_OwningToolset(SkillCatalog(backend), opened, **options))
+    agent.tools.append(_OwningToolset(SkillCatalog(backend, lock=lock), opened, **options))
     return agent
 
 

@@ -38,6 +38,7 @@ from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader, compare
+from skills_core.catalog.lock import SkillLock
 from skills_core.catalog.prompt import format_available_skills
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
@@ -76,6 +77,10 @@ class SkillCatalog(AsyncResource):
             looked (see :mod:`skills_core.catalog.cache_link`; never for memory backends).
             Skills it supplies hold no SKILL.md bytes: their bodies are read on demand, as
             with ``keep_bodies=False``.
+        lock: A :class:`~skills_core.catalog.lock.SkillLock`, or the path of a lock file (read
+            on the first refresh): serve only the skills it names, and each file only while its
+            bytes match their locked digest (see :mod:`skills_core.catalog.lock`). A locked
+            catalog hashes every SKILL.md it reads, so it keeps no persistent ``cache``.
     """
 
     def __init__(
@@ -88,6 +93,7 @@ class SkillCatalog(AsyncResource):
         keep_bodies: bool = True,
         body_cache: int | None = None,
         cache: CatalogCache | bool = False,
+        lock: SkillLock | str | os.PathLike[str] | None = None,
     ) -> None:
         self._backend = backend
         self._owns_backend = False
@@ -103,8 +109,15 @@ class SkillCatalog(AsyncResource):
             strict=strict,
             keep_bodies=keep_bodies,
         )
+        if isinstance(lock, SkillLock):
+            self._loader.lock = lock
+        self._lock_file = None if lock is None or isinstance(lock, SkillLock) else lock
         self._cache = cache_link(
-            cache, backend, strict=strict, limits=limits, format_limits=format_limits
+            cache if lock is None else False,
+            backend,
+            strict=strict,
+            limits=limits,
+            format_limits=format_limits,
         )
         kept = default_body_cache(backend) if body_cache is None else body_cache
         self._bodies = (
@@ -154,6 +167,11 @@ class SkillCatalog(AsyncResource):
     def backend(self) -> Backend:
         """The backend this catalog reads."""
         return self._backend
+
+    @property
+    def lock(self) -> SkillLock | None:
+        """The lock this catalog serves by, once read (``None`` without one)."""
+        return self._loader.lock
 
     @property
     def limits(self) -> Limits:
@@ -272,12 +290,15 @@ class SkillCatalog(AsyncResource):
             ResourceNotFoundError: No such file.
             UnsafePathError: The path would leave the skill folder.
             LimitExceededError: The file is over ``max_bytes`` or ``limits.max_read_bytes``.
+            LockMismatchError: The catalog has a lock, and the file is not in it or differs.
         """
-        folder = self._loaded_entry(name)[0].name
+        entry = self._loaded_entry(name)[0]
         limit = self._limits.max_read_bytes
         if max_bytes is not None:
             limit = min(limit, max_bytes)
-        return await self._backend.read(folder, path, max_bytes=limit)
+        data = await self._backend.read(entry.name, path, max_bytes=limit)
+        lock = self._loader.lock
+        return data if lock is None else lock.verify(name, path, data, location=entry.location)
 
     def to_prompt(self, *, include_location: bool = True) -> str:
         """The ``<available_skills>`` XML block of every skill a model may invoke, escaped.
@@ -326,6 +347,9 @@ class SkillCatalog(AsyncResource):
         async with self._lock:
             old = base = self._snapshot
             try:
+                if self._lock_file is not None:  # fails closed: no lock read, nothing served
+                    self._loader.lock = await asyncio.to_thread(SkillLock.read, self._lock_file)
+                    self._lock_file = None
                 if old is EMPTY_SNAPSHOT and self._cache is not None:
                     base, listing = await self._cache.seed_while(self._loader.listing)
                 else:

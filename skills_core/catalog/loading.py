@@ -11,6 +11,7 @@ bytes at once.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
 from typing import TypedDict
@@ -25,6 +26,7 @@ from backends.capabilities import (
 )
 from backends.errors import SkillNotFoundError
 from backends.limits import Limits, too_large
+from skills_core import codes
 from skills_core.catalog.entries import (
     CatalogEntry,
     failed_read_entry,
@@ -33,6 +35,7 @@ from skills_core.catalog.entries import (
     unreadable_entry,
     withhold,
 )
+from skills_core.catalog.lock import SkillLock
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import CatalogSnapshot, Changes
 from skills_core.format.format_limits import FormatLimits
@@ -62,6 +65,9 @@ class Loader:
         format_limits: The frontmatter's limits.
         strict: Judge as ``skillfs validate`` does.
         keep_bodies: Keep each SKILL.md on its entry; otherwise only its hash.
+
+    Attributes:
+        lock: The lock each SKILL.md is judged against, when the catalog has one.
     """
 
     def __init__(
@@ -80,6 +86,7 @@ class Loader:
         self._keep_bodies = keep_bodies
         self._batch = FETCH_BATCH if keep_bodies else LEAN_FETCH_BATCH
         self._withheld_of = withheld_fields_of(backend)
+        self.lock: SkillLock | None = None
 
     async def listing(self, *, cold: bool) -> Sequence[ListedDocument]:
         """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
@@ -124,10 +131,13 @@ class Loader:
                 changes[item.name] = unreadable_entry(item, oversize)
             else:
                 pending.append(item)
+        listed = None
         if known < len(old_entries):  # some folders are gone
             listed = {item.name for item in listing}
             changes.update((folder, None) for folder in old_entries.keys() - listed)
         problems: list[SkillProblem] = []
+        if self.lock is not None:
+            problems += self.lock.missing(listed or {item.name for item in listing})
         read_bytes = await self._judge_batch(read, read, old, changes, problems)
         for start in range(0, len(pending), self._batch):
             batch = pending[start : start + self._batch]
@@ -157,7 +167,8 @@ class Loader:
             strict=self._strict,
             previous=previous,
         )
-        return withhold(entry, withheld or {})  # also gives back fields approved since
+        entry = withhold(entry, withheld or {})  # also gives back fields approved since
+        return entry if self.lock is None else self.lock.judge(entry, document.data)
 
     async def _judge_batch(
         self,
@@ -201,6 +212,11 @@ class Loader:
                 read_bytes += len(result.data)
                 fields = withheld.get(listed.name)
                 entry = self.judge(_sharing_strings(result, listed), previous, fields)
+                if _keeps_locked(previous, entry):  # a refused change: keep the locked bytes
+                    refused = entry.errors[0]
+                    note = f"{refused.message}; still serving the locked version"
+                    problems.append(dataclasses.replace(refused, message=note))
+                    continue
                 changes[listed.name] = entry if keep_bodies else entry.without_body()
             elif isinstance(result, SkillNotFoundError):
                 if previous is not None:  # vanished since the listing: it is simply gone
@@ -212,6 +228,19 @@ class Loader:
             else:
                 changes[listed.name] = failed_read_entry(listed, result)
         return changes, problems, read_bytes
+
+
+def _keeps_locked(previous: CatalogEntry | None, entry: CatalogEntry) -> bool:
+    """True when ``entry`` refuses a change to a locked skill whose served bytes are held.
+
+    A catalog that keeps metadata only holds no bytes to serve: the skill is refused.
+    """
+    return (
+        previous is not None
+        and previous.loaded
+        and bool(previous.raw)
+        and any(problem.code == codes.LOCK_MISMATCH for problem in entry.errors)
+    )
 
 
 def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDocument:

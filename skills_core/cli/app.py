@@ -44,6 +44,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("cache", "show what the catalog cache holds (info), or remove it (clear)"),
     Command("approve", "approve one skill's current content: run its scripts, honour its tools"),
     Command("approvals", "list the stored approvals, or revoke one (--revoke NAME|DIGEST)"),
+    Command("lock", "pin the skills at URL by the sha256 of every file (--check, --update)"),
 )
 
 _EPILOG = """\

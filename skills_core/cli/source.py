@@ -72,12 +72,23 @@ def add_cache_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
-async def load_catalog(source: Backend, *, strict: bool = False, cache: bool) -> SkillCatalog:
+def add_lock_flag(parser: argparse.ArgumentParser) -> None:
+    """Add ``--lock FILE``: serve only the skills a lock file names, as locked."""
+    parser.add_argument(
+        "--lock",
+        metavar="FILE",
+        help="serve only the skills FILE locks, each only while its files match ('skillfs lock')",
+    )
+
+
+async def load_catalog(
+    source: Backend, *, strict: bool = False, cache: bool, lock: str | None = None
+) -> SkillCatalog:
     """A catalog of ``source`` after one refresh, through the catalog cache if ``cache``.
 
     Raises:
-        SkillfsError: The source could not be listed (the listing's own error, in one line).
+        SkillfsError: The source (or the ``lock`` file) could not be read (in one line).
     """
-    catalog = SkillCatalog(source, strict=strict, cache=cache)
+    catalog = SkillCatalog(source, strict=strict, cache=cache, lock=lock)
     (await catalog.refresh()).raise_for_failure()
     return catalog

@@ -25,11 +25,13 @@ from skills_core.codes import (
     INTERNAL_ERROR,
     INVALID_ARGUMENTS,
     INVALID_PATH,
+    LOCK_MISMATCH,
     READ_FAILED,
     RESOURCE_NOT_FOUND,
     RESOURCE_TOO_LARGE,
     SKILL_NOT_FOUND,
 )
+from skills_core.errors import LockMismatchError
 
 logger = logging.getLogger("skillfs.tools")
 
@@ -66,6 +68,8 @@ def error_from_exception(exc: SkillfsError) -> ToolResult:
         code = INVALID_PATH
     elif isinstance(exc, LimitExceededError):
         code = RESOURCE_TOO_LARGE
+    elif isinstance(exc, LockMismatchError):
+        code = LOCK_MISMATCH
     else:
         code = READ_FAILED
     return tool_error(code, exc.message)

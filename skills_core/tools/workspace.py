@@ -2,7 +2,9 @@
 
 A backend that has the skill in a folder on this machine says so
 (:func:`backends.capabilities.local_folder`: a local folder, or a composite whose owning member
-is one); scripts then run in place.
+is one); scripts then run in place, unless the catalog has a lock: a locked skill always runs
+from a copy of files checked against the lock as they are read, so a script swapped in its
+folder after the lock is refused before anything runs.
 
 A skill from remote storage is copied once per version - the catalog's fingerprint of its
 SKILL.md plus its file listing - into a private temporary folder; later runs reuse the copy.
@@ -70,7 +72,9 @@ class Workspaces:
             ResourceNotFoundError: The script is not a regular file.
             LimitExceededError: A remote skill is too large to copy.
         """
-        folder = await local_folder(self._catalog.backend, self._catalog.folder(name))
+        folder = None
+        if self._catalog.lock is None:  # a locked skill runs from a copy of its checked files
+            folder = await local_folder(self._catalog.backend, self._catalog.folder(name))
         if folder is not None:
             yield await asyncio.to_thread(_confined_script, folder, relative)
             return

@@ -11,8 +11,10 @@ import pytest
 from google.adk.agents import LlmAgent
 
 from backends import MemoryBackend, UnsupportedSourceError
+from backends.digests import digest_of
 from backends.testing import skill_md
 from skills_core.adk import SkillsToolset, with_skills
+from skills_core.catalog.lock import LockedSkill, SkillLock
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.remote.connections import connections
 from tests.remote.servers import StaticServer
@@ -112,3 +114,22 @@ async def test_closing_the_runner_closes_the_backends_with_skills_opened(
     await chat.close()
     assert await connections(static_server) <= before
     assert passed.closed == 0
+
+
+async def test_a_lock_file_limits_what_the_agent_is_shown(tmp_path: Path) -> None:
+    pinned = skill_md("pinned")
+    memory = MemoryBackend(
+        {"pinned": {"SKILL.md": pinned}, "other": {"SKILL.md": skill_md("other")}}
+    )
+    lock = SkillLock(
+        [LockedSkill("pinned", "pinned", "memory", {"SKILL.md": digest_of(pinned)})],
+        source="memory",
+    )
+    path = tmp_path / "skills.lock"
+    await asyncio.to_thread(lock.write, path)
+    model = ScriptedLlm(steps=[call("list_skills"), say("ok")])
+    agent = with_skills(LlmAgent(name="a", model=model, instruction="Help."), memory, lock=path)
+    chat = Conversation(agent)
+    events = await chat.send("what can you do?")
+    await chat.close()
+    assert [s["name"] for s in dict(responses(events))["list_skills"]["skills"]] == ["pinned"]

@@ -36,6 +36,7 @@ PRINTED = {
     "docs/index-and-publishing.md": "second refresh changed anything: False",
     "docs/storage/s3.md": "('api-docs', 'csv-insights', 'git-commit-messages', 'release-notes')",
     "docs/telemetry.md": '"name": "skillfs.load_skill"',
+    "docs/trust.md": "['changed file: csv-insights/scripts/profile_csv.py']",
 }
 """What some pages print when their code works, not merely runs."""
 PROFILES = ("skills-reader", "publisher")

@@ -14,7 +14,13 @@ from skills_core.cli.output import (
     report_catalog,
     skill_record,
 )
-from skills_core.cli.source import add_cache_flag, add_url_argument, load_catalog, open_source
+from skills_core.cli.source import (
+    add_cache_flag,
+    add_lock_flag,
+    add_url_argument,
+    load_catalog,
+    open_source,
+)
 from skills_core.cli.terminal import Style, one_line
 from skills_core.format.models import SkillMetadata
 
@@ -23,12 +29,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL and ``--json``."""
     add_url_argument(parser)
     add_cache_flag(parser)
+    add_lock_flag(parser)
     add_json_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print a NAME / DESCRIPTION table (or JSON) of every loaded skill."""
-    catalog = running.run(load_catalog(open_source(args.url), cache=args.cache))
+    catalog = running.run(load_catalog(open_source(args.url), cache=args.cache, lock=args.lock))
     misplaced = report_catalog(catalog)
     skills = catalog.list()
     if args.json:

@@ -10,7 +10,13 @@ import argparse
 from skills_core.cli import exits, running
 from skills_core.cli.arguments import characters
 from skills_core.cli.output import report_catalog
-from skills_core.cli.source import add_cache_flag, add_url_argument, load_catalog, open_source
+from skills_core.cli.source import (
+    add_cache_flag,
+    add_lock_flag,
+    add_url_argument,
+    load_catalog,
+    open_source,
+)
 from skills_core.cli.terminal import printable
 from skills_core.context.budget import catalog_prompt
 from skills_core.tool_table import SEARCH_SKILLS
@@ -20,6 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL, ``--no-location``, ``--budget`` and ``--no-search-tool``."""
     add_url_argument(parser)
     add_cache_flag(parser)
+    add_lock_flag(parser)
     parser.add_argument(
         "--no-location",
         action="store_true",
@@ -43,7 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the XML block an agent's system prompt lists the skills with."""
-    catalog = running.run(load_catalog(open_source(args.url), cache=args.cache))
+    catalog = running.run(load_catalog(open_source(args.url), cache=args.cache, lock=args.lock))
     if report_catalog(catalog):
         return exits.USAGE
     prompt = catalog_prompt(

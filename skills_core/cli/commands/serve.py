@@ -21,7 +21,7 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.cli import exits, running
 from skills_core.cli.arguments import characters, host, port, positive_seconds, url_path
 from skills_core.cli.output import plural, print_problems
-from skills_core.cli.source import add_url_argument, open_root
+from skills_core.cli.source import add_lock_flag, add_url_argument, open_root
 from skills_core.cli.terminal import PrintableFormatter, print_message, printable
 from skills_core.context.budget import ListingPolicy
 from skills_core.tool_table import SEARCH_SKILLS
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL and the transport, watch, listing, loading and script options."""
     add_url_argument(parser, skill_folder=False)
+    add_lock_flag(parser)
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP, not stdio")
     parser.add_argument(
         "--host",
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from skills_core.mcp.server import SkillServer  # the MCP SDK, or the install hint
     from skills_core.tools.policy import ScriptPolicy
 
-    catalog = SkillCatalog(open_root(args.url))
+    catalog = SkillCatalog(open_root(args.url), lock=args.lock)
     server = SkillServer(
         catalog,
         scripts=ScriptPolicy() if args.allow_scripts else None,

@@ -27,7 +27,13 @@ from skills_core.cli.output import (
     print_problems,
     problems_record,
 )
-from skills_core.cli.source import add_cache_flag, add_url_argument, load_catalog, open_source
+from skills_core.cli.source import (
+    add_cache_flag,
+    add_lock_flag,
+    add_url_argument,
+    load_catalog,
+    open_source,
+)
 from skills_core.cli.terminal import Style, print_message, printable
 from skills_core.format.models import Skill
 
@@ -36,6 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL, the skill's name and ``--json``."""
     add_url_argument(parser)
     add_cache_flag(parser)
+    add_lock_flag(parser)
     parser.add_argument(
         "name",
         metavar="NAME",
@@ -49,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     url, name = args.url, args.name
     if url is None and (os.sep in name or "/" in name):
         url, name = name, None  # one skill's folder, as every reading command takes it
-    entry, skill = running.run(_fetch(open_source(url), name, cache=args.cache))
+    entry, skill = running.run(_fetch(open_source(url), name, cache=args.cache, lock=args.lock))
     if skill is None:
         return exits.INVALID
     if args.json:
@@ -69,14 +76,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _fetch(
-    source: Backend, name: str | None, *, cache: bool
+    source: Backend, name: str | None, *, cache: bool, lock: str | None
 ) -> tuple[CatalogEntry, Skill | None]:
     """The skill ``name`` means, with its problems printed; ``None`` when it is not served.
 
     A folder's name means the skill that folder serves (a note says so); a refused folder
     prints why (another folder serving its name included).
     """
-    catalog: SkillCatalog = await load_catalog(source, cache=cache)
+    catalog: SkillCatalog = await load_catalog(source, cache=cache, lock=lock)
     snapshot = catalog.snapshot
     entry = _entry(snapshot, source, name)
     served = entry.served_name

@@ -18,7 +18,7 @@ from skills_core.catalog.report import ReloadReport
 from skills_core.cli import exits, running
 from skills_core.cli.arguments import positive_seconds
 from skills_core.cli.output import add_json_flag, plural, problem_line
-from skills_core.cli.source import add_url_argument, open_root
+from skills_core.cli.source import add_lock_flag, add_url_argument, open_root
 from skills_core.cli.terminal import Style, printable
 from skills_core.format.problems import SkillProblem
 
@@ -26,6 +26,7 @@ from skills_core.format.problems import SkillProblem
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL, ``--interval`` and ``--json``."""
     add_url_argument(parser, skill_folder=False)
+    add_lock_flag(parser)
     parser.add_argument(
         "--interval",
         type=positive_seconds,
@@ -40,13 +41,15 @@ def run(args: argparse.Namespace) -> int:
     """Watch until Ctrl-C (exit 0); exit 2 when the first listing fails."""
     backend = open_root(args.url)
     try:
-        return running.run(_watch(backend, interval=args.interval, as_json=args.json))
+        return running.run(
+            _watch(backend, interval=args.interval, as_json=args.json, lock=args.lock)
+        )
     except KeyboardInterrupt:
         return exits.OK
 
 
-async def _watch(backend: Backend, *, interval: float, as_json: bool) -> int:
-    catalog = SkillCatalog(backend)
+async def _watch(backend: Backend, *, interval: float, as_json: bool, lock: str | None) -> int:
+    catalog = SkillCatalog(backend, lock=lock)
     printed: set[SkillProblem] = set()
     first = True
     async for report in catalog.watch(interval=interval):

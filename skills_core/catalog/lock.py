@@ -1,0 +1,246 @@
+"""A lock: which skills a catalog may serve, and the SHA-256 of every file of each.
+
+The lock file is JSON (``skillfs-lock/1``): Python reads and writes it with the standard
+library alone (``tomllib`` cannot write TOML), and it is the format of the digests beside it,
+the bundle manifest and the well-known index. It is written deterministically, one entry per
+skill sorted by name, each file's digest on its own line, so a change reviews as a small diff::
+
+    {
+      "format": "skillfs-lock/1",
+      "source": "/srv/skills",
+      "skills": [
+        {
+          "name": "pdf",
+          "folder": "pdf",
+          "location": "/srv/skills/pdf/SKILL.md",
+          "files": {
+            "SKILL.md": "sha256:…",
+            "scripts/fill.py": "sha256:…"
+          }
+        }
+      ]
+    }
+
+A catalog built with a lock (``SkillCatalog(backend, lock=...)``) judges each SKILL.md against
+it as it loads (:meth:`SkillLock.judge`), reports locked skills the source lost
+(:meth:`SkillLock.missing`) and checks every other file when it is read
+(:meth:`SkillLock.verify`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Mapping, Set
+from typing import Any, NamedTuple
+
+from backends.digests import digest_of, is_digest
+from backends.errors import UnsafePathError
+from backends.paths import check_relative_path, skill_md_name
+from skills_core import codes
+from skills_core.catalog.entries import CatalogEntry
+from skills_core.errors import LockFileError, LockMismatchError
+from skills_core.format.problems import SkillProblem
+
+LOCK_FORMAT = "skillfs-lock/1"
+DEFAULT_LOCK_FILE = "skills.lock"
+
+
+class LockedSkill(NamedTuple):
+    """One skill as locked.
+
+    Attributes:
+        name: The name the skill is served under.
+        folder: Its folder (the backend's storage key).
+        location: Where its SKILL.md was, for messages and reviews.
+        files: Each file's path in the skill folder and its ``sha256:`` digest, sorted by path.
+    """
+
+    name: str
+    folder: str
+    location: str
+    files: Mapping[str, str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as the lock file writes it."""
+        return {
+            "name": self.name,
+            "folder": self.folder,
+            "location": self.location,
+            "files": dict(sorted(self.files.items())),
+        }
+
+
+class SkillLock:
+    """The skills a catalog may serve, by name, each with the digest of every file.
+
+    Args:
+        skills: The locked skills.
+        source: The location they were locked from (``skillfs lock --check`` re-reads it).
+        location: Where the lock file is, for messages.
+    """
+
+    def __init__(
+        self, skills: Iterable[LockedSkill], *, source: str, location: str = DEFAULT_LOCK_FILE
+    ) -> None:
+        self.skills: Mapping[str, LockedSkill] = {
+            skill.name: skill for skill in sorted(skills, key=lambda skill: skill.name)
+        }
+        self.source = source
+        self.location = location
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SkillLock) and self.dumps() == other.dumps()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> SkillLock:
+        """Read a lock file (blocking).
+
+        Raises:
+            LockFileError: It cannot be read or is not a ``skillfs-lock/1`` file.
+        """
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as exc:
+            message = f"cannot read the lock: {exc.strerror}"
+            raise LockFileError(message, location=str(path)) from exc
+        return cls.parse(text, location=str(path))
+
+    @classmethod
+    def parse(cls, text: str, *, location: str = DEFAULT_LOCK_FILE) -> SkillLock:
+        """A lock from the text of a lock file.
+
+        Raises:
+            LockFileError: It is not a ``skillfs-lock/1`` file.
+        """
+        try:
+            document = json.loads(text)
+            if document.get("format") != LOCK_FORMAT:
+                raise ValueError(f"format is not {LOCK_FORMAT!r}")
+            skills = [_locked_skill(item) for item in document["skills"]]
+            source = document["source"]
+            if not isinstance(source, str):
+                raise TypeError("'source' is not a string")
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            reason = f"{type(exc).__name__}: {exc}"
+            raise LockFileError(f"not a skillfs lock ({reason})", location=location) from exc
+        return cls(skills, source=source, location=location)
+
+    def dumps(self) -> str:
+        """The lock file's text: deterministic, one entry per skill, sorted."""
+        document = {
+            "format": LOCK_FORMAT,
+            "source": self.source,
+            "skills": [skill.to_dict() for skill in self.skills.values()],
+        }
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write the lock file (blocking); a reader never sees half of it."""
+        temporary = f"{os.fspath(path)}.tmp"
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(self.dumps())
+        os.replace(temporary, path)
+
+    def pinning(self, name: str, current: SkillLock) -> SkillLock:
+        """This lock with skill ``name`` as ``current`` has it (dropped when it has none)."""
+        skills = {**self.skills}
+        skills.pop(name, None)
+        if name in current.skills:
+            skills[name] = current.skills[name]
+        return SkillLock(skills.values(), source=self.source, location=self.location)
+
+    def differences(self, current: SkillLock) -> list[str]:
+        """One line per difference from ``current``: skills and files added, removed, changed."""
+        lines = []
+        for kind, name in _compared(self.skills, current.skills):
+            if kind != "changed":
+                lines.append(f"{kind} skill: {name}")
+                continue
+            files = _compared(self.skills[name].files, current.skills[name].files)
+            lines += (f"{what} file: {name}/{path}" for what, path in files)
+        return lines
+
+    def judge(self, entry: CatalogEntry, data: bytes) -> CatalogEntry:
+        """``entry``, refused unless the lock names it and ``data`` (its SKILL.md) matches."""
+        if entry.metadata is None:
+            return entry
+        name = entry.metadata.name
+        locked = self.skills.get(name)
+        if locked is None:
+            message = f"not in the lock {self.location}; not served"
+            return _refused(entry, SkillProblem(name, entry.location, codes.NOT_LOCKED, message))
+        path = skill_md_name(locked.files) or "SKILL.md"
+        if locked.files.get(path) != digest_of(data):
+            message = f"{path} differs from the lock {self.location}; refused"
+            problem = SkillProblem(name, entry.location, codes.LOCK_MISMATCH, message)
+            return _refused(entry, problem)
+        return entry
+
+    def missing(self, folders: Set[str]) -> list[SkillProblem]:
+        """A ``LOCK_MISSING`` problem for each locked skill whose folder is not in ``folders``."""
+        return [
+            SkillProblem(
+                skill.name,
+                skill.location,
+                codes.LOCK_MISSING,
+                f"locked in {self.location} but gone from the source",
+            )
+            for skill in self.skills.values()
+            if skill.folder not in folders
+        ]
+
+    def verify(self, name: str, path: str, data: bytes, *, location: str) -> bytes:
+        """Return ``data`` when it is the file ``path`` of skill ``name`` as locked.
+
+        Raises:
+            LockMismatchError: The file is not in the lock, or its bytes differ.
+        """
+        locked = self.skills.get(name)
+        relative = check_relative_path(path)
+        expected = None if locked is None else locked.files.get(relative)
+        if expected is None:
+            raise LockMismatchError(
+                f"{relative} is not in the lock {self.location}; refused", location=location
+            )
+        if digest_of(data) != expected:
+            raise LockMismatchError(
+                f"{relative} differs from the lock {self.location}; refused", location=location
+            )
+        return data
+
+
+def _compared(
+    before: Mapping[str, object], after: Mapping[str, object]
+) -> Iterator[tuple[str, str]]:
+    """``("added" | "removed" | "changed", key)`` for each key whose value differs, sorted."""
+    for key in sorted(before.keys() | after.keys()):
+        if key not in before:
+            yield "added", key
+        elif key not in after:
+            yield "removed", key
+        elif before[key] != after[key]:
+            yield "changed", key
+
+
+def _refused(entry: CatalogEntry, problem: SkillProblem) -> CatalogEntry:
+    return entry._replace(
+        metadata=None, raw=b"", errors=(problem,), warnings=(), frontmatter_name=problem.name
+    )
+
+
+def _locked_skill(item: Any) -> LockedSkill:
+    """One entry of a parsed lock file, checked."""
+    name, folder, location, files = item["name"], item["folder"], item["location"], item["files"]
+    if not all(isinstance(value, str) for value in (name, folder, location)):
+        raise TypeError(f"skill {name!r} has a non-string name, folder or location")
+    if not isinstance(files, dict) or not all(is_digest(value) for value in files.values()):
+        raise ValueError(f"skill {name!r}: 'files' must map paths to sha256: digests")
+    try:
+        checked = {check_relative_path(path): digest for path, digest in files.items()}
+    except UnsafePathError as exc:
+        raise ValueError(f"skill {name!r}: {exc.message}") from exc
+    return LockedSkill(name, folder, location, checked)

@@ -1,0 +1,49 @@
+"""Lock what a catalog serves: every loaded skill with the SHA-256 of each of its files.
+
+A file whose backend already lists a verified ``sha256:`` digest (MCP lists one per file and
+checks every read against it) is locked from its listing; every other file is read once, through
+the catalog (limits and path confinement apply), and hashed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from backends.digests import digest_of, is_digest
+from backends.paths import skill_md_name
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.lock import LockedSkill, SkillLock
+
+_PARALLEL_SKILLS = 16
+
+
+async def lock_of(catalog: SkillCatalog) -> SkillLock:
+    """The lock of every skill ``catalog`` serves now (refresh it first).
+
+    Raises:
+        StorageError: A file of a served skill could not be read.
+    """
+    gate = asyncio.Semaphore(_PARALLEL_SKILLS)
+
+    async def locked(name: str) -> LockedSkill:
+        async with gate:
+            return await _locked_skill(catalog, name)
+
+    skills = await asyncio.gather(*(locked(meta.name) for meta in catalog.list()))
+    return SkillLock(skills, source=catalog.backend.location)
+
+
+async def _locked_skill(catalog: SkillCatalog, name: str) -> LockedSkill:
+    skill = await catalog.get(name)
+    skill_md = skill_md_name([file.path for file in skill.files])
+    files: dict[str, str] = {}
+    if skill_md is None:  # a backend that lists no SKILL.md: lock the bytes served
+        files["SKILL.md"] = digest_of(await catalog.read_skill_md(name))
+    for file in skill.files:
+        if is_digest(file.fingerprint):
+            files[file.path] = file.fingerprint
+        elif file.path == skill_md:
+            files[file.path] = digest_of(await catalog.read_skill_md(name))
+        else:
+            files[file.path] = digest_of(await catalog.read_resource(name, file.path))
+    return LockedSkill(name, catalog.folder(name), skill.location, files)

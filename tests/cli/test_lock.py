@@ -1,0 +1,102 @@
+"""`skillfs lock`: write a lock, check a source against it (a CI gate), re-pin one skill."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skills_core.catalog.lock import SkillLock
+from skills_core.errors import LockFileError
+from tests.cli.conftest import GOOD, RunCli, skill_md
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    root = tmp_path / "skills"
+    for name, text in GOOD.items():
+        (root / name / "scripts").mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(text)
+        (root / name / "scripts" / "run.py").write_text(f"print({name!r})\n")
+    return root
+
+
+@pytest.fixture
+def lock_file(cli: RunCli, root: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "skills.lock"
+    result = cli("lock", root, "-o", path)
+    assert (result.code, result.out) == (0, f"wrote {path}: 3 skills, 6 files\n")
+    return path
+
+
+def test_the_lock_is_sorted_deterministic_json(cli: RunCli, root: Path, lock_file: Path) -> None:
+    document = json.loads(lock_file.read_text())
+    assert document["format"] == "skillfs-lock/1"
+    assert document["source"] == str(root)
+    assert [skill["name"] for skill in document["skills"]] == ["alpha", "beta", "gamma"]
+    assert list(document["skills"][0]["files"]) == ["SKILL.md", "scripts/run.py"]
+    first = lock_file.read_bytes()
+    cli("lock", root, "-o", lock_file)
+    assert lock_file.read_bytes() == first
+
+
+def test_check_passes_on_an_unchanged_source(cli: RunCli, root: Path, lock_file: Path) -> None:
+    result = cli("lock", "--check", "-o", lock_file)  # the source the lock records
+    assert (result.code, result.out) == (0, f"{lock_file} matches {root}: 3 skills\n")
+
+
+def test_check_lists_every_difference_and_exits_1(cli: RunCli, root: Path, lock_file: Path) -> None:
+    (root / "alpha" / "scripts" / "run.py").write_text("print('swapped')\n")
+    (root / "beta" / "notes.md").write_text("new\n")
+    (root / "gamma" / "SKILL.md").unlink()
+    (root / "delta").mkdir()
+    (root / "delta" / "SKILL.md").write_text(skill_md("delta"))
+    result = cli("lock", root, "--check", "-o", lock_file)
+    assert result.code == 1
+    assert result.out.splitlines() == [
+        "changed file: alpha/scripts/run.py",
+        "added file: beta/notes.md",
+        "added skill: delta",
+        "removed skill: gamma",
+    ]
+    assert result.err == f"error: {lock_file}: the source differs from the lock (4 differences)\n"
+
+
+def test_update_re_pins_one_skill_only(cli: RunCli, root: Path, lock_file: Path) -> None:
+    (root / "alpha" / "SKILL.md").write_text(skill_md("alpha", "Changed. Use for alpha."))
+    (root / "beta" / "scripts" / "run.py").write_text("print('changed')\n")
+    result = cli("lock", "--update", "alpha", "-o", lock_file)
+    assert (result.code, result.out) == (0, f"re-pinned alpha in {lock_file}\n")
+    check = cli("lock", "--check", "-o", lock_file)
+    assert check.out.splitlines() == ["changed file: beta/scripts/run.py"]
+    unknown = cli("lock", "--update", "nope", "-o", lock_file)
+    assert (unknown.code, unknown.err) == (2, f"error: {lock_file}: no skill named 'nope' to pin\n")
+
+
+def test_list_with_a_lock_refuses_each_change_with_its_code(
+    cli: RunCli, root: Path, lock_file: Path
+) -> None:
+    (root / "alpha" / "SKILL.md").write_text(skill_md("alpha", "Changed. Use for alpha."))
+    (root / "gamma" / "SKILL.md").unlink()
+    (root / "delta").mkdir()
+    (root / "delta" / "SKILL.md").write_text(skill_md("delta"))
+    result = cli("list", root, "--lock", lock_file)
+    assert [line.split()[0] for line in result.out.splitlines()[1:]] == ["beta"]
+    assert result.err.splitlines() == [
+        f"error: {root}/alpha/SKILL.md: SKILL.md differs from the lock {lock_file}; refused "
+        "[LOCK_MISMATCH]",
+        f"error: {root}/delta/SKILL.md: not in the lock {lock_file}; not served [NOT_LOCKED]",
+        f"error: {root}/gamma/SKILL.md: locked in {lock_file} but gone from the source "
+        "[LOCK_MISSING]",
+    ]
+
+
+def test_an_unreadable_lock_serves_nothing(cli: RunCli, root: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.lock"
+    bad.write_text("{}")
+    result = cli("list", root, "--lock", bad)
+    assert result.code == 2
+    assert "not a skillfs lock" in result.err
+    with pytest.raises(LockFileError, match="not a skillfs lock"):
+        SkillLock.read(bad)

@@ -1,0 +1,48 @@
+"""A lock's edges on one backend: a catalog without the locked bytes, hostile lock files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from backends import MemoryBackend
+from backends.testing import skill_md
+from skills_core import LockFileError, SkillCatalog, SkillLock, codes, lock_of
+
+
+async def test_a_catalog_keeping_metadata_only_refuses_a_changed_skill() -> None:
+    backend = MemoryBackend({"pdf": {"SKILL.md": skill_md("pdf")}})
+    plain = SkillCatalog(backend)
+    await plain.refresh()
+    catalog = SkillCatalog(backend, keep_bodies=False, lock=await lock_of(plain))
+    await catalog.refresh()
+    assert "pdf" in catalog
+    backend.put("pdf", {"SKILL.md": skill_md("pdf", "Changed.")})
+    report = await catalog.refresh()
+    assert report.removed == ("pdf",)
+    assert [(p.code, p.message) for p in catalog.errors] == [
+        (codes.LOCK_MISMATCH, "SKILL.md differs from the lock skills.lock; refused")
+    ]
+
+
+async def test_an_unreadable_lock_file_serves_nothing() -> None:
+    catalog = SkillCatalog(MemoryBackend({"pdf": {"SKILL.md": skill_md("pdf")}}), lock="nowhere")
+    report = await catalog.refresh()
+    assert report.failure is not None
+    assert "cannot read the lock" in report.failure.message
+    assert len(catalog) == 0
+
+
+@pytest.mark.parametrize(
+    "skill",
+    [
+        {"name": "a", "folder": "a", "location": "a", "files": {"SKILL.md": "md5:00"}},
+        {"name": "a", "folder": "a", "location": "a", "files": {"../x": "sha256:" + "0" * 64}},
+        {"name": 1, "folder": "a", "location": "a", "files": {}},
+    ],
+)
+def test_a_malformed_lock_is_refused(skill: dict[str, object]) -> None:
+    text = json.dumps({"format": "skillfs-lock/1", "source": "s", "skills": [skill]})
+    with pytest.raises(LockFileError, match="not a skillfs lock"):
+        SkillLock.parse(text)
