@@ -13,6 +13,7 @@ so one bad skill never hides the others. Every error about a skill carries its `
     │   ├── UnsafePathError           (also ValueError) the path would leave the skill
     │   ├── LimitExceededError        larger than a configured Limits allows
     │   └── VerificationError         content unlike its listed digest (MCP, well-known index)
+    │       └── SignatureError        a signed index refused: unsigned, untrusted key, rollback
     ├── SkillParseError               SKILL.md has no readable frontmatter
     │   └── YamlLimitError            too many YAML aliases ("billion laughs") or too deep
     ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
@@ -35,6 +36,7 @@ from backends.errors import (
     LimitExceededError,
     MissingDependencyError,
     ResourceNotFoundError,
+    SignatureError,
     SkillfsError,
     SkillNotFoundError,
     StorageError,
@@ -56,6 +58,7 @@ __all__ = [
     "ResourceNotFoundError",
     "RunnerUnavailableError",
     "ScriptRunnerError",
+    "SignatureError",
     "SkillNotFoundError",
     "SkillParseError",
     "SkillValidationError",
