@@ -12,18 +12,27 @@
   with a :class:`~backends.errors.VerificationError`.
 - An artifact that cannot be fetched reads the index again once: when it now names another
   artifact (a newer publication removed the old one), that one is served.
+- With ``trusted_keys``, each new index is verified before anything of it is used: its
+  signature file (the index's name plus ``.sig``, read no further than
+  ``MAX_SIGNATURE_BYTES``) must be a trusted key's over exactly the bytes served, and its
+  ``skillfs-sequence`` no lower than the highest already accepted
+  (:mod:`backends.index.signing`); else the refresh fails with a
+  :class:`~backends.errors.SignatureError` and the backend keeps serving what it had verified.
+  Artifacts are then checked against the signed digests, as always.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.digests import digest_of
 from backends.errors import (
+    LimitExceededError,
     ResourceNotFoundError,
+    SignatureError,
     SkillNotFoundError,
     StorageError,
     VerificationError,
@@ -33,6 +42,9 @@ from backends.index.document import SKILL_MD, Index, IndexEntry, parse_index
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name
 from backends.resource import AsyncResource
+
+if TYPE_CHECKING:
+    from backends.index.signing import IndexVerifier, SequenceMemory, TrustedKey
 
 
 class Fetched(NamedTuple):
@@ -78,6 +90,13 @@ class IndexTransport(Protocol):
             LimitExceededError: It is larger than ``max_bytes``.
         """
 
+    async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
+        """The index's signature file (its name plus ``.sig``), or ``None`` when there is none.
+
+        Raises:
+            LimitExceededError: It is larger than ``max_bytes``.
+        """
+
     async def aclose(self) -> None:
         """Release connections."""
 
@@ -111,11 +130,32 @@ class IndexBackend(AsyncResource):
         transport: How the index and its artifacts are fetched.
         limits: ``max_index_bytes`` for the index, ``max_skill_md_bytes`` for SKILL.md
             artifacts, and the bundle limits for archives.
+        trusted_keys: Serve only an index signed by one of these Ed25519 public keys (PEM
+            bytes or key objects; two during a key rotation). ``None``: no check.
+        sequences: Where the highest sequence accepted per index is remembered across
+            processes (:class:`~skills_core.catalog.cache_store.CatalogCache`); by default
+            only while this backend lives.
+
+    Raises:
+        SignatureError: A trusted key is not an Ed25519 public key.
+        MissingDependencyError: ``trusted_keys`` is given and cryptography is not installed.
     """
 
-    def __init__(self, transport: IndexTransport, *, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(
+        self,
+        transport: IndexTransport,
+        *,
+        limits: Limits = DEFAULT_LIMITS,
+        trusted_keys: Sequence[TrustedKey] | None = None,
+        sequences: SequenceMemory | None = None,
+    ) -> None:
         self._transport = transport
         self._limits = limits
+        self._verifier: IndexVerifier | None = None
+        if trusted_keys is not None:
+            from backends.index.signing import IndexVerifier
+
+            self._verifier = IndexVerifier(trusted_keys, sequences=sequences)
         self._state = _EMPTY
         self._listed_once = False
         self._artifacts: dict[str, Artifact | StorageError] = {}
@@ -181,12 +221,33 @@ class IndexBackend(AsyncResource):
                     self._state = state._replace(validator=fetched.validator)
                 return self._state
             location = self._transport.location
+            if self._verifier is not None:
+                await self._check_signature(fetched.data)
             index = await asyncio.to_thread(parse_index, fetched.data, location=location)
+            if self._verifier is not None:
+                await asyncio.to_thread(
+                    self._verifier.check_sequence, index.sequence, location=location
+                )
             self._state = self._build(fetched, index)
             listed = {entry.entry.digest for entry in self._state.skills.values()}
             for digest in set(self._artifacts) - listed:
                 del self._artifacts[digest]
             return self._state
+
+    async def _check_signature(self, data: bytes) -> None:
+        """Refuse ``data`` unless a trusted key signed exactly these bytes."""
+        from backends.index.signing import MAX_SIGNATURE_BYTES
+
+        assert self._verifier is not None
+        location = self._transport.location
+        try:
+            signature = await self._transport.fetch_signature(max_bytes=MAX_SIGNATURE_BYTES)
+        except LimitExceededError as exc:
+            raise SignatureError(
+                f"refused: the signature file is larger than {MAX_SIGNATURE_BYTES} bytes",
+                location=location,
+            ) from exc
+        await asyncio.to_thread(self._verifier.check_signature, data, signature, location=location)
 
     def _build(self, fetched: Fetched, index: Index) -> _State:
         skills: dict[str, _Listed] = {}

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 from backends.errors import LimitExceededError, ResourceNotFoundError, StorageError
-from backends.index.document import INDEX_PATH
+from backends.index.document import INDEX_PATH, SIGNATURE_SUFFIX
 from backends.index.reader import Fetched, IndexBackend
 from backends.limits import Limits, check_size
 from backends.paths import check_relative_path
@@ -97,6 +97,21 @@ class StoreTransport:
     async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
         """One GET of at most ``max_bytes + 1`` bytes."""
         return Fetched(await read_bounded(self._fs, key, max_bytes, location=location))
+
+    async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
+        """One GET of at most ``max_bytes + 1`` bytes; ``None`` when there is no signature."""
+        index = self._index + SIGNATURE_SUFFIX
+        location = join_location(self._base_location, index)
+        try:
+            return await read_bounded(
+                self._fs,
+                self._path(index),
+                max_bytes,
+                location=location,
+                missing=ResourceNotFoundError,
+            )
+        except ResourceNotFoundError:
+            return None
 
     async def aclose(self) -> None:
         """Close the filesystem's session."""

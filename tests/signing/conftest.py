@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
-from backends.index.signing import new_key_pair
+from backends import MemoryBackend
+from backends.index.signing import new_key_pair, private_key
+from backends.testing import skill_md
+from skills_core.bundle.publish import build_publication
 from tests.index.conftest import site, web
 
 __all__ = ["site", "web"]
@@ -44,3 +48,19 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
     monkeypatch.setenv("SKILLFS_CACHE_DIR", str(folder))
     return folder
+
+
+SKILLS = {
+    "alpha": {"SKILL.md": skill_md("alpha"), "references/guide.md": b"# Guide\n"},
+    "beta": {"SKILL.md": skill_md("beta")},
+}
+"""One skill published as an archive, one as its SKILL.md alone."""
+
+
+async def signed(
+    keys: Keys | None, skills: Mapping[str, Mapping[str, bytes]] = SKILLS
+) -> dict[str, bytes]:
+    """The files of a publication of ``skills``, signed with ``keys`` (unsigned for ``None``)."""
+    key = None if keys is None else private_key(keys.private.read_bytes())
+    publication = await build_publication(MemoryBackend(skills), signing_key=key)
+    return dict(publication.files)
