@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from backends.errors import ResourceNotFoundError, StorageError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH, SIGNATURE_SUFFIX
-from backends.index.reader import Fetched, IndexBackend
+from backends.index.reader import Fetched, IndexBackend, index_verifier
 from backends.index.redirects import WEB, Credentials, get_following, origin
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from backends.remote.deadline import DEFAULT_TIMEOUT, TimeBudget
@@ -222,15 +222,20 @@ class HttpIndexBackend(IndexBackend):
         limits: Index, SKILL.md and archive limits.
         retry: How transient failures are retried (4 attempts with backoff by default).
         timeout: Seconds one request may take, retries included (as for ``FsspecBackend``).
-        trusted_keys: Serve only an index signed by one of these Ed25519 public keys (see
-            :class:`~backends.index.reader.IndexBackend`).
-        sequences: Where the highest sequence accepted is remembered across processes.
+        trusted_keys: Serve only an index signed by one of these Ed25519 public keys (PEM
+            bytes or key objects; two during a key rotation), verified before anything of it
+            is used (:mod:`backends.index.signing`). ``None``: no check.
+        sequences: Where the highest sequence accepted is remembered across processes
+            (:class:`~skills_core.catalog.cache_store.CatalogCache`); by default only while
+            this backend lives.
         **storage_options: For fsspec's HTTP filesystem (``client_kwargs`` for aiohttp); its
             headers and ``auth``, like a top-level ``auth=``, go to the index's origin only.
 
     Raises:
         UnsupportedSourceError: The URL is not http(s).
-        MissingDependencyError: aiohttp is not installed (``skillfs[http]``).
+        MissingDependencyError: aiohttp is not installed (``skillfs[http]``), or
+            ``trusted_keys`` are given and cryptography is not (``skillfs[sign]``).
+        SignatureError: A trusted key is not an Ed25519 public key.
     """
 
     def __init__(
@@ -269,4 +274,5 @@ class HttpIndexBackend(IndexBackend):
             retry=retry or default_retry(scheme),
             budget=budget,
         )
-        super().__init__(transport, limits=limits, trusted_keys=trusted_keys, sequences=sequences)
+        verifier = index_verifier(trusted_keys, sequences)
+        super().__init__(transport, limits=limits, verifier=verifier)

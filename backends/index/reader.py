@@ -12,8 +12,8 @@
   with a :class:`~backends.errors.VerificationError`.
 - An artifact that cannot be fetched reads the index again once: when it now names another
   artifact (a newer publication removed the old one), that one is served.
-- With ``trusted_keys``, each new index is verified before anything of it is used: its
-  signature file (the index's name plus ``.sig``, read no further than
+- With a ``verifier`` (``trusted_keys``), each new index is verified before anything of it
+  is used: its signature file (the index's name plus ``.sig``, read no further than
   ``MAX_SIGNATURE_BYTES``) must be a trusted key's over exactly the bytes served, and its
   ``skillfs-sequence`` no lower than the highest already accepted
   (:mod:`backends.index.signing`); else the refresh fails with a
@@ -123,6 +123,22 @@ class _State(NamedTuple):
 _EMPTY = _State(b"", None, {}, {}, ())
 
 
+def index_verifier(
+    trusted_keys: Sequence[TrustedKey] | None, sequences: SequenceMemory | None
+) -> IndexVerifier | None:
+    """The verifier for a backend given ``trusted_keys`` (none without them).
+
+    Raises:
+        SignatureError: A key is not an Ed25519 public key.
+        MissingDependencyError: cryptography is not installed (``skillfs[sign]``).
+    """
+    if trusted_keys is None:
+        return None
+    from backends.index.signing import IndexVerifier
+
+    return IndexVerifier(trusted_keys, sequences=sequences)
+
+
 class IndexBackend(AsyncResource):
     """The skills of a well-known index, read through ``transport``; see the module docstring.
 
@@ -130,15 +146,8 @@ class IndexBackend(AsyncResource):
         transport: How the index and its artifacts are fetched.
         limits: ``max_index_bytes`` for the index, ``max_skill_md_bytes`` for SKILL.md
             artifacts, and the bundle limits for archives.
-        trusted_keys: Serve only an index signed by one of these Ed25519 public keys (PEM
-            bytes or key objects; two during a key rotation). ``None``: no check.
-        sequences: Where the highest sequence accepted per index is remembered across
-            processes (:class:`~skills_core.catalog.cache_store.CatalogCache`); by default
-            only while this backend lives.
-
-    Raises:
-        SignatureError: A trusted key is not an Ed25519 public key.
-        MissingDependencyError: ``trusted_keys`` is given and cryptography is not installed.
+        verifier: Checks each new index's signature and sequence before it is used
+            (:class:`~backends.index.signing.IndexVerifier`); ``None``: no check.
     """
 
     def __init__(
@@ -146,16 +155,11 @@ class IndexBackend(AsyncResource):
         transport: IndexTransport,
         *,
         limits: Limits = DEFAULT_LIMITS,
-        trusted_keys: Sequence[TrustedKey] | None = None,
-        sequences: SequenceMemory | None = None,
+        verifier: IndexVerifier | None = None,
     ) -> None:
         self._transport = transport
         self._limits = limits
-        self._verifier: IndexVerifier | None = None
-        if trusted_keys is not None:
-            from backends.index.signing import IndexVerifier
-
-            self._verifier = IndexVerifier(trusted_keys, sequences=sequences)
+        self._verifier = verifier
         self._state = _EMPTY
         self._listed_once = False
         self._artifacts: dict[str, Artifact | StorageError] = {}

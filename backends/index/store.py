@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 from backends.errors import LimitExceededError, ResourceNotFoundError, StorageError
@@ -24,6 +24,9 @@ from backends.paths import check_relative_path
 from backends.remote.filesystem import RemoteFS
 from backends.remote.fingerprints import fingerprint
 from backends.remote.urls import join_location
+
+if TYPE_CHECKING:
+    from backends.index.signing import IndexVerifier
 
 _BASE = "http://base.invalid/"
 """A stand-in origin for resolving entry URLs as RFC 3986 says, inside the base folder."""
@@ -160,7 +163,9 @@ async def read_bounded(
     return data
 
 
-async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> IndexBackend | None:
+async def published_index(
+    fs: RemoteFS, *, location: str, limits: Limits, verifier: IndexVerifier | None = None
+) -> IndexBackend | None:
     """The index serving ``fs.path``: the path names one, or its folder holds one; else ``None``.
 
     A folder is checked by reading ``.well-known/agent-skills/index.json``: one GET, whose
@@ -170,6 +175,7 @@ async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> Ind
         fs: The opened filesystem; an index backend takes it over, to close it.
         location: The URL of ``fs.path``, for messages.
         limits: The limits the index backend applies.
+        verifier: Checks each new index before it is used (signed publications).
 
     Raises:
         LimitExceededError: The folder's index is larger than ``Limits.max_index_bytes``.
@@ -183,7 +189,7 @@ async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> Ind
             base, _, index = path.rpartition("/")
         base_location = location[: len(location) - len(index)].rstrip("/")
         transport = StoreTransport(fs, base=base, index=index, location=base_location)
-        return IndexBackend(transport, limits=limits)
+        return IndexBackend(transport, limits=limits, verifier=verifier)
     candidate = f"{path}/{INDEX_PATH}" if path else INDEX_PATH
     where = join_location(location, INDEX_PATH)
     try:
@@ -193,7 +199,7 @@ async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> Ind
     except ResourceNotFoundError:
         return None
     transport = StoreTransport(fs, base=path, index=INDEX_PATH, location=location, read=read)
-    return IndexBackend(transport, limits=limits)
+    return IndexBackend(transport, limits=limits, verifier=verifier)
 
 
 def _is_content_token(token: str, data: bytes) -> bool:
