@@ -81,7 +81,8 @@ class Index(NamedTuple):
         entries: The usable entries by name, in index order.
         problems: ``(label, error)`` for each entry that cannot be used: its name, or
             ``skills[i]`` when it has no usable one.
-        sequence: The index's ``skillfs-sequence``, when it has an integer one.
+        sequence: The index's ``skillfs-sequence``, when it has one (an integer from 0 to
+            2**63 - 1).
     """
 
     entries: Mapping[str, IndexEntry]
@@ -132,7 +133,7 @@ def parse_index(data: bytes, *, location: str) -> Index:
         taken.add(label)
         problems.append((label, error))
     sequence = document.get(SEQUENCE)
-    valid = isinstance(sequence, int) and not isinstance(sequence, bool)
+    valid = type(sequence) is int and 0 <= sequence < 2**63  # what SQLite stores
     return Index(entries, tuple(problems), sequence if valid else None)
 
 

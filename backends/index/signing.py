@@ -199,8 +199,8 @@ class IndexVerifier:
             last = max(self._seen.get(location, -1), -1 if stored is None else stored)
             if sequence < last:
                 raise SignatureError(
-                    f"refused: rollback: the index's sequence {sequence} is older than "
-                    f"{last}, already seen (a replayed older publication)",
+                    f"refused: the index's sequence {sequence} is lower than {last}, already "
+                    "accepted: a replayed older publication (rollback)",
                     location=location,
                 )
             self._seen[location] = sequence
