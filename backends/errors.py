@@ -59,6 +59,14 @@ class VerificationError(StorageError):
     """
 
 
+class SignatureError(VerificationError):
+    """A signed publication refused, or a key that cannot be used.
+
+    The index is unsigned, signed by a key not trusted, unlike its signature, or older than
+    one already accepted (a rollback).
+    """
+
+
 class UnsupportedSourceError(SkillfsError, ValueError):
     """A URL or path names storage that skillfs cannot open."""
 

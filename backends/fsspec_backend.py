@@ -8,16 +8,20 @@ never imports the index. Zip bundles have their own backend, :mod:`backends.bund
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from backends.base import Backend, SkillRef
-from backends.errors import ResourceNotFoundError
+from backends.errors import ResourceNotFoundError, SignatureError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
-from backends.index.reader import IndexBackend
+from backends.index.reader import IndexBackend, index_verifier
 from backends.index.store import published_index
 from backends.remote.filesystem import RemoteFS
 from backends.remote.source_backend import SourceBackend
 from backends.remote.sources import FolderSource
 from backends.store_backend import StoreBackend
+
+if TYPE_CHECKING:
+    from backends.index.signing import SequenceMemory, TrustedKey
 
 
 class FsspecBackend(StoreBackend):
@@ -42,12 +46,41 @@ class FsspecBackend(StoreBackend):
     :class:`~backends.bundle_backend.BundleBackend` (the class ``open_backend`` gives it),
     for compatibility.
 
-    Takes the arguments of :class:`~backends.store_backend.StoreBackend`.
+    With ``trusted_keys``, only a published index signed by one of them is served, verified
+    as :class:`~backends.index.http.HttpIndexBackend` verifies it
+    (:mod:`backends.index.signing`): a folder without an index is refused, not listed.
+
+    Args:
+        url: The folder, an ``index.json`` in it, or (for compatibility) a bundle.
+        trusted_keys: Ed25519 public keys (PEM bytes or key objects) one of which must have
+            signed the folder's index. ``None``: no check.
+        sequences: Where the highest sequence accepted is remembered across processes
+            (:class:`~skills_core.catalog.cache_store.CatalogCache`); by default only while
+            this backend lives.
+        **options: The arguments of :class:`~backends.store_backend.StoreBackend`.
 
     Raises:
-        UnsupportedSourceError: fsspec knows no filesystem for the URL.
+        UnsupportedSourceError: fsspec knows no filesystem for the URL, or ``trusted_keys``
+            are given for a bundle.
         MissingDependencyError: The filesystem's package is not installed.
+        SignatureError: A trusted key is not an Ed25519 public key.
     """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        trusted_keys: Sequence[TrustedKey] | None = None,
+        sequences: SequenceMemory | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(url, **options)
+        if trusted_keys is not None and self.is_bundle:
+            raise UnsupportedSourceError(
+                "trusted_keys verify published indexes: a bundle is not one",
+                location=self.location,
+            )
+        self._verifier = index_verifier(trusted_keys, sequences)
 
     async def list(self) -> Sequence[SkillRef]:
         """List the folder (or its index) once: every skill, refused ones with their reason."""
@@ -64,8 +97,21 @@ class FsspecBackend(StoreBackend):
         if self._spec.bundle:
             return self._bundle(fs, location)
         folder = FolderSource(fs, location=location, concurrency=self._max_concurrency)
-        if fs.path.rstrip("/").endswith(".json") or await folder.holds(INDEX_PATH):
-            index = await published_index(fs, location=location, limits=self._limits)
+        verifier = self._verifier
+        if (
+            verifier is not None
+            or fs.path.rstrip("/").endswith(".json")
+            or await folder.holds(INDEX_PATH)
+        ):
+            index = await published_index(
+                fs, location=location, limits=self._limits, verifier=verifier
+            )
             if index is not None:
                 return index
+        if verifier is not None:
+            raise SignatureError(
+                f"refused: trusted keys are set, and the folder holds no published index "
+                f"({INDEX_PATH})",
+                location=location,
+            )
         return SourceBackend(folder, location=self._location)  # its first listing is made

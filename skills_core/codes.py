@@ -62,6 +62,9 @@ LOCK_MISSING = "LOCK_MISSING"
 UNSAFE_PATH = "UNSAFE_PATH"
 LIST_FAILED = "LIST_FAILED"
 REFRESH_FAILED = "REFRESH_FAILED"
+# A signed index refused (unsigned, untrusted key, bad signature, rollback): nothing from it
+# is served; a catalog keeps what it had verified.
+SIGNATURE_REFUSED = "SIGNATURE_REFUSED"
 # A watch's change events stopped: the catalog was refreshed, and the events are asked for again.
 WATCH_INTERRUPTED = "WATCH_INTERRUPTED"
 

@@ -13,7 +13,8 @@ so one bad skill never hides the others. Every error about a skill carries its `
     │   ├── UnsafePathError           (also ValueError) the path would leave the skill
     │   ├── LimitExceededError        larger than a configured Limits allows
     │   └── VerificationError         content unlike its listed digest (MCP, well-known index)
-    │       └── LockMismatchError     a file unlike its digest in the catalog's lock
+    │       ├── LockMismatchError     a file unlike its digest in the catalog's lock
+    │       └── SignatureError        a signed index refused: unsigned, untrusted key, rollback
     ├── LockFileError                 a lock file cannot be read or is not a skillfs lock
     ├── SkillParseError               SKILL.md has no readable frontmatter
     │   └── YamlLimitError            too many YAML aliases ("billion laughs") or too deep
@@ -37,6 +38,7 @@ from backends.errors import (
     LimitExceededError,
     MissingDependencyError,
     ResourceNotFoundError,
+    SignatureError,
     SkillfsError,
     SkillNotFoundError,
     StorageError,
@@ -60,6 +62,7 @@ __all__ = [
     "ResourceNotFoundError",
     "RunnerUnavailableError",
     "ScriptRunnerError",
+    "SignatureError",
     "SkillNotFoundError",
     "SkillParseError",
     "SkillValidationError",

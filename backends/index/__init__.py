@@ -5,7 +5,8 @@ written), :mod:`~backends.index.artifact` (a skill's verified, screened artifact
 :mod:`~backends.index.reader` (the backend over any transport), :mod:`~backends.index.http`
 (:class:`~backends.index.http.HttpIndexBackend`: HTTP(S) with conditional GETs),
 :mod:`~backends.index.redirects` (redirects followed hop by hop, credentials kept on the
-index's origin) and
+index's origin),
 :mod:`~backends.index.store` (any fsspec store, used by ``FsspecBackend`` when a folder holds
-a published index). ``from backends import HttpIndexBackend`` imports it on first use.
+a published index) and :mod:`~backends.index.signing` (signed publications: Ed25519 signatures
+and the rollback check). ``from backends import HttpIndexBackend`` imports it on first use.
 """

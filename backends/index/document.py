@@ -12,7 +12,8 @@ fields are ignored. One malformed entry never hides the others: it is reported i
 
 skillfs publications add one field to each entry, which other clients ignore:
 ``skillfs-skill-md``, the skill's SKILL.md, so a catalog loads from the index alone and fetches
-an archive only when a skill's files are needed.
+an archive only when a skill's files are needed. A signed publication's index also carries
+``skillfs-sequence`` at its top level (:mod:`backends.index.signing`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from backends.remote.layout import passes
 INDEX_PATH = ".well-known/agent-skills/index.json"
 """Where the index sits below its base URL."""
 
+SIGNATURE_SUFFIX = ".sig"
+"""A signed index's signature file is named as the index, plus this (:mod:`.signing`)."""
+
 SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 """The schema skillfs reads and writes."""
 
@@ -40,6 +44,9 @@ ARCHIVE = "archive"
 
 INLINE_SKILL_MD = "skillfs-skill-md"
 """The field of a skillfs publication's entries that carries the SKILL.md text."""
+
+SEQUENCE = "skillfs-sequence"
+"""The top-level field of a signed index that grows with each publication (rollback check)."""
 
 _KNOWN_SCHEMAS = frozenset({SCHEMA})
 _TYPES = (SKILL_MD, ARCHIVE)
@@ -74,10 +81,13 @@ class Index(NamedTuple):
         entries: The usable entries by name, in index order.
         problems: ``(label, error)`` for each entry that cannot be used: its name, or
             ``skills[i]`` when it has no usable one.
+        sequence: The index's ``skillfs-sequence``, when it has one (an integer from 0 to
+            2**63 - 1).
     """
 
     entries: Mapping[str, IndexEntry]
     problems: tuple[tuple[str, StorageError], ...] = ()
+    sequence: int | None = None
 
 
 def parse_index(data: bytes, *, location: str) -> Index:
@@ -122,11 +132,16 @@ def parse_index(data: bytes, *, location: str) -> Index:
         label = name if name and name not in taken else f"skills[{position}]"
         taken.add(label)
         problems.append((label, error))
-    return Index(entries, tuple(problems))
+    sequence = document.get(SEQUENCE)
+    valid = type(sequence) is int and 0 <= sequence < 2**63  # what SQLite stores
+    return Index(entries, tuple(problems), sequence if valid else None)
 
 
-def render_index(entries: Sequence[IndexEntry]) -> bytes:
-    """The JSON of an index of ``entries``, in their order, the same bytes for the same entries."""
+def render_index(entries: Sequence[IndexEntry], *, sequence: int | None = None) -> bytes:
+    """The JSON of an index of ``entries``, in their order, the same bytes for the same entries.
+
+    ``sequence``, when given, is written as ``skillfs-sequence`` (signed publications).
+    """
     skills = []
     for entry in entries:
         fields: dict[str, Any] = {
@@ -141,7 +156,11 @@ def render_index(entries: Sequence[IndexEntry]) -> bytes:
         if entry.skill_md is not None:
             fields[INLINE_SKILL_MD] = entry.skill_md.decode()
         skills.append(fields)
-    text = json.dumps({"$schema": SCHEMA, "skills": skills}, indent=2, ensure_ascii=False)
+    document: dict[str, Any] = {"$schema": SCHEMA}
+    if sequence is not None:
+        document[SEQUENCE] = sequence
+    document["skills"] = skills
+    text = json.dumps(document, indent=2, ensure_ascii=False)
     return (text + "\n").encode()
 
 

@@ -12,18 +12,27 @@
   with a :class:`~backends.errors.VerificationError`.
 - An artifact that cannot be fetched reads the index again once: when it now names another
   artifact (a newer publication removed the old one), that one is served.
+- With a ``verifier`` (``trusted_keys``), each new index is verified before anything of it
+  is used: its signature file (the index's name plus ``.sig``, read no further than
+  ``MAX_SIGNATURE_BYTES``) must be a trusted key's over exactly the bytes served, and its
+  ``skillfs-sequence`` no lower than the highest already accepted
+  (:mod:`backends.index.signing`); else the refresh fails with a
+  :class:`~backends.errors.SignatureError` and the backend keeps serving what it had verified.
+  Artifacts are then checked against the signed digests, as always.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.digests import digest_of
 from backends.errors import (
+    LimitExceededError,
     ResourceNotFoundError,
+    SignatureError,
     SkillNotFoundError,
     StorageError,
     VerificationError,
@@ -33,6 +42,9 @@ from backends.index.document import SKILL_MD, Index, IndexEntry, parse_index
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name
 from backends.resource import AsyncResource
+
+if TYPE_CHECKING:
+    from backends.index.signing import IndexVerifier, SequenceMemory, TrustedKey
 
 
 class Fetched(NamedTuple):
@@ -78,6 +90,13 @@ class IndexTransport(Protocol):
             LimitExceededError: It is larger than ``max_bytes``.
         """
 
+    async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
+        """The index's signature file (its name plus ``.sig``), or ``None`` when there is none.
+
+        Raises:
+            LimitExceededError: It is larger than ``max_bytes``.
+        """
+
     async def aclose(self) -> None:
         """Release connections."""
 
@@ -104,6 +123,22 @@ class _State(NamedTuple):
 _EMPTY = _State(b"", None, {}, {}, ())
 
 
+def index_verifier(
+    trusted_keys: Sequence[TrustedKey] | None, sequences: SequenceMemory | None
+) -> IndexVerifier | None:
+    """The verifier for a backend given ``trusted_keys`` (none without them).
+
+    Raises:
+        SignatureError: A key is not an Ed25519 public key.
+        MissingDependencyError: cryptography is not installed (``skillfs[sign]``).
+    """
+    if trusted_keys is None:
+        return None
+    from backends.index.signing import IndexVerifier
+
+    return IndexVerifier(trusted_keys, sequences=sequences)
+
+
 class IndexBackend(AsyncResource):
     """The skills of a well-known index, read through ``transport``; see the module docstring.
 
@@ -111,11 +146,20 @@ class IndexBackend(AsyncResource):
         transport: How the index and its artifacts are fetched.
         limits: ``max_index_bytes`` for the index, ``max_skill_md_bytes`` for SKILL.md
             artifacts, and the bundle limits for archives.
+        verifier: Checks each new index's signature and sequence before it is used
+            (:class:`~backends.index.signing.IndexVerifier`); ``None``: no check.
     """
 
-    def __init__(self, transport: IndexTransport, *, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(
+        self,
+        transport: IndexTransport,
+        *,
+        limits: Limits = DEFAULT_LIMITS,
+        verifier: IndexVerifier | None = None,
+    ) -> None:
         self._transport = transport
         self._limits = limits
+        self._verifier = verifier
         self._state = _EMPTY
         self._listed_once = False
         self._artifacts: dict[str, Artifact | StorageError] = {}
@@ -181,12 +225,33 @@ class IndexBackend(AsyncResource):
                     self._state = state._replace(validator=fetched.validator)
                 return self._state
             location = self._transport.location
+            if self._verifier is not None:
+                await self._check_signature(fetched.data)
             index = await asyncio.to_thread(parse_index, fetched.data, location=location)
+            if self._verifier is not None:
+                await asyncio.to_thread(
+                    self._verifier.check_sequence, index.sequence, location=location
+                )
             self._state = self._build(fetched, index)
             listed = {entry.entry.digest for entry in self._state.skills.values()}
             for digest in set(self._artifacts) - listed:
                 del self._artifacts[digest]
             return self._state
+
+    async def _check_signature(self, data: bytes) -> None:
+        """Refuse ``data`` unless a trusted key signed exactly these bytes."""
+        from backends.index.signing import MAX_SIGNATURE_BYTES
+
+        assert self._verifier is not None
+        location = self._transport.location
+        try:
+            signature = await self._transport.fetch_signature(max_bytes=MAX_SIGNATURE_BYTES)
+        except LimitExceededError as exc:
+            raise SignatureError(
+                f"refused: the signature file is larger than {MAX_SIGNATURE_BYTES} bytes",
+                location=location,
+            ) from exc
+        await asyncio.to_thread(self._verifier.check_signature, data, signature, location=location)
 
     def _build(self, fetched: Fetched, index: Index) -> _State:
         skills: dict[str, _Listed] = {}

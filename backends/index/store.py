@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 from backends.errors import LimitExceededError, ResourceNotFoundError, StorageError
-from backends.index.document import INDEX_PATH
+from backends.index.document import INDEX_PATH, SIGNATURE_SUFFIX
 from backends.index.reader import Fetched, IndexBackend
 from backends.limits import Limits, check_size
 from backends.paths import check_relative_path
 from backends.remote.filesystem import RemoteFS
 from backends.remote.fingerprints import fingerprint
 from backends.remote.urls import join_location
+
+if TYPE_CHECKING:
+    from backends.index.signing import IndexVerifier
 
 _BASE = "http://base.invalid/"
 """A stand-in origin for resolving entry URLs as RFC 3986 says, inside the base folder."""
@@ -98,6 +101,21 @@ class StoreTransport:
         """One GET of at most ``max_bytes + 1`` bytes."""
         return Fetched(await read_bounded(self._fs, key, max_bytes, location=location))
 
+    async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
+        """One GET of at most ``max_bytes + 1`` bytes; ``None`` when there is no signature."""
+        index = self._index + SIGNATURE_SUFFIX
+        location = join_location(self._base_location, index)
+        try:
+            return await read_bounded(
+                self._fs,
+                self._path(index),
+                max_bytes,
+                location=location,
+                missing=ResourceNotFoundError,
+            )
+        except ResourceNotFoundError:
+            return None
+
     async def aclose(self) -> None:
         """Close the filesystem's session."""
         await self._fs.aclose()
@@ -145,7 +163,9 @@ async def read_bounded(
     return data
 
 
-async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> IndexBackend | None:
+async def published_index(
+    fs: RemoteFS, *, location: str, limits: Limits, verifier: IndexVerifier | None = None
+) -> IndexBackend | None:
     """The index serving ``fs.path``: the path names one, or its folder holds one; else ``None``.
 
     A folder is checked by reading ``.well-known/agent-skills/index.json``: one GET, whose
@@ -155,6 +175,7 @@ async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> Ind
         fs: The opened filesystem; an index backend takes it over, to close it.
         location: The URL of ``fs.path``, for messages.
         limits: The limits the index backend applies.
+        verifier: Checks each new index before it is used (signed publications).
 
     Raises:
         LimitExceededError: The folder's index is larger than ``Limits.max_index_bytes``.
@@ -168,7 +189,7 @@ async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> Ind
             base, _, index = path.rpartition("/")
         base_location = location[: len(location) - len(index)].rstrip("/")
         transport = StoreTransport(fs, base=base, index=index, location=base_location)
-        return IndexBackend(transport, limits=limits)
+        return IndexBackend(transport, limits=limits, verifier=verifier)
     candidate = f"{path}/{INDEX_PATH}" if path else INDEX_PATH
     where = join_location(location, INDEX_PATH)
     try:
@@ -178,7 +199,7 @@ async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> Ind
     except ResourceNotFoundError:
         return None
     transport = StoreTransport(fs, base=path, index=INDEX_PATH, location=location, read=read)
-    return IndexBackend(transport, limits=limits)
+    return IndexBackend(transport, limits=limits, verifier=verifier)
 
 
 def _is_content_token(token: str, data: bytes) -> bool:

@@ -19,8 +19,13 @@ ever rewritten with other bytes, and no skill name collides with the index or an
 artifact. Before anything is written, each archive is screened as the index reader will screen
 it and the index must fit ``Limits.max_index_bytes``. Then the new artifacts are written, the
 index last (one atomic replacement), and only then are removed the files the new index does
-not list that the replaced index listed or that skillfs names (artifacts, and the temporary
-files of a write that was killed): until the index lands, the old publication stays whole.
+not list that the replaced index listed or that skillfs names (artifacts, the signature, and
+the temporary files of a write that was killed): until the index lands, the old publication
+stays whole.
+
+Given a signing key, the index carries a ``skillfs-sequence`` and its signature is written
+beside it, ``index.json.sig``, just before it (:mod:`backends.index.signing`): a reader that
+reads between the two writes refuses that one refresh and keeps what it had.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from backends import Backend, open_backend
@@ -41,6 +46,7 @@ from backends.index.artifact import open_archive
 from backends.index.document import (
     ARCHIVE,
     INDEX_PATH,
+    SIGNATURE_SUFFIX,
     SKILL_MD,
     IndexEntry,
     parse_index,
@@ -56,8 +62,14 @@ from skills_core.bundle.writer import Progress, deterministic_zip, read_skill_fi
 from skills_core.format.models import SkillMetadata
 from skills_core.format.problems import SkillProblem
 
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 FOLDER = INDEX_PATH.rsplit("/", 1)[0]
 """Where a publication's index and artifacts sit below its base."""
+
+SIGNATURE_PATH = INDEX_PATH + SIGNATURE_SUFFIX
+"""Where a signed publication's signature sits below its base."""
 
 _ARTIFACT = re.compile(r"[^/]+-[0-9a-f]{64}\.(?:zip|md)")
 """The name of an artifact skillfs published: ``<name>-<sha256 hex>.zip`` or ``.md``."""
@@ -102,6 +114,7 @@ async def build_publication(
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
     max_concurrency: int = 16,
+    signing_key: Ed25519PrivateKey | None = None,
 ) -> Publication:
     """The index and artifacts for every skill a catalog of ``backend`` serves.
 
@@ -112,6 +125,8 @@ async def build_publication(
         progress: Called as skills are read.
         limits: Limits for loading; each archive must load under them, and the index fit.
         max_concurrency: Most files read at once.
+        signing_key: Signs the index: it then carries a sequence, and its signature is one
+            more file (needs ``skillfs[sign]``).
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -127,7 +142,13 @@ async def build_publication(
         max_concurrency=max_concurrency,
     )
     files = await asyncio.to_thread(
-        _artifacts, read.skills, read.members, read.executables, limits, backend.location
+        _artifacts,
+        read.skills,
+        read.members,
+        read.executables,
+        limits,
+        backend.location,
+        signing_key=signing_key,
     )
     names = tuple(meta.name for meta in read.skills)
     return Publication(files, names, read.skipped, read.warnings)
@@ -142,6 +163,7 @@ async def publish(
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
     out_options: Mapping[str, Any] | None = None,
+    signing_key: Ed25519PrivateKey | None = None,
     **source_options: Any,
 ) -> Publication:
     """Publish the skills of ``source`` (any path or URL) below ``out`` (a folder or bucket URL).
@@ -154,6 +176,7 @@ async def publish(
         progress: Called as skills are read.
         limits: As for :func:`build_publication`.
         out_options: Storage options for ``out`` (credentials, endpoint).
+        signing_key: Signs the index, as for :func:`build_publication`.
         **source_options: Storage options for ``source``.
 
     Raises:
@@ -168,7 +191,12 @@ async def publish(
     target = os.fspath(out)
     await asyncio.to_thread(check_output, target, source.location, folder=True)
     publication = await build_publication(
-        source, strict=strict, skip_invalid=skip_invalid, progress=progress, limits=limits
+        source,
+        strict=strict,
+        skip_invalid=skip_invalid,
+        progress=progress,
+        limits=limits,
+        signing_key=signing_key,
     )
     return await write_publication(publication, target, **(out_options or {}))
 
@@ -225,9 +253,11 @@ async def _replaced(folder: OutputFolder, size: int | None) -> set[str]:
 
 
 def _is_ours(path: str) -> bool:
-    """True for an artifact skillfs publishes, or a killed write's temporary file."""
+    """True for an artifact or signature skillfs publishes, or a killed write's temporary file."""
     inner = path[len(FOLDER) + 1 :]
-    return _ARTIFACT.fullmatch(inner) is not None or is_temporary(posixpath.basename(path))
+    if path == SIGNATURE_PATH or _ARTIFACT.fullmatch(inner) is not None:
+        return True
+    return is_temporary(posixpath.basename(path))
 
 
 def _artifacts(
@@ -236,8 +266,10 @@ def _artifacts(
     executables: set[str],
     limits: Limits,
     source: str,
+    *,
+    signing_key: Ed25519PrivateKey | None,
 ) -> dict[str, bytes]:
-    """Every artifact and the index, by path below the base (blocking: zips and screens)."""
+    """Every artifact, the signature and the index, by path below the base (blocking)."""
     by_skill: dict[str, dict[str, bytes]] = {}
     for path, data in members.items():
         name, _, inner = path.partition("/")
@@ -261,8 +293,17 @@ def _artifacts(
         files[f"{FOLDER}/{file}"] = artifact
         url = quote(file, safe="")
         entries.append(IndexEntry(meta.name, meta.description, kind, url, digest, None, skill_md))
-    index = render_index(entries)
+    signature = None
+    if signing_key is None:
+        index = render_index(entries)
+    else:
+        from backends.index.signing import new_sequence, signature_file
+
+        index = render_index(entries, sequence=new_sequence())
+        signature = signature_file(index, signing_key)
     check_size(len(index), limits.max_index_bytes, location=INDEX_PATH, what="skills index")
+    if signature is not None:
+        files[SIGNATURE_PATH] = signature
     files[INDEX_PATH] = index
     return files
 

@@ -3,10 +3,12 @@
 One SQLite file (``catalogs.sqlite3`` in the cache folder, see
 :mod:`skills_core.catalog.cache_folder`) holds one row per source and catalog settings: its
 entries (fingerprint, judged metadata, problems, a hash of each SKILL.md; never the bodies) as
-one blob, and when a process last saw it. SQLite, from the standard library: a write is one
-atomic transaction (a crash leaves the old row or the new one, never half of either), WAL mode
-lets any number of processes read while one writes, and its locks die with the process that
-held them. One blob per source keeps a new process's load to one row read and one decode.
+one blob, and when a process last saw it. A second table holds the highest sequence accepted
+per signed index (the rollback check of :mod:`backends.index.signing`), never pruned.
+SQLite, from the standard library: a write is one atomic transaction (a crash leaves the old
+row or the new one, never half of either), WAL mode lets any number of processes read while
+one writes, and its locks die with the process that held them. One blob per source keeps a
+new process's load to one row read and one decode.
 
 Nothing here is ever fatal or trusted blindly: a file that is not the user's, is writable by
 others, corrupt, truncated or from a newer schema is logged once, removed and rebuilt; a lock
@@ -147,6 +149,25 @@ class CatalogCache:
         update = "UPDATE catalogs SET seen = ? WHERE source = ? AND settings = ?"
         self._use(lambda db: db.execute(update, (now, source, settings)) and None)
 
+    def last_sequence(self, index: str) -> int | None:
+        """The highest sequence of a signed ``index`` accepted, or ``None`` (see the module)."""
+        query = "SELECT sequence FROM sequences WHERE source = ?"
+        row = self._use(lambda db: db.execute(query, (index,)).fetchone())
+        return None if row is None else int(row[0])
+
+    def remember_sequence(self, index: str, sequence: int) -> None:
+        """Note that ``sequence`` was accepted for ``index``; a lower one never replaces it."""
+        self._use(
+            lambda db: (
+                db.execute(
+                    "INSERT INTO sequences VALUES (?, ?) ON CONFLICT (source) DO UPDATE "
+                    "SET sequence = max(sequence, excluded.sequence)",
+                    (index, sequence),
+                )
+                and None
+            )
+        )
+
     def catalogs(self) -> Sequence[CachedCatalog]:
         """Every cached catalog, most recently seen first (none, without creating the file)."""
         if not self.path.exists():
@@ -224,6 +245,10 @@ class CatalogCache:
                         "PRIMARY KEY (source, settings))"
                     )
                     db.execute(f"PRAGMA user_version = {SCHEMA}")
+            db.execute(  # added to schema 1: a file without it gains it
+                "CREATE TABLE IF NOT EXISTS sequences (source TEXT PRIMARY KEY, "
+                "sequence INTEGER NOT NULL)"
+            )
         except sqlite3.DatabaseError as exc:
             db.close()
             if not getattr(exc, "sqlite_errorname", ""):

@@ -27,7 +27,7 @@ from typing import Any, Self
 
 from backends.base import Backend
 from backends.capabilities import ListedDocument
-from backends.errors import SkillNotFoundError, StorageError
+from backends.errors import SignatureError, SkillNotFoundError, StorageError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.opener import open_backend
 from backends.resource import AsyncResource
@@ -355,7 +355,12 @@ class SkillCatalog(AsyncResource):
                 else:
                     listing = await self._loader.listing(cold=not old.entries)
             except Exception as exc:  # a failed listing must never lose the catalog
-                return self._failed_refresh(old, exc, codes.LIST_FAILED, "listing failed")
+                code = (
+                    codes.SIGNATURE_REFUSED
+                    if isinstance(exc, SignatureError)
+                    else codes.LIST_FAILED
+                )
+                return self._failed_refresh(old, exc, code, "listing failed")
             self._file_lists.forget()
             try:
                 return await self._apply(listing, old, base)

@@ -38,6 +38,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("prompt", "print the <available_skills> block for a system prompt"),
     Command("bundle", "write the skills at URL that load into one deterministic zip"),
     Command("publish", "publish the skills at URL as a well-known index for any host or bucket"),
+    Command("keygen", "write an Ed25519 key pair for signing publications (publish --sign)"),
     Command("new", "create a skill folder with a valid SKILL.md skeleton"),
     Command("watch", "reload the skills at URL as they change, one line per reload"),
     Command("serve", "serve the skills at URL to MCP clients (stdio, or streamable HTTP)"),

@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from backends.base import Backend
+from backends.errors import StorageError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
+from backends.index.redirects import WEB
 from backends.local import LocalBackend
 from backends.one_skill import open_skill_folder
 from backends.opener import open_backend
+from backends.remote.urls import protocol_of
+from backends.schemes import backend_factory
+from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -43,6 +49,18 @@ def open_root(url: str | None) -> Backend:
     return open_backend(EXAMPLES if url is None else url)
 
 
+def add_trust_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--trust KEY`` (repeatable): serve only an index signed by one of these keys."""
+    parser.add_argument(
+        "--trust",
+        action="append",
+        metavar="KEY",
+        type=Path,
+        help="serve only a published index signed by the Ed25519 public key in the file KEY "
+        "('skillfs keygen' writes KEYFILE.pub); repeat it to trust two keys during a rotation",
+    )
+
+
 def open_source(url: str | None) -> Backend:
     """Open ``url`` for a one-shot command.
 
@@ -60,6 +78,45 @@ def open_source(url: str | None) -> Backend:
         return FsspecBackend(folder.absolute().as_uri())
     # Else a folder of skills (an unreadable one fails its listing, with a reason).
     return open_skill_folder(folder) or backend
+
+
+def open_trusted(url: str | None, trust: Sequence[Path], *, cache: bool) -> Backend:
+    """The published index at ``url``, served only when signed by a key in the files ``trust``.
+
+    The sequences it accepts are remembered in the catalog cache folder unless ``cache`` is
+    false (then only while the command runs).
+
+    Raises:
+        UnsupportedSourceError: The source is no published index (nor a folder or bucket
+            that may hold one).
+        StorageError: A key file cannot be read.
+        SignatureError: A key file holds no Ed25519 public key.
+    """
+    from backends.fsspec_backend import FsspecBackend
+    from backends.index.http import HttpIndexBackend
+
+    keys = [_read_key(path) for path in trust]
+    sequences = CatalogCache() if cache else None
+    scheme = None if url is None else "memory" if url.startswith("memory:") else protocol_of(url)
+    if scheme in WEB:
+        return HttpIndexBackend(str(url), trusted_keys=keys, sequences=sequences)
+    if url is None or (scheme != "file" and backend_factory(str(scheme)) is not None):
+        raise UnsupportedSourceError(
+            "--trust verifies a published index (an http(s) site, or a folder or bucket "
+            "holding one): this source is not one",
+            location=url or str(EXAMPLES),
+        )
+    if scheme == "file" and "::" not in url:
+        url = Path(url.removeprefix("file://")).absolute().as_uri()
+    return FsspecBackend(url, trusted_keys=keys, sequences=sequences)
+
+
+def _read_key(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        message = f"cannot read the key: {exc.strerror or exc}"
+        raise StorageError(message, location=str(path)) from exc
 
 
 def add_cache_flag(parser: argparse.ArgumentParser) -> None:

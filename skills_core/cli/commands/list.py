@@ -1,4 +1,8 @@
-"""``skillfs list [URL] [--json]``: the loaded skills; problems go to stderr."""
+"""``skillfs list [URL] [--trust KEY]... [--json]``: the loaded skills; problems go to stderr.
+
+With ``--trust``, only a published index signed by one of the keys is listed; a refused one
+is one ``error:`` line and exit 2, nothing listed.
+"""
 
 from __future__ import annotations
 
@@ -17,17 +21,20 @@ from skills_core.cli.output import (
 from skills_core.cli.source import (
     add_cache_flag,
     add_lock_flag,
+    add_trust_option,
     add_url_argument,
     load_catalog,
     open_source,
+    open_trusted,
 )
 from skills_core.cli.terminal import Style, one_line
 from skills_core.format.models import SkillMetadata
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL and ``--json``."""
+    """Add the URL, ``--trust``, ``--no-cache`` and ``--json``."""
     add_url_argument(parser)
+    add_trust_option(parser)
     add_cache_flag(parser)
     add_lock_flag(parser)
     add_json_flag(parser)
@@ -35,7 +42,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print a NAME / DESCRIPTION table (or JSON) of every loaded skill."""
-    catalog = running.run(load_catalog(open_source(args.url), cache=args.cache, lock=args.lock))
+    if args.trust:
+        source = open_trusted(args.url, args.trust, cache=args.cache)
+    else:
+        source = open_source(args.url)
+    catalog = running.run(load_catalog(source, cache=args.cache, lock=args.lock))
     misplaced = report_catalog(catalog)
     skills = catalog.list()
     if args.json:

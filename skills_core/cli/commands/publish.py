@@ -1,31 +1,44 @@
-"""``skillfs publish [URL] -o OUT [--strict] [--skip-invalid] [--json]``: a well-known index.
+"""``skillfs publish [URL] -o OUT [--sign KEY] [--strict] [--skip-invalid] [--json]``.
 
 Writes below the folder or bucket OUT what ``skillfs bundle`` would pack, as the agentskills.io
 discovery layout (:mod:`skills_core.bundle.publish`): ``.well-known/agent-skills/index.json``
 and one deterministic artifact per skill, for any static host or bucket to serve, then removes
 the files of the publication it replaced that the new index no longer lists. Refused
 skills stop it with exit code 1 unless ``--skip-invalid`` leaves them out; nothing is written
-then. A progress bar is drawn on stderr when stderr is a terminal.
+then. ``--sign KEY`` signs the index with the Ed25519 private key in the file KEY (``skillfs
+keygen``): the signature goes beside it, ``index.json.sig``. A progress bar is drawn on stderr
+when stderr is a terminal.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from backends.base import Backend
+from backends.errors import StorageError
 from backends.index.document import INDEX_PATH
 from backends.remote.urls import join_location
-from skills_core.bundle.publish import Publication, build_publication, write_publication
+from skills_core.bundle.publish import (
+    SIGNATURE_PATH,
+    Publication,
+    build_publication,
+    write_publication,
+)
 from skills_core.bundle.writer import Progress
 from skills_core.cli.output import plural, problems_record
 from skills_core.cli.packing import Packing, add_verdict_options, run_packing, skipped_suffix
 from skills_core.cli.source import add_url_argument
 from skills_core.cli.terminal import printable
 
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL, ``-o/--output``, ``--strict``, ``--skip-invalid`` and ``--json``."""
+    """Add the URL, ``-o/--output``, ``--sign``, ``--strict``, ``--skip-invalid``, ``--json``."""
     add_url_argument(parser)
     parser.add_argument(
         "-o",
@@ -35,29 +48,56 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the folder or bucket to publish to: a local folder or any fsspec URL "
         "(s3://bucket/site); the index goes to OUT/" + INDEX_PATH,
     )
+    parser.add_argument(
+        "--sign",
+        metavar="KEY",
+        type=Path,
+        help="sign the index with the Ed25519 private key in the file KEY ('skillfs keygen'); "
+        "the signature goes to OUT/" + SIGNATURE_PATH,
+    )
     add_verdict_options(parser, verb="publish")
 
 
 def run(args: argparse.Namespace) -> int:
     """Publish and summarize; exit 1, writing nothing, when a skill is refused."""
-    return run_packing(args, PUBLISHING)
+    if args.sign is None:
+        return run_packing(args, PUBLISHING)
+    from backends.index.signing import private_key
+
+    try:
+        pem = args.sign.read_bytes()
+    except OSError as exc:
+        message = f"cannot read the key: {exc.strerror or exc}"
+        raise StorageError(message, location=str(args.sign)) from exc
+    key = private_key(pem, location=str(args.sign))
+    return run_packing(args, PUBLISHING._replace(build=partial(_build, signing_key=key)))
 
 
 async def _build(
-    source: Backend, strict: bool, skip_invalid: bool, progress: Progress | None
+    source: Backend,
+    strict: bool,
+    skip_invalid: bool,
+    progress: Progress | None,
+    signing_key: Ed25519PrivateKey | None = None,
 ) -> Publication:
     return await build_publication(
-        source, strict=strict, skip_invalid=skip_invalid, progress=progress
+        source,
+        strict=strict,
+        skip_invalid=skip_invalid,
+        progress=progress,
+        signing_key=signing_key,
     )
 
 
 def _summary(published: Publication) -> str:
     index = join_location(published.location or "", INDEX_PATH)
-    artifacts = len(published.files) - 1
+    signed = SIGNATURE_PATH in published.files
+    artifacts = len(published.files) - 1 - signed
     size = sum(len(data) for data in published.files.values())
+    what = "the index, its signature" if signed else "the index"
     return (
         f"published {plural(len(published.skills), 'skill')} to {printable(index)}: "
-        f"the index and {plural(artifacts, 'artifact')}, {plural(size, 'byte')}"
+        f"{what} and {plural(artifacts, 'artifact')}, {plural(size, 'byte')}"
         f"{_removed_suffix(published.removed)}{skipped_suffix(published.skipped)}"
     )
 

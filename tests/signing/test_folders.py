@@ -1,0 +1,110 @@
+"""FsspecBackend(trusted_keys=...) serving a published folder or bucket (moto S3) verifies it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from backends import FsspecBackend, SignatureError, UnsupportedSourceError
+from backends.index.document import INDEX_PATH
+from skills_core import SkillCatalog, codes
+from tests.remote.servers import S3Server
+from tests.remote.settings import FAST_RETRY, s3_options
+from tests.signing.conftest import Keys, signed
+
+SIGNATURE = f"{INDEX_PATH}.sig"
+
+
+def write_folder(folder: Path, files: dict[str, bytes]) -> str:
+    for path, data in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_bytes(data)
+    return folder.as_uri()
+
+
+def upload(s3_client: Any, bucket: str, files: dict[str, bytes]) -> str:
+    for path, data in files.items():
+        s3_client.put_object(Bucket=bucket, Key=f"site/{path}", Body=data)
+    return f"s3://{bucket}/site"
+
+
+async def test_a_signed_folder_is_served(tmp_path: Path, keys: Keys) -> None:
+    url = write_folder(tmp_path / "site", await signed(keys))
+    catalog = SkillCatalog(FsspecBackend(url, trusted_keys=[keys.pem]))
+    assert (await catalog.refresh()).ok
+    assert [meta.name for meta in catalog.list()] == ["alpha", "beta"]
+    assert await catalog.read_resource("alpha", "references/guide.md") == b"# Guide\n"
+
+
+async def test_a_signed_bucket_is_served_in_one_more_get(
+    s3_server: S3Server, s3_client: Any, bucket: str, keys: Keys
+) -> None:
+    url = upload(s3_client, bucket, await signed(keys))
+    s3_server.log.reset()
+    backend = FsspecBackend(url, retry=FAST_RETRY, trusted_keys=[keys.pem], **s3_options(s3_server))
+    catalog = SkillCatalog(backend)
+    assert (await catalog.refresh()).ok
+    assert [meta.name for meta in catalog.list()] == ["alpha", "beta"]
+    assert s3_server.log.kinds() == {"GET": 2}  # the index and its signature: no listing
+
+
+async def test_an_unsigned_bucket_is_refused(
+    s3_server: S3Server, s3_client: Any, bucket: str, keys: Keys
+) -> None:
+    url = upload(s3_client, bucket, await signed(None))
+    backend = FsspecBackend(url, retry=FAST_RETRY, trusted_keys=[keys.pem], **s3_options(s3_server))
+    catalog = SkillCatalog(backend)
+    report = await catalog.refresh()
+    assert report.failure is not None
+    assert report.failure.code == codes.SIGNATURE_REFUSED
+    assert not catalog.list()
+    index = f"{url}/{INDEX_PATH}"
+    assert report.failure.message.endswith(f"refused: the index is not signed (no {index}.sig)")
+
+
+async def test_a_bucket_signed_by_another_key_is_refused(
+    s3_server: S3Server, s3_client: Any, bucket: str, keys: Keys, other_keys: Keys
+) -> None:
+    url = upload(s3_client, bucket, await signed(other_keys))
+    backend = FsspecBackend(url, retry=FAST_RETRY, trusted_keys=[keys.pem], **s3_options(s3_server))
+    with pytest.raises(SignatureError, match="which is not trusted"):
+        await backend.list()
+
+
+async def test_a_huge_signature_in_a_bucket_is_refused(
+    s3_server: S3Server, s3_client: Any, bucket: str, keys: Keys
+) -> None:
+    files = await signed(keys)
+    url = upload(s3_client, bucket, {**files, SIGNATURE: files[SIGNATURE] + b" " * 5_000_000})
+    backend = FsspecBackend(url, retry=FAST_RETRY, trusted_keys=[keys.pem], **s3_options(s3_server))
+    with pytest.raises(SignatureError) as raised:
+        await backend.list()
+    assert str(raised.value) == (
+        f"{url}/{INDEX_PATH}: refused: the signature file is larger than 4096 bytes"
+    )
+    assert s3_server.log.count("GET", SIGNATURE) == 1  # one ranged read: 4097 bytes at most
+
+
+async def test_a_folder_without_an_index_is_refused_not_listed(tmp_path: Path, keys: Keys) -> None:
+    folder = tmp_path / "skills" / "alpha"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: alpha\ndescription: A.\n---\n")
+    url = (tmp_path / "skills").as_uri()
+    with pytest.raises(SignatureError) as raised:
+        await FsspecBackend(url, trusted_keys=[keys.pem]).list()
+    assert str(raised.value) == (
+        f"{url}: refused: trusted keys are set, and the folder holds no published index "
+        f"({INDEX_PATH})"
+    )
+
+
+def test_trusted_keys_refuse_a_bundle(tmp_path: Path, keys: Keys) -> None:
+    with pytest.raises(UnsupportedSourceError, match="a bundle is not one"):
+        FsspecBackend((tmp_path / "skills.zip").as_uri(), trusted_keys=[keys.pem])
+
+
+def test_a_trusted_key_must_be_an_ed25519_public_key(tmp_path: Path, keys: Keys) -> None:
+    with pytest.raises(SignatureError, match="not a PEM public key"):
+        FsspecBackend(tmp_path.as_uri(), trusted_keys=[keys.private.read_bytes()])
