@@ -19,7 +19,7 @@ SHARED = {
     "base": "a package's protocol and its records (Backend; ScriptRunner)",
     "errors": "a package's exception classes (storage errors; the whole tree)",
     "instruction_files": "instruction files (AGENTS.md, ...): found in storage, read as SKILL.md",
-    "lock": "a lockfile pinning skills by digest: enforced by the catalog, written by `skillfs lock`",
+    "lock": "a lockfile pinning skills by digest: enforced by the catalog, written by `lock`",
     "prompt": "the <available_skills> block: rendered by the catalog, printed by `skillfs prompt`",
     "publish": "a well-known index: built by the bundle layer, written by `skillfs publish`",
     "registry": "a skill registry for ADK agents (ADK's SkillRegistry; the adk-skills design's)",
