@@ -36,7 +36,8 @@ class FsspecBackend(StoreBackend):
     store, because only the store tells the two apart: the folder is checked for an index once,
     by the listing made when it is first opened, which then serves the first refresh (a plain
     folder costs no request more, a published one a LIST more), and read as a folder again
-    when its index disappears.
+    when its index disappears. Given the state an earlier process exported (the catalog cache
+    keeps it), a published folder skips that check: its first refresh is one HEAD.
 
     A ``.zip`` URL or a ``zip://`` chain is still served, as by
     :class:`~backends.bundle_backend.BundleBackend` (the class ``open_backend`` gives it),
@@ -60,9 +61,13 @@ class FsspecBackend(StoreBackend):
         await self.aclose()  # the index is gone: look again, the folder may stay
         return await (await self._opened()).list()
 
-    async def _serve(self, fs: RemoteFS, location: str) -> Backend:
+    async def _serve(self, fs: RemoteFS, location: str, imported: bytes | None) -> Backend:
         if self._spec.bundle:
             return self._bundle(fs, location)
+        if imported is not None and IndexBackend.recognises(imported):
+            known = await published_index(fs, location=location, limits=self._limits, known=True)
+            if known is not None:
+                return known
         folder = FolderSource(fs, location=location, concurrency=self._max_concurrency)
         if fs.path.rstrip("/").endswith(".json") or await folder.holds(INDEX_PATH):
             index = await published_index(fs, location=location, limits=self._limits)

@@ -12,6 +12,9 @@
   with a :class:`~backends.errors.VerificationError`.
 - An artifact that cannot be fetched reads the index again once: when it now names another
   artifact (a newer publication removed the old one), that one is served.
+- **Across processes** the index's bytes and validator are exported
+  (:class:`~backends.capabilities.SourceState`): a new backend given them sends its first
+  request conditional on that validator and, told "not modified", lists those bytes.
 """
 
 from __future__ import annotations
@@ -102,6 +105,8 @@ class _State(NamedTuple):
 
 
 _EMPTY = _State(b"", None, {}, {}, ())
+_STATE_TAG = b"skillfs-index/1\n"
+"""How an exported index state starts: the validator's line, then the index's bytes follow."""
 
 
 class IndexBackend(AsyncResource):
@@ -117,6 +122,7 @@ class IndexBackend(AsyncResource):
         self._transport = transport
         self._limits = limits
         self._state = _EMPTY
+        self._imported: Fetched | None = None  # what another process read, not yet confirmed
         self._listed_once = False
         self._artifacts: dict[str, Artifact | StorageError] = {}
         self._downloads: dict[str, asyncio.Future[tuple[Artifact | StorageError, _Listed]]] = {}
@@ -163,6 +169,24 @@ class IndexBackend(AsyncResource):
         check_size(stored.size, max_bytes, location=stored.location)
         return await asyncio.to_thread(artifact.read, stored)
 
+    def export_state(self) -> bytes | None:
+        """The index's validator and bytes as last read; ``None`` before the first read."""
+        state = self._state
+        if not state.raw:
+            return None
+        return b"%s%s\n%s" % (_STATE_TAG, (state.validator or "").encode(), state.raw)
+
+    def import_state(self, state: bytes) -> None:
+        """Send the first request conditional on an exported state's validator."""
+        if self._state is _EMPTY and self.recognises(state):
+            line, _, raw = state[len(_STATE_TAG) :].partition(b"\n")
+            self._imported = Fetched(raw, line.decode(errors="replace") or None)
+
+    @staticmethod
+    def recognises(state: bytes) -> bool:
+        """True when ``state`` is an index's exported state."""
+        return state.startswith(_STATE_TAG)
+
     async def aclose(self) -> None:
         """Close the transport's connections and drop every artifact held."""
         self._artifacts.clear()
@@ -172,9 +196,15 @@ class IndexBackend(AsyncResource):
     async def _refresh(self) -> _State:
         async with self._refreshing:
             state = self._state
+            imported, self._imported = self._imported, None
+            if state is not _EMPTY:
+                imported = None
+            validator = imported.validator if imported is not None else state.validator
             fetched = await self._transport.fetch_index(
-                state.validator, max_bytes=self._limits.max_index_bytes
+                validator, max_bytes=self._limits.max_index_bytes
             )
+            if fetched is None and imported is not None:
+                fetched = imported  # not modified since another process read it
             self._listed_once = True
             if fetched is None or fetched.data == state.raw:
                 if fetched is not None:

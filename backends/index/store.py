@@ -33,8 +33,9 @@ class StoreTransport:
     """Fetches an index and its artifacts from one fsspec filesystem.
 
     The first read is one GET with no HEAD before it; the next refresh makes the HEAD that
-    gives the index's fingerprint, and reads the index again only when it cannot tell that
-    the bytes it holds are current (on S3, a single-part upload's ETag is their MD5).
+    gives the index's fingerprint, and reads the index again only when it differs from the
+    validator: after a first read, that is the fingerprint S3 gives a single-part upload of
+    the bytes read (their MD5), so an unchanged index on S3 is never read twice.
 
     Args:
         fs: The opened filesystem; the transport closes it.
@@ -52,7 +53,6 @@ class StoreTransport:
         self._index = index
         self._base_location = location
         self._read = read
-        self._unvalidated: bytes | None = None
 
     @property
     def location(self) -> str:
@@ -69,23 +69,19 @@ class StoreTransport:
         return self._path(relative), join_location(self._base_location, relative)
 
     async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
-        """The first time one GET; then one HEAD, and one GET when the index changed."""
+        """Without a validator one GET; else one HEAD, and one GET when the index changed."""
         path, location = self._path(self._index), self.location
-        if validator is None and self._unvalidated is None:
+        if validator is None:
             data, self._read = self._read, None
             if data is None:
                 data = await read_bounded(
                     self._fs, path, max_bytes, location=location, missing=ResourceNotFoundError
                 )
-            self._unvalidated = data
-            return Fetched(data)
+            return Fetched(data, _content_token(data))
         details = await self._fs.info(path, location=location, missing=ResourceNotFoundError)
         token = fingerprint(details)
         if token == validator:
             return None
-        held, self._unvalidated = self._unvalidated, None
-        if held is not None and _is_content_token(token, held):
-            return Fetched(held, token)
         size = details.get("size")
         if isinstance(size, int):
             check_size(size, max_bytes, location=location, what="skills index")
@@ -145,7 +141,9 @@ async def read_bounded(
     return data
 
 
-async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> IndexBackend | None:
+async def published_index(
+    fs: RemoteFS, *, location: str, limits: Limits, known: bool = False
+) -> IndexBackend | None:
     """The index serving ``fs.path``: the path names one, or its folder holds one; else ``None``.
 
     A folder is checked by reading ``.well-known/agent-skills/index.json``: one GET, whose
@@ -155,6 +153,8 @@ async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> Ind
         fs: The opened filesystem; an index backend takes it over, to close it.
         location: The URL of ``fs.path``, for messages.
         limits: The limits the index backend applies.
+        known: The folder held an index when another process read it: no check, the index's
+            first listing tells (its HEAD fails when the index is gone).
 
     Raises:
         LimitExceededError: The folder's index is larger than ``Limits.max_index_bytes``.
@@ -169,6 +169,9 @@ async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> Ind
         base_location = location[: len(location) - len(index)].rstrip("/")
         transport = StoreTransport(fs, base=base, index=index, location=base_location)
         return IndexBackend(transport, limits=limits)
+    if known:
+        transport = StoreTransport(fs, base=path, index=INDEX_PATH, location=location)
+        return IndexBackend(transport, limits=limits)
     candidate = f"{path}/{INDEX_PATH}" if path else INDEX_PATH
     where = join_location(location, INDEX_PATH)
     try:
@@ -181,6 +184,6 @@ async def published_index(fs: RemoteFS, *, location: str, limits: Limits) -> Ind
     return IndexBackend(transport, limits=limits)
 
 
-def _is_content_token(token: str, data: bytes) -> bool:
-    """True when a fingerprint is a digest of ``data`` (S3's ETag of a single-part upload)."""
-    return token == f"ETag:{hashlib.md5(data, usedforsecurity=False).hexdigest()}"
+def _content_token(data: bytes) -> str:
+    """The fingerprint S3 gives a single-part upload of ``data`` (its ETag is their MD5)."""
+    return f"ETag:{hashlib.md5(data, usedforsecurity=False).hexdigest()}"
