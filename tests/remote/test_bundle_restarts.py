@@ -60,13 +60,21 @@ async def test_a_bundle_restarts_in_one_head(
     assert s3_server.log.kinds() == {"HEAD": 1, "GET": 1}  # the archive, on the first read
 
 
+async def cached_bundle(
+    tmp_path: Path, s3_server: S3Server, s3_client: Any, bucket: str, tree: dict[str, bytes]
+) -> tuple[Opener, CatalogCache]:
+    """The bundle of ``tree`` in the bucket, and a cache one catalog of it filled."""
+    backend = bundle_in(s3_server, s3_client, bucket, zip_bytes(tree))
+    cache = CatalogCache(tmp_path)
+    await SkillCatalog(backend(), cache=cache).refresh()
+    return backend, cache
+
+
 async def test_a_replaced_bundle_is_read_again(
     tmp_path: Path, s3_server: S3Server, s3_client: Any, bucket: str
 ) -> None:
     tree = skills_tree()
-    backend = bundle_in(s3_server, s3_client, bucket, zip_bytes(tree))
-    cache = CatalogCache(tmp_path)
-    await SkillCatalog(backend(), cache=cache).refresh()
+    backend, cache = await cached_bundle(tmp_path, s3_server, s3_client, bucket, tree)
 
     tree["skill-04/SKILL.md"] = skill_md("skill-04", "Changed.")
     bundle_in(s3_server, s3_client, bucket, zip_bytes(tree))
@@ -85,9 +93,7 @@ async def test_a_bundle_replaced_after_a_restart_is_not_read_as_listed(
     tmp_path: Path, s3_server: S3Server, s3_client: Any, bucket: str
 ) -> None:
     tree = skills_tree()
-    backend = bundle_in(s3_server, s3_client, bucket, zip_bytes(tree))
-    cache = CatalogCache(tmp_path)
-    await SkillCatalog(backend(), cache=cache).refresh()
+    backend, cache = await cached_bundle(tmp_path, s3_server, s3_client, bucket, tree)
     catalog = SkillCatalog(backend(), cache=cache)
     await catalog.refresh()
 
