@@ -200,23 +200,30 @@ class IndexBackend(AsyncResource):
             if state is not _EMPTY:
                 imported = None
             validator = imported.validator if imported is not None else state.validator
-            fetched = await self._transport.fetch_index(
-                validator, max_bytes=self._limits.max_index_bytes
-            )
-            if fetched is None and imported is not None:
-                fetched = imported  # not modified since another process read it
+            limit = self._limits.max_index_bytes
+            fetched = await self._transport.fetch_index(validator, max_bytes=limit)
             self._listed_once = True
+            location = self._transport.location
+            if fetched is None and imported is not None:  # unchanged since another process
+                try:
+                    index = await asyncio.to_thread(parse_index, imported.data, location=location)
+                    return self._adopt(imported, index)
+                except StorageError:  # a damaged state is never fatal: read the index
+                    fetched = await self._transport.fetch_index(None, max_bytes=limit)
             if fetched is None or fetched.data == state.raw:
                 if fetched is not None:
                     self._state = state._replace(validator=fetched.validator)
                 return self._state
-            location = self._transport.location
             index = await asyncio.to_thread(parse_index, fetched.data, location=location)
-            self._state = self._build(fetched, index)
-            listed = {entry.entry.digest for entry in self._state.skills.values()}
-            for digest in set(self._artifacts) - listed:
-                del self._artifacts[digest]
-            return self._state
+            return self._adopt(fetched, index)
+
+    def _adopt(self, fetched: Fetched, index: Index) -> _State:
+        """Serve ``index``, as ``fetched`` brought it, and drop artifacts it no longer lists."""
+        self._state = self._build(fetched, index)
+        listed = {entry.entry.digest for entry in self._state.skills.values()}
+        for digest in set(self._artifacts) - listed:
+            del self._artifacts[digest]
+        return self._state
 
     def _build(self, fetched: Fetched, index: Index) -> _State:
         skills: dict[str, _Listed] = {}

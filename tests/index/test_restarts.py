@@ -12,6 +12,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from backends.capabilities import export_state, import_state
 from backends.index.document import INDEX_PATH
 from backends.testing import skill_md
 from skills_core import SkillCatalog
@@ -100,3 +101,19 @@ async def test_a_restart_after_the_index_was_removed_reads_the_folder(
     report = await catalog.refresh()
     assert report.added == ("local-only",)
     assert [meta.name for meta in catalog.list()] == ["local-only"]
+
+
+async def test_a_damaged_index_state_is_read_again(tmp_path: Path, site: Site) -> None:
+    harness = SiteHarness(tmp_path / "source", site)
+    await harness.make_backend(skills_tree())
+    first = harness.backend()
+    await first.list()
+    state = export_state(first)
+    assert state is not None
+    validator = state.split(b"\n")[1]
+    for damaged in (b"skillfs-index/1\n" + validator + b"\n{not json", b"skillfs-index/2\n"):
+        backend = harness.backend()
+        import_state(backend, damaged)
+        site.log.reset()
+        assert len(await backend.list()) == SKILLS
+        assert site.conditional()[-1] is None  # the index, read whole
