@@ -17,7 +17,8 @@ class BundleBackend(StoreBackend):
     folder names the skills root inside the archive. ``open_backend`` gives one for every URL
     that names a bundle.
 
-    One refresh costs one HEAD, and nothing more while the archive's fingerprint stays put;
+    One refresh costs one HEAD, and nothing more while the archive's fingerprint stays put (in
+    a new process too, given the state an earlier one exported, with the catalog cache);
     a changed archive is screened from its end record, then downloaded whole or, over
     ``limits.bundle_download_bytes``, read with ranged requests
     (:mod:`backends.remote.bundle_source`). SKILL.md files and resources are inflated from
@@ -39,5 +40,5 @@ class BundleBackend(StoreBackend):
                 location=self._location,
             )
 
-    async def _serve(self, fs: RemoteFS, location: str) -> Backend:
+    async def _serve(self, fs: RemoteFS, location: str, imported: bytes | None) -> Backend:
         return self._bundle(fs, location)

@@ -12,6 +12,8 @@ ability                helper                          fallback
 :class:`LocalFolders`  :func:`local_folder`            ``None``: the skill has no local folder
 :class:`ChangeEvents`  :func:`change_events`           ``None``: poll
 :class:`WithheldFields` :func:`withheld_fields_of`     ``None``: nothing withheld
+:class:`SourceState`   :func:`export_state`,           ``None``, ignored: a new process lists
+                       :func:`import_state`            its source as a first refresh does
 =====================  ==============================  ==========================================
 """
 
@@ -31,9 +33,12 @@ __all__ = [
     "FetchResult",
     "ListedDocument",
     "LocalFolders",
+    "SourceState",
     "WithheldFields",
     "change_events",
+    "export_state",
     "fetch_many",
+    "import_state",
     "list_documents",
     "local_folder",
     "withheld_fields_of",
@@ -109,6 +114,25 @@ class WithheldFields(Protocol):
         """The frontmatter keys to ignore for this skill, each with the reason (may be empty)."""
 
 
+@runtime_checkable
+class SourceState(Protocol):
+    """A backend whose own state lets another process ask its source "changed since?".
+
+    A published index's validator and bytes, a bundle's fingerprint and central directory: a
+    persistent cache keeps the exported blob beside the catalog it saved, and a new process
+    imports it before its first listing, which is then one conditional request on an unchanged
+    source. A blob is opaque and versioned by whoever made it: one a backend does not
+    recognise is ignored, and an imported state is only ever used after the source confirmed
+    it (a 304, an equal fingerprint).
+    """
+
+    def export_state(self) -> bytes | None:
+        """The state as of the last listing; ``None`` when there is nothing worth keeping."""
+
+    def import_state(self, state: bytes) -> None:
+        """Take a state another instance exported, before the first listing (no I/O)."""
+
+
 async def fetch_many(backend: Backend, names: Sequence[str]) -> Sequence[FetchResult]:
     """Fetch the SKILL.md of every name, in order, with the error in place of each failure."""
     if isinstance(backend, BatchFetcher):
@@ -154,3 +178,14 @@ def withheld_fields_of(backend: Backend) -> Callable[[str], Mapping[str, str]] |
     frontmatter if it were done once per skill.
     """
     return backend.withheld_fields if isinstance(backend, WithheldFields) else None
+
+
+def export_state(backend: object) -> bytes | None:
+    """The backend's exported state, or ``None`` when it keeps none."""
+    return backend.export_state() if isinstance(backend, SourceState) else None
+
+
+def import_state(backend: object, state: bytes | None) -> None:
+    """Give the backend a state it exported in another process (ignored when it keeps none)."""
+    if state and isinstance(backend, SourceState):
+        backend.import_state(state)

@@ -40,7 +40,8 @@ class FsspecBackend(StoreBackend):
     store, because only the store tells the two apart: the folder is checked for an index once,
     by the listing made when it is first opened, which then serves the first refresh (a plain
     folder costs no request more, a published one a LIST more), and read as a folder again
-    when its index disappears.
+    when its index disappears. Given the state an earlier process exported (the catalog cache
+    keeps it), a published folder skips that check: its first refresh is one HEAD.
 
     A ``.zip`` URL or a ``zip://`` chain is still served, as by
     :class:`~backends.bundle_backend.BundleBackend` (the class ``open_backend`` gives it),
@@ -93,11 +94,17 @@ class FsspecBackend(StoreBackend):
         await self.aclose()  # the index is gone: look again, the folder may stay
         return await (await self._opened()).list()
 
-    async def _serve(self, fs: RemoteFS, location: str) -> Backend:
+    async def _serve(self, fs: RemoteFS, location: str, imported: bytes | None) -> Backend:
         if self._spec.bundle:
             return self._bundle(fs, location)
-        folder = FolderSource(fs, location=location, concurrency=self._max_concurrency)
         verifier = self._verifier
+        if imported is not None and IndexBackend.recognises(imported):
+            known = await published_index(
+                fs, location=location, limits=self._limits, verifier=verifier, known=True
+            )
+            if known is not None:
+                return known
+        folder = FolderSource(fs, location=location, concurrency=self._max_concurrency)
         if (
             verifier is not None
             or fs.path.rstrip("/").endswith(".json")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from backends.base import Backend, FileEntry, SkillDocument, SkillRef
-from backends.capabilities import FetchResult, fetch_many
+from backends.capabilities import FetchResult, export_state, fetch_many, import_state
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.remote.bundle_source import BundleSource
 from backends.remote.deadline import DEFAULT_TIMEOUT, TimeBudget
@@ -76,6 +76,7 @@ class StoreBackend(AsyncResource):
         self._limits = limits
         self._max_concurrency = max_concurrency
         self._served: Backend | None = None
+        self._imported: bytes | None = None  # another process's state, for the next opening
         self._opening = asyncio.Lock()
 
     def __repr__(self) -> str:
@@ -118,6 +119,15 @@ class StoreBackend(AsyncResource):
         """Read one file of a skill, refusing oversize ones unread."""
         return await (await self._opened()).read(name, path, max_bytes=max_bytes)
 
+    def export_state(self) -> bytes | None:
+        """What the source served exports (a published index, a bundle), if anything."""
+        return export_state(self._served)
+
+    def import_state(self, state: bytes) -> None:
+        """Keep another process's state for the source served when the storage is opened."""
+        if self._served is None:
+            self._imported = state
+
     async def aclose(self) -> None:
         """Close the storage's connections; a later call opens them again."""
         async with self._opening:
@@ -137,12 +147,13 @@ class StoreBackend(AsyncResource):
         """Refuse, before any I/O, a URL naming what this backend does not serve."""
 
     @abstractmethod
-    async def _serve(self, fs: RemoteFS, location: str) -> Backend:
+    async def _serve(self, fs: RemoteFS, location: str, imported: bytes | None) -> Backend:
         """What serves the opened storage; it takes ``fs`` over, to close it.
 
         Args:
             fs: The storage, opened at the URL's target.
             location: The target's URL (any password hidden), for messages.
+            imported: A state another process exported, given to what serves afterwards.
         """
 
     def _bundle(self, fs: RemoteFS, location: str) -> SourceBackend:
@@ -168,5 +179,7 @@ class StoreBackend(AsyncResource):
                     retry=self._retry,
                     budget=self._budget,
                 )
-                self._served = await self._serve(fs, location)
+                imported, self._imported = self._imported, None
+                self._served = await self._serve(fs, location, imported)
+                import_state(self._served, imported)
             return self._served

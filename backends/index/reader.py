@@ -19,6 +19,9 @@
   (:mod:`backends.index.signing`); else the refresh fails with a
   :class:`~backends.errors.SignatureError` and the backend keeps serving what it had verified.
   Artifacts are then checked against the signed digests, as always.
+- **Across processes** the index's bytes and validator are exported
+  (:class:`~backends.capabilities.SourceState`): a new backend given them sends its first
+  request conditional on that validator and, told "not modified", lists those bytes.
 """
 
 from __future__ import annotations
@@ -121,6 +124,8 @@ class _State(NamedTuple):
 
 
 _EMPTY = _State(b"", None, {}, {}, ())
+_STATE_TAG = b"skillfs-index/1\n"
+"""How an exported index state starts: the validator's line, then the index's bytes follow."""
 
 
 def index_verifier(
@@ -161,6 +166,7 @@ class IndexBackend(AsyncResource):
         self._limits = limits
         self._verifier = verifier
         self._state = _EMPTY
+        self._imported: Fetched | None = None  # what another process read, not yet confirmed
         self._listed_once = False
         self._artifacts: dict[str, Artifact | StorageError] = {}
         self._downloads: dict[str, asyncio.Future[tuple[Artifact | StorageError, _Listed]]] = {}
@@ -207,6 +213,24 @@ class IndexBackend(AsyncResource):
         check_size(stored.size, max_bytes, location=stored.location)
         return await asyncio.to_thread(artifact.read, stored)
 
+    def export_state(self) -> bytes | None:
+        """The index's validator and bytes as last read; ``None`` before the first read."""
+        state = self._state
+        if not state.raw:
+            return None
+        return b"%s%s\n%s" % (_STATE_TAG, (state.validator or "").encode(), state.raw)
+
+    def import_state(self, state: bytes) -> None:
+        """Send the first request conditional on an exported state's validator."""
+        if self._state is _EMPTY and self.recognises(state):
+            line, _, raw = state[len(_STATE_TAG) :].partition(b"\n")
+            self._imported = Fetched(raw, line.decode(errors="replace") or None)
+
+    @staticmethod
+    def recognises(state: bytes) -> bool:
+        """True when ``state`` is an index's exported state."""
+        return state.startswith(_STATE_TAG)
+
     async def aclose(self) -> None:
         """Close the transport's connections and drop every artifact held."""
         self._artifacts.clear()
@@ -216,27 +240,41 @@ class IndexBackend(AsyncResource):
     async def _refresh(self) -> _State:
         async with self._refreshing:
             state = self._state
-            fetched = await self._transport.fetch_index(
-                state.validator, max_bytes=self._limits.max_index_bytes
-            )
+            imported, self._imported = self._imported, None
+            if state is not _EMPTY:
+                imported = None
+            validator = imported.validator if imported is not None else state.validator
+            limit = self._limits.max_index_bytes
+            fetched = await self._transport.fetch_index(validator, max_bytes=limit)
             self._listed_once = True
+            if fetched is None and imported is not None:  # unchanged since another process
+                try:
+                    return self._adopt(imported, await self._verified(imported.data))
+                except StorageError:  # a damaged state is never fatal: read the index
+                    fetched = await self._transport.fetch_index(None, max_bytes=limit)
             if fetched is None or fetched.data == state.raw:
                 if fetched is not None:
                     self._state = state._replace(validator=fetched.validator)
                 return self._state
-            location = self._transport.location
-            if self._verifier is not None:
-                await self._check_signature(fetched.data)
-            index = await asyncio.to_thread(parse_index, fetched.data, location=location)
-            if self._verifier is not None:
-                await asyncio.to_thread(
-                    self._verifier.check_sequence, index.sequence, location=location
-                )
-            self._state = self._build(fetched, index)
-            listed = {entry.entry.digest for entry in self._state.skills.values()}
-            for digest in set(self._artifacts) - listed:
-                del self._artifacts[digest]
-            return self._state
+            return self._adopt(fetched, await self._verified(fetched.data))
+
+    async def _verified(self, data: bytes) -> Index:
+        """``data`` parsed, once a trusted key's signature and sequence hold (with a verifier)."""
+        location = self._transport.location
+        if self._verifier is not None:
+            await self._check_signature(data)
+        index = await asyncio.to_thread(parse_index, data, location=location)
+        if self._verifier is not None:
+            await asyncio.to_thread(self._verifier.check_sequence, index.sequence, location=location)
+        return index
+
+    def _adopt(self, fetched: Fetched, index: Index) -> _State:
+        """Serve ``index``, as ``fetched`` brought it, and drop artifacts it no longer lists."""
+        self._state = self._build(fetched, index)
+        listed = {entry.entry.digest for entry in self._state.skills.values()}
+        for digest in set(self._artifacts) - listed:
+            del self._artifacts[digest]
+        return self._state
 
     async def _check_signature(self, data: bytes) -> None:
         """Refuse ``data`` unless a trusted key signed exactly these bytes."""

@@ -36,8 +36,9 @@ class StoreTransport:
     """Fetches an index and its artifacts from one fsspec filesystem.
 
     The first read is one GET with no HEAD before it; the next refresh makes the HEAD that
-    gives the index's fingerprint, and reads the index again only when it cannot tell that
-    the bytes it holds are current (on S3, a single-part upload's ETag is their MD5).
+    gives the index's fingerprint, and reads the index again only when it differs from the
+    validator: after a first read, that is the fingerprint S3 gives a single-part upload of
+    the bytes read (their MD5), so an unchanged index on S3 is never read twice.
 
     Args:
         fs: The opened filesystem; the transport closes it.
@@ -55,7 +56,6 @@ class StoreTransport:
         self._index = index
         self._base_location = location
         self._read = read
-        self._unvalidated: bytes | None = None
 
     @property
     def location(self) -> str:
@@ -72,23 +72,19 @@ class StoreTransport:
         return self._path(relative), join_location(self._base_location, relative)
 
     async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
-        """The first time one GET; then one HEAD, and one GET when the index changed."""
+        """Without a validator one GET; else one HEAD, and one GET when the index changed."""
         path, location = self._path(self._index), self.location
-        if validator is None and self._unvalidated is None:
+        if validator is None:
             data, self._read = self._read, None
             if data is None:
                 data = await read_bounded(
                     self._fs, path, max_bytes, location=location, missing=ResourceNotFoundError
                 )
-            self._unvalidated = data
-            return Fetched(data)
+            return Fetched(data, _content_token(data))
         details = await self._fs.info(path, location=location, missing=ResourceNotFoundError)
         token = fingerprint(details)
         if token == validator:
             return None
-        held, self._unvalidated = self._unvalidated, None
-        if held is not None and _is_content_token(token, held):
-            return Fetched(held, token)
         size = details.get("size")
         if isinstance(size, int):
             check_size(size, max_bytes, location=location, what="skills index")
@@ -164,7 +160,12 @@ async def read_bounded(
 
 
 async def published_index(
-    fs: RemoteFS, *, location: str, limits: Limits, verifier: IndexVerifier | None = None
+    fs: RemoteFS,
+    *,
+    location: str,
+    limits: Limits,
+    verifier: IndexVerifier | None = None,
+    known: bool = False,
 ) -> IndexBackend | None:
     """The index serving ``fs.path``: the path names one, or its folder holds one; else ``None``.
 
@@ -176,6 +177,8 @@ async def published_index(
         location: The URL of ``fs.path``, for messages.
         limits: The limits the index backend applies.
         verifier: Checks each new index before it is used (signed publications).
+        known: The folder held an index when another process read it: no check, the index's
+            first listing tells (its HEAD fails when the index is gone).
 
     Raises:
         LimitExceededError: The folder's index is larger than ``Limits.max_index_bytes``.
@@ -190,6 +193,9 @@ async def published_index(
         base_location = location[: len(location) - len(index)].rstrip("/")
         transport = StoreTransport(fs, base=base, index=index, location=base_location)
         return IndexBackend(transport, limits=limits, verifier=verifier)
+    if known:
+        transport = StoreTransport(fs, base=path, index=INDEX_PATH, location=location)
+        return IndexBackend(transport, limits=limits, verifier=verifier)
     candidate = f"{path}/{INDEX_PATH}" if path else INDEX_PATH
     where = join_location(location, INDEX_PATH)
     try:
@@ -202,6 +208,6 @@ async def published_index(
     return IndexBackend(transport, limits=limits, verifier=verifier)
 
 
-def _is_content_token(token: str, data: bytes) -> bool:
-    """True when a fingerprint is a digest of ``data`` (S3's ETag of a single-part upload)."""
-    return token == f"ETag:{hashlib.md5(data, usedforsecurity=False).hexdigest()}"
+def _content_token(data: bytes) -> str:
+    """The fingerprint S3 gives a single-part upload of ``data`` (its ETag is their MD5)."""
+    return f"ETag:{hashlib.md5(data, usedforsecurity=False).hexdigest()}"

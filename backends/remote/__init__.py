@@ -16,7 +16,8 @@ tar.gz archives),
 :mod:`~backends.remote.ranged` (large archives read with ranged requests),
 :mod:`~backends.remote.http_ranges` (ranged GETs on servers that may ignore ``Range``),
 :mod:`~backends.remote.sources` and :mod:`~backends.remote.bundle_source` (folder and bundle
-sources), :mod:`~backends.remote.source_backend` (a source served as a backend),
+sources), :mod:`~backends.remote.bundle_state` (a bundle's listing, kept across processes),
+:mod:`~backends.remote.source_backend` (a source served as a backend),
 :mod:`~backends.remote.upload` (writing files anywhere) and
 :mod:`~backends.remote.output_folder` (a folder written, listed and pruned). The backends built
 on them share :mod:`backends.store_backend`: :mod:`backends.bundle_backend` (zip bundles) and

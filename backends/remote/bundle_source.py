@@ -10,15 +10,26 @@ are read with ranged requests as they are needed (:mod:`backends.remote.ranged`)
 An HTTP server that ignores ``Range`` answers the tail's GET with the whole archive: a bundle
 up to ``bundle_download_bytes`` is then served from that answer, never downloaded again, and
 a larger one is refused before its body is read.
+
+The archive's listing is exported (:mod:`backends.remote.bundle_state`): a new process given
+it, whose HEAD finds the same fingerprint and size, lists the archive without another request.
+It reads the members of a large archive with ranged requests, as always; a smaller archive is
+downloaded on the first read (one GET, as a first load's) and served only when its central
+directory is the one listed.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import functools
+import io
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import IO
 
 from backends.errors import LimitExceededError, StorageError
 from backends.limits import Limits, check_size
+from backends.remote.bundle_state import SavedBundle, saved_bundle
 from backends.remote.filesystem import RemoteFS
 from backends.remote.fingerprints import fingerprint
 from backends.remote.foreign_errors import RangesIgnoredError
@@ -27,18 +38,24 @@ from backends.remote.ranged import RangedArchive
 from backends.remote.zip_end import TAIL_BYTES, read_end_record
 from backends.remote.zipsafety import ZipBundle, check_end_record
 
+logger = logging.getLogger("skillfs")
+
 
 class ZipView:
     """Files inflated from one screened archive, in worker threads.
 
     Args:
         bundle: The archive.
+        saved: What a new process needs to list it again (its fingerprint aside).
         ranged: Where its bytes come from when it was not downloaded whole.
     """
 
-    def __init__(self, bundle: ZipBundle, ranged: RangedArchive | None = None) -> None:
+    def __init__(
+        self, bundle: ZipBundle, saved: SavedBundle, ranged: RangedArchive | None = None
+    ) -> None:
         self._bundle = bundle
         self._ranged = ranged
+        self.saved = saved
 
     @property
     def layout(self) -> Layout:
@@ -71,6 +88,51 @@ class ZipView:
         return result
 
 
+class DeferredView:
+    """A bundle listed from a saved listing, whose archive is downloaded on the first read.
+
+    Args:
+        listed: The archive as listed from the saved listing.
+        saved: That listing.
+        download: Downloads the archive, refusing one whose listing is not ``saved``.
+    """
+
+    def __init__(
+        self,
+        listed: ZipBundle,
+        saved: SavedBundle,
+        download: Callable[[], Awaitable[ZipView]],
+    ) -> None:
+        self._listed = listed
+        self._download = download
+        self._view: ZipView | None = None
+        self._downloading = asyncio.Lock()
+        self.saved = saved
+
+    @property
+    def layout(self) -> Layout:
+        """The skill folders of the archive."""
+        return self._listed.layout
+
+    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
+        """Inflate several members from the downloaded archive."""
+        try:
+            view = await self._downloaded()
+        except StorageError as exc:
+            return [exc] * len(files)
+        return await view.fetch(files)
+
+    async def read(self, stored: StoredFile) -> bytes:
+        """Inflate one member from the downloaded archive."""
+        return await (await self._downloaded()).read(stored)
+
+    async def _downloaded(self) -> ZipView:
+        async with self._downloading:
+            if self._view is None:
+                self._view = await self._download()
+            return self._view
+
+
 class BundleSource:
     """A zip bundle: one HEAD per refresh, and the archive again only when it changed.
 
@@ -96,9 +158,20 @@ class BundleSource:
         self._limits = limits
         self._location = location
         self._concurrency = concurrency
-        self._current: tuple[str, ZipView] | None = None
+        self._current: tuple[str, ZipView | DeferredView] | None = None
+        self._imported: SavedBundle | None = None
 
-    async def snapshot(self) -> ZipView:
+    def export_state(self) -> bytes | None:
+        """The archive's fingerprint and listing, once read."""
+        current = self._current
+        return None if current is None else current[1].saved._replace(token=current[0]).encode()
+
+    def import_state(self, state: bytes) -> None:
+        """Take the listing another process exported, used if the archive has not changed."""
+        if self._current is None:
+            self._imported = SavedBundle.decode(state)
+
+    async def snapshot(self) -> ZipView | DeferredView:
         """Check the archive's fingerprint; read and screen it again only if it changed.
 
         Raises:
@@ -110,7 +183,12 @@ class BundleSource:
         if self._current is not None and self._current[0] == token:
             return self._current[1]
         size = details.get("size")
-        view = await (self._open(size) if isinstance(size, int) else self._download())
+        imported, self._imported = self._imported, None
+        view: ZipView | DeferredView | None = None
+        if imported is not None and (imported.token, imported.size) == (token, size):
+            view = await self._resumed(imported)
+        if view is None:
+            view = await (self._open(size) if isinstance(size, int) else self._download())
         self._current = (token, view)
         return view
 
@@ -137,31 +215,76 @@ class BundleSource:
         ranged = RangedArchive(
             size, self._range, known=tail, known_start=known_start, concurrency=self._concurrency
         )
-        async with ranged.spans(()):
-            bundle = await asyncio.to_thread(
-                ZipBundle.open,
-                ranged,
-                limits=limits,
-                inner_root=self._inner_root,
-                location=location,
-            )
+        bundle = await self._directory(ranged)
         async with ranged.spans(bundle.manifest_spans()):
             await asyncio.to_thread(bundle.index)
-        return ZipView(bundle, ranged)
+            saved = await asyncio.to_thread(saved_bundle, ranged, size, bundle)
+        return ZipView(bundle, saved, ranged)
+
+    async def _resumed(self, saved: SavedBundle) -> ZipView | DeferredView | None:
+        """The archive listed from a saved listing, or ``None`` when that cannot be used."""
+        limits, location = self._limits, self._location
+        ranged = RangedArchive(
+            saved.size,
+            self._range,
+            known=saved.directory,
+            known_start=saved.directory_start,
+            concurrency=self._concurrency,
+            pinned=saved.pinned(),
+        )
+        try:
+            check_size(saved.size, limits.max_bundle_bytes, location=location, what="bundle")
+            end = read_end_record(saved.directory, saved.directory_start, location=location)
+            check_end_record(end, limits, location)
+            bundle = await self._directory(ranged)
+            async with ranged.spans(()):  # the manifest is pinned: nothing is fetched
+                await asyncio.to_thread(bundle.index)
+        except StorageError as exc:
+            logger.warning("%s: read again, the saved listing is unusable: %s", location, exc)
+            return None
+        if saved.size <= limits.bundle_download_bytes:
+            return DeferredView(bundle, saved, functools.partial(self._listed_as, saved))
+        return ZipView(bundle, saved, ranged)
+
+    async def _listed_as(self, saved: SavedBundle) -> ZipView:
+        """The archive in one GET, provided its central directory is the one ``saved`` lists.
+
+        Raises:
+            StorageError: It was replaced since it was listed (the next refresh lists it).
+        """
+        data = await self._fs.cat(self._fs.path, location=self._location)
+        if data[saved.directory_start :] != saved.directory:
+            raise StorageError(
+                "the bundle was replaced since it was listed; the next refresh reads it",
+                location=self._location,
+            )
+        return await self._in_memory(data)
+
+    async def _directory(self, ranged: RangedArchive) -> ZipBundle:
+        """The archive's central directory, screened (from the bytes ``ranged`` knows)."""
+        async with ranged.spans(()):
+            return await asyncio.to_thread(
+                ZipBundle.open,
+                ranged,
+                limits=self._limits,
+                inner_root=self._inner_root,
+                location=self._location,
+            )
 
     async def _download(self) -> ZipView:
         """The whole archive in one GET, when the store gives no size to plan with."""
         return await self._in_memory(await self._fs.cat(self._fs.path, location=self._location))
 
     async def _in_memory(self, data: bytes) -> ZipView:
-        bundle = await asyncio.to_thread(
-            ZipBundle.load,
-            data,
-            limits=self._limits,
-            inner_root=self._inner_root,
-            location=self._location,
+        return await asyncio.to_thread(self._loaded, data)
+
+    def _loaded(self, data: bytes) -> ZipView:
+        """Screen and index an archive held in memory (blocking)."""
+        bundle = ZipBundle.load(
+            data, limits=self._limits, inner_root=self._inner_root, location=self._location
         )
-        return ZipView(bundle)
+        file: IO[bytes] = io.BytesIO(data)
+        return ZipView(bundle, saved_bundle(file, len(data), bundle))
 
     async def _tail(self, start: int, size: int) -> bytes:
         """The archive's bytes from ``start``, or all of them when the server sends them all.

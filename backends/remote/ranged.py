@@ -49,10 +49,18 @@ class RangedArchive(io.RawIOBase):
         known: The bytes already fetched from ``known_start`` to the end (tail and directory).
         known_start: Where ``known`` starts.
         concurrency: Most requests in flight at once.
+        pinned: Other byte ranges already at hand, as ``(start, bytes)``, kept for every read.
     """
 
     def __init__(
-        self, size: int, fetch: Fetch, *, known: bytes, known_start: int, concurrency: int
+        self,
+        size: int,
+        fetch: Fetch,
+        *,
+        known: bytes,
+        known_start: int,
+        concurrency: int,
+        pinned: Sequence[tuple[int, bytes]] = (),
     ) -> None:
         super().__init__()
         self._size = size
@@ -62,7 +70,7 @@ class RangedArchive(io.RawIOBase):
         self._concurrency = concurrency
         self._position = 0
         self._lock = threading.Lock()
-        self._windows: list[tuple[int, bytes]] = []
+        self._windows: list[tuple[int, bytes]] = list(pinned)
         self._fallbacks: deque[tuple[int, bytes]] = deque(maxlen=_FALLBACKS_KEPT)
         self._loop: asyncio.AbstractEventLoop | None = None
 

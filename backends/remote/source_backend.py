@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from backends.base import FileEntry, SkillDocument, SkillRef
-from backends.capabilities import FetchResult
+from backends.capabilities import FetchResult, export_state, import_state
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.paths import check_resource_path, check_skill_name, is_skill_name
@@ -89,6 +89,14 @@ class SourceBackend(AsyncResource):
         data = await view.read(stored)
         check_size(len(data), max_bytes, location=stored.location)
         return data
+
+    def export_state(self) -> bytes | None:
+        """The source's exported state (a bundle's listing), if it keeps one."""
+        return export_state(self._source)
+
+    def import_state(self, state: bytes) -> None:
+        """Give the source a state another process exported."""
+        import_state(self._source, state)
 
     async def aclose(self) -> None:
         """Close the source's connections and drop the last view."""

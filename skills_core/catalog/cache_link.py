@@ -8,6 +8,10 @@ type, ``strict``, the ``Limits`` and the ``FormatLimits``): a catalog judged oth
 reuses them. An entry is reused only when its fingerprint equals the listing's; bodies read
 later are checked against the hash saved with it (:mod:`skills_core.catalog.bodies`).
 
+The backend's own state (:class:`~backends.capabilities.SourceState`) is saved with the entries
+and given back to a new backend before its first listing: a published index or a bundle then
+asks its source "changed since?" in one conditional request instead of reading it again.
+
 Every SQLite call runs in a worker thread, never on the event loop.
 """
 
@@ -22,7 +26,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from backends.base import Backend
-from backends.capabilities import ListedDocument
+from backends.capabilities import ListedDocument, export_state, import_state
 from backends.composite import CompositeBackend
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.memory import MemoryBackend
@@ -89,6 +93,7 @@ class CacheLink:
         format_limits: FormatLimits,
     ):
         self._cache = cache
+        self._backend = backend
         self._source = backend.location
         self._judged_by = (
             SCHEMA,
@@ -101,6 +106,7 @@ class CacheLink:
         self._judged = ("strict" if strict else "lenient") + ("" if default else " +limits")
         self._settings = ""
         self._saved: dict[str, tuple[CatalogEntry, int]] = {}
+        self._state: bytes | None = None  # the backend's, as saved or loaded
 
     async def seed_while(
         self, listing: Listing
@@ -114,6 +120,8 @@ class CacheLink:
         stored = await self._guarded(self._stored, None)
         if stored is None:
             return EMPTY_SNAPSHOT, await listing(cold=True)
+        self._state = stored.state
+        import_state(self._backend, stored.state)
         seeding = asyncio.ensure_future(self._guarded(functools.partial(self._seed, stored), None))
         try:
             listed = await listing(cold=False)
@@ -122,9 +130,17 @@ class CacheLink:
         return seed or EMPTY_SNAPSHOT, listed
 
     async def save(self, snapshot: CatalogSnapshot, *, seeded_from: CatalogSnapshot) -> None:
-        """Save ``snapshot``'s entries, unless they are those it was seeded from."""
+        """Save ``snapshot``'s entries, unless they are those it was seeded from.
+
+        The backend's state is saved with them, or alone when only it changed.
+        """
+        state = export_state(self._backend)
         if snapshot is not seeded_from:
-            await self._guarded(functools.partial(self._save, snapshot.entries), None)
+            await self._guarded(functools.partial(self._save, snapshot.entries, state), None)
+        elif state != self._state and self._settings:
+            save = functools.partial(self._cache.save_state, self._source, self._settings, state)
+            await self._guarded(save, None)
+        self._state = state
 
     async def _guarded(self, work: Callable[[], _T], failed: _T) -> _T:
         """``work()`` in a worker thread; ``failed`` if it raises (a cache is never fatal)."""
@@ -143,7 +159,7 @@ class CacheLink:
             entries = self._cache.decoded(self._source, stored)
             return CatalogSnapshot.build(entries) if entries else None
 
-    def _save(self, entries: Mapping[str, CatalogEntry]) -> None:
+    def _save(self, entries: Mapping[str, CatalogEntry], state: bytes | None) -> None:
         if not self._settings:  # the digest of the settings could not be made: no key to use
             return
         saved, kept = self._saved, {}
@@ -155,7 +171,9 @@ class CacheLink:
         self._saved = kept
         verdicts = {folder: pair[0] for folder, pair in kept.items()}
         digests = [pair[1] for pair in kept.values()]
-        self._cache.save(self._source, self._settings, verdicts, digests, judged=self._judged)
+        self._cache.save(
+            self._source, self._settings, verdicts, digests, judged=self._judged, state=state
+        )
 
 
 @functools.cache

@@ -3,12 +3,13 @@
 One SQLite file (``catalogs.sqlite3`` in the cache folder, see
 :mod:`skills_core.catalog.cache_folder`) holds one row per source and catalog settings: its
 entries (fingerprint, judged metadata, problems, a hash of each SKILL.md; never the bodies) as
-one blob, and when a process last saw it. A second table holds the highest sequence accepted
-per signed index (the rollback check of :mod:`backends.index.signing`), never pruned.
-SQLite, from the standard library: a write is one atomic transaction (a crash leaves the old
-row or the new one, never half of either), WAL mode lets any number of processes read while
-one writes, and its locks die with the process that held them. One blob per source keeps a
-new process's load to one row read and one decode.
+one blob, the backend's own state (:class:`~backends.capabilities.SourceState`: a published
+index's validator, a bundle's central directory), and when a process last saw it. A second
+table holds the highest sequence accepted per signed index (the rollback check of
+:mod:`backends.index.signing`), never pruned. SQLite, from the standard library: a write is one
+atomic transaction (a crash leaves the old row or the new one, never half of either), WAL mode
+lets any number of processes read while one writes, and its locks die with the process that
+held them. One blob per source keeps a new process's load to one row read and one decode.
 
 Nothing here is ever fatal or trusted blindly: a file that is not the user's, is writable by
 others, corrupt, truncated or from a newer schema is logged once, removed and rebuilt; a lock
@@ -33,7 +34,7 @@ from skills_core.catalog.entries import CatalogEntry
 
 logger = logging.getLogger("skillfs")
 
-SCHEMA = 1
+SCHEMA = 2
 """The layout of the cache file; another one is rebuilt, never read."""
 FILE_NAME = "catalogs.sqlite3"
 DEFAULT_MAX_AGE = 30 * 24 * 3600.0
@@ -60,10 +61,11 @@ class CachedCatalog(NamedTuple):
 
 
 class Stored(NamedTuple):
-    """A source's row as read: its encoded entries and when it was last seen."""
+    """A source's row as read: its encoded entries, when it was last seen, the backend's state."""
 
     data: bytes
     seen: float
+    state: bytes | None = None
 
 
 class CatalogCache:
@@ -97,7 +99,7 @@ class CatalogCache:
 
     def stored(self, source: str, settings: str) -> Stored | None:
         """The row saved for ``source`` under ``settings``, noted as seen now; or ``None``."""
-        query = "SELECT entries, seen FROM catalogs WHERE source = ? AND settings = ?"
+        query = "SELECT entries, seen, state FROM catalogs WHERE source = ? AND settings = ?"
         row = self._use(lambda db: db.execute(query, (source, settings)).fetchone())
         if row is None:
             return None
@@ -121,25 +123,31 @@ class CatalogCache:
         digests: Sequence[int],
         *,
         judged: str = "",
+        state: bytes | None = None,
     ) -> None:
         """Replace what is saved for ``source`` under ``settings``; prune sources not seen.
 
         ``digests`` holds the hash of each entry's SKILL.md, in order (see
-        :func:`~skills_core.catalog.entries.entry_digest`).
+        :func:`~skills_core.catalog.entries.entry_digest`); ``state`` is the backend's.
         """
         data, now = encode(entries, digests), time.time()
 
         def write(db: sqlite3.Connection) -> None:
             with _transaction(db):
                 db.execute(
-                    "INSERT INTO catalogs VALUES (?, ?, ?, ?, ?, ?) "
+                    "INSERT INTO catalogs VALUES (?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (source, settings) DO UPDATE SET seen = excluded.seen, "
-                    "skills = excluded.skills, entries = excluded.entries",
-                    (source, settings, judged, now, len(entries), data),
+                    "skills = excluded.skills, entries = excluded.entries, state = excluded.state",
+                    (source, settings, judged, now, len(entries), data, state),
                 )
                 db.execute("DELETE FROM catalogs WHERE seen < ?", (now - self._max_age,))
 
         self._use(write)
+
+    def save_state(self, source: str, settings: str, state: bytes | None) -> None:
+        """Replace the backend's state saved with ``source``'s entries (when there are some)."""
+        update = "UPDATE catalogs SET state = ? WHERE source = ? AND settings = ?"
+        self._use(lambda db: db.execute(update, (state, source, settings)) and None)
 
     def _seen(self, source: str, settings: str, last: float) -> None:
         """Note that ``source`` was seen now, if ``last`` (as loaded) is old enough to matter."""
@@ -241,7 +249,7 @@ class CatalogCache:
                     db.execute(
                         "CREATE TABLE IF NOT EXISTS catalogs (source TEXT NOT NULL, "
                         "settings TEXT NOT NULL, judged TEXT NOT NULL, seen REAL NOT NULL, "
-                        "skills INTEGER NOT NULL, entries BLOB NOT NULL, "
+                        "skills INTEGER NOT NULL, entries BLOB NOT NULL, state BLOB, "
                         "PRIMARY KEY (source, settings))"
                     )
                     db.execute(f"PRAGMA user_version = {SCHEMA}")

@@ -1,9 +1,10 @@
-"""``skillfs serve [URL] [--http [--host H] [--port P]] [--budget CHARS]``: skills over MCP.
+"""``skillfs serve [URL] [--http [--host H] [--port P]] [--budget CHARS] [--no-cache]``: MCP.
 
 Speaks stdio by default (an MCP client starts the command), streamable HTTP with ``--http``
 (loopback unless ``--host`` says otherwise). Watches the source and tells clients when skills
-change, unless ``--no-watch``. Scripts never run unless ``--allow-scripts``. Everything the
-command prints goes to stderr: on stdio, stdout is the protocol.
+change, unless ``--no-watch``. The first load starts from the catalog cache, as other commands
+do (``--no-cache``: it reads every skill). Scripts never run unless ``--allow-scripts``.
+Everything the command prints goes to stderr: on stdio, stdout is the protocol.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.cli import exits, running
 from skills_core.cli.arguments import characters, host, port, positive_seconds, url_path
 from skills_core.cli.output import plural, print_problems
-from skills_core.cli.source import add_lock_flag, add_url_argument, open_root
+from skills_core.cli.source import add_cache_flag, add_lock_flag, add_url_argument, open_root
 from skills_core.cli.terminal import PrintableFormatter, print_message, printable
 from skills_core.context.budget import ListingPolicy
 from skills_core.tool_table import SEARCH_SKILLS
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL and the transport, watch, listing, loading and script options."""
+    """Add the URL and the transport, watch, listing, loading, script and cache options."""
     add_url_argument(parser, skill_folder=False)
     add_lock_flag(parser)
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP, not stdio")
@@ -88,6 +89,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="offer run_skill_script: scripts of the served skills run on this machine",
     )
+    add_cache_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from skills_core.mcp.server import SkillServer  # the MCP SDK, or the install hint
     from skills_core.tools.policy import ScriptPolicy
 
-    catalog = SkillCatalog(open_root(args.url), lock=args.lock)
+    catalog = SkillCatalog(open_root(args.url), lock=args.lock, cache=args.cache)
     server = SkillServer(
         catalog,
         scripts=ScriptPolicy() if args.allow_scripts else None,

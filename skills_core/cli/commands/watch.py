@@ -1,8 +1,9 @@
-"""``skillfs watch [URL] [--interval S] [--json]``: one line per reload until Ctrl-C.
+"""``skillfs watch [URL] [--interval S] [--json] [--no-cache]``: one line per reload until Ctrl-C.
 
 Local folders are watched for filesystem events (with ``agent-skillfs[watch]``); other sources are
 polled every ``--interval`` seconds. Each reload prints what was added, changed or removed;
-problems not printed before go to stderr. Ctrl-C ends the command with exit code 0.
+problems not printed before go to stderr. Ctrl-C ends the command with exit code 0. The first
+load starts from the catalog cache, as other commands do (``--no-cache``: it reads every skill).
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from skills_core.catalog.report import ReloadReport
 from skills_core.cli import exits, running
 from skills_core.cli.arguments import positive_seconds
 from skills_core.cli.output import add_json_flag, plural, problem_line
-from skills_core.cli.source import add_lock_flag, add_url_argument, open_root
+from skills_core.cli.source import add_cache_flag, add_lock_flag, add_url_argument, open_root
 from skills_core.cli.terminal import Style, printable
 from skills_core.format.problems import SkillProblem
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL, ``--interval`` and ``--json``."""
+    """Add the URL, ``--interval``, ``--json`` and ``--no-cache``."""
     add_url_argument(parser, skill_folder=False)
     add_lock_flag(parser)
     parser.add_argument(
@@ -35,21 +36,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds between polls of sources without filesystem events (default: 2)",
     )
     add_json_flag(parser)
+    add_cache_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Watch until Ctrl-C (exit 0); exit 2 when the first listing fails."""
     backend = open_root(args.url)
     try:
-        return running.run(
-            _watch(backend, interval=args.interval, as_json=args.json, lock=args.lock)
+        watching = _watch(
+            backend, interval=args.interval, as_json=args.json, lock=args.lock, cache=args.cache
         )
+        return running.run(watching)
     except KeyboardInterrupt:
         return exits.OK
 
 
-async def _watch(backend: Backend, *, interval: float, as_json: bool, lock: str | None) -> int:
-    catalog = SkillCatalog(backend, lock=lock)
+async def _watch(
+    backend: Backend, *, interval: float, as_json: bool, lock: str | None, cache: bool
+) -> int:
+    catalog = SkillCatalog(backend, lock=lock, cache=cache)
     printed: set[SkillProblem] = set()
     first = True
     async for report in catalog.watch(interval=interval):
