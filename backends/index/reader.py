@@ -265,7 +265,9 @@ class IndexBackend(AsyncResource):
             await self._check_signature(data)
         index = await asyncio.to_thread(parse_index, data, location=location)
         if self._verifier is not None:
-            await asyncio.to_thread(self._verifier.check_sequence, index.sequence, location=location)
+            await asyncio.to_thread(
+                self._verifier.check_sequence, index.sequence, location=location
+            )
         return index
 
     def _adopt(self, fetched: Fetched, index: Index) -> _State:
