@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from backends.index.document import INDEX_PATH
 from backends.index.signing import key_id, public_key
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
+from skills_core.catalog.cache_store import CatalogCache
 from tests.index.sites import Site
 from tests.remote.settings import FAST_RETRY
 from tests.remote.zips import zip_bytes
@@ -151,3 +153,20 @@ async def test_a_tampered_republication_keeps_the_verified_catalog(
     assert [meta.name for meta in catalog.list()] == ["alpha", "beta"]
     with pytest.raises(SignatureError):
         await catalog.backend.get("evil")
+
+
+async def test_an_index_restored_from_the_cache_is_verified_as_a_fetched_one(
+    site: Site, keys: Keys, tmp_path: Path
+) -> None:
+    """A process without keys cached the unsigned index: one with keys refuses it on a 304."""
+    site.put_all(await signed(None))
+    cache = CatalogCache(tmp_path / "catalogs")
+    plain = HttpIndexBackend(site.url, retry=FAST_RETRY)
+    assert (await SkillCatalog(plain, cache=cache).refresh()).ok
+
+    trusting = HttpIndexBackend(site.url, retry=FAST_RETRY, trusted_keys=[keys.pem])
+    catalog = SkillCatalog(trusting, cache=cache)
+    report = await catalog.refresh()
+    assert report.failure is not None
+    assert report.failure.code == codes.SIGNATURE_REFUSED
+    assert not catalog.list()
