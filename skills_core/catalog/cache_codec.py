@@ -34,7 +34,8 @@ from skills_core.format.problems import SkillProblem
 
 _FORMAT = b"skillfs-entries-1"
 _MAPPINGS = frozenset({"metadata", "extra"})
-"""Metadata fields held as read-only mappings (empty ones share ``EMPTY_MAPPING``)."""
+"""Metadata fields held as read-only mappings (empty ones share ``EMPTY_MAPPING``, and are
+written as ``None``: no dict to make and drop per skill)."""
 _SHARED_VALUES = frozenset({"name", "license", "compatibility", "allowed_tools", "tags", "paths"})
 """Columns whose values repeat (a folder's name is its skill's too): each written once."""
 _T = TypeVar("_T")
@@ -61,7 +62,9 @@ def encode(entries: Mapping[str, CatalogEntry], digests: Sequence[int]) -> bytes
         },
         _column([entry.metadata is not None for entry in rows]),
         {
-            field: _column(_field(metas, field), shared if field in _SHARED_VALUES else None)
+            field: _column(
+                _field(metas, field, shared), shared if field in _SHARED_VALUES else None
+            )
             for field in SkillMetadata._fields
         },
     )
@@ -69,10 +72,28 @@ def encode(entries: Mapping[str, CatalogEntry], digests: Sequence[int]) -> bytes
     return marshal.dumps((_FORMAT, zlib.crc32(payload), payload))
 
 
-def _field(metas: Sequence[SkillMetadata], field: str) -> list[object]:
-    """One metadata field of every loaded skill, mappings as plain dicts."""
+def _field(
+    metas: Sequence[SkillMetadata], field: str, shared: dict[object, object]
+) -> list[object]:
+    """One metadata field of every loaded skill, mappings as plain dicts (``None`` if empty)."""
     values = map(operator.attrgetter(field), metas)
-    return list(map(dict, values) if field in _MAPPINGS else values)
+    if field not in _MAPPINGS:
+        return list(values)
+    return [_plain_mapping(value, shared) if value else None for value in values]
+
+
+def _plain_mapping(mapping: Mapping[Any, Any], shared: dict[object, object]) -> dict[Any, Any]:
+    """``mapping`` as a dict whose string keys and values are ``shared``'s copies.
+
+    Skills repeat the keys of their ``metadata`` (``author``, ``version``) and many values:
+    :mod:`marshal` then writes each string once, and a new process makes it once.
+    """
+    return {
+        (shared.setdefault(key, key) if type(key) is str else key): (
+            shared.setdefault(value, value) if type(value) is str else value
+        )
+        for key, value in mapping.items()
+    }
 
 
 def decode(data: bytes) -> dict[str, CatalogEntry]:
