@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import marshal
-import zlib
 
 import pytest
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog
-from skills_core.catalog.cache_codec import decode, encode
+from skills_core.catalog.cache_codec import decode, encode, framed
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.format.models import EMPTY_MAPPING
 
@@ -83,17 +82,21 @@ def test_strings_skills_repeat_in_their_metadata_are_made_once(
         assert value is twin_value
 
 
+HEADER = len(framed(b""))
+
+
 def corrupt(data: bytes) -> bytes:
-    kind, crc, payload = marshal.loads(data)
-    middle = len(payload) // 2
-    flipped = payload[:middle] + bytes([payload[middle] ^ 0x40]) + payload[middle + 1 :]
-    return marshal.dumps((kind, crc, flipped))
+    middle = (HEADER + len(data)) // 2
+    return data[:middle] + bytes([data[middle] ^ 0x40]) + data[middle + 1 :]
 
 
 def recomputed_checksum_truncated(data: bytes) -> bytes:
-    kind, _, payload = marshal.loads(data)
-    cut = payload[: len(payload) // 2]
-    return marshal.dumps((kind, zlib.crc32(cut), cut))
+    payload = data[HEADER:]
+    return framed(payload[: len(payload) // 2])
+
+
+def planted_marshal(data: bytes) -> bytes:
+    return framed(marshal.dumps(("not", "columns")))
 
 
 @pytest.mark.parametrize(
@@ -104,7 +107,8 @@ def recomputed_checksum_truncated(data: bytes) -> bytes:
         lambda data: data[: len(data) // 2],
         lambda data: data[:-1],
         lambda data: b"",
-        lambda data: marshal.dumps((b"skillfs-entries-0", *marshal.loads(data)[1:])),
+        lambda data: b"skillfs-entries-1" + data[HEADER - 4 :],  # another format
+        planted_marshal,
     ],
 )
 def test_damaged_data_is_refused(entries: dict[str, CatalogEntry], damage: object) -> None:
