@@ -182,7 +182,7 @@ class LocalBackend(AsyncResource):
                 check_skill_name(name)
             except UnsafePathError as exc:
                 return _refused(name, path, exc)
-            return SkillRef(name, token, path, size=st.st_size)
+            return SkillRef(name, token, path, st.st_size)  # positional: half the cost
         return odd
 
     def _check_link(self, folder: str, path: str) -> str:

@@ -9,7 +9,8 @@ A column of plain values (strings, numbers, tuples and dicts of them) is written
 :mod:`marshal`; any other column (problems, hooks, frontmatter values such as dates) is
 pickled, and read back by an unpickler that builds only the types an entry is made of: any
 other global in the data refuses the whole blob, so reading a cache never runs code. A CRC-32
-of the payload catches damage before either is read. The SKILL.md bytes are never written.
+of the payload (in a plain header: the payload is read where it lies, not copied) catches
+damage before either is read. The SKILL.md bytes are never written.
 """
 
 from __future__ import annotations
@@ -32,9 +33,11 @@ from skills_core.format.hooks import HookAction, HookRule, Hooks
 from skills_core.format.models import EMPTY_MAPPING, SkillMetadata
 from skills_core.format.problems import SkillProblem
 
-_FORMAT = b"skillfs-entries-1"
+_FORMAT = b"skillfs-entries-2"
+_CRC_BYTES = 4
 _MAPPINGS = frozenset({"metadata", "extra"})
-"""Metadata fields held as read-only mappings (empty ones share ``EMPTY_MAPPING``)."""
+"""Metadata fields held as read-only mappings (empty ones share ``EMPTY_MAPPING``, and are
+written as ``None``: no dict to make and drop per skill)."""
 _SHARED_VALUES = frozenset({"name", "license", "compatibility", "allowed_tools", "tags", "paths"})
 """Columns whose values repeat (a folder's name is its skill's too): each written once."""
 _T = TypeVar("_T")
@@ -61,18 +64,46 @@ def encode(entries: Mapping[str, CatalogEntry], digests: Sequence[int]) -> bytes
         },
         _column([entry.metadata is not None for entry in rows]),
         {
-            field: _column(_field(metas, field), shared if field in _SHARED_VALUES else None)
+            field: _column(
+                _field(metas, field, shared), shared if field in _SHARED_VALUES else None
+            )
             for field in SkillMetadata._fields
         },
     )
-    payload = marshal.dumps(columns)
-    return marshal.dumps((_FORMAT, zlib.crc32(payload), payload))
+    return framed(marshal.dumps(columns))
 
 
-def _field(metas: Sequence[SkillMetadata], field: str) -> list[object]:
-    """One metadata field of every loaded skill, mappings as plain dicts."""
+def framed(payload: bytes) -> bytes:
+    """``payload`` behind the format's name and the payload's CRC-32, as :func:`decode` reads.
+
+    Plain bytes, not a marshalled tuple: a new process checks and decodes the payload where
+    it lies, without copying its megabytes first.
+    """
+    return _FORMAT + zlib.crc32(payload).to_bytes(_CRC_BYTES, "big") + payload
+
+
+def _field(
+    metas: Sequence[SkillMetadata], field: str, shared: dict[object, object]
+) -> list[object]:
+    """One metadata field of every loaded skill, mappings as plain dicts (``None`` if empty)."""
     values = map(operator.attrgetter(field), metas)
-    return list(map(dict, values) if field in _MAPPINGS else values)
+    if field not in _MAPPINGS:
+        return list(values)
+    return [_plain_mapping(value, shared) if value else None for value in values]
+
+
+def _plain_mapping(mapping: Mapping[Any, Any], shared: dict[object, object]) -> dict[Any, Any]:
+    """``mapping`` as a dict whose string keys and values are ``shared``'s copies.
+
+    Skills repeat the keys of their ``metadata`` (``author``, ``version``) and many values:
+    :mod:`marshal` then writes each string once, and a new process makes it once.
+    """
+    return {
+        (shared.setdefault(key, key) if type(key) is str else key): (
+            shared.setdefault(value, value) if type(value) is str else value
+        )
+        for key, value in mapping.items()
+    }
 
 
 def decode(data: bytes) -> dict[str, CatalogEntry]:
@@ -89,15 +120,19 @@ def decode(data: bytes) -> dict[str, CatalogEntry]:
 
 
 def _decode(data: bytes) -> dict[str, CatalogEntry]:
-    kind, crc, payload = marshal.loads(data)
-    if kind != _FORMAT or zlib.crc32(payload) != crc:
+    view, start = memoryview(data), len(_FORMAT) + _CRC_BYTES
+    crc = int.from_bytes(view[len(_FORMAT) : start], "big")
+    if view[: len(_FORMAT)] != _FORMAT or zlib.crc32(view[start:]) != crc:
         raise ValueError("unknown format or damaged data")
-    entry_columns, loaded_column, meta_columns = marshal.loads(payload)
+    entry_columns, loaded_column, meta_columns = marshal.loads(view[start:])
     meta_values = {field: _values(meta_columns[field]) for field in SkillMetadata._fields}
     for field in _MAPPINGS:
-        meta_values[field] = [
-            MappingProxyType(d) if d else EMPTY_MAPPING for d in meta_values[field]
-        ]
+        mappings = meta_values[field]
+        meta_values[field] = (
+            [MappingProxyType(d) if d else EMPTY_MAPPING for d in mappings]
+            if any(mappings)
+            else [EMPTY_MAPPING] * len(mappings)  # no skill has one (``extra``, usually)
+        )
     metas = iter(_rows(SkillMetadata, meta_values.values()))
     loaded = _values(loaded_column)
     columns = {field: _values(entry_columns[field]) for field in _ENTRY_FIELDS}

@@ -7,6 +7,7 @@ checked in :mod:`skills_core.format.validation`.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -67,7 +68,19 @@ def _space_delimited(value: Any) -> tuple[str, ...]:
 
 def _tool_rules(value: Any) -> tuple[str, ...]:
     """``allowed-tools``: Claude-style rules, whose parentheses may hold spaces."""
-    rules = tuple(rule.rstrip(",") for rule in _space_delimited(value) if rule.rstrip(","))
+    if not isinstance(value, str):
+        _space_delimited(value)  # raises: only a string holds rules
+    return _rules_in(value)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rules_in(text: str) -> tuple[str, ...]:
+    """The rules of one ``allowed-tools`` string, checked once per distinct text.
+
+    A catalog's skills repeat a few of them (``Read Grep``, ``Bash(git:*)``): each is split and
+    parsed once per process, and its skills share one tuple. A problem raises every time.
+    """
+    rules = tuple(rule.rstrip(",") for rule in _space_delimited(text) if rule.rstrip(","))
     _report_each(rules, rule_problem, "rule")
     return rules
 

@@ -15,7 +15,6 @@ import pickle
 import sqlite3
 import subprocess
 import sys
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,7 +23,7 @@ import pytest
 from backends import LocalBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.catalog.cache_codec import decode
+from skills_core.catalog.cache_codec import decode, framed
 from skills_core.catalog.cache_store import FILE_NAME, CatalogCache
 from skills_core.format.models import SkillMetadata
 
@@ -253,7 +252,7 @@ def test_a_planted_column_with_a_valid_checksum_runs_nothing(tmp_path: Path) -> 
     planted = ("pickle", pickle.dumps([_Run(f"touch {marker}")]))
     columns = ({}, ("marshal", [True]), dict.fromkeys(SkillMetadata._fields, planted))
     payload = marshal.dumps(columns)
-    data = marshal.dumps((b"skillfs-entries-1", zlib.crc32(payload), payload))
+    data = framed(payload)
     with pytest.raises(ValueError, match="is not part of a catalog entry"):
         decode(data)
     assert not marker.exists()

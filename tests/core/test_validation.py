@@ -220,3 +220,17 @@ def test_frontmatter_round_trips_through_the_model() -> None:
     meta = analyze(frontmatter).metadata
     assert meta is not None
     assert meta.to_frontmatter() == frontmatter
+
+
+def test_skills_with_one_allowed_tools_text_share_its_rules() -> None:
+    first, second = (
+        analyze({**VALID, "allowed-tools": "Read Bash(git:*)"}).metadata for _ in range(2)
+    )
+    assert first is not None
+    assert second is not None
+    assert first.allowed_tools == ("Read", "Bash(git:*)")
+    assert first.allowed_tools is second.allowed_tools  # split and checked once
+    bad = [analyze({**VALID, "allowed-tools": "Bash(git"}) for _ in range(2)]
+    assert [[p.code for p in a.report.errors + a.report.warnings] for a in bad] == [
+        [codes.INVALID_VALUE]
+    ] * 2  # a problem is reported every time

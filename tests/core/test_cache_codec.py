@@ -1,0 +1,116 @@
+"""The persistent cache's codec: entries come back as they were judged, damage never does."""
+
+from __future__ import annotations
+
+import marshal
+
+import pytest
+
+from backends import MemoryBackend
+from skills_core import SkillCatalog
+from skills_core.catalog.cache_codec import decode, encode, framed
+from skills_core.catalog.entries import CatalogEntry
+from skills_core.format.models import EMPTY_MAPPING
+
+SKILLS = {
+    "plain": b"---\nname: plain\ndescription: Plain.\n---\nbody\n",
+    "rich": (
+        b"---\nname: rich\ndescription: Rich.\nlicense: MIT\n"
+        b"allowed-tools: Read Bash(git:*)\nmetadata:\n  author: team\n  version: '1.0'\n"
+        b"released: 2024-05-01\nnested:\n  list: [1, two, {three: 3}]\n"
+        b"hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n"
+        b"        - type: command\n          command: ./check.sh\n---\nbody\n"
+    ),
+    "twin": (
+        b"---\nname: twin\ndescription: Twin.\nmetadata:\n  author: team\n  version: '1.0'\n"
+        b"---\nbody\n"
+    ),
+    "misnamed": b"---\nname: other-name\ndescription: Warned.\n---\nbody\n",
+    "broken": b"no frontmatter\n",
+}
+
+
+@pytest.fixture
+async def entries() -> dict[str, CatalogEntry]:
+    backend = MemoryBackend({name: {"SKILL.md": data} for name, data in SKILLS.items()})
+    catalog = SkillCatalog(backend)
+    await catalog.refresh()
+    found = dict(catalog.snapshot.entries)
+    assert found["broken"].errors  # a refused entry goes through the codec too
+    assert found["misnamed"].warnings
+    return found
+
+
+def saved(entries: dict[str, CatalogEntry]) -> bytes:
+    return encode(entries, list(range(1, len(entries) + 1)))
+
+
+def test_entries_round_trip_without_their_bodies(entries: dict[str, CatalogEntry]) -> None:
+    decoded = decode(saved(entries))
+
+    expected = {
+        folder: entry._replace(raw=b"", digest=index)
+        for index, (folder, entry) in enumerate(entries.items(), start=1)
+    }
+    assert decoded == expected
+    assert list(decoded) == list(entries)
+    assert decoded["rich"].metadata == entries["rich"].metadata
+    assert decoded["rich"].metadata.hooks == entries["rich"].metadata.hooks  # type: ignore[union-attr]
+
+
+def test_empty_mappings_come_back_as_the_shared_empty_one(
+    entries: dict[str, CatalogEntry],
+) -> None:
+    plain = decode(saved(entries))["plain"].metadata
+    assert plain is not None
+    assert plain.metadata is EMPTY_MAPPING
+    assert plain.extra is EMPTY_MAPPING
+
+
+def test_strings_skills_repeat_in_their_metadata_are_made_once(
+    entries: dict[str, CatalogEntry],
+) -> None:
+    decoded = decode(saved(entries))
+    rich, twin = decoded["rich"].metadata, decoded["twin"].metadata
+    assert rich is not None
+    assert twin is not None
+    assert dict(rich.metadata) == dict(twin.metadata) == {"author": "team", "version": "1.0"}
+    for (key, value), (twin_key, twin_value) in zip(
+        rich.metadata.items(), twin.metadata.items(), strict=True
+    ):
+        assert key is twin_key
+        assert value is twin_value
+
+
+HEADER = len(framed(b""))
+
+
+def corrupt(data: bytes) -> bytes:
+    middle = (HEADER + len(data)) // 2
+    return data[:middle] + bytes([data[middle] ^ 0x40]) + data[middle + 1 :]
+
+
+def recomputed_checksum_truncated(data: bytes) -> bytes:
+    payload = data[HEADER:]
+    return framed(payload[: len(payload) // 2])
+
+
+def planted_marshal(data: bytes) -> bytes:
+    return framed(marshal.dumps(("not", "columns")))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        corrupt,
+        recomputed_checksum_truncated,
+        lambda data: data[: len(data) // 2],
+        lambda data: data[:-1],
+        lambda data: b"",
+        lambda data: b"skillfs-entries-1" + data[HEADER - 4 :],  # another format
+        planted_marshal,
+    ],
+)
+def test_damaged_data_is_refused(entries: dict[str, CatalogEntry], damage: object) -> None:
+    with pytest.raises(ValueError, match="not a cached catalog"):
+        decode(damage(saved(entries)))  # type: ignore[operator]
