@@ -3,7 +3,9 @@
 Selection and search tokenize every skill once; after that, :meth:`DerivedSkills.sync` costs
 one identity check per skill when the catalog refreshed (a few milliseconds for 10,000
 skills) and nothing at all when it did not. A refresh that changes 1 skill of 10,000
-re-derives that one skill.
+re-derives that one skill. A sync that derives runs with the cyclic garbage collector paused:
+the millions of objects 10,000 large skills give hold no cycles, yet set off collections that
+examine them (0.2 s of CPU time for 10,000 real-sized skills).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Generic, NamedTuple, TypeVar
 
+from skills_core.catalog.cache_codec import collector_paused
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.snapshot import CatalogSnapshot
@@ -72,21 +75,25 @@ class DerivedSkills(Generic[T]):
             snapshot = self._catalog.snapshot
             if snapshot is self._snapshot:
                 return Changes((), ())
-            old, slots = self._slots, {}
-            added: list[T] = []
-            for name, entry in snapshot.loaded.items():
-                if entry.metadata is None:
-                    continue
-                slot = old.pop(name, None)
-                if slot is None or not _same(slot.entry, entry):
-                    if slot is not None:
-                        old[name] = slot  # still to be reported as removed
-                    slot = _Slot(entry, self._derive(name, entry, entry.metadata))
-                    added.append(slot.value)
-                    self.derived += 1
-                slots[name] = slot
-            self._slots, self._snapshot = slots, snapshot
-            return Changes(added, [slot.value for slot in old.values()])
+            with collector_paused():
+                return self._catch_up(snapshot)
+
+    def _catch_up(self, snapshot: CatalogSnapshot) -> Changes[T]:
+        old, slots = self._slots, {}
+        added: list[T] = []
+        for name, entry in snapshot.loaded.items():
+            if entry.metadata is None:
+                continue
+            slot = old.pop(name, None)
+            if slot is None or not _same(slot.entry, entry):
+                if slot is not None:
+                    old[name] = slot  # still to be reported as removed
+                slot = _Slot(entry, self._derive(name, entry, entry.metadata))
+                added.append(slot.value)
+                self.derived += 1
+            slots[name] = slot
+        self._slots, self._snapshot = slots, snapshot
+        return Changes(added, [slot.value for slot in old.values()])
 
 
 def _same(before: CatalogEntry, after: CatalogEntry) -> bool:

@@ -264,8 +264,10 @@ class SkillSearchIndex:
             self._total_length += skill.length
             for term, n in skill.head.items():
                 self._heads.setdefault(term, {})[skill.name] = n
-            # a word new to the catalog (so to its shelf) may be a form of an asked term
-            self._note_forms(self._bodies.add(skill.name, skill.body, fresh=bool(self._postings)))
+        # a word new to the catalog (so to its shelf) may be a form of an asked term
+        bodies = {skill.name: skill.body for skill in added}
+        self._note_forms(self._bodies.add(bodies, fresh=bool(self._postings)))
+        for skill in added:
             for word in self._asked(skill.body):
                 postings = self._postings[self._forms[word]]
                 postings[skill.name] = postings.get(skill.name, 0) + skill.body[word]
