@@ -18,7 +18,12 @@ _DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
 
 def digest_of(data: bytes) -> str:
     """The digest of ``data``: ``sha256:`` and 64 lowercase hex digits."""
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+    return digest_text(hashlib.sha256(data).digest())
+
+
+def digest_text(sha256: bytes) -> str:
+    """A SHA-256 already computed (32 bytes) as a digest: ``sha256:`` and its hex."""
+    return "sha256:" + sha256.hex()
 
 
 def is_digest(value: object) -> TypeGuard[str]:

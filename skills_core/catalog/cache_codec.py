@@ -46,7 +46,7 @@ _T = TypeVar("_T")
 _ENTRY_FIELDS = tuple(field for field in CatalogEntry._fields if field not in ("metadata", "raw"))
 
 
-def encode(entries: Mapping[str, CatalogEntry], digests: Sequence[int]) -> bytes:
+def encode(entries: Mapping[str, CatalogEntry], digests: Sequence[bytes]) -> bytes:
     """``entries`` as bytes, with the hash of each one's SKILL.md (``digests``, in order).
 
     The SKILL.md bytes themselves are never written.

@@ -105,7 +105,7 @@ class CacheLink:
         default = limits == DEFAULT_LIMITS and format_limits == DEFAULT_FORMAT_LIMITS
         self._judged = ("strict" if strict else "lenient") + ("" if default else " +limits")
         self._settings = ""
-        self._saved: dict[str, tuple[CatalogEntry, int]] = {}
+        self._saved: dict[str, tuple[CatalogEntry, bytes]] = {}
         self._state: bytes | None = None  # the backend's, as saved or loaded
 
     async def seed_while(

@@ -120,7 +120,7 @@ class CatalogCache:
         source: str,
         settings: str,
         entries: Mapping[str, CatalogEntry],
-        digests: Sequence[int],
+        digests: Sequence[bytes],
         *,
         judged: str = "",
         state: bytes | None = None,

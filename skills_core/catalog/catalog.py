@@ -25,8 +25,9 @@ import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, Self
 
-from backends.base import Backend
+from backends.base import Backend, FileEntry
 from backends.capabilities import ListedDocument
+from backends.digests import digest_text
 from backends.errors import SignatureError, SkillNotFoundError, StorageError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.opener import open_backend
@@ -35,7 +36,7 @@ from skills_core import codes
 from skills_core.catalog.bodies import BodyStore, default_body_cache
 from skills_core.catalog.cache_link import cache_link
 from skills_core.catalog.cache_store import CatalogCache
-from skills_core.catalog.entries import CatalogEntry
+from skills_core.catalog.entries import CatalogEntry, entry_digest
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader, compare
 from skills_core.catalog.lock import SkillLock
@@ -233,11 +234,30 @@ class SkillCatalog(AsyncResource):
             SkillNotFoundError: No loaded skill has that name.
         """
         entry, metadata = self._loaded_entry(name)
-        files = await self._file_lists.of(entry.name)
+        files = await self.files(name)
         if self._bodies is None or entry.raw:
             return Skill(metadata, entry.body, entry.location, files)
         metadata, body, _ = await self._bodies.skill(entry)
         return Skill(metadata, body, entry.location, files)
+
+    async def files(self, name: str) -> tuple[FileEntry, ...]:
+        """The files of one loaded skill as :meth:`get` gives them, without its SKILL.md.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        return await self._file_lists.of(self._loaded_entry(name)[0].name)
+
+    def skill_md_digest(self, name: str) -> str:
+        """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read.
+
+        The persistent cache keeps it, so a skill a new process took from the cache needs no
+        request; held bytes are hashed. Bodies read later are checked against it.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        return digest_text(entry_digest(self._loaded_entry(name)[0]))
 
     def folder(self, name: str) -> str:
         """The folder (the backend's storage key) of a loaded skill.

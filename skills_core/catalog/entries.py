@@ -13,7 +13,8 @@ handing back the wrong type) refuses that skill alone with ``LOAD_FAILED``.
 A SKILL.md whose fingerprint changed but whose bytes did not (a touched file, an identical
 upload) keeps its entry: the new bytes are compared with the ones held. That costs nothing on a
 cold load, where hashing every file (SHA-256 runs at about 300 MB/s without SHA extensions) would
-cost more than reading it. The body stays bytes until a reader asks for it.
+cost more than reading it; an entry that drops its bytes keeps their SHA-256 instead
+(:func:`entry_digest`). The body stays bytes until a reader asks for it.
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ class CatalogEntry(NamedTuple):
         warnings: Spec violations and advice for a loaded skill; only advice for a refused one
             (kept on the entry, so a full verdict can show it; the catalog's warnings
             cover loaded skills).
-        digest: In a catalog that keeps metadata only, a hash of the SKILL.md ``raw`` held
-            before it was dropped (see :meth:`without_body`); 0 otherwise.
+        digest: In a catalog that keeps metadata only, the SHA-256 of the SKILL.md ``raw``
+            held before it was dropped (see :meth:`without_body`); empty otherwise.
         frontmatter_name: A refused skill's usable frontmatter ``name``, when it has one (a
             strict catalog refuses skills a lenient one serves under it); ``None`` otherwise.
         withheld: The metadata fields :func:`withhold` reset, with the values the SKILL.md
@@ -80,7 +81,7 @@ class CatalogEntry(NamedTuple):
     body_start: int = 0
     errors: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
-    digest: int = 0
+    digest: bytes = b""
     frontmatter_name: str | None = None
     withheld: tuple[tuple[str, Any], ...] = ()
 
@@ -131,20 +132,19 @@ class CatalogEntry(NamedTuple):
         return self._replace(raw=b"", digest=content_digest(self.raw))
 
 
-def content_digest(data: bytes) -> int:
-    """A 64-bit hash of SKILL.md bytes, enough to tell a changed file from a touched one.
+def content_digest(data: bytes) -> bytes:
+    """The SHA-256 of SKILL.md bytes: what tells a changed file from a touched one.
 
-    SHA-1 cut to 8 bytes, as a change detector, not for security (whoever can write a SKILL.md
-    decides what it says anyway): about 4 µs for a 7 KB file, half BLAKE2b's time on CPUs
-    without SHA extensions, and the same in every process, so the persistent cache keeps it
-    (:mod:`skills_core.catalog.cache_link`).
+    The digest the MCP skills extension and lock files publish (as ``sha256:`` and hex, see
+    :func:`backends.digests.digest_text`), so the persistent cache keeps one hash that serves
+    both (:mod:`skills_core.catalog.cache_link`): a new process publishes it without a read.
+    About 5 µs for a 7 KB file with SHA extensions (as fast as SHA-1), twice that without.
     """
-    digest = hashlib.sha1(data, usedforsecurity=False).digest()
-    return int.from_bytes(digest[:8], "big") or 1
+    return hashlib.sha256(data).digest()
 
 
-def entry_digest(entry: CatalogEntry) -> int:
-    """The hash of the SKILL.md ``entry`` was built from (held, or hashed when it was dropped)."""
+def entry_digest(entry: CatalogEntry) -> bytes:
+    """The SHA-256 of the SKILL.md ``entry`` was built from (held, or hashed from its bytes)."""
     return content_digest(entry.raw) if entry.raw else entry.digest
 
 

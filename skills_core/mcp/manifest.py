@@ -1,8 +1,12 @@
 """The skills extension's entries for a catalog: frontmatter, and every file with its digest.
 
 A file's digest is computed once per version of the file (its backend fingerprint and size),
-so rebuilding the entries after a refresh reads only files that changed; ``SKILL.md`` comes
-from the catalog itself and is never read again. Every skill the catalog serves is published
+so rebuilding the entries after a refresh reads only files that changed. ``SKILL.md`` is not
+read at all: its digest is the catalog's (:meth:`~SkillCatalog.skill_md_digest`, which the
+persistent cache keeps), its size the file list's, and the frontmatter is the one the catalog
+judged (:meth:`~skills_core.format.models.SkillMetadata.to_frontmatter`, withheld fields as
+written), so a new process on an unchanged source publishes without a GET. Every skill the
+catalog serves is published
 as it serves it: one loaded with warnings (a description over 1,024 characters, a name unlike
 its folder) carries them in its entry's ``_meta`` under :data:`WARNINGS_META`. Skills the
 extension cannot carry (a name outside its naming rules, over 512 files or 16 MiB) are left out
@@ -25,9 +29,9 @@ from backends.mcp.extension_entries import (
     resource_uri,
 )
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.errors import SkillParseError
+from skills_core.catalog.entries import CatalogEntry
+from skills_core.catalog.snapshot import CatalogSnapshot
 from skills_core.format.fields import is_plain_name
-from skills_core.format.parsing import parse_frontmatter, split_skill_md
 
 _CONCURRENCY = 16
 
@@ -64,20 +68,21 @@ class Manifests:
     def __init__(self, catalog: SkillCatalog) -> None:
         self._catalog = catalog
         self._digests: dict[tuple[str, str], tuple[str, int, str]] = {}
-        self._built: dict[str, tuple[bytes, tuple[FileEntry, ...], Published]] = {}
+        self._built: dict[str, tuple[CatalogEntry, tuple[FileEntry, ...], Published]] = {}
 
     async def build(self) -> tuple[dict[str, Published], dict[str, str]]:
         """Every publishable skill by its ``SKILL.md`` URI, and why each other one is not."""
         gate = asyncio.Semaphore(_CONCURRENCY)
+        snapshot = self._catalog.snapshot
 
         async def one(name: str) -> Published | str:
             async with gate:
                 try:
-                    return await self._publish(name)
-                except (StorageError, SkillParseError) as exc:
+                    return await self._publish(name, snapshot)
+                except StorageError as exc:
                     return str(exc)
 
-        names = [meta.name for meta in self._catalog.list()]
+        names = [meta.name for meta in snapshot.skills]
         results = await asyncio.gather(*(one(name) for name in names))
         published = {r.entry["uri"]: r for r in results if isinstance(r, Published)}
         left_out = {n: r for n, r in zip(names, results, strict=True) if isinstance(r, str)}
@@ -87,48 +92,53 @@ class Manifests:
         self._built = {name: built for name, built in self._built.items() if name in kept}
         return published, left_out
 
-    async def _publish(self, name: str) -> Published | str:
+    async def _publish(self, name: str, snapshot: CatalogSnapshot) -> Published | str:
         if not is_plain_name(name):
             return "its name breaks the extension's naming rules (lowercase letters, digits, '-')"
-        skill = await self._catalog.get(name)
-        raw = await self._catalog.read_skill_md(name)
+        entry = snapshot.loaded[name]
+        files = await self._catalog.files(name)
         built = self._built.get(name)
-        if built is not None and _same_files(built[:2], (raw, skill.files)):
+        if built is not None and built[0] is entry and _same_files(built[1], files):
             return built[2]
-        main = SKILL_MD if any(entry.path == SKILL_MD for entry in skill.files) else "skill.md"
-        others = [entry for entry in skill.files if entry.path != main]
+        main = SKILL_MD if any(file.path == SKILL_MD for file in files) else "skill.md"
+        others = [file for file in files if file.path != main]
         if len(others) + 1 > HOST_SKILL_FILES:
             return f"it has {len(others) + 1} files, over the extension's {HOST_SKILL_FILES}"
-        total = len(raw) + sum(entry.size for entry in others)
+        digest, size = await self._skill_md(name, entry, files, main)
+        total = size + sum(file.size for file in others)
         if total > HOST_SKILL_BYTES:
             return f"its files hold {total} bytes, over the extension's {HOST_SKILL_BYTES}"
         root = skill_root(name)
         uri = f"{root}/{SKILL_MD}"
-        resources = [{"uri": uri, "digest": digest_of(raw), "size": len(raw)}]
+        resources = [{"uri": uri, "digest": digest, "size": size}]
         paths = {uri: main}
-        for entry in others:
-            digest, size = await self._digest(name, entry)
-            file_uri = resource_uri(root, entry.path)
-            resources.append({"uri": file_uri, "digest": digest, "size": size})
-            paths[file_uri] = entry.path
-        catalog, location = self._catalog, skill.location
-        source = split_skill_md(
-            raw,
-            location=location,
-            limits=catalog.format_limits,
-            max_skill_md_bytes=catalog.limits.max_skill_md_bytes,
-        )
-        frontmatter = parse_frontmatter(
-            source.frontmatter, location=location, limits=catalog.format_limits
-        )
-        wire = {"uri": uri, "frontmatter": _json_value(frontmatter), "resources": resources}
-        warnings = self._catalog.snapshot.advice.get(name, ())
+        for file in others:
+            file_digest, file_size = await self._digest(name, file)
+            file_uri = resource_uri(root, file.path)
+            resources.append({"uri": file_uri, "digest": file_digest, "size": file_size})
+            paths[file_uri] = file.path
+        wire = {"uri": uri, "frontmatter": _frontmatter(entry), "resources": resources}
+        warnings = snapshot.advice.get(name, ())
         if warnings:
             notes = [{"code": problem.code, "message": problem.message} for problem in warnings]
             wire["_meta"] = {WARNINGS_META: notes}
         published = Published(name, wire, paths)
-        self._built[name] = (raw, skill.files, published)
+        self._built[name] = (entry, files, published)
         return published
+
+    async def _skill_md(
+        self, name: str, entry: CatalogEntry, files: tuple[FileEntry, ...], main: str
+    ) -> tuple[str, int]:
+        """The SKILL.md's digest and size: the catalog's, read only if its file changed since.
+
+        The size is the file list's when it lists the version the catalog judged (the same
+        fingerprint); else, as for a file changed since the refresh, the SKILL.md is read.
+        """
+        listed = next((file for file in files if file.path == main), None)
+        if listed is not None and listed.fingerprint == entry.fingerprint:
+            return self._catalog.skill_md_digest(name), listed.size
+        raw = await self._catalog.read_skill_md(name)
+        return digest_of(raw), len(raw)
 
     async def _digest(self, name: str, entry: FileEntry) -> tuple[str, int]:
         key = (name, entry.path)
@@ -141,11 +151,18 @@ class Manifests:
         return digest, len(data)
 
 
-def _same_files(
-    before: tuple[bytes, tuple[FileEntry, ...]], now: tuple[bytes, tuple[FileEntry, ...]]
-) -> bool:
-    """True when SKILL.md and every file's fingerprint are as they were (none unknown)."""
-    return before == now and all(entry.fingerprint for entry in now[1])
+def _same_files(before: tuple[FileEntry, ...], now: tuple[FileEntry, ...]) -> bool:
+    """True when every file's fingerprint is as it was (none unknown)."""
+    return before == now and all(file.fingerprint for file in now)
+
+
+def _frontmatter(entry: CatalogEntry) -> dict[str, Any]:
+    """The frontmatter as the catalog judged it, with what the source withholds as written."""
+    assert entry.metadata is not None  # a loaded skill
+    frontmatter: dict[str, Any] = _json_value(
+        entry.metadata._replace(**dict(entry.withheld)).to_frontmatter()
+    )
+    return frontmatter
 
 
 def _json_value(value: Any) -> Any:

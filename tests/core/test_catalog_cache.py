@@ -139,7 +139,7 @@ async def test_a_body_that_disagrees_with_the_stored_hash_is_judged_again(
     assert entries is not None
     entry = entries["skill-05"]
     metadata = entry.metadata._replace(description="Stale.")  # type: ignore[union-attr]
-    entries["skill-05"] = entry._replace(digest=entry.digest ^ 1, metadata=metadata)
+    entries["skill-05"] = entry._replace(digest=bytes(32), metadata=metadata)
     digests = [stored.digest for stored in entries.values()]
     await asyncio.to_thread(cache.save, str(folder), settings, entries, digests)
 

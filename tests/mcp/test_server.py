@@ -17,6 +17,7 @@ from mcp.shared.subscriptions import ServerEvent
 from backends import LocalBackend
 from backends.mcp.extension_entries import SKILLS_EXTENSION
 from backends.mcp.wire import ListSkillsParams, ListSkillsRequest, ListSkillsResult
+from backends.untrusted import UntrustedFolder
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.mcp.manifest import LEFT_OUT_META, WARNINGS_META
@@ -154,6 +155,26 @@ async def test_what_the_lenient_catalog_serves_is_published_with_its_warning(
     assert wordy["_meta"] == {WARNINGS_META: [{"code": codes.TOO_LONG, "message": warning.message}]}
     assert "_meta" not in entries["skill://fine/SKILL.md"]
     assert list(files) == ["skill://review-digest/SKILL.md"]
+
+
+async def test_the_frontmatter_published_is_the_one_the_catalog_judged(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "colon/SKILL.md": "---\nname: colon\ndescription: Use for: notes\n---\nx\n",
+            "tooled/SKILL.md": "---\nname: tooled\ndescription: d\n"
+            "allowed-tools: [Bash, Read]\n---\nx\n",
+        },
+    )
+    catalog = SkillCatalog(UntrustedFolder(root))  # withholds allowed-tools
+    server = SkillServer(catalog)
+    await server.refresh()
+    assert catalog.metadata("tooled").allowed_tools == ()
+    async with connect(server) as client:
+        colon, tooled = await list_skills(client.session)
+        await read_verified(client.session, colon)
+    assert colon["frontmatter"] == {"name": "colon", "description": "Use for: notes"}  # repaired
+    assert tooled["frontmatter"]["allowed-tools"] == "Bash Read"  # as written, not withheld
 
 
 async def test_clients_hear_of_changes_once_and_only_of_real_ones(
