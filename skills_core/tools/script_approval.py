@@ -1,11 +1,13 @@
 """ScriptApprovals: whether a skill's scripts may run as far as trust goes, and recording a yes.
 
 A skill whose source withholds ``scripts`` (a cloned project's skills, see
-:class:`backends.untrusted.UntrustedFolder`) runs none until the user approved its current
-content in the policy's :class:`~skills_core.catalog.approvals.ApprovalStore` (``skillfs
-approve NAME --scripts``, or a confirmation in an adapter with a confirmation flow). Each check
-reads the store again (approvals given by other processes count) and digests every file of
-the skill, so a script changed since the approval is refused.
+:class:`backends.untrusted.UntrustedFolder`) runs none until the user approved its content in
+the policy's :class:`~skills_core.catalog.approvals.ApprovalStore` (``skillfs approve [URL]
+NAME --scripts``, or a confirmation in an adapter with a confirmation flow). Such a skill runs
+from a private copy made for the run (:class:`~skills_core.tools.workspace.Workspaces`), and
+the digest checked is the copy's: what runs is the content approved, even if a file of the
+source is swapped between the check and the run. Each check reads the store again (approvals
+given or revoked by other processes count).
 """
 
 from __future__ import annotations
@@ -31,11 +33,19 @@ class ScriptApprovals:
         self._store = store
         self._withheld_of = withheld_fields_of(catalog.backend)
 
-    async def refusal(self, skill_name: str) -> ToolResult | None:
-        """``None`` when the skill's scripts may run; else a ``SCRIPT_NOT_APPROVED`` error."""
-        ask = self._withheld_of
-        reason = ask(self._catalog.folder(skill_name)).get(SCRIPTS) if ask is not None else None
-        if reason is None or await self.approved(skill_name):
+    def gated(self, skill_name: str) -> bool:
+        """Whether the skill's scripts run only once the user approved the content that runs."""
+        return self._reason(skill_name) is not None
+
+    async def refusal(self, skill_name: str, digest: str | None) -> ToolResult | None:
+        """``None`` when the skill's scripts may run; else a ``SCRIPT_NOT_APPROVED`` error.
+
+        Args:
+            skill_name: The skill.
+            digest: The content that would run (:attr:`Workspace.digest`), ``None`` if unknown.
+        """
+        reason = self._reason(skill_name)
+        if reason is None or (digest is not None and await self._granted(digest)):
             return None
         message = (
             f"skill {skill_name!r} may not run its scripts: {reason}; the user can approve "
@@ -45,13 +55,7 @@ class ScriptApprovals:
 
     async def approved(self, skill_name: str) -> bool:
         """Whether the user approved running the scripts of the skill's current content."""
-        store = self._store
-        if store is None:
-            return False
-        digest = await self._digest(skill_name)
-        await asyncio.to_thread(store.reload)
-        found = store.granted(digest)
-        return found is not None and found.scripts
+        return await self._granted(await self._digest(skill_name))
 
     async def approve(self, skill_name: str) -> None:
         """Record that the user approved running the scripts of the skill's current content."""
@@ -61,6 +65,18 @@ class ScriptApprovals:
             await asyncio.to_thread(
                 self._store.approve, digest, name=skill_name, source=source, scripts=True
             )
+
+    def _reason(self, skill_name: str) -> str | None:
+        ask = self._withheld_of
+        return ask(self._catalog.folder(skill_name)).get(SCRIPTS) if ask is not None else None
+
+    async def _granted(self, digest: str) -> bool:
+        store = self._store
+        if store is None:
+            return False
+        await asyncio.to_thread(store.reload)
+        found = store.granted(digest)
+        return found is not None and found.scripts
 
     async def _digest(self, skill_name: str) -> str:
         return await skill_digest(self._catalog.backend, self._catalog.folder(skill_name))
