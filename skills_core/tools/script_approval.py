@@ -13,8 +13,10 @@ given or revoked by other processes count).
 from __future__ import annotations
 
 import asyncio
+import os
+import shlex
 
-from backends.capabilities import withheld_fields_of
+from backends.capabilities import local_folder, withheld_fields_of
 from backends.digests import skill_digest
 from skills_core.catalog.approvals import ApprovalStore
 from skills_core.catalog.catalog import SkillCatalog
@@ -47,9 +49,10 @@ class ScriptApprovals:
         reason = self._reason(skill_name)
         if reason is None or (digest is not None and await self._granted(digest)):
             return None
+        command = _approve_command(await self._source(skill_name), skill_name)
         message = (
             f"skill {skill_name!r} may not run its scripts: {reason}; the user can approve "
-            f"this content with: skillfs approve {skill_name} --scripts"
+            f"this content with: {command}"
         )
         return tool_error(SCRIPT_NOT_APPROVED, message)
 
@@ -61,7 +64,7 @@ class ScriptApprovals:
         """Record that the user approved running the scripts of the skill's current content."""
         if self._store is not None:
             digest = await self._digest(skill_name)
-            source = self._catalog.backend.location
+            source = await self._source(skill_name)
             await asyncio.to_thread(
                 self._store.approve, digest, name=skill_name, source=source, scripts=True
             )
@@ -80,3 +83,36 @@ class ScriptApprovals:
 
     async def _digest(self, skill_name: str) -> str:
         return await skill_digest(self._catalog.backend, self._catalog.folder(skill_name))
+
+    async def _source(self, skill_name: str) -> str:
+        """Where ``skillfs approve`` finds the skill: the folder holding it here, or the source."""
+        backend = self._catalog.backend
+        folder = await local_folder(backend, self._catalog.folder(skill_name))
+        return os.path.dirname(folder) if folder is not None else backend.location
+
+
+def _approve_command(source: str, name: str) -> str:
+    r"""The ``skillfs approve`` command for skill ``name`` of ``source``, safe to paste in a shell.
+
+    Each argument is quoted with :func:`shlex.quote`; one holding a character that is not
+    printable (a control character, a line separator) is written in ANSI-C quoting
+    (``$'\n'``, bash, zsh and POSIX.1-2024 ``sh``), so the command holds none itself.
+    """
+    return f"skillfs approve {_shell_word(source)} {_shell_word(name)} --scripts"
+
+
+def _shell_word(text: str) -> str:
+    if text.isprintable():
+        return shlex.quote(text)
+    return "$'" + "".join(map(_ansi_c, text)) + "'"
+
+
+def _ansi_c(char: str) -> str:
+    if char in "\\'":
+        return "\\" + char
+    if char.isprintable():
+        return char
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
