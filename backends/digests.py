@@ -1,19 +1,26 @@
 """Content digests as the skills standards write them: ``sha256:`` and 64 lowercase hex digits.
 
 The MCP skills extension lists one per file, the well-known index one per artifact; both are
-checked and produced here.
+checked and produced here. Coroutines hash with :func:`digest_off_loop`, which moves data over
+:data:`INLINE_HASH_BYTES` to a worker thread: hashing 16 MiB takes the CPU for about 20 ms,
+which would stall every other task on the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 from collections.abc import Mapping
 from typing import TypeGuard
 
 from backends.base import Backend
+from backends.limits import KIB
 
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
+
+INLINE_HASH_BYTES = 64 * KIB
+"""Data up to this size is hashed where it is (tens of microseconds); larger data in a thread."""
 
 
 def digest_of(data: bytes) -> str:
@@ -24,6 +31,13 @@ def digest_of(data: bytes) -> str:
 def digest_text(sha256: bytes) -> str:
     """A SHA-256 already computed (32 bytes) as a digest: ``sha256:`` and its hex."""
     return "sha256:" + sha256.hex()
+
+
+async def digest_off_loop(data: bytes) -> str:
+    """:func:`digest_of` for coroutines: over :data:`INLINE_HASH_BYTES`, in a worker thread."""
+    if len(data) <= INLINE_HASH_BYTES:
+        return digest_of(data)
+    return await asyncio.to_thread(digest_of, data)
 
 
 def is_digest(value: object) -> TypeGuard[str]:
@@ -49,5 +63,5 @@ async def skill_digest(backend: Backend, name: str) -> str:
     entries = await backend.files(name)
     digests = {}
     for entry in entries:
-        digests[entry.path] = digest_of(await backend.read(name, entry.path))
+        digests[entry.path] = await digest_off_loop(await backend.read(name, entry.path))
     return files_digest(digests)

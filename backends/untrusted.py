@@ -7,7 +7,10 @@ guide advises for project-level skills, they are served but grant nothing: their
 run, each until the user approves that content (``skillfs approve NAME --tools --scripts``).
 The skills withhold both as fields (:class:`backends.capabilities.WithheldFields`):
 ``allowed-tools`` and ``scripts``. With an ``approved`` callable, each listing reads every file
-of every skill once, to know its content digest (:func:`backends.digests.skill_digest`).
+of every skill once, to know its content digest (:func:`backends.digests.skill_digest`), and
+gives back ``allowed-tools`` where that content is approved. ``scripts`` stays withheld whatever
+the listing found: whether a script runs is decided when it runs, against the digest of the
+very bytes that run (:mod:`skills_core.tools.script_approval`), never against a listing.
 """
 
 from __future__ import annotations
@@ -65,11 +68,11 @@ class UntrustedFolder(LocalBackend):
         return listed
 
     def withheld_fields(self, name: str) -> Mapping[str, str]:
-        """:data:`GRANTS` but those approved for the skill's content as last listed."""
+        """:data:`GRANTS` but ``allowed-tools`` if approved for the content as last listed."""
         digest = self._digests.get(name)
         if self._approved is None or digest is None:
             return self._withheld
-        granted = self._approved(digest)
+        granted = set(self._approved(digest)) - {"scripts"}  # judged at each run instead
         return {key: reason for key, reason in self._withheld.items() if key not in granted}
 
     async def _learn(self, listed: Sequence[ListedDocument]) -> None:

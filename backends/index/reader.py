@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from backends.base import FileEntry, SkillDocument, SkillRef
-from backends.digests import digest_of
+from backends.digests import digest_of, digest_off_loop
 from backends.errors import (
     LimitExceededError,
     ResourceNotFoundError,
@@ -374,7 +374,7 @@ class IndexBackend(AsyncResource):
             if moved is None:
                 raise
             return await self._download(moved, again=False)
-        digest = digest_of(fetched.data)
+        digest = await digest_off_loop(fetched.data)
         if digest != entry.digest:
             listed = await self._newer(listed, digest)
         artifact: Artifact | StorageError

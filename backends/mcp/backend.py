@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from backends.base import FileEntry, SkillDocument, SkillRef
-from backends.digests import digest_of
+from backends.digests import digest_off_loop
 from backends.errors import (
     LimitExceededError,
     ResourceNotFoundError,
@@ -232,16 +232,17 @@ class McpSkillsBackend(AsyncResource):
         """Read and verify one listed file; on a mismatch, check once against a fresh entry."""
         file = entry.files[path]
         data = await self._connection.read(file.uri, missing=f"the server no longer serves {path}")
-        if _matches(data, file):
+        digest = await digest_off_loop(data)
+        if _matches(data, digest, file):
             return data, entry
         fresh = await self._checked(name, entry.uri)
         current = fresh.files.get(path)
         same_skill = path == SKILL_MD or fresh.skill_md == entry.skill_md
-        if current is not None and same_skill and _matches(data, current):
+        if current is not None and same_skill and _matches(data, digest, current):
             self._entries[name] = fresh
             return data, fresh
         raise VerificationError(
-            f"refused: {len(data)} bytes with digest {digest_of(data)} do not match the "
+            f"refused: {len(data)} bytes with digest {digest} do not match the "
             f"{file.size} bytes and digest {file.digest} its entry lists (changed since listed, "
             "or tampered with)",
             location=self._where(file),
@@ -303,8 +304,8 @@ def _stdio(command: Sequence[str]) -> Any:
     return StdioServerParameters(command=command[0], args=list(command[1:]))
 
 
-def _matches(data: bytes, file: SkillFile) -> bool:
-    return len(data) == file.size and digest_of(data) == file.digest
+def _matches(data: bytes, digest: str, file: SkillFile) -> bool:
+    return len(data) == file.size and digest == file.digest
 
 
 def _unique(name: str, taken: Mapping[str, object], *, prefix: str = "") -> str:

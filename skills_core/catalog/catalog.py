@@ -318,7 +318,9 @@ class SkillCatalog(AsyncResource):
             limit = min(limit, max_bytes)
         data = await self._backend.read(entry.name, path, max_bytes=limit)
         lock = self._loader.lock
-        return data if lock is None else lock.verify(name, path, data, location=entry.location)
+        if lock is None:
+            return data
+        return await lock.verify(name, path, data, location=entry.location)
 
     def to_prompt(self, *, include_location: bool = True) -> str:
         """The ``<available_skills>`` XML block of every skill a model may invoke, escaped.

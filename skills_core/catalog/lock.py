@@ -34,7 +34,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Set
 from typing import Any, NamedTuple
 
-from backends.digests import digest_of, is_digest
+from backends.digests import digest_of, digest_off_loop, is_digest
 from backends.errors import UnsafePathError
 from backends.paths import check_relative_path, skill_md_name
 from skills_core import codes
@@ -193,7 +193,7 @@ class SkillLock:
             if skill.folder not in folders
         ]
 
-    def verify(self, name: str, path: str, data: bytes, *, location: str) -> bytes:
+    async def verify(self, name: str, path: str, data: bytes, *, location: str) -> bytes:
         """Return ``data`` when it is the file ``path`` of skill ``name`` as locked.
 
         Raises:
@@ -206,7 +206,7 @@ class SkillLock:
             raise LockMismatchError(
                 f"{relative} is not in the lock {self.location}; refused", location=location
             )
-        if digest_of(data) != expected:
+        if await digest_off_loop(data) != expected:
             raise LockMismatchError(
                 f"{relative} differs from the lock {self.location}; refused", location=location
             )

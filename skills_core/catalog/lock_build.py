@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from backends.digests import digest_of, is_digest
+from backends.digests import digest_off_loop, is_digest
 from backends.paths import skill_md_name
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.lock import LockedSkill, SkillLock
@@ -38,12 +38,12 @@ async def _locked_skill(catalog: SkillCatalog, name: str) -> LockedSkill:
     skill_md = skill_md_name([file.path for file in skill.files])
     files: dict[str, str] = {}
     if skill_md is None:  # a backend that lists no SKILL.md: lock the bytes served
-        files["SKILL.md"] = digest_of(await catalog.read_skill_md(name))
+        files["SKILL.md"] = await digest_off_loop(await catalog.read_skill_md(name))
     for file in skill.files:
         if is_digest(file.fingerprint):
             files[file.path] = file.fingerprint
         elif file.path == skill_md:
-            files[file.path] = digest_of(await catalog.read_skill_md(name))
+            files[file.path] = await digest_off_loop(await catalog.read_skill_md(name))
         else:
-            files[file.path] = digest_of(await catalog.read_resource(name, file.path))
+            files[file.path] = await digest_off_loop(await catalog.read_resource(name, file.path))
     return LockedSkill(name, catalog.folder(name), skill.location, files)

@@ -1,18 +1,22 @@
 """ScriptApprovals: whether a skill's scripts may run as far as trust goes, and recording a yes.
 
 A skill whose source withholds ``scripts`` (a cloned project's skills, see
-:class:`backends.untrusted.UntrustedFolder`) runs none until the user approved its current
-content in the policy's :class:`~skills_core.catalog.approvals.ApprovalStore` (``skillfs
-approve NAME --scripts``, or a confirmation in an adapter with a confirmation flow). Each check
-reads the store again (approvals given by other processes count) and digests every file of
-the skill, so a script changed since the approval is refused.
+:class:`backends.untrusted.UntrustedFolder`) runs none until the user approved its content in
+the policy's :class:`~skills_core.catalog.approvals.ApprovalStore` (``skillfs approve [URL]
+NAME --scripts``, or a confirmation in an adapter with a confirmation flow). Such a skill runs
+from a private copy made for the run (:class:`~skills_core.tools.workspace.Workspaces`), and
+the digest checked is the copy's: what runs is the content approved, even if a file of the
+source is swapped between the check and the run. Each check reads the store again (approvals
+given or revoked by other processes count).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import shlex
 
-from backends.capabilities import withheld_fields_of
+from backends.capabilities import local_folder, withheld_fields_of
 from backends.digests import skill_digest
 from skills_core.catalog.approvals import ApprovalStore
 from skills_core.catalog.catalog import SkillCatalog
@@ -31,36 +35,84 @@ class ScriptApprovals:
         self._store = store
         self._withheld_of = withheld_fields_of(catalog.backend)
 
-    async def refusal(self, skill_name: str) -> ToolResult | None:
-        """``None`` when the skill's scripts may run; else a ``SCRIPT_NOT_APPROVED`` error."""
-        ask = self._withheld_of
-        reason = ask(self._catalog.folder(skill_name)).get(SCRIPTS) if ask is not None else None
-        if reason is None or await self.approved(skill_name):
+    def gated(self, skill_name: str) -> bool:
+        """Whether the skill's scripts run only once the user approved the content that runs."""
+        return self._reason(skill_name) is not None
+
+    async def refusal(self, skill_name: str, digest: str | None) -> ToolResult | None:
+        """``None`` when the skill's scripts may run; else a ``SCRIPT_NOT_APPROVED`` error.
+
+        Args:
+            skill_name: The skill.
+            digest: The content that would run (:attr:`Workspace.digest`), ``None`` if unknown.
+        """
+        reason = self._reason(skill_name)
+        if reason is None or (digest is not None and await self._granted(digest)):
             return None
+        command = _approve_command(await self._source(skill_name), skill_name)
         message = (
             f"skill {skill_name!r} may not run its scripts: {reason}; the user can approve "
-            f"this content with: skillfs approve {skill_name} --scripts"
+            f"this content with: {command}"
         )
         return tool_error(SCRIPT_NOT_APPROVED, message)
 
     async def approved(self, skill_name: str) -> bool:
         """Whether the user approved running the scripts of the skill's current content."""
-        store = self._store
-        if store is None:
-            return False
-        digest = await self._digest(skill_name)
-        await asyncio.to_thread(store.reload)
-        found = store.granted(digest)
-        return found is not None and found.scripts
+        return await self._granted(await self._digest(skill_name))
 
     async def approve(self, skill_name: str) -> None:
         """Record that the user approved running the scripts of the skill's current content."""
         if self._store is not None:
             digest = await self._digest(skill_name)
-            source = self._catalog.backend.location
+            source = await self._source(skill_name)
             await asyncio.to_thread(
                 self._store.approve, digest, name=skill_name, source=source, scripts=True
             )
 
+    def _reason(self, skill_name: str) -> str | None:
+        ask = self._withheld_of
+        return ask(self._catalog.folder(skill_name)).get(SCRIPTS) if ask is not None else None
+
+    async def _granted(self, digest: str) -> bool:
+        store = self._store
+        if store is None:
+            return False
+        await asyncio.to_thread(store.reload)
+        found = store.granted(digest)
+        return found is not None and found.scripts
+
     async def _digest(self, skill_name: str) -> str:
         return await skill_digest(self._catalog.backend, self._catalog.folder(skill_name))
+
+    async def _source(self, skill_name: str) -> str:
+        """Where ``skillfs approve`` finds the skill: the folder holding it here, or the source."""
+        backend = self._catalog.backend
+        folder = await local_folder(backend, self._catalog.folder(skill_name))
+        return os.path.dirname(folder) if folder is not None else backend.location
+
+
+def _approve_command(source: str, name: str) -> str:
+    r"""The ``skillfs approve`` command for skill ``name`` of ``source``, safe to paste in a shell.
+
+    Each argument is quoted with :func:`shlex.quote`; one holding a character that is not
+    printable (a control character, a line separator) is written in ANSI-C quoting
+    (``$'\n'``, bash, zsh and POSIX.1-2024 ``sh``), so the command holds none itself.
+    """
+    return f"skillfs approve {_shell_word(source)} {_shell_word(name)} --scripts"
+
+
+def _shell_word(text: str) -> str:
+    if text.isprintable():
+        return shlex.quote(text)
+    return "$'" + "".join(map(_ansi_c, text)) + "'"
+
+
+def _ansi_c(char: str) -> str:
+    if char in "\\'":
+        return "\\" + char
+    if char.isprintable():
+        return char
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

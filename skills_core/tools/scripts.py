@@ -1,14 +1,16 @@
 """ScriptTool: ``run_skill_script`` from the model's call to the runner's outcome.
 
 Checks come first and cost nothing: scripts enabled, arguments plain, the path confined and
-listed by the skill, the interpreter allowed. The skill's folder is then found (or a remote
-skill copied locally), an extensionless script's ``#!`` line is read, and the policy's
-:class:`~skills_core.tools.runners.base.ScriptRunner` runs it.
+listed by the skill, the interpreter allowed. The skill's folder is then found (or the skill
+copied locally: a remote skill, a locked one, one whose scripts need the user's approval), the
+approval checked against the copy's digest, an extensionless script's ``#!`` line read, and
+the policy's :class:`~skills_core.tools.runners.base.ScriptRunner` runs it.
 """
 
 from __future__ import annotations
 
 import asyncio
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +34,7 @@ from skills_core.tools.results import ToolResult, require_text, tool_error
 from skills_core.tools.runners.base import ScriptRun, ScriptRunner
 from skills_core.tools.runners.choice import default_runner
 from skills_core.tools.script_approval import ScriptApprovals
-from skills_core.tools.workspace import Workspaces
+from skills_core.tools.workspace import Workspace, Workspaces
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +68,10 @@ class ScriptTool:
         if isinstance(prepared, dict):
             return prepared
         request, skill = prepared
-        if refusal := await self.approvals.refusal(skill_name):
-            return refusal
         policy = request.policy
-        workspace = self._workspaces.script(
-            skill_name, skill, request.path, max_bytes=policy.max_workspace_bytes
-        )
-        async with workspace as (folder, script):
+        async with self._workspace(skill_name, skill, request) as (folder, script, digest):
+            if refusal := await self.approvals.refusal(skill_name, digest):
+                return refusal
             command = request.command or await _command_from_file(policy, request.path, script)
             if isinstance(command, dict):
                 return command
@@ -107,19 +106,31 @@ class ScriptTool:
         if isinstance(prepared, dict):
             return prepared
         request, skill = prepared
-        if request.command is None:
-            workspace = self._workspaces.script(
-                skill_name, skill, request.path, max_bytes=request.policy.max_workspace_bytes
-            )
-            async with workspace as (_, script):
-                command = await _command_from_file(request.policy, request.path, script)
-            if isinstance(command, dict):
-                return command
-        return await self.approvals.refusal(skill_name) or {}
+        if request.command is None or self.approvals.gated(skill_name):
+            async with self._workspace(skill_name, skill, request) as (_, script, digest):
+                if refusal := await self.approvals.refusal(skill_name, digest):
+                    return refusal
+                if request.command is None:
+                    command = await _command_from_file(request.policy, request.path, script)
+                    if isinstance(command, dict):
+                        return command
+        return {}
 
     async def close(self) -> None:
         """Delete the local copies made to run remote skills' scripts."""
         await self._workspaces.close()
+
+    def _workspace(
+        self, skill_name: str, skill: Skill, request: _Request
+    ) -> AbstractAsyncContextManager[Workspace]:
+        """Where the script runs: a copy of its own when its content needs approval."""
+        return self._workspaces.script(
+            skill_name,
+            skill,
+            request.path,
+            max_bytes=request.policy.max_workspace_bytes,
+            digested=self.approvals.gated(skill_name),
+        )
 
     async def _execute(self, run: ScriptRun) -> ProcessOutcome | ToolResult:
         """The runner's outcome, or why the runner could not run the script."""

@@ -2,9 +2,14 @@
 
 A backend that has the skill in a folder on this machine says so
 (:func:`backends.capabilities.local_folder`: a local folder, or a composite whose owning member
-is one); scripts then run in place, unless the catalog has a lock: a locked skill always runs
-from a copy of files checked against the lock as they are read, so a script swapped in its
-folder after the lock is refused before anything runs.
+is one); scripts then run in place, unless the run is checked. Checked runs always run from a
+private copy, so what was checked is what runs, whatever happens to the source meanwhile:
+
+- a locked skill's copy is made of files checked against the lock as they are read, so a
+  script swapped in its folder after the lock is refused before anything runs;
+- a run that needs the user's approval (``digested``) gets a copy of its own, made for that
+  run, whose :attr:`Workspace.digest` is computed over the very bytes copied
+  (:func:`backends.digests.files_digest`): the caller checks that digest and runs the copy.
 
 A skill from remote storage is copied once per version - the catalog's fingerprint of its
 SKILL.md plus its file listing - into a private temporary folder; later runs reuse the copy.
@@ -23,11 +28,13 @@ import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import aiofiles
 
 from backends.base import FileEntry
 from backends.capabilities import local_folder
+from backends.digests import digest_off_loop, files_digest
 from backends.errors import ResourceNotFoundError, UnsafePathError
 from backends.limits import too_large
 from backends.paths import check_relative_path, is_within, skill_md_name
@@ -39,10 +46,25 @@ _READ_ONLY = 0o444
 _EXECUTABLE = 0o555
 
 
+class Workspace(NamedTuple):
+    """Where one script runs.
+
+    Attributes:
+        folder: The skill's folder, or its private copy.
+        script: The script's path in it.
+        digest: The content digest of the copied files (a ``digested`` run), else ``None``.
+    """
+
+    folder: str
+    script: str
+    digest: str | None = None
+
+
 @dataclass(slots=True)
 class _Copy:
     key: tuple[object, ...]
     path: str
+    digest: str | None = None
     users: int = 0
     stale: bool = False
 
@@ -61,11 +83,12 @@ class Workspaces:
 
     @asynccontextmanager
     async def script(
-        self, name: str, skill: Skill, relative: str, *, max_bytes: int
-    ) -> AsyncIterator[tuple[str, str]]:
-        """Yield ``(folder, script path)`` for running ``relative`` of the skill ``name``.
+        self, name: str, skill: Skill, relative: str, *, max_bytes: int, digested: bool = False
+    ) -> AsyncIterator[Workspace]:
+        """Yield the :class:`Workspace` for running ``relative`` of the skill ``name``.
 
-        ``max_bytes`` bounds the total size of a remote skill copied to run locally.
+        ``max_bytes`` bounds the total size of a skill copied to run locally. ``digested``:
+        copy the skill for this run alone, and give the digest of the copied bytes.
 
         Raises:
             UnsafePathError: The script resolves outside the skill folder.
@@ -73,15 +96,18 @@ class Workspaces:
             LimitExceededError: A remote skill is too large to copy.
         """
         folder = None
-        if self._catalog.lock is None:  # a locked skill runs from a copy of its checked files
+        if self._catalog.lock is None and not digested:  # checked runs run from a copy
             folder = await local_folder(self._catalog.backend, self._catalog.folder(name))
         if folder is not None:
-            yield await asyncio.to_thread(_confined_script, folder, relative)
+            yield Workspace(*await asyncio.to_thread(_confined_script, folder, relative))
             return
-        copy = await self._current_copy(name, skill, max_bytes)
+        if digested:
+            copy = _Copy((), *await self._copy(name, skill, max_bytes, digested=True), stale=True)
+        else:
+            copy = await self._current_copy(name, skill, max_bytes)
         copy.users += 1
         try:
-            yield copy.path, os.path.join(copy.path, *relative.split("/"))
+            yield Workspace(copy.path, os.path.join(copy.path, *relative.split("/")), copy.digest)
         finally:
             copy.users -= 1
             if copy.stale and not copy.users:
@@ -100,7 +126,7 @@ class Workspaces:
             current = self._copies.get(name)
             if current is not None and current.key == key:
                 return current
-            fresh = _Copy(key, await self._copy(name, skill, max_bytes))
+            fresh = _Copy(key, *await self._copy(name, skill, max_bytes))
             self._copies[name] = fresh
             if current is not None:
                 current.stale = True
@@ -108,8 +134,12 @@ class Workspaces:
                     await asyncio.to_thread(shutil.rmtree, current.path, True)
             return fresh
 
-    async def _copy(self, name: str, skill: Skill, max_bytes: int) -> str:
-        """Copy every file of a remote skill into a new private folder; return the folder.
+    async def _copy(
+        self, name: str, skill: Skill, max_bytes: int, *, digested: bool = False
+    ) -> tuple[str, str | None]:
+        """Copy every file of a skill into a new private folder: the folder, and its digest.
+
+        The digest (of the bytes copied) is computed when ``digested``, else ``None``.
 
         Each file is written (aiofiles) as soon as it is read, at most ``_PARALLEL_READS`` at
         a time, so a copy never holds more than that many files in memory.
@@ -123,6 +153,7 @@ class Workspaces:
         skill_md = skill_md_name(paths)
         root = await asyncio.to_thread(_make_folders, name, paths)
         gate = asyncio.Semaphore(_PARALLEL_READS)
+        digests: dict[str, str] = {}
 
         async def copy(entry: FileEntry, relative: str) -> None:
             async with gate:
@@ -130,6 +161,8 @@ class Workspaces:
                     data = await self._catalog.read_skill_md(name)
                 else:
                     data = await self._catalog.read_resource(name, relative)
+                if digested:
+                    digests[relative] = await digest_off_loop(data)
                 mode = _EXECUTABLE if entry.executable else _READ_ONLY
                 target = os.path.join(root, *relative.split("/"))
                 async with aiofiles.open(target, "xb", opener=_creating(mode)) as handle:
@@ -140,7 +173,7 @@ class Workspaces:
         except BaseException:
             await asyncio.to_thread(shutil.rmtree, root, True)
             raise
-        return root
+        return root, files_digest(digests) if digested else None
 
 
 def _confined_script(folder: str, relative: str) -> tuple[str, str]:

@@ -41,6 +41,10 @@ def make_runner(name: str) -> ScriptRunner:
     return CodeExecutorRunner(UnsafeLocalCodeExecutor())
 
 
+MARK = "import pathlib, sys\npathlib.Path(sys.argv[1]).write_text({!r})\nprint({!r})\n"
+"""A script that writes its first text to the file its argument names and prints the second."""
+
+
 def write_skill(root: Path, name: str, files: Mapping[str, str]) -> Path:
     """A local skill folder; files under ``scripts/`` are executable."""
     folder = root / name

@@ -8,9 +8,7 @@ from backends import LocalBackend
 from skills_core import SkillCatalog, codes
 from skills_core.catalog.lock_build import lock_of
 from skills_core.tools import ProcessRunner, ScriptPolicy, SkillTools
-from tests.scripts.support import write_skill
-
-MARK = "import pathlib, sys\npathlib.Path(sys.argv[1]).write_text({!r})\nprint({!r})\n"
+from tests.scripts.support import MARK, write_skill
 
 
 async def test_a_swapped_script_never_runs(tmp_path: Path) -> None:

@@ -45,11 +45,11 @@ async def tools(project: Path, store: ApprovalStore) -> AsyncIterator[SkillTools
     await tools.close()
 
 
-async def test_an_unapproved_project_script_does_not_run(tools: SkillTools) -> None:
+async def test_an_unapproved_project_script_does_not_run(tools: SkillTools, project: Path) -> None:
     refused = {
         "error": "skill 'build' may not run its scripts: project skills grant nothing until "
         "the user approves them (skillfs approve); the user can approve this content with: "
-        "skillfs approve build --scripts",
+        f"skillfs approve {project / '.agents' / 'skills'} build --scripts",
         "error_code": codes.SCRIPT_NOT_APPROVED,
     }
     assert await tools.run_skill_script("build", "scripts/hello.py") == refused
@@ -89,3 +89,23 @@ async def test_a_trusted_project_or_no_store(project: Path) -> None:
     await untrusted.script_approvals.approve("build")  # nowhere to keep it
     result = await untrusted.run_skill_script("build", "scripts/hello.py")
     assert result["error_code"] == codes.SCRIPT_NOT_APPROVED
+
+
+async def test_the_suggested_command_is_one_a_shell_reads_back(tmp_path: Path) -> None:
+    project = tmp_path / "my 'repo'\x1b]0;pwned\x07\u202e"
+    skill = project / ".agents" / "skills" / "build"
+    (skill / "scripts").mkdir(parents=True)
+    (skill / "SKILL.md").write_bytes(skill_md("build", "Builds."))
+    (skill / "scripts" / "hello.py").write_text(HELLO)
+    tools = await tools_for(project, ScriptPolicy(timeout=10))
+    refused = await tools.run_skill_script("build", "scripts/hello.py")
+    command = refused["error"].split("approve this content with: ", 1)[1]
+    assert command.isprintable(), command
+    shell = await asyncio.create_subprocess_exec(
+        "bash",
+        "-c",
+        "skillfs() { printf '%s\\0' \"$@\"; }; " + command,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    words = (await shell.communicate())[0].decode().split("\0")[:-1]
+    assert words == ["approve", str(project / ".agents" / "skills"), "build", "--scripts"]
