@@ -38,7 +38,7 @@ from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader, compare
-from skills_core.catalog.lock import SkillLock
+from skills_core.catalog.lock import LockSource, SkillLock
 from skills_core.catalog.prompt import format_available_skills
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
@@ -93,7 +93,7 @@ class SkillCatalog(AsyncResource):
         keep_bodies: bool = True,
         body_cache: int | None = None,
         cache: CatalogCache | bool = False,
-        lock: SkillLock | str | os.PathLike[str] | None = None,
+        lock: LockSource | None = None,
     ) -> None:
         self._backend = backend
         self._owns_backend = False

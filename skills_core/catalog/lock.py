@@ -244,3 +244,8 @@ def _locked_skill(item: Any) -> LockedSkill:
     except UnsafePathError as exc:
         raise ValueError(f"skill {name!r}: {exc.message}") from exc
     return LockedSkill(name, folder, location, checked)
+
+
+LockSource = SkillLock | str | os.PathLike[str]
+"""What every ``lock=`` takes: a :class:`SkillLock`, or a lock file's path (read by the
+catalog on its first refresh)."""
