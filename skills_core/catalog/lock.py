@@ -226,6 +226,11 @@ def _compared(
             yield "changed", key
 
 
+def refusal(name: str, error: LockMismatchError) -> SkillProblem:
+    """A file of skill ``name`` that ``error`` refused, as a problem of that skill."""
+    return SkillProblem(name, error.location, codes.LOCK_MISMATCH, error.message)
+
+
 def _refused(entry: CatalogEntry, problem: SkillProblem) -> CatalogEntry:
     return entry._replace(
         metadata=None, raw=b"", errors=(problem,), warnings=(), frontmatter_name=problem.name
