@@ -1,9 +1,10 @@
-"""What a lock costs a cold catalog: 10,000 local skills with a lock file against without.
+"""What a lock costs a catalog: 10,000 local skills with a lock file against without.
 
 Run: ``python -m benchmarks.bench_lock [--sizes 1000 10000] [--runs 7]``. Writes the corpus of
 :mod:`benchmarks.corpus` and its lock once (untimed), then times new catalogs' first refresh
-without a lock and with the lock file's path (reading and parsing the lock included), in
-alternating turns so a noisy stretch of a shared machine falls on both. Figures are CPU-time
+without a lock and with the lock file's path (reading and parsing the lock included): cold
+(no persistent cache) and restarted (a warm persistent cache, as a new process finds it), in
+alternating turns so a noisy stretch of a shared machine falls on each. Figures are CPU-time
 medians (:mod:`benchmarks.timing`); locking the corpus (``skillfs lock``) is timed once.
 """
 
@@ -21,17 +22,26 @@ from backends import LocalBackend
 from benchmarks.corpus import write_corpus
 from benchmarks.timing import machine
 from skills_core import SkillCatalog
+from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.lock_build import lock_of
 
 
-def cold_cpu(root: Path, lock: Path | None) -> float:
-    """CPU seconds of one new catalog's first refresh, with the lock file ``lock`` if given."""
+def first_refresh_cpu(root: Path, lock: Path | None, cache: Path | None = None) -> float:
+    """CPU seconds of one new catalog's first refresh, with the lock file ``lock`` if given.
+
+    With ``cache``, the catalog starts from the persistent cache in that folder (opening its
+    file included), which must hold the source already.
+    """
     gc.collect()
     started = time.process_time()
-    catalog = SkillCatalog(LocalBackend(root), lock=lock)
+    store = CatalogCache(cache) if cache is not None else False
+    catalog = SkillCatalog(LocalBackend(root), lock=lock, cache=store)
     report = asyncio.run(catalog.refresh())
     spent = time.process_time() - started
     assert not report.errors, report.errors[:3]
+    assert cache is None or report.fetched == 0, "the cache was not warm"
+    if isinstance(store, CatalogCache):
+        store.close()
     return spent
 
 
@@ -55,24 +65,33 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     print(machine())
-    print("| skills | lock (once) ms | cold, no lock ms | cold, with lock ms | x |")
-    print("|---:|---:|---:|---:|---:|")
+    print(
+        "| skills | lock (once) ms | cold, no lock ms | cold, with lock ms | x "
+        "| restart, no lock ms | restart, with lock ms | x |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as base:
         for count in args.sizes:
             root = write_corpus(Path(base) / f"corpus-{count}", count)
             lock = Path(base) / f"skills-{count}.lock"
             build = locked(root, lock)
-            cold_cpu(root, None)  # page cache, imports
-            plain: list[float] = []
-            pinned: list[float] = []
+            cache = Path(base) / f"cache-{count}"
+            first_refresh_cpu(root, None)  # page cache, imports
+            for path in (None, lock):  # warm the persistent cache, once per key
+                store = CatalogCache(cache)
+                asyncio.run(SkillCatalog(LocalBackend(root), lock=path, cache=store).refresh())
+                store.close()
+            cases = [(None, None), (lock, None), (None, cache), (lock, cache)]
+            samples: list[list[float]] = [[] for _ in cases]
             for run in range(args.runs):
-                turns = [(plain, None), (pinned, lock)]
-                for samples, path in turns if run % 2 == 0 else turns[::-1]:
-                    samples.append(cold_cpu(root, path))
-            without, with_lock = statistics.median(plain), statistics.median(pinned)
+                order = list(enumerate(cases))
+                for index, (path, folder) in order if run % 2 == 0 else order[::-1]:
+                    samples[index].append(first_refresh_cpu(root, path, folder))
+            cold, cold_locked, warm, warm_locked = (statistics.median(ms) for ms in samples)
             print(
-                f"| {count:,} | {build * 1e3:,.0f} | {without * 1e3:,.0f} "
-                f"| {with_lock * 1e3:,.0f} | {with_lock / without:.2f} |"
+                f"| {count:,} | {build * 1e3:,.0f} | {cold * 1e3:,.0f} "
+                f"| {cold_locked * 1e3:,.0f} | {cold_locked / cold:.2f} "
+                f"| {warm * 1e3:,.0f} | {warm_locked * 1e3:,.0f} | {warm_locked / warm:.2f} |"
             )
 
 

@@ -14,7 +14,7 @@ from backends.composite import CompositeBackend
 from backends.opener import open_backend
 from skills_core.adk.toolset import SkillsToolset
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.lock import SkillLock
+from skills_core.catalog.lock import LockSource
 
 Source = str | os.PathLike[str] | Backend
 """A folder path (a leading ``~`` is expanded), a URL :func:`backends.open_backend` opens, or
@@ -43,7 +43,7 @@ def open_sources(sources: Sequence[Source]) -> tuple[list[Backend], list[Backend
 def with_skills(
     agent: LlmAgent,
     *sources: Source,
-    lock: SkillLock | str | os.PathLike[str] | None = None,
+    lock: LockSource | None = None,
     **options: Any,
 ) -> LlmAgent:
     """Add a :class:`SkillsToolset` serving ``sources`` to ``agent`` and return the agent.

@@ -59,6 +59,7 @@ from backends.remote.output_folder import OutputFolder, is_temporary
 from backends.remote.urls import join_location
 from skills_core.bundle.destination import check_output
 from skills_core.bundle.writer import Progress, deterministic_zip, read_skill_files
+from skills_core.catalog.lock import LockSource
 from skills_core.format.models import SkillMetadata
 from skills_core.format.problems import SkillProblem
 
@@ -115,6 +116,7 @@ async def build_publication(
     limits: Limits = DEFAULT_LIMITS,
     max_concurrency: int = 16,
     signing_key: Ed25519PrivateKey | None = None,
+    lock: LockSource | None = None,
 ) -> Publication:
     """The index and artifacts for every skill a catalog of ``backend`` serves.
 
@@ -127,6 +129,7 @@ async def build_publication(
         max_concurrency: Most files read at once.
         signing_key: Signs the index: it then carries a sequence, and its signature is one
             more file (needs ``skillfs[sign]``).
+        lock: Publish only what this lock pins, as :func:`~skills_core.bundle.writer.build_bundle`.
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -140,6 +143,7 @@ async def build_publication(
         progress=progress,
         limits=limits,
         max_concurrency=max_concurrency,
+        lock=lock,
     )
     files = await asyncio.to_thread(
         _artifacts,

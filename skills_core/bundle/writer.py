@@ -28,7 +28,7 @@ import zipfile
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from backends import Backend, open_backend
 from backends.errors import LimitExceededError
@@ -39,7 +39,8 @@ from backends.remote.upload import write_bytes
 from backends.remote.zipsafety import bundle_refusals
 from skills_core.bundle.destination import check_output
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.errors import InvalidSkillsError
+from skills_core.catalog.lock import LockSource, refusal
+from skills_core.errors import InvalidSkillsError, LockMismatchError
 from skills_core.format.models import SkillMetadata
 from skills_core.format.problems import SkillProblem
 
@@ -88,6 +89,7 @@ async def build_bundle(
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
     max_concurrency: int = 16,
+    lock: LockSource | None = None,
 ) -> Bundle:
     """Pack every skill a catalog of ``backend`` serves.
 
@@ -99,6 +101,8 @@ async def build_bundle(
         limits: Limits for loading, for each file (``max_bundle_entry_bytes``) and for the
             archive (it must load under them).
         max_concurrency: Most files read at once.
+        lock: Pack only the skills this lock (or lock file) pins, each only when every file
+            matches it; the others are refused (``NOT_LOCKED``, ``LOCK_MISMATCH``).
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -112,6 +116,7 @@ async def build_bundle(
         progress=progress,
         limits=limits,
         max_concurrency=max_concurrency,
+        lock=lock,
     )
     members, executables = read.members, read.executables
     manifest = _manifest(read.skills, members, executables)
@@ -191,8 +196,11 @@ async def read_skill_files(
     progress: Progress | None,
     limits: Limits,
     max_concurrency: int,
+    lock: LockSource | None = None,
 ) -> SkillFiles:
     """Every file of every skill a catalog of ``backend`` serves (see :func:`build_bundle`).
+
+    With a ``lock``, a skill with a file that differs from it is refused like an invalid one.
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -200,14 +208,18 @@ async def read_skill_files(
         StorageError: The source could not be listed or read.
     """
     files_limit = replace(limits, max_read_bytes=limits.max_bundle_entry_bytes)
-    catalog = SkillCatalog(backend, strict=strict, limits=files_limit)
+    catalog = SkillCatalog(backend, strict=strict, limits=files_limit, lock=lock)
     report = await catalog.refresh()
     report.raise_for_failure()
     if report.errors and not skip_invalid:
         raise InvalidSkillsError(report.errors, location=backend.location)
-    skills = catalog.list()
-    members, executables = await _read_skills(catalog, skills, progress, max_concurrency)
-    return SkillFiles(skills, members, executables, report.errors, report.warnings)
+    served = catalog.list()
+    members, executables, refused = await _read_skills(catalog, served, progress, max_concurrency)
+    if refused and not skip_invalid:
+        raise InvalidSkillsError(refused, location=backend.location)
+    gone = {problem.subject for problem in refused}
+    skills = [meta for meta in served if meta.name not in gone]
+    return SkillFiles(skills, members, executables, (*report.errors, *refused), report.warnings)
 
 
 async def _read_skills(
@@ -215,15 +227,17 @@ async def _read_skills(
     skills: Sequence[SkillMetadata],
     progress: Progress | None,
     max_concurrency: int,
-) -> tuple[dict[str, bytes], set[str]]:
-    """Every visible file of every skill by archive path, read concurrently; the executables.
+) -> tuple[dict[str, bytes], set[str], list[SkillProblem]]:
+    """Every visible file of every skill by archive path, the executables, and lock refusals.
 
+    A skill one of whose files differs from the catalog's lock is refused, not packed.
     SKILL.md is the copy the catalog judged (no second read); the rest is read through the
-    catalog, which maps each skill's name to its storage.
+    catalog, which maps each skill's name to its storage and checks each file against its lock.
     """
     semaphore = asyncio.Semaphore(max_concurrency)
     packed = 0
     executables: set[str] = set()
+    refused: list[SkillProblem] = []
 
     async def read(name: str, path: str) -> bytes:
         if path in SKILL_MD_NAMES:
@@ -234,17 +248,30 @@ async def _read_skills(
     async def pack(name: str) -> dict[str, bytes]:
         nonlocal packed
         entries = (await catalog.get(name)).files
-        contents = await asyncio.gather(*(read(name, entry.path) for entry in entries))
+        reads = (read(name, entry.path) for entry in entries)
+        contents = await asyncio.gather(*reads, return_exceptions=True)
         packed += 1
         if progress is not None:
             progress(packed, len(skills))
+        failures = [data for data in contents if isinstance(data, BaseException)]
+        for failure in failures:  # another failure first: a lock refusal is the least of them
+            if not isinstance(failure, LockMismatchError):
+                raise failure
+        if failures:
+            first = failures[0]
+            assert isinstance(first, LockMismatchError)
+            refused.append(refusal(name, first))
+            return {}
         executables.update(f"{name}/{entry.path}" for entry in entries if entry.executable)
-        return {f"{name}/{entry.path}": data for entry, data in zip(entries, contents, strict=True)}
+        read_files = cast("list[bytes]", contents)
+        return {
+            f"{name}/{entry.path}": data for entry, data in zip(entries, read_files, strict=True)
+        }
 
     members: dict[str, bytes] = {}
     for files in await asyncio.gather(*(pack(meta.name) for meta in skills)):
         members.update(files)
-    return members, executables
+    return members, executables, sorted(refused, key=lambda problem: problem.subject)
 
 
 def _mode(path: str, executables: Collection[str]) -> int:

@@ -4,8 +4,9 @@ A catalog's first refresh starts from the entries a previous process saved for t
 source, so a new process on an unchanged source does what a no-change refresh does: it lists,
 compares fingerprints and reads nothing. Entries are keyed by the backend's location and a
 digest of everything that decides a verdict (skillfs's code, the cache schema, the backend's
-type, ``strict``, the ``Limits`` and the ``FormatLimits``): a catalog judged otherwise never
-reuses them. An entry is reused only when its fingerprint equals the listing's; bodies read
+type, ``strict``, the ``Limits`` and the ``FormatLimits``, and a locked catalog's lock: its
+digest and location): a catalog judged otherwise never reuses them, so an edited lock judges
+every skill again. An entry is reused only when its fingerprint equals the listing's; bodies read
 later are checked against the hash saved with it (:mod:`skills_core.catalog.bodies`).
 
 The backend's own state (:class:`~backends.capabilities.SourceState`) is saved with the entries
@@ -23,7 +24,7 @@ import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from backends.base import Backend
 from backends.capabilities import ListedDocument, export_state, import_state
@@ -35,6 +36,9 @@ from skills_core.catalog.cache_store import SCHEMA, CatalogCache, Stored
 from skills_core.catalog.entries import CatalogEntry, entry_digest, is_verdict
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
 from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
+
+if TYPE_CHECKING:
+    from skills_core.catalog.lock import SkillLock
 
 logger = logging.getLogger("skillfs")
 _T = TypeVar("_T")
@@ -109,15 +113,16 @@ class CacheLink:
         self._state: bytes | None = None  # the backend's, as saved or loaded
 
     async def seed_while(
-        self, listing: Listing
+        self, listing: Listing, lock: SkillLock | None = None
     ) -> tuple[CatalogSnapshot, Sequence[ListedDocument]]:
         """The snapshot saved for this source (or an empty one), and the backend's listing.
 
-        When the cache holds the source, its entries are decoded while the backend lists
-        (stat calls and requests wait without holding the GIL), and the listing reads
-        nothing; otherwise the listing is a cold one.
+        When the cache holds the source, as judged by this catalog (with ``lock``, when it has
+        one), its entries are decoded while the backend lists (stat calls and requests wait
+        without holding the GIL), and the listing reads nothing; otherwise the listing is a
+        cold one.
         """
-        stored = await self._guarded(self._stored, None)
+        stored = await self._guarded(functools.partial(self._stored, lock), None)
         if stored is None:
             return EMPTY_SNAPSHOT, await listing(cold=True)
         self._state = stored.state
@@ -150,8 +155,12 @@ class CacheLink:
             logger.warning("%s: went without the catalog cache", self._source, exc_info=True)
             return failed
 
-    def _stored(self) -> Stored | None:
-        self._settings = _settings_digest(self._judged_by)
+    def _stored(self, lock: SkillLock | None) -> Stored | None:
+        judged_by: tuple[object, ...] = self._judged_by
+        if lock is not None:  # its refusals name where it is
+            judged_by += (lock.digest, lock.location)
+            self._judged = self._judged.removesuffix(" +lock") + " +lock"
+        self._settings = _settings_digest(judged_by)
         return self._cache.stored(self._source, self._settings)
 
     def _seed(self, stored: Stored) -> CatalogSnapshot | None:

@@ -39,7 +39,7 @@ from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.entries import CatalogEntry, entry_digest
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader, compare
-from skills_core.catalog.lock import SkillLock
+from skills_core.catalog.lock import LockSource, SkillLock
 from skills_core.catalog.prompt import format_available_skills
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
@@ -80,8 +80,10 @@ class SkillCatalog(AsyncResource):
             with ``keep_bodies=False``.
         lock: A :class:`~skills_core.catalog.lock.SkillLock`, or the path of a lock file (read
             on the first refresh): serve only the skills it names, and each file only while its
-            bytes match their locked digest (see :mod:`skills_core.catalog.lock`). A locked
-            catalog hashes every SKILL.md it reads, so it keeps no persistent ``cache``.
+            bytes match their locked digest (see :mod:`skills_core.catalog.lock`). With a
+            ``cache``, its entries are kept under the lock's digest: a new process with the
+            same lock reads no unchanged SKILL.md, and checks each one against the lock when
+            it reads it.
     """
 
     def __init__(
@@ -94,7 +96,7 @@ class SkillCatalog(AsyncResource):
         keep_bodies: bool = True,
         body_cache: int | None = None,
         cache: CatalogCache | bool = False,
-        lock: SkillLock | str | os.PathLike[str] | None = None,
+        lock: LockSource | None = None,
     ) -> None:
         self._backend = backend
         self._owns_backend = False
@@ -114,7 +116,7 @@ class SkillCatalog(AsyncResource):
             self._loader.lock = lock
         self._lock_file = None if lock is None or isinstance(lock, SkillLock) else lock
         self._cache = cache_link(
-            cache if lock is None else False,
+            cache,
             backend,
             strict=strict,
             limits=limits,
@@ -232,12 +234,13 @@ class SkillCatalog(AsyncResource):
 
         Raises:
             SkillNotFoundError: No loaded skill has that name.
+            LockMismatchError: The catalog has a lock, and a SKILL.md read again differs.
         """
         entry, metadata = self._loaded_entry(name)
         files = await self.files(name)
         if self._bodies is None or entry.raw:
             return Skill(metadata, entry.body, entry.location, files)
-        metadata, body, _ = await self._bodies.skill(entry)
+        metadata, body, _ = await self._read_body(name, entry)
         return Skill(metadata, body, entry.location, files)
 
     async def files(self, name: str) -> tuple[FileEntry, ...]:
@@ -291,11 +294,21 @@ class SkillCatalog(AsyncResource):
         Raises:
             SkillNotFoundError: No loaded skill has that name.
             StorageError: A catalog keeping metadata only could not read it.
+            LockMismatchError: The catalog has a lock, and the SKILL.md read differs.
         """
         entry = self._loaded_entry(name)[0]
         if self._bodies is None or entry.raw:
             return entry.raw
-        return (await self._bodies.skill(entry))[2]
+        return (await self._read_body(name, entry))[2]
+
+    async def _read_body(self, name: str, entry: CatalogEntry) -> tuple[SkillMetadata, str, bytes]:
+        """What :meth:`BodyStore.skill` reads, checked against the lock when there is one."""
+        assert self._bodies is not None
+        read = await self._bodies.skill(entry)
+        lock = self._loader.lock
+        if lock is not None:
+            await lock.verify_skill_md(name, read[2], location=entry.location)
+        return read
 
     async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
         """Read one file of a loaded skill, confined to its folder and size-limited.
@@ -373,7 +386,9 @@ class SkillCatalog(AsyncResource):
                     self._loader.lock = await asyncio.to_thread(SkillLock.read, self._lock_file)
                     self._lock_file = None
                 if old is EMPTY_SNAPSHOT and self._cache is not None:
-                    base, listing = await self._cache.seed_while(self._loader.listing)
+                    base, listing = await self._cache.seed_while(
+                        self._loader.listing, self._loader.lock
+                    )
                 else:
                     listing = await self._loader.listing(cold=not old.entries)
             except Exception as exc:  # a failed listing must never lose the catalog

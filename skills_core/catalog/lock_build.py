@@ -1,5 +1,6 @@
-"""Lock what a catalog serves: every loaded skill with the SHA-256 of each of its files.
+"""Lock what a catalog serves, and check what a locked catalog serves against its lock.
 
+A lock holds every loaded skill with the SHA-256 of each of its files.
 A file whose backend already lists a verified ``sha256:`` digest (MCP lists one per file and
 checks every read against it) is locked from its listing; every other file is read once, through
 the catalog (limits and path confinement apply), and hashed.
@@ -10,9 +11,12 @@ from __future__ import annotations
 import asyncio
 
 from backends.digests import digest_off_loop, is_digest
-from backends.paths import skill_md_name
+from backends.paths import SKILL_MD_NAMES, skill_md_name
+from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.lock import LockedSkill, SkillLock
+from skills_core.catalog.lock import LockedSkill, SkillLock, refusal
+from skills_core.errors import LockMismatchError
+from skills_core.format.problems import SkillProblem
 
 _PARALLEL_SKILLS = 16
 
@@ -31,6 +35,48 @@ async def lock_of(catalog: SkillCatalog) -> SkillLock:
 
     skills = await asyncio.gather(*(locked(meta.name) for meta in catalog.list()))
     return SkillLock(skills, source=catalog.backend.location)
+
+
+async def lock_problems(catalog: SkillCatalog) -> list[SkillProblem]:
+    """Each file of a served skill that breaks the catalog's lock, as a ``LOCK_MISMATCH``.
+
+    A file breaks it when it differs, when the lock does not name it, or when the lock names
+    it and it is gone; each is read through the catalog, which checks it against the lock.
+    An unlocked catalog has none.
+
+    Raises:
+        StorageError: A file of a served skill could not be read.
+    """
+    lock = catalog.lock
+    if lock is None:
+        return []
+    gate = asyncio.Semaphore(_PARALLEL_SKILLS)
+
+    async def checked(name: str) -> list[SkillProblem]:
+        async with gate:
+            return await _skill_problems(catalog, lock, name)
+
+    checks = await asyncio.gather(*(checked(meta.name) for meta in catalog.list()))
+    return [problem for found in checks for problem in found]
+
+
+async def _skill_problems(catalog: SkillCatalog, lock: SkillLock, name: str) -> list[SkillProblem]:
+    skill = await catalog.get(name)
+    found = []
+    for file in skill.files:
+        if file.path in SKILL_MD_NAMES:  # judged against the lock as it loaded
+            continue
+        try:
+            await catalog.read_resource(name, file.path)
+        except LockMismatchError as exc:
+            found.append(refusal(name, exc))
+    gone = lock.skills[name].files.keys() - {*(file.path for file in skill.files), *SKILL_MD_NAMES}
+    message = "{} is locked in {} but gone from the skill"
+    found += (
+        SkillProblem(name, skill.location, codes.LOCK_MISMATCH, message.format(path, lock.location))
+        for path in sorted(gone)
+    )
+    return found
 
 
 async def _locked_skill(catalog: SkillCatalog, name: str) -> LockedSkill:

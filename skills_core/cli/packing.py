@@ -21,7 +21,7 @@ from skills_core.cli import exits, running
 from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
 from skills_core.cli.output import add_json_flag, plural, print_json, print_problems
 from skills_core.cli.progress import progress_bar
-from skills_core.cli.source import open_source
+from skills_core.cli.source import add_lock_flag, open_source
 from skills_core.cli.terminal import print_message, printable
 from skills_core.errors import InvalidSkillsError
 from skills_core.format.problems import SkillProblem
@@ -50,7 +50,8 @@ class Packing(NamedTuple, Generic[P]):
     """How one command builds, writes and reports.
 
     Attributes:
-        build: Builds from the source, given ``strict``, ``skip_invalid`` and a progress hook.
+        build: Builds from the source, given ``strict``, ``skip_invalid``, a progress hook and
+            the ``--lock`` file.
         store: Writes what was built to the output; returns it with its location.
         folder: The output is a folder (a publication), not a file.
         empty: The warning when nothing is carried.
@@ -58,7 +59,7 @@ class Packing(NamedTuple, Generic[P]):
         record: The ``--json`` summary, given the source.
     """
 
-    build: Callable[[Backend, bool, bool, Progress | None], Awaitable[P]]
+    build: Callable[[Backend, bool, bool, Progress | None, str | None], Awaitable[P]]
     store: Callable[[P, str], Awaitable[P]]
     folder: bool
     empty: str
@@ -73,7 +74,7 @@ class Misplaced(NamedTuple):
 
 
 def add_verdict_options(parser: argparse.ArgumentParser, *, verb: str) -> None:
-    """Add ``--strict``, ``--skip-invalid`` and ``--json``; ``verb`` is the command's own."""
+    """Add ``--strict``, ``--skip-invalid``, ``--lock``, ``--json``; ``verb`` names the command."""
     parser.add_argument(
         "--strict",
         action="store_true",
@@ -85,6 +86,7 @@ def add_verdict_options(parser: argparse.ArgumentParser, *, verb: str) -> None:
         action="store_true",
         help="leave refused skills out (each problem printed as a warning) instead of stopping",
     )
+    add_lock_flag(parser)
     add_json_flag(parser)
 
 
@@ -92,7 +94,14 @@ def run_packing(args: argparse.Namespace, packing: Packing[P]) -> int:
     """Build and write, then report; exit 1, writing nothing, when a skill is refused."""
     source = open_source(args.url)
     try:
-        packed = _pack(source, args.output, packing, strict=args.strict, skip=args.skip_invalid)
+        packed = _pack(
+            source,
+            args.output,
+            packing,
+            strict=args.strict,
+            skip=args.skip_invalid,
+            lock=args.lock,
+        )
     except InvalidSkillsError as exc:
         print_problems(exc.problems)
         refused = plural(len(skill_names(exc.problems)), "invalid skill")
@@ -131,13 +140,13 @@ def skill_names(problems: Iterable[SkillProblem]) -> list[str]:
 
 
 def _pack(
-    source: Backend, out: str, packing: Packing[P], *, strict: bool, skip: bool
+    source: Backend, out: str, packing: Packing[P], *, strict: bool, skip: bool, lock: str | None
 ) -> P | Misplaced:
     """Build and write, unless the source's skills all sit in hidden or nested folders."""
 
     async def pack(progress: Progress | None) -> P | Misplaced:
         await asyncio.to_thread(check_output, out, source.location, folder=packing.folder)
-        built = await packing.build(source, strict, skip, progress)
+        built = await packing.build(source, strict, skip, progress, lock)
         if not built.skills and not built.skipped:
             folders = await skill_folders_elsewhere(source)
             if folders:

@@ -127,9 +127,13 @@ async def test_a_lock_file_limits_what_the_agent_is_shown(tmp_path: Path) -> Non
     )
     path = tmp_path / "skills.lock"
     await asyncio.to_thread(lock.write, path)
-    model = ScriptedLlm(steps=[call("list_skills"), say("ok")])
+    steps = [call("list_skills"), call("load_skill", skill_name="other"), say("ok")]
+    model = ScriptedLlm(steps=steps)
     agent = with_skills(LlmAgent(name="a", model=model, instruction="Help."), memory, lock=path)
     chat = Conversation(agent)
     events = await chat.send("what can you do?")
     await chat.close()
-    assert [s["name"] for s in dict(responses(events))["list_skills"]["skills"]] == ["pinned"]
+    answers = dict(responses(events))
+    assert [s["name"] for s in answers["list_skills"]["skills"]] == ["pinned"]
+    assert answers["load_skill"]["error_code"] == "SKILL_NOT_FOUND"
+    assert "not in the lock" in answers["load_skill"]["error"]

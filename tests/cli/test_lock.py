@@ -100,3 +100,79 @@ def test_an_unreadable_lock_serves_nothing(cli: RunCli, root: Path, tmp_path: Pa
     assert "not a skillfs lock" in result.err
     with pytest.raises(LockFileError, match="not a skillfs lock"):
         SkillLock.read(bad)
+
+
+def said(kind: str, root: Path, skill: str, message: str, code: str = "LOCK_MISMATCH") -> str:
+    """One line the CLI prints about a skill of ``root``."""
+    return f"{kind}: {root}/{skill}/SKILL.md: {message} [{code}]"
+
+
+def swapped(root: Path, lock_file: Path, kind: str = "error") -> str:
+    return said(kind, root, "alpha", f"scripts/run.py differs from the lock {lock_file}; refused")
+
+
+def unlocked(root: Path, lock_file: Path, kind: str = "error") -> str:
+    return said(kind, root, "delta", f"not in the lock {lock_file}; not served", "NOT_LOCKED")
+
+
+def nothing_written(root: Path) -> str:
+    return (
+        f"error: {root}: nothing written: 1 invalid skill; fix them, or pass --skip-invalid to "
+        "leave them out"
+    )
+
+
+def test_validate_with_a_lock_reports_each_mismatch_as_an_error(
+    cli: RunCli, root: Path, lock_file: Path
+) -> None:
+    (root / "alpha" / "scripts" / "run.py").write_text("print('swapped')\n")
+    (root / "beta" / "notes.md").write_text("new\n")
+    (root / "gamma" / "scripts" / "run.py").unlink()
+    (root / "delta").mkdir()
+    (root / "delta" / "SKILL.md").write_text(skill_md("delta"))
+    result = cli("validate", root, "--lock", lock_file)
+    gone = f"scripts/run.py is locked in {lock_file} but gone from the skill"
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        swapped(root, lock_file),
+        said("error", root, "beta", f"notes.md is not in the lock {lock_file}; refused"),
+        unlocked(root, lock_file),
+        said("error", root, "gamma", gone),
+    ]
+    last = result.out.splitlines()[-1]
+    assert last == "4 skills checked: 0 valid, 4 invalid (4 errors, 0 warnings)"
+    assert cli("validate", root).code == 0  # the spec alone passes them all
+
+
+@pytest.mark.parametrize("command", ["bundle", "publish"])
+def test_bundle_and_publish_with_a_lock_refuse_what_it_does_not_pin(
+    cli: RunCli, root: Path, lock_file: Path, tmp_path: Path, command: str
+) -> None:
+    (root / "alpha" / "scripts" / "run.py").write_text("print('swapped')\n")
+    (root / "delta").mkdir()
+    (root / "delta" / "SKILL.md").write_text(skill_md("delta"))
+    out = tmp_path / ("out.zip" if command == "bundle" else "site")
+    result = cli(command, root, "-o", out, "--lock", lock_file)
+    assert result.code == 1
+    assert not out.exists()
+    assert result.err.splitlines() == [unlocked(root, lock_file), nothing_written(root)]
+    result = cli(command, root, "-o", out, "--lock", lock_file, "--skip-invalid")
+    assert result.code == 0
+    assert result.err.splitlines() == [
+        unlocked(root, lock_file, "warning"),
+        swapped(root, lock_file, "warning"),
+    ]
+    assert "skipped 2 invalid skills: alpha, delta" in result.out
+
+
+def test_bundle_with_a_lock_refuses_a_swapped_file(
+    cli: RunCli, root: Path, lock_file: Path, tmp_path: Path
+) -> None:
+    (root / "alpha" / "scripts" / "run.py").write_text("print('swapped')\n")
+    result = cli("bundle", root, "-o", tmp_path / "out.zip", "--lock", lock_file)
+    assert result.code == 1
+    assert result.err.splitlines() == [swapped(root, lock_file), nothing_written(root)]
+    (root / "alpha" / "scripts" / "run.py").write_text("print('alpha')\n")
+    done = cli("bundle", root, "-o", tmp_path / "out.zip", "--lock", lock_file)
+    assert done.code == 0
+    assert "3 skills" in done.out

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from google.adk.agents import LlmAgent
 
-from skills_core import codes
+from backends import LocalBackend
+from skills_core import SkillCatalog, SkillLock, codes, lock_of
 from skills_core.adk.adk_skills import (
     ScriptPolicy,
     SkillsConfig,
@@ -17,7 +18,7 @@ from skills_core.adk.adk_skills import (
     with_registry,
 )
 from skills_core.errors import SkillValidationError
-from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
+from tests.adk.scripted import Conversation, ScriptedLlm, call, declarations, responses, say
 from tests.backends.harnesses import LocalHarness
 from tests.facade.skills import TREE
 from tests.remote.harnesses import S3Harness
@@ -138,3 +139,24 @@ def test_no_name_shadows_a_primary_one() -> None:
             assert getattr(adk_skills, name) is getattr(primary, name), name
     assert not hasattr(adk_skills, "with_skills")
     assert not hasattr(adk_skills, "validate_skill")
+
+
+async def test_with_registry_serves_only_what_its_lock_pins(skills: Path, tmp_path: Path) -> None:
+    catalog = SkillCatalog(LocalBackend(skills))
+    await catalog.refresh()
+    lock = SkillLock([], source=str(skills)).pinning("web-scraper", await lock_of(catalog))
+    path = tmp_path / "skills.lock"
+    await asyncio.to_thread(lock.write, path)
+    asks = [call("use_skill", name=name) for name in ("pdf-processing", "web-scraper")]
+    model = ScriptedLlm(steps=[*asks, say("ok")])
+    agent = LlmAgent(name="assistant", model=model, instruction="Help.")
+    await with_registry(agent, [str(skills)], SkillsConfig(lock=path))
+    chat = Conversation(agent)
+    events = await chat.send("scrape a site, then a pdf")
+    await chat.close()
+    shown = declarations(model.requests[0])["use_skill"].description or ""
+    assert "web-scraper" in shown
+    assert "pdf-processing" not in shown
+    answers = [response for name, response in responses(events) if name == "use_skill"]
+    assert "pdf-processing" in answers[0]["error"]
+    assert answers[1]["skill_name"] == "web-scraper"

@@ -22,6 +22,7 @@ from backends.memory import MemoryBackend
 from skills_core.adk.adk_skills.tools import read_reference_tool, run_script_tool, use_skill_tool
 from skills_core.adk.attach import Source, open_sources
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.lock import LockSource
 from skills_core.format.models import Skill, SkillMetadata
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 from skills_core.tools.policy import ScriptPolicy
@@ -39,12 +40,15 @@ class SkillsConfig:
             seconds passed since the last refresh (``0``: every turn; ``None``: never).
         max_resource_bytes: Largest file ``read_reference`` returns (the tool limit of
             :class:`~skills_core.tools.SkillTools`, under the same name).
+        lock: A lock (or a lock file's path): serve only the skills it pins, each file only
+            while it matches (as ``with_skills(..., lock=)`` and ``SkillCatalog(lock=)`` do).
     """
 
     scripts: ScriptPolicy | None = None
     strict_validation: bool = False
     refresh_every: float | None = 5.0
     max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
+    lock: LockSource | None = None
 
 
 class SkillsRegistry:
@@ -179,11 +183,12 @@ class SkillsRegistry:
             await _close(self._opened)
 
     def _serve(self, backend: Backend) -> SkillTools:
-        catalog = SkillCatalog(backend, strict=self.config.strict_validation)
+        config = self.config
+        catalog = SkillCatalog(backend, strict=config.strict_validation, lock=config.lock)
         return SkillTools(
             catalog,
-            scripts=self.config.scripts,
-            max_resource_bytes=self.config.max_resource_bytes,
+            scripts=config.scripts,
+            max_resource_bytes=config.max_resource_bytes,
         )
 
 

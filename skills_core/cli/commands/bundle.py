@@ -1,10 +1,12 @@
-"""``skillfs bundle [URL] -o OUT [--strict] [--skip-invalid] [--json]``: skills in one zip.
+"""``skillfs bundle [URL] -o OUT [--strict] [--skip-invalid] [--lock FILE] [--json]``.
 
 Packs what ``skillfs list`` serves (skills loaded with warnings included), or with
 ``--strict`` what ``skillfs validate`` passes, into the deterministic zip of
 :mod:`skills_core.bundle.writer` (same skills, same bytes), written to a local path or any
 fsspec URL but never inside the source. Refused skills stop the bundle with exit code 1 unless
-``--skip-invalid`` leaves them out. A progress bar is drawn on stderr when stderr is a terminal.
+``--skip-invalid`` leaves them out; with ``--lock FILE``, skills the lock does not pin, or with a
+file that differs from it, are refused too. A progress bar is drawn on stderr when stderr is a
+terminal.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from skills_core.cli.terminal import printable
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL, ``-o/--output``, ``--strict``, ``--skip-invalid`` and ``--json``."""
+    """Add the URL, ``-o/--output``, ``--strict``, ``--skip-invalid``, ``--lock``, ``--json``."""
     add_url_argument(parser)
     parser.add_argument(
         "-o",
@@ -42,9 +44,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _build(
-    source: Backend, strict: bool, skip_invalid: bool, progress: Progress | None
+    source: Backend, strict: bool, skip_invalid: bool, progress: Progress | None, lock: str | None
 ) -> Bundle:
-    return await build_bundle(source, strict=strict, skip_invalid=skip_invalid, progress=progress)
+    return await build_bundle(
+        source, strict=strict, skip_invalid=skip_invalid, progress=progress, lock=lock
+    )
 
 
 async def _store(bundle: Bundle, out: str) -> Bundle:

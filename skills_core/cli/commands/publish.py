@@ -1,13 +1,14 @@
-"""``skillfs publish [URL] -o OUT [--sign KEY] [--strict] [--skip-invalid] [--json]``.
+"""``skillfs publish [URL] -o OUT [--sign KEY] [--strict] [--skip-invalid] [--lock FILE]``.
 
 Writes below the folder or bucket OUT what ``skillfs bundle`` would pack, as the agentskills.io
 discovery layout (:mod:`skills_core.bundle.publish`): ``.well-known/agent-skills/index.json``
 and one deterministic artifact per skill, for any static host or bucket to serve, then removes
 the files of the publication it replaced that the new index no longer lists. Refused
 skills stop it with exit code 1 unless ``--skip-invalid`` leaves them out; nothing is written
-then. ``--sign KEY`` signs the index with the Ed25519 private key in the file KEY (``skillfs
-keygen``): the signature goes beside it, ``index.json.sig``. A progress bar is drawn on stderr
-when stderr is a terminal.
+then. With ``--lock FILE`` only what the lock pins, as pinned, is published (as ``bundle``).
+``--sign KEY`` signs the index with the Ed25519 private key in the file KEY (``skillfs keygen``):
+the signature goes beside it, ``index.json.sig``. A progress bar is drawn on stderr when stderr
+is a terminal.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL, ``-o/--output``, ``--sign``, ``--strict``, ``--skip-invalid``, ``--json``."""
+    """Add the URL, ``-o/--output``, ``--sign``, the verdict options and ``--lock``."""
     add_url_argument(parser)
     parser.add_argument(
         "-o",
@@ -78,6 +79,8 @@ async def _build(
     strict: bool,
     skip_invalid: bool,
     progress: Progress | None,
+    lock: str | None,
+    *,
     signing_key: Ed25519PrivateKey | None = None,
 ) -> Publication:
     return await build_publication(
@@ -86,6 +89,7 @@ async def _build(
         skip_invalid=skip_invalid,
         progress=progress,
         signing_key=signing_key,
+        lock=lock,
     )
 
 

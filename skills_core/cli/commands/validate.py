@@ -1,7 +1,9 @@
-"""``skillfs validate [URL|SKILL_DIR] [--json]``: the full verdict on every skill.
+"""``skillfs validate [URL|SKILL_DIR] [--lock FILE] [--json]``: the full verdict on every skill.
 
 The catalog is strict, so every spec violation is an error; advice (an empty or very long
-body) stays a warning. Exit code 1 when any skill has an error.
+body) stays a warning. With ``--lock``, every file of every skill is also checked against the
+lock: a skill it does not pin, a file that differs, that it does not name or that is gone are
+errors. Exit code 1 when any skill has an error.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from skills_core.catalog.lock_build import lock_problems
 from skills_core.catalog.verdicts import Verdict, verdicts_of
 from skills_core.cli import exits, running
 from skills_core.cli.output import (
@@ -20,21 +23,32 @@ from skills_core.cli.output import (
     print_problems,
     report_empty,
 )
-from skills_core.cli.source import add_cache_flag, add_url_argument, load_catalog, open_source
+from skills_core.cli.source import (
+    add_cache_flag,
+    add_lock_flag,
+    add_url_argument,
+    load_catalog,
+    open_source,
+)
 from skills_core.cli.terminal import Style
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL (or skill folder) and ``--json``."""
+    """Add the URL (or skill folder), ``--no-cache``, ``--lock`` and ``--json``."""
     add_url_argument(parser)
     add_cache_flag(parser)
+    add_lock_flag(parser)
     add_json_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Report every problem of every skill; exit 1 when any is an error."""
-    catalog = running.run(load_catalog(open_source(args.url), strict=True, cache=args.cache))
+    source = open_source(args.url)
+    catalog = running.run(load_catalog(source, strict=True, cache=args.cache, lock=args.lock))
     verdicts = verdicts_of(catalog)
+    by_name = {verdict.name: verdict for verdict in verdicts}
+    for problem in running.run(lock_problems(catalog)):
+        by_name[problem.subject].errors.append(problem)  # only served skills have any
     for verdict in verdicts:
         print_problems(verdict.errors, verdict.warnings)
     misplaced = not verdicts and report_empty(catalog)
