@@ -14,7 +14,9 @@ the body of each skill the next sync will derive, :data:`BODY_READS` at a time; 
 each body once its value is derived. So an unchanged restart reads each body once, when the
 values are first asked for, and a refresh that changes 1 skill reads 1. A sync that needs a
 body nobody read raises :class:`BodiesNotRead` rather than derive from nothing:
-:func:`run_with_bodies` reads them first, then runs the work in a worker thread.
+:func:`run_with_bodies` reads them first, then runs the work in a worker thread. That work
+may ask for one more body (:func:`skill_body`: the skill injection or the coordinator chose):
+the worker thread has it read on the event loop that started it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from typing import Generic, NamedTuple, TypeVar
 
 from backends.errors import StorageError
@@ -52,6 +55,10 @@ class Changes(NamedTuple, Generic[T]):
 
     added: Sequence[T]
     removed: Sequence[T]
+
+
+_LOOP: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("skillfs_bodies", default=None)
+"""The event loop a :func:`run_with_bodies` worker thread reads bodies on."""
 
 
 class BodiesNotRead(RuntimeError):
@@ -205,16 +212,56 @@ class DerivedSkills(Generic[T]):
 async def run_with_bodies(skills: DerivedSkills[T], work: Callable[[], R]) -> R:
     """``work()`` (which syncs ``skills``) in a worker thread, once the bodies it needs are read.
 
-    Bodies are read again when a refresh changed skills between the reads and the sync.
+    Bodies are read again when a refresh changed skills between the reads and the sync;
+    :func:`skill_body` in ``work`` reads a body on this event loop.
     """
-    for attempt in range(_ATTEMPTS):
-        await skills.read_bodies()
-        try:
-            return await asyncio.to_thread(work)
-        except BodiesNotRead:
-            if attempt == _ATTEMPTS - 1:
-                raise
+    token = _LOOP.set(asyncio.get_running_loop())  # to_thread copies the context
+    try:
+        for attempt in range(_ATTEMPTS):
+            await skills.read_bodies()
+            try:
+                return await asyncio.to_thread(work)
+            except BodiesNotRead:
+                if attempt == _ATTEMPTS - 1:
+                    raise
+    finally:
+        _LOOP.reset(token)
     raise AssertionError("unreachable")
+
+
+def skill_body(catalog: SkillCatalog, name: str) -> str | None:
+    """A loaded skill's instructions; ``None`` when it is gone or can no longer be read.
+
+    A body the catalog does not hold is read, checked, on the event loop of the
+    :func:`run_with_bodies` that runs this thread.
+
+    Raises:
+        BodiesNotRead: The catalog does not hold it, outside :func:`run_with_bodies`.
+    """
+    entry = catalog.snapshot.loaded.get(name)
+    if entry is None or not entry.loaded:
+        return None
+    if not entry.raw and not catalog.keeps_bodies:
+        loop = _LOOP.get()
+        if loop is None or _in_event_loop():
+            raise BodiesNotRead(
+                f"{catalog.backend.location} does not hold the body of {name!r}: select with "
+                "the async adapters (AutoSkillsPlugin, SkillContextProvider) or run_selection()"
+            )
+        try:
+            entry = asyncio.run_coroutine_threadsafe(catalog.with_body(entry), loop).result()
+        except StorageError as exc:
+            logger.warning("%s: left out, its body could not be read: %s", entry.location, exc)
+            return None
+    return entry.body.strip()
+
+
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _same(before: CatalogEntry, after: CatalogEntry) -> bool:

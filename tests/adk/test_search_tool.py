@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from google.adk.agents import LlmAgent
 
-from backends import LocalBackend, MemoryBackend
+from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.adk import CatalogSkillRegistry, Listing, SkillsToolset
-from skills_core.catalog.cache_store import CatalogCache
 from tests.adk.scripted import (
     Conversation,
     ScriptedLlm,
@@ -105,24 +102,3 @@ async def test_adks_own_skill_toolset_searches_with_ranked_search() -> None:
     assert await registry.search_skills(query="tell me a joke about penguins") == []
     everything = await registry.search_skills(query=" ")
     assert [meta.name for meta in everything] == ["pdf-forms", "release-notes"]
-
-
-async def test_the_model_finds_a_skill_by_a_word_deep_in_its_body_on_a_cached_catalog(
-    tmp_path: Path,
-) -> None:
-    deep = "Follow the usual steps. " * 200 + "Rotate with quaternions."
-    root = tmp_path / "skills"
-    for name, text in SKILLS.items():
-        (root / name).mkdir(parents=True)
-        (root / name / "SKILL.md").write_bytes(text["SKILL.md"])
-    (root / "spatial-maths").mkdir()
-    (root / "spatial-maths" / "SKILL.md").write_bytes(skill_md("spatial-maths", "Maths.", deep))
-    cache = CatalogCache(tmp_path / "cache")
-    await SkillCatalog(LocalBackend(root), cache=cache).refresh()
-    catalog = SkillCatalog(LocalBackend(root), cache=cache)  # a new process: no body held
-    assert (await catalog.refresh()).fetched == 0
-    toolset = SkillsToolset(catalog, listing=Listing(search=True), refresh_every=None)
-    model = ScriptedLlm(steps=[call("search_skills", query="quaternion rotation"), say("ok")])
-    events = await one_turn(model, toolset, "How do I rotate with quaternions?")
-    [(_, found)] = responses(events)
-    assert [skill["name"] for skill in found["skills"]] == ["spatial-maths"]
