@@ -24,9 +24,9 @@ stem, :func:`~skills_core.context.tokens.stem_forms`) and then kept up to date.
 Whole bodies are indexed whatever the catalog keeps. Where it holds no SKILL.md bodies
 (``keep_bodies=False``, or skills restored from the persistent cache), :meth:`~SkillSearchIndex.
 search_async` first reads the bodies of the skills to (re-)index through the catalog, 16 at a
-time (:mod:`skills_core.context.derived`), and the index keeps their word counts, not their
+time (:mod:`skills_core.context.body_reads`), and the index keeps their word counts, not their
 text. A synchronous :meth:`~SkillSearchIndex.search` never reads storage: when skills to index
-hold no body it raises :class:`~skills_core.context.derived.BodiesNotRead` (await
+hold no body it raises :class:`~skills_core.context.body_reads.BodiesNotRead` (await
 :meth:`~SkillSearchIndex.read_bodies` first, or use ``search_async``).
 """
 
@@ -41,12 +41,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
+from skills_core.context.body_reads import run_with_bodies
 from skills_core.context.calibration import RECALIBRATE_SHARE, strong_bar
-from skills_core.context.derived import DerivedSkills, run_with_bodies
+from skills_core.context.derived import DerivedSkills
 from skills_core.context.selection import (
     MAX_QUERY_CHARS,
     STRONG,
@@ -203,7 +204,7 @@ class SkillSearchIndex:
         A first search of a large catalog indexes it; on a catalog without bodies it reads
         each skill's body once (:meth:`read_bodies`).
         """
-        return await run_with_bodies(self._skills, lambda: self.search(query, policy))
+        return await run_with_bodies(self.read_bodies, lambda: self.search(query, policy))
 
     async def read_bodies(self) -> int:
         """Read the bodies of the skills the next sync indexes that the catalog does not hold.
@@ -342,11 +343,8 @@ async def run_selection(catalog: SkillCatalog, selector: Selector, work: Callabl
     bodies the catalog does not hold are read first (see the module docstring); another
     selector gets no bodies read for it.
     """
-    skills: DerivedSkills[Any] | None = None
     if selector is rank_skills:
-        skills = search_index(catalog)._skills
-    elif selector is select_skills:
-        skills = lexical_skills(catalog)
-    if skills is None:
-        return await asyncio.to_thread(work)
-    return await run_with_bodies(skills, work)
+        return await run_with_bodies(search_index(catalog).read_bodies, work)
+    if selector is select_skills:
+        return await run_with_bodies(lexical_skills(catalog).read_bodies, work)
+    return await asyncio.to_thread(work)
