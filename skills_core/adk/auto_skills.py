@@ -9,8 +9,8 @@ is stored in the session, so the model sees the skill with the message it answer
 
 from __future__ import annotations
 
-import asyncio
 import logging
+from functools import partial
 
 from google.adk.agents.invocation_context import InvocationContext
 from google.adk.plugins.base_plugin import BasePlugin
@@ -18,7 +18,7 @@ from google.genai import types
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.injection import DEFAULT_MAX_INJECTED_CHARS, apply_skill_injection
-from skills_core.context.search import rank_skills
+from skills_core.context.search import rank_skills, run_selection
 from skills_core.context.selection import SelectionPolicy, Selector
 from skills_core.tools.refresh import RefreshGate
 
@@ -64,13 +64,17 @@ class AutoSkillsPlugin(BasePlugin):
         await self._refresh.maybe_refresh()
         message = user_message.model_copy(deep=True)
         # A first selection tokenizes the whole catalog: keep that off the event loop.
-        match = await asyncio.to_thread(
-            apply_skill_injection,
-            message,
+        match = await run_selection(
             self._catalog,
-            self._policy,
-            self._max_chars,
-            selector=self._selector,
+            self._selector,
+            partial(
+                apply_skill_injection,
+                message,
+                self._catalog,
+                self._policy,
+                self._max_chars,
+                selector=self._selector,
+            ),
         )
         if match is None:
             return None

@@ -16,9 +16,9 @@ A turn no skill fits gets an empty instruction (or ``fallback_instruction``) and
 
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from google.adk.agents.llm_agent import LlmAgent, ToolUnion
 from google.adk.agents.readonly_context import ReadonlyContext
@@ -34,6 +34,7 @@ from skills_core.context.coordinator import (
     ToolMap,
 )
 from skills_core.context.injection import message_text
+from skills_core.context.search import run_selection
 from skills_core.tools.refresh import RefreshGate
 
 Strategies = Callable[[str], Sequence[Strategy]]
@@ -105,7 +106,12 @@ class SkillContextProvider:
         context = None
         if message.strip():
             strategies = self._strategies(message)
-            context = await asyncio.to_thread(self._coordinator.resolve, strategies)
+            coordinator = self._coordinator
+            context = await run_selection(
+                coordinator.catalog,
+                coordinator.config.selector,
+                partial(coordinator.resolve, strategies),
+            )
         self._turns[turn] = context
         while len(self._turns) > _REMEMBERED_TURNS:
             self._turns.popitem(last=False)

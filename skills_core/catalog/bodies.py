@@ -26,7 +26,6 @@ from backends.local import LocalBackend
 from backends.memory import MemoryBackend
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.format.models import SkillMetadata
-from skills_core.format.parsing import body_text
 
 REMOTE_BODY_CACHE = 1024
 """SKILL.md files a metadata-only catalog keeps by default for a remote backend (about 5 MiB
@@ -63,6 +62,17 @@ class BodyStore:
             SkillNotFoundError: The skill is gone, or no longer loads under its name.
             StorageError: It could not be read.
         """
+        current = await self.held(entry)
+        assert current.metadata is not None
+        return current.metadata, current.body, current.raw
+
+    async def held(self, entry: CatalogEntry) -> CatalogEntry:
+        """A loaded ``entry`` holding its SKILL.md as stored now (judged again if it changed).
+
+        Raises:
+            SkillNotFoundError: The skill is gone, or no longer loads under its name.
+            StorageError: It could not be read.
+        """
         metadata = entry.metadata
         if metadata is None:
             raise SkillNotFoundError(f"skill {entry.name!r} is not loaded", location=entry.location)
@@ -70,11 +80,11 @@ class BodyStore:
         raw = self._cache.get(key)
         if raw is not None:
             self._cache.move_to_end(key)
-            return metadata, body_text(raw, entry.body_start), raw
+            return entry._replace(raw=raw)
         document = await self._backend.get(entry.name)
-        current = entry
+        current = entry._replace(raw=document.data)
         if document.fingerprint != entry.fingerprint or not entry.holds(document.data):
-            current = self._judge(document)
+            current = self._judge(document)._replace(raw=document.data)
             if current.metadata is None or current.metadata.name != metadata.name:
                 raise SkillNotFoundError(
                     f"skill {metadata.name!r} changed since the last refresh and no longer "
@@ -82,8 +92,7 @@ class BodyStore:
                     location=entry.location,
                 )
         self._remember((entry.name, document.fingerprint), document.data)
-        assert current.metadata is not None
-        return current.metadata, body_text(document.data, current.body_start), document.data
+        return current
 
     def forget(self) -> None:
         """Drop every cached SKILL.md."""

@@ -262,6 +262,21 @@ class SkillCatalog(AsyncResource):
         """
         return digest_text(entry_digest(self._loaded_entry(name)[0]))
 
+    async def with_body(self, entry: CatalogEntry) -> CatalogEntry:
+        """A loaded entry of this catalog holding its SKILL.md (internal: for search indexes).
+
+        An entry that holds it comes back as is; one that does not (``keep_bodies=False``, or
+        from the persistent cache) is read as :meth:`get` reads its body, checked against its
+        fingerprint and hash.
+
+        Raises:
+            SkillNotFoundError: The skill is gone, or no longer loads under its name.
+            StorageError: It could not be read.
+        """
+        if self._bodies is None or entry.raw:
+            return entry
+        return await self._bodies.held(entry)
+
     def folder(self, name: str) -> str:
         """The folder (the backend's storage key) of a loaded skill.
 

@@ -6,24 +6,28 @@ skills) and nothing at all when it did not. A refresh that changes 1 skill of 10
 re-derives that one skill. A sync that derives runs with the cyclic garbage collector paused:
 the millions of objects 10,000 large skills give hold no cycles, yet set off collections that
 examine them (0.2 s of CPU time for 10,000 real-sized skills).
+
+Where the catalog holds no SKILL.md bodies (``keep_bodies=False``, or skills restored from the
+persistent cache), :meth:`DerivedSkills.read_bodies` reads and derives, before the sync, the
+skills it will derive (:mod:`skills_core.context.body_reads`): an unchanged restart reads each
+body once, when the values are first asked for, and a refresh that changes 1 skill reads 1.
+A sync that needs a value nobody derived raises
+:class:`~skills_core.context.body_reads.BodiesNotRead` rather than derive from no body.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Generic, NamedTuple, TypeVar
 
 from skills_core.catalog.cache_codec import collector_paused
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.snapshot import CatalogSnapshot
-from skills_core.format.models import SkillMetadata
+from skills_core.context.body_reads import BodiesNotRead, BodyReads, Derive
 
 T = TypeVar("T")
-
-Derive = Callable[[str, CatalogEntry, SkillMetadata], T]
-"""Builds the value of one loaded skill from its name in the catalog, its entry and metadata."""
 
 
 class Changes(NamedTuple, Generic[T]):
@@ -57,6 +61,7 @@ class DerivedSkills(Generic[T]):
         self._snapshot: CatalogSnapshot | None = None
         self._slots: dict[str, _Slot[T]] = {}
         self._lock = threading.Lock()
+        self._reads = BodyReads(catalog, derive)
         self.derived = 0
 
     @property
@@ -70,7 +75,12 @@ class DerivedSkills(Generic[T]):
         return [slot.value for slot in self._slots.values()]
 
     def sync(self) -> Changes[T]:
-        """Catch up with the catalog's current snapshot; what changed since the last sync."""
+        """Catch up with the catalog's current snapshot; what changed since the last sync.
+
+        Raises:
+            BodiesNotRead: A skill to derive holds no body and :meth:`read_bodies` did not
+                read it (nothing changed).
+        """
         with self._lock:
             snapshot = self._catalog.snapshot
             if snapshot is self._snapshot:
@@ -78,20 +88,56 @@ class DerivedSkills(Generic[T]):
             with collector_paused():
                 return self._catch_up(snapshot)
 
+    async def read_bodies(self) -> int:
+        """Read and derive the skills the next sync derives whose entries hold no body; how many.
+
+        A body that cannot be read (the file is gone or broken since the last refresh) is
+        logged, and its skill derived without it until it changes.
+        """
+        stale = self._stale(self._catalog.snapshot)
+        return await self._reads.read([(name, entry) for name, entry in stale if not entry.raw])
+
+    def _stale(self, snapshot: CatalogSnapshot) -> list[tuple[str, CatalogEntry]]:
+        """The loaded skills of ``snapshot`` whose values are missing or out of date."""
+        if snapshot is self._snapshot:
+            return []
+        slots = self._slots  # read_bodies() reads it while a sync may build the next one
+        return [
+            (name, entry)
+            for name, entry in snapshot.loaded.items()
+            if entry.metadata is not None
+            and ((slot := slots.get(name)) is None or not _same(slot.entry, entry))
+        ]
+
     def _catch_up(self, snapshot: CatalogSnapshot) -> Changes[T]:
-        old, slots = self._slots, {}
+        fresh = dict(self._stale(snapshot))
+        unread = sum(1 for entry in fresh.values() if not entry.raw and entry not in self._reads)
+        if unread:
+            raise BodiesNotRead(
+                f"{unread} skills of {self._catalog.backend.location} hold no SKILL.md body "
+                "(keep_bodies=False, or restored from the persistent cache): use search_async(), "
+                "or await read_bodies() before a synchronous search or selection"
+            )
+        old, slots = dict(self._slots), {}  # a copy: read_bodies() reads the slots meanwhile
         added: list[T] = []
         for name, entry in snapshot.loaded.items():
             if entry.metadata is None:
                 continue
             slot = old.pop(name, None)
-            if slot is None or not _same(slot.entry, entry):
+            if name in fresh:
                 if slot is not None:
                     old[name] = slot  # still to be reported as removed
-                slot = _Slot(entry, self._derive(name, entry, entry.metadata))
-                added.append(slot.value)
+                value = (
+                    self._derive(name, entry, entry.metadata)
+                    if entry.raw
+                    else self._reads.take(entry)
+                )
+                slot = _Slot(entry, value)
+                added.append(value)
                 self.derived += 1
+            assert slot is not None
             slots[name] = slot
+        self._reads.keep_only(snapshot.loaded.values())
         self._slots, self._snapshot = slots, snapshot
         return Changes(added, [slot.value for slot in old.values()])
 

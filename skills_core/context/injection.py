@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.body_reads import skill_body
 from skills_core.context.search import rank_skills
 from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, confident
 
@@ -44,12 +45,6 @@ class Message(Protocol):
     @property
     def parts(self) -> Sequence[TextPart] | None:
         """Its parts, text or not."""
-
-
-def skill_body(catalog: SkillCatalog, name: str) -> str | None:
-    """A loaded skill's instructions from the catalog's snapshot (no storage request)."""
-    entry = catalog.snapshot.loaded.get(name)
-    return entry.body.strip() if entry is not None and entry.loaded else None
 
 
 _DELIMITER = re.compile(r"\[(?=\s*/?\s*skill\b)", re.IGNORECASE)

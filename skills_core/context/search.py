@@ -20,6 +20,14 @@ words, in C; its counts never depend on other skills, so a refresh that changes 
 10,000 re-indexes that one. Name, description and tag terms are posted when indexed; a term's
 body postings are gathered the first time a query uses it (from the body words that share its
 stem, :func:`~skills_core.context.tokens.stem_forms`) and then kept up to date.
+
+Whole bodies are indexed whatever the catalog keeps. Where it holds no SKILL.md bodies
+(``keep_bodies=False``, or skills restored from the persistent cache), :meth:`~SkillSearchIndex.
+search_async` first reads the bodies of the skills to (re-)index through the catalog, 16 at a
+time (:mod:`skills_core.context.body_reads`), and the index keeps their word counts, not their
+text. A synchronous :meth:`~SkillSearchIndex.search` never reads storage: when skills to index
+hold no body it raises :class:`~skills_core.context.body_reads.BodiesNotRead` (await
+:meth:`~SkillSearchIndex.read_bodies` first, or use ``search_async``).
 """
 
 from __future__ import annotations
@@ -30,12 +38,14 @@ import random
 import threading
 import weakref
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
+from typing import TypeVar
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
+from skills_core.context.body_reads import run_with_bodies
 from skills_core.context.calibration import RECALIBRATE_SHARE, strong_bar
 from skills_core.context.derived import DerivedSkills
 from skills_core.context.selection import (
@@ -43,15 +53,20 @@ from skills_core.context.selection import (
     STRONG,
     WEAK,
     SelectionPolicy,
+    Selector,
     SkillFacts,
     SkillMatch,
     TagFilter,
+    lexical_skills,
     ranked,
+    select_skills,
     skill_tags,
 )
 from skills_core.context.shelves import BodyShelves
 from skills_core.context.tokens import TERMS, search_terms, stem_forms, tokenize_bytes
 from skills_core.format.models import SkillMetadata
+
+R = TypeVar("R")
 
 K1 = 1.2
 """Term-count saturation: a term's weight approaches ``K1 + 1`` as it repeats."""
@@ -155,6 +170,10 @@ class SkillSearchIndex:
         query without terms (empty, or stopwords only) finds nothing, unless the policy
         includes tags: then every skill carrying them scores 0 (kept when ``min_score`` is 0).
         Skills only a user may invoke (``disable-model-invocation: true``) are never found.
+
+        Raises:
+            BodiesNotRead: Skills to index hold no body (a catalog with ``keep_bodies=False``
+                or a persistent cache): use :meth:`search_async`, or :meth:`read_bodies` first.
         """
         policy = policy or SEARCH_POLICY
         tags = TagFilter(policy.include_tags, policy.exclude_tags)
@@ -180,8 +199,19 @@ class SkillSearchIndex:
     async def search_async(
         self, query: str, policy: SelectionPolicy | None = None
     ) -> list[SkillMatch]:
-        """:meth:`search` in a worker thread: a first search of a large catalog indexes it."""
-        return await asyncio.to_thread(self.search, query, policy)
+        """:meth:`search` in a worker thread, after reading the bodies the catalog does not hold.
+
+        A first search of a large catalog indexes it; on a catalog without bodies it reads
+        each skill's body once (:meth:`read_bodies`).
+        """
+        return await run_with_bodies(self.read_bodies, lambda: self.search(query, policy))
+
+    async def read_bodies(self) -> int:
+        """Read the bodies of the skills the next sync indexes that the catalog does not hold.
+
+        Returns how many were read: 0 when the catalog keeps bodies or nothing changed.
+        """
+        return await self._skills.read_bodies()
 
     def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
         """Each matching skill's share of the query's attainable weight."""
@@ -304,3 +334,17 @@ def rank_skills(
 ) -> list[SkillMatch]:
     """Ranked search with :func:`~skills_core.context.selection.select_skills`'s signature."""
     return search_index(catalog).search(query, policy)
+
+
+async def run_selection(catalog: SkillCatalog, selector: Selector, work: Callable[[], R]) -> R:
+    """``work()``, which selects with ``selector`` on ``catalog``, in a worker thread.
+
+    For :func:`rank_skills` and :func:`~skills_core.context.selection.select_skills`, the
+    bodies the catalog does not hold are read first (see the module docstring); another
+    selector gets no bodies read for it.
+    """
+    if selector is rank_skills:
+        return await run_with_bodies(search_index(catalog).read_bodies, work)
+    if selector is select_skills:
+        return await run_with_bodies(lexical_skills(catalog).read_bodies, work)
+    return await asyncio.to_thread(work)
