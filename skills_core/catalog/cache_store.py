@@ -99,12 +99,9 @@ class CatalogCache:
 
     def stored(self, source: str, settings: str) -> Stored | None:
         """The row saved for ``source`` under ``settings``, noted as seen now; or ``None``."""
-        query = "SELECT entries, seen, state FROM catalogs WHERE source = ? AND settings = ?"
-        row = self._use(lambda db: db.execute(query, (source, settings)).fetchone())
-        if row is None:
-            return None
-        found = Stored(*row)
-        self._seen(source, settings, found.seen)
+        found = self._use(lambda db: _read_row(db, source, settings))
+        if found is not None:
+            self._seen(source, settings, found.seen)
         return found
 
     def decoded(self, source: str, stored: Stored) -> dict[str, CatalogEntry] | None:
@@ -287,14 +284,31 @@ class CatalogCache:
             logger.warning("%s", message)
 
 
-class _transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception."""
+def _read_row(db: sqlite3.Connection, source: str, settings: str) -> Stored | None:
+    """``source``'s row under ``settings``, its entries read through a blob handle.
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    A ``SELECT`` of the entries costs a new connection 6 ms at 10,000 skills (4 MB), a blob
+    handle 0.5 ms: its pages are read straight into the result. One read transaction holds
+    the row and its blob together, whatever another process writes meanwhile.
+    """
+    query = "SELECT rowid, seen, state FROM catalogs WHERE source = ? AND settings = ?"
+    with _transaction(db, "DEFERRED"):
+        row = db.execute(query, (source, settings)).fetchone()
+        if row is None:
+            return None
+        with db.blobopen("catalogs", "entries", row[0], readonly=True) as blob:
+            return Stored(blob.read(), row[1], row[2])
+
+
+class _transaction:
+    """``BEGIN IMMEDIATE`` (or another ``mode``) … ``COMMIT``, rolled back on any exception."""
+
+    def __init__(self, db: sqlite3.Connection, mode: str = "IMMEDIATE") -> None:
         self._db = db
+        self._mode = mode
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        self._db.execute(f"BEGIN {self._mode}")
 
     def __exit__(self, kind: object, exc: object, traceback: object) -> None:
         if exc is None:
