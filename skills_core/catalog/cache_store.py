@@ -91,6 +91,7 @@ class CatalogCache:
         self._timeout = timeout
         self._lock = threading.Lock()
         self._connection: sqlite3.Connection | None = None
+        self._writable = False
         self._unusable: str | None = None
         self._logged: set[str] = set()
 
@@ -99,12 +100,9 @@ class CatalogCache:
 
     def stored(self, source: str, settings: str) -> Stored | None:
         """The row saved for ``source`` under ``settings``, noted as seen now; or ``None``."""
-        query = "SELECT entries, seen, state FROM catalogs WHERE source = ? AND settings = ?"
-        row = self._use(lambda db: db.execute(query, (source, settings)).fetchone())
-        if row is None:
-            return None
-        found = Stored(*row)
-        self._seen(source, settings, found.seen)
+        found = self._use(lambda db: _read_row(db, source, settings), writes=False)
+        if found is not None:
+            self._seen(source, settings, found.seen)
         return found
 
     def decoded(self, source: str, stored: Stored) -> dict[str, CatalogEntry] | None:
@@ -202,14 +200,18 @@ class CatalogCache:
         with self._lock:
             self._close()
 
-    def _use(self, action: Callable[[sqlite3.Connection], _T]) -> _T | None:
-        """Run ``action`` on the open file; ``None`` when the cache cannot be used now."""
+    def _use(self, action: Callable[[sqlite3.Connection], _T], *, writes: bool = True) -> _T | None:
+        """Run ``action`` on the open file; ``None`` when the cache cannot be used now.
+
+        An ``action`` that only reads the ``catalogs`` table (``writes=False``) may run on a
+        read-only connection; see :meth:`_connected`.
+        """
         with self._lock:
             if self._unusable is not None:
                 return None
             for attempt in range(2):
                 try:
-                    return action(self._connection or self._open())
+                    return action(self._connected(writes))
                 except sqlite3.Error as exc:
                     name = getattr(exc, "sqlite_errorname", "")
                     if name not in _DAMAGED or attempt:
@@ -223,7 +225,20 @@ class CatalogCache:
                     return None
             return None
 
-    def _open(self) -> sqlite3.Connection:
+    def _connected(self, writes: bool) -> sqlite3.Connection:
+        """The open connection, or a new one: read-only for a read of an existing file.
+
+        A new process on an unchanged source only reads: a read-only connection skips the
+        settings a writer applies and costs half as much to open (0.3 ms against 0.9 ms). The
+        first write replaces it with a writable one.
+        """
+        if self._connection is None or (writes and not self._writable):
+            self._close()
+            self._open(writable=writes)
+        assert self._connection is not None
+        return self._connection
+
+    def _open(self, *, writable: bool) -> None:
         why = ensure_folder(self.folder)
         if why is not None:
             self._unusable = why
@@ -232,31 +247,25 @@ class CatalogCache:
         if distrusted is not None:
             self._log(f"rebuilt the catalog cache {self.path}: {distrusted}")
             self._remove()
+        writable = writable or not self.path.exists()
+        where = str(self.path) if writable else f"{self.path.absolute().as_uri()}?mode=ro"
         db = sqlite3.connect(
-            self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False
+            where,
+            timeout=self._timeout,
+            isolation_level=None,
+            check_same_thread=False,
+            uri=not writable,
         )
         try:
-            os.chmod(self.path, 0o600)  # SQLite gives its side files the same mode
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA):
                 raise sqlite3.DatabaseError(f"schema {version}, not {SCHEMA}")
-            if version == 0:  # a new file: 64 KiB pages read a 4 MB row in 64 steps, not 1,000
-                db.execute("PRAGMA page_size = 65536")
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; never corrupt
-            if version == 0:
-                with _transaction(db):
-                    db.execute(
-                        "CREATE TABLE IF NOT EXISTS catalogs (source TEXT NOT NULL, "
-                        "settings TEXT NOT NULL, judged TEXT NOT NULL, seen REAL NOT NULL, "
-                        "skills INTEGER NOT NULL, entries BLOB NOT NULL, state BLOB, "
-                        "PRIMARY KEY (source, settings))"
-                    )
-                    db.execute(f"PRAGMA user_version = {SCHEMA}")
-            db.execute(  # added to schema 1: a file without it gains it
-                "CREATE TABLE IF NOT EXISTS sequences (source TEXT PRIMARY KEY, "
-                "sequence INTEGER NOT NULL)"
-            )
+            if writable:
+                _prepare(db, self.path, version)
+            elif version == 0:  # a file no writer set up yet: a writer does
+                db.close()
+                self._open(writable=True)
+                return
         except sqlite3.DatabaseError as exc:
             db.close()
             if not getattr(exc, "sqlite_errorname", ""):
@@ -265,8 +274,7 @@ class CatalogCache:
         except BaseException:
             db.close()
             raise
-        self._connection = db
-        return db
+        self._connection, self._writable = db, writable
 
     def _close(self) -> None:
         if self._connection is not None:
@@ -287,14 +295,52 @@ class CatalogCache:
             logger.warning("%s", message)
 
 
-class _transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception."""
+def _read_row(db: sqlite3.Connection, source: str, settings: str) -> Stored | None:
+    """``source``'s row under ``settings``, its entries read through a blob handle.
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    A ``SELECT`` of the entries costs a new connection 6 ms at 10,000 skills (4 MB), a blob
+    handle 0.5 ms: its pages are read straight into the result. One read transaction holds
+    the row and its blob together, whatever another process writes meanwhile.
+    """
+    query = "SELECT rowid, seen, state FROM catalogs WHERE source = ? AND settings = ?"
+    with _transaction(db, "DEFERRED"):
+        row = db.execute(query, (source, settings)).fetchone()
+        if row is None:
+            return None
+        with db.blobopen("catalogs", "entries", row[0], readonly=True) as blob:
+            return Stored(blob.read(), row[1], row[2])
+
+
+def _prepare(db: sqlite3.Connection, path: Path, version: int) -> None:
+    """Set up a writable connection to the file at ``path``, and the file if it is new."""
+    os.chmod(path, 0o600)  # SQLite gives its side files the same mode
+    if version == 0:  # a new file: 64 KiB pages read a 4 MB row in 64 steps, not 1,000
+        db.execute("PRAGMA page_size = 65536")
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; never corrupt
+    if version == 0:
+        with _transaction(db):
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS catalogs (source TEXT NOT NULL, "
+                "settings TEXT NOT NULL, judged TEXT NOT NULL, seen REAL NOT NULL, "
+                "skills INTEGER NOT NULL, entries BLOB NOT NULL, state BLOB, "
+                "PRIMARY KEY (source, settings))"
+            )
+            db.execute(f"PRAGMA user_version = {SCHEMA}")
+    db.execute(  # added to schema 1: a file without it gains it
+        "CREATE TABLE IF NOT EXISTS sequences (source TEXT PRIMARY KEY, sequence INTEGER NOT NULL)"
+    )
+
+
+class _transaction:
+    """``BEGIN IMMEDIATE`` (or another ``mode``) … ``COMMIT``, rolled back on any exception."""
+
+    def __init__(self, db: sqlite3.Connection, mode: str = "IMMEDIATE") -> None:
         self._db = db
+        self._mode = mode
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        self._db.execute(f"BEGIN {self._mode}")
 
     def __exit__(self, kind: object, exc: object, traceback: object) -> None:
         if exc is None:

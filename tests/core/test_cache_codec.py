@@ -114,3 +114,37 @@ def planted_marshal(data: bytes) -> bytes:
 def test_damaged_data_is_refused(entries: dict[str, CatalogEntry], damage: object) -> None:
     with pytest.raises(ValueError, match="not a cached catalog"):
         decode(damage(saved(entries)))  # type: ignore[operator]
+
+
+def test_a_column_of_one_value_is_written_once_and_hashes_as_their_bytes(
+    entries: dict[str, CatalogEntry],
+) -> None:
+    digests = [0, 2**64 - 1, 1, 2**63, 7]
+    data = encode(entries, digests)
+    entry_columns, _loaded, meta_columns = marshal.loads(data[HEADER:])
+    assert meta_columns["shell"] == ("same", None)  # no skill has one
+    assert entry_columns["withheld"] == ("same", ())
+    assert entry_columns["digest"][0] == "u64"
+    assert entry_columns["body_start"][0] == "u64"
+    decoded = decode(data)
+    assert [entry.digest for entry in decoded.values()] == digests
+    assert [entry.body_start for entry in decoded.values()] == [
+        entry.body_start for entry in entries.values()
+    ]
+    assert all(entry.metadata.shell is None for entry in decoded.values() if entry.metadata)
+
+
+def test_integers_arrays_cannot_hold_are_marshalled(entries: dict[str, CatalogEntry]) -> None:
+    digests = [-1, 2**64, 3, 4, 5]  # not what entry_digest makes, but kept exactly
+    data = encode(entries, digests)
+    assert marshal.loads(data[HEADER:])[0]["digest"][0] == "marshal"
+    assert [entry.digest for entry in decode(data).values()] == digests
+
+
+def test_a_planted_column_of_one_mutable_value_is_refused(
+    entries: dict[str, CatalogEntry],
+) -> None:
+    entry_columns, loaded, meta_columns = marshal.loads(saved(entries)[HEADER:])
+    meta_columns["metadata"] = ("same", {"shared": "by every skill"})
+    with pytest.raises(ValueError, match="not a cached catalog"):
+        decode(framed(marshal.dumps((entry_columns, loaded, meta_columns))))

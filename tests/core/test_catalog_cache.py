@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import stat
 from pathlib import Path
 
@@ -97,6 +98,32 @@ async def test_only_what_changed_while_no_process_ran_is_read(
 
     third = SkillCatalog(LocalBackend(folder), cache=cache)
     assert (await third.refresh()).fetched == 0  # the second process saved what it read
+
+
+async def test_a_restart_on_an_unchanged_folder_writes_nothing(
+    folder: Path, cache: CatalogCache
+) -> None:
+    await warm(folder, cache)
+    await asyncio.to_thread(cache.close)
+    observer = await asyncio.to_thread(sqlite3.connect, cache.path, check_same_thread=False)
+
+    def commits() -> int:  # moves when another connection commits a write
+        return int(observer.execute("PRAGMA data_version").fetchone()[0])
+
+    async def restart() -> int:
+        before = await asyncio.to_thread(commits)
+        restarted = CatalogCache(cache.folder)
+        await SkillCatalog(LocalBackend(folder), cache=restarted).refresh()
+        await asyncio.to_thread(restarted.close)
+        return await asyncio.to_thread(commits) - before
+
+    try:
+        assert await restart() == 0
+        (folder / "skill-01" / "SKILL.md").write_bytes(versioned("skill-01", 2))
+        assert await restart() == 1  # the observer sees a write when there is one
+        assert await restart() == 0
+    finally:
+        await asyncio.to_thread(observer.close)
 
 
 async def test_an_edit_that_keeps_size_and_mtime_is_read_again(

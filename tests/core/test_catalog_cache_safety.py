@@ -250,7 +250,11 @@ def test_a_full_disk_degrades_to_no_cache(folder: Path, cache_folder: Path) -> N
 def test_a_planted_column_with_a_valid_checksum_runs_nothing(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
     planted = ("pickle", pickle.dumps([_Run(f"touch {marker}")]))
-    columns = ({}, ("marshal", [True]), dict.fromkeys(SkillMetadata._fields, planted))
+    columns = (
+        {"name": ("marshal", ["one"])},
+        ("marshal", [True]),
+        dict.fromkeys(SkillMetadata._fields, planted),
+    )
     payload = marshal.dumps(columns)
     data = framed(payload)
     with pytest.raises(ValueError, match="is not part of a catalog entry"):
