@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import marshal
 
 import pytest
@@ -42,7 +43,7 @@ async def entries() -> dict[str, CatalogEntry]:
 
 
 def saved(entries: dict[str, CatalogEntry]) -> bytes:
-    return encode(entries, list(range(1, len(entries) + 1)))
+    return encode(entries, [hashlib.sha256(name.encode()).digest() for name in entries])
 
 
 def test_entries_round_trip_without_their_bodies(entries: dict[str, CatalogEntry]) -> None:
@@ -116,15 +117,14 @@ def test_damaged_data_is_refused(entries: dict[str, CatalogEntry], damage: objec
         decode(damage(saved(entries)))  # type: ignore[operator]
 
 
-def test_a_column_of_one_value_is_written_once_and_hashes_as_their_bytes(
+def test_a_column_of_one_value_is_written_once_and_offsets_as_their_bytes(
     entries: dict[str, CatalogEntry],
 ) -> None:
-    digests = [0, 2**64 - 1, 1, 2**63, 7]
+    digests = [hashlib.sha256(bytes([number])).digest() for number in range(len(entries))]
     data = encode(entries, digests)
     entry_columns, _loaded, meta_columns = marshal.loads(data[HEADER:])
     assert meta_columns["shell"] == ("same", None)  # no skill has one
     assert entry_columns["withheld"] == ("same", ())
-    assert entry_columns["digest"][0] == "u64"
     assert entry_columns["body_start"][0] == "u64"
     decoded = decode(data)
     assert [entry.digest for entry in decoded.values()] == digests
@@ -135,10 +135,14 @@ def test_a_column_of_one_value_is_written_once_and_hashes_as_their_bytes(
 
 
 def test_integers_arrays_cannot_hold_are_marshalled(entries: dict[str, CatalogEntry]) -> None:
-    digests = [-1, 2**64, 3, 4, 5]  # not what entry_digest makes, but kept exactly
-    data = encode(entries, digests)
-    assert marshal.loads(data[HEADER:])[0]["digest"][0] == "marshal"
-    assert [entry.digest for entry in decode(data).values()] == digests
+    offsets = [-1, 2**64, *range(len(entries) - 2)]  # not what a SKILL.md gives, but kept exactly
+    odd = {
+        name: entry._replace(body_start=offset)
+        for (name, entry), offset in zip(entries.items(), offsets, strict=True)
+    }
+    data = encode(odd, [bytes(32)] * len(odd))
+    assert marshal.loads(data[HEADER:])[0]["body_start"][0] == "marshal"
+    assert [entry.body_start for entry in decode(data).values()] == offsets
 
 
 def test_a_planted_column_of_one_mutable_value_is_refused(
