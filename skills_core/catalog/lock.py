@@ -126,7 +126,7 @@ class SkillLock:
             source = document["source"]
             if not isinstance(source, str):
                 raise TypeError("'source' is not a string")
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
             reason = f"{type(exc).__name__}: {exc}"
             raise LockFileError(f"not a skillfs lock ({reason})", location=location) from exc
         lock = cls(skills, source=source, location=location)

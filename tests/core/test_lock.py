@@ -46,3 +46,10 @@ def test_a_malformed_lock_is_refused(skill: dict[str, object]) -> None:
     text = json.dumps({"format": "skillfs-lock/1", "source": "s", "skills": [skill]})
     with pytest.raises(LockFileError, match="not a skillfs lock"):
         SkillLock.parse(text)
+
+
+def test_a_deeply_nested_lock_is_refused_as_a_lock_file() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    text = '{"format": "skillfs-lock/1", "source": "s", "skills": ' + deep + "}"
+    with pytest.raises(LockFileError, match=r"not a skillfs lock \(RecursionError"):
+        SkillLock.parse(text, location="deep.lock")
