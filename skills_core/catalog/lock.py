@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Set
 from typing import Any, NamedTuple
 
@@ -123,6 +124,9 @@ class SkillLock:
             if document.get("format") != LOCK_FORMAT:
                 raise ValueError(f"format is not {LOCK_FORMAT!r}")
             skills = [_locked_skill(item) for item in document["skills"]]
+            twice = [name for name, count in Counter(s.name for s in skills).items() if count > 1]
+            if twice:
+                raise ValueError(f"skill {twice[0]!r} is locked twice")
             source = document["source"]
             if not isinstance(source, str):
                 raise TypeError("'source' is not a string")

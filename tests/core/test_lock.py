@@ -53,3 +53,15 @@ def test_a_deeply_nested_lock_is_refused_as_a_lock_file() -> None:
     text = '{"format": "skillfs-lock/1", "source": "s", "skills": ' + deep + "}"
     with pytest.raises(LockFileError, match=r"not a skillfs lock \(RecursionError"):
         SkillLock.parse(text, location="deep.lock")
+
+
+def test_a_lock_naming_a_skill_twice_is_refused() -> None:
+    """A reviewer reads the first entry; the catalog must not silently hold the second."""
+    entry = {"name": "pdf", "folder": "pdf", "location": "pdf/SKILL.md"}
+    skills = [
+        {**entry, "files": {"SKILL.md": "sha256:" + "0" * 64}},
+        {**entry, "files": {"SKILL.md": "sha256:" + "1" * 64}},
+    ]
+    text = json.dumps({"format": "skillfs-lock/1", "source": "s", "skills": skills})
+    with pytest.raises(LockFileError, match="skill 'pdf' is locked twice"):
+        SkillLock.parse(text)
