@@ -106,5 +106,5 @@ def test_trusted_keys_refuse_a_bundle(tmp_path: Path, keys: Keys) -> None:
 
 
 def test_a_trusted_key_must_be_an_ed25519_public_key(tmp_path: Path, keys: Keys) -> None:
-    with pytest.raises(SignatureError, match="not a PEM public key"):
+    with pytest.raises(SignatureError, match="a private key, not a public one"):
         FsspecBackend(tmp_path.as_uri(), trusted_keys=[keys.private.read_bytes()])
