@@ -199,8 +199,8 @@ class SkillLock:
             return _refused(entry, problem)
         return entry
 
-    def missing(self, folders: Set[str]) -> list[SkillProblem]:
-        """A ``LOCK_MISSING`` problem for each locked skill whose folder is not in ``folders``."""
+    def missing(self, names: Set[str]) -> list[SkillProblem]:
+        """A ``LOCK_MISSING`` problem for each locked skill whose name is not in ``names``."""
         return [
             SkillProblem(
                 skill.name,
@@ -209,7 +209,7 @@ class SkillLock:
                 f"locked in {self.location} but gone from the source",
             )
             for skill in self.skills.values()
-            if skill.folder not in folders
+            if skill.name not in names
         ]
 
     async def verify_skill_md(self, name: str, data: bytes, *, location: str) -> bytes:
