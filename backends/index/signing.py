@@ -97,7 +97,10 @@ def public_key(key: TrustedKey, *, location: str | None = None) -> Ed25519Public
     try:
         loaded = serialization.load_pem_public_key(key)
     except ValueError as exc:
-        raise SignatureError("not a PEM public key", location=location) from exc
+        reason = "not a PEM public key"
+        if b"PRIVATE KEY-----" in key:
+            reason = "a private key, not a public one: trust its .pub file and keep this one secret"
+        raise SignatureError(reason, location=location) from exc
     if not isinstance(loaded, Ed25519PublicKey):
         raise SignatureError("not an Ed25519 public key", location=location)
     return loaded

@@ -4,6 +4,7 @@ Modules, one concern each: :mod:`~backends.remote.urls` (what a URL names),
 :mod:`~backends.remote.protocols` (what a protocol needs),
 :mod:`~backends.remote.gcs_credentials` (Google credentials found, or refused, at once),
 :mod:`~backends.remote.filesystem` (building and calling fsspec without blocking),
+:mod:`~backends.remote.local_reads` (``file://`` reads of regular files only),
 :mod:`~backends.remote.sessions` (closing sessions without blocking),
 :mod:`~backends.remote.foreign_errors` and :mod:`~backends.remote.retry` (foreign errors, one retry
 layer), :mod:`~backends.remote.deadline` (a time budget for every remote operation),

@@ -282,13 +282,18 @@ def _build(url: str, options: dict[str, Any], location: str) -> tuple[Any, Any, 
     """
     from fsspec.core import url_to_fs
     from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
+    from fsspec.implementations.local import LocalFileSystem
     from fsspec.registry import get_filesystem_class
+
+    from backends.remote.local_reads import RegularLocalFileSystem
 
     if "::" not in url and protocol_of(url) in GCS_PROTOCOLS:
         options = with_credentials(options, location=location)
     if "::" not in url and get_filesystem_class(protocol_of(url)).async_impl:
         options = {"asynchronous": True, **options}
     fs, path = url_to_fs(url, **options)
+    if type(fs) is LocalFileSystem:
+        fs = RegularLocalFileSystem(**fs.storage_options)
     if fs.protocol in S3_PROTOCOLS or (
         isinstance(fs.protocol, tuple) and S3_PROTOCOLS & set(fs.protocol)
     ):

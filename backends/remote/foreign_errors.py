@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 from backends.errors import StorageError
+from backends.local_files import NotRegularFileError, file_kind
 from backends.remote.urls import last_link
 
 _SECRET_WORDS = ("key", "secret", "token", "password", "credential", "auth")
@@ -145,6 +146,10 @@ def raise_translated(
         error = StorageError(f"unavailable, gave up: {describe(exc, redact)}", location=location)
     elif isinstance(exc, FileNotFoundError):
         error = missing("not found", location=location)
+    elif isinstance(exc, NotRegularFileError):  # a local FIFO, device, socket or directory
+        error = StorageError(
+            f"{file_kind(exc.mode)}, not a regular file; not read", location=location
+        )
     elif isinstance(exc, PermissionError):
         error = StorageError("access denied (check credentials and permissions)", location=location)
     elif any(type(error).__name__ == "NoCredentialsError" for error in _chain(exc)):  # botocore's

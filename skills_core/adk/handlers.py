@@ -39,6 +39,8 @@ from skills_core.tools.results import ToolResult, is_error, never_raises, tool_e
 
 CONTEXT_PATH_KEY = "skillfs:context_path"
 """Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
+_ASKED_PREFIX = "skillfs:asked:"
+"""Session-state key prefix (then the call's id): the content a run confirmation asked about."""
 
 
 def context_path_of(state: Any) -> str | None:
@@ -181,10 +183,13 @@ async def _confirmed(
     if problem and problem.get("error_code") != SCRIPT_NOT_APPROVED:
         return problem
     approvals = tools.script_approvals
-    if await approvals.approved(skill_name):
+    digest = await approvals.digest(skill_name)
+    if await approvals.granted(digest):
         return None
+    asked = f"{_ASKED_PREFIX}{context.function_call_id}"  # the content the question is about
     decision = context.tool_confirmation
     if decision is None:
+        context.state[asked] = digest
         argv = " ".join(script_arguments(args))
         context.request_confirmation(
             hint=f"Run {file_path} of skill {skill_name} with arguments [{argv}]?",
@@ -194,5 +199,5 @@ async def _confirmed(
         return tool_error(CONFIRMATION_REQUIRED, "waiting for the user to confirm this run")
     if not decision.confirmed:
         return tool_error(CONFIRMATION_REJECTED, "the user declined to run this script")
-    await approvals.approve(skill_name)
+    await approvals.approve(skill_name, context.state.get(asked, digest))
     return None

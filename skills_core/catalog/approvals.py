@@ -141,7 +141,7 @@ class ApprovalStore:
             return {}
         try:
             return _decode(json.loads(text))
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
             self._log(f"ignored the approvals file {self.path}: not an approvals file ({exc})")
             return {}
 

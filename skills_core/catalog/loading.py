@@ -136,13 +136,14 @@ class Loader:
             listed = {item.name for item in listing}
             changes.update((folder, None) for folder in old_entries.keys() - listed)
         problems: list[SkillProblem] = []
-        if self.lock is not None:
-            problems += self.lock.missing(listed or {item.name for item in listing})
         read_bytes = await self._judge_batch(read, read, old, changes, problems)
         for start in range(0, len(pending), self._batch):
             batch = pending[start : start + self._batch]
             results = await fetch_many(self._backend, [ref.name for ref in batch])
             read_bytes += await self._judge_batch(batch, results, old, changes, problems)
+        if self.lock is not None:  # by name: a locked skill moved to another folder is not gone
+            entries = {**old_entries, **changes}.values()
+            problems += self.lock.missing({e.declared_name for e in entries if e is not None})
         reads = Reads(
             fetched=len(read) + len(pending), bytes_read=read_bytes, reads=1 + len(pending)
         )

@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Set
 from typing import Any, NamedTuple
 
@@ -123,10 +124,13 @@ class SkillLock:
             if document.get("format") != LOCK_FORMAT:
                 raise ValueError(f"format is not {LOCK_FORMAT!r}")
             skills = [_locked_skill(item) for item in document["skills"]]
+            twice = [name for name, count in Counter(s.name for s in skills).items() if count > 1]
+            if twice:
+                raise ValueError(f"skill {twice[0]!r} is locked twice")
             source = document["source"]
             if not isinstance(source, str):
                 raise TypeError("'source' is not a string")
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
             reason = f"{type(exc).__name__}: {exc}"
             raise LockFileError(f"not a skillfs lock ({reason})", location=location) from exc
         lock = cls(skills, source=source, location=location)
@@ -195,8 +199,8 @@ class SkillLock:
             return _refused(entry, problem)
         return entry
 
-    def missing(self, folders: Set[str]) -> list[SkillProblem]:
-        """A ``LOCK_MISSING`` problem for each locked skill whose folder is not in ``folders``."""
+    def missing(self, names: Set[str]) -> list[SkillProblem]:
+        """A ``LOCK_MISSING`` problem for each locked skill whose name is not in ``names``."""
         return [
             SkillProblem(
                 skill.name,
@@ -205,7 +209,7 @@ class SkillLock:
                 f"locked in {self.location} but gone from the source",
             )
             for skill in self.skills.values()
-            if skill.folder not in folders
+            if skill.name not in names
         ]
 
     async def verify_skill_md(self, name: str, data: bytes, *, location: str) -> bytes:

@@ -94,8 +94,9 @@ def open_trusted(url: str | None, trust: Sequence[Path], *, cache: bool) -> Back
     """
     from backends.fsspec_backend import FsspecBackend
     from backends.index.http import HttpIndexBackend
+    from backends.index.signing import public_key
 
-    keys = [_read_key(path) for path in trust]
+    keys = [public_key(_read_key(path), location=str(path)) for path in trust]
     sequences = CatalogCache() if cache else None
     scheme = None if url is None else "memory" if url.startswith("memory:") else protocol_of(url)
     if scheme in WEB:

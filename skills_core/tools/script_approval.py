@@ -47,7 +47,7 @@ class ScriptApprovals:
             digest: The content that would run (:attr:`Workspace.digest`), ``None`` if unknown.
         """
         reason = self._reason(skill_name)
-        if reason is None or (digest is not None and await self._granted(digest)):
+        if reason is None or (digest is not None and await self.granted(digest)):
             return None
         command = _approve_command(await self._source(skill_name), skill_name)
         message = (
@@ -56,14 +56,15 @@ class ScriptApprovals:
         )
         return tool_error(SCRIPT_NOT_APPROVED, message)
 
-    async def approved(self, skill_name: str) -> bool:
-        """Whether the user approved running the scripts of the skill's current content."""
-        return await self._granted(await self._digest(skill_name))
+    async def approve(self, skill_name: str, digest: str | None = None) -> None:
+        """Record that the user approved running the scripts of content ``digest``.
 
-    async def approve(self, skill_name: str) -> None:
-        """Record that the user approved running the scripts of the skill's current content."""
+        ``None``: the skill's current content. An adapter that asked the user passes the
+        digest of the content it asked about, so a file swapped while the question waited is
+        not approved by the answer.
+        """
         if self._store is not None:
-            digest = await self._digest(skill_name)
+            digest = digest or await self.digest(skill_name)
             source = await self._source(skill_name)
             await asyncio.to_thread(
                 self._store.approve, digest, name=skill_name, source=source, scripts=True
@@ -73,7 +74,8 @@ class ScriptApprovals:
         ask = self._withheld_of
         return ask(self._catalog.folder(skill_name)).get(SCRIPTS) if ask is not None else None
 
-    async def _granted(self, digest: str) -> bool:
+    async def granted(self, digest: str) -> bool:
+        """Whether the user approved running the scripts of content ``digest``."""
         store = self._store
         if store is None:
             return False
@@ -81,7 +83,8 @@ class ScriptApprovals:
         found = store.granted(digest)
         return found is not None and found.scripts
 
-    async def _digest(self, skill_name: str) -> str:
+    async def digest(self, skill_name: str) -> str:
+        """The digest of every file of the skill's current content."""
         return await skill_digest(self._catalog.backend, self._catalog.folder(skill_name))
 
     async def _source(self, skill_name: str) -> str:

@@ -9,6 +9,8 @@ import pytest
 from google.adk.agents import LlmAgent
 from google.adk.events import Event
 
+from backends.digests import skill_digest
+from backends.local import LocalBackend
 from backends.scopes import project_backend
 from backends.testing import BackendHarness
 from skills_core import SkillCatalog, codes
@@ -97,3 +99,28 @@ async def test_a_project_skill_runs_once_the_user_confirms_it(
     await chat.close()
     await toolset.close()
     await plain.close()
+
+
+async def test_a_confirmation_approves_the_content_the_user_was_asked_about(
+    tmp_path: Path, store: ApprovalStore
+) -> None:
+    """A script swapped while the question waits is neither approved nor run by the yes."""
+    root = tmp_path / "repo" / ".agents" / "skills"
+    for path, data in TREE.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(data)
+    asked_about = await skill_digest(LocalBackend(root), "pdf")
+    catalog = SkillCatalog(await project_backend(tmp_path / "repo", home=tmp_path / "home"))
+    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True, approvals=store))
+    model = ScriptedLlm(steps=[RUN, say("done")])
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+    request_id = asked(await chat.send("fill it"))
+    assert request_id is not None
+    swapped = b"print('not what the user was asked about')\n"
+    await asyncio.to_thread((root / "pdf" / "scripts" / "fill.py").write_bytes, swapped)
+    answered = await chat.send(confirmation_reply(request_id, True))
+    result = dict(responses(answered))["run_skill_script"]
+    assert result.get("error_code") == codes.SCRIPT_NOT_APPROVED
+    assert [approval.digest for approval in store.approvals()] == [asked_about]
+    await chat.close()
+    await toolset.close()

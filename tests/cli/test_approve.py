@@ -98,3 +98,20 @@ def test_every_source_gives_the_same_content_one_approval(
         assert digest in result.out, kind
     [approval] = stored(cli)
     assert approval["digest"] == digest
+
+
+def test_approve_takes_the_name_a_skill_is_served_under(cli: RunCli, tmp_path: Path) -> None:
+    """A skill in a folder of another name is approved by its name; a folder name is refused."""
+    root = tmp_path / "skills"
+    shutil.copytree(EXAMPLES / SKILL, root / "renamed")
+    (root / "broken").mkdir()
+    (root / "broken" / "SKILL.md").write_text("no frontmatter\n")
+    result = cli("approve", root, SKILL, "--scripts")
+    assert result.code == 0, result.err
+    [approval] = stored(cli)
+    assert (approval["name"], approval["digest"]) == (SKILL, content_digest(root / "renamed"))
+    for name in ("renamed", "broken"):
+        refused = cli("approve", root, name, "--scripts")
+        assert refused.code == 2
+        assert refused.err.startswith(f"error: {root}: no loaded skill named {name!r}")
+    assert len(stored(cli)) == 1

@@ -37,7 +37,14 @@ def test_approvals_persist_and_add_up(store: ApprovalStore) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    ["not json", '{"schema": 2, "approvals": {}}', '{"schema": 1, "approvals": {"x": {}}}', "[]"],
+    [
+        "not json",
+        '{"schema": 2, "approvals": {}}',
+        '{"schema": 1, "approvals": {"x": {}}}',
+        "[]",
+        '{"schema": 1, "approvals": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    ],
+    ids=["text", "schema", "entry", "list", "deep"],
 )
 def test_a_corrupt_file_is_ignored_and_logged_once(
     store: ApprovalStore, damage: str, caplog: pytest.LogCaptureFixture

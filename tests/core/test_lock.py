@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from backends import MemoryBackend
+from backends import LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import LockFileError, SkillCatalog, SkillLock, codes, lock_of
 
@@ -46,3 +47,43 @@ def test_a_malformed_lock_is_refused(skill: dict[str, object]) -> None:
     text = json.dumps({"format": "skillfs-lock/1", "source": "s", "skills": [skill]})
     with pytest.raises(LockFileError, match="not a skillfs lock"):
         SkillLock.parse(text)
+
+
+def test_a_deeply_nested_lock_is_refused_as_a_lock_file() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    text = '{"format": "skillfs-lock/1", "source": "s", "skills": ' + deep + "}"
+    with pytest.raises(LockFileError, match=r"not a skillfs lock \(RecursionError"):
+        SkillLock.parse(text, location="deep.lock")
+
+
+def test_a_lock_naming_a_skill_twice_is_refused() -> None:
+    """A reviewer reads the first entry; the catalog must not silently hold the second."""
+    entry = {"name": "pdf", "folder": "pdf", "location": "pdf/SKILL.md"}
+    skills = [
+        {**entry, "files": {"SKILL.md": "sha256:" + "0" * 64}},
+        {**entry, "files": {"SKILL.md": "sha256:" + "1" * 64}},
+    ]
+    text = json.dumps({"format": "skillfs-lock/1", "source": "s", "skills": skills})
+    with pytest.raises(LockFileError, match="skill 'pdf' is locked twice"):
+        SkillLock.parse(text)
+
+
+async def test_a_locked_skill_in_a_renamed_folder_is_served_not_reported_gone(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "pdf").mkdir()
+    (tmp_path / "pdf" / "SKILL.md").write_bytes(skill_md("pdf"))
+    lock = await lock_of(await refreshed(SkillCatalog(LocalBackend(tmp_path))))
+    (tmp_path / "pdf").rename(tmp_path / "pdf-v2")
+    catalog = await refreshed(SkillCatalog(LocalBackend(tmp_path), lock=lock))
+    assert [meta.name for meta in catalog.list()] == ["pdf"]
+    assert [p.code for p in catalog.errors] == []
+    (tmp_path / "pdf-v2" / "SKILL.md").unlink()
+    (tmp_path / "pdf-v2").rmdir()
+    await catalog.refresh()
+    assert [(p.name, p.code) for p in catalog.errors] == [("pdf", codes.LOCK_MISSING)]
+
+
+async def refreshed(catalog: SkillCatalog) -> SkillCatalog:
+    await catalog.refresh()
+    return catalog

@@ -61,3 +61,21 @@ def test_trust_refuses_a_source_that_is_no_published_index(
         "error: memory:: --trust verifies a published index (an http(s) site, or a folder or "
         "bucket holding one): this source is not one\n"
     )
+
+
+def test_a_bad_key_file_is_one_line_naming_it(
+    cli: RunCli, keys: Keys, tmp_path: Path, cache_dir: Path
+) -> None:
+    site = tmp_path / "site"
+    assert cli("publish", "-o", site, "--sign", keys.private).code == 0
+    garbage = tmp_path / "garbage.pub"
+    garbage.write_text("not a key\n")
+    result = cli("list", site, "--trust", garbage)
+    assert (result.code, result.out) == (2, "")
+    assert result.err == f"error: {garbage}: not a PEM public key\n"
+    result = cli("list", site, "--trust", keys.private)
+    assert (result.code, result.out) == (2, "")
+    assert result.err == (
+        f"error: {keys.private}: a private key, not a public one: trust its .pub file "
+        "and keep this one secret\n"
+    )

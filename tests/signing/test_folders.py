@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -106,5 +108,37 @@ def test_trusted_keys_refuse_a_bundle(tmp_path: Path, keys: Keys) -> None:
 
 
 def test_a_trusted_key_must_be_an_ed25519_public_key(tmp_path: Path, keys: Keys) -> None:
-    with pytest.raises(SignatureError, match="not a PEM public key"):
+    with pytest.raises(SignatureError, match="a private key, not a public one"):
         FsspecBackend(tmp_path.as_uri(), trusted_keys=[keys.private.read_bytes()])
+
+
+def release_readers(fifo: Path) -> None:
+    """Let any thread stuck opening ``fifo`` for reading go (it had no writer)."""
+    with contextlib.suppress(OSError):  # no reader waits
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+async def test_a_signature_that_is_no_file_is_refused_at_once(
+    tmp_path: Path, keys: Keys, kind: str
+) -> None:
+    """A FIFO planted in the folder never holds a worker thread: every refresh answers."""
+    url = write_folder(tmp_path / "site", await signed(keys))
+    path = tmp_path / "site" / SIGNATURE
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    catalog = SkillCatalog(FsspecBackend(url, trusted_keys=[keys.pem], timeout=2))
+    what = "a named pipe (FIFO)" if kind == "fifo" else "a directory"
+    try:
+        for _ in range(8):  # more than the default executor's threads on two cores
+            report = await catalog.refresh()
+            assert report.failure is not None
+            assert report.failure.message.endswith(
+                f"{url}/{SIGNATURE}: {what}, not a regular file; not read"
+            )
+    finally:
+        release_readers(path)
+    assert len(catalog) == 0

@@ -13,7 +13,7 @@ from backends.base import Backend
 from backends.digests import skill_digest
 from skills_core.catalog.approvals import Approval, ApprovalStore
 from skills_core.cli import exits, running
-from skills_core.cli.source import add_url_argument, open_source
+from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import print_message
 
 
@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
 
 async def _approve(source: Backend, name: str, scripts: bool, tools: bool) -> Approval:
     async with source:
-        digest = await skill_digest(source, name)
+        catalog = await load_catalog(source, cache=True)
+        digest = await skill_digest(source, catalog.folder(name))  # the NAME it serves
         store = await asyncio.to_thread(ApprovalStore)
         return await asyncio.to_thread(
             store.approve, digest, name=name, source=source.location, scripts=scripts, tools=tools
