@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 from backends.base import Backend, SkillRef
 from backends.errors import ResourceNotFoundError, SignatureError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
-from backends.index.reader import IndexBackend, index_verifier
+from backends.index.reader import IndexBackend
 from backends.index.store import published_index
+from backends.index.verification import index_verifier
 from backends.remote.filesystem import RemoteFS
 from backends.remote.source_backend import SourceBackend
 from backends.remote.sources import FolderSource

@@ -18,8 +18,9 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from backends.errors import ResourceNotFoundError, StorageError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH, SIGNATURE_SUFFIX
-from backends.index.reader import Fetched, IndexBackend, index_verifier
+from backends.index.reader import Fetched, IndexBackend
 from backends.index.redirects import WEB, Credentials, get_following, origin
+from backends.index.verification import index_verifier
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from backends.remote.deadline import DEFAULT_TIMEOUT, TimeBudget
 from backends.remote.filesystem import RemoteFS

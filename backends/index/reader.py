@@ -16,9 +16,9 @@
   is used: its signature file (the index's name plus ``.sig``, read no further than
   ``MAX_SIGNATURE_BYTES``) must be a trusted key's over exactly the bytes served, and its
   ``skillfs-sequence`` no lower than the highest already accepted
-  (:mod:`backends.index.signing`); else the refresh fails with a
-  :class:`~backends.errors.SignatureError` and the backend keeps serving what it had verified.
-  Artifacts are then checked against the signed digests, as always.
+  (:mod:`backends.index.signing`, checked in :mod:`backends.index.verification`); else the
+  refresh fails with a :class:`~backends.errors.SignatureError` and the backend keeps serving
+  what it had verified. Artifacts are then checked against the signed digests, as always.
 - **Across processes** the index's bytes and validator are exported
   (:class:`~backends.capabilities.SourceState`): a new backend given them sends its first
   request conditional on that validator and, told "not modified", lists those bytes.
@@ -33,21 +33,20 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 from backends.base import FileEntry, SkillDocument, SkillRef
 from backends.digests import digest_of, digest_off_loop
 from backends.errors import (
-    LimitExceededError,
     ResourceNotFoundError,
-    SignatureError,
     SkillNotFoundError,
     StorageError,
     VerificationError,
 )
 from backends.index.artifact import Artifact, open_archive, skill_md_artifact
-from backends.index.document import SKILL_MD, Index, IndexEntry, parse_index
+from backends.index.document import SKILL_MD, Index, IndexEntry
+from backends.index.verification import verified_index
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name
 from backends.resource import AsyncResource
 
 if TYPE_CHECKING:
-    from backends.index.signing import IndexVerifier, SequenceMemory, TrustedKey
+    from backends.index.signing import IndexVerifier
 
 
 class Fetched(NamedTuple):
@@ -126,22 +125,6 @@ class _State(NamedTuple):
 _EMPTY = _State(b"", None, {}, {}, ())
 _STATE_TAG = b"skillfs-index/1\n"
 """How an exported index state starts: the validator's line, then the index's bytes follow."""
-
-
-def index_verifier(
-    trusted_keys: Sequence[TrustedKey] | None, sequences: SequenceMemory | None
-) -> IndexVerifier | None:
-    """The verifier for a backend given ``trusted_keys`` (none without them).
-
-    Raises:
-        SignatureError: A key is not an Ed25519 public key.
-        MissingDependencyError: cryptography is not installed (``skillfs[sign]``).
-    """
-    if trusted_keys is None:
-        return None
-    from backends.index.signing import IndexVerifier
-
-    return IndexVerifier(trusted_keys, sequences=sequences)
 
 
 class IndexBackend(AsyncResource):
@@ -259,16 +242,8 @@ class IndexBackend(AsyncResource):
             return self._adopt(fetched, await self._verified(fetched.data))
 
     async def _verified(self, data: bytes) -> Index:
-        """``data`` parsed, once a trusted key's signature and sequence hold (with a verifier)."""
-        location = self._transport.location
-        if self._verifier is not None:
-            await self._check_signature(data)
-        index = await asyncio.to_thread(parse_index, data, location=location)
-        if self._verifier is not None:
-            await asyncio.to_thread(
-                self._verifier.check_sequence, index.sequence, location=location
-            )
-        return index
+        """``data`` parsed, once verified with the verifier, if any (see the module docstring)."""
+        return await verified_index(data, self._transport, self._verifier)
 
     def _adopt(self, fetched: Fetched, index: Index) -> _State:
         """Serve ``index``, as ``fetched`` brought it, and drop artifacts it no longer lists."""
@@ -277,21 +252,6 @@ class IndexBackend(AsyncResource):
         for digest in set(self._artifacts) - listed:
             del self._artifacts[digest]
         return self._state
-
-    async def _check_signature(self, data: bytes) -> None:
-        """Refuse ``data`` unless a trusted key signed exactly these bytes."""
-        from backends.index.signing import MAX_SIGNATURE_BYTES
-
-        assert self._verifier is not None
-        location = self._transport.location
-        try:
-            signature = await self._transport.fetch_signature(max_bytes=MAX_SIGNATURE_BYTES)
-        except LimitExceededError as exc:
-            raise SignatureError(
-                f"refused: the signature file is larger than {MAX_SIGNATURE_BYTES} bytes",
-                location=location,
-            ) from exc
-        await asyncio.to_thread(self._verifier.check_signature, data, signature, location=location)
 
     def _build(self, fetched: Fetched, index: Index) -> _State:
         skills: dict[str, _Listed] = {}

@@ -13,6 +13,9 @@ the loader is refused alone.
 Skills are served under their frontmatter ``name`` (their folder's when they have none): one
 name for every reader (``list``, ``get``, ``to_prompt``, reports, tools). The folder stays the
 storage key for backend calls.
+
+The class is the catalog's face: a refresh runs in :mod:`skills_core.catalog.refresher`, and
+reads of a skill's files (checked against the lock) in :mod:`skills_core.catalog.skill_reads`.
 """
 
 from __future__ import annotations
@@ -20,35 +23,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import logging
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, Self
 
 from backends.base import Backend, FileEntry
-from backends.capabilities import ListedDocument
 from backends.digests import digest_text
-from backends.errors import SignatureError, SkillNotFoundError, StorageError
+from backends.errors import SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.opener import open_backend
 from backends.resource import AsyncResource
-from skills_core import codes
 from skills_core.catalog.bodies import BodyStore, default_body_cache
 from skills_core.catalog.cache_link import cache_link
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.entries import CatalogEntry, entry_digest
 from skills_core.catalog.file_lists import FileLists
-from skills_core.catalog.loading import Loader, compare
+from skills_core.catalog.loading import Loader
 from skills_core.catalog.lock import LockSource, SkillLock
 from skills_core.catalog.prompt import format_available_skills
+from skills_core.catalog.refresher import Refresher
 from skills_core.catalog.report import ReloadReport
-from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
+from skills_core.catalog.skill_reads import SkillReads
+from skills_core.catalog.snapshot import CatalogSnapshot
 from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
 from skills_core.format.models import Skill, SkillMetadata
 from skills_core.format.problems import SkillProblem
 from skills_core.telemetry import SOURCE, mark_error, span
-
-logger = logging.getLogger("skillfs")
 
 
 class SkillCatalog(AsyncResource):
@@ -102,9 +102,7 @@ class SkillCatalog(AsyncResource):
         self._owns_backend = False
         self._limits = limits
         self._format_limits = format_limits
-        self._snapshot = EMPTY_SNAPSHOT
-        self._lock = asyncio.Lock()
-        self._file_lists = FileLists(backend)
+        file_lists = FileLists(backend)
         self._loader = Loader(
             backend,
             limits=limits,
@@ -114,7 +112,7 @@ class SkillCatalog(AsyncResource):
         )
         if isinstance(lock, SkillLock):
             self._loader.lock = lock
-        self._lock_file = None if lock is None or isinstance(lock, SkillLock) else lock
+        lock_file = None if lock is None or isinstance(lock, SkillLock) else lock
         self._cache = cache_link(
             cache,
             backend,
@@ -123,11 +121,13 @@ class SkillCatalog(AsyncResource):
             format_limits=format_limits,
         )
         kept = default_body_cache(backend) if body_cache is None else body_cache
-        self._bodies = (
+        bodies = (
             None
             if keep_bodies and self._cache is None
             else BodyStore(backend, self._loader.judge, kept)
         )
+        self._reads = SkillReads(backend, limits, self._loader, file_lists, bodies)
+        self._refresher = Refresher(backend, self._loader, self._cache, file_lists, lock_file)
 
     @classmethod
     def open(
@@ -158,13 +158,13 @@ class SkillCatalog(AsyncResource):
             await self._backend.aclose()
 
     def __repr__(self) -> str:
-        return f"SkillCatalog({self._backend!r}, {len(self._snapshot.skills)} skills)"
+        return f"SkillCatalog({self._backend!r}, {len(self.snapshot.skills)} skills)"
 
     def __len__(self) -> int:
-        return len(self._snapshot.skills)
+        return len(self.snapshot.skills)
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and name in self._snapshot.loaded
+        return isinstance(name, str) and name in self.snapshot.loaded
 
     @property
     def backend(self) -> Backend:
@@ -189,21 +189,21 @@ class SkillCatalog(AsyncResource):
     @property
     def snapshot(self) -> CatalogSnapshot:
         """The current immutable snapshot (internal: what skillfs's adapters read)."""
-        return self._snapshot
+        return self._refresher.snapshot
 
     @property
     def errors(self) -> tuple[SkillProblem, ...]:
         """Why each refused skill is refused, plus failures of the last refresh."""
-        return self._snapshot.errors
+        return self.snapshot.errors
 
     @property
     def warnings(self) -> tuple[SkillProblem, ...]:
         """Warnings about loaded skills."""
-        return self._snapshot.warnings
+        return self.snapshot.warnings
 
     def list(self) -> Sequence[SkillMetadata]:
         """Metadata of every loaded skill, sorted by name."""
-        return self._snapshot.skills
+        return self.snapshot.skills
 
     def metadata(self, name: str) -> SkillMetadata:
         """The metadata of one loaded skill.
@@ -237,11 +237,7 @@ class SkillCatalog(AsyncResource):
             LockMismatchError: The catalog has a lock, and a SKILL.md read again differs.
         """
         entry, metadata = self._loaded_entry(name)
-        files = await self.files(name)
-        if self._bodies is None or entry.raw:
-            return Skill(metadata, entry.body, entry.location, files)
-        metadata, body, _ = await self._read_body(name, entry)
-        return Skill(metadata, body, entry.location, files)
+        return await self._reads.skill(name, entry, metadata)
 
     async def files(self, name: str) -> tuple[FileEntry, ...]:
         """The files of one loaded skill as :meth:`get` gives them, without its SKILL.md.
@@ -249,7 +245,7 @@ class SkillCatalog(AsyncResource):
         Raises:
             SkillNotFoundError: No loaded skill has that name.
         """
-        return await self._file_lists.of(self._loaded_entry(name)[0].name)
+        return await self._reads.files(self._loaded_entry(name)[0])
 
     def skill_md_digest(self, name: str) -> str:
         """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read.
@@ -273,9 +269,7 @@ class SkillCatalog(AsyncResource):
             SkillNotFoundError: The skill is gone, or no longer loads under its name.
             StorageError: It could not be read.
         """
-        if self._bodies is None or entry.raw:
-            return entry
-        return await self._bodies.held(entry)
+        return await self._reads.with_body(entry)
 
     def folder(self, name: str) -> str:
         """The folder (the backend's storage key) of a loaded skill.
@@ -288,7 +282,7 @@ class SkillCatalog(AsyncResource):
     @property
     def keeps_bodies(self) -> bool:
         """True when every SKILL.md is held in memory (``keep_bodies``)."""
-        return self._bodies is None
+        return self._reads.keeps_bodies
 
     def skill_md(self, name: str) -> bytes:
         """The SKILL.md bytes a loaded skill was built from, without a storage request.
@@ -311,19 +305,7 @@ class SkillCatalog(AsyncResource):
             StorageError: A catalog keeping metadata only could not read it.
             LockMismatchError: The catalog has a lock, and the SKILL.md read differs.
         """
-        entry = self._loaded_entry(name)[0]
-        if self._bodies is None or entry.raw:
-            return entry.raw
-        return (await self._read_body(name, entry))[2]
-
-    async def _read_body(self, name: str, entry: CatalogEntry) -> tuple[SkillMetadata, str, bytes]:
-        """What :meth:`BodyStore.skill` reads, checked against the lock when there is one."""
-        assert self._bodies is not None
-        read = await self._bodies.skill(entry)
-        lock = self._loader.lock
-        if lock is not None:
-            await lock.verify_skill_md(name, read[2], location=entry.location)
-        return read
+        return await self._reads.skill_md(name, self._loaded_entry(name)[0])
 
     async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
         """Read one file of a loaded skill, confined to its folder and size-limited.
@@ -341,14 +323,7 @@ class SkillCatalog(AsyncResource):
             LockMismatchError: The catalog has a lock, and the file is not in it or differs.
         """
         entry = self._loaded_entry(name)[0]
-        limit = self._limits.max_read_bytes
-        if max_bytes is not None:
-            limit = min(limit, max_bytes)
-        data = await self._backend.read(entry.name, path, max_bytes=limit)
-        lock = self._loader.lock
-        if lock is None:
-            return data
-        return await lock.verify(name, path, data, location=entry.location)
+        return await self._reads.resource(name, entry, path, max_bytes=max_bytes)
 
     def to_prompt(self, *, include_location: bool = True) -> str:
         """The ``<available_skills>`` XML block of every skill a model may invoke, escaped.
@@ -358,7 +333,7 @@ class SkillCatalog(AsyncResource):
         the block is google-adk's. To fit a budget or filter by path and tags, use
         :func:`skills_core.context.budget.catalog_prompt`.
         """
-        snapshot = self._snapshot
+        snapshot = self.snapshot
         return format_available_skills(
             (meta.name, meta.description, snapshot.loaded[meta.name].location)
             if include_location
@@ -386,69 +361,15 @@ class SkillCatalog(AsyncResource):
         (:mod:`skills_core.telemetry`).
         """
         with span("skillfs.refresh", {SOURCE: self._backend.location}) as current:
-            report = await self._refresh()
+            report = await self._refresher.refresh()
             if current is not None:
                 current.set_attributes(report.telemetry())
                 if report.failure is not None:
                     mark_error(current, report.failure.code, report.failure.message)
         return report
 
-    async def _refresh(self) -> ReloadReport:
-        async with self._lock:
-            old = base = self._snapshot
-            try:
-                if self._lock_file is not None:  # fails closed: no lock read, nothing served
-                    self._loader.lock = await asyncio.to_thread(SkillLock.read, self._lock_file)
-                    self._lock_file = None
-                if old is EMPTY_SNAPSHOT and self._cache is not None:
-                    base, listing = await self._cache.seed_while(
-                        self._loader.listing, self._loader.lock
-                    )
-                else:
-                    listing = await self._loader.listing(cold=not old.entries)
-            except Exception as exc:  # a failed listing must never lose the catalog
-                code = (
-                    codes.SIGNATURE_REFUSED
-                    if isinstance(exc, SignatureError)
-                    else codes.LIST_FAILED
-                )
-                return self._failed_refresh(old, exc, code, "listing failed")
-            self._file_lists.forget()
-            try:
-                return await self._apply(listing, old, base)
-            except Exception as exc:  # nor may anything unexpected after it
-                return self._failed_refresh(old, exc, codes.REFRESH_FAILED, "refresh failed")
-
-    async def _apply(
-        self, listing: Sequence[ListedDocument], old: CatalogSnapshot, base: CatalogSnapshot
-    ) -> ReloadReport:
-        """Load what changed since ``base`` and swap in the new snapshot, if any.
-
-        ``base`` is ``old``, or on a first refresh what the persistent cache held.
-        """
-        changes, refresh_errors, reads = await self._loader.changes(listing, base)
-        shadowing = shadowing_of(listing)
-        errors = tuple(refresh_errors)
-        if not changes and errors == base.refresh_errors and shadowing == base.shadowing:
-            new = base
-        elif not base.entries:
-            entries = {folder: entry for folder, entry in changes.items() if entry is not None}
-            new = CatalogSnapshot.build(entries, refresh_errors=errors, shadowing=shadowing)
-        else:
-            new = base.updated(changes, refresh_errors=errors, shadowing=shadowing)
-        self._snapshot = new
-        if self._cache is not None and new is not old:
-            await self._cache.save(new, seeded_from=base)
-        if new is old:
-            return ReloadReport(
-                unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
-            )
-        if not old.entries:
-            return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
-        return compare(old, new, changes, reads)
-
     def _loaded_entry(self, name: str) -> tuple[CatalogEntry, SkillMetadata]:
-        snapshot = self._snapshot
+        snapshot = self.snapshot
         entry = snapshot.loaded.get(name)
         if entry is None or entry.metadata is None:
             why = next((problem.message for problem in snapshot.errors if problem.name == name), "")
@@ -457,20 +378,3 @@ class SkillCatalog(AsyncResource):
                 location=self._backend.location,
             )
         return entry, entry.metadata
-
-    def _failed_refresh(
-        self, old: CatalogSnapshot, exc: Exception, code: str, what: str
-    ) -> ReloadReport:
-        location = self._backend.location
-        kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
-        message = f"{what} ({kept}): {exc}"
-        # A storage error says all there is to say; anything else is a bug worth its traceback.
-        logger.warning("%s: %s", location, message, exc_info=not isinstance(exc, StorageError))
-        return ReloadReport(
-            unchanged=old.names,
-            errors=old.errors,
-            warnings=old.warnings,
-            failure=SkillProblem(None, location, code, message),
-            cause=exc,
-            reads=1,
-        )

@@ -1,0 +1,128 @@
+"""One catalog refresh: list the backend, load what changed, swap the new snapshot in, report.
+
+:class:`Refresher` holds the catalog's current snapshot and is the one place that replaces it,
+one refresh at a time. A failed listing, or anything unexpected while building the new snapshot,
+keeps the last good snapshot and comes back as the report's ``failure``, never raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Sequence
+
+from backends.base import Backend
+from backends.capabilities import ListedDocument
+from backends.errors import SignatureError, StorageError
+from skills_core import codes
+from skills_core.catalog.cache_link import CacheLink
+from skills_core.catalog.file_lists import FileLists
+from skills_core.catalog.loading import Loader, compare
+from skills_core.catalog.lock import SkillLock
+from skills_core.catalog.report import ReloadReport
+from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
+from skills_core.format.problems import SkillProblem
+
+logger = logging.getLogger("skillfs")
+
+
+class Refresher:
+    """A catalog's current snapshot, replaced by :meth:`refresh`.
+
+    Args:
+        backend: Where the skills live.
+        loader: Lists the backend and judges what changed (and holds the lock, once read).
+        cache: The catalog's share of the persistent cache, if it has one.
+        file_lists: The file lists to forget once a listing succeeds.
+        lock_file: A lock file to read on the first refresh (fails closed: unread, nothing is
+            served).
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        loader: Loader,
+        cache: CacheLink | None,
+        file_lists: FileLists,
+        lock_file: str | os.PathLike[str] | None,
+    ) -> None:
+        self.snapshot = EMPTY_SNAPSHOT
+        self._backend = backend
+        self._loader = loader
+        self._cache = cache
+        self._file_lists = file_lists
+        self._lock_file = lock_file
+        self._lock = asyncio.Lock()
+
+    async def refresh(self) -> ReloadReport:
+        """List the backend and re-read only what changed; see the module docstring."""
+        async with self._lock:
+            old = base = self.snapshot
+            try:
+                if self._lock_file is not None:  # fails closed: no lock read, nothing served
+                    self._loader.lock = await asyncio.to_thread(SkillLock.read, self._lock_file)
+                    self._lock_file = None
+                if old is EMPTY_SNAPSHOT and self._cache is not None:
+                    base, listing = await self._cache.seed_while(
+                        self._loader.listing, self._loader.lock
+                    )
+                else:
+                    listing = await self._loader.listing(cold=not old.entries)
+            except Exception as exc:  # a failed listing must never lose the catalog
+                code = (
+                    codes.SIGNATURE_REFUSED
+                    if isinstance(exc, SignatureError)
+                    else codes.LIST_FAILED
+                )
+                return self._failed_refresh(old, exc, code, "listing failed")
+            self._file_lists.forget()
+            try:
+                return await self._apply(listing, old, base)
+            except Exception as exc:  # nor may anything unexpected after it
+                return self._failed_refresh(old, exc, codes.REFRESH_FAILED, "refresh failed")
+
+    async def _apply(
+        self, listing: Sequence[ListedDocument], old: CatalogSnapshot, base: CatalogSnapshot
+    ) -> ReloadReport:
+        """Load what changed since ``base`` and swap in the new snapshot, if any.
+
+        ``base`` is ``old``, or on a first refresh what the persistent cache held.
+        """
+        changes, refresh_errors, reads = await self._loader.changes(listing, base)
+        shadowing = shadowing_of(listing)
+        errors = tuple(refresh_errors)
+        if not changes and errors == base.refresh_errors and shadowing == base.shadowing:
+            new = base
+        elif not base.entries:
+            entries = {folder: entry for folder, entry in changes.items() if entry is not None}
+            new = CatalogSnapshot.build(entries, refresh_errors=errors, shadowing=shadowing)
+        else:
+            new = base.updated(changes, refresh_errors=errors, shadowing=shadowing)
+        self.snapshot = new
+        if self._cache is not None and new is not old:
+            await self._cache.save(new, seeded_from=base)
+        if new is old:
+            return ReloadReport(
+                unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
+            )
+        if not old.entries:
+            return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
+        return compare(old, new, changes, reads)
+
+    def _failed_refresh(
+        self, old: CatalogSnapshot, exc: Exception, code: str, what: str
+    ) -> ReloadReport:
+        location = self._backend.location
+        kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
+        message = f"{what} ({kept}): {exc}"
+        # A storage error says all there is to say; anything else is a bug worth its traceback.
+        logger.warning("%s: %s", location, message, exc_info=not isinstance(exc, StorageError))
+        return ReloadReport(
+            unchanged=old.names,
+            errors=old.errors,
+            warnings=old.warnings,
+            failure=SkillProblem(None, location, code, message),
+            cause=exc,
+            reads=1,
+        )
