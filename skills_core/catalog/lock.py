@@ -180,13 +180,20 @@ class SkillLock:
         return SkillLock(skills.values(), source=self.source, location=self.location)
 
     def differences(self, current: SkillLock) -> list[str]:
-        """One line per difference from ``current``: skills and files added, removed, changed."""
+        """One line per difference from ``current``: skills and files added, removed, changed.
+
+        A skill in another folder than locked is ``moved skill: NAME: OLD -> NEW``: its recorded
+        folder and location are stale even when every file matches.
+        """
         lines = []
         for kind, name in _compared(self.skills, current.skills):
             if kind != "changed":
                 lines.append(f"{kind} skill: {name}")
                 continue
-            files = _compared(self.skills[name].files, current.skills[name].files)
+            before, after = self.skills[name], current.skills[name]
+            if before.folder != after.folder:
+                lines.append(f"moved skill: {name}: {before.folder} -> {after.folder}")
+            files = _compared(before.files, after.files)
             lines += (f"{what} file: {name}/{path}" for what, path in files)
         return lines
 
