@@ -2,9 +2,9 @@
 
 A FIFO, a device (``/dev/zero``) or a directory is refused unread, and a file over its ceiling
 (``backends.limits``) is refused from its size, each with one line naming the file and why.
-The commands run in a process of their own, under a memory ceiling and a timeout, so a
-regression (a read that blocks on a FIFO or never ends on ``/dev/zero``) fails instead of
-hanging or filling the machine's memory.
+The commands run in a process of their own, under a memory ceiling and a timeout (60 s,
+generous: a refusal takes well under one), so a regression (a read that blocks on a FIFO or
+never ends on ``/dev/zero``) fails instead of hanging or filling the machine's memory.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import logging
 import os
 import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,9 +20,8 @@ import pytest
 from backends.limits import MAX_APPROVALS_FILE_BYTES, MAX_KEY_FILE_BYTES, MAX_LOCK_FILE_BYTES
 from skills_core.catalog.approvals import FILE_NAME, ApprovalStore
 from skills_core.cli.source import EXAMPLES
+from tests.cli.test_subprocess import skillfs as run_skillfs
 
-ROOT = Path(__file__).resolve().parents[2]
-HANG_GUARD = 60  # seconds: generous, a refusal takes well under one
 MEMORY_CEILING = 1 << 30
 
 
@@ -33,16 +31,7 @@ def _bounded() -> None:
 
 def skillfs(tmp_path: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SKILLFS_CACHE_DIR": str(tmp_path / "cache")}
-    return subprocess.run(
-        [sys.executable, "-m", "skills_core.cli", *map(str, args)],
-        check=False,
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=HANG_GUARD,
-        preexec_fn=_bounded,
-    )
+    return run_skillfs(*args, env=env, preexec_fn=_bounded)
 
 
 def fifo(tmp_path: Path, name: str) -> Path:
