@@ -16,6 +16,7 @@ from typing import TypeGuard
 
 from backends.base import Backend
 from backends.limits import KIB
+from backends.paths import skill_md_name
 
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
 
@@ -55,13 +56,18 @@ def files_digest(digests: Mapping[str, str]) -> str:
     return digest_of(manifest.encode())
 
 
-async def skill_digest(backend: Backend, name: str) -> str:
+async def skill_digest(backend: Backend, name: str, *, skill_md: str | None = None) -> str:
     """The digest of every file of skill ``name`` (see :func:`backends.digests.files_digest`).
 
-    Reads each file once; a changed byte in any of them changes the digest.
+    Reads each file once; a changed byte in any of them changes the digest. ``skill_md``, the
+    digest of a SKILL.md already read (the one a user was shown), is used instead of reading
+    it again.
     """
     entries = await backend.files(name)
+    known = {} if skill_md is None else {skill_md_name([e.path for e in entries]): skill_md}
     digests = {}
     for entry in entries:
-        digests[entry.path] = await digest_off_loop(await backend.read(name, entry.path))
+        digests[entry.path] = known.get(entry.path) or await digest_off_loop(
+            await backend.read(name, entry.path)
+        )
     return files_digest(digests)

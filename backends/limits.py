@@ -23,6 +23,13 @@ central-directory records (zipfile keeps 533 bytes per member, measured), no mor
 catalog of 10,000 skills keeps.
 """
 
+MAX_LOCK_FILE_BYTES = 64 * MIB
+"""Largest lock file read (``skills.lock``: about 300 bytes a skill, 3 MB at 10,000 skills)."""
+MAX_APPROVALS_FILE_BYTES = 8 * MIB
+"""Largest ``approvals.json`` read (about 200 bytes an approval: some 40,000 approvals)."""
+MAX_KEY_FILE_BYTES = 64 * KIB
+"""Largest key file read (``--trust``, ``--sign``; an Ed25519 PEM key is about 120 bytes)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:

@@ -16,11 +16,13 @@ from collections.abc import Sequence
 
 from backends.base import FileEntry
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
+from backends.limits import check_size
 from backends.paths import SKILL_MD_NAMES, is_hidden, is_within
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 OPEN_FLAGS = (
     os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
+    | _NOFOLLOW
     | getattr(os, "O_CLOEXEC", 0)
     | getattr(os, "O_NONBLOCK", 0)
     | getattr(os, "O_NOCTTY", 0)
@@ -86,16 +88,16 @@ class NotRegularFileError(OSError):
         self.mode = mode
 
 
-def open_regular(path: str, flags: int = 0) -> int:
-    """Open ``path`` (never a symlink) for reading, only if it is a regular file.
+def open_regular(path: str, flags: int = 0, *, follow_symlinks: bool = False) -> int:
+    """Open ``path`` for reading, only if it is a regular file (a symlink only if following).
 
-    Usable as the ``opener`` of ``open()``.
+    Usable as the ``opener`` of ``open()`` (with ``functools.partial`` to follow symlinks).
 
     Raises:
         NotRegularFileError: It is a FIFO, device, socket or directory (closed unread).
         OSError: It cannot be opened.
     """
-    fd = os.open(path, flags | OPEN_FLAGS)
+    fd = os.open(path, flags | (OPEN_FLAGS & ~_NOFOLLOW if follow_symlinks else OPEN_FLAGS))
     try:
         mode = os.fstat(fd).st_mode
     except OSError:
@@ -126,6 +128,38 @@ def read_at_most(fd: int, limit: int) -> bytes:
         parts.append(chunk)
         left -= len(chunk)
     return b"".join(parts)
+
+
+def read_regular_file(path: str | os.PathLike[str], max_bytes: int, *, what: str) -> bytes:
+    """A local file's bytes, only if it is a regular file of at most ``max_bytes`` (blocking).
+
+    For the user's own files (a lock, the approvals file, a key): symlinks are followed. A FIFO
+    or device is refused unread (opening never waits for a writer), a file over ``max_bytes``
+    is refused from its size, and one that grows past it while read is refused too.
+
+    Raises:
+        FileNotFoundError: There is no such file.
+        StorageError: It is not a regular file, is too large (``LimitExceededError``) or
+            cannot be read; the message names ``what`` (``the lock``) and the location ``path``.
+    """
+    location = os.fspath(path)
+    try:
+        fd = open_regular(location, follow_symlinks=True)
+    except NotRegularFileError as exc:
+        raise not_regular(what, exc.mode, location=location) from exc
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise StorageError(f"cannot read {what}: {exc.strerror}", location=location) from exc
+    try:
+        check_size(os.fstat(fd).st_size, max_bytes, location=location, what=what)
+        data = read_at_most(fd, max_bytes + 1)
+        check_size(len(data), max_bytes, location=location, what=what)
+    except OSError as exc:
+        raise StorageError(f"cannot read {what}: {exc.strerror}", location=location) from exc
+    finally:
+        os.close(fd)
+    return data
 
 
 def resource_error(exc: OSError, *, location: str) -> StorageError:

@@ -17,13 +17,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import threading
 import time
 from collections.abc import Sequence
 from typing import Protocol
 
-from backends.errors import MissingDependencyError, SignatureError, install_command
+from backends.errors import MissingDependencyError, SignatureError, StorageError, install_command
 from backends.index.document import SIGNATURE_SUFFIX
+from backends.limits import MAX_KEY_FILE_BYTES
+from backends.local_files import read_regular_file
 
 try:
     from cryptography.exceptions import InvalidSignature
@@ -71,6 +74,19 @@ def new_key_pair() -> tuple[bytes, bytes]:
         ),
         public_pem(private.public_key()),
     )
+
+
+def read_key_file(path: str | os.PathLike[str]) -> bytes:
+    """A key file's PEM (blocking): a regular file of at most ``MAX_KEY_FILE_BYTES``.
+
+    Raises:
+        StorageError: It cannot be read, is no regular file (a FIFO is refused unread) or is
+            too large; in one line naming the file.
+    """
+    try:
+        return read_regular_file(path, MAX_KEY_FILE_BYTES, what="the key")
+    except FileNotFoundError as exc:
+        raise StorageError(f"cannot read the key: {exc.strerror}", location=str(path)) from exc
 
 
 def public_pem(key: Ed25519PublicKey) -> bytes:

@@ -10,25 +10,15 @@ Symlinks are followed, as fsspec does.
 
 from __future__ import annotations
 
-import os
-import stat
+from functools import partial
 from typing import Any
 
 from fsspec.implementations.local import LocalFileOpener, LocalFileSystem
 
-from backends.local_files import NotRegularFileError
+from backends.local_files import open_regular
 
-_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-
-
-def _regular_only(path: str, flags: int) -> int:
-    """An ``opener`` for ``open()``: the descriptor of ``path`` only if it is a regular file."""
-    fd = os.open(path, flags | _FLAGS)
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise NotRegularFileError(mode)
-    return fd
+_regular_only = partial(open_regular, follow_symlinks=True)
+"""An ``opener`` for ``open()``: the descriptor of a path only if it is a regular file."""
 
 
 class _RegularFileOpener(LocalFileOpener):  # type: ignore[misc]

@@ -8,8 +8,9 @@ file renamed over it)::
      "scripts": true, "tools": false, "approved": "2026-11-26T05:50:00Z"}}}
 
 A digest covers every file of the skill, so a changed skill is a new key: it needs approval
-again. A file that is not the user's, is writable by others or cannot be read as this layout
-is ignored (nothing is approved), logged once; the next approval replaces it. Blocking: load
+again. A file that is not the user's, is writable by others, is larger than
+``MAX_APPROVALS_FILE_BYTES`` or cannot be read as this layout is ignored (nothing is
+approved), logged once; the next approval replaces it. Blocking: load
 and write from a worker thread or before the event loop; :meth:`granted` and
 :meth:`approves_tools` read what was loaded and never block.
 """
@@ -26,6 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backends.digests import files_digest, is_digest
+from backends.errors import StorageError
+from backends.limits import MAX_APPROVALS_FILE_BYTES
+from backends.local_files import read_regular_file
 from skills_core.catalog.cache_folder import default_cache_folder, ensure_folder, untrusted_file
 
 if TYPE_CHECKING:
@@ -133,10 +137,13 @@ class ApprovalStore:
             self._log(f"ignored the approvals file {self.path}: {distrusted}")
             return {}
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = read_regular_file(self.path, MAX_APPROVALS_FILE_BYTES, what=FILE_NAME).decode()
         except FileNotFoundError:
             return {}
-        except (OSError, UnicodeDecodeError) as exc:
+        except StorageError as exc:
+            self._log(f"ignored the approvals file {self.path}: {exc.message}")
+            return {}
+        except UnicodeDecodeError as exc:
             self._log(f"ignored the approvals file {self.path}: {exc}")
             return {}
         try:

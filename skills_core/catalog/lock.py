@@ -37,7 +37,9 @@ from collections.abc import Iterable, Iterator, Mapping, Set
 from typing import Any, NamedTuple
 
 from backends.digests import digest_of, digest_off_loop, is_digest
-from backends.errors import UnsafePathError
+from backends.errors import StorageError, UnsafePathError
+from backends.limits import MAX_LOCK_FILE_BYTES
+from backends.local_files import read_regular_file
 from backends.paths import check_relative_path, skill_md_name
 from skills_core import codes
 from skills_core.catalog.entries import CatalogEntry
@@ -99,17 +101,22 @@ class SkillLock:
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> SkillLock:
-        """Read a lock file (blocking).
+        """Read a lock file (blocking): a regular file of at most ``MAX_LOCK_FILE_BYTES``.
 
         Raises:
-            LockFileError: It cannot be read or is not a ``skillfs-lock/1`` file.
+            LockFileError: It cannot be read, is no regular file, is too large, or is not a
+                ``skillfs-lock/1`` file.
         """
         try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as exc:
+            data = read_regular_file(path, MAX_LOCK_FILE_BYTES, what="the lock")
+            text = data.decode("utf-8")
+        except FileNotFoundError as exc:
             message = f"cannot read the lock: {exc.strerror}"
             raise LockFileError(message, location=str(path)) from exc
+        except StorageError as exc:
+            raise LockFileError(exc.message, location=str(path)) from exc
+        except UnicodeDecodeError as exc:
+            raise LockFileError(f"not a skillfs lock ({exc})", location=str(path)) from exc
         return cls.parse(text, location=str(path))
 
     @classmethod
@@ -173,13 +180,20 @@ class SkillLock:
         return SkillLock(skills.values(), source=self.source, location=self.location)
 
     def differences(self, current: SkillLock) -> list[str]:
-        """One line per difference from ``current``: skills and files added, removed, changed."""
+        """One line per difference from ``current``: skills and files added, removed, changed.
+
+        A skill in another folder than locked is ``moved skill: NAME: OLD -> NEW``: its recorded
+        folder and location are stale even when every file matches.
+        """
         lines = []
         for kind, name in _compared(self.skills, current.skills):
             if kind != "changed":
                 lines.append(f"{kind} skill: {name}")
                 continue
-            files = _compared(self.skills[name].files, current.skills[name].files)
+            before, after = self.skills[name], current.skills[name]
+            if before.folder != after.folder:
+                lines.append(f"moved skill: {name}: {before.folder} -> {after.folder}")
+            files = _compared(before.files, after.files)
             lines += (f"{what} file: {name}/{path}" for what, path in files)
         return lines
 

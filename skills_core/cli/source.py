@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from backends.base import Backend
-from backends.errors import StorageError, UnsupportedSourceError
+from backends.errors import UnsupportedSourceError
 from backends.index.document import INDEX_PATH
 from backends.index.redirects import WEB
 from backends.local import LocalBackend
@@ -94,9 +94,9 @@ def open_trusted(url: str | None, trust: Sequence[Path], *, cache: bool) -> Back
     """
     from backends.fsspec_backend import FsspecBackend
     from backends.index.http import HttpIndexBackend
-    from backends.index.signing import public_key
+    from backends.index.signing import public_key, read_key_file
 
-    keys = [public_key(_read_key(path), location=str(path)) for path in trust]
+    keys = [public_key(read_key_file(path), location=str(path)) for path in trust]
     sequences = CatalogCache() if cache else None
     scheme = None if url is None else "memory" if url.startswith("memory:") else protocol_of(url)
     if scheme in WEB:
@@ -110,14 +110,6 @@ def open_trusted(url: str | None, trust: Sequence[Path], *, cache: bool) -> Back
     if scheme == "file" and "::" not in url:
         url = Path(url.removeprefix("file://")).absolute().as_uri()
     return FsspecBackend(url, trusted_keys=keys, sequences=sequences)
-
-
-def _read_key(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        message = f"cannot read the key: {exc.strerror or exc}"
-        raise StorageError(message, location=str(path)) from exc
 
 
 def add_cache_flag(parser: argparse.ArgumentParser) -> None:

@@ -115,3 +115,46 @@ def test_approve_takes_the_name_a_skill_is_served_under(cli: RunCli, tmp_path: P
         assert refused.code == 2
         assert refused.err.startswith(f"error: {root}: no loaded skill named {name!r}")
     assert len(stored(cli)) == 1
+
+
+def shown_digest(cli: RunCli, *argv: str | Path) -> str:
+    """The content digest ``skillfs show`` prints, as a user copies it."""
+    result = cli("show", *argv)
+    assert result.code == 0, result.err
+    [line] = [line for line in result.out.splitlines() if line.startswith("digest:")]
+    return line.split()[1]
+
+
+def test_show_prints_the_digest_approve_binds_to(cli: RunCli, tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    shutil.copytree(EXAMPLES, root)
+    digest = shown_digest(cli, root, SKILL)
+    assert digest == content_digest(root / SKILL)
+    shown = json.loads(cli("show", root, SKILL, "--json").out)
+    assert shown["digest"] == digest
+    result = cli("approve", root, SKILL, "--scripts", "--digest", digest)
+    assert result.code == 0, result.err
+    assert result.out == f"approved scripts of skill {SKILL!r} ({digest})\n"
+    assert [approval["digest"] for approval in stored(cli)] == [digest]
+
+
+def test_a_skill_swapped_after_the_review_is_not_approved(cli: RunCli, tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    shutil.copytree(EXAMPLES, root)
+    reviewed = shown_digest(cli, root, SKILL)
+    (root / SKILL / "scripts" / "profile_csv.py").write_text("print('swapped')\n")
+    now = content_digest(root / SKILL)
+    result = cli("approve", root, SKILL, "--scripts", "--digest", reviewed)
+    assert (result.code, result.out) == (1, "")
+    assert result.err == (
+        f"error: {root}: skill {SKILL!r} is {now} now, not {reviewed} as reviewed; "
+        "not approved (show it again)\n"
+    )
+    assert stored(cli) == []
+
+
+def test_a_malformed_digest_is_a_usage_error(cli: RunCli) -> None:
+    result = cli("approve", SKILL, "--scripts", "--digest", "6c0e")
+    assert result.code == 2
+    assert "not a sha256: digest" in result.err
+    assert stored(cli) == []

@@ -74,6 +74,23 @@ def test_update_re_pins_one_skill_only(cli: RunCli, root: Path, lock_file: Path)
     assert (unknown.code, unknown.err) == (2, f"error: {lock_file}: no skill named 'nope' to pin\n")
 
 
+def test_check_reports_a_moved_skill_and_update_re_pins_it(
+    cli: RunCli, root: Path, lock_file: Path
+) -> None:
+    (root / "alpha").rename(root / "renamed")
+    result = cli("lock", "--check", "-o", lock_file)
+    assert result.code == 1
+    assert result.out.splitlines() == ["moved skill: alpha: alpha -> renamed"]
+    assert result.err.endswith(
+        f"error: {lock_file}: the source differs from the lock (1 difference)\n"
+    )
+    assert cli("lock", "--update", "alpha", "-o", lock_file).code == 0
+    [alpha] = [s for s in json.loads(lock_file.read_text())["skills"] if s["name"] == "alpha"]
+    assert (alpha["folder"], alpha["location"]) == ("renamed", str(root / "renamed" / "SKILL.md"))
+    check = cli("lock", "--check", "-o", lock_file)
+    assert (check.code, check.out) == (0, f"{lock_file} matches {root}: 3 skills\n")
+
+
 def test_list_with_a_lock_refuses_each_change_with_its_code(
     cli: RunCli, root: Path, lock_file: Path
 ) -> None:

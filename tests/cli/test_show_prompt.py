@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+from backends.digests import digest_of, files_digest
 from skills_core import codes
 from skills_core.cli.source import EXAMPLES
 from tests.cli.conftest import GOOD, RunCli
@@ -20,6 +21,7 @@ def test_show_prints_metadata_files_and_body(cli: RunCli) -> None:
     assert "license:     Apache-2.0" in head
     assert "metadata:    author=skillfs, version=1.0" in head
     assert f"location:    {EXAMPLES / 'csv-insights' / 'SKILL.md'}" in head
+    assert re.search(r"\ndigest: +sha256:[0-9a-f]{64}\n", head)
     files = [line.split()[0] for line in head.split("files:\n", 1)[1].splitlines() if line]
     assert files == ["SKILL.md", "references/analysis-checklist.md", "scripts/profile_csv.py"]
     assert re.search(r"scripts/profile_csv\.py +\d+\.\d KiB", head)
@@ -33,6 +35,12 @@ def test_show_json(cli: RunCli, mixed_root: Path) -> None:
     assert json.loads(result.out) == {
         "name": "beta",
         "location": str(mixed_root / "beta" / "SKILL.md"),
+        "digest": files_digest(
+            {
+                "SKILL.md": digest_of(GOOD["beta"].encode()),
+                "references/guide.md": digest_of(b"# Guide\n"),
+            }
+        ),
         "frontmatter": {"name": "beta", "description": "Beta skill with <markup> & ampersands."},
         "files": [
             {"path": "SKILL.md", "size": len(GOOD["beta"])},

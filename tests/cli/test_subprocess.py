@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from tests.cli.conftest import BROKEN
 
@@ -15,8 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def skillfs(
-    *args: str | Path, env: Mapping[str, str] | None = None
+    *args: str | Path, env: Mapping[str, str] | None = None, **options: Any
 ) -> subprocess.CompletedProcess[str]:
+    """Run the CLI in a process of its own; ``options`` go to ``subprocess.run``."""
     return subprocess.run(
         [sys.executable, "-m", "skills_core.cli", *map(str, args)],
         check=False,
@@ -25,6 +27,7 @@ def skillfs(
         capture_output=True,
         text=True,
         timeout=60,
+        **options,
     )
 
 

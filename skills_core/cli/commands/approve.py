@@ -1,7 +1,9 @@
-"""``skillfs approve [URL] NAME [--scripts] [--tools]``: approve one skill's current content.
+"""``skillfs approve [URL] NAME [--scripts] [--tools] [--digest D]``: approve a skill's content.
 
 The approval is stored by the digest of every file of the skill (see
 :mod:`skills_core.catalog.approvals`): once any file changes, the skill needs approval again.
+``--digest`` binds it to what the user reviewed (the digest ``skillfs show`` printed): a skill
+whose current content has another digest is not approved.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import argparse
 import asyncio
 
 from backends.base import Backend
-from backends.digests import skill_digest
+from backends.digests import is_digest, skill_digest
 from skills_core.catalog.approvals import Approval, ApprovalStore
 from skills_core.cli import exits, running
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
@@ -25,22 +27,51 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tools", action="store_true", help="honour its allowed-tools where withheld"
     )
+    parser.add_argument(
+        "--digest",
+        type=_digest,
+        metavar="sha256:HEX",
+        help="approve only if the skill's content still has this digest (what 'skillfs show' "
+        "printed when you reviewed it)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Record the approval and print it; without --scripts or --tools, a usage error."""
+    """Record the approval and print it; without --scripts or --tools, a usage error.
+
+    A ``--digest`` unlike the skill's current one approves nothing (exit 1).
+    """
     if not (args.scripts or args.tools):
         print_message("error", None, "say what to approve: --scripts, --tools or both")
         return exits.USAGE
-    approval = running.run(_approve(open_source(args.url), args.name, args.scripts, args.tools))
+    source = open_source(args.url)
+    approval = running.run(_approve(source, args.name, args.scripts, args.tools, args.digest))
+    if isinstance(approval, str):
+        message = (
+            f"skill {args.name!r} is {approval} now, not {args.digest} as reviewed; "
+            "not approved (show it again)"
+        )
+        print_message("error", source.location, message)
+        return exits.INVALID
     print(f"approved {approval.grants} of skill {approval.name!r} ({approval.digest})")
     return exits.OK
 
 
-async def _approve(source: Backend, name: str, scripts: bool, tools: bool) -> Approval:
+def _digest(text: str) -> str:
+    if not is_digest(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a sha256: digest ('skillfs show')")
+    return text
+
+
+async def _approve(
+    source: Backend, name: str, scripts: bool, tools: bool, reviewed: str | None
+) -> Approval | str:
+    """The approval recorded, or the current digest when it is not ``reviewed``."""
     async with source:
         catalog = await load_catalog(source, cache=True)
         digest = await skill_digest(source, catalog.folder(name))  # the NAME it serves
+        if reviewed is not None and digest != reviewed:
+            return digest
         store = await asyncio.to_thread(ApprovalStore)
         return await asyncio.to_thread(
             store.approve, digest, name=name, source=source.location, scripts=scripts, tools=tools

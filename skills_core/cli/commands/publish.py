@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from backends.base import Backend
-from backends.errors import StorageError
 from backends.index.document import INDEX_PATH
 from backends.remote.urls import join_location
 from skills_core.bundle.publish import (
@@ -63,14 +62,9 @@ def run(args: argparse.Namespace) -> int:
     """Publish and summarize; exit 1, writing nothing, when a skill is refused."""
     if args.sign is None:
         return run_packing(args, PUBLISHING)
-    from backends.index.signing import private_key
+    from backends.index.signing import private_key, read_key_file
 
-    try:
-        pem = args.sign.read_bytes()
-    except OSError as exc:
-        message = f"cannot read the key: {exc.strerror or exc}"
-        raise StorageError(message, location=str(args.sign)) from exc
-    key = private_key(pem, location=str(args.sign))
+    key = private_key(read_key_file(args.sign), location=str(args.sign))
     return run_packing(args, PUBLISHING._replace(build=partial(_build, signing_key=key)))
 
 

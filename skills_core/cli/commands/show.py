@@ -1,8 +1,9 @@
-"""``skillfs show [URL] NAME [--json]``: one skill's metadata, files and instructions.
+"""``skillfs show [URL] NAME [--json]``: one skill's metadata, files, digest and instructions.
 
 NAME is the name the skill is served under, or its folder's name (resolved to the skill that
 folder serves, with a note saying so). A lone argument holding a path separator is one skill's
-folder, never a NAME: no served name holds one.
+folder, never a NAME: no served name holds one. The content digest printed is the one
+``skillfs approve --digest`` binds an approval to: of the SKILL.md shown and every other file.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import sys
 
 from backends.base import Backend
+from backends.digests import skill_digest
 from backends.errors import SkillNotFoundError
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
@@ -56,14 +58,16 @@ def run(args: argparse.Namespace) -> int:
     url, name = args.url, args.name
     if url is None and (os.sep in name or "/" in name):
         url, name = name, None  # one skill's folder, as every reading command takes it
-    entry, skill = running.run(_fetch(open_source(url), name, cache=args.cache, lock=args.lock))
-    if skill is None:
+    entry, shown = running.run(_fetch(open_source(url), name, cache=args.cache, lock=args.lock))
+    if shown is None:
         return exits.INVALID
+    skill, digest = shown
     if args.json:
         print_json(
             {
                 "name": skill.name,
                 "location": skill.location,
+                "digest": digest,
                 "frontmatter": skill.metadata.to_frontmatter(),
                 "files": [{"path": item.path, "size": item.size} for item in skill.files],
                 "body": skill.body,
@@ -71,14 +75,16 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     else:
-        print(_render(skill, Style.of(sys.stdout)))
+        print(_render(skill, digest, Style.of(sys.stdout)))
     return exits.OK
 
 
 async def _fetch(
     source: Backend, name: str | None, *, cache: bool, lock: str | None
-) -> tuple[CatalogEntry, Skill | None]:
-    """The skill ``name`` means, with its problems printed; ``None`` when it is not served.
+) -> tuple[CatalogEntry, tuple[Skill, str] | None]:
+    """The skill ``name`` means and its content digest, with its problems printed.
+
+    ``None`` when it is not served.
 
     A folder's name means the skill that folder serves (a note says so); a refused folder
     prints why (another folder serving its name included).
@@ -91,7 +97,11 @@ async def _fetch(
     if served_here and served not in (name, entry.name):
         print_message("note", entry.location, f"folder {entry.name!r} serves skill {served!r}")
     print_problems(snapshot.problems.get(entry.name, ()), entry.warnings)
-    return entry, (await catalog.get(served) if served_here else None)
+    if not served_here:
+        return entry, None
+    skill = await catalog.get(served)
+    digest = await skill_digest(source, entry.name, skill_md=catalog.skill_md_digest(served))
+    return entry, (skill, digest)
 
 
 def _entry(snapshot: CatalogSnapshot, source: Backend, name: str | None) -> CatalogEntry:
@@ -116,13 +126,13 @@ def _entry(snapshot: CatalogSnapshot, source: Backend, name: str | None) -> Cata
     )
 
 
-def _render(skill: Skill, style: Style) -> str:
+def _render(skill: Skill, digest: str, style: Style) -> str:
     """The skill as text: every value from the skill escaped, names emphasised."""
     fields = [
         (printable(key), printable(describe_value(value)))
         for key, value in skill.metadata.to_frontmatter().items()
     ]
-    fields.append(("location", printable(skill.location)))
+    fields += [("location", printable(skill.location)), ("digest", digest)]
     width = max(len(key) for key, _ in fields) + 2
     lines = [
         style.heading(f"{key}:")
