@@ -69,14 +69,19 @@ async def test_a_confirmation_is_remembered_until_the_script_changes(
     await toolset.close()
 
 
+def project_skills(tmp_path: Path) -> Path:
+    """The pdf skill in a cloned repository's ``.agents/skills``; that folder."""
+    root = tmp_path / "repo" / ".agents" / "skills"
+    for path, data in TREE.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(data)
+    return root
+
+
 async def test_a_project_skill_runs_once_the_user_confirms_it(
     tmp_path: Path, store: ApprovalStore
 ) -> None:
-    root = tmp_path / "repo" / ".agents" / "skills"
-    for path, data in TREE.items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+    project_skills(tmp_path)
     backend = await project_backend(tmp_path / "repo", home=tmp_path / "home")
     catalog = SkillCatalog(backend)
 
@@ -105,10 +110,7 @@ async def test_a_confirmation_approves_the_content_the_user_was_asked_about(
     tmp_path: Path, store: ApprovalStore
 ) -> None:
     """A script swapped while the question waits is neither approved nor run by the yes."""
-    root = tmp_path / "repo" / ".agents" / "skills"
-    for path, data in TREE.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_bytes(data)
+    root = project_skills(tmp_path)
     asked_about = await skill_digest(LocalBackend(root), "pdf")
     catalog = SkillCatalog(await project_backend(tmp_path / "repo", home=tmp_path / "home"))
     toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True, approvals=store))
