@@ -136,6 +136,7 @@ async def write_bundle(
     skip_invalid: bool = False,
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    lock: LockSource | None = None,
     out_options: Mapping[str, Any] | None = None,
     **source_options: Any,
 ) -> Bundle:
@@ -150,6 +151,7 @@ async def write_bundle(
         skip_invalid: Leave refused skills out instead of refusing to bundle.
         progress: Called as skills are packed, e.g. to drive a progress bar.
         limits: Limits for validation and for the archive (it must load under them).
+        lock: Pack only what this lock (or lock file) pins, as pinned, as :func:`build_bundle`.
         out_options: Storage options for ``out`` (credentials, endpoint).
         **source_options: Storage options for ``source``.
 
@@ -164,7 +166,12 @@ async def write_bundle(
         source = await asyncio.to_thread(open_backend, source, **source_options)
     await asyncio.to_thread(check_output, os.fspath(out), source.location)
     bundle = await build_bundle(
-        source, strict=strict, skip_invalid=skip_invalid, progress=progress, limits=limits
+        source,
+        strict=strict,
+        skip_invalid=skip_invalid,
+        progress=progress,
+        limits=limits,
+        lock=lock,
     )
     location = await write_bytes(os.fspath(out), bundle.data, **(out_options or {}))
     return replace(bundle, location=location)

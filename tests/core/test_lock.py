@@ -10,6 +10,8 @@ import pytest
 from backends import LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import LockFileError, SkillCatalog, SkillLock, codes, lock_of
+from skills_core.bundle.writer import write_bundle
+from skills_core.errors import InvalidSkillsError
 
 
 async def test_a_catalog_keeping_metadata_only_refuses_a_changed_skill() -> None:
@@ -87,3 +89,14 @@ async def test_a_locked_skill_in_a_renamed_folder_is_served_not_reported_gone(
 async def refreshed(catalog: SkillCatalog) -> SkillCatalog:
     await catalog.refresh()
     return catalog
+
+
+async def test_write_bundle_packs_only_what_its_lock_pins(tmp_path: Path) -> None:
+    backend = MemoryBackend({"pdf": {"SKILL.md": skill_md("pdf")}})
+    lock = await lock_of(await refreshed(SkillCatalog(backend)))
+    backend.put("extra", {"SKILL.md": skill_md("extra")})
+    with pytest.raises(InvalidSkillsError) as refused:
+        await write_bundle(backend, tmp_path / "all.zip", lock=lock)
+    assert [(p.name, p.code) for p in refused.value.problems] == [("extra", codes.NOT_LOCKED)]
+    bundle = await write_bundle(backend, tmp_path / "locked.zip", lock=lock, skip_invalid=True)
+    assert bundle.skills == ("pdf",)
