@@ -14,13 +14,8 @@ import skills_core
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_importing_the_package_loads_no_catalog_or_backend() -> None:
-    code = (
-        "import sys, skills_core.codes\n"
-        "heavy = [m for m in sys.modules if m == 'skills_core.catalog.catalog'"
-        " or m.startswith('backends.') and m != 'backends.lazy']\n"
-        "print(','.join(heavy))"
-    )
+def printed_by(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter (it must succeed)."""
     result = subprocess.run(
         [sys.executable, "-c", code],
         check=False,
@@ -30,7 +25,17 @@ def test_importing_the_package_loads_no_catalog_or_backend() -> None:
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == ""
+    return result.stdout.strip()
+
+
+def test_importing_the_package_loads_no_catalog_or_backend() -> None:
+    code = (
+        "import sys, skills_core.codes\n"
+        "heavy = [m for m in sys.modules if m == 'skills_core.catalog.catalog'"
+        " or m.startswith('backends.') and m != 'backends.lazy']\n"
+        "print(','.join(heavy))"
+    )
+    assert printed_by(code) == ""
 
 
 def test_both_packages_export_lazily_with_one_helper() -> None:
@@ -46,16 +51,7 @@ def test_importing_backends_loads_no_backend() -> None:
         "print(','.join(m for m in sys.modules if m.startswith(('backends.', 'asyncio'))"
         " and m != 'backends.lazy'))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        check=False,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == ""
+    assert printed_by(code) == ""
 
 
 def test_every_public_name_resolves_to_its_defining_object() -> None:
