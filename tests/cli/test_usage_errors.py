@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -9,7 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -114,10 +115,9 @@ def test_gs_without_google_credentials_is_refused_after_one_metadata_probe(
     assert len(connections) <= 1
 
 
-@pytest.fixture
-def hanging_up_server() -> Iterator[tuple[int, list[int]]]:
-    """A loopback server that closes every connection at once, counting them."""
-    connections: list[int] = []
+@contextlib.contextmanager
+def accepting(on_connection: Callable[[socket.socket], None]) -> Iterator[int]:
+    """A loopback server handing each connection to ``on_connection``; its port."""
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(0.1)
     stopping = threading.Event()
@@ -128,15 +128,29 @@ def hanging_up_server() -> Iterator[tuple[int, list[int]]]:
                 connection, _ = server.accept()
             except TimeoutError:
                 continue
-            connections.append(1)
-            connection.close()
+            on_connection(connection)
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
-    yield server.getsockname()[1], connections
-    stopping.set()
-    thread.join()
-    server.close()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stopping.set()
+        thread.join()
+        server.close()
+
+
+@pytest.fixture
+def hanging_up_server() -> Iterator[tuple[int, list[int]]]:
+    """A loopback server that closes every connection at once, counting them."""
+    connections: list[int] = []
+
+    def hang_up(connection: socket.socket) -> None:
+        connections.append(1)
+        connection.close()
+
+    with accepting(hang_up) as port:
+        yield port, connections
 
 
 def test_s3_without_aws_credentials_says_so(tmp_path: Path) -> None:
@@ -172,26 +186,15 @@ def silent_server() -> Iterator[tuple[int, threading.Event]]:
     the first one."""
     accepted = threading.Event()
     connections: list[socket.socket] = []
-    server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(0.1)
-    stopping = threading.Event()
 
-    def accept() -> None:
-        while not stopping.is_set():
-            try:
-                connections.append(server.accept()[0])
-            except TimeoutError:
-                continue
-            accepted.set()
+    def hold(connection: socket.socket) -> None:
+        connections.append(connection)
+        accepted.set()
 
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield server.getsockname()[1], accepted
-    stopping.set()
-    thread.join()
+    with accepting(hold) as port:
+        yield port, accepted
     for connection in connections:
         connection.close()
-    server.close()
 
 
 @pytest.mark.parametrize(
