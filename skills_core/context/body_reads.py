@@ -85,9 +85,8 @@ class BodyReads(Generic[T]):
         """Forget values of entries (not in ``entries``) a refresh replaced before a sync."""
         if not self._ready:
             return
-        live = set(map(entry_key, entries))
-        for key in [key for key in list(self._ready) if key not in live]:
-            self._ready.pop(key, None)
+        for key in self._ready.keys() - set(map(entry_key, entries)):
+            del self._ready[key]
 
     async def read(self, wanted: Sequence[tuple[str, CatalogEntry]]) -> int:
         """Read and derive the ``(name, entry)`` pairs not derived or under way; how many."""

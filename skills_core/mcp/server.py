@@ -38,7 +38,7 @@ from backends.mcp.wire import GET_METHOD, LIST_METHOD, GetSkillParams, ListSkill
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.watch import refresh_triggers
-from skills_core.context.budget import ListingPolicy, model_visible, visible_names
+from skills_core.context.budget import ListingPolicy, visible_names
 from skills_core.context.shown_order import ShownOrder
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
@@ -141,10 +141,11 @@ class SkillServer:
                 logger.warning("skill %r is not offered by the skills extension: %s", name, reason)
         before = {uri: item.entry for uri, item in self._published.items()}
         self._published, self._left_out = published, left_out
-        visible = {meta.name for meta in model_visible(self._catalog.list())}
+        names = visible_names(self._catalog, self._first_shown)
+        visible = set(names)
         self._listed = sorted(uri for uri, item in published.items() if item.name in visible)
         resources = before != {uri: item.entry for uri, item in published.items()}
-        enum = skill_name_enum(visible_names(self._catalog, self._first_shown))
+        enum = skill_name_enum(names)
         tools, self._enum = enum != self._enum, enum
         if not (resources or tools):
             return False

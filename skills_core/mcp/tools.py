@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 import mcp_types as types
@@ -46,7 +47,7 @@ class McpTool(NamedTuple):
         return types.Tool(
             name=declaration.name,
             description=declaration.description,
-            input_schema=declaration.with_parameters(**parameters).input_schema(),
+            input_schema=replace(declaration, parameters=parameters).input_schema(),
         )
 
 

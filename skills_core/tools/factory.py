@@ -32,7 +32,7 @@ from skills_core.tools.content import (
     skill_body,
 )
 from skills_core.tools.listing import ROOT_FOLDERS, folder_listing
-from skills_core.tools.paging import fit_loaded
+from skills_core.tools.paging import fit_loaded, whole_number
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.results import ToolResult, never_raises, require_text, tool_error
 from skills_core.tools.script_approval import ScriptApprovals
@@ -128,9 +128,8 @@ class SkillTools:
         """
         if problem := require_text(query=query):
             return problem
-        if isinstance(limit, float) and limit.is_integer():  # JSON numbers may arrive as 5.0
-            limit = int(limit)
-        if type(limit) is not int or not 1 <= limit <= MAX_SEARCH_LIMIT:
+        limit = whole_number(limit)
+        if limit is None or not 1 <= limit <= MAX_SEARCH_LIMIT:
             message = f"argument 'limit' must be a whole number from 1 to {MAX_SEARCH_LIMIT}"
             return tool_error(INVALID_ARGUMENTS, message)
         policy = SelectionPolicy(top_k=limit)

@@ -62,7 +62,7 @@ def fit_loaded(
         start = heading.offset
         base["section"] = heading.label
     elif offset is not None:
-        asked = _whole_number(offset)
+        asked = whole_number(offset)
         if asked is None or not 0 <= asked < max(len(text), 1):
             message = f"argument 'offset' must be a whole number from 0 to {len(text) - 1}"
             return tool_error(INVALID_ARGUMENTS, message)
@@ -172,7 +172,7 @@ def _outline(found: list[Heading], limit: int) -> tuple[list[str], int]:
     return lines, len(found) - len(lines)
 
 
-def _whole_number(value: Any) -> int | None:
+def whole_number(value: Any) -> int | None:
     """``value`` as an int when it is one (JSON numbers may arrive as ``5.0``)."""
     if isinstance(value, float) and value.is_integer():
         return int(value)

@@ -59,8 +59,9 @@ def headings(text: str) -> list[Heading]:
                 fence = ""
         elif not fence and (match := _HEADING.match(bare)):
             level, title = len(match.group(1)), match.group(2)
-            seen[_key(title)] += 1
-            found.append(Heading(bare.strip(), title, level, offset, seen[_key(title)]))
+            key = _key(title)
+            seen[key] += 1
+            found.append(Heading(bare.strip(), title, level, offset, seen[key]))
         offset += len(line)
     return found
 

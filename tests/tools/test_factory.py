@@ -127,6 +127,18 @@ async def test_read_failures_are_values_with_codes(
     assert result["error"]
 
 
+@pytest.mark.parametrize("limit", [0, 21, 2.5, True, "3", None])
+async def test_search_limit_outside_1_to_20_is_refused(tools: SkillTools, limit: object) -> None:
+    result = await tools.search_skills("pdf forms", limit)
+    assert result["error_code"] == codes.INVALID_ARGUMENTS
+    assert "limit" in result["error"]
+
+
+async def test_search_limit_may_come_as_a_whole_float(tools: SkillTools) -> None:
+    result = await tools.search_skills("pdf forms", 1.0)
+    assert [skill["name"] for skill in result["skills"]] == ["pdf"]
+
+
 async def test_missing_skill_is_a_value(tools: SkillTools) -> None:
     result = await tools.load_skill("missing")
     assert result["error_code"] == codes.SKILL_NOT_FOUND
