@@ -183,13 +183,15 @@ async def _confirmed(
     if problem and problem.get("error_code") != SCRIPT_NOT_APPROVED:
         return problem
     approvals = tools.script_approvals
-    digest = await approvals.digest(skill_name)
-    if await approvals.granted(digest):
+    # Hashing reads every file of the skill: only worth it where approvals are kept.
+    digest = await approvals.digest(skill_name) if approvals.kept else None
+    if digest is not None and await approvals.granted(digest):
         return None
     asked = f"{_ASKED_PREFIX}{context.function_call_id}"  # the content the question is about
     decision = context.tool_confirmation
     if decision is None:
-        context.state[asked] = digest
+        if digest is not None:
+            context.state[asked] = digest
         argv = " ".join(script_arguments(args))
         context.request_confirmation(
             hint=f"Run {file_path} of skill {skill_name} with arguments [{argv}]?",

@@ -56,9 +56,14 @@ class Approval(NamedTuple):
     approved: str
 
     @property
+    def given(self) -> tuple[str, ...]:
+        """The withheld fields it gives back: ``scripts``, ``allowed-tools``, both or none."""
+        return tuple(key for key, given in _GRANTS if getattr(self, given))
+
+    @property
     def grants(self) -> str:
         """``scripts``, ``allowed-tools`` or both, as approved (for people)."""
-        return " and ".join(key for key, given in _GRANTS if getattr(self, given))
+        return " and ".join(self.given)
 
 
 class ApprovalStore:
@@ -93,9 +98,7 @@ class ApprovalStore:
         The ``approved`` callable of :func:`backends.scopes.project_backend`.
         """
         found = self._approvals.get(digest)
-        if found is None:
-            return frozenset()
-        return frozenset(key for key, given in _GRANTS if getattr(found, given))
+        return frozenset() if found is None else frozenset(found.given)
 
     def approves_tools(self, entry: SkillEntry) -> bool:
         """Whether an MCP skill's ``allowed-tools`` were approved: ``approve_allowed_tools``."""

@@ -35,6 +35,11 @@ class ScriptApprovals:
         self._store = store
         self._withheld_of = withheld_fields_of(catalog.backend)
 
+    @property
+    def kept(self) -> bool:
+        """Whether approvals are kept anywhere: without a store none is granted or recorded."""
+        return self._store is not None
+
     def gated(self, skill_name: str) -> bool:
         """Whether the skill's scripts run only once the user approved the content that runs."""
         return self._reason(skill_name) is not None

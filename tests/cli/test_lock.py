@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,16 @@ def test_update_re_pins_one_skill_only(cli: RunCli, root: Path, lock_file: Path)
     assert check.out.splitlines() == ["changed file: beta/scripts/run.py"]
     unknown = cli("lock", "--update", "nope", "-o", lock_file)
     assert (unknown.code, unknown.err) == (2, f"error: {lock_file}: no skill named 'nope' to pin\n")
+
+
+def test_update_drops_a_skill_the_source_lost(cli: RunCli, root: Path, lock_file: Path) -> None:
+    shutil.rmtree(root / "gamma")
+    result = cli("lock", "--update", "gamma", "-o", lock_file)
+    assert (result.code, result.out) == (0, f"removed gamma from {lock_file}\n")
+    names = [skill["name"] for skill in json.loads(lock_file.read_text())["skills"]]
+    assert names == ["alpha", "beta"]
+    check = cli("lock", "--check", "-o", lock_file)
+    assert (check.code, check.out) == (0, f"{lock_file} matches {root}: 2 skills\n")
 
 
 def test_check_reports_a_moved_skill_and_update_re_pins_it(
