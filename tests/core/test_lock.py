@@ -11,6 +11,7 @@ from backends import LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import LockFileError, SkillCatalog, SkillLock, codes, lock_of
 from skills_core.bundle.writer import write_bundle
+from skills_core.context.search import search_index
 from skills_core.errors import InvalidSkillsError
 
 
@@ -100,3 +101,14 @@ async def test_write_bundle_packs_only_what_its_lock_pins(tmp_path: Path) -> Non
     assert [(p.name, p.code) for p in refused.value.problems] == [("extra", codes.NOT_LOCKED)]
     bundle = await write_bundle(backend, tmp_path / "locked.zip", lock=lock, skip_invalid=True)
     assert bundle.skills == ("pdf",)
+
+
+async def test_search_indexes_no_body_that_differs_from_the_lock() -> None:
+    """A catalog holding no bodies reads them for search: a changed one is left out."""
+    backend = MemoryBackend({"pdf": {"SKILL.md": skill_md("pdf")}})
+    lock = await lock_of(await refreshed(SkillCatalog(backend)))
+    catalog = SkillCatalog(backend, keep_bodies=False, lock=lock)
+    await catalog.refresh()
+    changed = skill_md("pdf") + b"\nAlso rotates zebraquux pages.\n"
+    backend.put("pdf", {"SKILL.md": changed})  # no refresh: the search reads it
+    assert await search_index(catalog).search_async("zebraquux") == []
