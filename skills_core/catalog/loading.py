@@ -131,7 +131,6 @@ class Loader:
                 changes[item.name] = unreadable_entry(item, oversize)
             else:
                 pending.append(item)
-        listed = None
         if known < len(old_entries):  # some folders are gone
             listed = {item.name for item in listing}
             changes.update((folder, None) for folder in old_entries.keys() - listed)

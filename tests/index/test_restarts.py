@@ -8,15 +8,18 @@ looking for the index. A changed or removed index is read again, never served fr
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from pathlib import Path
 from typing import Any
 
+from backends import FsspecBackend
 from backends.capabilities import export_state, import_state
 from backends.index.document import INDEX_PATH
 from backends.testing import skill_md
-from skills_core import SkillCatalog
+from skills_core import SkillCatalog, publish
 from skills_core.catalog.cache_store import CatalogCache
+from tests.backends.harnesses import LocalHarness
 from tests.index.harnesses import BucketHarness, PublishedHarness, SiteHarness
 from tests.index.sites import FOLDER, Site
 from tests.remote.harnesses import S3Harness
@@ -117,3 +120,27 @@ async def test_a_damaged_index_state_is_read_again(tmp_path: Path, site: Site) -
         site.log.reset()
         assert len(await backend.list()) == SKILLS
         assert site.conditional()[-1] is None  # the index, read whole
+
+
+async def test_a_restart_that_only_learns_a_new_validator_saves_it(tmp_path: Path) -> None:
+    # On a local store the first read's validator (an S3-style MD5 ETag) is not the store's
+    # fingerprint: the restart reads the unchanged index again, and saves its new validator
+    # alone (no entry changed), so the next restart's first request is answered unchanged.
+    source, out = tmp_path / "source", tmp_path / "published"
+    await publish(await LocalHarness(source).make_backend(skills_tree()), out)
+    cache = CatalogCache(tmp_path / "cache")
+    url = out.as_uri()
+    await SkillCatalog(FsspecBackend(url), cache=cache).refresh()
+
+    def saved_state() -> bytes | None:
+        (row,) = cache.catalogs()
+        stored = cache.stored(row.source, row.settings)
+        assert stored is not None
+        return stored.state
+
+    first = await asyncio.to_thread(saved_state)
+    backend = FsspecBackend(url)
+    catalog = SkillCatalog(backend, cache=cache)
+    assert (await catalog.refresh()).fetched == 0
+    assert export_state(backend) != first  # the store's own validator, learnt
+    assert await asyncio.to_thread(saved_state) == export_state(backend)
