@@ -6,9 +6,10 @@ guide advises for project-level skills, they are served but grant nothing: their
 :meth:`skills_core.catalog.catalog.SkillCatalog.restricting_tools`) and their scripts do not
 run, each until the user approves that content (``skillfs approve NAME --tools --scripts``).
 The skills withhold both as fields (:class:`backends.capabilities.WithheldFields`):
-``allowed-tools`` and ``scripts``. With an ``approved`` callable, each listing reads every file
-of every skill once, to know its content digest (:func:`backends.digests.skill_digest`), and
-gives back ``allowed-tools`` where that content is approved. ``scripts`` stays withheld whatever
+``allowed-tools`` and ``scripts``. With an ``approved`` callable, a listing learns each skill's
+content digest (:func:`backends.digests.skill_digest`), reading the files of a skill only when
+its file list (paths, sizes, fingerprints) changed since the last listing, and gives back
+``allowed-tools`` where that content is approved. ``scripts`` stays withheld whatever
 the listing found: whether a script runs is decided when it runs, against the digest of the
 very bytes that run (:mod:`skills_core.tools.script_approval`), never against a listing.
 """
@@ -20,7 +21,7 @@ import os
 from collections.abc import Callable, Collection, Mapping, Sequence
 from types import MappingProxyType
 
-from backends.base import SkillRef
+from backends.base import FileEntry, SkillRef
 from backends.capabilities import ListedDocument
 from backends.digests import skill_digest
 from backends.errors import StorageError
@@ -54,6 +55,7 @@ class UntrustedFolder(LocalBackend):
         self._approved = approved
         self._withheld = MappingProxyType(dict.fromkeys(GRANTS, reason))
         self._digests: dict[str, str] = {}
+        self._learned: dict[str, tuple[tuple[FileEntry, ...], str]] = {}  # name: (files, digest)
 
     async def list(self) -> Sequence[SkillRef]:
         """The folder's listing, with the content digest of each skill learned."""
@@ -78,8 +80,12 @@ class UntrustedFolder(LocalBackend):
     async def _learn(self, listed: Sequence[ListedDocument]) -> None:
         if self._approved is None:
             return
-        digests: dict[str, str] = {}
+        learned: dict[str, tuple[tuple[FileEntry, ...], str]] = {}
         for item in listed:
             with contextlib.suppress(StorageError):  # an unreadable skill stays unapproved
-                digests[item.name] = await skill_digest(self, item.name)
-        self._digests = digests
+                files = tuple(await self.files(item.name))
+                known = self._learned.get(item.name)
+                digest = known[1] if known and known[0] == files else None
+                learned[item.name] = files, digest or await skill_digest(self, item.name)
+        self._learned = learned
+        self._digests = {name: digest for name, (_, digest) in learned.items()}

@@ -9,8 +9,10 @@ import pytest
 
 from backends import LocalBackend
 from backends.digests import skill_digest
+from backends.limits import DEFAULT_LIMITS
 from backends.scopes import project_backend
 from backends.testing import skill_md
+from backends.untrusted import UntrustedFolder
 from skills_core import SkillCatalog, codes
 from tests.collections.shapes import uipath
 
@@ -142,3 +144,29 @@ async def test_uipath_ships_a_project_skill_in_claude_skills(tmp_path: Path) -> 
     catalog = SkillCatalog(await project_backend(repository, home=tmp_path / "home"))
     await catalog.refresh()
     assert [meta.name for meta in catalog.list()] == ["manage-skill-flavors"]
+
+
+class CountingFolder(UntrustedFolder):
+    """An untrusted folder that counts the files it reads."""
+
+    reads = 0
+
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
+    ) -> bytes:
+        self.reads += 1
+        return await super().read(name, path, max_bytes=max_bytes)
+
+
+async def test_a_listing_reads_only_the_skills_whose_files_changed(tmp_path: Path) -> None:
+    for name in ("deploy", "review"):
+        put(tmp_path, name, f"{name.title()}s things.")
+        (tmp_path / name / "notes.md").write_text("notes\n")
+    folder = CountingFolder(tmp_path, approved=lambda digest: ())
+    await folder.list()
+    assert folder.reads == 4  # two files of each skill, to learn its digest
+    await folder.list()
+    assert folder.reads == 4  # nothing changed: nothing read
+    (tmp_path / "review" / "notes.md").write_text("longer notes\n")
+    await folder.list()
+    assert folder.reads == 6  # the changed skill's two files
