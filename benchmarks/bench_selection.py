@@ -19,7 +19,9 @@ requests repeated) and on 100,000 distinct words, over the same skills.
 Real-sized (``--real-sized 10000``): the same on skills of benchmarks/real_sized.py (5-40 KB
 bodies, a long-tailed vocabulary): the index build, the calibration of the strong bar, a first
 query on a word no query used before (a skill's own identifier, each one new), a common word's
-first and later query, and the catch-up after a refresh that changed 1 skill.
+first and later query, and the catch-up after a refresh that changed 1 skill; then the index
+build again on the pure-Python twin of the C postings (skills_core/context/body_words.py), in
+the same run, and the ratio of the two.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from benchmarks.real_sized import real_sized_skills
 from benchmarks.selection_queries import FITTING, NOTHING_FITS
 from benchmarks.selection_skills import domain_skills
 from skills_core import SkillCatalog
+from skills_core.context import body_words
 from skills_core.context.search import SkillSearchIndex
 from skills_core.context.selection import STRONG, SelectionPolicy, SkillMatch, select_skills
 
@@ -248,6 +251,16 @@ def print_real_sized(count: int, timer: Timer) -> None:
         f"later {max(again) * 1000:.1f} ms"
     )
     print(f"catch up after a refresh changing 1 skill: {statistics.median(times) * 1000:.2f} ms")
+    native, body_words.NATIVE = body_words.NATIVE, None
+    try:
+        twin = timer.once(SkillSearchIndex(catalog).sync)
+    finally:
+        body_words.NATIVE = native
+    built = "C postings" if native is not None else "pure Python (the extension is not built)"
+    print(
+        f"index build: {built} {build * 1000:.0f} ms, pure-Python twin {twin * 1000:.0f} ms "
+        f"(x{twin / build:.2f})"
+    )
 
 
 def main() -> None:

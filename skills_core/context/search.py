@@ -16,10 +16,12 @@ sharing a term with the request is a candidate; mechanisms that act without the 
 strong matches only (:func:`~skills_core.context.selection.confident`).
 
 Indexing a skill is stemming its name, description and tags, and counting its body's plain
-words, in C; its counts never depend on other skills, so a refresh that changes 1 skill of
-10,000 re-indexes that one. Name, description and tag terms are posted when indexed; a term's
-body postings are gathered the first time a query uses it (from the body words that share its
-stem, :func:`~skills_core.context.tokens.stem_forms`) and then kept up to date.
+words (:mod:`skills_core.context.body_words`, in C where the extension was built); its counts
+never depend on other skills, so a refresh that changes 1 skill of 10,000 re-indexes that one.
+Name and description terms, and body words, are posted when indexed. A query term's body
+holders are the skills holding a body word that shares its stem (the term with common
+endings, :func:`~skills_core.context.tokens.stem_forms`, those some skill holds whose stem is
+the term); each term's scores are kept until the catalog next changes.
 
 Whole bodies are indexed whatever the catalog keeps. Where it holds no SKILL.md bodies
 (``keep_bodies=False``, or skills restored from the persistent cache), :meth:`~SkillSearchIndex.
@@ -38,7 +40,7 @@ import random
 import threading
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from typing import TypeVar
@@ -46,6 +48,7 @@ from typing import TypeVar
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.context.body_reads import run_with_bodies
+from skills_core.context.body_words import WordCounts, new_postings
 from skills_core.context.calibration import RECALIBRATE_SHARE, strong_bar
 from skills_core.context.derived import DerivedSkills
 from skills_core.context.selection import (
@@ -62,8 +65,7 @@ from skills_core.context.selection import (
     select_skills,
     skill_tags,
 )
-from skills_core.context.shelves import BodyShelves
-from skills_core.context.tokens import TERMS, search_terms, stem_forms, tokenize_bytes
+from skills_core.context.tokens import TERMS, search_terms, stem_forms
 from skills_core.format.models import SkillMetadata
 
 R = TypeVar("R")
@@ -82,6 +84,9 @@ MAX_QUERY_TERMS = 1_000
 """How many distinct terms of a query are scored: a pasted log or document costs at most the
 first 1,000 (each term new to the index looks up its stem's forms once)."""
 
+MAX_KEPT_HOLDERS = 1_000_000
+"""How many (term, skill) scores searches keep between catalog changes, in all."""
+
 SEARCH_POLICY = SelectionPolicy(top_k=5)
 """The default policy of ranked search: the five best skills sharing a term with the request."""
 
@@ -92,25 +97,16 @@ class IndexedSkill(SkillFacts):
 
     Attributes:
         head: Weighted counts of the name, description and tag terms.
-        body: Counts of the body's words (tokens, not stemmed).
-        length: How many words the body holds.
+        body: Counts of the body's words (tokens, not stemmed), made by the index's postings.
     """
 
     head: Mapping[str, int]
-    body: Mapping[str, int]
-    length: int
+    body: WordCounts
 
-
-def index_skill(name: str, entry: CatalogEntry, metadata: SkillMetadata) -> IndexedSkill:
-    """Count one skill's head terms, each repeated by its field's weight, and its body's words."""
-    tags = skill_tags(metadata)
-    head = Counter(
-        search_terms(metadata.name) * NAME_WEIGHT
-        + search_terms(metadata.description) * DESCRIPTION_WEIGHT
-        + search_terms(" ".join(tags)) * TAG_WEIGHT
-    )
-    words = tokenize_bytes(entry.raw[entry.body_start :])
-    return IndexedSkill(name, entry.location, metadata, tags, head, Counter(words), len(words))
+    @property
+    def length(self) -> int:
+        """How many words the body holds."""
+        return self.body.length
 
 
 class SkillSearchIndex:
@@ -124,12 +120,12 @@ class SkillSearchIndex:
     """
 
     def __init__(self, catalog: SkillCatalog) -> None:
-        self._skills = DerivedSkills(catalog, index_skill)
+        self._words = new_postings()
+        self._skills = DerivedSkills(catalog, self._index_skill)
         self._indexed: dict[str, IndexedSkill] = {}
         self._heads: dict[str, dict[str, int]] = {}  # term -> {skill: weighted head count}
-        self._bodies = BodyShelves()
-        self._postings: dict[str, dict[str, int]] = {}  # term -> {skill: body count}, once asked
-        self._forms: dict[str, str] = {}  # body word -> the asked term it is a form of
+        self._kept: dict[str, dict[str, float]] = {}  # term -> _found(term), until a change
+        self._kept_holders = 0
         self._total_length = 0
         self._bar: float | None = None  # the strong bar, set on first use
         self._changes = 0  # skills added or removed since the bar was set
@@ -213,6 +209,17 @@ class SkillSearchIndex:
         """
         return await self._skills.read_bodies()
 
+    def _index_skill(self, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> IndexedSkill:
+        """Count a skill's head terms, each repeated by its field's weight, and its body's words."""
+        tags = skill_tags(metadata)
+        head = Counter(
+            search_terms(metadata.name) * NAME_WEIGHT
+            + search_terms(metadata.description) * DESCRIPTION_WEIGHT
+            + search_terms(" ".join(tags)) * TAG_WEIGHT
+        )
+        body = self._words.count(entry.raw[entry.body_start :])
+        return IndexedSkill(name, entry.location, metadata, tags, head, body)
+
     def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
         """Each matching skill's share of the query's attainable weight."""
         count = len(self._indexed)
@@ -228,7 +235,21 @@ class SkillSearchIndex:
         return {name: score / attainable for name, score in scores.items()}
 
     def _found(self, term: str) -> dict[str, float]:
-        """``{skill: weighted, length-normalised count}`` of every skill holding ``term``."""
+        """``{skill: weighted, length-normalised count}`` of every skill holding ``term``.
+
+        Kept until the catalog changes, up to :data:`MAX_KEPT_HOLDERS` holders in all.
+        """
+        found = self._kept.get(term)
+        if found is None:
+            found = self._holders(term)
+            if self._kept_holders + len(found) > MAX_KEPT_HOLDERS:
+                self._kept.clear()
+                self._kept_holders = 0
+            self._kept[term] = found
+            self._kept_holders += len(found)
+        return found
+
+    def _holders(self, term: str) -> dict[str, float]:
         indexed = self._indexed
         average = self._total_length / len(indexed) if indexed else 0.0
         found = {
@@ -240,17 +261,9 @@ class SkillSearchIndex:
         return found
 
     def _body_postings(self, term: str) -> dict[str, int]:
-        """``{skill: count}`` of the body words sharing ``term``'s stem, gathered on first use."""
-        postings = self._postings.get(term)
-        if postings is not None:
-            return postings
-        postings = self._postings[term] = {}
-        for form in self._bodies.held(stem_forms(term)):
-            if TERMS[form] == term:
-                self._forms[form] = term
-                for name, count in self._bodies.counts(form).items():
-                    postings[name] = postings.get(name, 0) + count
-        return postings
+        """``{skill: count}`` of the body words sharing ``term``'s stem."""
+        words = self._words
+        return words.counts([form for form in words.held(stem_forms(term)) if TERMS[form] == term])
 
     def _strong_bar(self) -> float:
         if self._bar is None or self._changes > RECALIBRATE_SHARE * len(self._indexed):
@@ -264,12 +277,15 @@ class SkillSearchIndex:
             self._changes = 0
         return self._bar
 
-    @staticmethod
-    def _chance_term(skill: IndexedSkill, rng: random.Random) -> str:
+    def _chance_term(self, skill: IndexedSkill, rng: random.Random) -> str:
         """A term of ``skill`` drawn at random: one of its head's or its body's, stemmed."""
-        words = [*skill.head, *skill.body]
-        word = rng.choice(words) if words else ""
-        return word if word in skill.head else TERMS[word]
+        heads = len(skill.head)
+        if not heads + len(skill.body):
+            return ""
+        at = rng.randrange(heads + len(skill.body))
+        if at < heads:
+            return list(skill.head)[at]
+        return TERMS[self._words.word(skill.body, at - heads)]
 
     def _best_score(self, terms: Counter[str]) -> float:
         return max(self._scores(terms).values(), default=0.0)
@@ -278,44 +294,24 @@ class SkillSearchIndex:
         added, removed = self._skills.sync()
         if not added and not removed:
             return
+        self._kept.clear()
+        self._kept_holders = 0
         for skill in removed:
             del self._indexed[skill.name]
-            self._bodies.remove(skill.name)
+            self._words.remove(skill.name)
             self._total_length -= skill.length
             for term in skill.head:
                 holders = self._heads[term]
                 del holders[skill.name]
                 if not holders:
                     del self._heads[term]
-            for word in self._asked(skill.body):
-                self._postings[self._forms[word]].pop(skill.name, None)
         for skill in added:
             self._indexed[skill.name] = skill
             self._total_length += skill.length
             for term, n in skill.head.items():
                 self._heads.setdefault(term, {})[skill.name] = n
-        # a word new to the catalog (so to its shelf) may be a form of an asked term
-        bodies = {skill.name: skill.body for skill in added}
-        self._note_forms(self._bodies.add(bodies, fresh=bool(self._postings)))
-        for skill in added:
-            for word in self._asked(skill.body):
-                postings = self._postings[self._forms[word]]
-                postings[skill.name] = postings.get(skill.name, 0) + skill.body[word]
+        self._words.add({skill.name: skill.body for skill in added})
         self._changes += len(added) + len(removed)
-
-    def _note_forms(self, words: Iterable[str]) -> None:
-        """Record which of ``words`` (new to the catalog) are forms of an asked term."""
-        for word in words:
-            term = TERMS[word]
-            if term in self._postings and word in stem_forms(term):
-                self._forms[word] = term
-
-    def _asked(self, counts: Mapping[str, int]) -> Iterable[str]:
-        """The words of ``counts`` that are forms of an asked term (their postings exist)."""
-        forms = self._forms
-        if len(counts) < len(forms):
-            return [word for word in counts if word in forms]
-        return [word for word in forms if word in counts]
 
 
 _SHARED: weakref.WeakKeyDictionary[SkillCatalog, SkillSearchIndex] = weakref.WeakKeyDictionary()

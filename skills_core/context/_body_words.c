@@ -1,0 +1,625 @@
+/* Skills' body words in C: each body cut and counted, and which skills hold each word.
+ *
+ * The pure-Python twin and the contract both follow are in body_words.py. A token is a run of
+ * ASCII letters and digits, lowercased (tokens.py); every distinct token is stored once, as
+ * bytes in an arena, under a numeric id. A body's counts are arrays of ids and counts, in the
+ * order the words first occur; each word's postings list the skills holding it, in the order
+ * they were added, so a removal finds its entry by binary search. No Python object is made per
+ * token or per (skill, word) pair: that is what makes indexing 10,000 real-sized skills cheap.
+ * Every function runs holding the GIL, so each call is atomic for Python threads.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+static unsigned char WORD_BYTE[256]; /* a letter or digit's lowercase form; 0: a separator */
+static uint64_t SEED[3];             /* random per process: crafted words cannot collide */
+#define PREFETCH 8 /* how many words ahead table slots and postings are fetched */
+
+static inline uint64_t mix(uint64_t a, uint64_t b) {
+    __uint128_t product = (__uint128_t)a * b;
+    return (uint64_t)product ^ (uint64_t)(product >> 64);
+}
+
+/* The 8 bytes at ``word``, of which only the first ``left`` (when under 8) are the word's.
+ * Every buffer words are read from has 8 bytes to spare after its last word. */
+static inline uint64_t chunk_at(const unsigned char *word, size_t left) {
+    uint64_t chunk;
+    memcpy(&chunk, word, 8);
+    return left >= 8 ? chunk : chunk & ((UINT64_C(1) << (8 * left)) - 1);
+}
+
+static inline uint64_t hash_word(const unsigned char *word, size_t length) {
+    uint64_t hash = SEED[0];
+    for (size_t at = 0; at < length; at += 8)
+        hash = mix(hash ^ SEED[1], chunk_at(word + at, length - at) ^ SEED[2]);
+    return mix(hash ^ length ^ SEED[2], SEED[1]);
+}
+
+static inline int same_word(const unsigned char *one, const unsigned char *other, size_t length) {
+    for (size_t at = 0; at < length; at += 8)
+        if (chunk_at(one + at, length - at) != chunk_at(other + at, length - at)) return 0;
+    return 1;
+}
+
+/* ---- WordCounts: one body's distinct words and their counts --------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    uint64_t owner;   /* the serial of the Postings whose vocabulary the ids belong to */
+    uint32_t *ids;    /* distinct word ids, in order of first occurrence */
+    uint32_t *counts; /* how often each occurs */
+    Py_ssize_t distinct;
+    Py_ssize_t length; /* tokens in all */
+} WordCounts;
+
+static void WordCounts_dealloc(WordCounts *self) {
+    PyMem_Free(self->ids);
+    PyMem_Free(self->counts);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static Py_ssize_t WordCounts_len(WordCounts *self) { return self->distinct; }
+
+static PyObject *WordCounts_get_length(WordCounts *self, void *closure) {
+    return PyLong_FromSsize_t(self->length);
+}
+
+static PyGetSetDef WordCounts_getset[] = {
+    {"length", (getter)WordCounts_get_length, NULL, "How many words the body holds.", NULL},
+    {NULL},
+};
+
+static PySequenceMethods WordCounts_sequence = {.sq_length = (lenfunc)WordCounts_len};
+
+static PyTypeObject WordCountsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "skills_core.context._body_words.WordCounts",
+    .tp_doc = "One body's distinct words and how often each occurs (made by Postings.count).",
+    .tp_basicsize = sizeof(WordCounts),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)WordCounts_dealloc,
+    .tp_as_sequence = &WordCounts_sequence,
+    .tp_getset = WordCounts_getset,
+};
+
+/* ---- Postings: a vocabulary, and every added skill's words ------------------------------ */
+
+typedef struct {
+    uint32_t skill; /* the skill's serial in this Postings */
+    uint32_t count;
+} Posting;
+
+typedef struct {
+    Posting *items;
+    uint32_t size, capacity;
+} PostingList;
+
+typedef struct {
+    uint64_t hash;
+    uint64_t head; /* the word's first 8 bytes: words of up to 8 are told apart without the arena */
+    uint32_t id;   /* the word's id + 1; 0: an empty slot */
+    uint32_t length;
+} VocabSlot;
+
+typedef struct {
+    PyObject_HEAD
+    uint64_t serial;
+    /* vocabulary: word id -> bytes, and an open addressing table from a word to its id */
+    VocabSlot *table;
+    size_t table_capacity;
+    uint32_t words;
+    size_t *word_start;
+    uint32_t *word_length;
+    PyObject **word_text; /* the word as a str, made the first time it is asked for */
+    PostingList *postings;
+    size_t words_capacity;
+    unsigned char *arena;
+    size_t arena_size, arena_capacity;
+    /* skills: serial -> name and counts; name -> serial */
+    PyObject **skill_name;
+    WordCounts **skill_counts;
+    uint32_t skills, skills_capacity;
+    PyObject *serials; /* dict name -> int serial */
+} Postings;
+
+static uint64_t next_serial = 1;
+
+static int grow(void **array, size_t item, size_t *capacity, size_t needed) {
+    if (needed <= *capacity) return 0;
+    size_t size = *capacity ? *capacity : 64;
+    while (size < needed) size *= 2;
+    void *grown = PyMem_Realloc(*array, item * size);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *array = grown;
+    *capacity = size;
+    return 0;
+}
+
+static int table_rehash(Postings *self, size_t capacity) {
+    VocabSlot *table = PyMem_Calloc(capacity, sizeof(VocabSlot));
+    if (table == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t slot = 0; slot < self->table_capacity; slot++) {
+        if (self->table[slot].id == 0) continue;
+        size_t at = self->table[slot].hash & (capacity - 1);
+        while (table[at].id != 0) at = (at + 1) & (capacity - 1);
+        table[at] = self->table[slot];
+    }
+    PyMem_Free(self->table);
+    self->table = table;
+    self->table_capacity = capacity;
+    return 0;
+}
+
+/* Where a word is, or would go, in the vocabulary table. */
+static VocabSlot *find_slot(Postings *self, const unsigned char *word, size_t length,
+                            uint64_t hash) {
+    uint64_t head = chunk_at(word, length);
+    size_t mask = self->table_capacity - 1;
+    for (size_t at = hash & mask;; at = (at + 1) & mask) {
+        VocabSlot *slot = &self->table[at];
+        if (slot->id == 0) return slot;
+        if (slot->hash == hash && slot->length == length && slot->head == head &&
+            (length <= 8 ||
+             same_word(self->arena + self->word_start[slot->id - 1] + 8, word + 8, length - 8)))
+            return slot;
+    }
+}
+
+/* The id of a word, or -1 when the vocabulary does not hold it. */
+static int64_t find_word(Postings *self, const unsigned char *word, size_t length, uint64_t hash) {
+    return (int64_t)find_slot(self, word, length, hash)->id - 1;
+}
+
+/* The id of a word, added to the vocabulary when new; -1 on an error (set). */
+static int64_t word_id(Postings *self, const unsigned char *word, size_t length, uint64_t hash) {
+    VocabSlot *slot = find_slot(self, word, length, hash);
+    if (slot->id != 0) return slot->id - 1;
+    if (self->words == UINT32_MAX - 1) {
+        PyErr_SetString(PyExc_OverflowError, "more distinct words than an index holds");
+        return -1;
+    }
+    size_t needed = (size_t)self->words + 1, capacity = self->words_capacity;
+    if (grow((void **)&self->word_start, sizeof(size_t), &capacity, needed) < 0) return -1;
+    capacity = self->words_capacity;
+    if (grow((void **)&self->word_length, sizeof(uint32_t), &capacity, needed) < 0) return -1;
+    capacity = self->words_capacity;
+    if (grow((void **)&self->word_text, sizeof(PyObject *), &capacity, needed) < 0) return -1;
+    capacity = self->words_capacity;
+    if (grow((void **)&self->postings, sizeof(PostingList), &capacity, needed) < 0) return -1;
+    self->words_capacity = capacity;
+    size_t arena_needed = self->arena_size + length + 8; /* 8 to spare: see chunk_at */
+    if (grow((void **)&self->arena, 1, &self->arena_capacity, arena_needed) < 0) return -1;
+    uint32_t id = self->words++;
+    memcpy(self->arena + self->arena_size, word, length);
+    memset(self->arena + self->arena_size + length, 0, 8);
+    self->word_start[id] = self->arena_size;
+    self->word_length[id] = (uint32_t)length;
+    self->word_text[id] = NULL;
+    self->postings[id] = (PostingList){NULL, 0, 0};
+    self->arena_size += length;
+    *slot = (VocabSlot){hash, chunk_at(word, length), id + 1, (uint32_t)length};
+    if (self->words * 2 > self->table_capacity && table_rehash(self, self->table_capacity * 2) < 0)
+        return -1; /* the word is added; the table stays as full as it is until the next */
+    return id;
+}
+
+/* A borrowed str of word ``id``, made on first use. */
+static PyObject *word_text(Postings *self, uint32_t id) {
+    if (self->word_text[id] == NULL) {
+        uint32_t length = self->word_length[id];
+        PyObject *text = PyUnicode_New(length, 127);
+        if (text == NULL) return NULL;
+        memcpy(PyUnicode_DATA(text), self->arena + self->word_start[id], length);
+        self->word_text[id] = text;
+    }
+    return self->word_text[id];
+}
+
+#define SHORT_WORD 64 /* a word asked for up to this long is copied on the stack */
+
+/* The id of a str word, or -1 when not held (or not a str of ASCII letters and digits). */
+static int64_t id_of_text(Postings *self, PyObject *text) {
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) return -1;
+    size_t length = (size_t)PyUnicode_GET_LENGTH(text);
+    unsigned char near[SHORT_WORD + 8] = {0};
+    unsigned char *padded = length <= SHORT_WORD ? near : PyMem_Calloc(length + 8, 1);
+    if (padded == NULL) return -1; /* no memory for a copy: not held */
+    memcpy(padded, PyUnicode_1BYTE_DATA(text), length); /* 8 bytes to spare: see chunk_at */
+    int64_t id = find_word(self, padded, length, hash_word(padded, length));
+    if (padded != near) PyMem_Free(padded);
+    return id;
+}
+
+static PyObject *Postings_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    if (PyTuple_GET_SIZE(args) != 0 || (kwargs != NULL && PyDict_GET_SIZE(kwargs) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "Postings() takes no arguments");
+        return NULL;
+    }
+    Postings *self = (Postings *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    self->serial = next_serial++;
+    self->serials = PyDict_New();
+    self->table_capacity = 1 << 12;
+    self->table = PyMem_Calloc(self->table_capacity, sizeof(VocabSlot));
+    if (self->serials == NULL || self->table == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)self;
+}
+
+static void Postings_dealloc(Postings *self) {
+    for (uint32_t id = 0; id < self->words; id++) {
+        Py_XDECREF(self->word_text[id]);
+        PyMem_Free(self->postings[id].items);
+    }
+    for (uint32_t serial = 0; serial < self->skills; serial++) {
+        Py_XDECREF(self->skill_name[serial]);
+        Py_XDECREF(self->skill_counts[serial]);
+    }
+    Py_XDECREF(self->serials);
+    PyMem_Free(self->table);
+    PyMem_Free(self->word_start);
+    PyMem_Free(self->word_length);
+    PyMem_Free(self->word_text);
+    PyMem_Free(self->postings);
+    PyMem_Free(self->arena);
+    PyMem_Free(self->skill_name);
+    PyMem_Free(self->skill_counts);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* A body's distinct words while it is counted: an open addressing table over its tokens. */
+typedef struct {
+    uint64_t hash;
+    const unsigned char *word;
+    uint32_t length;
+    uint32_t order; /* the word's place among the body's distinct words + 1; 0: an empty slot */
+} Seen;
+
+typedef struct {
+    Seen *slots;
+    size_t capacity;
+    uint32_t *counts; /* by order of first occurrence */
+    size_t distinct;
+} BodyWords;
+
+static int body_words_grow(BodyWords *words) {
+    size_t capacity = words->capacity * 2;
+    Seen *slots = PyMem_Calloc(capacity, sizeof(Seen));
+    uint32_t *counts = PyMem_Realloc(words->counts, sizeof(uint32_t) * (capacity / 2 + 1));
+    if (counts != NULL) words->counts = counts;
+    if (slots == NULL || counts == NULL) {
+        PyMem_Free(slots);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t slot = 0; slot < words->capacity; slot++) {
+        if (words->slots[slot].order == 0) continue;
+        size_t at = words->slots[slot].hash & (capacity - 1);
+        while (slots[at].order != 0) at = (at + 1) & (capacity - 1);
+        slots[at] = words->slots[slot];
+    }
+    PyMem_Free(words->slots);
+    words->slots = slots;
+    words->capacity = capacity;
+    return 0;
+}
+
+/* Count one token of the body; -1 on an error (set). */
+static inline int body_words_add(BodyWords *words, const unsigned char *word, size_t length) {
+    uint64_t hash = hash_word(word, length);
+    size_t mask = words->capacity - 1;
+    for (size_t at = hash & mask;; at = (at + 1) & mask) {
+        Seen *slot = &words->slots[at];
+        if (slot->order == 0) {
+            *slot = (Seen){hash, word, (uint32_t)length, (uint32_t)++words->distinct};
+            words->counts[words->distinct - 1] = 1;
+            return words->distinct * 2 > words->capacity ? body_words_grow(words) : 0;
+        }
+        if (slot->hash == hash && slot->length == length && same_word(slot->word, word, length)) {
+            words->counts[slot->order - 1]++;
+            return 0;
+        }
+    }
+}
+
+static PyObject *Postings_count(Postings *self, PyObject *data) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *bytes = view.buf;
+    size_t size = (size_t)view.len;
+    unsigned char *lowered = PyMem_Malloc(size + 9); /* a separator, and 8 to spare */
+    size_t capacity = 256; /* room for a word in 16 bytes of body: few bodies need more */
+    while (capacity < size / 8 && capacity < (1 << 16)) capacity *= 2;
+    BodyWords words = {PyMem_Calloc(capacity, sizeof(Seen)), capacity,
+                       PyMem_Malloc(sizeof(uint32_t) * (capacity / 2 + 1)), 0};
+    uint32_t *ids = NULL;
+    WordCounts *result = NULL;
+    Py_ssize_t length = 0;
+    if (lowered == NULL || words.slots == NULL || words.counts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t at = 0; at < size; at++) lowered[at] = WORD_BYTE[bytes[at]];
+    memset(lowered + size, 0, 9);
+    for (size_t at = 0; at < size;) {
+        if (lowered[at] == 0) {
+            at++;
+            continue;
+        }
+        size_t start = at;
+        while (lowered[at] != 0) at++;
+        if (body_words_add(&words, lowered + start, at - start) < 0) goto done;
+        length++;
+    }
+    ids = PyMem_Malloc(sizeof(uint32_t) * (words.distinct + 1));
+    if (ids == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* The vocabulary's table is large and each look is a cache miss: list the body's words
+     * first, then look each up while the CPU fetches the slot of one a few places ahead. */
+    size_t listed = 0;
+    for (size_t slot = 0; slot < words.capacity; slot++)
+        if (words.slots[slot].order != 0) words.slots[listed++] = words.slots[slot];
+    for (size_t at = 0; at < listed; at++) {
+        if (at + PREFETCH < listed)
+            __builtin_prefetch(&self->table[words.slots[at + PREFETCH].hash &
+                                             (self->table_capacity - 1)]);
+        Seen *seen = &words.slots[at];
+        int64_t id = word_id(self, seen->word, seen->length, seen->hash);
+        if (id < 0) goto done;
+        ids[seen->order - 1] = (uint32_t)id;
+    }
+    result = PyObject_New(WordCounts, &WordCountsType);
+    if (result == NULL) goto done;
+    result->owner = self->serial;
+    result->ids = ids;
+    result->counts = PyMem_Realloc(words.counts, sizeof(uint32_t) * (words.distinct + 1));
+    if (result->counts == NULL) result->counts = words.counts; /* not shrunk: keep it */
+    result->distinct = (Py_ssize_t)words.distinct;
+    result->length = length;
+    ids = NULL;
+    words.counts = NULL;
+done:
+    PyMem_Free(lowered);
+    PyMem_Free(words.slots);
+    PyMem_Free(words.counts);
+    PyMem_Free(ids);
+    PyBuffer_Release(&view);
+    return (PyObject *)result;
+}
+
+static WordCounts *own_counts(Postings *self, PyObject *counts) {
+    if (!PyObject_TypeCheck(counts, &WordCountsType)) {
+        PyErr_SetString(PyExc_TypeError, "expected WordCounts");
+        return NULL;
+    }
+    if (((WordCounts *)counts)->owner != self->serial) {
+        PyErr_SetString(PyExc_ValueError, "these counts were made by another Postings");
+        return NULL;
+    }
+    return (WordCounts *)counts;
+}
+
+/* Post one skill's words; -1 on an error (set), with nothing posted. */
+static int add_skill(Postings *self, PyObject *name, PyObject *counts_object) {
+    if (!PyUnicode_Check(name)) {
+        PyErr_SetString(PyExc_TypeError, "a skill's name must be a str");
+        return -1;
+    }
+    WordCounts *counts = own_counts(self, counts_object);
+    if (counts == NULL) return -1;
+    int held = PyDict_Contains(self->serials, name);
+    if (held != 0) {
+        if (held > 0) PyErr_Format(PyExc_KeyError, "%R is held already", name);
+        return -1;
+    }
+    if (self->skills == UINT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "more skills added than an index counts");
+        return -1;
+    }
+    size_t capacity = self->skills_capacity;
+    if (grow((void **)&self->skill_name, sizeof(PyObject *), &capacity, self->skills + 1) < 0)
+        return -1;
+    capacity = self->skills_capacity;
+    if (grow((void **)&self->skill_counts, sizeof(PyObject *), &capacity, self->skills + 1) < 0)
+        return -1;
+    self->skills_capacity = (uint32_t)capacity;
+    for (Py_ssize_t at = 0; at < counts->distinct; at++) { /* room first: all or nothing */
+        if (at + PREFETCH < counts->distinct)
+            __builtin_prefetch(&self->postings[counts->ids[at + PREFETCH]]);
+        PostingList *list = &self->postings[counts->ids[at]];
+        size_t room = list->capacity;
+        if (grow((void **)&list->items, sizeof(Posting), &room, (size_t)list->size + 1) < 0)
+            return -1;
+        list->capacity = (uint32_t)room;
+    }
+    PyObject *serial = PyLong_FromUnsignedLong(self->skills);
+    if (serial == NULL || PyDict_SetItem(self->serials, name, serial) < 0) {
+        Py_XDECREF(serial);
+        return -1;
+    }
+    Py_DECREF(serial);
+    for (Py_ssize_t at = 0; at < counts->distinct; at++) {
+        if (at + PREFETCH < counts->distinct) {
+            PostingList *ahead = &self->postings[counts->ids[at + PREFETCH]];
+            __builtin_prefetch(ahead->items + ahead->size, 1);
+        }
+        PostingList *list = &self->postings[counts->ids[at]];
+        list->items[list->size++] = (Posting){self->skills, counts->counts[at]};
+    }
+    Py_INCREF(name);
+    Py_INCREF(counts);
+    self->skill_name[self->skills] = name;
+    self->skill_counts[self->skills] = counts;
+    self->skills++;
+    return 0;
+}
+
+static PyObject *Postings_add(Postings *self, PyObject *skills) {
+    PyObject *items = PyMapping_Items(skills);
+    if (items == NULL) return NULL;
+    for (Py_ssize_t at = 0; at < PyList_GET_SIZE(items); at++) {
+        PyObject *item = PyList_GET_ITEM(items, at);
+        if (add_skill(self, PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1)) < 0) {
+            Py_DECREF(items);
+            return NULL;
+        }
+    }
+    Py_DECREF(items);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Postings_remove(Postings *self, PyObject *name) {
+    PyObject *serial_object = PyDict_GetItemWithError(self->serials, name);
+    if (serial_object == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
+        return NULL;
+    }
+    uint32_t serial = (uint32_t)PyLong_AsUnsignedLong(serial_object);
+    WordCounts *counts = self->skill_counts[serial];
+    for (Py_ssize_t at = 0; at < counts->distinct; at++) {
+        PostingList *list = &self->postings[counts->ids[at]];
+        uint32_t low = 0, high = list->size; /* serials ascend along a list */
+        while (low < high) {
+            uint32_t middle = low + (high - low) / 2;
+            if (list->items[middle].skill < serial)
+                low = middle + 1;
+            else
+                high = middle;
+        }
+        if (low < list->size && list->items[low].skill == serial) {
+            memmove(list->items + low, list->items + low + 1,
+                    sizeof(Posting) * (list->size - low - 1));
+            list->size--;
+        }
+    }
+    if (PyDict_DelItem(self->serials, name) < 0) return NULL;
+    Py_CLEAR(self->skill_name[serial]);
+    Py_CLEAR(self->skill_counts[serial]);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Postings_held(Postings *self, PyObject *words) {
+    PyObject *iterator = PyObject_GetIter(words);
+    if (iterator == NULL) return NULL;
+    PyObject *held = PyList_New(0), *word;
+    while (held != NULL && (word = PyIter_Next(iterator)) != NULL) {
+        int64_t id = id_of_text(self, word);
+        if (id >= 0 && self->postings[id].size > 0 && PyList_Append(held, word) < 0)
+            Py_CLEAR(held);
+        Py_DECREF(word);
+    }
+    Py_DECREF(iterator);
+    if (PyErr_Occurred()) Py_CLEAR(held);
+    return held;
+}
+
+static PyObject *Postings_counts(Postings *self, PyObject *words) {
+    PyObject *iterator = PyObject_GetIter(words);
+    if (iterator == NULL) return NULL;
+    PyObject *found = PyDict_New(), *word;
+    while (found != NULL && (word = PyIter_Next(iterator)) != NULL) {
+        int64_t id = id_of_text(self, word);
+        Py_DECREF(word);
+        if (id < 0) continue;
+        PostingList *list = &self->postings[id];
+        for (uint32_t at = 0; at < list->size; at++) {
+            PyObject *name = self->skill_name[list->items[at].skill];
+            PyObject *before = PyDict_GetItemWithError(found, name);
+            long total = (long)list->items[at].count + (before ? PyLong_AsLong(before) : 0);
+            PyObject *count = PyErr_Occurred() ? NULL : PyLong_FromLong(total);
+            if (count == NULL || PyDict_SetItem(found, name, count) < 0) {
+                Py_XDECREF(count);
+                Py_CLEAR(found);
+                break;
+            }
+            Py_DECREF(count);
+        }
+    }
+    Py_DECREF(iterator);
+    if (PyErr_Occurred()) Py_CLEAR(found);
+    return found;
+}
+
+static PyObject *Postings_word(Postings *self, PyObject *args) {
+    PyObject *counts_object;
+    Py_ssize_t at;
+    if (!PyArg_ParseTuple(args, "On:word", &counts_object, &at)) return NULL;
+    WordCounts *counts = own_counts(self, counts_object);
+    if (counts == NULL) return NULL;
+    if (at < 0 || at >= counts->distinct) {
+        PyErr_SetString(PyExc_IndexError, "word index out of range");
+        return NULL;
+    }
+    PyObject *text = word_text(self, counts->ids[at]);
+    Py_XINCREF(text);
+    return text;
+}
+
+static Py_ssize_t Postings_len(Postings *self) { return PyDict_Size(self->serials); }
+
+static PyMethodDef Postings_methods[] = {
+    {"count", (PyCFunction)Postings_count, METH_O, "count(data) -> WordCounts of a body's bytes"},
+    {"add", (PyCFunction)Postings_add, METH_O, "add({name: counts}): post skills' words"},
+    {"remove", (PyCFunction)Postings_remove, METH_O, "remove(name): take a skill's words off"},
+    {"held", (PyCFunction)Postings_held, METH_O, "held(words) -> those some skill holds"},
+    {"counts", (PyCFunction)Postings_counts, METH_O,
+     "counts(words) -> {skill: how often it holds any of them}"},
+    {"word", (PyCFunction)Postings_word, METH_VARARGS, "word(counts, i) -> its i-th distinct word"},
+    {NULL},
+};
+
+static PySequenceMethods Postings_sequence = {.sq_length = (lenfunc)Postings_len};
+
+static PyTypeObject PostingsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "skills_core.context._body_words.Postings",
+    .tp_doc = "Skills' body words: a vocabulary, and which skills hold each word.",
+    .tp_basicsize = sizeof(Postings),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = Postings_new,
+    .tp_dealloc = (destructor)Postings_dealloc,
+    .tp_methods = Postings_methods,
+    .tp_as_sequence = &Postings_sequence,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "skills_core.context._body_words",
+    .m_doc = "Skills' body words, cut, counted and posted in C (see body_words.py).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__body_words(void) {
+    for (int byte = 0; byte < 256; byte++) {
+        if (byte >= 'A' && byte <= 'Z')
+            WORD_BYTE[byte] = (unsigned char)(byte + 32);
+        else if ((byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9'))
+            WORD_BYTE[byte] = (unsigned char)byte;
+    }
+    PyObject *os = PyImport_ImportModule("os");
+    PyObject *random = os ? PyObject_CallMethod(os, "urandom", "i", (int)sizeof(SEED)) : NULL;
+    Py_XDECREF(os);
+    if (random == NULL) return NULL;
+    memcpy(SEED, PyBytes_AS_STRING(random), sizeof(SEED));
+    Py_DECREF(random);
+    for (int at = 0; at < 3; at++) SEED[at] |= 1; /* odd: a product never loses every bit */
+    if (PyType_Ready(&WordCountsType) < 0 || PyType_Ready(&PostingsType) < 0) return NULL;
+    PyObject *created = PyModule_Create(&module);
+    if (created == NULL) return NULL;
+    if (PyModule_AddObjectRef(created, "WordCounts", (PyObject *)&WordCountsType) < 0 ||
+        PyModule_AddObjectRef(created, "Postings", (PyObject *)&PostingsType) < 0) {
+        Py_DECREF(created);
+        return NULL;
+    }
+    return created;
+}

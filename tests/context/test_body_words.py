@@ -1,0 +1,185 @@
+"""Body words: the C postings and their pure-Python twin keep one contract, word for word."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import threading
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skills_core.context import body_words
+from skills_core.context.body_words import (
+    NATIVE,
+    Postings,
+    PythonPostings,
+    WordCounts,
+    new_postings,
+)
+from skills_core.context.shelves import SHELVES
+from skills_core.context.tokens import tokenize_bytes
+from tests.support.examples import examples
+
+IMPLEMENTATIONS: list[Callable[[], Postings]] = [PythonPostings]
+if NATIVE is not None:
+    IMPLEMENTATIONS.append(NATIVE)
+
+
+@pytest.fixture(params=IMPLEMENTATIONS, ids=lambda made: made.__module__.rsplit(".", 1)[-1])
+def postings(request: pytest.FixtureRequest) -> Postings:
+    made: Callable[[], Postings] = request.param
+    return made()
+
+
+def words_of(postings: Postings, data: bytes) -> list[tuple[str, int]]:
+    """A body's distinct words in order of first occurrence, each with its count, as posted."""
+    counts = postings.count(data)
+    postings.add({"probe": counts})
+    try:
+        words = [postings.word(counts, at) for at in range(len(counts))]
+        return [(word, postings.counts([word])["probe"]) for word in words]
+    finally:
+        postings.remove("probe")
+
+
+def test_the_extension_is_built_where_a_c_compiler_is() -> None:
+    """CI and every developer machine have one: a silent fallback would hide a broken build."""
+    if shutil.which("cc") or shutil.which("gcc"):
+        assert NATIVE is not None
+        assert type(new_postings()) is NATIVE
+    body_words.NATIVE, native = None, body_words.NATIVE
+    try:
+        assert type(new_postings()) is PythonPostings
+    finally:
+        body_words.NATIVE = native
+
+
+def test_a_body_is_cut_as_tokenize_cuts_it(postings: Postings) -> None:
+    data = "Résumé PDF-forms, K\u212a x\u0130y 42 pdf PDF forms_2".encode()
+    counts = postings.count(data)
+    assert counts.length == len(tokenize_bytes(data)) == 12
+    assert len(counts) == 9
+    assert words_of(postings, data) == [
+        ("r", 1),
+        ("sum", 1),
+        ("pdf", 3),
+        ("forms", 2),
+        ("k", 1),
+        ("x", 1),
+        ("y", 1),
+        ("42", 1),
+        ("2", 1),
+    ]
+
+
+@pytest.mark.parametrize("data", [b"", b"   ", b"\xff\xfe--\x00\n", "ÀÉÎ".encode()])
+def test_a_body_without_words_counts_none(postings: Postings, data: bytes) -> None:
+    counts = postings.count(data)
+    assert (counts.length, len(counts)) == (0, 0)
+    postings.add({"empty": counts})
+    assert len(postings) == 1
+    assert postings.counts(["a"]) == {}
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.binary(max_size=600) | st.text(max_size=300).map(str.encode))
+def test_counts_equal_counter_over_tokenize(data: bytes) -> None:
+    expected = Counter(tokenize_bytes(data))
+    for made in IMPLEMENTATIONS:
+        postings = made()
+        assert words_of(postings, data) == list(expected.items())
+        assert postings.count(data).length == expected.total()
+
+
+def test_many_distinct_and_long_words_are_told_apart(postings: Postings) -> None:
+    """Past every table's first size, words sharing 8- and 16-byte prefixes stay distinct."""
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(70_000)] + [
+        "abcdefgh" * 3 + str(i) for i in range(500)
+    ]  # 25-27 bytes each
+    words += ["x" * 300, "x" * 301, "y" * 5_000]
+    tokens = [rng.choice(words) for _ in range(120_000)] + words
+    data = " ".join(tokens).encode()
+    expected = Counter(tokens)
+    postings.add({"big": postings.count(data), "small": postings.count(b"x" * 300)})
+    assert dict(words_of(postings, data)) == expected
+    assert postings.counts(["x" * 300]) == {"big": expected["x" * 300], "small": 1}
+    assert postings.counts(["y" * 5_000]) == {"big": expected["y" * 5_000]}
+    assert postings.held(["abcdefgh" * 3 + "499", "abcdefgh" * 3 + "500", "x" * 302]) == [
+        "abcdefgh" * 3 + "499"
+    ]
+
+
+def test_postings_follow_adds_and_removals(postings: Postings) -> None:
+    postings.add(
+        {
+            "a": postings.count(b"deploy deploys deploy"),
+            "b": postings.count(b"Deploys and plots"),
+        }
+    )
+    assert postings.held(["plot", "deploys", "nothing", "plots", "Deploy", "café"]) == [
+        "deploys",
+        "plots",
+    ]
+    assert postings.counts(["deploy", "deploys"]) == {"a": 3, "b": 1}
+    postings.remove("a")
+    assert len(postings) == 1
+    assert postings.counts(["deploy", "deploys"]) == {"b": 1}
+    assert postings.held(["deploy"]) in ([], ["deploy"])  # the twin may name a removed word
+    postings.add({"a": postings.count(b"plots")})
+    assert postings.counts(["plots"]) == {"a": 1, "b": 1}
+
+
+def test_misuse_is_refused_and_changes_nothing(postings: Postings) -> None:
+    postings.add({"a": postings.count(b"one two")})
+    with pytest.raises(KeyError):
+        postings.add({"a": postings.count(b"three")})
+    with pytest.raises(KeyError):
+        postings.remove("missing")
+    other = type(postings)()
+    with pytest.raises(ValueError, match="another Postings"):
+        postings.add({"b": other.count(b"three")})
+    with pytest.raises(ValueError, match="another Postings"):
+        postings.word(other.count(b"three"), 0)
+    with pytest.raises(IndexError):
+        postings.word(postings.count(b"one"), 1)
+    assert len(postings) == 1
+    assert postings.counts(["one", "three"]) == {"a": 1}
+
+
+def test_bodies_counted_in_threads_while_skills_are_posted(postings: Postings) -> None:
+    """Counting never depends on other skills: worker threads count while a search posts."""
+    bodies = [f"body {i} shared words a{i % 17} b{i % 5}".encode() for i in range(400)]
+    counted: dict[str, WordCounts] = {}
+
+    def count(part: int) -> None:
+        for i in range(part, len(bodies), 4):
+            counted[f"s{i}"] = postings.count(bodies[i])
+
+    workers = [threading.Thread(target=count, args=(part,)) for part in range(4)]
+    for worker in workers:
+        worker.start()
+    postings.add({"early": postings.count(b"shared a3")})
+    for worker in workers:
+        worker.join()
+    postings.add(counted)
+    assert len(postings) == 401
+    holders = {f"s{i}": 1 for i in range(400) if i % 17 == 3}
+    assert postings.counts(["a3"]) == {"early": 1, **holders}
+    assert len(postings.counts(["shared"])) == 401
+
+
+def test_the_twin_visits_only_the_shelves_holding_a_word() -> None:
+    """A rare word's first query looks into one shelf's skills, not all 10,000."""
+    postings = PythonPostings()
+    body = b"Words every skill holds, about setup and steps. " * 40
+    postings.add({f"s{i:05d}": postings.count(body + f" id{i}x.".encode()) for i in range(10_000)})
+    shelves = postings._shelves
+    for i in range(0, 10_000, 1_000):
+        before = shelves.visited
+        assert postings.counts([f"id{i}x"]) == {f"s{i:05d}": 1}
+        assert shelves.visited - before <= 2 * 10_000 // SHELVES  # one shelf, with slack
