@@ -524,30 +524,84 @@ static PyObject *Postings_held(Postings *self, PyObject *words) {
     return held;
 }
 
-static PyObject *Postings_counts(Postings *self, PyObject *words) {
+/* Add ``extra``'s {name: count} to the sums; -1 on an error (set). */
+static int add_extra(Postings *self, PyObject *extra, double *sums, unsigned char *seen,
+                     uint32_t *met, size_t *count) {
+    Py_ssize_t position = 0;
+    PyObject *name, *value;
+    while (PyDict_Next(extra, &position, &name, &value)) {
+        PyObject *serial_object = PyDict_GetItemWithError(self->serials, name);
+        if (serial_object == NULL) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "%R is not posted", name);
+            return -1;
+        }
+        uint32_t skill = (uint32_t)PyLong_AsUnsignedLong(serial_object);
+        double number = PyFloat_AsDouble(value);
+        if (number == -1.0 && PyErr_Occurred()) return -1;
+        sums[skill] += number;
+        if (!seen[skill]) {
+            seen[skill] = 1;
+            met[(*count)++] = skill;
+        }
+    }
+    return 0;
+}
+
+static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"", "b", "average", "extra", "k1", NULL};
+    PyObject *words, *extra = NULL;
+    double b = 0.0, average = 0.0, k1 = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|dd$Od:counts", keywords, &words, &b,
+                                     &average, &extra, &k1))
+        return NULL;
+    if (extra == Py_None) extra = NULL;
+    if (extra != NULL && !PyDict_Check(extra)) {
+        PyErr_SetString(PyExc_TypeError, "extra must be a dict or None");
+        return NULL;
+    }
     PyObject *iterator = PyObject_GetIter(words);
     if (iterator == NULL) return NULL;
-    PyObject *found = PyDict_New(), *word;
-    while (found != NULL && (word = PyIter_Next(iterator)) != NULL) {
+    /* sums by skill serial, and the serials in the order they were first met */
+    double *sums = PyMem_Calloc((size_t)self->skills + 1, sizeof(double));
+    uint32_t *met = PyMem_Malloc(sizeof(uint32_t) * ((size_t)self->skills + 1));
+    unsigned char *seen = PyMem_Calloc((size_t)self->skills + 1, 1);
+    PyObject *found = NULL, *word;
+    size_t count = 0;
+    if (sums == NULL || met == NULL || seen == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    while ((word = PyIter_Next(iterator)) != NULL) {
         int64_t id = id_of_text(self, word);
         Py_DECREF(word);
         if (id < 0) continue;
         PostingList *list = &self->postings[id];
         for (uint32_t at = 0; at < list->size; at++) {
-            PyObject *name = self->skill_name[list->items[at].skill];
-            PyObject *before = PyDict_GetItemWithError(found, name);
-            long total = (long)list->items[at].count + (before ? PyLong_AsLong(before) : 0);
-            PyObject *count = PyErr_Occurred() ? NULL : PyLong_FromLong(total);
-            if (count == NULL || PyDict_SetItem(found, name, count) < 0) {
-                Py_XDECREF(count);
-                Py_CLEAR(found);
-                break;
+            uint32_t skill = list->items[at].skill;
+            double weight = 1.0;
+            if (average > 0.0)
+                weight = 1.0 / (1.0 - b + b * (double)self->skill_counts[skill]->length / average);
+            sums[skill] += list->items[at].count * weight;
+            if (!seen[skill]) {
+                seen[skill] = 1;
+                met[count++] = skill;
             }
-            Py_DECREF(count);
         }
     }
+    if (PyErr_Occurred()) goto done;
+    if (extra != NULL && add_extra(self, extra, sums, seen, met, &count) < 0) goto done;
+    found = _PyDict_NewPresized((Py_ssize_t)count);
+    for (size_t at = 0; found != NULL && at < count; at++) {
+        double total = sums[met[at]];
+        PyObject *sum = PyFloat_FromDouble(k1 > 0.0 ? total / (total + k1) : total);
+        if (sum == NULL || PyDict_SetItem(found, self->skill_name[met[at]], sum) < 0) Py_CLEAR(found);
+        Py_XDECREF(sum);
+    }
+done:
     Py_DECREF(iterator);
-    if (PyErr_Occurred()) Py_CLEAR(found);
+    PyMem_Free(sums);
+    PyMem_Free(met);
+    PyMem_Free(seen);
     return found;
 }
 
@@ -573,8 +627,8 @@ static PyMethodDef Postings_methods[] = {
     {"add", (PyCFunction)Postings_add, METH_O, "add({name: counts}): post skills' words"},
     {"remove", (PyCFunction)Postings_remove, METH_O, "remove(name): take a skill's words off"},
     {"held", (PyCFunction)Postings_held, METH_O, "held(words) -> those some skill holds"},
-    {"counts", (PyCFunction)Postings_counts, METH_O,
-     "counts(words) -> {skill: how often it holds any of them}"},
+    {"counts", (PyCFunction)(void (*)(void))Postings_counts, METH_VARARGS | METH_KEYWORDS,
+     "counts(words, b=0.0, average=0.0, *, extra=None, k1=0.0) -> {skill: weighted count}"},
     {"word", (PyCFunction)Postings_word, METH_VARARGS, "word(counts, i) -> its i-th distinct word"},
     {NULL},
 };

@@ -62,8 +62,23 @@ class Postings(Protocol):
         The pure-Python twin may also name a word only removed skills held.
         """
 
-    def counts(self, words: Iterable[str], /) -> dict[str, int]:
-        """``{skill: how often its body holds any of words}`` for every skill holding one."""
+    def counts(
+        self,
+        words: Iterable[str],
+        /,
+        b: float = 0.0,
+        average: float = 0.0,
+        *,
+        extra: dict[str, float] | None = None,
+        k1: float = 0.0,
+    ) -> dict[str, float]:
+        """``{skill: how often its body holds any of words}`` for every skill holding one.
+
+        With an ``average`` body length, each occurrence weighs ``1 / (1 - b + b * length /
+        average)`` by its body's length: BM25's length normalisation. ``extra`` (``{skill:
+        count}`` of posted skills) is added to the sums, and with ``k1`` each sum ``tf``
+        becomes ``tf / (tf + k1)``: BM25's saturation, between 0 and 1.
+        """
 
     def word(self, counts: WordCounts, at: int, /) -> str:
         """The ``at``-th distinct word of ``counts``, in order of first occurrence."""
@@ -99,11 +114,11 @@ class PythonPostings:
 
     def __init__(self) -> None:
         self._shelves = BodyShelves()
-        self._names: set[str] = set()
+        self._lengths: dict[str, int] = {}
         self._serial = next(_SERIALS)
 
     def __len__(self) -> int:
-        return len(self._names)
+        return len(self._lengths)
 
     def count(self, data: bytes, /) -> PythonWordCounts:
         """See :meth:`Postings.count`."""
@@ -112,15 +127,15 @@ class PythonPostings:
 
     def add(self, skills: Mapping[str, WordCounts], /) -> None:
         """See :meth:`Postings.add`."""
-        held = self._names.intersection(skills)
+        held = self._lengths.keys() & skills.keys()
         if held:
             raise KeyError(f"{sorted(held)[0]!r} is held already")
         self._shelves.add({name: self._own(counts).counts for name, counts in skills.items()})
-        self._names.update(skills)
+        self._lengths.update((name, counts.length) for name, counts in skills.items())
 
     def remove(self, name: str, /) -> None:
         """See :meth:`Postings.remove`."""
-        self._names.remove(name)
+        del self._lengths[name]
         self._shelves.remove(name)
 
     def held(self, words: Iterable[str], /) -> list[str]:
@@ -129,12 +144,29 @@ class PythonPostings:
         found = self._shelves.held(asked)
         return [word for word in asked if word in found]
 
-    def counts(self, words: Iterable[str], /) -> dict[str, int]:
+    def counts(
+        self,
+        words: Iterable[str],
+        /,
+        b: float = 0.0,
+        average: float = 0.0,
+        *,
+        extra: dict[str, float] | None = None,
+        k1: float = 0.0,
+    ) -> dict[str, float]:
         """See :meth:`Postings.counts`."""
-        found: dict[str, int] = {}
+        lengths = self._lengths
+        found: dict[str, float] = {}
         for word in words:
             for name, count in self._shelves.counts(word).items():
-                found[name] = found.get(name, 0) + count
+                weight = 1.0 / (1.0 - b + b * lengths[name] / average) if average > 0 else 1.0
+                found[name] = found.get(name, 0.0) + count * weight
+        for name, value in (extra or {}).items():
+            if name not in lengths:
+                raise KeyError(f"{name!r} is not posted")
+            found[name] = found.get(name, 0.0) + value
+        if k1 > 0:
+            return {name: tf / (tf + k1) for name, tf in found.items()}
         return found
 
     def word(self, counts: WordCounts, at: int, /) -> str:

@@ -61,7 +61,7 @@ from skills_core.context.selection import (
     SkillMatch,
     TagFilter,
     lexical_skills,
-    ranked,
+    ranked_scores,
     select_skills,
     skill_tags,
 )
@@ -71,7 +71,7 @@ from skills_core.format.models import SkillMetadata
 R = TypeVar("R")
 
 K1 = 1.2
-"""Term-count saturation: a term's weight approaches ``K1 + 1`` as it repeats."""
+"""Term-count saturation: a term's count ``tf`` weighs ``tf / (tf + K1)``, nearer 1 as it grows."""
 
 B = 0.75
 """How far a body's length normalises its counts (0: not at all, 1: fully)."""
@@ -123,8 +123,9 @@ class SkillSearchIndex:
         self._words = new_postings()
         self._skills = DerivedSkills(catalog, self._index_skill)
         self._indexed: dict[str, IndexedSkill] = {}
-        self._heads: dict[str, dict[str, int]] = {}  # term -> {skill: weighted head count}
-        self._kept: dict[str, dict[str, float]] = {}  # term -> _found(term), until a change
+        self._heads: dict[str, dict[str, float]] = {}  # term -> {skill: weighted head count}
+        self._kept: dict[str, dict[str, float]] = {}  # term -> _saturated(term), until a change
+        self._hidden: set[str] = set()  # skills only a user may invoke
         self._kept_holders = 0
         self._total_length = 0
         self._bar: float | None = None  # the strong bar, set on first use
@@ -182,15 +183,19 @@ class SkillSearchIndex:
             self._sync()
             scores = self._scores(terms) if terms else dict.fromkeys(self._indexed, 0.0)
             bar = self._strong_bar()
-            skills = self._indexed
-            matches = [
+            skills, hidden = self._indexed, self._hidden
+            if tags or policy.min_score is not None or hidden:
+                scores = {
+                    name: score
+                    for name, score in scores.items()
+                    if (score > 0 if policy.min_score is None else score >= policy.min_score)
+                    and (not tags or tags.allows(skills[name].tags))
+                    and name not in hidden
+                }  # else every score is above 0 and every skill may be found
+            return [
                 skills[name].match(score, STRONG if score > bar else WEAK)
-                for name, score in scores.items()
-                if (score > 0 if policy.min_score is None else score >= policy.min_score)
-                and (not tags or tags.allows(skills[name].tags))
-                and skills[name].metadata.model_invocable
+                for name, score in ranked_scores(scores, policy.top_k)
             ]
-        return ranked(matches, policy.top_k)
 
     async def search_async(
         self, query: str, policy: SelectionPolicy | None = None
@@ -221,49 +226,47 @@ class SkillSearchIndex:
         return IndexedSkill(name, entry.location, metadata, tags, head, body)
 
     def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
-        """Each matching skill's share of the query's attainable weight."""
+        """Each matching skill's share of the query's attainable weight (not to be changed)."""
         count = len(self._indexed)
-        scores: dict[str, float] = {}
-        attainable = 0.0
+        weighted = []
         for term, repeats in terms.items():
-            found = self._found(term)
-            frequency = len(found)
+            saturated = self._saturated(term)
+            frequency = len(saturated)
             weight = repeats * math.log(1.0 + (count - frequency + 0.5) / (frequency + 0.5))
-            attainable += weight * (K1 + 1.0)
-            for name, tf in found.items():
-                scores[name] = scores.get(name, 0.0) + weight * tf * (K1 + 1.0) / (tf + K1)
-        return {name: score / attainable for name, score in scores.items()}
+            weighted.append((saturated, weight))
+        if len(weighted) == 1:
+            return weighted[0][0]  # one term: the scores are its saturated counts
+        total = sum(weight for _, weight in weighted)
+        scores: dict[str, float] = {}
+        for saturated, weight in weighted:
+            share = weight / total
+            if not scores:
+                scores = {name: value * share for name, value in saturated.items()}
+                continue
+            for name, value in saturated.items():
+                scores[name] = scores.get(name, 0.0) + value * share
+        return scores
 
-    def _found(self, term: str) -> dict[str, float]:
-        """``{skill: weighted, length-normalised count}`` of every skill holding ``term``.
+    def _saturated(self, term: str) -> dict[str, float]:
+        """``{skill: tf / (tf + K1)}`` of every skill holding ``term``, between 0 and 1.
 
-        Kept until the catalog changes, up to :data:`MAX_KEPT_HOLDERS` holders in all.
+        ``tf`` is the term's weighted count in the skill: its head count plus the
+        length-normalised count of its body words sharing the term's stem. Kept until the
+        catalog changes, up to :data:`MAX_KEPT_HOLDERS` holders in all.
         """
-        found = self._kept.get(term)
-        if found is None:
-            found = self._holders(term)
-            if self._kept_holders + len(found) > MAX_KEPT_HOLDERS:
+        saturated = self._kept.get(term)
+        if saturated is None:
+            words = self._words
+            forms = [form for form in words.held(stem_forms(term)) if TERMS[form] == term]
+            average = self._total_length / len(self._indexed) if self._indexed else 0.0
+            extra = self._heads.get(term)
+            saturated = words.counts(forms, B, average, extra=extra, k1=K1)
+            if self._kept_holders + len(saturated) > MAX_KEPT_HOLDERS:
                 self._kept.clear()
                 self._kept_holders = 0
-            self._kept[term] = found
-            self._kept_holders += len(found)
-        return found
-
-    def _holders(self, term: str) -> dict[str, float]:
-        indexed = self._indexed
-        average = self._total_length / len(indexed) if indexed else 0.0
-        found = {
-            name: n / (1.0 - B + B * (indexed[name].length / average if average else 1.0))
-            for name, n in self._body_postings(term).items()
-        }
-        for name, n in self._heads.get(term, {}).items():
-            found[name] = found.get(name, 0.0) + n
-        return found
-
-    def _body_postings(self, term: str) -> dict[str, int]:
-        """``{skill: count}`` of the body words sharing ``term``'s stem."""
-        words = self._words
-        return words.counts([form for form in words.held(stem_forms(term)) if TERMS[form] == term])
+            self._kept[term] = saturated
+            self._kept_holders += len(saturated)
+        return saturated
 
     def _strong_bar(self) -> float:
         if self._bar is None or self._changes > RECALIBRATE_SHARE * len(self._indexed):
@@ -271,7 +274,7 @@ class SkillSearchIndex:
             self._bar = strong_bar(
                 len(skills),
                 lambda rng: self._chance_term(rng.choice(skills), rng),
-                lambda term: len(self._found(term)),
+                lambda term: len(self._saturated(term)),
                 self._best_score,
             )
             self._changes = 0
@@ -298,6 +301,7 @@ class SkillSearchIndex:
         self._kept_holders = 0
         for skill in removed:
             del self._indexed[skill.name]
+            self._hidden.discard(skill.name)
             self._words.remove(skill.name)
             self._total_length -= skill.length
             for term in skill.head:
@@ -307,6 +311,8 @@ class SkillSearchIndex:
                     del self._heads[term]
         for skill in added:
             self._indexed[skill.name] = skill
+            if not skill.metadata.model_invocable:
+                self._hidden.add(skill.name)
             self._total_length += skill.length
             for term, n in skill.head.items():
                 self._heads.setdefault(term, {})[skill.name] = n

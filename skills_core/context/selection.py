@@ -20,10 +20,11 @@ free-text questions, :mod:`skills_core.context.search` ranks better.
 
 from __future__ import annotations
 
+import heapq
 import math
 import weakref
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -262,3 +263,18 @@ def confident(matches: Iterable[SkillMatch], policy: SelectionPolicy | None) -> 
 def ranked(matches: Iterable[SkillMatch], top_k: int) -> list[SkillMatch]:
     """The best ``top_k`` matches: highest score first, then by name, then by location."""
     return sorted(matches, key=lambda match: (-match.score, match.name, match.location))[:top_k]
+
+
+def ranked_scores(scores: Mapping[str, float], top_k: int) -> list[tuple[str, float]]:
+    """:func:`ranked` on ``{name: score}`` of one catalog, as ``(name, score)`` pairs.
+
+    It ranks before any match is made, and sorts only the skills scoring at least the
+    ``top_k``-th best score: a search thousands of skills answer sorts a few and makes ``top_k``
+    matches.
+    """
+    if len(scores) <= top_k or top_k <= 0:
+        pairs = list(scores.items())
+    else:
+        bar = heapq.nlargest(top_k, scores.values())[-1]
+        pairs = [(name, score) for name, score in scores.items() if score >= bar]
+    return sorted(pairs, key=lambda pair: (-pair[1], pair[0]))[:top_k]

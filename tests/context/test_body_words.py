@@ -134,6 +134,34 @@ def test_postings_follow_adds_and_removals(postings: Postings) -> None:
     assert postings.counts(["plots"]) == {"a": 1, "b": 1}
 
 
+def test_counts_weigh_each_occurrence_by_its_body_length(postings: Postings) -> None:
+    """BM25's normalisation: a word in a body twice the average length weighs less."""
+    postings.add(
+        {
+            "short": postings.count(b"pdf forms"),  # 2 words
+            "long": postings.count(b"pdf pdf and more words here"),  # 6 words
+        }
+    )
+    b, average = 0.75, 4.0
+    assert postings.counts(["pdf", "forms"], b, average) == pytest.approx(
+        {"short": 2 / (1 - b + b * 2 / average), "long": 2 / (1 - b + b * 6 / average)}
+    )
+    assert postings.counts(["pdf"], b, 0.0) == {"short": 1.0, "long": 2.0}  # no average: plain
+
+
+def test_counts_add_extra_counts_then_saturate(postings: Postings) -> None:
+    """Head counts join the body's before BM25's saturation ``tf / (tf + k1)``."""
+    postings.add({"a": postings.count(b"pdf pdf"), "b": postings.count(b"forms")})
+    extra = {"a": 1.0, "b": 3.0}
+    assert postings.counts(["pdf"], extra=extra) == {"a": 3.0, "b": 3.0}
+    assert postings.counts(["pdf"], extra=extra, k1=1.2) == pytest.approx(
+        {"a": 3 / 4.2, "b": 3 / 4.2}
+    )
+    assert postings.counts(["nothing"], k1=1.2) == {}
+    with pytest.raises(KeyError):
+        postings.counts(["pdf"], extra={"unposted": 1.0})
+
+
 def test_misuse_is_refused_and_changes_nothing(postings: Postings) -> None:
     postings.add({"a": postings.count(b"one two")})
     with pytest.raises(KeyError):
