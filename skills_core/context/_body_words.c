@@ -412,7 +412,7 @@ static WordCounts *own_counts(Postings *self, PyObject *counts) {
 
 /* Post one skill's words; -1 on an error (set), with nothing posted. */
 static int add_skill(Postings *self, PyObject *name, PyObject *counts_object) {
-    if (!PyUnicode_Check(name)) {
+    if (!PyUnicode_CheckExact(name)) {
         PyErr_SetString(PyExc_TypeError, "a skill's name must be a str");
         return -1;
     }
@@ -480,6 +480,10 @@ static PyObject *Postings_add(Postings *self, PyObject *skills) {
 }
 
 static PyObject *Postings_remove(Postings *self, PyObject *name) {
+    if (!PyUnicode_CheckExact(name)) { /* a str's hash runs no Python code meanwhile */
+        PyErr_SetString(PyExc_TypeError, "a skill's name must be a str");
+        return NULL;
+    }
     PyObject *serial_object = PyDict_GetItemWithError(self->serials, name);
     if (serial_object == NULL) {
         if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
@@ -530,13 +534,17 @@ static int add_extra(Postings *self, PyObject *extra, double *sums, unsigned cha
     Py_ssize_t position = 0;
     PyObject *name, *value;
     while (PyDict_Next(extra, &position, &name, &value)) {
+        if (!PyUnicode_CheckExact(name) || !(PyFloat_Check(value) || PyLong_Check(value))) {
+            PyErr_SetString(PyExc_TypeError, "extra must map str names to numbers");
+            return -1;
+        }
         PyObject *serial_object = PyDict_GetItemWithError(self->serials, name);
         if (serial_object == NULL) {
             if (!PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "%R is not posted", name);
             return -1;
         }
         uint32_t skill = (uint32_t)PyLong_AsUnsignedLong(serial_object);
-        double number = PyFloat_AsDouble(value);
+        double number = PyFloat_Check(value) ? PyFloat_AS_DOUBLE(value) : PyLong_AsDouble(value);
         if (number == -1.0 && PyErr_Occurred()) return -1;
         sums[skill] += number;
         if (!seen[skill]) {
@@ -559,21 +567,21 @@ static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwarg
         PyErr_SetString(PyExc_TypeError, "extra must be a dict or None");
         return NULL;
     }
-    PyObject *iterator = PyObject_GetIter(words);
-    if (iterator == NULL) return NULL;
-    /* sums by skill serial, and the serials in the order they were first met */
+    /* The words are listed first: from here on no Python code runs, so no skill is added or
+     * removed while the sums below, one per skill, are made. */
+    PyObject *listed = PySequence_Fast(words, "words must be iterable");
+    if (listed == NULL) return NULL;
     double *sums = PyMem_Calloc((size_t)self->skills + 1, sizeof(double));
     uint32_t *met = PyMem_Malloc(sizeof(uint32_t) * ((size_t)self->skills + 1));
     unsigned char *seen = PyMem_Calloc((size_t)self->skills + 1, 1);
-    PyObject *found = NULL, *word;
+    PyObject *found = NULL;
     size_t count = 0;
     if (sums == NULL || met == NULL || seen == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    while ((word = PyIter_Next(iterator)) != NULL) {
-        int64_t id = id_of_text(self, word);
-        Py_DECREF(word);
+    for (Py_ssize_t word = 0; word < PySequence_Fast_GET_SIZE(listed); word++) {
+        int64_t id = id_of_text(self, PySequence_Fast_GET_ITEM(listed, word));
         if (id < 0) continue;
         PostingList *list = &self->postings[id];
         for (uint32_t at = 0; at < list->size; at++) {
@@ -588,7 +596,6 @@ static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwarg
             }
         }
     }
-    if (PyErr_Occurred()) goto done;
     if (extra != NULL && add_extra(self, extra, sums, seen, met, &count) < 0) goto done;
     found = _PyDict_NewPresized((Py_ssize_t)count);
     for (size_t at = 0; found != NULL && at < count; at++) {
@@ -598,7 +605,7 @@ static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwarg
         Py_XDECREF(sum);
     }
 done:
-    Py_DECREF(iterator);
+    Py_DECREF(listed);
     PyMem_Free(sums);
     PyMem_Free(met);
     PyMem_Free(seen);
