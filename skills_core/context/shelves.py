@@ -5,7 +5,9 @@ when the counts are large, most of it memory latency. Each skill sits on one of
 :data:`SHELVES` shelves (by its name's hash), and each shelf keeps the set of words its skills
 ever held (words of removed skills stay: they cost a wasted look, never a wrong answer). A
 word is then looked up on every shelf and only the skills of the shelves holding it are
-visited, so a rare word costs a few hundred lookups.
+visited, so a rare word costs a few hundred lookups. This is the store of the pure-Python
+postings (:class:`~skills_core.context.body_words.PythonPostings`), used where the C extension
+was not built.
 """
 
 from __future__ import annotations
