@@ -1,4 +1,4 @@
-"""Blocking helpers of :class:`~backends.local.LocalBackend`: open, read and walk, safely.
+"""Blocking helpers of :class:`~backends.local.LocalBackend`: open, read, walk and replace, safely.
 
 Nothing here reads a file that is not a regular one. A SKILL.md or resource that is a named
 pipe (FIFO), a device, a socket or a directory is refused with what it is: files are opened
@@ -9,8 +9,11 @@ errors, with the path it concerns. Callers run these functions through ``asyncio
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import re
+import secrets
 import stat
 from collections.abc import Sequence
 
@@ -160,6 +163,42 @@ def read_regular_file(path: str | os.PathLike[str], max_bytes: int, *, what: str
     finally:
         os.close(fd)
     return data
+
+
+_TEMPORARY = re.compile(r"\.skillfs-[0-9a-f]{16}\.tmp")
+
+
+def is_temporary(name: str) -> bool:
+    """True for the name of a :func:`replace_file` temporary (left behind by a killed write)."""
+    return _TEMPORARY.fullmatch(name) is not None
+
+
+def replace_file(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace the file at ``path`` with ``data``, whole: a reader sees the old or the new one.
+
+    ``data`` goes to a new file of its own beside ``path`` (``.skillfs-<16 hex>.tmp``, so
+    writers at once never share one), is flushed to disk and renamed over ``path``; the
+    temporary is removed on any failure. The file gets the mode of the one it replaces, or
+    ``0o666`` less the umask when it is new, as any program's output does.
+
+    Raises:
+        OSError: The folder is missing or not writable, the disk is full...
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    temporary = os.path.join(folder, f".skillfs-{secrets.token_hex(8)}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            with contextlib.suppress(FileNotFoundError):
+                os.fchmod(descriptor, stat.S_IMODE(os.stat(path).st_mode))
+            handle.write(data)
+            handle.flush()
+            os.fsync(descriptor)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def resource_error(exc: OSError, *, location: str) -> StorageError:

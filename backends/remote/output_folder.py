@@ -1,8 +1,9 @@
 """A folder files are written to, listed and deleted in: a local path or any fsspec URL.
 
-A local file is replaced atomically (written beside it as ``.skillfs-<16 hex>.tmp``, then
-renamed); anything else goes through fsspec, with skillfs's retries and one time budget per
-operation (10 s plus a second per MiB), 16 files at a time.
+A local file is replaced atomically (written beside it as ``.skillfs-<16 hex>.tmp``, flushed
+to disk, then renamed: :func:`~backends.local_files.replace_file`); anything else goes through
+fsspec, with skillfs's retries and one time budget per operation (10 s plus a second per MiB),
+16 files at a time.
 """
 
 from __future__ import annotations
@@ -10,14 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
-import secrets
 import stat
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from backends.errors import ResourceNotFoundError, StorageError
+from backends.local_files import replace_file
 from backends.paths import check_relative_path
 from backends.remote.deadline import TimeBudget
 from backends.remote.filesystem import RemoteFS
@@ -26,12 +26,6 @@ from backends.remote.protocols import check_available, default_retry, prepare
 from backends.remote.urls import check_names_something, join_location, parse_source, protocol_of
 
 _CONCURRENCY = 16
-_TEMPORARY = re.compile(r"\.skillfs-[0-9a-f]{16}\.tmp")
-
-
-def is_temporary(name: str) -> bool:
-    """True for the name of a local write's temporary file (left behind by a killed write)."""
-    return _TEMPORARY.fullmatch(name) is not None
 
 
 class OutputFolder:
@@ -182,26 +176,11 @@ def _replace_all(root: str, files: Mapping[str, bytes], location: str) -> None:
 
 
 def _replace_local(path: str, data: bytes, location: str) -> None:
-    """Blocking: write ``data`` next to ``path`` and rename it over ``path``.
-
-    The file gets the mode of the one it replaces, or ``0o666`` less the umask when it is
-    new, as any program's output does (a temporary file alone would be ``0o600``).
-    """
-    folder = os.path.dirname(os.path.abspath(path))
-    temporary = None
+    """Blocking: replace the file at ``path`` (see :func:`~backends.local_files.replace_file`)."""
     try:
-        os.makedirs(folder, exist_ok=True)
-        temporary = os.path.join(folder, f".skillfs-{secrets.token_hex(8)}.tmp")
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(descriptor, "wb") as handle:
-            with contextlib.suppress(FileNotFoundError):
-                os.fchmod(descriptor, stat.S_IMODE(os.stat(path).st_mode))
-            handle.write(data)
-        os.replace(temporary, path)
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        replace_file(path, data)
     except OSError as exc:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
         raise StorageError(f"cannot write: {exc.strerror or exc}", location=location) from exc
 
 

@@ -54,8 +54,9 @@ from backends.index.document import (
 )
 from backends.index.store import artifact_path
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
+from backends.local_files import is_temporary
 from backends.paths import SKILL_MD_NAMES
-from backends.remote.output_folder import OutputFolder, is_temporary
+from backends.remote.output_folder import OutputFolder
 from backends.remote.urls import join_location
 from skills_core.bundle.destination import check_output
 from skills_core.bundle.writer import Progress, deterministic_zip, read_skill_files

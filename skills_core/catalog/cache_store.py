@@ -19,6 +19,7 @@ would without a cache). Blocking: a catalog calls these methods from worker thre
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -175,14 +176,12 @@ class CatalogCache:
         )
 
     def catalogs(self) -> Sequence[CachedCatalog]:
-        """Every cached catalog, most recently seen first (none, without creating the file)."""
-        if not self.path.exists():
-            return []
+        """Every cached catalog, most recently seen first, read writing nothing (see _peek)."""
         query = (
             "SELECT source, judged, settings, skills, length(entries), seen FROM catalogs "
             "ORDER BY seen DESC, source"
         )
-        rows = self._use(lambda db: db.execute(query).fetchall())
+        rows = self._peek(lambda db: db.execute(query).fetchall())
         return [CachedCatalog(*row) for row in rows or ()]
 
     def size(self) -> int:
@@ -225,6 +224,43 @@ class CatalogCache:
                     return None
             return None
 
+    def _peek(self, action: Callable[[sqlite3.Connection], _T]) -> _T | None:
+        """Run ``action``, a read, writing nothing to the folder; ``None`` when it cannot.
+
+        Even a read-only connection creates the write-ahead log and its index beside the file
+        when no process holds them, and leaves them. So a read-only connection is opened only
+        when they are there (it shares them); without them the file is read as immutable (no
+        locks, no side files), and that read counts only when nothing changed meanwhile (a
+        writer that came and went), else it is done again. A file absent, not trusted, in a
+        folder not trusted or of another schema holds nothing; unlike :meth:`_use`, nothing is
+        removed or rebuilt. The cache's own open connection serves as it is.
+        """
+        if self._connection is not None:
+            return self._use(action, writes=False)
+        for _ in range(3):
+            before = _stats(self._files())
+            if (
+                before[0] is None
+                or ensure_folder(self.folder) is not None  # it exists: nothing is created
+                or any(map(untrusted_file, self._files()))
+            ):
+                return None
+            shared = before[1] is not None  # a process holds the write-ahead log
+            try:
+                with contextlib.closing(
+                    _connect(self.path, self._timeout, "ro" if shared else "ro&immutable=1")
+                ) as db:
+                    version = db.execute("PRAGMA user_version").fetchone()[0]
+                    found = action(db) if version == SCHEMA else None
+            except sqlite3.Error as exc:
+                if shared or _stats(self._files()) == before:
+                    self._log(f"went without the catalog cache: {exc}")
+                    return None
+                continue
+            if shared or _stats(self._files()) == before:
+                return found
+        return None
+
     def _connected(self, writes: bool) -> sqlite3.Connection:
         """The open connection, or a new one: read-only for a read of an existing file.
 
@@ -248,14 +284,7 @@ class CatalogCache:
             self._log(f"rebuilt the catalog cache {self.path}: {distrusted}")
             self._remove()
         writable = writable or not self.path.exists()
-        where = str(self.path) if writable else f"{self.path.absolute().as_uri()}?mode=ro"
-        db = sqlite3.connect(
-            where,
-            timeout=self._timeout,
-            isolation_level=None,
-            check_same_thread=False,
-            uri=not writable,
-        )
+        db = _connect(self.path, self._timeout, "" if writable else "ro")
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA):
@@ -293,6 +322,27 @@ class CatalogCache:
         if message not in self._logged:
             self._logged.add(message)
             logger.warning("%s", message)
+
+
+def _connect(path: Path, timeout: float, mode: str = "") -> sqlite3.Connection:
+    """A connection to ``path``: writable, or opened with a URI ``mode`` (``ro``, ``ro&...``)."""
+    where = f"{path.absolute().as_uri()}?mode={mode}" if mode else str(path)
+    return sqlite3.connect(
+        where, timeout=timeout, isolation_level=None, check_same_thread=False, uri=bool(mode)
+    )
+
+
+def _stats(paths: Sequence[Path]) -> tuple[tuple[int, ...] | None, ...]:
+    """What changes when a file is written, replaced or removed, of each of ``paths``."""
+    found: list[tuple[int, ...] | None] = []
+    for path in paths:
+        try:
+            info = path.stat()
+        except OSError:  # gone, or out of reach: none to read
+            found.append(None)
+        else:
+            found.append((info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+    return tuple(found)
 
 
 def _read_row(db: sqlite3.Connection, source: str, settings: str) -> Stored | None:

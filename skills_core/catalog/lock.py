@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 from backends.digests import digest_of, digest_off_loop, is_digest
 from backends.errors import StorageError, UnsafePathError
 from backends.limits import MAX_LOCK_FILE_BYTES
-from backends.local_files import read_regular_file
+from backends.local_files import read_regular_file, replace_file
 from backends.paths import check_relative_path, skill_md_name
 from skills_core import codes
 from skills_core.catalog.entries import CatalogEntry
@@ -165,11 +165,13 @@ class SkillLock:
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        """Write the lock file (blocking); a reader never sees half of it."""
-        temporary = f"{os.fspath(path)}.tmp"
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(self.dumps())
-        os.replace(temporary, path)
+        """Write the lock file (blocking); a reader never sees half of it.
+
+        Writers at once never collide (each writes a temporary of its own and renames it; the
+        last rename wins) and a failed write leaves no temporary: see
+        :func:`~backends.local_files.replace_file`.
+        """
+        replace_file(path, self.dumps().encode("utf-8"))
 
     def pinning(self, name: str, current: SkillLock) -> SkillLock:
         """This lock with skill ``name`` as ``current`` has it (dropped when it has none)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -10,7 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tests.cli.conftest import BROKEN
+from tests.cli.conftest import BROKEN, GOOD
+from tests.support.files import files_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -125,3 +127,20 @@ def test_version() -> None:
     result = skillfs("--version")
     assert result.returncode == 0
     assert result.stdout.startswith("skillfs ")
+
+
+def test_cache_info_writes_nothing(tmp_path: Path) -> None:
+    root, cache = tmp_path / "skills", tmp_path / "cache"
+    for name, text in GOOD.items():
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(text)
+    env = {**os.environ, "SKILLFS_CACHE_DIR": str(cache)}
+    assert skillfs("list", root, env=env).returncode == 0
+    (cache / "catalogs.sqlite3").chmod(0o444)
+
+    before = files_of(cache)
+    assert list(before) == ["catalogs.sqlite3"]
+    info = json.loads(skillfs("cache", "info", "--json", env=env).stdout)
+    rows = [(row["judged"], row["skills"], row["source"]) for row in info["catalogs"]]
+    assert rows == [("lenient", 3, str(root))]
+    assert files_of(cache) == before  # no -wal, -shm or -journal file; same bytes, time and mode

@@ -17,7 +17,8 @@ import pytest
 from backends import Limits, LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import FormatLimits, SkillCatalog
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache_store import FILE_NAME, CatalogCache
+from tests.support.files import files_of
 
 SKILLS = 20
 
@@ -240,3 +241,26 @@ async def test_memory_backends_are_never_cached(cache: CatalogCache) -> None:
         assert (await catalog.refresh()).fetched == 1
         assert catalog.metadata("one").description == description
     assert not await asyncio.to_thread(cache.catalogs)
+
+
+async def test_listing_the_cache_writes_nothing_and_sees_what_a_writer_holds(
+    folder: Path, cache: CatalogCache
+) -> None:
+    await warm(folder, cache)  # its connection stays open: the row is in the write-ahead log
+    held = await asyncio.to_thread(files_of, cache.folder)
+    assert sorted(held) == [FILE_NAME, f"{FILE_NAME}-shm", f"{FILE_NAME}-wal"]
+    expected = await asyncio.to_thread(cache.catalogs)
+    assert [(row.source, row.judged) for row in expected] == [(str(folder), "lenient")]
+
+    listed = await asyncio.to_thread(CatalogCache(cache.folder).catalogs)
+    assert listed == expected
+    now = await asyncio.to_thread(files_of, cache.folder)
+    assert sorted(now) == sorted(held)
+    assert now[FILE_NAME] == held[FILE_NAME]
+
+    await asyncio.to_thread(cache.close)  # the last connection: the log goes into the file
+    await asyncio.to_thread(cache.path.chmod, 0o444)
+    alone = await asyncio.to_thread(files_of, cache.folder)
+    assert sorted(alone) == [FILE_NAME]
+    assert await asyncio.to_thread(CatalogCache(cache.folder).catalogs) == expected
+    assert await asyncio.to_thread(files_of, cache.folder) == alone  # no side file, same mode

@@ -1,8 +1,11 @@
-"""A lock's edges on one backend: a catalog without the locked bytes, hostile lock files."""
+"""A lock's edges on one backend: a catalog without the locked bytes, hostile lock files,
+writers at once and failed writes."""
 
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ from backends import LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import LockFileError, SkillCatalog, SkillLock, codes, lock_of
 from skills_core.bundle.writer import write_bundle
+from skills_core.catalog.lock import LockedSkill
 from skills_core.context.search import search_index
 from skills_core.errors import InvalidSkillsError
 
@@ -112,3 +116,47 @@ async def test_search_indexes_no_body_that_differs_from_the_lock() -> None:
     changed = skill_md("pdf") + b"\nAlso rotates zebraquux pages.\n"
     backend.put("pdf", {"SKILL.md": changed})  # no refresh: the search reads it
     assert await search_index(catalog).search_async("zebraquux") == []
+
+
+def numbered_lock(number: int) -> SkillLock:
+    """A lock of 200 skills, unlike every other number's: big enough for writes to overlap."""
+    digest = f"sha256:{number:064x}"
+    skills = [
+        LockedSkill(f"skill-{index:03d}", f"skill-{index:03d}", f"/s/{index}", {"SKILL.md": digest})
+        for index in range(200)
+    ]
+    return SkillLock(skills, source=f"/source/{number}")
+
+
+def test_writers_at_once_each_leave_a_whole_lock_and_no_temporary(tmp_path: Path) -> None:
+    path = tmp_path / "skills.lock"
+    locks = [numbered_lock(number) for number in range(8)]
+    start = threading.Barrier(len(locks))
+
+    def write(lock: SkillLock) -> None:
+        start.wait()
+        for _ in range(25):
+            lock.write(path)
+
+    with ThreadPoolExecutor(len(locks)) as pool:
+        list(pool.map(write, locks))  # re-raises the first writer's failure
+    assert SkillLock.read(path) in locks
+    assert [item.name for item in tmp_path.iterdir()] == ["skills.lock"]
+
+
+def test_the_written_bytes_are_the_dumped_text(tmp_path: Path) -> None:
+    lock = numbered_lock(1)
+    lock.write(tmp_path / "skills.lock")
+    assert (tmp_path / "skills.lock").read_bytes() == lock.dumps().encode()
+
+
+def test_a_failed_write_leaves_no_temporary(tmp_path: Path) -> None:
+    unwritable = SkillLock([], source=b"not text")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        unwritable.write(tmp_path / "skills.lock")
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(IsADirectoryError):  # a folder cannot be replaced by a file
+        numbered_lock(1).write(tmp_path / "taken")
+    with pytest.raises(FileNotFoundError):
+        numbered_lock(1).write(tmp_path / "gone" / "skills.lock")
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["taken"]
