@@ -183,12 +183,13 @@ async def _confirmed(
     decision = context.tool_confirmation
     # Dropped before anything can return: every answer, whatever follows it, clears its key.
     asked_about = None if decision is None else _answered(context.state, asked)
-    problem = await tools.check_script(skill_name, file_path, args)
+    problem, digest = await tools.check_script(skill_name, file_path, args)
     if problem and problem.get("error_code") != SCRIPT_NOT_APPROVED:
         return problem
     approvals = tools.script_approvals
-    # Hashing reads every file of the skill: only worth it where approvals are kept.
-    digest = await approvals.digest(skill_name) if approvals.kept else None
+    # Hashing reads every file of the skill: only worth it where approvals are kept, and
+    # done already where the check judged a copy (a gated skill's: its digest is that copy's).
+    digest = (digest or await approvals.digest(skill_name)) if approvals.kept else None
     if digest is not None and await approvals.granted(digest):
         return None
     if decision is None:

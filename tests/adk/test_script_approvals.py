@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -21,6 +21,7 @@ from skills_core.tools import ScriptPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, call, calls, responses, say
 from tests.adk.skills import FILL_PY, TREE
 from tests.adk.test_scripts_agent import CONFIRMATION, confirmation_reply
+from tests.tools.skillset import CountingMemoryBackend
 
 RUN = call("run_skill_script", skill_name="pdf", file_path="scripts/fill.py", args=["Ada"])
 
@@ -186,3 +187,34 @@ async def test_a_question_answered_after_its_content_was_approved_leaves_nothing
     assert ran(answered) == "filled form for Bo\n"
     assert await questions_kept(chat) == {}
     await chat.close()
+
+
+class ProjectMemory(CountingMemoryBackend):
+    """Counts reads; grants no skill its scripts until the user approves (as a project)."""
+
+    def withheld_fields(self, name: str) -> Mapping[str, str]:
+        return {"scripts": "project skills grant nothing until the user approves them"}
+
+
+async def test_a_confirmed_run_reads_the_skill_once_for_the_question_and_once_to_run(
+    store: ApprovalStore,
+) -> None:
+    """The question is about the content the check copied: no third read to digest it."""
+    pdf = {path.removeprefix("pdf/"): data for path, data in TREE.items() if path[:4] == "pdf/"}
+    backend = ProjectMemory({"pdf": pdf})
+    toolset = SkillsToolset(
+        SkillCatalog(backend), scripts=ScriptPolicy(confirm=True, approvals=store)
+    )
+    chat = Conversation(
+        LlmAgent(name="assistant", model=ScriptedLlm(steps=[RUN, say("done")]), tools=[toolset])
+    )
+    copied = len(pdf) - 1  # a copy takes SKILL.md from the catalog and reads the other files
+    request_id = asked(await chat.send("fill it"))
+    assert request_id is not None
+    assert backend.calls["read"] == copied  # the check's copy
+    backend.calls.clear()
+    answered = await chat.send(confirmation_reply(request_id, True))
+    assert ran(answered) == "filled form for Ada\n"
+    assert backend.calls["read"] == 2 * copied  # the check's copy, then the run's own
+    await chat.close()
+    await toolset.close()
