@@ -179,16 +179,19 @@ async def _confirmed(
 
     A skill whose source grants no scripts is asked about too: the confirmation approves it.
     """
-    problem = await tools.check_script(skill_name, file_path, args)
+    asked = f"{_ASKED_PREFIX}{context.function_call_id}"  # the content the question is about
+    decision = context.tool_confirmation
+    # Dropped before anything can return: every answer, whatever follows it, clears its key.
+    asked_about = None if decision is None else _answered(context.state, asked)
+    problem, digest = await tools.check_script(skill_name, file_path, args)
     if problem and problem.get("error_code") != SCRIPT_NOT_APPROVED:
         return problem
     approvals = tools.script_approvals
-    # Hashing reads every file of the skill: only worth it where approvals are kept.
-    digest = await approvals.digest(skill_name) if approvals.kept else None
+    # Hashing reads every file of the skill: only worth it where approvals are kept, and
+    # done already where the check judged a copy (a gated skill's: its digest is that copy's).
+    digest = (digest or await approvals.digest(skill_name)) if approvals.kept else None
     if digest is not None and await approvals.granted(digest):
         return None
-    asked = f"{_ASKED_PREFIX}{context.function_call_id}"  # the content the question is about
-    decision = context.tool_confirmation
     if decision is None:
         if digest is not None:
             context.state[asked] = digest
@@ -201,5 +204,20 @@ async def _confirmed(
         return tool_error(CONFIRMATION_REQUIRED, "waiting for the user to confirm this run")
     if not decision.confirmed:
         return tool_error(CONFIRMATION_REJECTED, "the user declined to run this script")
-    await approvals.approve(skill_name, context.state.get(asked, digest))
+    await approvals.approve(skill_name, asked_about or digest)
     return None
+
+
+def _answered(state: Any, key: str) -> str | None:
+    """The digest kept at ``key`` for a question now answered; the key keeps no value after.
+
+    ADK cannot delete a state key: ``State`` has no ``__delitem__`` and the session services
+    apply a delta with ``dict.update``, so ``None`` is what a removal can leave. The key stays
+    per call: one key per skill would let one answer clear what another pending question about
+    that skill still needs, and a dict of pending questions is deep-merged across parallel
+    calls, which can undo a removal.
+    """
+    digest = state.get(key)
+    if digest is not None:
+        state[key] = None
+    return digest if isinstance(digest, str) else None

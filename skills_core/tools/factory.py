@@ -36,7 +36,7 @@ from skills_core.tools.paging import fit_loaded, whole_number
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.results import ToolResult, never_raises, require_text, tool_error
 from skills_core.tools.script_approval import ScriptApprovals
-from skills_core.tools.scripts import ScriptTool
+from skills_core.tools.scripts import ScriptCheck, ScriptTool
 from skills_core.tools.tracing import traced
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
@@ -224,11 +224,15 @@ class SkillTools:
         """Run one of a skill's scripts under the script policy; see :class:`ScriptPolicy`."""
         return await self._script_tool.run(skill_name, file_path, args)
 
-    @never_raises
-    async def check_script(self, skill_name: Any, file_path: Any, args: Any = None) -> ToolResult:
-        """Everything :meth:`run_skill_script` checks, without running: ``{}`` when it may run.
+    async def check_script(self, skill_name: Any, file_path: Any, args: Any = None) -> ScriptCheck:
+        """Everything :meth:`run_skill_script` checks, without running; see :class:`ScriptCheck`.
 
-        Adapters call this before asking a user to confirm a run that would fail anyway.
+        Adapters call this before asking a user to confirm a run that would fail anyway; the
+        ``digest`` of a gated skill's checked copy is the content to ask about, so the skill is
+        not read again for it.
+
+        Raises:
+            SkillfsError: What :meth:`run_skill_script` would return as an error value.
         """
         return await self._script_tool.check(skill_name, file_path, args)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
@@ -45,6 +45,19 @@ class _Request:
     path: str
     command: tuple[str, ...] | None  # None: read the #! line
     arguments: tuple[str, ...]
+
+
+class ScriptCheck(NamedTuple):
+    """What checking a run found, without running it.
+
+    Attributes:
+        problem: Why the run cannot go ahead (a tool error), ``{}`` when it can.
+        digest: The digest of the copy a checked skill's run was judged on (one whose scripts
+            need the user's approval), ``None`` for any other.
+    """
+
+    problem: ToolResult
+    digest: str | None = None
 
 
 class ScriptTool:
@@ -100,21 +113,20 @@ class ScriptTool:
             return tool_error(SCRIPT_TIMEOUT, message, **result)
         return result
 
-    async def check(self, skill_name: Any, file_path: Any, args: Any) -> ToolResult:
-        """Everything :meth:`run` checks, without running: ``{}`` when it may run."""
+    async def check(self, skill_name: Any, file_path: Any, args: Any) -> ScriptCheck:
+        """Everything :meth:`run` checks, without running."""
         prepared = await self._prepare(skill_name, file_path, args)
         if isinstance(prepared, dict):
-            return prepared
+            return ScriptCheck(prepared)
         request, skill = prepared
         if request.command is None or self.approvals.gated(skill_name):
             async with self._workspace(skill_name, skill, request) as (_, script, digest):
-                if refusal := await self.approvals.refusal(skill_name, digest):
-                    return refusal
-                if request.command is None:
+                problem = await self.approvals.refusal(skill_name, digest)
+                if problem is None and request.command is None:
                     command = await _command_from_file(request.policy, request.path, script)
-                    if isinstance(command, dict):
-                        return command
-        return {}
+                    problem = command if isinstance(command, dict) else None
+                return ScriptCheck(problem or {}, digest)
+        return ScriptCheck({})
 
     async def close(self) -> None:
         """Delete the local copies made to run remote skills' scripts."""

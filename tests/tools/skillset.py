@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from backends import FileEntry, MemoryBackend, SkillRef
+from backends.limits import DEFAULT_LIMITS
 from backends.testing import LOGO, skill_md
 
 GUIDE = "# Forms\n\nFill every field.\n"
@@ -46,6 +47,8 @@ class CountingMemoryBackend(MemoryBackend):
         self.calls["files"] += 1
         return await super().files(name)
 
-    async def read(self, name: str, path: str, *, max_bytes: int) -> bytes:
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
+    ) -> bytes:
         self.calls["read"] += 1
         return await super().read(name, path, max_bytes=max_bytes)

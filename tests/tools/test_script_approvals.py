@@ -53,7 +53,9 @@ async def test_an_unapproved_project_script_does_not_run(tools: SkillTools, proj
         "error_code": codes.SCRIPT_NOT_APPROVED,
     }
     assert await tools.run_skill_script("build", "scripts/hello.py") == refused
-    assert await tools.check_script("build", "scripts/hello.py") == refused
+    checked = await tools.check_script("build", "scripts/hello.py")
+    assert checked.problem == refused
+    assert checked.digest == await tools.script_approvals.digest("build")  # the content checked
 
 
 async def test_an_approval_lets_the_same_content_run_and_a_change_needs_another(

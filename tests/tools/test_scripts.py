@@ -213,8 +213,8 @@ async def test_missing_interpreter_is_a_value(backend: CountingMemoryBackend) ->
 
 
 async def test_check_script_runs_nothing(tools: SkillTools, backend: CountingMemoryBackend) -> None:
-    assert await tools.check_script("pdf", "scripts/hello.py", ["x"]) == {}
-    missing = await tools.check_script("pdf", "scripts/nope.py")
+    assert await tools.check_script("pdf", "scripts/hello.py", ["x"]) == ({}, None)
+    missing, _ = await tools.check_script("pdf", "scripts/nope.py")
     assert missing["error_code"] == codes.SCRIPT_NOT_FOUND
     assert backend.calls["read"] == 0  # nothing was copied, so nothing ran
 
@@ -260,8 +260,8 @@ async def test_check_script_reads_the_shebang_of_extensionless_scripts() -> None
         }
     )
     tools = await make_tools(backend, ScriptPolicy())
-    assert await tools.check_script("pdf", "scripts/brief") == {}
-    refused = await tools.check_script("pdf", "scripts/node-tool")
+    assert await tools.check_script("pdf", "scripts/brief") == ({}, None)
+    refused, _ = await tools.check_script("pdf", "scripts/node-tool")
     await tools.close()
     assert refused["error_code"] == codes.UNSUPPORTED_SCRIPT
     assert "'node'" in refused["error"]
