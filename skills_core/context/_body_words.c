@@ -410,19 +410,32 @@ static WordCounts *own_counts(Postings *self, PyObject *counts) {
     return (WordCounts *)counts;
 }
 
-/* Post one skill's words; -1 on an error (set), with nothing posted. */
-static int add_skill(Postings *self, PyObject *name, PyObject *counts_object) {
+/* The counts of a (name, counts) item that add may post; NULL on an error (set). */
+static WordCounts *addable(Postings *self, PyObject *item) {
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
+        PyErr_SetString(PyExc_TypeError, "skills must map names to counts");
+        return NULL;
+    }
+    PyObject *name = PyTuple_GET_ITEM(item, 0);
     if (!PyUnicode_CheckExact(name)) {
         PyErr_SetString(PyExc_TypeError, "a skill's name must be a str");
-        return -1;
+        return NULL;
     }
-    WordCounts *counts = own_counts(self, counts_object);
-    if (counts == NULL) return -1;
+    WordCounts *counts = own_counts(self, PyTuple_GET_ITEM(item, 1));
+    if (counts == NULL) return NULL;
     int held = PyDict_Contains(self->serials, name);
     if (held != 0) {
         if (held > 0) PyErr_Format(PyExc_KeyError, "%R is held already", name);
-        return -1;
+        return NULL;
     }
+    return counts;
+}
+
+/* Post one skill's words; -1 on an error (set), with nothing posted. */
+static int add_skill(Postings *self, PyObject *item) {
+    WordCounts *counts = addable(self, item); /* again: items may name a skill twice */
+    if (counts == NULL) return -1;
+    PyObject *name = PyTuple_GET_ITEM(item, 0);
     if (self->skills == UINT32_MAX) {
         PyErr_SetString(PyExc_OverflowError, "more skills added than an index counts");
         return -1;
@@ -468,14 +481,13 @@ static int add_skill(Postings *self, PyObject *name, PyObject *counts_object) {
 static PyObject *Postings_add(Postings *self, PyObject *skills) {
     PyObject *items = PyMapping_Items(skills);
     if (items == NULL) return NULL;
-    for (Py_ssize_t at = 0; at < PyList_GET_SIZE(items); at++) {
-        PyObject *item = PyList_GET_ITEM(items, at);
-        if (add_skill(self, PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1)) < 0) {
-            Py_DECREF(items);
-            return NULL;
-        }
-    }
+    int failed = 0;
+    for (Py_ssize_t at = 0; !failed && at < PyList_GET_SIZE(items); at++) /* a misuse posts none */
+        failed = addable(self, PyList_GET_ITEM(items, at)) == NULL;
+    for (Py_ssize_t at = 0; !failed && at < PyList_GET_SIZE(items); at++)
+        failed = add_skill(self, PyList_GET_ITEM(items, at)) < 0;
     Py_DECREF(items);
+    if (failed) return NULL;
     Py_RETURN_NONE;
 }
 
