@@ -579,18 +579,19 @@ static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwarg
         PyErr_SetString(PyExc_TypeError, "extra must be a dict or None");
         return NULL;
     }
-    /* The words are listed first: from here on no Python code runs, so no skill is added or
-     * removed while the sums below, one per skill, are made. */
+    /* The words are listed and the result made first (a new dict may start the garbage
+     * collector, and a finalizer run any code): from here on no Python code runs, so no skill
+     * is added or removed while the sums below, one per skill, are made. */
     PyObject *listed = PySequence_Fast(words, "words must be iterable");
     if (listed == NULL) return NULL;
+    PyObject *found = PyDict_New();
     double *sums = PyMem_Calloc((size_t)self->skills + 1, sizeof(double));
     uint32_t *met = PyMem_Malloc(sizeof(uint32_t) * ((size_t)self->skills + 1));
     unsigned char *seen = PyMem_Calloc((size_t)self->skills + 1, 1);
-    PyObject *found = NULL;
     size_t count = 0;
-    if (sums == NULL || met == NULL || seen == NULL) {
-        PyErr_NoMemory();
-        goto done;
+    if (found == NULL || sums == NULL || met == NULL || seen == NULL) {
+        if (found != NULL) PyErr_NoMemory();
+        goto failed;
     }
     for (Py_ssize_t word = 0; word < PySequence_Fast_GET_SIZE(listed); word++) {
         int64_t id = id_of_text(self, PySequence_Fast_GET_ITEM(listed, word));
@@ -608,14 +609,17 @@ static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwarg
             }
         }
     }
-    if (extra != NULL && add_extra(self, extra, sums, seen, met, &count) < 0) goto done;
-    found = _PyDict_NewPresized((Py_ssize_t)count);
-    for (size_t at = 0; found != NULL && at < count; at++) {
+    if (extra != NULL && add_extra(self, extra, sums, seen, met, &count) < 0) goto failed;
+    for (size_t at = 0; at < count; at++) {
         double total = sums[met[at]];
         PyObject *sum = PyFloat_FromDouble(k1 > 0.0 ? total / (total + k1) : total);
-        if (sum == NULL || PyDict_SetItem(found, self->skill_name[met[at]], sum) < 0) Py_CLEAR(found);
+        int set = sum == NULL ? -1 : PyDict_SetItem(found, self->skill_name[met[at]], sum);
         Py_XDECREF(sum);
+        if (set < 0) goto failed;
     }
+    goto done;
+failed:
+    Py_CLEAR(found);
 done:
     Py_DECREF(listed);
     PyMem_Free(sums);
