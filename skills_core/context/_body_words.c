@@ -224,13 +224,17 @@ static PyObject *word_text(Postings *self, uint32_t id) {
 
 #define SHORT_WORD 64 /* a word asked for up to this long is copied on the stack */
 
-/* The id of a str word, or -1 when not held (or not a str of ASCII letters and digits). */
+/* The id of a str word; -1 when not held (or not a str of ASCII letters and digits), -2 on an
+ * error (set). */
 static int64_t id_of_text(Postings *self, PyObject *text) {
     if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) return -1;
     size_t length = (size_t)PyUnicode_GET_LENGTH(text);
     unsigned char near[SHORT_WORD + 8] = {0};
     unsigned char *padded = length <= SHORT_WORD ? near : PyMem_Calloc(length + 8, 1);
-    if (padded == NULL) return -1; /* no memory for a copy: not held */
+    if (padded == NULL) {
+        PyErr_NoMemory();
+        return -2;
+    }
     memcpy(padded, PyUnicode_1BYTE_DATA(text), length); /* 8 bytes to spare: see chunk_at */
     int64_t id = find_word(self, padded, length, hash_word(padded, length));
     if (padded != near) PyMem_Free(padded);
@@ -531,7 +535,7 @@ static PyObject *Postings_held(Postings *self, PyObject *words) {
     PyObject *held = PyList_New(0), *word;
     while (held != NULL && (word = PyIter_Next(iterator)) != NULL) {
         int64_t id = id_of_text(self, word);
-        if (id >= 0 && self->postings[id].size > 0 && PyList_Append(held, word) < 0)
+        if (id == -2 || (id >= 0 && self->postings[id].size > 0 && PyList_Append(held, word) < 0))
             Py_CLEAR(held);
         Py_DECREF(word);
     }
@@ -595,6 +599,7 @@ static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwarg
     }
     for (Py_ssize_t word = 0; word < PySequence_Fast_GET_SIZE(listed); word++) {
         int64_t id = id_of_text(self, PySequence_Fast_GET_ITEM(listed, word));
+        if (id == -2) goto failed;
         if (id < 0) continue;
         PostingList *list = &self->postings[id];
         for (uint32_t at = 0; at < list->size; at++) {
