@@ -224,13 +224,17 @@ static PyObject *word_text(Postings *self, uint32_t id) {
 
 #define SHORT_WORD 64 /* a word asked for up to this long is copied on the stack */
 
-/* The id of a str word, or -1 when not held (or not a str of ASCII letters and digits). */
+/* The id of a str word; -1 when not held (or not a str of ASCII letters and digits), -2 on an
+ * error (set). */
 static int64_t id_of_text(Postings *self, PyObject *text) {
     if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) return -1;
     size_t length = (size_t)PyUnicode_GET_LENGTH(text);
     unsigned char near[SHORT_WORD + 8] = {0};
     unsigned char *padded = length <= SHORT_WORD ? near : PyMem_Calloc(length + 8, 1);
-    if (padded == NULL) return -1; /* no memory for a copy: not held */
+    if (padded == NULL) {
+        PyErr_NoMemory();
+        return -2;
+    }
     memcpy(padded, PyUnicode_1BYTE_DATA(text), length); /* 8 bytes to spare: see chunk_at */
     int64_t id = find_word(self, padded, length, hash_word(padded, length));
     if (padded != near) PyMem_Free(padded);
@@ -410,19 +414,32 @@ static WordCounts *own_counts(Postings *self, PyObject *counts) {
     return (WordCounts *)counts;
 }
 
-/* Post one skill's words; -1 on an error (set), with nothing posted. */
-static int add_skill(Postings *self, PyObject *name, PyObject *counts_object) {
+/* The counts of a (name, counts) item that add may post; NULL on an error (set). */
+static WordCounts *addable(Postings *self, PyObject *item) {
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
+        PyErr_SetString(PyExc_TypeError, "skills must map names to counts");
+        return NULL;
+    }
+    PyObject *name = PyTuple_GET_ITEM(item, 0);
     if (!PyUnicode_CheckExact(name)) {
         PyErr_SetString(PyExc_TypeError, "a skill's name must be a str");
-        return -1;
+        return NULL;
     }
-    WordCounts *counts = own_counts(self, counts_object);
-    if (counts == NULL) return -1;
+    WordCounts *counts = own_counts(self, PyTuple_GET_ITEM(item, 1));
+    if (counts == NULL) return NULL;
     int held = PyDict_Contains(self->serials, name);
     if (held != 0) {
         if (held > 0) PyErr_Format(PyExc_KeyError, "%R is held already", name);
-        return -1;
+        return NULL;
     }
+    return counts;
+}
+
+/* Post one skill's words; -1 on an error (set), with nothing posted. */
+static int add_skill(Postings *self, PyObject *item) {
+    WordCounts *counts = addable(self, item); /* again: items may name a skill twice */
+    if (counts == NULL) return -1;
+    PyObject *name = PyTuple_GET_ITEM(item, 0);
     if (self->skills == UINT32_MAX) {
         PyErr_SetString(PyExc_OverflowError, "more skills added than an index counts");
         return -1;
@@ -468,14 +485,13 @@ static int add_skill(Postings *self, PyObject *name, PyObject *counts_object) {
 static PyObject *Postings_add(Postings *self, PyObject *skills) {
     PyObject *items = PyMapping_Items(skills);
     if (items == NULL) return NULL;
-    for (Py_ssize_t at = 0; at < PyList_GET_SIZE(items); at++) {
-        PyObject *item = PyList_GET_ITEM(items, at);
-        if (add_skill(self, PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1)) < 0) {
-            Py_DECREF(items);
-            return NULL;
-        }
-    }
+    int failed = 0;
+    for (Py_ssize_t at = 0; !failed && at < PyList_GET_SIZE(items); at++) /* a misuse posts none */
+        failed = addable(self, PyList_GET_ITEM(items, at)) == NULL;
+    for (Py_ssize_t at = 0; !failed && at < PyList_GET_SIZE(items); at++)
+        failed = add_skill(self, PyList_GET_ITEM(items, at)) < 0;
     Py_DECREF(items);
+    if (failed) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -519,7 +535,7 @@ static PyObject *Postings_held(Postings *self, PyObject *words) {
     PyObject *held = PyList_New(0), *word;
     while (held != NULL && (word = PyIter_Next(iterator)) != NULL) {
         int64_t id = id_of_text(self, word);
-        if (id >= 0 && self->postings[id].size > 0 && PyList_Append(held, word) < 0)
+        if (id == -2 || (id >= 0 && self->postings[id].size > 0 && PyList_Append(held, word) < 0))
             Py_CLEAR(held);
         Py_DECREF(word);
     }
@@ -567,21 +583,23 @@ static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwarg
         PyErr_SetString(PyExc_TypeError, "extra must be a dict or None");
         return NULL;
     }
-    /* The words are listed first: from here on no Python code runs, so no skill is added or
-     * removed while the sums below, one per skill, are made. */
+    /* The words are listed and the result made first (a new dict may start the garbage
+     * collector, and a finalizer run any code): from here on no Python code runs, so no skill
+     * is added or removed while the sums below, one per skill, are made. */
     PyObject *listed = PySequence_Fast(words, "words must be iterable");
     if (listed == NULL) return NULL;
+    PyObject *found = PyDict_New();
     double *sums = PyMem_Calloc((size_t)self->skills + 1, sizeof(double));
     uint32_t *met = PyMem_Malloc(sizeof(uint32_t) * ((size_t)self->skills + 1));
     unsigned char *seen = PyMem_Calloc((size_t)self->skills + 1, 1);
-    PyObject *found = NULL;
     size_t count = 0;
-    if (sums == NULL || met == NULL || seen == NULL) {
-        PyErr_NoMemory();
-        goto done;
+    if (found == NULL || sums == NULL || met == NULL || seen == NULL) {
+        if (found != NULL) PyErr_NoMemory();
+        goto failed;
     }
     for (Py_ssize_t word = 0; word < PySequence_Fast_GET_SIZE(listed); word++) {
         int64_t id = id_of_text(self, PySequence_Fast_GET_ITEM(listed, word));
+        if (id == -2) goto failed;
         if (id < 0) continue;
         PostingList *list = &self->postings[id];
         for (uint32_t at = 0; at < list->size; at++) {
@@ -596,14 +614,17 @@ static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwarg
             }
         }
     }
-    if (extra != NULL && add_extra(self, extra, sums, seen, met, &count) < 0) goto done;
-    found = _PyDict_NewPresized((Py_ssize_t)count);
-    for (size_t at = 0; found != NULL && at < count; at++) {
+    if (extra != NULL && add_extra(self, extra, sums, seen, met, &count) < 0) goto failed;
+    for (size_t at = 0; at < count; at++) {
         double total = sums[met[at]];
         PyObject *sum = PyFloat_FromDouble(k1 > 0.0 ? total / (total + k1) : total);
-        if (sum == NULL || PyDict_SetItem(found, self->skill_name[met[at]], sum) < 0) Py_CLEAR(found);
+        int set = sum == NULL ? -1 : PyDict_SetItem(found, self->skill_name[met[at]], sum);
         Py_XDECREF(sum);
+        if (set < 0) goto failed;
     }
+    goto done;
+failed:
+    Py_CLEAR(found);
 done:
     Py_DECREF(listed);
     PyMem_Free(sums);

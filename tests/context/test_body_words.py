@@ -179,6 +179,36 @@ def test_misuse_is_refused_and_changes_nothing(postings: Postings) -> None:
     assert postings.counts(["one", "three"]) == {"a": 1}
 
 
+def test_a_misuse_in_one_add_posts_none_of_its_skills(postings: Postings) -> None:
+    postings.add({"a": postings.count(b"one")})
+    other = type(postings)()
+    with pytest.raises(KeyError):
+        postings.add({"b": postings.count(b"two"), "a": postings.count(b"two")})
+    with pytest.raises(ValueError, match="another Postings"):
+        postings.add({"b": postings.count(b"two"), "c": other.count(b"two")})
+    assert len(postings) == 1
+    assert postings.counts(["two"]) == {}
+
+
+class OddItems(dict[str, object]):
+    """A mapping whose items are not all (name, counts) pairs."""
+
+    def __init__(self, items: list[object]) -> None:
+        super().__init__()
+        self.odd = items
+
+    def items(self) -> list[object]:  # type: ignore[override]
+        return self.odd
+
+
+def test_add_refuses_items_that_are_not_pairs(postings: Postings) -> None:
+    counts = postings.count(b"one")
+    for items in ([("a", counts), ("b",)], [("a", counts), 5], [("a", counts, 1)]):
+        with pytest.raises((TypeError, ValueError)):
+            postings.add(OddItems(items))
+    assert len(postings) == 0
+
+
 def test_bodies_counted_in_threads_while_skills_are_posted(postings: Postings) -> None:
     """Counting never depends on other skills: worker threads count while a search posts."""
     bodies = [f"body {i} shared words a{i % 17} b{i % 5}".encode() for i in range(400)]
