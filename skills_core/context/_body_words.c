@@ -62,7 +62,7 @@ static void WordCounts_dealloc(WordCounts *self) {
 
 static Py_ssize_t WordCounts_len(WordCounts *self) { return self->distinct; }
 
-static PyObject *WordCounts_get_length(WordCounts *self, void *closure) {
+static PyObject *WordCounts_get_length(WordCounts *self, void *Py_UNUSED(closure)) {
     return PyLong_FromSsize_t(self->length);
 }
 
@@ -185,6 +185,11 @@ static int64_t word_id(Postings *self, const unsigned char *word, size_t length,
         PyErr_SetString(PyExc_OverflowError, "more distinct words than an index holds");
         return -1;
     }
+    /* Room first: the table is never more than half full, so a look always ends. */
+    if (((size_t)self->words + 1) * 2 > self->table_capacity) {
+        if (table_rehash(self, self->table_capacity * 2) < 0) return -1;
+        slot = find_slot(self, word, length, hash);
+    }
     size_t needed = (size_t)self->words + 1, capacity = self->words_capacity;
     if (grow((void **)&self->word_start, sizeof(size_t), &capacity, needed) < 0) return -1;
     capacity = self->words_capacity;
@@ -205,8 +210,6 @@ static int64_t word_id(Postings *self, const unsigned char *word, size_t length,
     self->postings[id] = (PostingList){NULL, 0, 0};
     self->arena_size += length;
     *slot = (VocabSlot){hash, chunk_at(word, length), id + 1, (uint32_t)length};
-    if (self->words * 2 > self->table_capacity && table_rehash(self, self->table_capacity * 2) < 0)
-        return -1; /* the word is added; the table stays as full as it is until the next */
     return id;
 }
 

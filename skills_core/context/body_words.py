@@ -54,7 +54,11 @@ class Postings(Protocol):
         """The words of one body's UTF-8 bytes, counted; nothing is posted."""
 
     def add(self, skills: Mapping[str, WordCounts], /) -> None:
-        """Post each skill's counts (made by this same instance) under its name."""
+        """Post each skill's counts (made by this same instance) under its name.
+
+        A name posted already (``KeyError``) or counts of another instance (``ValueError``)
+        refuse the whole call: nothing is posted.
+        """
 
     def remove(self, name: str, /) -> None:
         """Take a skill's counts off (``KeyError`` when it holds none)."""
@@ -174,6 +178,8 @@ class PythonPostings:
 
     def word(self, counts: WordCounts, at: int, /) -> str:
         """See :meth:`Postings.word`."""
+        if at < 0:
+            raise IndexError("word index out of range")
         return self._own(counts).order()[at]
 
     def _own(self, counts: WordCounts) -> PythonWordCounts:

@@ -175,6 +175,8 @@ def test_misuse_is_refused_and_changes_nothing(postings: Postings) -> None:
         postings.word(other.count(b"three"), 0)
     with pytest.raises(IndexError):
         postings.word(postings.count(b"one"), 1)
+    with pytest.raises(IndexError):
+        postings.word(postings.count(b"one"), -1)
     assert len(postings) == 1
     assert postings.counts(["one", "three"]) == {"a": 1}
 
