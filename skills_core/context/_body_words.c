@@ -103,6 +103,12 @@ typedef struct {
 } VocabSlot;
 
 typedef struct {
+    PyObject *name;     /* NULL once removed */
+    WordCounts *counts; /* the words posted under the name */
+    double length;      /* counts->length, at hand for length normalisation */
+} SkillSlot;
+
+typedef struct {
     PyObject_HEAD
     uint64_t serial;
     /* vocabulary: word id -> bytes, and an open addressing table from a word to its id */
@@ -117,8 +123,7 @@ typedef struct {
     unsigned char *arena;
     size_t arena_size, arena_capacity;
     /* skills: serial -> name and counts; name -> serial */
-    PyObject **skill_name;
-    WordCounts **skill_counts;
+    SkillSlot *skill;
     uint32_t skills, skills_capacity;
     PyObject *serials; /* dict name -> int serial */
 } Postings;
@@ -268,8 +273,8 @@ static void Postings_dealloc(Postings *self) {
         PyMem_Free(self->postings[id].items);
     }
     for (uint32_t serial = 0; serial < self->skills; serial++) {
-        Py_XDECREF(self->skill_name[serial]);
-        Py_XDECREF(self->skill_counts[serial]);
+        Py_XDECREF(self->skill[serial].name);
+        Py_XDECREF(self->skill[serial].counts);
     }
     Py_XDECREF(self->serials);
     PyMem_Free(self->table);
@@ -278,8 +283,7 @@ static void Postings_dealloc(Postings *self) {
     PyMem_Free(self->word_text);
     PyMem_Free(self->postings);
     PyMem_Free(self->arena);
-    PyMem_Free(self->skill_name);
-    PyMem_Free(self->skill_counts);
+    PyMem_Free(self->skill);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -448,10 +452,7 @@ static int add_skill(Postings *self, PyObject *item) {
         return -1;
     }
     size_t capacity = self->skills_capacity;
-    if (grow((void **)&self->skill_name, sizeof(PyObject *), &capacity, self->skills + 1) < 0)
-        return -1;
-    capacity = self->skills_capacity;
-    if (grow((void **)&self->skill_counts, sizeof(PyObject *), &capacity, self->skills + 1) < 0)
+    if (grow((void **)&self->skill, sizeof(SkillSlot), &capacity, (size_t)self->skills + 1) < 0)
         return -1;
     self->skills_capacity = (uint32_t)capacity;
     for (Py_ssize_t at = 0; at < counts->distinct; at++) { /* room first: all or nothing */
@@ -479,8 +480,7 @@ static int add_skill(Postings *self, PyObject *item) {
     }
     Py_INCREF(name);
     Py_INCREF(counts);
-    self->skill_name[self->skills] = name;
-    self->skill_counts[self->skills] = counts;
+    self->skill[self->skills] = (SkillSlot){name, counts, (double)counts->length};
     self->skills++;
     return 0;
 }
@@ -509,7 +509,7 @@ static PyObject *Postings_remove(Postings *self, PyObject *name) {
         return NULL;
     }
     uint32_t serial = (uint32_t)PyLong_AsUnsignedLong(serial_object);
-    WordCounts *counts = self->skill_counts[serial];
+    WordCounts *counts = self->skill[serial].counts;
     for (Py_ssize_t at = 0; at < counts->distinct; at++) {
         PostingList *list = &self->postings[counts->ids[at]];
         uint32_t low = 0, high = list->size; /* serials ascend along a list */
@@ -527,8 +527,8 @@ static PyObject *Postings_remove(Postings *self, PyObject *name) {
         }
     }
     if (PyDict_DelItem(self->serials, name) < 0) return NULL;
-    Py_CLEAR(self->skill_name[serial]);
-    Py_CLEAR(self->skill_counts[serial]);
+    Py_CLEAR(self->skill[serial].name);
+    Py_CLEAR(self->skill[serial].counts);
     Py_RETURN_NONE;
 }
 
@@ -609,7 +609,7 @@ static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwarg
             uint32_t skill = list->items[at].skill;
             double weight = 1.0;
             if (average > 0.0)
-                weight = 1.0 / (1.0 - b + b * (double)self->skill_counts[skill]->length / average);
+                weight = 1.0 / (1.0 - b + b * self->skill[skill].length / average);
             sums[skill] += list->items[at].count * weight;
             if (!seen[skill]) {
                 seen[skill] = 1;
@@ -621,7 +621,7 @@ static PyObject *Postings_counts(Postings *self, PyObject *args, PyObject *kwarg
     for (size_t at = 0; at < count; at++) {
         double total = sums[met[at]];
         PyObject *sum = PyFloat_FromDouble(k1 > 0.0 ? total / (total + k1) : total);
-        int set = sum == NULL ? -1 : PyDict_SetItem(found, self->skill_name[met[at]], sum);
+        int set = sum == NULL ? -1 : PyDict_SetItem(found, self->skill[met[at]].name, sum);
         Py_XDECREF(sum);
         if (set < 0) goto failed;
     }
