@@ -498,6 +498,42 @@ static PyObject *Postings_add(Postings *self, PyObject *skills) {
     Py_RETURN_NONE;
 }
 
+#define SPARE_SERIALS 64 /* removed skills' serials kept at most, beyond as many as are posted */
+
+/* Number the posted skills 0, 1, ... again, in their order, once removed skills' serials
+ * outnumber theirs: memory then follows the skills posted, not every skill ever added. The
+ * lists keep their order, as the numbers do. Best effort: without memory, nothing changes. */
+static void compact(Postings *self) {
+    if (self->skills <= 2 * (size_t)PyDict_GET_SIZE(self->serials) + SPARE_SERIALS) return;
+    PyObject *serials = PyDict_New(); /* may collect garbage: made before anything is read */
+    uint32_t *renumber = PyMem_Malloc(sizeof(uint32_t) * ((size_t)self->skills + 1));
+    uint32_t next = 0;
+    if (serials == NULL || renumber == NULL) goto failed;
+    for (uint32_t serial = 0; serial < self->skills; serial++) {
+        if (self->skill[serial].name == NULL) continue;
+        PyObject *number = PyLong_FromUnsignedLong(next);
+        int set = number == NULL ? -1 : PyDict_SetItem(serials, self->skill[serial].name, number);
+        Py_XDECREF(number);
+        if (set < 0) goto failed;
+        renumber[serial] = next++;
+    }
+    for (uint32_t id = 0; id < self->words; id++) {
+        PostingList *list = &self->postings[id];
+        for (uint32_t at = 0; at < list->size; at++)
+            list->items[at].skill = renumber[list->items[at].skill];
+    }
+    for (uint32_t serial = 0; serial < self->skills; serial++)
+        if (self->skill[serial].name != NULL) self->skill[renumber[serial]] = self->skill[serial];
+    self->skills = next;
+    Py_SETREF(self->serials, serials);
+    PyMem_Free(renumber);
+    return;
+failed:
+    PyErr_Clear(); /* no memory for it: the serials stay as they are */
+    Py_XDECREF(serials);
+    PyMem_Free(renumber);
+}
+
 static PyObject *Postings_remove(Postings *self, PyObject *name) {
     if (!PyUnicode_CheckExact(name)) { /* a str's hash runs no Python code meanwhile */
         PyErr_SetString(PyExc_TypeError, "a skill's name must be a str");
@@ -529,6 +565,7 @@ static PyObject *Postings_remove(Postings *self, PyObject *name) {
     if (PyDict_DelItem(self->serials, name) < 0) return NULL;
     Py_CLEAR(self->skill[serial].name);
     Py_CLEAR(self->skill[serial].counts);
+    compact(self);
     Py_RETURN_NONE;
 }
 

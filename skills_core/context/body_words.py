@@ -14,9 +14,9 @@ Two implementations keep this one contract (``tests/context/test_body_words.py``
   builds where a C compiler is found. It keeps every distinct word once, as bytes under a
   number, and makes no Python object per word occurrence or per (skill, word) pair: counting
   and posting 10,000 real-sized skills (174 MB, 24 million words) takes about 1.2 s of CPU.
-  A word, once met, stays in its postings' vocabulary (its bytes and about 100 more), and each
-  skill ever added keeps 16 bytes, while the postings live: a long-running process re-indexing
-  changed skills grows by those alone.
+  A word, once met, stays in its postings' vocabulary (its bytes and about 100 more) while the
+  postings live: a long-running process re-indexing changed skills grows by new words alone
+  (removed skills' numbers are given out again once they outnumber the posted skills').
 - :class:`PythonPostings`, used where the extension was not built: ``Counter`` per body and
   the shelves of :mod:`skills_core.context.shelves`, about 4 s for the same skills.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -129,3 +130,26 @@ TwinsAgree.TestCase.settings = settings(
 test_twins_agree = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")(
     TwinsAgree.TestCase
 )
+
+
+def test_thousands_of_re_posts_give_the_twins_one_answer() -> None:
+    """Past the spare serials, the C postings number their skills again: answers stay equal."""
+    assert NATIVE is not None
+    rng = random.Random(3)
+    vocabulary = [f"w{i}" for i in range(40)]
+    native, twin = NATIVE(), PythonPostings()
+    posted: set[str] = set()
+    for step in range(3_000):
+        name = f"s{rng.randrange(30)}"
+        body = " ".join(rng.choices(vocabulary, k=rng.randrange(1, 8))).encode()
+        for postings in (native, twin):
+            if name in posted:
+                postings.remove(name)
+            postings.add({name: postings.count(body)})
+        posted.add(name)
+        if step % 500 == 0 or step == 2_999:
+            assert len(native) == len(twin) == len(posted)
+            for word in vocabulary:
+                assert native.counts([word], 0.75, 3.0) == pytest.approx(
+                    twin.counts([word], 0.75, 3.0)
+                )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import tracemalloc
 from collections.abc import Callable
 from functools import partial
 
@@ -92,3 +93,28 @@ def test_each_refused_allocation_raises_and_changes_nothing() -> None:
         found = answer(partial(postings.counts, [long, "w299"]), failing)
         assert found in (REFUSED, dict.fromkeys(posted, 2.0))
     assert postings.counts([long]) == dict.fromkeys(posted, 1.0)
+
+
+def test_a_skill_re_posted_again_and_again_keeps_memory_flat() -> None:
+    """Serials of removed skills are numbered away, so a long-running index does not grow."""
+    assert NATIVE is not None
+    postings = NATIVE()
+    postings.add({f"s{i}": postings.count(f"w{i} shared".encode()) for i in range(10)})
+
+    def re_post(times: int) -> None:
+        for _ in range(times):
+            postings.remove("s0")
+            postings.add({"s0": postings.count(b"w0 shared again")})
+
+    re_post(500)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        re_post(20_000)  # 20,000 serials kept would be 480 KB of skill slots
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 20_000
+    assert postings.counts(["shared"]) == {f"s{i}": 1.0 for i in range(10)}
+    assert postings.counts(["again", "w0", "w1"]) == {"s0": 2.0, "s1": 1.0}
+    assert postings.held(["w0", "w9", "w10"]) == ["w0", "w9"]
