@@ -58,7 +58,7 @@ class FileDigests:
             if file.fingerprint:
                 kept.append((file.path, held[0], held[1], held[2]))
             found.append((held[2], held[1]))
-        record = tuple(kept)
+        record = tuple(sorted(kept))  # as saved, whatever order the listing gives
         if self._known.get(folder) != record:
             self._known[folder] = record
             self.unsaved = True

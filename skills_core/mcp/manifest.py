@@ -3,16 +3,15 @@
 A file's digest is computed once per version of the file (its backend fingerprint and size)
 and kept by the catalog (:meth:`~SkillCatalog.file_digests`), with its persistent cache when it
 has one: rebuilding the entries after a refresh, or in a new process, reads only files that
-changed. ``SKILL.md`` is not
-read at all: its digest is the catalog's (:meth:`~SkillCatalog.skill_md_digest`, which the
-persistent cache keeps), its size the file list's, and the frontmatter is the one the catalog
-judged (:meth:`~skills_core.format.models.SkillMetadata.to_frontmatter`, withheld fields as
-written), so a new process on an unchanged source publishes without a GET. Every skill the
-catalog serves is published
-as it serves it: one loaded with warnings (a description over 1,024 characters, a name unlike
-its folder) carries them in its entry's ``_meta`` under :data:`WARNINGS_META`. Skills the
-extension cannot carry (a name outside its naming rules, over 512 files or 16 MiB) are left out
-with the reason: they stay reachable through the plain tools.
+changed. ``SKILL.md`` is not read at all: its digest is the catalog's
+(:meth:`~SkillCatalog.skill_md_digest`, which the persistent cache keeps), its size the file
+list's, and the frontmatter is the one the catalog judged
+(:meth:`~skills_core.format.models.SkillMetadata.to_frontmatter`, withheld fields as written),
+so a new process on an unchanged source publishes without a GET. Every skill the catalog
+serves is published as it serves it: one loaded with warnings (a description over 1,024
+characters, a name unlike its folder) carries them in its entry's ``_meta`` under
+:data:`WARNINGS_META`. Skills the extension cannot carry (a name outside its naming rules, over
+512 files or 16 MiB) are left out with the reason: they stay reachable through the plain tools.
 """
 
 from __future__ import annotations
