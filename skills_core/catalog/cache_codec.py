@@ -12,7 +12,8 @@ them) with :mod:`marshal`; any other column (problems, hooks, frontmatter values
 dates) is pickled, and read back by an unpickler that builds only the types an entry is made
 of: any other global in the data refuses the whole blob, so reading a cache never runs code.
 A CRC-32 of the payload (in a plain header: the payload is read where it lies, not copied)
-catches damage before either is read. The SKILL.md bytes are never written.
+catches damage before either is read. The SKILL.md bytes are never written; each skill's file
+digests (:mod:`~skills_core.catalog.file_digests`) are, in a column of their own.
 """
 
 from __future__ import annotations
@@ -33,11 +34,12 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from skills_core.catalog.entries import CatalogEntry
+from skills_core.catalog.file_digests import FileDigest
 from skills_core.format.hooks import HookAction, HookRule, Hooks
 from skills_core.format.models import EMPTY_MAPPING, SkillMetadata
 from skills_core.format.problems import SkillProblem
 
-_FORMAT = b"skillfs-entries-3"
+_FORMAT = b"skillfs-entries-4"
 _CRC_BYTES = 4
 _MAPPINGS = frozenset({"metadata", "extra"})
 """Metadata fields held as read-only mappings (empty ones share ``EMPTY_MAPPING``, and are
@@ -54,8 +56,12 @@ _T = TypeVar("_T")
 _ENTRY_FIELDS = tuple(field for field in CatalogEntry._fields if field not in ("metadata", "raw"))
 
 
-def encode(entries: Mapping[str, CatalogEntry], digests: Sequence[bytes]) -> bytes:
-    """``entries`` as bytes, with the hash of each one's SKILL.md (``digests``, in order).
+def encode(
+    entries: Mapping[str, CatalogEntry],
+    digests: Sequence[bytes],
+    files: Sequence[tuple[FileDigest, ...]],
+) -> bytes:
+    """``entries`` as bytes, with the hash of each one's SKILL.md and its file digests (in order).
 
     The SKILL.md bytes themselves are never written.
     """
@@ -77,6 +83,7 @@ def encode(entries: Mapping[str, CatalogEntry], digests: Sequence[bytes]) -> byt
             )
             for field in SkillMetadata._fields
         },
+        _column(files),
     )
     return framed(marshal.dumps(columns))
 
@@ -114,8 +121,12 @@ def _plain_mapping(mapping: Mapping[Any, Any], shared: dict[object, object]) -> 
     }
 
 
-def decode(data: bytes) -> dict[str, CatalogEntry]:
-    """The entries :func:`encode` wrote, by folder.
+Decoded = tuple[dict[str, CatalogEntry], dict[str, tuple[FileDigest, ...]]]
+"""The entries :func:`encode` wrote, and the file digests of those that have some, by folder."""
+
+
+def decode(data: bytes) -> Decoded:
+    """The entries and file digests :func:`encode` wrote, by folder.
 
     Raises:
         ValueError: ``data`` is not what :func:`encode` writes.
@@ -127,12 +138,12 @@ def decode(data: bytes) -> dict[str, CatalogEntry]:
         raise ValueError(f"not a cached catalog ({type(exc).__name__}: {exc})") from exc
 
 
-def _decode(data: bytes) -> dict[str, CatalogEntry]:
+def _decode(data: bytes) -> Decoded:
     view, start = memoryview(data), len(_FORMAT) + _CRC_BYTES
     crc = int.from_bytes(view[len(_FORMAT) : start], "big")
     if view[: len(_FORMAT)] != _FORMAT or zlib.crc32(view[start:]) != crc:
         raise ValueError("unknown format or damaged data")
-    entry_columns, loaded_column, meta_columns = marshal.loads(view[start:])
+    entry_columns, loaded_column, meta_columns, files_column = marshal.loads(view[start:])
     names = _values(entry_columns["name"])
     loaded = _values(loaded_column, len(names))
     served = sum(loaded)
@@ -154,7 +165,9 @@ def _decode(data: bytes) -> dict[str, CatalogEntry]:
     if next(metas, None) is not None:
         raise ValueError("more metadata than loaded entries")
     entries = _rows(CatalogEntry, (columns[field] for field in CatalogEntry._fields))
-    return dict(zip(names, entries, strict=True))
+    files = zip(names, _values(files_column, len(names)), strict=True)
+    digested = {} if files_column[0] == "same" else {name: kept for name, kept in files if kept}
+    return dict(zip(names, entries, strict=True)), digested
 
 
 @contextlib.contextmanager

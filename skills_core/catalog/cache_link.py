@@ -9,6 +9,10 @@ digest and location): a catalog judged otherwise never reuses them, so an edited
 every skill again. An entry is reused only when its fingerprint equals the listing's; bodies read
 later are checked against the hash saved with it (:mod:`skills_core.catalog.bodies`).
 
+Each skill's file digests (:mod:`skills_core.catalog.file_digests`) are saved with its entry,
+and saved again, with every entry, once a reader learned new ones (``skillfs serve`` hashing a
+file it could not take from the cache).
+
 The backend's own state (:class:`~backends.capabilities.SourceState`) is saved with the entries
 and given back to a new backend before its first listing: a published index or a bundle then
 asks its source "changed since?" in one conditional request instead of reading it again.
@@ -31,9 +35,10 @@ from backends.capabilities import ListedDocument, export_state, import_state
 from backends.composite import CompositeBackend
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.memory import MemoryBackend
-from skills_core.catalog.cache_codec import collector_paused
+from skills_core.catalog.cache_codec import collector_paused, encode
 from skills_core.catalog.cache_store import SCHEMA, CatalogCache, Stored
 from skills_core.catalog.entries import CatalogEntry, entry_digest, is_verdict
+from skills_core.catalog.file_digests import FileDigest, FileDigests
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
 from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
 
@@ -118,9 +123,11 @@ class CacheLink:
         self._state: bytes | None = None  # the backend's, as saved or loaded
 
     async def seed_while(
-        self, listing: Listing, lock: SkillLock | None = None
+        self, listing: Listing, files: FileDigests, lock: SkillLock | None = None
     ) -> tuple[CatalogSnapshot, Sequence[ListedDocument]]:
         """The snapshot saved for this source (or an empty one), and the backend's listing.
+
+        ``files`` gets the file digests saved with the snapshot.
 
         When the cache holds the source, as judged by this catalog (with ``lock``, when it has
         one), the listing reads nothing; otherwise it is a cold one. A small row is decoded as
@@ -128,7 +135,7 @@ class CacheLink:
         and requests wait without holding the GIL), in a second worker thread, which costs more
         than it saves below :data:`DECODE_ALONE_BYTES`.
         """
-        read = await self._guarded(functools.partial(self._read, lock), None)
+        read = await self._guarded(functools.partial(self._read, files, lock), None)
         if read is None:
             return EMPTY_SNAPSHOT, await listing(cold=True)
         stored, seed = read
@@ -136,21 +143,25 @@ class CacheLink:
         import_state(self._backend, stored.state)
         if seed is not None:
             return seed, await listing(cold=False)
-        seeding = asyncio.ensure_future(self._guarded(functools.partial(self._seed, stored), None))
+        seed_now = functools.partial(self._seed, stored, files)
+        seeding = asyncio.ensure_future(self._guarded(seed_now, None))
         try:
             listed = await listing(cold=False)
         finally:
             seed = await seeding
         return seed or EMPTY_SNAPSHOT, listed
 
-    async def save(self, snapshot: CatalogSnapshot, *, seeded_from: CatalogSnapshot) -> None:
-        """Save ``snapshot``'s entries, unless they are those it was seeded from.
+    async def save(
+        self, snapshot: CatalogSnapshot, files: FileDigests, *, seeded_from: CatalogSnapshot
+    ) -> None:
+        """Save ``snapshot``'s entries and ``files``, unless both are as seeded (or saved).
 
         The backend's state is saved with them, or alone when only it changed.
         """
         state = export_state(self._backend)
-        if snapshot is not seeded_from:
-            await self._guarded(functools.partial(self._save, snapshot.entries, state), None)
+        if snapshot is not seeded_from or files.unsaved:
+            save = functools.partial(self._save, snapshot.entries, files.to_save(), state)
+            await self._guarded(save, None)
         elif state != self._state and self._settings:
             save = functools.partial(self._cache.save_state, self._source, self._settings, state)
             await self._guarded(save, None)
@@ -164,7 +175,9 @@ class CacheLink:
             logger.warning("%s: went without the catalog cache", self._source, exc_info=True)
             return failed
 
-    def _read(self, lock: SkillLock | None) -> tuple[Stored, CatalogSnapshot | None] | None:
+    def _read(
+        self, files: FileDigests, lock: SkillLock | None
+    ) -> tuple[Stored, CatalogSnapshot | None] | None:
         """The row saved for this source, and its snapshot when the row is small."""
         judged_by: tuple[object, ...] = self._judged_by
         if lock is not None:  # its refusals name where it is
@@ -176,14 +189,22 @@ class CacheLink:
             return None
         if len(stored.data) > DECODE_ALONE_BYTES:
             return stored, None
-        return stored, self._seed(stored) or EMPTY_SNAPSHOT
+        return stored, self._seed(stored, files) or EMPTY_SNAPSHOT
 
-    def _seed(self, stored: Stored) -> CatalogSnapshot | None:
+    def _seed(self, stored: Stored, files: FileDigests) -> CatalogSnapshot | None:
         with collector_paused():  # the snapshot's mappings are as many objects again
-            entries = self._cache.decoded(self._source, stored)
-            return CatalogSnapshot.build(entries) if entries else None
+            decoded = self._cache.decoded(self._source, stored)
+            if not decoded or not decoded[0]:
+                return None
+            files.restore(decoded[1])
+            return CatalogSnapshot.build(decoded[0])
 
-    def _save(self, entries: Mapping[str, CatalogEntry], state: bytes | None) -> None:
+    def _save(
+        self,
+        entries: Mapping[str, CatalogEntry],
+        files: Mapping[str, tuple[FileDigest, ...]],
+        state: bytes | None,
+    ) -> None:
         if not self._settings:  # the digest of the settings could not be made: no key to use
             return
         saved, kept = self._saved, {}
@@ -195,8 +216,9 @@ class CacheLink:
         self._saved = kept
         verdicts = {folder: pair[0] for folder, pair in kept.items()}
         digests = [pair[1] for pair in kept.values()]
+        data = encode(verdicts, digests, [files.get(folder, ()) for folder in verdicts])
         self._cache.save(
-            self._source, self._settings, verdicts, digests, judged=self._judged, state=state
+            self._source, self._settings, data, len(verdicts), judged=self._judged, state=state
         )
 
 

@@ -25,13 +25,12 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
-from skills_core.catalog.cache_codec import decode, encode
+from skills_core.catalog.cache_codec import Decoded, decode
 from skills_core.catalog.cache_folder import default_cache_folder, ensure_folder, untrusted_file
-from skills_core.catalog.entries import CatalogEntry
 
 logger = logging.getLogger("skillfs")
 
@@ -106,8 +105,8 @@ class CatalogCache:
             self._seen(source, settings, found.seen)
         return found
 
-    def decoded(self, source: str, stored: Stored) -> dict[str, CatalogEntry] | None:
-        """The entries of a row :meth:`stored` found, or ``None`` (logged) when damaged."""
+    def decoded(self, source: str, stored: Stored) -> Decoded | None:
+        """The entries (and file digests) of a row :meth:`stored` found; ``None`` if damaged."""
         try:
             return decode(stored.data)
         except ValueError as exc:
@@ -118,18 +117,18 @@ class CatalogCache:
         self,
         source: str,
         settings: str,
-        entries: Mapping[str, CatalogEntry],
-        digests: Sequence[bytes],
+        data: bytes,
+        skills: int,
         *,
         judged: str = "",
         state: bytes | None = None,
     ) -> None:
         """Replace what is saved for ``source`` under ``settings``; prune sources not seen.
 
-        ``digests`` holds the hash of each entry's SKILL.md, in order (see
-        :func:`~skills_core.catalog.entries.entry_digest`); ``state`` is the backend's.
+        ``data`` holds ``skills`` entries as :func:`~skills_core.catalog.cache_codec.encode`
+        wrote them; ``state`` is the backend's.
         """
-        data, now = encode(entries, digests), time.time()
+        now = time.time()
 
         def write(db: sqlite3.Connection) -> None:
             with _transaction(db):
@@ -137,7 +136,7 @@ class CatalogCache:
                     "INSERT INTO catalogs VALUES (?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (source, settings) DO UPDATE SET seen = excluded.seen, "
                     "skills = excluded.skills, entries = excluded.entries, state = excluded.state",
-                    (source, settings, judged, now, len(entries), data, state),
+                    (source, settings, judged, now, skills, data, state),
                 )
                 db.execute("DELETE FROM catalogs WHERE seen < ?", (now - self._max_age,))
 

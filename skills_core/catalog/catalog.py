@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -257,6 +258,25 @@ class SkillCatalog(AsyncResource):
             SkillNotFoundError: No loaded skill has that name.
         """
         return digest_text(entry_digest(self._loaded_entry(name)[0]))
+
+    async def file_digests(
+        self, name: str, files: Sequence[FileEntry], *, max_bytes: int | None = None
+    ) -> Sequence[tuple[str, int]]:
+        """The ``sha256:`` digest and size of each of ``files`` of a loaded skill, in order.
+
+        Only a file not listed as it was hashed (see :mod:`~skills_core.catalog.file_digests`)
+        is read, as :meth:`read_resource` reads it.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            StorageError: A file could not be read.
+        """
+        read = functools.partial(self.read_resource, name, max_bytes=max_bytes)
+        return await self._refresher.file_digests.of(self.folder(name), files, read)
+
+    async def save_file_digests(self) -> None:
+        """Keep the file digests learned since the last save in the persistent cache, if any."""
+        await self._refresher.save_file_digests()
 
     async def with_body(self, entry: CatalogEntry) -> CatalogEntry:
         """A loaded entry of this catalog holding its SKILL.md (internal: for search indexes).

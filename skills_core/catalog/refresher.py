@@ -17,6 +17,7 @@ from backends.capabilities import ListedDocument
 from backends.errors import SignatureError, StorageError
 from skills_core import codes
 from skills_core.catalog.cache_link import CacheLink
+from skills_core.catalog.file_digests import FileDigests
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader, compare
 from skills_core.catalog.lock import SkillLock
@@ -28,7 +29,7 @@ logger = logging.getLogger("skillfs")
 
 
 class Refresher:
-    """A catalog's current snapshot, replaced by :meth:`refresh`.
+    """A catalog's current snapshot, replaced by :meth:`refresh`, and its file digests.
 
     Args:
         backend: Where the skills live.
@@ -48,6 +49,8 @@ class Refresher:
         lock_file: str | os.PathLike[str] | None,
     ) -> None:
         self.snapshot = EMPTY_SNAPSHOT
+        self.file_digests = FileDigests()
+        """Kept for the skills each refresh keeps, and saved with their entries."""
         self._backend = backend
         self._loader = loader
         self._cache = cache
@@ -65,7 +68,7 @@ class Refresher:
                     self._lock_file = None
                 if old is EMPTY_SNAPSHOT and self._cache is not None:
                     base, listing = await self._cache.seed_while(
-                        self._loader.listing, self._loader.lock
+                        self._loader.listing, self.file_digests, self._loader.lock
                     )
                 else:
                     listing = await self._loader.listing(cold=not old.entries)
@@ -100,8 +103,10 @@ class Refresher:
         else:
             new = base.updated(changes, refresh_errors=errors, shadowing=shadowing)
         self.snapshot = new
+        if new is not old:
+            self.file_digests.keep(new.entries)
         if self._cache is not None and new is not old:
-            await self._cache.save(new, seeded_from=base)
+            await self._cache.save(new, self.file_digests, seeded_from=base)
         if new is old:
             return ReloadReport(
                 unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
@@ -109,6 +114,13 @@ class Refresher:
         if not old.entries:
             return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
         return compare(old, new, changes, reads)
+
+    async def save_file_digests(self) -> None:
+        """Save the file digests learned since the last save (with the entries), if any."""
+        async with self._lock:
+            if self._cache is not None and self.file_digests.unsaved:
+                snapshot = self.snapshot
+                await self._cache.save(snapshot, self.file_digests, seeded_from=snapshot)
 
     def _failed_refresh(
         self, old: CatalogSnapshot, exc: Exception, code: str, what: str

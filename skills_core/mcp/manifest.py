@@ -1,16 +1,17 @@
 """The skills extension's entries for a catalog: frontmatter, and every file with its digest.
 
-A file's digest is computed once per version of the file (its backend fingerprint and size),
-so rebuilding the entries after a refresh reads only files that changed. ``SKILL.md`` is not
-read at all: its digest is the catalog's (:meth:`~SkillCatalog.skill_md_digest`, which the
-persistent cache keeps), its size the file list's, and the frontmatter is the one the catalog
-judged (:meth:`~skills_core.format.models.SkillMetadata.to_frontmatter`, withheld fields as
-written), so a new process on an unchanged source publishes without a GET. Every skill the
-catalog serves is published
-as it serves it: one loaded with warnings (a description over 1,024 characters, a name unlike
-its folder) carries them in its entry's ``_meta`` under :data:`WARNINGS_META`. Skills the
-extension cannot carry (a name outside its naming rules, over 512 files or 16 MiB) are left out
-with the reason: they stay reachable through the plain tools.
+A file's digest is computed once per version of the file (its backend fingerprint and size)
+and kept by the catalog (:meth:`~SkillCatalog.file_digests`), with its persistent cache when it
+has one: rebuilding the entries after a refresh, or in a new process, reads only files that
+changed. ``SKILL.md`` is not read at all: its digest is the catalog's
+(:meth:`~SkillCatalog.skill_md_digest`, which the persistent cache keeps), its size the file
+list's, and the frontmatter is the one the catalog judged
+(:meth:`~skills_core.format.models.SkillMetadata.to_frontmatter`, withheld fields as written),
+so a new process on an unchanged source publishes without a GET. Every skill the catalog
+serves is published as it serves it: one loaded with warnings (a description over 1,024
+characters, a name unlike its folder) carries them in its entry's ``_meta`` under
+:data:`WARNINGS_META`. Skills the extension cannot carry (a name outside its naming rules, over
+512 files or 16 MiB) are left out with the reason: they stay reachable through the plain tools.
 """
 
 from __future__ import annotations
@@ -63,11 +64,10 @@ class Published(NamedTuple):
 
 
 class Manifests:
-    """Builds the entries of a catalog's skills, remembering file digests between builds."""
+    """Builds the entries of a catalog's skills, reusing those whose files did not change."""
 
     def __init__(self, catalog: SkillCatalog) -> None:
         self._catalog = catalog
-        self._digests: dict[tuple[str, str], tuple[str, int, str]] = {}
         self._built: dict[str, tuple[CatalogEntry, tuple[FileEntry, ...], Published]] = {}
 
     async def build(self) -> tuple[dict[str, Published], dict[str, str]]:
@@ -86,8 +86,7 @@ class Manifests:
         results = await asyncio.gather(*(one(name) for name in names))
         published = {r.entry["uri"]: r for r in results if isinstance(r, Published)}
         left_out = {n: r for n, r in zip(names, results, strict=True) if isinstance(r, str)}
-        live = {(p.name, path) for p in published.values() for path in p.paths.values()}
-        self._digests = {key: value for key, value in self._digests.items() if key in live}
+        await self._catalog.save_file_digests()
         kept = {p.name for p in published.values()}
         self._built = {name: built for name, built in self._built.items() if name in kept}
         return published, left_out
@@ -112,8 +111,8 @@ class Manifests:
         uri = f"{root}/{SKILL_MD}"
         resources = [{"uri": uri, "digest": digest, "size": size}]
         paths = {uri: main}
-        for file in others:
-            file_digest, file_size = await self._digest(name, file)
+        digests = await self._catalog.file_digests(name, others, max_bytes=HOST_SKILL_BYTES)
+        for file, (file_digest, file_size) in zip(others, digests, strict=True):
             file_uri = resource_uri(root, file.path)
             resources.append({"uri": file_uri, "digest": file_digest, "size": file_size})
             paths[file_uri] = file.path
@@ -139,16 +138,6 @@ class Manifests:
             return self._catalog.skill_md_digest(name), listed.size
         raw = await self._catalog.read_skill_md(name)
         return digest_of(raw), len(raw)
-
-    async def _digest(self, name: str, entry: FileEntry) -> tuple[str, int]:
-        key = (name, entry.path)
-        known = self._digests.get(key)
-        if known is not None and entry.fingerprint and known[:2] == (entry.fingerprint, entry.size):
-            return known[2], known[1]
-        data = await self._catalog.read_resource(name, entry.path, max_bytes=HOST_SKILL_BYTES)
-        digest = digest_of(data)
-        self._digests[key] = (entry.fingerprint, len(data), digest)
-        return digest, len(data)
 
 
 def _same_files(before: tuple[FileEntry, ...], now: tuple[FileEntry, ...]) -> bool:

@@ -4,7 +4,8 @@ Real `skillfs serve` processes over stdio, driven by the MCP SDK's ClientSession
 bucket counted at the server: the skills extension's SKILL.md digests come from the catalog
 cache, so a second start sends its LIST and no GET until a client reads a skill; that read is
 one GET whose bytes match the digest listed. A skill changed between starts is read once and
-listed with its new digest.
+listed with its new digest. Other files' digests come from the cache too: a second start reads
+none, and a file changed since is the only one read.
 """
 
 from __future__ import annotations
@@ -54,6 +55,15 @@ async def serve(s3: S3Harness, then: Session | None = None) -> dict[str, int]:
     return listed
 
 
+def keeping(seen: list[dict[str, Any]]) -> Session:
+    """A session step that keeps the entries listed in ``seen``."""
+
+    async def keep(session: ClientSession, entries: list[dict[str, Any]]) -> None:
+        seen.extend(entries)
+
+    return keep
+
+
 def digests(entries: list[dict[str, Any]]) -> dict[str, str]:
     return {entry["uri"]: entry["resources"][0]["digest"] for entry in entries}
 
@@ -85,11 +95,44 @@ async def test_a_skill_changed_between_starts_is_read_and_listed_anew(s3: S3Harn
     changed = skill_md("beta", "Beta skill, version 2. Use for beta tasks.").encode()
     await s3.write("beta/SKILL.md", changed)
     seen: list[dict[str, Any]] = []
-
-    async def keep(session: ClientSession, entries: list[dict[str, Any]]) -> None:
-        seen.extend(entries)
-
-    assert await serve(s3, keep) == {"LIST": 1, "GET": 1}
+    assert await serve(s3, keeping(seen)) == {"LIST": 1, "GET": 1}
     assert digests(seen)["skill://beta/SKILL.md"] == sha256(changed)
     (beta,) = (entry for entry in seen if entry["uri"] == "skill://beta/SKILL.md")
     assert beta["frontmatter"]["description"] == "Beta skill, version 2. Use for beta tasks."
+
+
+EXTRAS = {
+    "alpha/references/guide.md": b"# Alpha guide\n",
+    "alpha/scripts/run.py": b"print('alpha')\n",
+    "beta/assets/data.bin": bytes(range(256)),
+    "gamma/references/notes.md": b"# Gamma notes\n",
+}
+
+
+def resources(entries: list[dict[str, Any]]) -> dict[str, str]:
+    """Every file each entry lists, by URI, with its digest."""
+    return {item["uri"]: item["digest"] for entry in entries for item in entry["resources"]}
+
+
+async def test_a_second_start_takes_every_file_digest_from_the_cache(s3: S3Harness) -> None:
+    await asyncio.to_thread(s3.put_tree, {**SKILLS, **EXTRAS})
+    first: list[dict[str, Any]] = []
+    assert await serve(s3, keeping(first)) == {"LIST": 1, "GET": len(SKILLS) + len(EXTRAS)}
+    assert resources(first) == {
+        **{f"skill://{path}": sha256(data) for path, data in SKILLS.items()},
+        **{f"skill://{path}": sha256(data) for path, data in EXTRAS.items()},
+    }
+    again: list[dict[str, Any]] = []
+    assert await serve(s3, keeping(again)) == {"LIST": 1}  # no file read to publish the manifest
+    assert resources(again) == resources(first)
+
+
+async def test_a_file_changed_between_starts_is_the_only_one_read(s3: S3Harness) -> None:
+    await asyncio.to_thread(s3.put_tree, {**SKILLS, **EXTRAS})
+    await serve(s3)
+    changed = b"# Alpha guide, version 2\n"
+    await s3.write("alpha/references/guide.md", changed)
+    seen: list[dict[str, Any]] = []
+    assert await serve(s3, keeping(seen)) == {"LIST": 1, "GET": 1}
+    assert resources(seen)["skill://alpha/references/guide.md"] == sha256(changed)
+    assert await serve(s3) == {"LIST": 1}  # and its new digest is kept in turn

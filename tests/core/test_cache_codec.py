@@ -43,11 +43,13 @@ async def entries() -> dict[str, CatalogEntry]:
 
 
 def saved(entries: dict[str, CatalogEntry]) -> bytes:
-    return encode(entries, [hashlib.sha256(name.encode()).digest() for name in entries])
+    digests = [hashlib.sha256(name.encode()).digest() for name in entries]
+    return encode(entries, digests, [()] * len(entries))
 
 
 def test_entries_round_trip_without_their_bodies(entries: dict[str, CatalogEntry]) -> None:
-    decoded = decode(saved(entries))
+    decoded, files = decode(saved(entries))
+    assert files == {}
 
     expected = {
         folder: entry._replace(raw=b"", digest=hashlib.sha256(folder.encode()).digest())
@@ -62,7 +64,7 @@ def test_entries_round_trip_without_their_bodies(entries: dict[str, CatalogEntry
 def test_empty_mappings_come_back_as_the_shared_empty_one(
     entries: dict[str, CatalogEntry],
 ) -> None:
-    plain = decode(saved(entries))["plain"].metadata
+    plain = decode(saved(entries))[0]["plain"].metadata
     assert plain is not None
     assert plain.metadata is EMPTY_MAPPING
     assert plain.extra is EMPTY_MAPPING
@@ -71,7 +73,7 @@ def test_empty_mappings_come_back_as_the_shared_empty_one(
 def test_strings_skills_repeat_in_their_metadata_are_made_once(
     entries: dict[str, CatalogEntry],
 ) -> None:
-    decoded = decode(saved(entries))
+    decoded = decode(saved(entries))[0]
     rich, twin = decoded["rich"].metadata, decoded["twin"].metadata
     assert rich is not None
     assert twin is not None
@@ -109,6 +111,7 @@ def planted_marshal(data: bytes) -> bytes:
         lambda data: data[:-1],
         lambda data: b"",
         lambda data: b"skillfs-entries-1" + data[HEADER - 4 :],  # another format
+        lambda data: b"skillfs-entries-3" + data[HEADER - 4 :],  # the one before file digests
         planted_marshal,
     ],
 )
@@ -121,12 +124,13 @@ def test_a_column_of_one_value_is_written_once_and_offsets_as_their_bytes(
     entries: dict[str, CatalogEntry],
 ) -> None:
     digests = [hashlib.sha256(bytes([number])).digest() for number in range(len(entries))]
-    data = encode(entries, digests)
-    entry_columns, _loaded, meta_columns = marshal.loads(data[HEADER:])
+    data = encode(entries, digests, [()] * len(entries))
+    entry_columns, _loaded, meta_columns, files = marshal.loads(data[HEADER:])
+    assert files == ("same", ())  # no file digest known
     assert meta_columns["shell"] == ("same", None)  # no skill has one
     assert entry_columns["withheld"] == ("same", ())
     assert entry_columns["body_start"][0] == "u64"
-    decoded = decode(data)
+    decoded = decode(data)[0]
     assert [entry.digest for entry in decoded.values()] == digests
     assert [entry.body_start for entry in decoded.values()] == [
         entry.body_start for entry in entries.values()
@@ -140,15 +144,24 @@ def test_integers_arrays_cannot_hold_are_marshalled(entries: dict[str, CatalogEn
         name: entry._replace(body_start=offset)
         for (name, entry), offset in zip(entries.items(), offsets, strict=True)
     }
-    data = encode(odd, [bytes(32)] * len(odd))
+    data = encode(odd, [bytes(32)] * len(odd), [()] * len(odd))
     assert marshal.loads(data[HEADER:])[0]["body_start"][0] == "marshal"
-    assert [entry.body_start for entry in decode(data).values()] == offsets
+    assert [entry.body_start for entry in decode(data)[0].values()] == offsets
 
 
 def test_a_planted_column_of_one_mutable_value_is_refused(
     entries: dict[str, CatalogEntry],
 ) -> None:
-    entry_columns, loaded, meta_columns = marshal.loads(saved(entries)[HEADER:])
+    entry_columns, loaded, meta_columns, files = marshal.loads(saved(entries)[HEADER:])
     meta_columns["metadata"] = ("same", {"shared": "by every skill"})
     with pytest.raises(ValueError, match="not a cached catalog"):
-        decode(framed(marshal.dumps((entry_columns, loaded, meta_columns))))
+        decode(framed(marshal.dumps((entry_columns, loaded, meta_columns, files))))
+
+
+def test_file_digests_come_back_by_folder_for_the_skills_that_have_some(
+    entries: dict[str, CatalogEntry],
+) -> None:
+    forms = ("references/forms.md", "fp-1", 12, "sha256:" + "a" * 64)
+    files = [(forms,) if folder == "rich" else () for folder in entries]
+    digests = [bytes(32)] * len(entries)
+    assert decode(encode(entries, digests, files))[1] == {"rich": (forms,)}

@@ -17,6 +17,7 @@ import pytest
 from backends import Limits, LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import FormatLimits, SkillCatalog
+from skills_core.catalog.cache_codec import encode
 from skills_core.catalog.cache_store import FILE_NAME, CatalogCache
 from tests.support.files import files_of
 
@@ -163,13 +164,15 @@ async def test_a_body_that_disagrees_with_the_stored_hash_is_judged_again(
     settings = first._cache._settings  # type: ignore[union-attr]
     stored = await asyncio.to_thread(cache.stored, str(folder), settings)
     assert stored is not None
-    entries = await asyncio.to_thread(cache.decoded, str(folder), stored)
-    assert entries is not None
+    decoded = await asyncio.to_thread(cache.decoded, str(folder), stored)
+    assert decoded is not None
+    entries = decoded[0]
     entry = entries["skill-05"]
     metadata = entry.metadata._replace(description="Stale.")  # type: ignore[union-attr]
     entries["skill-05"] = entry._replace(digest=bytes(32), metadata=metadata)
     digests = [stored.digest for stored in entries.values()]
-    await asyncio.to_thread(cache.save, str(folder), settings, entries, digests)
+    data = encode(entries, digests, [()] * len(entries))
+    await asyncio.to_thread(cache.save, str(folder), settings, data, len(entries))
 
     restarted = SkillCatalog(LocalBackend(folder), cache=cache)
     assert (await restarted.refresh()).fetched == 0

@@ -254,6 +254,7 @@ def test_a_planted_column_with_a_valid_checksum_runs_nothing(tmp_path: Path) -> 
         {"name": ("marshal", ["one"])},
         ("marshal", [True]),
         dict.fromkeys(SkillMetadata._fields, planted),
+        ("same", ()),
     )
     payload = marshal.dumps(columns)
     data = framed(payload)

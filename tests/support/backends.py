@@ -11,12 +11,13 @@ from backends.errors import StorageError
 
 
 class CountingBackend:
-    """Delegates to ``inner``, counting listings and the names each fetch asked for."""
+    """Delegates to ``inner``, counting listings, the names each fetch asked for and reads."""
 
     def __init__(self, inner: Backend) -> None:
         self.inner = inner
         self.listings = 0
         self.fetched: list[str] = []
+        self.reads: list[tuple[str, str]] = []
         self.fail_listing: Exception | None = None
         self.fail_fetch: dict[str, StorageError] = {}
         self.gate: asyncio.Event | None = None
@@ -52,6 +53,7 @@ class CountingBackend:
         return await self.inner.files(name)
 
     async def read(self, name: str, path: str, *, max_bytes: int = 1 << 20) -> bytes:
+        self.reads.append((name, path))
         return await self.inner.read(name, path, max_bytes=max_bytes)
 
     async def aclose(self) -> None:
