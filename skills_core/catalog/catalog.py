@@ -34,6 +34,7 @@ from backends.errors import SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.opener import open_backend
 from backends.resource import AsyncResource
+from skills_core.catalog.attachments import Attachable
 from skills_core.catalog.bodies import BodyStore, default_body_cache
 from skills_core.catalog.cache_link import cache_link
 from skills_core.catalog.cache_store import CatalogCache
@@ -52,7 +53,7 @@ from skills_core.format.problems import SkillProblem
 from skills_core.telemetry import SOURCE, mark_error, span
 
 
-class SkillCatalog(AsyncResource):
+class SkillCatalog(AsyncResource, Attachable):
     """The skills of one backend, kept current by :meth:`refresh`.
 
     Whoever opens a backend closes it: ``SkillCatalog(backend)`` never closes the backend it

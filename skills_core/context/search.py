@@ -38,7 +38,6 @@ import asyncio
 import math
 import random
 import threading
-import weakref
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -320,15 +319,9 @@ class SkillSearchIndex:
         self._changes += len(added) + len(removed)
 
 
-_SHARED: weakref.WeakKeyDictionary[SkillCatalog, SkillSearchIndex] = weakref.WeakKeyDictionary()
-
-
 def search_index(catalog: SkillCatalog) -> SkillSearchIndex:
-    """The search index of ``catalog``, shared by all its users."""
-    index = _SHARED.get(catalog)
-    if index is None:
-        index = _SHARED[catalog] = SkillSearchIndex(catalog)
-    return index
+    """The search index of ``catalog``, shared by all its users and freed with it."""
+    return catalog.attached(SkillSearchIndex, lambda: SkillSearchIndex(catalog))
 
 
 def rank_skills(

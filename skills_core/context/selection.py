@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import heapq
 import math
-import weakref
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -211,17 +210,9 @@ class LexicalSkill(SkillFacts):
         return total / math.sqrt(max(len(self.body_tokens), 1))
 
 
-_LEXICAL: weakref.WeakKeyDictionary[SkillCatalog, DerivedSkills[LexicalSkill]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def lexical_skills(catalog: SkillCatalog) -> DerivedSkills[LexicalSkill]:
-    """The tokenized skills of ``catalog``, shared by every selection on it."""
-    skills = _LEXICAL.get(catalog)
-    if skills is None:
-        skills = _LEXICAL[catalog] = DerivedSkills(catalog, LexicalSkill.of)
-    return skills
+    """The tokenized skills of ``catalog``, shared by every selection on it and freed with it."""
+    return catalog.attached(LexicalSkill, lambda: DerivedSkills(catalog, LexicalSkill.of))
 
 
 def select_skills(

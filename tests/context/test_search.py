@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from skills_core.context.search import (
     rank_skills,
     search_index,
 )
-from skills_core.context.selection import STRONG, WEAK, SelectionPolicy, confident
+from skills_core.context.selection import STRONG, WEAK, SelectionPolicy, confident, select_skills
 from skills_core.context.tokens import search_terms
 from tests.context.catalogs import CODE_SEARCH, RELEASE_NOTES, Skills, catalog_of, skill
 
@@ -231,3 +233,14 @@ async def test_a_long_message_is_scored_on_its_first_distinct_terms() -> None:
     filler = " ".join(f"word{i}" for i in range(MAX_QUERY_TERMS))
     assert rank_skills(catalog, f"rust {filler}")  # "rust" is among the first terms
     assert rank_skills(catalog, f"{filler} rust") == []  # past the first 1,000: not read
+
+
+async def test_a_catalog_searched_once_is_freed_with_its_indexes() -> None:
+    """A service making a catalog per request must not keep each one and its index for ever."""
+    catalog = await catalog_of({"code-search": CODE_SEARCH})
+    assert search_index(catalog).search("rust code")
+    assert select_skills(catalog, "rust code")
+    freed = weakref.ref(catalog)
+    del catalog
+    gc.collect()
+    assert freed() is None
