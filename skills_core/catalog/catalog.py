@@ -15,21 +15,20 @@ name for every reader (``list``, ``get``, ``to_prompt``, reports, tools). The fo
 storage key for backend calls.
 
 The class is the catalog's face: a refresh runs in :mod:`skills_core.catalog.refresher`, and
-reads of a skill's files (checked against the lock) in :mod:`skills_core.catalog.skill_reads`.
+reads of a skill's files and their digests (checked against the lock) in
+:mod:`skills_core.catalog.skill_bytes` and :mod:`skills_core.catalog.skill_reads`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import importlib
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, Self
 
-from backends.base import Backend, FileEntry
-from backends.digests import digest_text
+from backends.base import Backend
 from backends.errors import SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.opener import open_backend
@@ -38,13 +37,14 @@ from skills_core.catalog.attachments import Attachable
 from skills_core.catalog.bodies import BodyStore, default_body_cache
 from skills_core.catalog.cache_link import cache_link
 from skills_core.catalog.cache_store import CatalogCache
-from skills_core.catalog.entries import CatalogEntry, entry_digest
+from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader
 from skills_core.catalog.lock import LockSource, SkillLock
 from skills_core.catalog.prompt import format_available_skills
 from skills_core.catalog.refresher import Refresher
 from skills_core.catalog.report import ReloadReport
+from skills_core.catalog.skill_bytes import SkillBytes
 from skills_core.catalog.skill_reads import SkillReads
 from skills_core.catalog.snapshot import CatalogSnapshot
 from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
@@ -53,7 +53,7 @@ from skills_core.format.problems import SkillProblem
 from skills_core.telemetry import SOURCE, mark_error, span
 
 
-class SkillCatalog(AsyncResource, Attachable):
+class SkillCatalog(AsyncResource, SkillBytes, Attachable):
     """The skills of one backend, kept current by :meth:`refresh`.
 
     Whoever opens a backend closes it: ``SkillCatalog(backend)`` never closes the backend it
@@ -241,57 +241,6 @@ class SkillCatalog(AsyncResource, Attachable):
         entry, metadata = self._loaded_entry(name)
         return await self._reads.skill(name, entry, metadata)
 
-    async def files(self, name: str) -> tuple[FileEntry, ...]:
-        """The files of one loaded skill as :meth:`get` gives them, without its SKILL.md.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
-        return await self._reads.files(self._loaded_entry(name)[0])
-
-    def skill_md_digest(self, name: str) -> str:
-        """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read.
-
-        The persistent cache keeps it, so a skill a new process took from the cache needs no
-        request; held bytes are hashed. Bodies read later are checked against it.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
-        return digest_text(entry_digest(self._loaded_entry(name)[0]))
-
-    async def file_digests(
-        self, name: str, files: Sequence[FileEntry], *, max_bytes: int | None = None
-    ) -> Sequence[tuple[str, int]]:
-        """The ``sha256:`` digest and size of each of ``files`` of a loaded skill, in order.
-
-        Only a file not listed as it was hashed (see :mod:`~skills_core.catalog.file_digests`)
-        is read, as :meth:`read_resource` reads it.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-            StorageError: A file could not be read.
-        """
-        read = functools.partial(self.read_resource, name, max_bytes=max_bytes)
-        return await self._refresher.file_digests.of(self.folder(name), files, read)
-
-    async def save_file_digests(self) -> None:
-        """Keep the file digests learned since the last save in the persistent cache, if any."""
-        await self._refresher.save_file_digests()
-
-    async def with_body(self, entry: CatalogEntry) -> CatalogEntry:
-        """A loaded entry of this catalog holding its SKILL.md (internal: for search indexes).
-
-        An entry that holds it comes back as is; one that does not (``keep_bodies=False``, or
-        from the persistent cache) is read as :meth:`get` reads its body, checked against its
-        fingerprint and hash.
-
-        Raises:
-            SkillNotFoundError: The skill is gone, or no longer loads under its name.
-            StorageError: It could not be read.
-        """
-        return await self._reads.with_body(entry)
-
     def folder(self, name: str) -> str:
         """The folder (the backend's storage key) of a loaded skill.
 
@@ -304,47 +253,6 @@ class SkillCatalog(AsyncResource, Attachable):
     def keeps_bodies(self) -> bool:
         """True when every SKILL.md is held in memory (``keep_bodies``)."""
         return self._reads.keeps_bodies
-
-    def skill_md(self, name: str) -> bytes:
-        """The SKILL.md bytes a loaded skill was built from, without a storage request.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-            RuntimeError: The catalog does not hold it (it keeps metadata only, or the skill
-                came from the persistent cache): use :meth:`read_skill_md`.
-        """
-        raw = self._loaded_entry(name)[0].raw
-        if not raw:
-            raise RuntimeError("this catalog does not hold that SKILL.md: await read_skill_md")
-        return raw
-
-    async def read_skill_md(self, name: str) -> bytes:
-        """The SKILL.md bytes of a loaded skill: held ones, or read as :meth:`get` reads them.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-            StorageError: A catalog keeping metadata only could not read it.
-            LockMismatchError: The catalog has a lock, and the SKILL.md read differs.
-        """
-        return await self._reads.skill_md(name, self._loaded_entry(name)[0])
-
-    async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
-        """Read one file of a loaded skill, confined to its folder and size-limited.
-
-        Args:
-            name: The skill's name.
-            path: The file's path relative to the skill folder.
-            max_bytes: A tighter size limit for this read; never looser than ``limits``.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-            ResourceNotFoundError: No such file.
-            UnsafePathError: The path would leave the skill folder.
-            LimitExceededError: The file is over ``max_bytes`` or ``limits.max_read_bytes``.
-            LockMismatchError: The catalog has a lock, and the file is not in it or differs.
-        """
-        entry = self._loaded_entry(name)[0]
-        return await self._reads.resource(name, entry, path, max_bytes=max_bytes)
 
     def to_prompt(self, *, include_location: bool = True) -> str:
         """The ``<available_skills>`` XML block of every skill a model may invoke, escaped.
