@@ -4,15 +4,16 @@ One JSON file, ``approvals.json`` beside ``catalogs.sqlite3`` (see
 :mod:`skills_core.catalog.cache_folder`), mode 0600, written whole and atomically (a temporary
 file renamed over it)::
 
-    {"schema": 1, "approvals": {"sha256:…": {"name": "pdf", "source": "./skills",
+    {"schema": 2, "approvals": {"sha256:…": {"name": "pdf", "source": "./skills",
      "scripts": true, "tools": false, "approved": "2026-11-26T05:50:00Z"}}}
 
-A digest covers every file of the skill, so a changed skill is a new key: it needs approval
-again. A file that is not the user's, is writable by others, is larger than
-``MAX_APPROVALS_FILE_BYTES`` or cannot be read as this layout is ignored (nothing is
-approved), logged once; the next approval replaces it. Blocking: load
-and write from a worker thread or before the event loop; :meth:`granted` and
-:meth:`approves_tools` read what was loaded and never block.
+A digest covers every file of the skill (:func:`backends.digests.files_digest`), so a changed
+skill is a new key: it needs approval again. Schema 1 files keyed approvals by an ambiguous
+encoding of the files; they are never honoured (the user approves again). A file that is not
+the user's, is writable by others, is larger than ``MAX_APPROVALS_FILE_BYTES`` or cannot be
+read as this layout is ignored (nothing is approved), logged once; the next approval replaces
+it. Blocking: load and write from a worker thread or before the event loop; :meth:`granted`
+and :meth:`approves_tools` read what was loaded and never block.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("skillfs")
 
 FILE_NAME = "approvals.json"
-SCHEMA = 1
+SCHEMA = 2
 SCRIPTS = "scripts"
 TOOLS = "tools"
 _GRANTS = (("scripts", SCRIPTS), ("allowed-tools", TOOLS))
@@ -187,6 +188,8 @@ class ApprovalStore:
 def _decode(record: Any) -> dict[str, Approval]:
     """The approvals of a file's JSON, or ValueError/TypeError/KeyError when malformed."""
     if not isinstance(record, dict) or record.get("schema") != SCHEMA:
+        if isinstance(record, dict) and record.get("schema") == 1:
+            raise ValueError("schema 1, keyed by an ambiguous digest: approve the skills again")
         raise ValueError(f"not a schema {SCHEMA} approvals record")
     approvals: dict[str, Approval] = {}
     for digest, item in record["approvals"].items():
