@@ -11,7 +11,7 @@ import pytest
 
 from backends.digests import digest_of, files_digest
 from skills_core.cli.source import EXAMPLES
-from tests.cli.conftest import RunCli
+from tests.cli.conftest import RunCli, skill_md
 from tests.cli.test_bundle import skill_files
 from tests.remote.harnesses import S3Harness
 
@@ -158,3 +158,21 @@ def test_a_malformed_digest_is_a_usage_error(cli: RunCli) -> None:
     assert result.code == 2
     assert "not a sha256: digest" in result.err
     assert stored(cli) == []
+
+
+def test_a_control_character_in_a_file_name_refuses_the_skill(cli: RunCli, tmp_path: Path) -> None:
+    """A name that spells another file's entry (or an escape sequence) is never digested."""
+    root = tmp_path / "skills"
+    shutil.copytree(EXAMPLES / SKILL, root / SKILL)
+    shutil.copytree(EXAMPLES / SKILL, root / "forged")
+    (root / "forged" / "SKILL.md").write_text(skill_md("forged"))
+    (root / "forged" / "scripts").rename(root / "forged" / "notes.md\n\x1b[2J  scripts")
+    said = (
+        f"error: {root}/forged/notes.md\\n\\x1b[2J  scripts: "
+        "control character in a file name: 'notes.md\\n\\x1b[2J  scripts'\n"
+    )
+    for command in (("show", root, "forged"), ("approve", root, "forged", "--scripts")):
+        result = cli(*command)
+        assert (result.code, result.err) == (2, said)
+    assert cli("approve", root, SKILL, "--scripts").code == 0
+    assert [approval["name"] for approval in stored(cli)] == [SKILL]
