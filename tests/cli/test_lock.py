@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from backends.digests import digest_of
 from skills_core.catalog.lock import SkillLock
 from skills_core.errors import LockFileError
 from tests.cli.conftest import GOOD, RunCli, skill_md
@@ -128,6 +129,31 @@ def test_an_unreadable_lock_serves_nothing(cli: RunCli, root: Path, tmp_path: Pa
     assert "not a skillfs lock" in result.err
     with pytest.raises(LockFileError, match="not a skillfs lock"):
         SkillLock.read(bad)
+
+
+@pytest.mark.parametrize(
+    ("key", "reason"),
+    [
+        (
+            "./scripts/run.py",
+            "skill 'alpha' names the file 'scripts/run.py' twice ('./scripts/run.py')",
+        ),
+        ("scripts/run.py", "key 'scripts/run.py' is repeated"),
+    ],
+)
+def test_a_lock_naming_a_file_twice_is_refused(
+    cli: RunCli, root: Path, lock_file: Path, key: str, reason: str
+) -> None:
+    """A second entry below the reviewed one must not pin the swapped script."""
+    script = root / "alpha" / "scripts" / "run.py"
+    reviewed = f'"scripts/run.py": "{digest_of(script.read_bytes())}"'
+    script.write_text("print('swapped')\n")
+    second = f'"{key}": "{digest_of(script.read_bytes())}"'
+    lock_file.write_text(lock_file.read_text().replace(reviewed, f"{reviewed}, {second}", 1))
+    said = f"error: {lock_file}: not a skillfs lock (ValueError: {reason})\n"
+    for command in (("lock", "--check", "-o", lock_file), ("list", root, "--lock", lock_file)):
+        result = cli(*command)
+        assert (result.code, result.out, result.err) == (2, "", said)
 
 
 def said(kind: str, root: Path, skill: str, message: str, code: str = "LOCK_MISMATCH") -> str:
