@@ -66,3 +66,10 @@ def test_the_install_lines_a_new_user_reads_first_work_from_a_checkout(name: str
     assert targets
     assert all(re.fullmatch(r"\.(\[[a-z0-9,-]+\])?", target) for target in targets), targets
     assert f"`{DISTRIBUTION}`" in text  # the name it will be published under
+
+
+def test_getting_started_names_every_package_the_core_installs() -> None:
+    install = (ROOT / "docs" / "getting-started.md").read_text().split("\n## ", 2)[1]
+    for requirement in PYPROJECT["project"]["dependencies"]:
+        name = re.split(r"[^A-Za-z0-9._-]", requirement, maxsplit=1)[0]
+        assert name.lower() in install.lower(), requirement
