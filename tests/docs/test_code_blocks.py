@@ -85,10 +85,10 @@ def buckets(s3_server: S3Server, s3_client: Any) -> S3Server:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
-def test_the_pages_python_runs(
-    page: Path, tmp_path: Path, aws_files: Path, buckets: S3Server
+def test_the_pages_examples_run(
+    page: Path, tmp_path_factory: pytest.TempPathFactory, aws_files: Path, buckets: S3Server
 ) -> None:
-    workspace = reader_workspace(tmp_path)
+    workspace = reader_workspace(tmp_path_factory.mktemp("home"))  # a short path: tables fit
     env = {
         **{k: v for k, v in os.environ.items() if k not in {"SKILLFS_CACHE_DIR", "XDG_CACHE_HOME"}},
         "PYTHONPATH": str(ROOT),
