@@ -12,8 +12,15 @@ bundle an earlier session wrote.
   gives the exit code of the session's command before. Output is compared exactly once both
   sides went through :data:`VARYING`, and after :func:`shown` put the workspace and the package
   where a reader has them; a line that is only ``…`` stands for any number of lines.
+  Tables are cut at :data:`COLUMNS` (``COLUMNS=200 skillfs ...`` widens one). Each ``$ `` line
+  is a bash of its own: ``VAR=value skillfs ...``, not ``export``.
+- Files a reader would have made by hand (a folder of broken skills) are made by sybil's
+  ``<!-- invisible-code-block: python ... -->`` before the sessions that use them.
 - A block that cannot run offline (installing from the package index, a server that runs
   until Ctrl-C) follows ``<!-- skip: next "why" -->``, sybil's own directive, with its reason.
+
+To write a session, write the ``$ `` lines alone and run ``pytest tests/docs -k PAGE``: the
+failure shows what each command printed, as the page must show it.
 
 ``python -m tests.docs.examples PAGE`` runs PAGE's examples in the current folder. Each page
 runs in a process of its own: a page may register an fsspec implementation, a backend scheme
@@ -111,11 +118,13 @@ def outputs(example: Example) -> Iterator[tuple[str, str, str]]:
 
 
 def run_session(example: Example) -> str | None:
-    """Run a console block; what it printed that the page does not show, or ``None``."""
-    for command, expected, output in outputs(example):
-        if not matches(expected, output):
-            return f"$ {command}\n--- the page shows:\n{expected}--- it printed:\n{output}"
-    return None
+    """Run a console block; each command whose output the page does not show, or ``None``."""
+    differences = [
+        f"$ {command}\n--- the page shows:\n{expected}--- it printed:\n{output}"
+        for command, expected, output in outputs(example)
+        if not matches(expected, output)
+    ]
+    return "\n".join(differences) or None
 
 
 SYBIL = Sybil(
