@@ -169,9 +169,9 @@ def unlocked(root: Path, lock_file: Path, kind: str = "error") -> str:
     return said(kind, root, "delta", f"not in the lock {lock_file}; not served", "NOT_LOCKED")
 
 
-def nothing_written(root: Path) -> str:
+def nothing_written(root: Path, refused: str = "1 invalid skill") -> str:
     return (
-        f"error: {root}: nothing written: 1 invalid skill; fix them, or pass --skip-invalid to "
+        f"error: {root}: nothing written: {refused}; fix them, or pass --skip-invalid to "
         "leave them out"
     )
 
@@ -209,7 +209,11 @@ def test_bundle_and_publish_with_a_lock_refuse_what_it_does_not_pin(
     result = cli(command, root, "-o", out, "--lock", lock_file)
     assert result.code == 1
     assert not out.exists()
-    assert result.err.splitlines() == [unlocked(root, lock_file), nothing_written(root)]
+    assert result.err.splitlines() == [  # one skill's NOT_LOCKED hides no LOCK_MISMATCH
+        unlocked(root, lock_file),
+        swapped(root, lock_file),
+        nothing_written(root, "2 invalid skills"),
+    ]
     result = cli(command, root, "-o", out, "--lock", lock_file, "--skip-invalid")
     assert result.code == 0
     assert result.err.splitlines() == [
@@ -223,9 +227,15 @@ def test_bundle_with_a_lock_refuses_a_swapped_file(
     cli: RunCli, root: Path, lock_file: Path, tmp_path: Path
 ) -> None:
     (root / "alpha" / "scripts" / "run.py").write_text("print('swapped')\n")
+    (root / "alpha" / "notes.md").write_text("new\n")
     result = cli("bundle", root, "-o", tmp_path / "out.zip", "--lock", lock_file)
     assert result.code == 1
-    assert result.err.splitlines() == [swapped(root, lock_file), nothing_written(root)]
+    assert result.err.splitlines() == [  # every problem of the refused skill
+        said("error", root, "alpha", f"notes.md is not in the lock {lock_file}; refused"),
+        swapped(root, lock_file),
+        nothing_written(root),
+    ]
+    (root / "alpha" / "notes.md").unlink()
     (root / "alpha" / "scripts" / "run.py").write_text("print('alpha')\n")
     done = cli("bundle", root, "-o", tmp_path / "out.zip", "--lock", lock_file)
     assert done.code == 0
