@@ -14,7 +14,7 @@ from backends.capabilities import (
     local_folder,
     withheld_fields_of,
 )
-from backends.errors import SkillNotFoundError, UnsafePathError
+from backends.errors import SkillNotFoundError, StorageError, UnsafePathError
 from backends.folder_events import merged
 from backends.limits import DEFAULT_LIMITS
 from backends.paths import check_skill_name
@@ -27,9 +27,11 @@ class CompositeBackend(AsyncResource):
     """Merge backends; on a name clash the earlier backend wins.
 
     The winning :class:`SkillRef` names every location it shadows in ``shadows``, so a
-    catalog can report them instead of dropping them silently. A failed listing of any
-    member fails the whole listing, so a catalog keeps its last good snapshot rather than
-    losing (or unshadowing) that member's skills.
+    catalog can report them instead of dropping them silently. A member whose listing fails
+    is served as it was last listed (nothing, if it never was: its skills are neither lost
+    nor unshadowed once listed) and named with its error by :meth:`listing_failures`; every
+    listing asks it again, so its skills come once it answers. Only when every member fails
+    does the listing fail.
 
     Args:
         backends: Members, highest precedence first.
@@ -40,6 +42,8 @@ class CompositeBackend(AsyncResource):
             raise ValueError("CompositeBackend needs at least one backend")
         self._backends = tuple(backends)
         self._owners: dict[str, int] = {}
+        self._listed: list[Sequence[SkillRef]] = [() for _ in self._backends]
+        self._failures: tuple[tuple[str, Exception], ...] = ()
         self._withheld_of = tuple(withheld_fields_of(backend) for backend in self._backends)
         if any(ask is not None for ask in self._withheld_of):
             # Only then: a catalog skips per-skill withholding for backends without the ability.
@@ -59,8 +63,30 @@ class CompositeBackend(AsyncResource):
         return self._backends
 
     async def list(self) -> Sequence[SkillRef]:
-        """List all members concurrently and merge by precedence."""
-        listings = await asyncio.gather(*(backend.list() for backend in self._backends))
+        """List all members concurrently and merge by precedence; see the class docstring.
+
+        Raises:
+            StorageError: Every member failed; it names each one's error.
+        """
+        results = await asyncio.gather(
+            *(backend.list() for backend in self._backends), return_exceptions=True
+        )
+        failures: list[tuple[str, Exception]] = []
+        for index, result in enumerate(results):
+            if isinstance(result, Exception):
+                failures.append((self._backends[index].location, result))
+            elif isinstance(result, BaseException):  # a cancellation, never swallowed
+                raise result
+            else:
+                self._listed[index] = result
+        if len(failures) == len(self._backends):
+            if len(failures) == 1:
+                raise failures[0][1]
+            reasons = "; ".join(str(error) for _, error in failures)
+            error = StorageError(f"every source failed: {reasons}", location=self.location)
+            raise error from failures[0][1]
+        self._failures = tuple(failures)
+        listings = self._listed
         winners: dict[str, SkillRef] = {}
         owners: dict[str, int] = {}
         shadowed: dict[str, list[str]] = {}
@@ -76,6 +102,10 @@ class CompositeBackend(AsyncResource):
         return [
             _tag(winners[name], owners[name], tuple(shadowed[name])) for name in sorted(winners)
         ]
+
+    def listing_failures(self) -> Sequence[tuple[str, Exception]]:
+        """Each member the last listing went without: its location, and why."""
+        return self._failures
 
     async def get(self, name: str) -> SkillDocument:
         """Fetch from the member that owns the name."""
