@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from types import MappingProxyType
 
@@ -10,7 +12,9 @@ from backends.base import Backend, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import (
     FetchResult,
     change_events,
+    export_state,
     fetch_many,
+    import_state,
     local_folder,
     withheld_fields_of,
 )
@@ -21,6 +25,7 @@ from backends.paths import check_skill_name
 from backends.resource import AsyncResource
 
 _NOTHING_WITHHELD: Mapping[str, str] = MappingProxyType({})
+_STATE_TAG = b"skillfs-composite-state-1\n"
 
 
 class CompositeBackend(AsyncResource):
@@ -32,6 +37,10 @@ class CompositeBackend(AsyncResource):
     nor unshadowed once listed) and named with its error by :meth:`listing_failures`; every
     listing asks it again, so its skills come once it answers. Only when every member fails
     does the listing fail.
+
+    Each member's own restart state (:class:`~backends.capabilities.SourceState`) is exported
+    and imported with the others', so a persistent cache restarts every member as it would
+    restart it alone.
 
     Args:
         backends: Members, highest precedence first.
@@ -106,6 +115,33 @@ class CompositeBackend(AsyncResource):
     def listing_failures(self) -> Sequence[tuple[str, Exception]]:
         """Each member the last listing went without: its location, and why."""
         return self._failures
+
+    def export_state(self) -> bytes | None:
+        """Every member's exported state, by position and location; ``None`` if none has one."""
+        states = [export_state(backend) for backend in self._backends]
+        if not any(states):
+            return None
+        members = [
+            [backend.location, base64.b64encode(state).decode() if state else None]
+            for backend, state in zip(self._backends, states, strict=True)
+        ]
+        return _STATE_TAG + json.dumps(members).encode()
+
+    def import_state(self, state: bytes) -> None:
+        """Give each member the state exported for it (same position, same location)."""
+        if not state.startswith(_STATE_TAG):
+            return
+        try:
+            members = [
+                (location, base64.b64decode(member) if member else b"")
+                for location, member in json.loads(state[len(_STATE_TAG) :])
+            ]
+        except (ValueError, TypeError):  # not one a composite exported: ignored
+            return
+        if len(members) == len(self._backends):
+            for backend, (location, member) in zip(self._backends, members, strict=True):
+                if location == backend.location:
+                    import_state(backend, member)
 
     async def get(self, name: str) -> SkillDocument:
         """Fetch from the member that owns the name."""

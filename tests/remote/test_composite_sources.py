@@ -1,4 +1,4 @@
-"""One failing source never empties a composite.
+"""One failing source never empties a composite, and a composite restarts like its members.
 
 S3 is a real moto server on loopback: reached without credentials, through a bucket that does
 not exist yet, and denying its listings; beside them a good local folder and a missing one.
@@ -13,12 +13,15 @@ from typing import Any
 
 import pytest
 
-from backends import CompositeBackend, LocalBackend
+from backends import CompositeBackend, LocalBackend, open_backend
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
+from skills_core.catalog.cache_store import CatalogCache
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server
-from tests.remote.trees import skills_tree
+from tests.remote.settings import FAST_RETRY, s3_options
+from tests.remote.trees import SKILLS, skills_tree
+from tests.remote.zips import zip_bytes
 
 LOCAL = ("alpha", "beta")
 
@@ -107,3 +110,38 @@ async def test_when_every_source_fails_the_listing_fails_naming_each(tmp_path: P
     assert report.failure.code == codes.LIST_FAILED
     assert first.location in report.failure.message
     assert second.location in report.failure.message
+
+
+async def test_a_composite_restarts_each_member_from_the_cache(
+    tmp_path: Path, local: LocalBackend, s3_server: S3Server, s3_client: Any, bucket: str
+) -> None:
+    s3_client.put_object(Bucket=bucket, Key="skills.zip", Body=zip_bytes(skills_tree()))
+    url = f"zip://::s3://{bucket}/skills.zip"
+    cache = CatalogCache(tmp_path / "cache")
+
+    def composite() -> CompositeBackend:
+        bundle = open_backend(url, retry=FAST_RETRY, **s3_options(s3_server))
+        return CompositeBackend([LocalBackend(local.root), bundle])
+
+    s3_server.log.reset()
+    first = SkillCatalog(composite(), cache=cache)
+    assert len((await first.refresh()).added) == len(LOCAL) + SKILLS
+    assert s3_server.log.kinds() == {"HEAD": 1, "GET": 1}
+    await first.aclose()
+
+    s3_server.log.reset()
+    restarted = SkillCatalog(composite(), cache=cache)  # a new process, as far as S3 can tell
+    report = await restarted.refresh()
+    assert (len(report.added), report.fetched) == (len(LOCAL) + SKILLS, 0)
+    assert s3_server.log.kinds() == {"HEAD": 1}  # the bundle unchanged: no GET
+    await restarted.aclose()
+
+
+@pytest.mark.parametrize(
+    "state",
+    [b"junk", b"skillfs-composite-state-1\n{", b"skillfs-composite-state-1\n[1, 2]"],
+)
+def test_a_state_no_composite_exported_is_ignored(local: LocalBackend, state: bytes) -> None:
+    composite = CompositeBackend([local, LocalBackend(local.root)])
+    composite.import_state(state)
+    assert composite.export_state() is None
