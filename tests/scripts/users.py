@@ -80,7 +80,13 @@ def can_switch_users() -> str | None:
     if os.getuid() != 0:
         return None
     missing = [tool for tool in ("useradd", "setpriv", "unshare") if shutil.which(tool) is None]
-    return f"{', '.join(missing)} not installed (util-linux, passwd)" if missing else None
+    if missing:
+        return f"{', '.join(missing)} not installed (util-linux, passwd)"
+    if _hidden_ancestor(sys.base_prefix) is not None:
+        probe = subprocess.run(["unshare", "--mount", "true"], capture_output=True, check=False)
+        if probe.returncode != 0:
+            return f"this Python lies in a private folder, and unshare failed: {probe.stderr!r}"
+    return None
 
 
 def _hidden_ancestor(folder: str) -> str | None:
