@@ -14,6 +14,7 @@ ability                helper                          fallback
 :class:`WithheldFields` :func:`withheld_fields_of`     ``None``: nothing withheld
 :class:`SourceState`   :func:`export_state`,           ``None``, ignored: a new process lists
                        :func:`import_state`            its source as a first refresh does
+:class:`PartialListings` :func:`listing_failures`      ``()``: a listing fails whole or not at all
 =====================  ==============================  ==========================================
 """
 
@@ -33,6 +34,7 @@ __all__ = [
     "FetchResult",
     "ListedDocument",
     "LocalFolders",
+    "PartialListings",
     "SourceState",
     "WithheldFields",
     "change_events",
@@ -40,6 +42,7 @@ __all__ = [
     "fetch_many",
     "import_state",
     "list_documents",
+    "listing_failures",
     "local_folder",
     "withheld_fields_of",
 ]
@@ -133,6 +136,14 @@ class SourceState(Protocol):
         """Take a state another instance exported, before the first listing (no I/O)."""
 
 
+@runtime_checkable
+class PartialListings(Protocol):
+    """A backend of several sources whose listing goes on without those that fail."""
+
+    def listing_failures(self) -> Sequence[tuple[str, Exception]]:
+        """Each source the last listing went without: its location, and why."""
+
+
 async def fetch_many(backend: Backend, names: Sequence[str]) -> Sequence[FetchResult]:
     """Fetch the SKILL.md of every name, in order, with the error in place of each failure."""
     if isinstance(backend, BatchFetcher):
@@ -183,6 +194,11 @@ def withheld_fields_of(backend: Backend) -> Callable[[str], Mapping[str, str]] |
 def export_state(backend: object) -> bytes | None:
     """The backend's exported state, or ``None`` when it keeps none."""
     return backend.export_state() if isinstance(backend, SourceState) else None
+
+
+def listing_failures(backend: Backend) -> Sequence[tuple[str, Exception]]:
+    """The sources the backend's last listing went without, with why (none for one source)."""
+    return backend.listing_failures() if isinstance(backend, PartialListings) else ()
 
 
 def import_state(backend: object, state: bytes | None) -> None:

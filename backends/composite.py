@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from types import MappingProxyType
 
@@ -10,26 +12,35 @@ from backends.base import Backend, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import (
     FetchResult,
     change_events,
+    export_state,
     fetch_many,
+    import_state,
     local_folder,
     withheld_fields_of,
 )
-from backends.errors import SkillNotFoundError, UnsafePathError
+from backends.errors import SkillNotFoundError, StorageError, UnsafePathError
 from backends.folder_events import merged
 from backends.limits import DEFAULT_LIMITS
 from backends.paths import check_skill_name
 from backends.resource import AsyncResource
 
 _NOTHING_WITHHELD: Mapping[str, str] = MappingProxyType({})
+_STATE_TAG = b"skillfs-composite-state-1\n"
 
 
 class CompositeBackend(AsyncResource):
     """Merge backends; on a name clash the earlier backend wins.
 
     The winning :class:`SkillRef` names every location it shadows in ``shadows``, so a
-    catalog can report them instead of dropping them silently. A failed listing of any
-    member fails the whole listing, so a catalog keeps its last good snapshot rather than
-    losing (or unshadowing) that member's skills.
+    catalog can report them instead of dropping them silently. A member whose listing fails
+    is served as it was last listed (nothing, if it never was: its skills are neither lost
+    nor unshadowed once listed) and named with its error by :meth:`listing_failures`; every
+    listing asks it again, so its skills come once it answers. Only when every member fails
+    does the listing fail.
+
+    Each member's own restart state (:class:`~backends.capabilities.SourceState`) is exported
+    and imported with the others', so a persistent cache restarts every member as it would
+    restart it alone.
 
     Args:
         backends: Members, highest precedence first.
@@ -40,6 +51,8 @@ class CompositeBackend(AsyncResource):
             raise ValueError("CompositeBackend needs at least one backend")
         self._backends = tuple(backends)
         self._owners: dict[str, int] = {}
+        self._listed: list[Sequence[SkillRef]] = [() for _ in self._backends]
+        self._failures: tuple[tuple[str, Exception], ...] = ()
         self._withheld_of = tuple(withheld_fields_of(backend) for backend in self._backends)
         if any(ask is not None for ask in self._withheld_of):
             # Only then: a catalog skips per-skill withholding for backends without the ability.
@@ -59,8 +72,30 @@ class CompositeBackend(AsyncResource):
         return self._backends
 
     async def list(self) -> Sequence[SkillRef]:
-        """List all members concurrently and merge by precedence."""
-        listings = await asyncio.gather(*(backend.list() for backend in self._backends))
+        """List all members concurrently and merge by precedence; see the class docstring.
+
+        Raises:
+            StorageError: Every member failed; it names each one's error.
+        """
+        results = await asyncio.gather(
+            *(backend.list() for backend in self._backends), return_exceptions=True
+        )
+        failures: list[tuple[str, Exception]] = []
+        for index, result in enumerate(results):
+            if isinstance(result, Exception):
+                failures.append((self._backends[index].location, result))
+            elif isinstance(result, BaseException):  # a cancellation, never swallowed
+                raise result
+            else:
+                self._listed[index] = result
+        if len(failures) == len(self._backends):
+            if len(failures) == 1:
+                raise failures[0][1]
+            reasons = "; ".join(str(error) for _, error in failures)
+            error = StorageError(f"every source failed: {reasons}", location=self.location)
+            raise error from failures[0][1]
+        self._failures = tuple(failures)
+        listings = self._listed
         winners: dict[str, SkillRef] = {}
         owners: dict[str, int] = {}
         shadowed: dict[str, list[str]] = {}
@@ -76,6 +111,37 @@ class CompositeBackend(AsyncResource):
         return [
             _tag(winners[name], owners[name], tuple(shadowed[name])) for name in sorted(winners)
         ]
+
+    def listing_failures(self) -> Sequence[tuple[str, Exception]]:
+        """Each member the last listing went without: its location, and why."""
+        return self._failures
+
+    def export_state(self) -> bytes | None:
+        """Every member's exported state, by position and location; ``None`` if none has one."""
+        states = [export_state(backend) for backend in self._backends]
+        if not any(states):
+            return None
+        members = [
+            [backend.location, base64.b64encode(state).decode() if state else None]
+            for backend, state in zip(self._backends, states, strict=True)
+        ]
+        return _STATE_TAG + json.dumps(members).encode()
+
+    def import_state(self, state: bytes) -> None:
+        """Give each member the state exported for it (same position, same location)."""
+        if not state.startswith(_STATE_TAG):
+            return
+        try:
+            members = [
+                (location, base64.b64decode(member) if member else b"")
+                for location, member in json.loads(state[len(_STATE_TAG) :])
+            ]
+        except (ValueError, TypeError):  # not one a composite exported: ignored
+            return
+        if len(members) == len(self._backends):
+            for backend, (location, member) in zip(self._backends, members, strict=True):
+                if location == backend.location:
+                    import_state(backend, member)
 
     async def get(self, name: str) -> SkillDocument:
         """Fetch from the member that owns the name."""

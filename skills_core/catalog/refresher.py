@@ -2,7 +2,10 @@
 
 :class:`Refresher` holds the catalog's current snapshot and is the one place that replaces it,
 one refresh at a time. A failed listing, or anything unexpected while building the new snapshot,
-keeps the last good snapshot and comes back as the report's ``failure``, never raised.
+keeps the last good snapshot and comes back as the report's ``failure``, never raised. A
+listing that went without some of its sources (a composite's failed members) succeeds; each
+source it went without is an error of the refresh with no skill name, ``LIST_FAILED`` (or
+``SIGNATURE_REFUSED``), logged when it starts failing or its reason changes.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ import os
 from collections.abc import Sequence
 
 from backends.base import Backend
-from backends.capabilities import ListedDocument
-from backends.errors import SignatureError, StorageError
+from backends.capabilities import ListedDocument, listing_failures
+from backends.errors import SignatureError, SkillfsError, StorageError
 from skills_core import codes
 from skills_core.catalog.cache_link import CacheLink
 from skills_core.catalog.file_digests import FileDigests
@@ -73,12 +76,7 @@ class Refresher:
                 else:
                     listing = await self._loader.listing(cold=not old.entries)
             except Exception as exc:  # a failed listing must never lose the catalog
-                code = (
-                    codes.SIGNATURE_REFUSED
-                    if isinstance(exc, SignatureError)
-                    else codes.LIST_FAILED
-                )
-                return self._failed_refresh(old, exc, code, "listing failed")
+                return self._failed_refresh(old, exc, _listing_code(exc), "listing failed")
             self._file_lists.forget()
             try:
                 return await self._apply(listing, old, base)
@@ -94,7 +92,7 @@ class Refresher:
         """
         changes, refresh_errors, reads = await self._loader.changes(listing, base)
         shadowing = shadowing_of(listing)
-        errors = tuple(refresh_errors)
+        errors = (*refresh_errors, *self._unavailable(old))
         if not changes and errors == base.refresh_errors and shadowing == base.shadowing:
             new = base
         elif not base.entries:
@@ -122,14 +120,27 @@ class Refresher:
                 snapshot = self.snapshot
                 await self._cache.save(snapshot, self.file_digests, seeded_from=snapshot)
 
+    def _unavailable(self, old: CatalogSnapshot) -> tuple[SkillProblem, ...]:
+        """The sources the listing went without, as problems; logged unless ``old`` had them."""
+        problems = []
+        for location, exc in listing_failures(self._backend):
+            reason = str(exc)
+            if isinstance(exc, SkillfsError) and exc.location in (None, location):
+                reason = exc.message  # its location is the problem's
+            message = f"source unavailable (tried again on every refresh): {reason}"
+            problem = SkillProblem(None, location, _listing_code(exc), message)
+            if problem not in old.refresh_errors:
+                logger.warning("%s: %s", location, message, exc_info=_is_bug(exc))
+            problems.append(problem)
+        return tuple(problems)
+
     def _failed_refresh(
         self, old: CatalogSnapshot, exc: Exception, code: str, what: str
     ) -> ReloadReport:
         location = self._backend.location
         kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
         message = f"{what} ({kept}): {exc}"
-        # A storage error says all there is to say; anything else is a bug worth its traceback.
-        logger.warning("%s: %s", location, message, exc_info=not isinstance(exc, StorageError))
+        logger.warning("%s: %s", location, message, exc_info=_is_bug(exc))
         return ReloadReport(
             unchanged=old.names,
             errors=old.errors,
@@ -138,3 +149,12 @@ class Refresher:
             cause=exc,
             reads=1,
         )
+
+
+def _listing_code(exc: Exception) -> str:
+    return codes.SIGNATURE_REFUSED if isinstance(exc, SignatureError) else codes.LIST_FAILED
+
+
+def _is_bug(exc: Exception) -> bool:
+    """True unless a storage error says all there is to say (else the traceback is worth it)."""
+    return not isinstance(exc, StorageError)

@@ -115,6 +115,14 @@ class CatalogSnapshot(NamedTuple):
         placed = state.settle(state.apply(changes), changes)
         return state.snapshot(tuple(refresh_errors), shadowing, placed=len(changes) + placed)
 
+    @property
+    def unavailable(self) -> tuple[SkillProblem, ...]:
+        """The sources the refresh went without (a composite's failed members), with why.
+
+        They are its problems about no one skill: a whole source's.
+        """
+        return tuple(problem for problem in self.refresh_errors if problem.name is None)
+
     def affected_names(self, changes: Changes) -> set[str]:
         """The served names ``changes`` may move: each changed folder's, before and after."""
         names: set[str] = set()

@@ -52,9 +52,9 @@ _EPILOG = """\
 URL is a skills folder, a file:// or memory: URL, or any URL open_backend accepts;
 without one, commands use the example skills shipped with skillfs.
 
-exit codes: 0 ok, 1 validation errors (validate, show, bundle, publish), 2 usage error, or the
-source cannot be opened or listed, or the output cannot be written, or serve cannot bind its
-address; 130 Ctrl-C.
+exit codes: 0 ok, 1 validation errors (validate, show, bundle, publish) or one of several
+sources unavailable (list), 2 usage error, or the source cannot be opened or listed, or the
+output cannot be written, or serve cannot bind its address; 130 Ctrl-C.
 run 'skillfs COMMAND --help' for a command's options."""
 
 

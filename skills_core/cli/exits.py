@@ -4,8 +4,8 @@ OK = 0
 """The command did what was asked."""
 
 INVALID = 1
-"""``validate`` found errors, ``show`` names a skill that is refused, or ``bundle`` met invalid
-skills."""
+"""``validate`` found errors, ``show`` names a skill that is refused, ``bundle`` met invalid
+skills, or ``list`` could not list one of several sources (it lists the others)."""
 
 USAGE = 2
 """Bad arguments (an option value out of range included), a source that cannot be opened or

@@ -27,15 +27,18 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 logging.getLogger("skillfs").addHandler(logging.NullHandler())
 
 
-def add_url_argument(parser: argparse.ArgumentParser, *, skill_folder: bool = True) -> None:
-    """Add the optional ``URL`` positional every reading command takes."""
+def add_url_argument(
+    parser: argparse.ArgumentParser, *, skill_folder: bool = True, several: bool = False
+) -> None:
+    """Add the optional ``URL`` positional every reading command takes (``several``: any number)."""
     what = "a skills folder (or one skill's folder)" if skill_folder else "a skills folder"
+    merged = "; several merge, the first winning a name clash" if several else ""
     parser.add_argument(
         "url",
-        nargs="?",
+        nargs="*" if several else "?",
         metavar="URL",
         help=f"{what}, file:// or memory: URL, or any URL open_backend accepts "
-        "(default: the bundled example skills)",
+        f"(default: the bundled example skills){merged}",
     )
 
 

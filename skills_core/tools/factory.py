@@ -110,11 +110,21 @@ class SkillTools:
     async def list_skills(self, *, context_path: str | None = None) -> ToolResult:
         """Every skill that applies: name and description, within the listing's budget.
 
+        When sources of the catalog are unavailable (a failed member of several), the
+        ``note`` names them: their skills may be missing.
+
         Args:
             context_path: The file being worked on; skills whose ``paths`` do not match it
                 are left out.
         """
-        return self._listing.listing(self._catalog.list(), context_path)
+        snapshot = self._catalog.snapshot
+        listing = self._listing.listing(snapshot.skills, context_path)
+        if unavailable := [problem.location or "" for problem in snapshot.unavailable]:
+            sources = "a skill source is" if len(unavailable) == 1 else "skill sources are"
+            where = ", ".join(unavailable)
+            missing = f"Some skills may be missing: {sources} unavailable: {where}."
+            listing["note"] = " ".join(filter(None, [listing.get("note"), missing]))
+        return listing
 
     @traced(SEARCH_SKILLS)
     @never_raises

@@ -6,6 +6,7 @@ import asyncio
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from google.adk.agents import LlmAgent
@@ -17,7 +18,8 @@ from skills_core.adk import SkillsToolset, with_skills
 from skills_core.catalog.lock import LockedSkill, SkillLock
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.remote.connections import connections
-from tests.remote.servers import StaticServer
+from tests.remote.harnesses import S3Harness
+from tests.remote.servers import S3Server, StaticServer
 from tests.remote.trees import skills_tree
 from tests.remote.zips import zip_bytes
 
@@ -69,6 +71,31 @@ async def test_first_turn_loads_the_catalog(tmp_path: Path) -> None:
     events = await chat.send("go")
     await chat.close()
     assert dict(responses(events))["load_skill"]["skill_name"] == "pdf"
+
+
+@pytest.mark.usefixtures("no_aws_credentials")
+async def test_a_source_that_cannot_be_listed_never_empties_the_agent(
+    tmp_path: Path, s3_server: S3Server, s3_client: Any, bucket: str
+) -> None:
+    """The README's line, on a machine without AWS credentials, and a mistyped path."""
+    await asyncio.to_thread((tmp_path / "skills" / "pdf").mkdir, parents=True)
+    await asyncio.to_thread((tmp_path / "skills" / "pdf" / "SKILL.md").write_bytes, skill_md("pdf"))
+    org = S3Harness.filled(s3_server, s3_client, bucket, {"org/SKILL.md": skill_md("org")})
+    uncredentialed = org.backend(key=None, secret=None, session=None)
+    mistyped = str(tmp_path / "skils")
+    model = ScriptedLlm(steps=[call("list_skills"), say("ok")])
+    agent = LlmAgent(name="assistant", model=model)
+    with_skills(agent, tmp_path / "skills", uncredentialed, mistyped)
+
+    chat = Conversation(agent)
+    events = await chat.send("what can you do?")
+    await chat.close()
+    await uncredentialed.aclose()
+    listed = dict(responses(events))["list_skills"]
+    assert [skill["name"] for skill in listed["skills"]] == ["pdf"]
+    assert listed["note"] == (
+        f"Some skills may be missing: skill sources are unavailable: {org.url}, {mistyped}."
+    )
 
 
 def test_bad_sources_are_refused() -> None:

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from backends.testing import skill_md
+from skills_core import codes
 from skills_core.cli.source import EXAMPLES
 from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RENAMED, RunCli
+from tests.cli.test_subprocess import skillfs
 from tests.context.test_user_only import DEPLOY
+from tests.remote.servers import S3Server
+from tests.remote.settings import CREDENTIAL_VARIABLES, without_aws_credentials
 
 SERVED_AS = {served: code for _, served, code in RENAMED.values()}
 
@@ -156,3 +163,33 @@ def test_usage_errors_exit_2(cli: RunCli) -> None:
     assert cli("no-such-command").code == 2
     assert cli().code == 2
     assert cli("--help").code == 0
+
+
+def test_a_source_that_cannot_be_listed_is_one_error_line_and_the_rest_are_listed(
+    tmp_path: Path, s3_server: S3Server, s3_client: Any, bucket: str
+) -> None:
+    """The README's two sources, on a machine without AWS credentials, and a mistyped path."""
+    s3_client.put_object(Bucket=bucket, Key="skills/org/SKILL.md", Body=skill_md("org"))
+    s3_server.log.reset()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(CREDENTIAL_VARIABLES)}
+    env |= without_aws_credentials(tmp_path) | {"AWS_ENDPOINT_URL": s3_server.url}
+    bucket_url, mistyped = f"s3://{bucket}/skills", tmp_path / "skils"
+    result = skillfs("list", EXAMPLES, bucket_url, mistyped, env=env)
+    assert result.returncode == 1
+    assert [line.split()[0] for line in result.stdout.splitlines()[1:]] == EXAMPLE_NAMES
+    unavailable = "source unavailable (tried again on every refresh)"
+    assert result.stderr.splitlines() == [
+        f"error: {bucket_url}: {unavailable}: no AWS credentials found: set AWS_ACCESS_KEY_ID "
+        "and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or FSSPEC_S3_ANON=true for a public bucket "
+        f"[{codes.LIST_FAILED}]",
+        f"error: {mistyped}: {unavailable}: cannot list skills folder: No such file or "
+        f"directory [{codes.LIST_FAILED}]",
+    ]
+    assert s3_server.log.kinds() == {}  # without credentials, nothing was sent
+
+
+def test_when_no_source_can_be_listed_nothing_is(cli: RunCli, tmp_path: Path) -> None:
+    result = cli("list", tmp_path / "one", tmp_path / "two")
+    assert (result.code, result.out) == (2, "")
+    (line,) = result.err.splitlines()
+    assert line.startswith(f"error: {tmp_path / 'one'} + {tmp_path / 'two'}: every source failed")

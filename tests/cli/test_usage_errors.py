@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_subprocess import ROOT, skillfs
+from tests.remote.settings import CREDENTIAL_VARIABLES, without_aws_credentials
 
 
 def only_error_line(result: subprocess.CompletedProcess[str]) -> str:
@@ -157,14 +158,9 @@ def test_s3_without_aws_credentials_says_so(tmp_path: Path) -> None:
     env = {
         name: value
         for name, value in os.environ.items()
-        if not name.startswith(("AWS_", "FSSPEC_", "BOTO"))
+        if not name.startswith(CREDENTIAL_VARIABLES)
     }
-    env |= {
-        "HOME": str(tmp_path),  # no ~/.aws files, no fsspec configuration
-        "AWS_EC2_METADATA_DISABLED": "true",  # never ask the instance metadata service
-        "AWS_CONFIG_FILE": str(tmp_path / "config"),
-        "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "credentials"),
-    }
+    env |= without_aws_credentials(tmp_path)
     result = skillfs("list", "s3://skillfs-no-such-bucket/skills", env=env)
     assert result.returncode == 2
     line = only_error_line(result)

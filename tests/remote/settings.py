@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -51,4 +52,20 @@ def gcs_options(server: GcsServer) -> dict[str, Any]:
         "endpoint_url": server.url,
         "token": "anon",
         "project": "test",
+    }
+
+
+CREDENTIAL_VARIABLES = ("AWS_", "FSSPEC_", "BOTO")
+"""Prefixes of the variables that may hand botocore or fsspec credentials."""
+
+
+def without_aws_credentials(home: Path) -> dict[str, str]:
+    """What a process without AWS credentials anywhere sets, once it dropped every variable
+    :data:`CREDENTIAL_VARIABLES` starts: no ``~/.aws`` files, never the instance metadata
+    service (no network)."""
+    return {
+        "HOME": str(home),
+        "AWS_EC2_METADATA_DISABLED": "true",
+        "AWS_CONFIG_FILE": str(home / "config"),
+        "AWS_SHARED_CREDENTIALS_FILE": str(home / "credentials"),
     }

@@ -70,7 +70,7 @@ print('root', 'blocked' if blocked else 'forked', 'peak', max(seen), flush=True)
 """
 
 HUNT_SECRETS = """\
-import json, os, sys
+import glob, json, os, sys
 NAMES = ('AWS_SECRET_ACCESS_KEY', 'OPENAI_API_KEY', 'GOOGLE_APPLICATION_CREDENTIALS')
 
 
@@ -99,13 +99,57 @@ for entry in os.listdir('/proc'):    # every process in sight
     if entry.isdigit():
         found[f'/proc/{entry}'] = secrets_in(environ(entry))
 found['the agent by pid'] = secrets_in(environ(sys.argv[1]))
-try:                                 # a credentials file, its path guessed
-    with open(sys.argv[2]) as handle:
-        found['credentials file'] = [handle.read()]
-except OSError:
-    pass
+host = ['/etc/shadow', '/etc/gshadow', *glob.glob('/etc/ssh/ssh_host_*')]
+for path in [*host, *sys.argv[2:]]:  # the host's secrets, and files planted for the test
+    try:
+        with open(path) as handle:
+            found[path] = [handle.read()]
+    except OSError:
+        pass
 print(json.dumps({where: items for where, items in found.items() if items}))
 """
+"""Prints, as JSON, every secret it finds: in environments (its own, its ancestors', every
+process's, the agent's: ``argv[1]`` is the agent's pid), in the host's password hashes and SSH
+host keys, and in the files named by the other arguments (paths an attacker would guess)."""
+
+SYSTEM_AT_WORK = """\
+import json, os, pwd, ssl, subprocess
+paths = ssl.get_default_verify_paths()
+shell = 'ls / > /dev/null && python3 -c "print(6 * 7)" > "$TMPDIR/out" && cat "$TMPDIR/out"'
+with open('/proc/self/status') as status:
+    capabilities = [line.split()[1] for line in status if line.startswith('CapEff')]
+print(json.dumps({
+    'ids': [os.getuid(), os.getgid(), os.geteuid(), os.getegid()],
+    'name': pwd.getpwuid(os.getuid()).pw_name,
+    'passwd': open('/etc/passwd').read().splitlines(),
+    'capabilities': capabilities,
+    'etc': sorted(os.listdir('/etc')),
+    'authorities': ssl.create_default_context().cert_store_stats()['x509_ca'],
+    'ca file': paths.cafile is not None and os.path.isfile(paths.cafile),
+    'shell': subprocess.run(['sh', '-c', shell], capture_output=True, text=True).stdout,
+}))
+"""
+"""What a script needs of the system: who it is, certificates, ``sh``, ``ls``, ``python3``,
+a scratch folder to write to; printed as JSON."""
+
+LIFT_LIMIT = """\
+import sys
+for line in open('/proc/self/cgroup').read().splitlines():
+    hierarchy, controllers, path = line.split(':', 2)
+    if 'pids' in controllers.split(','):
+        limit = f'/sys/fs/cgroup/pids{path}/pids.max'
+    elif hierarchy == '0':
+        limit = f'/sys/fs/cgroup{path}/pids.max'
+    else:
+        continue
+    try:
+        with open(limit, 'w') as handle:
+            handle.write('max')
+        print('lifted', limit)
+    except OSError as exc:
+        print('refused', type(exc).__name__)
+"""
+"""Tries to lift its own process limit by writing ``max`` to its pids cgroup's ``pids.max``."""
 
 CONNECT = """\
 import socket, sys

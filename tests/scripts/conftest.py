@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.scripts import users
 from tests.scripts.processes import alive_with
 from tests.scripts.support import LOCAL_RUNNERS
 
@@ -32,3 +35,25 @@ def marker() -> Iterator[str]:
 @pytest.fixture
 def skills_root(tmp_path: Path) -> Path:
     return tmp_path / "skills"
+
+
+@pytest.fixture(scope="session", params=["root", "normal user"])
+def agent(request: pytest.FixtureRequest) -> users.Agent:
+    """Who runs the agent: root, then a normal user (created when the tests run as root)."""
+    if request.param == "root":
+        if os.getuid() != 0:
+            pytest.skip("running an agent as root needs the tests to run as root (CI does)")
+        return users.current()
+    reason = users.can_switch_users()
+    if reason is not None:
+        pytest.skip(f"cannot run an agent as a normal user here: {reason}")
+    return users.normal_user()
+
+
+@pytest.fixture
+def agent_folder(agent: users.Agent) -> Iterator[Path]:
+    """A folder the agent owns, outside pytest's (private) temporary tree."""
+    folder = Path(tempfile.mkdtemp(prefix="skillfs-agent-"))
+    folder.chmod(0o755)
+    yield agent.own(folder)
+    shutil.rmtree(folder)

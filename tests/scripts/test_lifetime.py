@@ -73,6 +73,16 @@ async def test_fork_storms_are_bounded_and_cleared(
     assert await survivors(marker) == []
 
 
+async def test_a_sandboxed_script_cannot_lift_its_own_process_limit(skills_root: Path) -> None:
+    write_skill(skills_root, "attack", {"scripts/lift.py": attacks.LIFT_LIMIT})
+    runner = make_runner("sandbox")
+    result = await run_script(
+        skills_root, runner, "attack", "scripts/lift.py", [], max_processes=24
+    )
+    assert result["exit_code"] == 0, result
+    assert "lifted" not in result["stdout"]  # as root, the pids cgroup's pids.max is not there
+
+
 async def test_a_cancelled_call_leaves_nothing(
     skills_root: Path, runner_name: str, marker: str
 ) -> None:

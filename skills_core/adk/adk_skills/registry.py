@@ -17,7 +17,7 @@ from google.adk.tools.base_tool import BaseTool
 
 from backends.base import Backend
 from backends.composite import CompositeBackend
-from backends.errors import SkillNotFoundError
+from backends.errors import SkillNotFoundError, StorageError
 from backends.memory import MemoryBackend
 from skills_core.adk.adk_skills.tools import read_reference_tool, run_script_tool, use_skill_tool
 from skills_core.adk.attach import Source, open_sources
@@ -106,9 +106,11 @@ class SkillsRegistry:
         members = (*self._sources, *backends)
         tools = self._serve(members[0] if len(members) == 1 else CompositeBackend(members))
         report = await tools.catalog.refresh()
-        if not report.ok:
+        unavailable = tools.catalog.snapshot.unavailable  # sources listed without
+        if not report.ok or unavailable:
             await _close(opened)
             report.raise_for_failure()
+            raise StorageError(unavailable[0].message, location=unavailable[0].location)
         old, self._tools, self._sources = self._tools, tools, members
         self._opened += tuple(opened)
         self._gate = RefreshGate(tools.catalog, self.config.refresh_every)

@@ -1,7 +1,9 @@
-"""``skillfs list [URL] [--trust KEY]... [--json]``: the loaded skills; problems go to stderr.
+"""``skillfs list [URL]... [--trust KEY]... [--json]``: the loaded skills; problems go to stderr.
 
-With ``--trust``, only a published index signed by one of the keys is listed; a refused one
-is one ``error:`` line and exit 2, nothing listed.
+Several URLs merge, the first winning a name clash (a :class:`~backends.CompositeBackend`).
+One that cannot be listed is one ``error:`` line naming it and why, the others' skills are
+listed, and the exit code is 1; when none can be, exit 2. With ``--trust``, only published
+indexes signed by one of the keys are listed; a refused one is one ``error:`` line.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from backends.composite import CompositeBackend
 from skills_core.cli import exits, running
 from skills_core.cli.output import (
     add_json_flag,
@@ -33,7 +36,7 @@ from skills_core.format.models import SkillMetadata
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL, ``--trust``, ``--no-cache`` and ``--json``."""
-    add_url_argument(parser)
+    add_url_argument(parser, several=True)
     add_trust_option(parser)
     add_cache_flag(parser)
     add_lock_flag(parser)
@@ -43,9 +46,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print a NAME / DESCRIPTION table (or JSON) of every loaded skill."""
     if args.trust:
-        source = open_trusted(args.url, args.trust, cache=args.cache)
+        sources = [open_trusted(url, args.trust, cache=args.cache) for url in args.url or [None]]
     else:
-        source = open_source(args.url)
+        sources = [open_source(url) for url in args.url or [None]]
+    source = sources[0] if len(sources) == 1 else CompositeBackend(sources)
     catalog = running.run(load_catalog(source, cache=args.cache, lock=args.lock))
     misplaced = report_catalog(catalog)
     skills = catalog.list()
@@ -65,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
             *((meta.name, _described(meta)) for meta in skills),
         ]
         print("\n".join(format_table(rows, styles=(style.name, None), header=style.heading)))
-    return exits.USAGE if misplaced else exits.OK
+    if misplaced:
+        return exits.USAGE
+    return exits.INVALID if catalog.snapshot.unavailable else exits.OK
 
 
 USER_ONLY = "[user only] "

@@ -18,7 +18,7 @@ import sys
 
 from skills_core.tools.runners.base import ScriptRunner
 from skills_core.tools.runners.process import ProcessRunner
-from skills_core.tools.runners.sandbox import INSTALL_HINT, SandboxRunner
+from skills_core.tools.runners.sandbox import INSTALL_HINT, NAMESPACES, SandboxRunner
 
 logger = logging.getLogger("skillfs.scripts")
 
@@ -46,7 +46,7 @@ def sandbox_works() -> bool:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return False
-    probe = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/"]
+    probe = [bwrap, *NAMESPACES, "--unshare-net", "--ro-bind", "/", "/"]
     try:
         result = subprocess.run(
             [*probe, "--proc", "/proc", "--size", "4096", "--tmpfs", "/tmp", "true"],

@@ -2,15 +2,21 @@
 
 What a script sees (``bwrap`` arguments built by :func:`sandbox_arguments`):
 
-- its own user, PID, IPC and UTS namespaces, and a ``/proc`` that shows only its own
-  processes: the agent's processes and their environments are out of sight;
+- its own PID, IPC and UTS namespaces, and a ``/proc`` that shows only its own processes: the
+  agent's processes and their environments are out of sight;
+- its own user namespace, in which it is uid and gid :data:`SANDBOX_ID`, never root, with no
+  capabilities; ``/etc/passwd`` and ``/etc/group`` name that user alone (to the kernel outside,
+  it is the agent's user, root's when skillfs runs as root: hence nothing only root may read is
+  mounted);
 - no network (a private network namespace with nothing but its own loopback), unless the
   policy sets ``network=True``;
-- the system read-only (``/usr``, ``/etc`` and the ``/bin``/``/lib`` links), the Python that
-  runs skillfs and the interpreter's own installation read-only, the skill's folder and the
-  policy's ``readable`` paths read-only, and nothing else of the host: no home folders (so no
-  credential files), no other projects, no host ``/tmp`` or ``/run`` (so no Unix sockets such
-  as a Docker daemon's or an ssh agent's);
+- read-only: the programs and libraries (``/usr`` and the ``/bin``/``/lib`` links), of the
+  system configuration only what programs need (:data:`ETC`: the dynamic loader's cache,
+  certificate authorities, the time zone, name look-ups), the Python that runs skillfs and the
+  interpreter's own installation, the skill's folder and the policy's ``readable`` paths;
+  nothing else of the host: no password hashes, private keys or other configuration, no home
+  folders (so no credential files), no other projects, no host ``/tmp`` or ``/run`` (so no Unix
+  sockets such as a Docker daemon's or an ssh agent's);
 - two writable places, each a tmpfs (memory) of at most ``max_scratch_bytes``: the scratch
   folder at ``/tmp``, which is also ``HOME`` and ``TMPDIR``, and ``/dev/shm`` (POSIX shared
   memory, which Python's ``multiprocessing`` locks need); a write past the size fails with
@@ -30,7 +36,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from backends.paths import is_within
 from skills_core.errors import RunnerUnavailableError
@@ -49,8 +55,33 @@ INSTALL_HINT = (
     "ScriptPolicy(runner=ProcessRunner())"
 )
 
-_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
-_NAMESPACES = ("--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts")
+SANDBOX_ID = 65534
+"""The uid and gid a script runs as, whoever runs skillfs (``nobody``'s, never root's)."""
+
+ETC = tuple(
+    f"/etc/{name}"
+    for name in (
+        *("ld.so.cache", "ld.so.conf", "ld.so.conf.d"),  # the dynamic loader
+        "alternatives",  # Debian's command links (awk, editor, java, ...)
+        *("localtime", "timezone", "os-release"),
+        *("nsswitch.conf", "host.conf", "hosts", "resolv.conf", "services", "protocols"),
+        # certificate authorities, never the private keys beside them
+        *("ssl/certs", "ssl/cert.pem", "ssl/openssl.cnf", "ca-certificates"),
+        *("pki/tls/certs", "pki/tls/cert.pem", "pki/tls/openssl.cnf", "pki/ca-trust"),
+    )
+)
+"""What a script sees of the host's ``/etc``, where present; the rest is not mounted."""
+
+ACCOUNTS = {
+    "/etc/passwd": f"sandbox:x:{SANDBOX_ID}:{SANDBOX_ID}:skill script:{SANDBOX_TMP}:/bin/sh\n",
+    "/etc/group": f"sandbox:x:{SANDBOX_ID}:\n",
+}
+"""The sandbox's own account files: its user alone."""
+
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", *ETC)
+_IDS = ("--uid", str(SANDBOX_ID), "--gid", str(SANDBOX_ID))
+NAMESPACES = ("--unshare-user", *_IDS, "--unshare-pid", "--unshare-ipc", "--unshare-uts")
+"""The namespaces of every sandbox, and its user's ids."""
 
 
 class SandboxRunner:
@@ -79,18 +110,24 @@ class SandboxRunner:
         bwrap = await self._find_bwrap()
         async with process_limit(run.max_processes, user_wide=False) as limit:
             env = script_environment(run.env, run.folder, SANDBOX_TMP)
-            arguments = await asyncio.to_thread(
-                sandbox_arguments, run, limit=limit, path=env.get("PATH")
-            )
-            command = run.command(run.folder)
-            supervisor = functools.partial(
-                supervisor_argv, limit=limit, max_memory_bytes=run.max_memory_bytes
-            )
-            return await run_supervised(
-                lambda fd: [bwrap, *arguments, "--", *supervisor(fd), *command],
-                run,
-                env=env,
-            )
+            accounts = await asyncio.to_thread(_account_pipes)
+            try:
+                arguments = await asyncio.to_thread(
+                    sandbox_arguments, run, limit=limit, path=env.get("PATH"), accounts=accounts
+                )
+                command = run.command(run.folder)
+                supervisor = functools.partial(
+                    supervisor_argv, limit=limit, max_memory_bytes=run.max_memory_bytes
+                )
+                return await run_supervised(
+                    lambda fd: [bwrap, *arguments, "--", *supervisor(fd), *command],
+                    run,
+                    env=env,
+                    pass_fds=tuple(accounts.values()),
+                )
+            finally:
+                for fd in accounts.values():
+                    os.close(fd)
 
     async def _find_bwrap(self) -> str:
         if self._executable is None:
@@ -119,18 +156,25 @@ class SandboxRunner:
         return f"SandboxRunner(bwrap={self._bwrap!r})"
 
 
-def sandbox_arguments(run: ScriptRun, *, limit: ProcessLimit, path: str | None) -> list[str]:
-    """The ``bwrap`` options for one run (blocking: it looks at the host's filesystem)."""
-    arguments = [*_NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+def sandbox_arguments(
+    run: ScriptRun, *, limit: ProcessLimit, path: str | None, accounts: Mapping[str, int]
+) -> list[str]:
+    """The ``bwrap`` options for one run (blocking: it looks at the host's filesystem).
+
+    ``accounts`` maps each of :data:`ACCOUNTS` to a descriptor bubblewrap reads it from.
+    """
+    arguments = [*NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     if not run.network:
         arguments.append("--unshare-net")
     bound: list[str] = []
     for system in _SYSTEM:
         if os.path.islink(system):
             arguments += ["--symlink", os.readlink(system), system]
-        elif os.path.isdir(system):
+        elif os.path.exists(system):
             arguments += ["--ro-bind", system, system]
             bound.append(system)
+    for account, fd in accounts.items():
+        arguments += ["--ro-bind-data", str(fd), account]
     size = ["--size", str(run.max_scratch_bytes), "--tmpfs"]
     arguments += ["--proc", "/proc", "--dev", "/dev", *size, SANDBOX_SHM, "--remount-ro", "/dev"]
     arguments += [*size, SANDBOX_TMP]
@@ -141,9 +185,23 @@ def sandbox_arguments(run: ScriptRun, *, limit: ProcessLimit, path: str | None) 
             arguments += ["--ro-bind", extra, extra]
             bound.append(extra)
     arguments += ["--ro-bind", run.folder, run.folder]
-    if limit.cgroup is not None:
-        arguments += ["--bind", limit.cgroup, limit.cgroup]
+    if limit.cgroup is not None:  # the file the supervisor joins by, not the limit beside it
+        procs = os.path.join(limit.cgroup, "cgroup.procs")
+        arguments += ["--bind", procs, procs]
     return [*arguments, "--remount-ro", "/", "--chdir", run.folder]
+
+
+def _account_pipes() -> dict[str, int]:
+    """Pipes holding :data:`ACCOUNTS`, by path: their read ends (blocking)."""
+    pipes: dict[str, int] = {}
+    for account, text in ACCOUNTS.items():
+        read, write = os.pipe()
+        pipes[account] = read
+        try:
+            os.write(write, text.encode())
+        finally:
+            os.close(write)
+    return pipes
 
 
 def _sizes_tmpfs(bwrap: str) -> bool:

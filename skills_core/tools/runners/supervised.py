@@ -56,9 +56,15 @@ def supervisor_argv(
 
 
 async def run_supervised(
-    argv_for: Callable[[int], Sequence[str]], run: ScriptRun, *, env: Mapping[str, str]
+    argv_for: Callable[[int], Sequence[str]],
+    run: ScriptRun,
+    *,
+    env: Mapping[str, str],
+    pass_fds: Sequence[int] = (),
 ) -> ProcessOutcome:
     """Run the command ``argv_for(status_fd)`` builds, and take its exit code from the status.
+
+    ``pass_fds`` are descriptors the command inherits besides the status pipe.
 
     Raises:
         ScriptRunnerError: The supervisor never reported (its wrapper failed to start).
@@ -72,7 +78,7 @@ async def run_supervised(
             env=env,
             time_limit=run.time_limit,
             max_output_bytes=run.max_output_bytes,
-            pass_fds=(status_write,),
+            pass_fds=(status_write, *pass_fds),
         )
         os.set_blocking(status_read, False)
         try:
