@@ -1,4 +1,8 @@
-"""Values derived from each loaded skill of a catalog, rebuilt only for skills that changed.
+"""Values derived from each skill a model may choose, rebuilt only for skills that changed.
+
+These are the candidates of every built-in selector: a skill only a user may invoke
+(``disable-model-invocation: true``) gets no value, so ranked search and ``select_skills``
+never find it.
 
 Selection and search tokenize every skill once; after that, :meth:`DerivedSkills.sync` costs
 one identity check per skill when the catalog refreshed (a few milliseconds for 10,000
@@ -43,7 +47,7 @@ class _Slot(NamedTuple, Generic[T]):
 
 
 class DerivedSkills(Generic[T]):
-    """A value per loaded skill of ``catalog``, kept in step with its snapshot.
+    """A value per loaded skill of ``catalog`` a model may choose, kept in step with its snapshot.
 
     Thread-safe: syncs are serialised, so worker threads may share one instance.
 
@@ -70,7 +74,7 @@ class DerivedSkills(Generic[T]):
         return self._catalog
 
     def values(self) -> list[T]:
-        """Every loaded skill's value, in the catalog's (name) order, after a sync."""
+        """Every value, in the catalog's (name) order, after a sync."""
         self.sync()
         return [slot.value for slot in self._slots.values()]
 
@@ -106,6 +110,7 @@ class DerivedSkills(Generic[T]):
             (name, entry)
             for name, entry in snapshot.loaded.items()
             if entry.metadata is not None
+            and entry.metadata.model_invocable
             and ((slot := slots.get(name)) is None or not _same(slot.entry, entry))
         ]
 
@@ -121,7 +126,7 @@ class DerivedSkills(Generic[T]):
         old, slots = dict(self._slots), {}  # a copy: read_bodies() reads the slots meanwhile
         added: list[T] = []
         for name, entry in snapshot.loaded.items():
-            if entry.metadata is None:
+            if entry.metadata is None or not entry.metadata.model_invocable:
                 continue
             slot = old.pop(name, None)
             if name in fresh:
