@@ -11,7 +11,7 @@ import os
 import re
 from collections.abc import Collection
 
-from backends.errors import UnsafePathError
+from backends.errors import UnsafePathError, echoed
 
 SKILL_MD_NAMES = ("SKILL.md", "skill.md")
 """File names that make a folder a skill, in order of preference."""
@@ -38,7 +38,7 @@ def check_skill_name(name: str) -> str:
         or "\x00" in name
         or (":" in name and _DRIVE.match(name))
     ):
-        raise UnsafePathError(f"not a skill folder name: {name!r}")
+        raise UnsafePathError(f"not a skill folder name: {echoed(name)!r}")
     return name
 
 
@@ -60,12 +60,12 @@ def check_relative_path(path: str) -> str:
         UnsafePathError: Empty, absolute, drive-qualified, backslashed, with ``..`` or NUL.
     """
     if not path or "\x00" in path or "\\" in path:
-        raise UnsafePathError(f"unsafe resource path: {path!r}")
+        raise UnsafePathError(f"unsafe resource path: {echoed(path)!r}")
     if path.startswith("/") or _DRIVE.match(path):
-        raise UnsafePathError(f"resource path must be relative: {path!r}")
+        raise UnsafePathError(f"resource path must be relative: {echoed(path)!r}")
     parts = [part for part in path.split("/") if part not in ("", ".")]
     if not parts or ".." in parts:
-        raise UnsafePathError(f"resource path must stay inside the skill: {path!r}")
+        raise UnsafePathError(f"resource path must stay inside the skill: {echoed(path)!r}")
     return "/".join(parts)
 
 
@@ -123,7 +123,7 @@ def check_resource_path(path: str, *, location: str) -> str:
     relative = check_relative_path(path)
     if is_hidden(relative):
         reason = "version control, OS junk, caches and secrets are never served"
-        raise UnsafePathError(f"hidden file {path!r}: {reason}", location=location)
+        raise UnsafePathError(f"hidden file {echoed(path)!r}: {reason}", location=location)
     return relative
 
 
