@@ -89,3 +89,14 @@ async def test_a_thousand_users_come_and_go_and_leave_nothing(
     assert copies == 1
     assert after == [files, copies]
     assert blocks_after - blocks < KEPT_BLOCKS
+
+
+async def test_a_catalog_keeps_nothing_of_the_toolsets_dropped() -> None:
+    catalog = SkillCatalog(MemoryBackend({"hello": HELLO}))
+    await catalog.refresh()
+    for _ in range(100):
+        toolset = SkillsToolset(catalog)
+        assert [tool.name for tool in await toolset.get_tools()][:1] == ["list_skills"]
+    del toolset
+    await asyncio.to_thread(gc.collect)
+    assert not catalog.attached(SkillsToolset, dict)  # the tools of every toolset went with it
