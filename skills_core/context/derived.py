@@ -109,9 +109,9 @@ class DerivedSkills(Generic[T]):
         return [
             (name, entry)
             for name, entry in snapshot.loaded.items()
-            if entry.metadata is not None
+            if ((slot := slots.get(name)) is None or not _same(slot.entry, entry))
+            and entry.metadata is not None
             and entry.metadata.model_invocable
-            and ((slot := slots.get(name)) is None or not _same(slot.entry, entry))
         ]
 
     def _catch_up(self, snapshot: CatalogSnapshot) -> Changes[T]:
@@ -126,10 +126,8 @@ class DerivedSkills(Generic[T]):
         old, slots = dict(self._slots), {}  # a copy: read_bodies() reads the slots meanwhile
         added: list[T] = []
         for name, entry in snapshot.loaded.items():
-            if entry.metadata is None or not entry.metadata.model_invocable:
-                continue
             slot = old.pop(name, None)
-            if name in fresh:
+            if name in fresh and entry.metadata is not None:
                 if slot is not None:
                     old[name] = slot  # still to be reported as removed
                 value = (
@@ -140,7 +138,10 @@ class DerivedSkills(Generic[T]):
                 slot = _Slot(entry, value)
                 added.append(value)
                 self.derived += 1
-            assert slot is not None
+            elif slot is None or not _same(slot.entry, entry):
+                if slot is not None:
+                    old[name] = slot  # changed into a skill no model may choose: removed
+                continue
             slots[name] = slot
         self._reads.keep_only(snapshot.loaded.values())
         self._slots, self._snapshot = slots, snapshot

@@ -81,3 +81,23 @@ async def test_no_selector_hands_it_to_injection_or_the_coordinator(selector: Se
     config = CoordinatorConfig(policy=policy, selector=selector)
     context = ContextCoordinator(skills, ToolMap([]), config).build_context("deploy production")
     assert context is None or context.skill_name == "release-notes"
+
+
+@pytest.mark.parametrize("selector", [rank_skills, select_skills])
+async def test_a_skill_made_user_only_leaves_the_selectors_and_comes_back(
+    selector: Selector,
+) -> None:
+    backend = MemoryBackend(SKILLS)
+    skills = SkillCatalog(backend)
+    policy = SelectionPolicy(top_k=2, min_score=0.0001)
+
+    async def found(notes: bytes) -> list[str]:
+        backend.put("release-notes", {"SKILL.md": notes})
+        await skills.refresh()
+        return [match.name for match in selector(skills, "draft release notes", policy)]
+
+    notes = skill_md("release-notes", "Draft release notes.")
+    hidden = notes.replace(b"---\n#", b"disable-model-invocation: true\n---\n#")
+    assert await found(notes) == ["release-notes"]
+    assert await found(hidden) == []
+    assert await found(notes) == ["release-notes"]
