@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import re
 from collections.abc import Mapping
 from typing import TypeGuard
@@ -47,13 +48,18 @@ def is_digest(value: object) -> TypeGuard[str]:
 
 
 def files_digest(digests: Mapping[str, str]) -> str:
-    """One digest for a set of files: of the lines ``<digest>  <path>``, sorted by path.
+    """One digest for a set of files: of the JSON list of its ``[path, digest]`` pairs.
 
-    The lines are ``sha256sum``'s own format, so a skill's content digest can be checked by
-    hand; the MCP skills extension's per-file digests give the same value without a read.
+    The pairs are sorted by path (code point order) and written as
+    ``json.dumps(pairs, separators=(",", ":"))`` does (ASCII; quotes, backslashes and control
+    characters escaped): a text that reads back as exactly one set of files, so two different
+    sets never share a digest, whatever their names hold. The ``sha256sum``-style lines used
+    before did not (a name holding a newline could spell another file's line); approvals given
+    to those digests are dropped (:mod:`skills_core.catalog.approvals`, schema 2). The MCP
+    skills extension's per-file digests give the same value without a read.
     """
-    manifest = "".join(f"{digests[path]}  {path}\n" for path in sorted(digests))
-    return digest_of(manifest.encode())
+    pairs = sorted(digests.items())
+    return digest_of(json.dumps(pairs, separators=(",", ":")).encode())
 
 
 async def skill_digest(backend: Backend, name: str, *, skill_md: str | None = None) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from backends.base import FileEntry
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
 from backends.limits import check_size
-from backends.paths import SKILL_MD_NAMES, is_hidden, is_within
+from backends.paths import SKILL_MD_NAMES, check_file_name, is_hidden, is_within
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 OPEN_FLAGS = (
@@ -220,6 +220,7 @@ def walk_files(real_folder: str) -> Sequence[FileEntry]:
 
     Raises:
         SkillNotFoundError: The skill folder itself vanished.
+        UnsafePathError: A visible name holds a control character: the skill is refused.
         StorageError: A folder could not be listed (its location says which).
     """
     found: list[FileEntry] = []
@@ -240,6 +241,7 @@ def walk_files(real_folder: str) -> Sequence[FileEntry]:
         for entry in entries:
             if is_hidden(entry.name):
                 continue
+            check_file_name(entry.name, location=entry.path)
             relative = f"{prefix}/{entry.name}" if prefix else entry.name
             try:
                 is_folder = entry.is_dir(follow_symlinks=False)  # d_type: no system call

@@ -1,8 +1,9 @@
 """Checks that keep skill names and resource paths inside their skill folder.
 
 Every backend runs names and paths through these before touching storage, so a hostile
-``../..``, an absolute or drive path, a backslash or a NUL byte is refused the same way
-everywhere.
+``../..``, an absolute or drive path, a backslash or a control character (NUL, newline, ESC,
+DEL, C1) is refused the same way everywhere. A control character in a name can forge a line of
+output or of any text listing files; no skill needs one.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ SKILL_MD_NAMES = ("SKILL.md", "skill.md")
 """File names that make a folder a skill, in order of preference."""
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 def skill_md_name(file_names: Collection[str]) -> str | None:
@@ -28,14 +30,15 @@ def check_skill_name(name: str) -> str:
     """Return ``name`` if it is a plain, visible folder name.
 
     Raises:
-        UnsafePathError: Empty, hidden, ``.``/``..``, or holding a separator or NUL.
+        UnsafePathError: Empty, hidden, ``.``/``..``, or holding a separator or a control
+            character.
     """
     if (
         not name
         or name[0] == "."
         or "/" in name
         or "\\" in name
-        or "\x00" in name
+        or _CONTROL.search(name)
         or (":" in name and _DRIVE.match(name))
     ):
         raise UnsafePathError(f"not a skill folder name: {echoed(name)!r}")
@@ -51,15 +54,30 @@ def is_skill_name(name: str) -> bool:
     return True
 
 
+def check_file_name(name: str, *, location: str | None = None) -> str:
+    """Return ``name``, a file name or path as storage lists it, unless it holds a control char.
+
+    Raises:
+        UnsafePathError: It holds one (NUL, newline, ESC, DEL, a C1 control).
+    """
+    if _CONTROL.search(name):
+        raise UnsafePathError(
+            f"control character in a file name: {echoed(name)!r}", location=location
+        )
+    return name
+
+
 def check_relative_path(path: str) -> str:
     """Normalise a resource path to POSIX form relative to its skill folder.
 
     ``./a//b`` becomes ``a/b``. Anything that could point outside the folder is refused.
 
     Raises:
-        UnsafePathError: Empty, absolute, drive-qualified, backslashed, with ``..`` or NUL.
+        UnsafePathError: Empty, absolute, drive-qualified, backslashed, with ``..`` or a control
+            character.
     """
-    if not path or "\x00" in path or "\\" in path:
+    check_file_name(path)
+    if not path or "\\" in path:
         raise UnsafePathError(f"unsafe resource path: {echoed(path)!r}")
     if path.startswith("/") or _DRIVE.match(path):
         raise UnsafePathError(f"resource path must be relative: {echoed(path)!r}")

@@ -98,6 +98,8 @@ HOSTILE_PATHS = (
     ".DS_Store",
     "scripts/__pycache__/run.cpython-311.pyc",
     "scripts/\x00run.py",
+    "scripts/run\n.py",
+    "scripts/\x1b[2Jrun.py",
 )
 
 

@@ -1,14 +1,14 @@
 """From one flat listing to skill folders: ``<root>/<name>/SKILL.md``, first level only.
 
 Shared by folders on any store and by zip bundles. An entry whose path could leave the root
-(``..``, an absolute or drive path, a backslash, NUL) is refused, and so is one the store
-already condemned (a symlink, an encrypted or oversized zip member): the skill folder holding
-it is refused whole, with the reason, and a refused entry that belongs to no skill is reported
-on its own. Every other skill still loads. Folders whose name starts with a dot, hidden
-entries (:func:`backends.paths.is_hidden`: version control, OS junk such as ``__MACOSX``,
-caches, secrets) and files at the root are skipped; the folders of SKILL.md files skipped that
-way (or nested deeper) are kept in :attr:`Layout.elsewhere`, to say where skills are when the
-root holds none.
+(``..``, an absolute or drive path, a backslash) or holds a control character is refused, and so
+is one the store already condemned (a symlink, an encrypted or oversized zip member): the skill
+folder holding it is refused whole, with the reason, and a refused entry that belongs to no
+skill is reported on its own. Every other skill still loads. Folders whose name starts with a
+dot, hidden entries (:func:`backends.paths.is_hidden`: version control, OS junk such as
+``__MACOSX``, caches, secrets) and files at the root are skipped; the folders of SKILL.md files
+skipped that way (or nested deeper) are kept in :attr:`Layout.elsewhere`, to say where skills
+are when the root holds none.
 """
 
 from __future__ import annotations

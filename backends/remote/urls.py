@@ -8,12 +8,13 @@ the archive.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 from backends.errors import UnsupportedSourceError
 
 _ZIP_PREFIX = "zip://"
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+)://")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _GITHUB_REPOSITORY = re.compile(r"^[^:/@]+:[^:/@]+(@[^/]+)?$")
 _CONTAINERS = {
     "s3": ("bucket", "s3://BUCKET[/folder]"),
@@ -126,9 +127,14 @@ def is_zip_path(url: str) -> bool:
 
 
 def protocol_of(url: str) -> str:
-    """The scheme of one URL link, ``file`` for a plain path (Windows drives included)."""
+    """The scheme of one URL link, ``file`` for a plain path.
+
+    ``x://y`` is a URL of scheme ``x``, except on Windows, where ``C://skills`` is a drive.
+    """
     match = _SCHEME.match(url)
-    return match.group(1).lower() if match else "file"
+    if match is None or (len(match.group(1)) == 1 and sys.platform == "win32"):
+        return "file"
+    return match.group(1).lower()
 
 
 def join_location(base: str, relative: str) -> str:

@@ -218,15 +218,14 @@ async def read_skill_files(
     catalog = SkillCatalog(backend, strict=strict, limits=files_limit, lock=lock)
     report = await catalog.refresh()
     report.raise_for_failure()
-    if report.errors and not skip_invalid:
-        raise InvalidSkillsError(report.errors, location=backend.location)
-    served = catalog.list()
+    served = catalog.list()  # read even when some are refused: every problem is reported
     members, executables, refused = await _read_skills(catalog, served, progress, max_concurrency)
-    if refused and not skip_invalid:
-        raise InvalidSkillsError(refused, location=backend.location)
+    problems = (*report.errors, *refused)
+    if problems and not skip_invalid:
+        raise InvalidSkillsError(problems, location=backend.location)
     gone = {problem.subject for problem in refused}
     skills = [meta for meta in served if meta.name not in gone]
-    return SkillFiles(skills, members, executables, (*report.errors, *refused), report.warnings)
+    return SkillFiles(skills, members, executables, problems, report.warnings)
 
 
 async def _read_skills(
@@ -265,9 +264,7 @@ async def _read_skills(
             if not isinstance(failure, LockMismatchError):
                 raise failure
         if failures:
-            first = failures[0]
-            assert isinstance(first, LockMismatchError)
-            refused.append(refusal(name, first))
+            refused.extend(refusal(name, cast("LockMismatchError", fail)) for fail in failures)
             return {}
         executables.update(f"{name}/{entry.path}" for entry in entries if entry.executable)
         read_files = cast("list[bytes]", contents)

@@ -4,25 +4,31 @@ One JSON file, ``approvals.json`` beside ``catalogs.sqlite3`` (see
 :mod:`skills_core.catalog.cache_folder`), mode 0600, written whole and atomically (a temporary
 file renamed over it)::
 
-    {"schema": 1, "approvals": {"sha256:…": {"name": "pdf", "source": "./skills",
+    {"schema": 2, "approvals": {"sha256:…": {"name": "pdf", "source": "./skills",
      "scripts": true, "tools": false, "approved": "2026-11-26T05:50:00Z"}}}
 
-A digest covers every file of the skill, so a changed skill is a new key: it needs approval
-again. A file that is not the user's, is writable by others, is larger than
-``MAX_APPROVALS_FILE_BYTES`` or cannot be read as this layout is ignored (nothing is
-approved), logged once; the next approval replaces it. Blocking: load
-and write from a worker thread or before the event loop; :meth:`granted` and
-:meth:`approves_tools` read what was loaded and never block.
+A digest covers every file of the skill (:func:`backends.digests.files_digest`), so a changed
+skill is a new key: it needs approval again. Schema 1 files keyed approvals by an ambiguous
+encoding of the files; they are never honoured (the user approves again). Writers in every
+process take turns: each holds an ``flock`` on ``approvals.lock`` while it reads the file, adds
+or removes its approvals and renames the new file in, so no approval or revocation is lost to
+another at the same moment. A file that is not the user's, is writable by others, is larger
+than ``MAX_APPROVALS_FILE_BYTES`` or cannot be read as this layout is ignored (nothing is
+approved), logged once; the next approval replaces it. Blocking: load and write from a worker
+thread or before the event loop; :meth:`granted` and :meth:`approves_tools` read what was
+loaded and never block.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -38,7 +44,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger("skillfs")
 
 FILE_NAME = "approvals.json"
-SCHEMA = 1
+LOCK_NAME = "approvals.lock"
+SCHEMA = 2
 SCRIPTS = "scripts"
 TOOLS = "tools"
 _GRANTS = (("scripts", SCRIPTS), ("allowed-tools", TOOLS))
@@ -113,26 +120,41 @@ class ApprovalStore:
         self, digest: str, *, name: str, source: str, scripts: bool = False, tools: bool = False
     ) -> Approval:
         """Record an approval (added to any given before for this content); blocking."""
-        self.reload()
-        before = self._approvals.get(digest)
-        approval = Approval(
-            digest,
-            name,
-            source,
-            scripts or (before is not None and before.scripts),
-            tools or (before is not None and before.tools),
-            time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        )
-        self._write({**self._approvals, digest: approval})
+        with self._writing():
+            before = self._approvals.get(digest)
+            approval = Approval(
+                digest,
+                name,
+                source,
+                scripts or (before is not None and before.scripts),
+                tools or (before is not None and before.tools),
+                time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            )
+            self._write({**self._approvals, digest: approval})
         return approval
 
     def revoke(self, key: str) -> Sequence[Approval]:
         """Remove the approvals of a skill name or of one digest; what was removed. Blocking."""
-        self.reload()
-        gone = [item for item in self._approvals.values() if key in (item.name, item.digest)]
-        if gone:
-            self._write({k: v for k, v in self._approvals.items() if v not in gone})
+        with self._writing():
+            gone = [item for item in self._approvals.values() if key in (item.name, item.digest)]
+            if gone:
+                self._write({k: v for k, v in self._approvals.items() if v not in gone})
         return gone
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Hold the writers' lock (other writers, in any process, wait), with the file reloaded."""
+        why = ensure_folder(self.folder)
+        if why is not None:
+            raise OSError(f"{why}: {self.folder}")  # never write where others could swap it
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        lock = os.open(self.folder / LOCK_NAME, flags, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            self.reload()
+            yield
+        finally:
+            os.close(lock)  # releases the lock
 
     def _read(self) -> dict[str, Approval]:
         distrusted = ensure_folder(self.folder) or untrusted_file(self.path)
@@ -156,9 +178,6 @@ class ApprovalStore:
             return {}
 
     def _write(self, approvals: Mapping[str, Approval]) -> None:
-        why = ensure_folder(self.folder)
-        if why is not None:
-            raise OSError(f"{why}: {self.folder}")  # never write where others could swap it
         record = {
             "schema": SCHEMA,
             "approvals": {
@@ -187,6 +206,8 @@ class ApprovalStore:
 def _decode(record: Any) -> dict[str, Approval]:
     """The approvals of a file's JSON, or ValueError/TypeError/KeyError when malformed."""
     if not isinstance(record, dict) or record.get("schema") != SCHEMA:
+        if isinstance(record, dict) and record.get("schema") == 1:
+            raise ValueError("schema 1, keyed by an ambiguous digest: approve the skills again")
         raise ValueError(f"not a schema {SCHEMA} approvals record")
     approvals: dict[str, Approval] = {}
     for digest, item in record["approvals"].items():

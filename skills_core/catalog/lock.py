@@ -127,7 +127,7 @@ class SkillLock:
             LockFileError: It is not a ``skillfs-lock/1`` file.
         """
         try:
-            document = json.loads(text)
+            document = json.loads(text, object_pairs_hook=_unique_keys)
             if document.get("format") != LOCK_FORMAT:
                 raise ValueError(f"format is not {LOCK_FORMAT!r}")
             skills = [_locked_skill(item) for item in document["skills"]]
@@ -290,17 +290,33 @@ def _refused(entry: CatalogEntry, problem: SkillProblem) -> CatalogEntry:
     )
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different (``object_pairs_hook``): else ValueError.
+
+    A repeated key would let a later value, one a reviewer may never see, win.
+    """
+    twice = [key for key, count in Counter(key for key, _ in pairs).items() if count > 1]
+    if twice:
+        raise ValueError(f"key {twice[0]!r} is repeated")
+    return dict(pairs)
+
+
 def _locked_skill(item: Any) -> LockedSkill:
-    """One entry of a parsed lock file, checked."""
+    """One entry of a parsed lock file, checked; each path normalised as the backends do."""
     name, folder, location, files = item["name"], item["folder"], item["location"], item["files"]
     if not all(isinstance(value, str) for value in (name, folder, location)):
         raise TypeError(f"skill {name!r} has a non-string name, folder or location")
     if not isinstance(files, dict) or not all(is_digest(value) for value in files.values()):
         raise ValueError(f"skill {name!r}: 'files' must map paths to sha256: digests")
-    try:
-        checked = {check_relative_path(path): digest for path, digest in files.items()}
-    except UnsafePathError as exc:
-        raise ValueError(f"skill {name!r}: {exc.message}") from exc
+    checked: dict[str, str] = {}
+    for path, digest in files.items():
+        try:
+            relative = check_relative_path(path)
+        except UnsafePathError as exc:
+            raise ValueError(f"skill {name!r}: {exc.message}") from exc
+        if relative in checked:
+            raise ValueError(f"skill {name!r} names the file {relative!r} twice ({path!r})")
+        checked[relative] = digest
     return LockedSkill(name, folder, location, checked)
 
 

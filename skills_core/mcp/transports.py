@@ -18,7 +18,7 @@ import socket
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 import anyio
 import mcp_types as types
@@ -43,9 +43,8 @@ async def serve_stdio(server: SkillServer) -> None:
     """
     lowlevel = server.lowlevel
     # fd 0 stays in place: the server's script runners give every child /dev/null as stdin.
-    stdin = await anyio.open_file(
-        sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False
-    )
+    # Wrapping it reads nothing; its lines are read off the loop (_read_messages).
+    stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115, ASYNC230
     to_session, received = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     try:
         # The SDK's transport writes stdout; it gets no stdin lines, which it would parse again.
@@ -60,13 +59,18 @@ async def serve_stdio(server: SkillServer) -> None:
 
 
 async def _read_messages(
-    stdin: anyio.AsyncFile[str],
+    stdin: TextIO,
     session: MemoryObjectSendStream[SessionMessage | Exception],
     answers: MemoryObjectSendStream[SessionMessage],
 ) -> None:
-    """Hand the session each line that is a JSON-RPC message, parsed once; answer every other."""
+    """Hand the session each line that is a JSON-RPC message, parsed once; answer every other.
+
+    Each line is read in the loop's executor, whose read a cancellation leaves behind (anyio's
+    file waits for it): Ctrl-C ends the serving at once, not after the client's next line.
+    """
+    loop = asyncio.get_running_loop()
     async with session:
-        async for line in stdin:
+        while line := await loop.run_in_executor(None, stdin.readline):
             if not line.strip():
                 continue
             try:

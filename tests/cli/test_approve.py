@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from backends.digests import digest_of, files_digest
+from skills_core.catalog.approvals import ApprovalStore
 from skills_core.cli.source import EXAMPLES
-from tests.cli.conftest import RunCli
+from tests.cli.conftest import RunCli, skill_md
 from tests.cli.test_bundle import skill_files
+from tests.cli.test_subprocess import ROOT
 from tests.remote.harnesses import S3Harness
 
 SKILL = "csv-insights"
@@ -158,3 +162,44 @@ def test_a_malformed_digest_is_a_usage_error(cli: RunCli) -> None:
     assert result.code == 2
     assert "not a sha256: digest" in result.err
     assert stored(cli) == []
+
+
+def test_a_control_character_in_a_file_name_refuses_the_skill(cli: RunCli, tmp_path: Path) -> None:
+    """A name that spells another file's entry (or an escape sequence) is never digested."""
+    root = tmp_path / "skills"
+    shutil.copytree(EXAMPLES / SKILL, root / SKILL)
+    shutil.copytree(EXAMPLES / SKILL, root / "forged")
+    (root / "forged" / "SKILL.md").write_text(skill_md("forged"))
+    (root / "forged" / "scripts").rename(root / "forged" / "notes.md\n\x1b[2J  scripts")
+    said = (
+        f"error: {root}/forged/notes.md\\n\\x1b[2J  scripts: "
+        "control character in a file name: 'notes.md\\n\\x1b[2J  scripts'\n"
+    )
+    for command in (("show", root, "forged"), ("approve", root, "forged", "--scripts")):
+        result = cli(*command)
+        assert (result.code, result.err) == (2, said)
+    assert cli("approve", root, SKILL, "--scripts").code == 0
+    assert [approval["name"] for approval in stored(cli)] == [SKILL]
+
+
+def test_approvals_and_revocations_at_once_are_all_kept(tmp_path: Path) -> None:
+    """Eight ``skillfs approve`` and four ``--revoke`` processes at once: none is lost."""
+    root, names = tmp_path / "skills", [f"skill-{index}" for index in range(8)]
+    for name in names:
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(skill_md(name))
+    revoked = [f"sha256:{index:064x}" for index in range(4)]
+    store = ApprovalStore()
+    for digest in revoked:
+        store.approve(digest, name="old", source=str(root), scripts=True)
+    commands = [
+        *(("approve", root, name, "--scripts") for name in names),
+        *(("approvals", "--revoke", digest) for digest in revoked),
+    ]
+    processes = [
+        subprocess.Popen([sys.executable, "-m", "skills_core.cli", *map(str, command)], cwd=ROOT)
+        for command in commands
+    ]
+    assert [process.wait(timeout=120) for process in processes] == [0] * len(commands)
+    store.reload()
+    assert [approval.name for approval in store.approvals()] == names

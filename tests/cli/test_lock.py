@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from backends.digests import digest_of
 from skills_core.catalog.lock import SkillLock
 from skills_core.errors import LockFileError
 from tests.cli.conftest import GOOD, RunCli, skill_md
@@ -130,6 +131,31 @@ def test_an_unreadable_lock_serves_nothing(cli: RunCli, root: Path, tmp_path: Pa
         SkillLock.read(bad)
 
 
+@pytest.mark.parametrize(
+    ("key", "reason"),
+    [
+        (
+            "./scripts/run.py",
+            "skill 'alpha' names the file 'scripts/run.py' twice ('./scripts/run.py')",
+        ),
+        ("scripts/run.py", "key 'scripts/run.py' is repeated"),
+    ],
+)
+def test_a_lock_naming_a_file_twice_is_refused(
+    cli: RunCli, root: Path, lock_file: Path, key: str, reason: str
+) -> None:
+    """A second entry below the reviewed one must not pin the swapped script."""
+    script = root / "alpha" / "scripts" / "run.py"
+    reviewed = f'"scripts/run.py": "{digest_of(script.read_bytes())}"'
+    script.write_text("print('swapped')\n")
+    second = f'"{key}": "{digest_of(script.read_bytes())}"'
+    lock_file.write_text(lock_file.read_text().replace(reviewed, f"{reviewed}, {second}", 1))
+    said = f"error: {lock_file}: not a skillfs lock (ValueError: {reason})\n"
+    for command in (("lock", "--check", "-o", lock_file), ("list", root, "--lock", lock_file)):
+        result = cli(*command)
+        assert (result.code, result.out, result.err) == (2, "", said)
+
+
 def said(kind: str, root: Path, skill: str, message: str, code: str = "LOCK_MISMATCH") -> str:
     """One line the CLI prints about a skill of ``root``."""
     return f"{kind}: {root}/{skill}/SKILL.md: {message} [{code}]"
@@ -143,9 +169,9 @@ def unlocked(root: Path, lock_file: Path, kind: str = "error") -> str:
     return said(kind, root, "delta", f"not in the lock {lock_file}; not served", "NOT_LOCKED")
 
 
-def nothing_written(root: Path) -> str:
+def nothing_written(root: Path, refused: str = "1 invalid skill") -> str:
     return (
-        f"error: {root}: nothing written: 1 invalid skill; fix them, or pass --skip-invalid to "
+        f"error: {root}: nothing written: {refused}; fix them, or pass --skip-invalid to "
         "leave them out"
     )
 
@@ -183,7 +209,11 @@ def test_bundle_and_publish_with_a_lock_refuse_what_it_does_not_pin(
     result = cli(command, root, "-o", out, "--lock", lock_file)
     assert result.code == 1
     assert not out.exists()
-    assert result.err.splitlines() == [unlocked(root, lock_file), nothing_written(root)]
+    assert result.err.splitlines() == [  # one skill's NOT_LOCKED hides no LOCK_MISMATCH
+        unlocked(root, lock_file),
+        swapped(root, lock_file),
+        nothing_written(root, "2 invalid skills"),
+    ]
     result = cli(command, root, "-o", out, "--lock", lock_file, "--skip-invalid")
     assert result.code == 0
     assert result.err.splitlines() == [
@@ -197,9 +227,15 @@ def test_bundle_with_a_lock_refuses_a_swapped_file(
     cli: RunCli, root: Path, lock_file: Path, tmp_path: Path
 ) -> None:
     (root / "alpha" / "scripts" / "run.py").write_text("print('swapped')\n")
+    (root / "alpha" / "notes.md").write_text("new\n")
     result = cli("bundle", root, "-o", tmp_path / "out.zip", "--lock", lock_file)
     assert result.code == 1
-    assert result.err.splitlines() == [swapped(root, lock_file), nothing_written(root)]
+    assert result.err.splitlines() == [  # every problem of the refused skill
+        said("error", root, "alpha", f"notes.md is not in the lock {lock_file}; refused"),
+        swapped(root, lock_file),
+        nothing_written(root),
+    ]
+    (root / "alpha" / "notes.md").unlink()
     (root / "alpha" / "scripts" / "run.py").write_text("print('alpha')\n")
     done = cli("bundle", root, "-o", tmp_path / "out.zip", "--lock", lock_file)
     assert done.code == 0

@@ -105,6 +105,24 @@ def test_watch_reports_added_broken_and_removed_skills(
     assert watcher.interrupt() == 0
 
 
+def test_watch_serves_a_renamed_skill_under_its_new_name_with_warnings(
+    watch: type[Watcher], tmp_path: Path
+) -> None:
+    """The case docs/cli.md shows: an uppercase name is a warning, not a removal."""
+    add_skill(tmp_path, "pdf", skill_md("pdf"))
+    watcher = watch(tmp_path)
+    assert watcher.line().endswith("] loaded: 1 skill, 0 errors, 0 warnings")
+    (tmp_path / "pdf" / "SKILL.md").write_text(skill_md("PDF"))
+    line = watcher.line_containing("removed")
+    assert line.endswith("] added PDF; removed pdf: 1 skill, 0 errors, 2 warnings")
+    location = tmp_path / "pdf" / "SKILL.md"
+    assert [watcher.line(watcher.stderr) for _ in range(2)] == [
+        f"warning: {location}: 'name' 'PDF' must be lowercase [NAME_INVALID]",
+        f"warning: {location}: 'name' 'PDF' must equal its folder name 'pdf' [NAME_MISMATCH]",
+    ]
+    assert watcher.interrupt() == 0
+
+
 def test_watch_json_lines(watch: type[Watcher], tmp_path: Path) -> None:
     watcher = watch(tmp_path, "--json")
     first = json.loads(watcher.line())

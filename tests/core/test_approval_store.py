@@ -39,10 +39,10 @@ def test_approvals_persist_and_add_up(store: ApprovalStore) -> None:
     "damage",
     [
         "not json",
-        '{"schema": 2, "approvals": {}}',
-        '{"schema": 1, "approvals": {"x": {}}}',
+        '{"schema": 3, "approvals": {}}',
+        '{"schema": 2, "approvals": {"x": {}}}',
         "[]",
-        '{"schema": 1, "approvals": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        '{"schema": 2, "approvals": ' + "[" * 100_000 + "]" * 100_000 + "}",
     ],
     ids=["text", "schema", "entry", "list", "deep"],
 )
@@ -56,6 +56,19 @@ def test_a_corrupt_file_is_ignored_and_logged_once(
     assert again.granted(DIGEST) is None
     [record] = caplog.records
     assert record.getMessage().startswith(f"ignored the approvals file {store.path}: ")
+
+
+def test_approvals_of_the_ambiguous_digests_are_never_honoured(
+    store: ApprovalStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Schema 1 keyed approvals by ``sha256sum``-style lines, which a file name could forge."""
+    store.path.write_text(store.path.read_text().replace('"schema": 2', '"schema": 1'))
+    with caplog.at_level(logging.WARNING, "skillfs"):
+        assert reopened(store).granted(DIGEST) is None
+    assert caplog.messages == [
+        f"ignored the approvals file {store.path}: not an approvals file "
+        "(schema 1, keyed by an ambiguous digest: approve the skills again)"
+    ]
 
 
 def test_a_file_others_can_write_is_ignored(store: ApprovalStore) -> None:

@@ -58,11 +58,22 @@ def test_the_reader_sees_what_a_user_would_type() -> None:
     assert install_targets("pip install skillfs   # core") == ["skillfs"]
 
 
-@pytest.mark.parametrize("name", ["README.md", "docs/getting-started.md"])
-def test_the_install_lines_a_new_user_reads_first_work_from_a_checkout(name: str) -> None:
+@pytest.mark.parametrize("page", user_pages(), ids=page_id)
+def test_every_install_line_works_from_a_checkout(page: Path) -> None:
     """The distribution is not on the package index yet: ``pip install agent-skillfs`` fails."""
-    text = (ROOT / name).read_text()
-    targets = install_targets(text)
-    assert targets
+    targets = install_targets(page.read_text())
     assert all(re.fullmatch(r"\.(\[[a-z0-9,-]+\])?", target) for target in targets), targets
+
+
+@pytest.mark.parametrize("name", ["README.md", "docs/getting-started.md"])
+def test_the_pages_a_new_user_reads_first_name_the_distribution_to_come(name: str) -> None:
+    text = (ROOT / name).read_text()
+    assert install_targets(text)
     assert f"`{DISTRIBUTION}`" in text  # the name it will be published under
+
+
+def test_getting_started_names_every_package_the_core_installs() -> None:
+    install = (ROOT / "docs" / "getting-started.md").read_text().split("\n## ", 2)[1]
+    for requirement in PYPROJECT["project"]["dependencies"]:
+        name = re.split(r"[^A-Za-z0-9._-]", requirement, maxsplit=1)[0]
+        assert name.lower() in install.lower(), requirement

@@ -13,7 +13,7 @@ DOC = (ROOT / "docs" / "index-and-publishing.md").read_text()
 
 
 def test_the_example_publishes_serves_and_reads_back(tmp_path: Path) -> None:
-    (code,) = re.findall(r"```python\n(.+?)```", DOC, re.DOTALL)  # "python no-run" blocks skip
+    (code,) = re.findall(r"(?<!-->\n\n)```python\n(.+?)```", DOC, re.DOTALL)  # not skipped
     shutil.copytree(ROOT / "skills_core" / "examples", tmp_path / "skills")  # the reader's
     done = run_python("-c", code, cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -76,19 +76,21 @@ def member(name: str, kind: bytes = tarfile.REGTYPE, link: str = "") -> tarfile.
     return info
 
 
-ESCAPES = [
+UNSAFE_NAMES = [
     ("../evil.sh", "must stay inside"),
     ("../../etc/cron.d/evil", "must stay inside"),
     ("/etc/passwd", "must be relative"),
     ("C:/Windows/evil.dll", "must be relative"),
     ("scripts\\..\\..\\evil", "unsafe"),
     ("scripts/../../evil", "must stay inside"),
+    ("notes.md\nsha256:0  scripts/run.py", "control character"),
+    ("scripts/\x1b[2Jrun.py", "control character"),
 ]
 
 
 @pytest.mark.parametrize("kind", ["zip", "tar.gz"])
-@pytest.mark.parametrize(("name", "reason"), ESCAPES)
-async def test_members_escaping_the_skill_refuse_it(
+@pytest.mark.parametrize(("name", "reason"), UNSAFE_NAMES)
+async def test_members_with_unsafe_names_refuse_the_skill(
     site: Site, kind: str, name: str, reason: str
 ) -> None:
     if kind == "zip":

@@ -270,6 +270,9 @@ async def test_bad_entries_are_refused_one_by_one(
         },
         {"uri": "skill://nodigest/SKILL.md", "frontmatter": {"name": "nodigest"},
          "resources": [{"uri": "skill://nodigest/SKILL.md", "digest": "md5:x", "size": 1}]},
+        {"uri": "skill://spelled/SKILL.md", "frontmatter": {"name": "spelled"},
+         "resources": [{"uri": "skill://spelled/SKILL.md", "digest": good, "size": 1},
+                       {"uri": "skill://spelled/a%0Ab.md", "digest": good, "size": 1}]},
         "not an object",
     ]  # fmt: skip
 
@@ -287,7 +290,8 @@ async def test_bad_entries_are_refused_one_by_one(
     assert "frontmatter name must be 'liar'" in reasons["liar"]
     assert "outside the skill" in reasons["escape"]
     assert "no sha256 digest" in reasons["nodigest"]
-    assert "not an object" in reasons["entry-7"]  # the 7th entry of the listing
+    assert "control character in a file name: 'a\\nb.md'" in reasons["spelled"]
+    assert "not an object" in reasons["entry-8"]  # the 8th entry of the listing
 
 
 async def test_watch_follows_the_servers_list_changed_events(

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import pty
+import select
 import signal
 import subprocess
 import sys
@@ -225,3 +227,40 @@ def test_a_source_that_cannot_be_listed_exits_2_before_serving(tmp_path: Path) -
     assert done.returncode == 2
     assert "cannot list skills folder" in done.stderr
     assert done.stdout == ""  # stdout belongs to the protocol
+
+
+def wait_for(stream: int, text: bytes) -> bytes:
+    """What ``stream`` (a file descriptor) gives until ``text`` appears in it."""
+    seen = b""
+    while text not in seen:
+        ready, _, _ = select.select([stream], [], [], EVENT_TIMEOUT)
+        assert ready, f"nothing more after {seen!r}"
+        chunk = os.read(stream, 4096)
+        assert chunk, f"closed after {seen!r}"
+        seen += chunk
+    return seen
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["terminal", "pipe"])
+def test_sigint_ends_stdio_serving_with_exit_0(skills_root: Path, terminal: bool) -> None:
+    """Ctrl-C in a terminal, or SIGINT from a client, while the server waits for a line."""
+    reader, writer = pty.openpty() if terminal else os.pipe()  # what the server prints
+    stdin = writer if terminal else subprocess.PIPE
+    with subprocess.Popen(
+        [*SERVE, str(skills_root), "--no-cache"], cwd=ROOT, stdin=stdin, stdout=writer,
+        stderr=writer,
+    ) as served:  # fmt: skip
+        os.close(writer)
+        try:
+            wait_for(reader, b"over stdio")
+            if served.stdin is None:
+                os.write(reader, b"hello\n")  # typed at the terminal
+            else:
+                served.stdin.write(b"hello\n")
+                served.stdin.flush()
+            wait_for(reader, b"Parse error")  # answered: the server waits for the next line
+            served.send_signal(signal.SIGINT)
+            assert served.wait(timeout=EVENT_TIMEOUT) == 0
+        finally:
+            served.kill()
+            os.close(reader)

@@ -222,6 +222,31 @@ async def test_unsafe_keys_in_a_bucket_are_refused_like_members(
     assert "'beta/..\\\\..\\\\evil': unsafe resource path" in beta.message
 
 
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("zip", "beta/notes.md\nsha256:0  scripts/run.py"),
+        ("s3", "beta/scripts/\x1b[2J\rrun.py"),  # moto refuses keys holding a newline
+    ],
+)
+async def test_a_control_character_in_a_name_refuses_its_skill(
+    tmp_path: Path, s3_server: S3Server, s3_client: Any, bucket: str, case: tuple[str, str]
+) -> None:
+    """A name that could spell a line of its own (a content digest's, an ``error:``) is refused."""
+    store, odd = case
+    if store == "zip":
+        catalog = await load(tmp_path / "b.zip", bundle((odd, b"#!/bin/sh\n", {})))
+    else:
+        harness = S3Harness(s3_server, s3_client, bucket)
+        harness.put_tree({**GOOD, odd: b"#!/bin/sh\n"})
+        catalog = SkillCatalog(harness.backend())
+        await catalog.refresh()
+    assert names(catalog) == ["alpha", "gamma"]
+    [problem] = catalog.errors
+    assert (problem.name, problem.code) == ("beta", codes.UNSAFE_PATH)
+    assert f"{odd!r}: control character in a file name" in problem.message
+
+
 async def test_a_symlink_in_a_github_repository_refuses_its_skill(
     github: FakeGithub, repo: str
 ) -> None:

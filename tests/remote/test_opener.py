@@ -17,6 +17,7 @@ from backends import (
     UnsupportedSourceError,
     open_backend,
 )
+from backends.remote.urls import protocol_of
 from tests.remote.servers import FakeGithub, S3Server
 from tests.remote.settings import s3_options
 
@@ -88,12 +89,20 @@ async def test_github_filesystem_is_built_off_the_event_loop(github: FakeGithub,
     ("source", "message"),
     [
         ("nosuchscheme://x/y", "no backend or filesystem for nosuchscheme://"),
+        ("x://y", "no backend or filesystem for x:// URLs"),  # one letter: a URL, not a path
         ("zip://inner", "names its archive after '::'"),
     ],
 )
 def test_unknown_sources_are_refused(source: str, message: str) -> None:
     with pytest.raises(UnsupportedSourceError, match=message):
         open_backend(source)
+
+
+def test_a_one_letter_scheme_is_a_drive_only_on_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert protocol_of("x://y") == "x"
+    monkeypatch.setattr(sys, "platform", "win32")
+    assert protocol_of("C://skills") == "file"
+    assert protocol_of("s3://b") == "s3"
 
 
 def test_fsspec_backend_reads_no_http_folder() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from backends.digests import digest_of, files_digest
 from backends.scopes import project_backend
 from skills_core import SkillCatalog, codes
 from skills_core.catalog.approvals import ApprovalStore
@@ -66,4 +67,30 @@ async def test_a_script_swapped_between_check_and_run_does_not_run(
         _ON_OPEN.clear()
         await tools.close()
     assert second["error_code"] == codes.SCRIPT_NOT_APPROVED, second
+    assert not marker.exists()
+
+
+async def test_an_approval_never_runs_content_whose_file_names_spelled_it(tmp_path: Path) -> None:
+    """The user approved a skill whose odd folder name spelled a script's entry; a commit then
+    made that entry real. Under ``sha256sum``-style digests both contents had one digest."""
+    project = tmp_path / "repo"
+    skills = project / ".agents" / "skills"
+    files = {"notes.md": "notes\n", "scripts/mark.py": MARK.format("forged", "forged")}
+    folder = write_skill(skills, "marker", files)
+    digests = {path: digest_of((folder / path).read_bytes()) for path in ["SKILL.md", *files]}
+    spelled = f"notes.md\n{digests['scripts/mark.py']}  scripts/mark.py"
+    approved = {"SKILL.md": digests["SKILL.md"], spelled: digests["notes.md"]}
+    store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
+    await asyncio.to_thread(
+        store.approve, files_digest(approved), name="marker", source=str(skills), scripts=True
+    )
+    catalog = SkillCatalog(await project_backend(project, home=tmp_path / "no-home"))
+    await catalog.refresh()
+    tools = SkillTools(catalog, scripts=ScriptPolicy(runner=ProcessRunner(), approvals=store))
+    marker = tmp_path / "ran"
+    try:
+        result = await tools.run_skill_script("marker", "scripts/mark.py", [str(marker)])
+    finally:
+        await tools.close()
+    assert result.get("error_code") == codes.SCRIPT_NOT_APPROVED, result
     assert not marker.exists()
