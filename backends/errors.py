@@ -16,6 +16,23 @@ def install_command(extra: str) -> str:
     return f'pip install "{DISTRIBUTION}[{extra}]"'
 
 
+MAX_ECHOED_CHARS = 100
+"""Most characters of a caller's value (a model's argument, a command-line word) a message
+quotes: a megabyte-long skill name gets an error of a few hundred characters, not a megabyte."""
+
+
+def echoed(value: str) -> str:
+    """``value`` as a message quotes it, cut to :data:`MAX_ECHOED_CHARS` characters.
+
+    A longer value keeps its first characters followed by ``… [N characters]``, ``N`` its
+    whole length. Every message that quotes what a model or user passed quotes it through here,
+    usually as ``{echoed(value)!r}``.
+    """
+    if len(value) <= MAX_ECHOED_CHARS:
+        return value
+    return f"{value[:MAX_ECHOED_CHARS]}… [{len(value):,} characters]"
+
+
 class SkillfsError(Exception):
     """Root of every error skillfs raises on purpose.
 

@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Collection
 
-from backends.errors import UnsafePathError
+from backends.errors import UnsafePathError, echoed
 
 SKILL_MD_NAMES = ("SKILL.md", "skill.md")
 """File names that make a folder a skill, in order of preference."""
@@ -41,7 +41,7 @@ def check_skill_name(name: str) -> str:
         or _CONTROL.search(name)
         or (":" in name and _DRIVE.match(name))
     ):
-        raise UnsafePathError(f"not a skill folder name: {name!r}")
+        raise UnsafePathError(f"not a skill folder name: {echoed(name)!r}")
     return name
 
 
@@ -61,7 +61,9 @@ def check_file_name(name: str, *, location: str | None = None) -> str:
         UnsafePathError: It holds one (NUL, newline, ESC, DEL, a C1 control).
     """
     if _CONTROL.search(name):
-        raise UnsafePathError(f"control character in a file name: {name!r}", location=location)
+        raise UnsafePathError(
+            f"control character in a file name: {echoed(name)!r}", location=location
+        )
     return name
 
 
@@ -76,12 +78,12 @@ def check_relative_path(path: str) -> str:
     """
     check_file_name(path)
     if not path or "\\" in path:
-        raise UnsafePathError(f"unsafe resource path: {path!r}")
+        raise UnsafePathError(f"unsafe resource path: {echoed(path)!r}")
     if path.startswith("/") or _DRIVE.match(path):
-        raise UnsafePathError(f"resource path must be relative: {path!r}")
+        raise UnsafePathError(f"resource path must be relative: {echoed(path)!r}")
     parts = [part for part in path.split("/") if part not in ("", ".")]
     if not parts or ".." in parts:
-        raise UnsafePathError(f"resource path must stay inside the skill: {path!r}")
+        raise UnsafePathError(f"resource path must stay inside the skill: {echoed(path)!r}")
     return "/".join(parts)
 
 
@@ -139,7 +141,7 @@ def check_resource_path(path: str, *, location: str) -> str:
     relative = check_relative_path(path)
     if is_hidden(relative):
         reason = "version control, OS junk, caches and secrets are never served"
-        raise UnsafePathError(f"hidden file {path!r}: {reason}", location=location)
+        raise UnsafePathError(f"hidden file {echoed(path)!r}: {reason}", location=location)
     return relative
 
 

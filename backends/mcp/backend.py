@@ -35,6 +35,7 @@ from backends.errors import (
     ResourceNotFoundError,
     StorageError,
     VerificationError,
+    echoed,
 )
 from backends.limits import DEFAULT_LIMITS, HOST_SKILL_BYTES, HOST_SKILL_FILES, check_size
 from backends.mcp.connection import McpConnection
@@ -164,7 +165,7 @@ class McpSkillsBackend(AsyncResource):
         file = entry.files.get(relative)
         if file is None:
             raise ResourceNotFoundError(
-                f"the skill's entry lists no file {relative!r}", location=self.location
+                f"the skill's entry lists no file {echoed(relative)!r}", location=self.location
             )
         check_size(file.size, max_bytes, location=self._where(file))
         data, _ = await self._fetch(name, entry, relative)

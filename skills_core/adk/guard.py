@@ -21,7 +21,7 @@ from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.tool_context import ToolContext
 
-from backends.errors import SkillNotFoundError
+from backends.errors import SkillNotFoundError, echoed
 from skills_core.adk.tool import SkillTool
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import TOOL_NOT_PERMITTED
@@ -103,7 +103,9 @@ class SkillToolGuard(BasePlugin):
         detail = self._detail(tool.name, args)
         if permits_tool(rules, self._aliases.get(tool.name, tool.name), detail):
             return None
-        call = f"calling {tool.name!r}" + (f" with {detail!r}" if detail is not None else "")
+        call = f"calling {tool.name!r}" + (
+            f" with {echoed(detail)!r}" if detail is not None else ""
+        )
         allowed = ", ".join(rules)
         message = f"the active skill {skill_name!r} does not permit {call}; it allows: {allowed}"
         return tool_error(

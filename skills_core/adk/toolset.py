@@ -5,11 +5,17 @@ The tools carry the names and parameters of google-adk's own SkillToolset (``lis
 catalog: at the start of each turn the toolset may refresh the catalog (rate-limited), and
 every declaration and system instruction is built from the catalog's current snapshot, so
 skills added, changed or removed in storage show up without rebuilding the agent.
+
+A toolset picking a catalog per user or session keeps each catalog's tools on that catalog,
+under the toolset held weakly: they go with the catalog (or the toolset), and so do the local
+copies its remote scripts ran from. A service making a catalog per user grows with the
+catalogs it holds, not with every user it served.
 """
 
 from __future__ import annotations
 
 import inspect
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
@@ -34,7 +40,8 @@ from skills_core.tools.refresh import RefreshGate
 
 CatalogSelector = Callable[[ReadonlyContext], SkillCatalog | Awaitable[SkillCatalog]]
 """Picks the catalog for a user or session from ADK's context (sync or async). It must return
-the same catalog object each time for the same skills: tools are built once per catalog."""
+the same catalog object each time for the same skills: tools are built once per catalog, and
+kept while the catalog is (drop a user's catalog and its tools and script copies go too)."""
 
 
 class SkillsToolset(BaseToolset):
@@ -116,13 +123,13 @@ class SkillsToolset(BaseToolset):
             return _Served(tools, inline, offered, gate, order)
 
         self._serve = serve
-        self._served: dict[SkillCatalog, _Served] = {}
+        self._catalogs: weakref.WeakSet[SkillCatalog] = weakref.WeakSet()  # served, for close()
         self._catalog: SkillCatalog | None = None
         self._select: CatalogSelector
         if isinstance(catalog, SkillCatalog):
             fixed = self._catalog = catalog
             self._select = lambda _context: fixed
-            self._served[fixed] = serve(fixed)
+            self._served_by(fixed)
         else:
             self._select = catalog
 
@@ -144,7 +151,7 @@ class SkillsToolset(BaseToolset):
         """
         if self._catalog is None:
             raise AttributeError("this toolset picks its catalog per context: use catalog_for()")
-        return self._served[self._catalog].tools
+        return self._served_by(self._catalog).tools
 
     async def catalog_for(self, context: ReadonlyContext) -> SkillCatalog:
         """The catalog serving ``context``'s user or session."""
@@ -156,7 +163,7 @@ class SkillsToolset(BaseToolset):
             served = await self._served_for(readonly_context)
             await served.refresh.refresh_for_turn(readonly_context.invocation_id)
         elif self._catalog is not None:
-            served = self._served[self._catalog]
+            served = self._served_by(self._catalog)
         else:
             return []  # outside a run, a per-context toolset has no catalog to pick
         return [tool for tool in served.offered if self._is_tool_selected(tool, readonly_context)]
@@ -191,8 +198,8 @@ class SkillsToolset(BaseToolset):
 
     async def close(self) -> None:
         """Delete local copies made to run remote skills' scripts."""
-        for served in self._served.values():
-            await served.tools.close()
+        for catalog in list(self._catalogs):
+            await self._served_by(catalog).tools.close()
 
     async def _served_for(self, context: ReadonlyContext) -> _Served:
         """The tools of the catalog for ``context``: the fixed one, or the one picked."""
@@ -200,9 +207,16 @@ class SkillsToolset(BaseToolset):
         catalog = await picked if inspect.isawaitable(picked) else picked
         if not isinstance(catalog, SkillCatalog):
             raise TypeError(f"the catalog selector returned {catalog!r}, not a SkillCatalog")
-        served = self._served.get(catalog)
+        return self._served_by(catalog)
+
+    def _served_by(self, catalog: SkillCatalog) -> _Served:
+        """This toolset's tools of ``catalog``, built once and kept on it (see the module)."""
+        toolsets: weakref.WeakKeyDictionary[SkillsToolset, _Served]
+        toolsets = catalog.attached(SkillsToolset, weakref.WeakKeyDictionary)
+        served = toolsets.get(self)
         if served is None:
-            served = self._served[catalog] = self._serve(catalog)
+            served = toolsets[self] = self._serve(catalog)
+            self._catalogs.add(catalog)
         return served
 
 

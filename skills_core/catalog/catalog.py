@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, Self
 
 from backends.base import Backend
-from backends.errors import SkillNotFoundError
+from backends.errors import SkillNotFoundError, echoed
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.opener import open_backend
 from backends.resource import AsyncResource
@@ -303,7 +303,7 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
         if entry is None or entry.metadata is None:
             why = next((problem.message for problem in snapshot.errors if problem.name == name), "")
             raise SkillNotFoundError(
-                f"no loaded skill named {name!r}{': ' if why else ''}{why}",
+                f"no loaded skill named {echoed(name)!r}{': ' if why else ''}{why}",
                 location=self._backend.location,
             )
         return entry, entry.metadata

@@ -11,6 +11,7 @@ import ipaddress
 import re
 from typing import NoReturn
 
+from backends.errors import echoed
 from skills_core.cli import exits
 
 _DOTTED_NUMBERS = re.compile(r"[0-9.]+")
@@ -35,7 +36,9 @@ def positive_seconds(text: str) -> float:
     except ValueError:
         seconds = 0.0
     if not seconds > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of seconds, not {echoed(text)!r}"
+        )
     return seconds
 
 
@@ -61,14 +64,18 @@ def host(text: str) -> str:
         try:
             ipaddress.ip_address(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a valid IP address") from None
+            raise argparse.ArgumentTypeError(
+                f"{echoed(text)!r} is not a valid IP address"
+            ) from None
     return text
 
 
 def url_path(text: str) -> str:
     """The path part of a URL: it starts with ``/``."""
     if not text.startswith("/"):
-        raise argparse.ArgumentTypeError(f"must be a URL path starting with '/', not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"must be a URL path starting with '/', not {echoed(text)!r}"
+        )
     return text
 
 
@@ -78,5 +85,5 @@ def _integer(text: str, low: int, high: int | None, expected: str) -> int:
     except ValueError:
         value = None
     if value is None or value < low or (high is not None and value > high):
-        raise argparse.ArgumentTypeError(f"must be {expected}, not {text!r}")
+        raise argparse.ArgumentTypeError(f"must be {expected}, not {echoed(text)!r}")
     return value

@@ -442,11 +442,11 @@ static WordCounts *addable(Postings *self, PyObject *item) {
     return counts;
 }
 
-/* Post one skill's words; -1 on an error (set), with nothing posted. */
+/* Post the words of one (name, counts) item addable checked; -1 on an error (set), with
+ * nothing posted. */
 static int add_skill(Postings *self, PyObject *item) {
-    WordCounts *counts = addable(self, item); /* again: items may name a skill twice */
-    if (counts == NULL) return -1;
     PyObject *name = PyTuple_GET_ITEM(item, 0);
+    WordCounts *counts = (WordCounts *)PyTuple_GET_ITEM(item, 1);
     if (self->skills == UINT32_MAX) {
         PyErr_SetString(PyExc_OverflowError, "more skills added than an index counts");
         return -1;
@@ -485,14 +485,25 @@ static int add_skill(Postings *self, PyObject *item) {
     return 0;
 }
 
+/* 0 when name is new to names, and adds it; -1 on an error (set): KeyError when named twice. */
+static int named_once(PyObject *names, PyObject *name) {
+    int named = PySet_Contains(names, name);
+    if (named > 0) PyErr_Format(PyExc_KeyError, "%R is named twice", name);
+    return named != 0 ? -1 : PySet_Add(names, name);
+}
+
 static PyObject *Postings_add(Postings *self, PyObject *skills) {
     PyObject *items = PyMapping_Items(skills);
     if (items == NULL) return NULL;
-    int failed = 0;
-    for (Py_ssize_t at = 0; !failed && at < PyList_GET_SIZE(items); at++) /* a misuse posts none */
-        failed = addable(self, PyList_GET_ITEM(items, at)) == NULL;
+    PyObject *names = PySet_New(NULL);
+    int failed = names == NULL;
+    for (Py_ssize_t at = 0; !failed && at < PyList_GET_SIZE(items); at++) { /* a misuse posts none */
+        PyObject *item = PyList_GET_ITEM(items, at);
+        failed = addable(self, item) == NULL || named_once(names, PyTuple_GET_ITEM(item, 0)) < 0;
+    }
     for (Py_ssize_t at = 0; !failed && at < PyList_GET_SIZE(items); at++)
         failed = add_skill(self, PyList_GET_ITEM(items, at)) < 0;
+    Py_XDECREF(names);
     Py_DECREF(items);
     if (failed) return NULL;
     Py_RETURN_NONE;

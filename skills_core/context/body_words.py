@@ -56,8 +56,8 @@ class Postings(Protocol):
     def add(self, skills: Mapping[str, WordCounts], /) -> None:
         """Post each skill's counts (made by this same instance) under its name.
 
-        A name posted already (``KeyError``) or counts of another instance (``ValueError``)
-        refuse the whole call: nothing is posted.
+        A name posted already or named twice by ``skills`` (``KeyError``), or counts of
+        another instance (``ValueError``), refuse the whole call: nothing is posted.
         """
 
     def remove(self, name: str, /) -> None:
@@ -134,11 +134,14 @@ class PythonPostings:
 
     def add(self, skills: Mapping[str, WordCounts], /) -> None:
         """See :meth:`Postings.add`."""
-        held = self._lengths.keys() & skills.keys()
-        if held:
-            raise KeyError(f"{sorted(held)[0]!r} is held already")
-        self._shelves.add({name: self._own(counts).counts for name, counts in skills.items()})
-        self._lengths.update((name, counts.length) for name, counts in skills.items())
+        posted: dict[str, PythonWordCounts] = {}
+        for name, counts in skills.items():  # every item checked before any is posted
+            own = self._own(counts)
+            if name in posted or name in self._lengths:
+                raise KeyError(f"{name!r} is {'named twice' if name in posted else 'held already'}")
+            posted[name] = own
+        self._shelves.add({name: counts.counts for name, counts in posted.items()})
+        self._lengths.update((name, counts.length) for name, counts in posted.items())
 
     def remove(self, name: str, /) -> None:
         """See :meth:`Postings.remove`."""

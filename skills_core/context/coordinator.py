@@ -38,7 +38,7 @@ from skills_core.context.selection import (
     SelectionPolicy,
     Selector,
     SkillMatch,
-    confident,
+    model_choices,
     skill_tags,
 )
 from skills_core.format.tool_rules import split_call
@@ -119,7 +119,7 @@ class CoordinatorConfig:
 
 @dataclass(frozen=True, slots=True)
 class ByName:
-    """Resolve the skill of this name, unscored."""
+    """Resolve the skill of this name, unscored (a user-only one too: a name is a choice made)."""
 
     name: str
 
@@ -210,9 +210,7 @@ class ContextCoordinator(Generic[ToolT]):
     def build_context(self, query: str) -> SkillContext[ToolT] | None:
         """The best candidate for ``query`` whose tools can be bound, or ``None``."""
         config = self._config
-        return self._first(
-            confident(config.selector(self._catalog, query, config.policy), config.policy)
-        )
+        return self._first(model_choices(config.selector, self._catalog, query, config.policy))
 
     def build_context_by_name(self, name: str) -> SkillContext[ToolT] | None:
         """The skill called ``name``, unscored; ``None`` when absent or its tools are not."""
@@ -227,7 +225,7 @@ class ContextCoordinator(Generic[ToolT]):
         """A skill carrying ``tag`` (by name among the first ``top_k``) whose tools resolve."""
         config = self._config
         policy = replace(config.policy, include_tags=(tag,), exclude_tags=(), min_score=0.0)
-        return self._first(config.selector(self._catalog, "", policy))
+        return self._first(model_choices(config.selector, self._catalog, "", policy))
 
     def resolve(self, strategies: Iterable[Strategy]) -> SkillContext[ToolT] | None:
         """The first strategy that yields a context: ``[ByName(...), ByQuery(...), ByTag(...)]``."""

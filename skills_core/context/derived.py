@@ -1,4 +1,8 @@
-"""Values derived from each loaded skill of a catalog, rebuilt only for skills that changed.
+"""Values derived from each skill a model may choose, rebuilt only for skills that changed.
+
+These are the candidates of every built-in selector: a skill only a user may invoke
+(``disable-model-invocation: true``) gets no value, so ranked search and ``select_skills``
+never find it.
 
 Selection and search tokenize every skill once; after that, :meth:`DerivedSkills.sync` costs
 one identity check per skill when the catalog refreshed (a few milliseconds for 10,000
@@ -43,7 +47,7 @@ class _Slot(NamedTuple, Generic[T]):
 
 
 class DerivedSkills(Generic[T]):
-    """A value per loaded skill of ``catalog``, kept in step with its snapshot.
+    """A value per loaded skill of ``catalog`` a model may choose, kept in step with its snapshot.
 
     Thread-safe: syncs are serialised, so worker threads may share one instance.
 
@@ -70,7 +74,7 @@ class DerivedSkills(Generic[T]):
         return self._catalog
 
     def values(self) -> list[T]:
-        """Every loaded skill's value, in the catalog's (name) order, after a sync."""
+        """Every value, in the catalog's (name) order, after a sync."""
         self.sync()
         return [slot.value for slot in self._slots.values()]
 
@@ -105,8 +109,9 @@ class DerivedSkills(Generic[T]):
         return [
             (name, entry)
             for name, entry in snapshot.loaded.items()
-            if entry.metadata is not None
-            and ((slot := slots.get(name)) is None or not _same(slot.entry, entry))
+            if ((slot := slots.get(name)) is None or not _same(slot.entry, entry))
+            and entry.metadata is not None
+            and entry.metadata.model_invocable
         ]
 
     def _catch_up(self, snapshot: CatalogSnapshot) -> Changes[T]:
@@ -121,10 +126,8 @@ class DerivedSkills(Generic[T]):
         old, slots = dict(self._slots), {}  # a copy: read_bodies() reads the slots meanwhile
         added: list[T] = []
         for name, entry in snapshot.loaded.items():
-            if entry.metadata is None:
-                continue
             slot = old.pop(name, None)
-            if name in fresh:
+            if name in fresh and entry.metadata is not None:
                 if slot is not None:
                     old[name] = slot  # still to be reported as removed
                 value = (
@@ -135,7 +138,10 @@ class DerivedSkills(Generic[T]):
                 slot = _Slot(entry, value)
                 added.append(value)
                 self.derived += 1
-            assert slot is not None
+            elif slot is None or not _same(slot.entry, entry):
+                if slot is not None:
+                    old[name] = slot  # changed into a skill no model may choose: removed
+                continue
             slots[name] = slot
         self._reads.keep_only(snapshot.loaded.values())
         self._slots, self._snapshot = slots, snapshot

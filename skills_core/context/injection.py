@@ -23,7 +23,7 @@ from typing import Protocol
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.body_reads import skill_body
 from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, confident
+from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, model_choices
 
 DEFAULT_MAX_INJECTED_CHARS = 2_000
 """adk-rust's default cut of an injected body."""
@@ -76,7 +76,7 @@ def select_skill_prompt_block(
     selector: Selector = rank_skills,
 ) -> tuple[SkillMatch, str] | None:
     """The top match for ``query`` and its prompt block; ``None`` when nothing matches."""
-    for match in confident(selector(catalog, query, policy), policy)[:1]:
+    for match in model_choices(selector, catalog, query, policy)[:1]:
         body = skill_body(catalog, match.name)
         if body is not None:  # None: removed by a refresh since it was selected
             return match, prompt_block(match.name, body, max_chars)

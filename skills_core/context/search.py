@@ -124,7 +124,6 @@ class SkillSearchIndex:
         self._indexed: dict[str, IndexedSkill] = {}
         self._heads: dict[str, dict[str, float]] = {}  # term -> {skill: weighted head count}
         self._kept: dict[str, dict[str, float]] = {}  # term -> _saturated(term), until a change
-        self._hidden: set[str] = set()  # skills only a user may invoke
         self._kept_holders = 0
         self._total_length = 0
         self._bar: float | None = None  # the strong bar, set on first use
@@ -182,14 +181,13 @@ class SkillSearchIndex:
             self._sync()
             scores = self._scores(terms) if terms else dict.fromkeys(self._indexed, 0.0)
             bar = self._strong_bar()
-            skills, hidden = self._indexed, self._hidden
-            if tags or policy.min_score is not None or hidden:
+            skills = self._indexed
+            if tags or policy.min_score is not None:
                 scores = {
                     name: score
                     for name, score in scores.items()
                     if (score > 0 if policy.min_score is None else score >= policy.min_score)
                     and (not tags or tags.allows(skills[name].tags))
-                    and name not in hidden
                 }  # else every score is above 0 and every skill may be found
             return [
                 skills[name].match(score, STRONG if score > bar else WEAK)
@@ -300,7 +298,6 @@ class SkillSearchIndex:
         self._kept_holders = 0
         for skill in removed:
             del self._indexed[skill.name]
-            self._hidden.discard(skill.name)
             self._words.remove(skill.name)
             self._total_length -= skill.length
             for term in skill.head:
@@ -310,8 +307,6 @@ class SkillSearchIndex:
                     del self._heads[term]
         for skill in added:
             self._indexed[skill.name] = skill
-            if not skill.metadata.model_invocable:
-                self._hidden.add(skill.name)
             self._total_length += skill.length
             for term, n in skill.head.items():
                 self._heads.setdefault(term, {})[skill.name] = n

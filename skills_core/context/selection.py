@@ -240,6 +240,26 @@ def select_skills(
     return ranked(matches, policy.top_k)
 
 
+def model_choices(
+    selector: Selector, catalog: SkillCatalog, query: str, policy: SelectionPolicy | None
+) -> list[SkillMatch]:
+    """``selector``'s :func:`confident` matches for ``query`` a model may be given, best first.
+
+    The one gate of every mechanism choosing for the model (injection, the coordinator): a
+    skill only a user may invoke (``disable-model-invocation: true``, in the catalog now) goes,
+    whatever the selector, a user's own too. The built-in selectors never find one.
+    """
+    matches = confident(selector(catalog, query, policy), policy)
+    loaded = catalog.snapshot.loaded
+    return [
+        match
+        for match in matches
+        if (entry := loaded.get(match.name)) is not None
+        and entry.metadata is not None
+        and entry.metadata.model_invocable
+    ]
+
+
 def confident(matches: Iterable[SkillMatch], policy: SelectionPolicy | None) -> list[SkillMatch]:
     """The matches a mechanism acting without the model may use (injection, the coordinator).
 

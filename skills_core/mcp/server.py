@@ -31,7 +31,7 @@ from mcp.server.models import InitializationOptions
 from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 
-from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
+from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError, echoed
 from backends.limits import HOST_SKILL_BYTES
 from backends.mcp.extension_entries import SKILL_MD, SKILLS_EXTENSION
 from backends.mcp.wire import GET_METHOD, LIST_METHOD, GetSkillParams, ListSkillsParams
@@ -202,7 +202,7 @@ class SkillServer:
         item = self._published.get(_skill_md_uri(uri))
         path = item.paths.get(uri) if item is not None else None
         if item is None or path is None:
-            raise MCPError(types.INVALID_PARAMS, f"No skill file is served at {uri}")
+            raise MCPError(types.INVALID_PARAMS, f"No skill file is served at {echoed(uri)}")
         try:
             if uri == item.entry["uri"]:
                 data = await self._catalog.read_skill_md(item.name)
@@ -244,7 +244,7 @@ class SkillServer:
     ) -> dict[str, Any]:
         item = self._published.get(params.uri)
         if item is None:
-            raise MCPError(types.INVALID_PARAMS, f"No skill is served at {params.uri}")
+            raise MCPError(types.INVALID_PARAMS, f"No skill is served at {echoed(params.uri)}")
         return {"skill": item.entry, "ttlMs": 0, "cacheScope": "private"}
 
 
@@ -273,5 +273,5 @@ def _cursor_position(cursor: str | None, total: int) -> int:
         return 0
     digits = cursor.isascii() and cursor.isdigit() and len(cursor) <= len(str(total))
     if not digits or int(cursor) > total:  # the length first: int() refuses 4,300 digits
-        raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {cursor[:20]!r}")
+        raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {echoed(cursor)!r}")
     return int(cursor)

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import mcp_types as types
 
+from backends.errors import echoed
 from backends.mcp.extension_entries import resource_uri
 from skills_core.codes import INVALID_ARGUMENTS
 from skills_core.mcp.manifest import skill_root
@@ -87,7 +88,7 @@ async def call_tool(
     """Run one call and wrap its result (an error value for an unknown tool)."""
     tool = offered_tools.get(name)
     if tool is None:
-        result = tool_error(INVALID_ARGUMENTS, f"no tool named {name!r}")
+        result = tool_error(INVALID_ARGUMENTS, f"no tool named {echoed(name)!r}")
     else:
         result = await tool.call(tools, args)
     result, blob = _without_bytes(result)

@@ -29,13 +29,11 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from backends.errors import echoed
 from skills_core.mcp.server import SkillServer
 
 LOOPBACK = "127.0.0.1"
 DEFAULT_PATH = "/mcp"
-
-
-_MAX_REASON_CHARS = 200
 
 
 async def serve_stdio(server: SkillServer) -> None:
@@ -100,7 +98,7 @@ def _answer_to(line: str, error: ValidationError) -> types.JSONRPCError | None:
     first = error.errors(include_url=False)[0]
     field = ".".join(str(part) for part in first["loc"][1:])
     reason = f"{field}: {first['msg']}" if field else first["msg"]
-    message = f"Validation error: not a JSON-RPC message ({reason[:_MAX_REASON_CHARS]})"
+    message = f"Validation error: not a JSON-RPC message ({echoed(reason)})"
     return _error(ident, types.INVALID_PARAMS, message)
 
 

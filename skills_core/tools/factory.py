@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backends.errors import ResourceNotFoundError
+from backends.errors import ResourceNotFoundError, echoed
 from backends.limits import KIB
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
@@ -153,7 +153,7 @@ class SkillTools:
             }
             for match in matches
         ]
-        return {"query": query, "skills": found}
+        return {"query": echoed(query), "skills": found}
 
     @traced(LOAD_SKILL)
     @never_raises

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from backends.errors import echoed
 from skills_core.codes import INVALID_ARGUMENTS, SECTION_NOT_FOUND
 from skills_core.tools.results import ToolResult, tool_error
 from skills_core.tools.sections import Heading, find_section, headings
@@ -56,7 +57,7 @@ def fit_loaded(
         match = find_section(found, section, len(text))
         if match is None:
             outline, _ = _outline(found, max_chars // _OUTLINE_SHARE)
-            message = f"skill {name!r} has no section {section!r}"
+            message = f"skill {name!r} has no section {echoed(section)!r}"
             return tool_error(SECTION_NOT_FOUND, message, sections=outline)
         heading, end = match
         start = heading.offset

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from backends.errors import echoed
 from backends.limits import KIB, MIB
 from skills_core.catalog.approvals import ApprovalStore
 from skills_core.tools.runners.base import ScriptRunner
@@ -161,7 +162,7 @@ def script_arguments(args: Any) -> list[str]:
         argv: list[str] = []
         for key, value in args.items():
             if not isinstance(key, str) or not key or key.startswith("-"):
-                raise ValueError(f"option names must be plain strings, not {key!r}")
+                raise ValueError(f"option names must be plain strings, not {echoed(str(key))!r}")
             if value is None or value is False:
                 continue
             argv.append(f"--{key}")
@@ -177,6 +178,6 @@ def _scalar(value: Any, name: str) -> str:
     if isinstance(value, str | int | float):
         text = str(value)
         if "\x00" in text:
-            raise ValueError(f"{name!r} holds a NUL byte")
+            raise ValueError(f"{echoed(name)!r} holds a NUL byte")
         return text
-    raise ValueError(f"{name!r} must be a string or number, not {type(value).__name__}")
+    raise ValueError(f"{echoed(name)!r} must be a string or number, not {type(value).__name__}")

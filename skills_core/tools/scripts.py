@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from backends.errors import echoed
 from backends.paths import check_resource_path
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import (
@@ -166,7 +167,7 @@ class ScriptTool:
             return request
         skill = await self._catalog.get(skill_name)
         if request.path not in {entry.path for entry in skill.files}:
-            message = f"skill {skill_name!r} has no file {request.path!r}"
+            message = f"skill {skill_name!r} has no file {echoed(request.path)!r}"
             return tool_error(SCRIPT_NOT_FOUND, message)
         return request, skill
 

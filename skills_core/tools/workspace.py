@@ -13,7 +13,9 @@ private copy, so what was checked is what runs, whatever happens to the source m
 
 A skill from remote storage is copied once per version - the catalog's fingerprint of its
 SKILL.md plus its file listing - into a private temporary folder; later runs reuse the copy.
-A copy that a newer version replaced is deleted as soon as no script runs in it. Copied files
+A copy that a newer version replaced is deleted as soon as no script runs in it; every copy is
+deleted by :meth:`Workspaces.close`, or when the workspaces are dropped (with their catalog's
+tools: a service making a catalog per user keeps no user's copies). Copied files
 are read-only; scripts (:attr:`backends.FileEntry.executable`: files under ``scripts/`` and
 files the storage records as executable) are also executable, so a script that runs a sibling
 by path works from a bucket as it does from a folder.
@@ -25,6 +27,7 @@ import asyncio
 import os
 import shutil
 import tempfile
+import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -80,6 +83,7 @@ class Workspaces:
         self._catalog = catalog
         self._copies: dict[str, _Copy] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        weakref.finalize(self, _discard, self._copies)
 
     @asynccontextmanager
     async def script(
@@ -115,8 +119,9 @@ class Workspaces:
 
     async def close(self) -> None:
         """Delete every copy."""
-        copies, self._copies = list(self._copies.values()), {}
-        await asyncio.to_thread(_remove_all, [copy.path for copy in copies])
+        paths = [copy.path for copy in self._copies.values()]
+        self._copies.clear()
+        await asyncio.to_thread(_remove_all, paths)
 
     async def _current_copy(self, name: str, skill: Skill, max_bytes: int) -> _Copy:
         entry = self._catalog.snapshot.loaded.get(name)
@@ -201,6 +206,17 @@ def _creating(mode: int) -> Callable[[str, int], int]:
         return os.open(path, flags, mode)
 
     return opener
+
+
+def _discard(copies: dict[str, _Copy]) -> None:
+    """Delete the copies of dropped workspaces, in a worker thread if an event loop runs here."""
+    paths = [copy.path for copy in copies.values()]
+    if not paths:
+        return
+    try:
+        asyncio.get_running_loop().run_in_executor(None, _remove_all, paths)
+    except RuntimeError:  # no loop runs in this thread, or it is closing
+        _remove_all(paths)
 
 
 def _remove_all(paths: Sequence[str]) -> None:

@@ -203,6 +203,16 @@ class OddItems(dict[str, object]):
         return self.odd
 
 
+def test_a_mapping_naming_a_skill_twice_posts_none(postings: Postings) -> None:
+    twice = OddItems([("a", postings.count(b"one")), ("a", postings.count(b"two"))])
+    with pytest.raises(KeyError, match="named twice"):
+        postings.add(twice)
+    assert len(postings) == 0
+    assert postings.counts(["one", "two"]) == {}
+    postings.add({"a": postings.count(b"two")})  # the name is still free
+    assert postings.counts(["one", "two"]) == {"a": 1}
+
+
 def test_add_refuses_items_that_are_not_pairs(postings: Postings) -> None:
     counts = postings.count(b"one")
     for items in ([("a", counts), ("b",)], [("a", counts), 5], [("a", counts, 1)]):

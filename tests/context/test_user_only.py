@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.context.budget import catalog_prompt
+from skills_core.context.coordinator import ContextCoordinator, CoordinatorConfig, ToolMap
+from skills_core.context.injection import select_skill_prompt_block
 from skills_core.context.search import rank_skills
+from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, select_skills
 from skills_core.tools import SkillTools
 
 DEPLOY = (
@@ -52,3 +57,47 @@ async def test_the_catalogs_own_prompt_leaves_it_out_too() -> None:
     skills = await catalog()
     assert "deploy-prod" not in skills.to_prompt()
     assert "release-notes" in skills.to_prompt(include_location=False)
+
+
+def every_skill(
+    catalog: SkillCatalog, query: str, policy: SelectionPolicy | None
+) -> list[SkillMatch]:
+    """A user's own selector: every loaded skill, by name, whatever the query."""
+    return [
+        SkillMatch(name, 1.0, entry.location, entry.metadata)
+        for name, entry in catalog.snapshot.loaded.items()
+        if entry.metadata is not None
+    ]
+
+
+@pytest.mark.parametrize("selector", [rank_skills, select_skills, every_skill])
+async def test_no_selector_hands_it_to_injection_or_the_coordinator(selector: Selector) -> None:
+    skills = await catalog()
+    policy = SelectionPolicy(top_k=2, min_score=0.0001)
+    if selector is not every_skill:
+        assert "deploy-prod" not in [m.name for m in selector(skills, "deploy production", policy)]
+    block = select_skill_prompt_block(skills, "deploy production", policy, selector=selector)
+    assert block is None or block[0].name == "release-notes"
+    config = CoordinatorConfig(policy=policy, selector=selector)
+    context = ContextCoordinator(skills, ToolMap([]), config).build_context("deploy production")
+    assert context is None or context.skill_name == "release-notes"
+
+
+@pytest.mark.parametrize("selector", [rank_skills, select_skills])
+async def test_a_skill_made_user_only_leaves_the_selectors_and_comes_back(
+    selector: Selector,
+) -> None:
+    backend = MemoryBackend(SKILLS)
+    skills = SkillCatalog(backend)
+    policy = SelectionPolicy(top_k=2, min_score=0.0001)
+
+    async def found(notes: bytes) -> list[str]:
+        backend.put("release-notes", {"SKILL.md": notes})
+        await skills.refresh()
+        return [match.name for match in selector(skills, "draft release notes", policy)]
+
+    notes = skill_md("release-notes", "Draft release notes.")
+    hidden = notes.replace(b"---\n#", b"disable-model-invocation: true\n---\n#")
+    assert await found(notes) == ["release-notes"]
+    assert await found(hidden) == []
+    assert await found(notes) == ["release-notes"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from backends.errors import echoed
 from skills_core.catalog.approvals import ApprovalStore
 from skills_core.cli import exits
 from skills_core.cli.output import add_json_flag, format_table, plural, print_json
@@ -27,9 +28,9 @@ def run(args: argparse.Namespace) -> int:
     if args.revoke is not None:
         gone = store.revoke(args.revoke)
         if not gone:
-            print_message("error", str(store.path), f"no approval of {args.revoke!r}")
+            print_message("error", str(store.path), f"no approval of {echoed(args.revoke)!r}")
             return exits.INVALID
-        print(f"revoked {plural(len(gone), 'approval')} of {args.revoke!r}")
+        print(f"revoked {plural(len(gone), 'approval')} of {echoed(args.revoke)!r}")
         return exits.OK
     approvals = store.approvals()
     if args.json:

@@ -13,6 +13,7 @@ import asyncio
 
 from backends.base import Backend
 from backends.digests import is_digest, skill_digest
+from backends.errors import echoed
 from skills_core.catalog.approvals import Approval, ApprovalStore
 from skills_core.cli import exits, running
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     approval = running.run(_approve(source, args.name, args.scripts, args.tools, args.digest))
     if isinstance(approval, str):
         message = (
-            f"skill {args.name!r} is {approval} now, not {args.digest} as reviewed; "
+            f"skill {echoed(args.name)!r} is {approval} now, not {args.digest} as reviewed; "
             "not approved (show it again)"
         )
         print_message("error", source.location, message)
@@ -59,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _digest(text: str) -> str:
     if not is_digest(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a sha256: digest ('skillfs show')")
+        raise argparse.ArgumentTypeError(
+            f"{echoed(text)!r} is not a sha256: digest ('skillfs show')"
+        )
     return text
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from backends.errors import echoed
 from skills_core.catalog.lock import DEFAULT_LOCK_FILE, SkillLock
 from skills_core.catalog.lock_build import lock_of
 from skills_core.cli import exits, running
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         return exits.OK
     if args.update:
         if args.update not in current.skills and args.update not in locked.skills:
-            print_message("error", args.output, f"no skill named {args.update!r} to pin")
+            print_message("error", args.output, f"no skill named {echoed(args.update)!r} to pin")
             return exits.USAGE
         locked.pinning(args.update, current).write(args.output)
         done = "re-pinned {} in {}" if args.update in current.skills else "removed {} from {}"

@@ -14,7 +14,7 @@ import sys
 
 from backends.base import Backend
 from backends.digests import skill_digest
-from backends.errors import SkillNotFoundError
+from backends.errors import SkillNotFoundError, echoed
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.snapshot import CatalogSnapshot
@@ -115,7 +115,7 @@ def _entry(snapshot: CatalogSnapshot, source: Backend, name: str | None) -> Cata
     if name is not None:
         entry = snapshot.loaded.get(name) or snapshot.entries.get(name)
         if entry is None:
-            raise SkillNotFoundError(f"no skill named {name!r}", location=source.location)
+            raise SkillNotFoundError(f"no skill named {echoed(name)!r}", location=source.location)
         return entry
     entries = list(snapshot.entries.values())
     if len(entries) == 1:
