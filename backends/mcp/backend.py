@@ -13,6 +13,9 @@ The host rules of the extension (SEP-2640), as a backend keeps them:
   served, anything else is refused with a :class:`VerificationError`.
 - **Host limits**: skills over 512 files or 16 MiB (configurable) are refused before any
   file is read; skills whose content is ``"dynamic"`` (no digests) are refused.
+- **Lazy retrieval**: a listing reads no file; each ref carries its entry's frontmatter and
+  ``SKILL.md`` digest, from which the catalog builds the skill's entry
+  (:mod:`skills_core.catalog.listed`), fetching and verifying ``SKILL.md`` on first use.
 - **No implicit grants**: ``allowed-tools`` is withheld from every skill unless
   ``approve_allowed_tools`` approves its entry.
 - **Deadlines**: the handshake and a whole listing (every page) each end within ``timeout``.
@@ -199,7 +202,16 @@ class McpSkillsBackend(AsyncResource):
                 f"{self._max_skill_bytes}-byte limit",
                 location=where,
             )
-        return SkillRef(name, entry.skill_md.digest, where, entry.skill_md.size, error)
+        skill_md = entry.skill_md
+        return SkillRef(
+            name,
+            skill_md.digest,
+            where,
+            skill_md.size,
+            error,
+            frontmatter=entry.frontmatter,
+            digest=skill_md.digest,
+        )
 
     async def _entry(self, name: str) -> SkillEntry:
         """The entry held for ``name``, or the server's entry for ``skill://<name>/SKILL.md``."""
