@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from backends.errors import LimitExceededError, SkillNotFoundError, StorageError
+from backends import open_backend
+from backends.errors import (
+    LimitExceededError,
+    SkillNotFoundError,
+    StorageError,
+    UnsupportedSourceError,
+)
 from backends.mcp.backend import McpSkillsBackend, VerificationError
 from backends.mcp.extension_entries import SkillEntry
 from skills_core import codes
@@ -332,3 +338,18 @@ async def test_headers_reach_an_http_server(served: ServedFolder) -> None:
     finally:
         await backend.aclose()
     assert set(seen) == {"Bearer s3cret"}
+
+
+async def test_an_mcp_url_names_the_server_and_its_label() -> None:
+    http = open_backend("mcp+https://host.example/mcp#team")
+    stdio = McpSkillsBackend(["skillfs", "serve", "./my skills"])
+    reopened = open_backend(stdio.url)
+    async with http, stdio, reopened:  # nothing is connected: no request is made
+        assert (http.location, getattr(http, "url", None)) == (
+            "mcp[team]",
+            "mcp+https://host.example/mcp#team",
+        )
+        assert stdio.url == "mcp+stdio://skillfs serve './my skills'"
+        assert reopened.location == stdio.location  # the same server, the same label
+    with pytest.raises(UnsupportedSourceError, match="names a server"):
+        open_backend("mcp+stdio://")
