@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from backends.mcp.backend import McpSkillsBackend
-from skills_core import codes
+from skills_core import build_bundle, codes
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.injection import select_skill_prompt_block
@@ -208,3 +208,37 @@ async def test_two_skills_of_one_name_are_told_apart(
     assert await catalog.read_resource("acme.pdf", "references/forms.md")
     assert log.take() == {"resources/read": 3}
     assert (await catalog.refresh()).unchanged == ("acme.pdf", "deploy", "pdf")
+
+
+async def test_a_bundle_of_an_mcp_source_reads_each_file_once(
+    backend: McpSkillsBackend, log: RequestLog
+) -> None:
+    bundle = await build_bundle(backend)
+    assert (bundle.skills, bundle.files) == (("deploy", "pdf"), len(SKILLS))
+    assert log.take()["resources/read"] == len(SKILLS)  # before: RuntimeError, no SKILL.md held
+
+
+TYPED = (
+    "---\nname: typed\ndescription: Dates and yes.\nreviewed: 2024-02-02\nbeta: yes\n"
+    "when: 2024-01-01 10:00:00\nmetadata:\n  team: tools\n---\nBody.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [
+        None,  # what skillfs serve sends: dates as ISO text, yes as true
+        {"reviewed": "2024-02-02", "beta": "yes", "when": "2024-01-01 10:00:00"},  # YAML 1.2
+    ],
+)
+async def test_a_yaml_1_2_entry_matches_the_yaml_1_1_reading_of_its_file(
+    served: ServedFolder, backend: McpSkillsBackend, listed: dict[str, str] | None
+) -> None:
+    await served.write("typed/SKILL.md", TYPED.encode())
+    if listed is not None:
+        rewrite = EntryRewriter("skill://typed/SKILL.md", lambda e: e["frontmatter"].update(listed))
+        served.server.lowlevel.middleware.append(rewrite)
+    catalog = SkillCatalog(backend)
+    await catalog.refresh()
+    assert (await catalog.get("typed")).body == "Body."
+    assert "typed" in catalog
