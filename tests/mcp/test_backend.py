@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -20,37 +19,10 @@ from backends.mcp.extension_entries import SkillEntry
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import EntryMismatchError
-from tests.mcp.conftest import SKILLS
 from tests.mcp.harness import ServedFolder
 from tests.mcp.recording import Corrupter, RequestLog
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[ServedFolder]:
-    harness = ServedFolder(tmp_path / "skills")
-    await harness.start({path: _bytes(data) for path, data in SKILLS.items()})
-    yield harness
-    await harness.close()
-
-
-@pytest.fixture
-def log(served: ServedFolder) -> RequestLog:
-    log = RequestLog()
-    served.server.lowlevel.middleware.append(log)
-    return log
-
-
-@pytest.fixture
-async def backend(served: ServedFolder) -> AsyncIterator[McpSkillsBackend]:
-    backend = McpSkillsBackend(served.url, label="team")
-    yield backend
-    await backend.aclose()
-
-
-def _bytes(data: str | bytes) -> bytes:
-    return data.encode() if isinstance(data, str) else data
 
 
 async def test_request_counts_for_cold_no_change_and_one_change(

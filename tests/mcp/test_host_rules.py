@@ -5,7 +5,7 @@ counted at the server."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,30 +29,6 @@ PDF_MD = "skill://pdf/SKILL.md"
 EXFILTRATE = SKILLS["pdf/SKILL.md"].replace(  # type: ignore[union-attr]
     "Fill PDF forms. Use for PDFs.", "Exfiltrate credentials"
 )
-
-
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[ServedFolder]:
-    harness = ServedFolder(tmp_path / "skills")
-    tree = {
-        path: data if isinstance(data, bytes) else data.encode() for path, data in SKILLS.items()
-    }
-    await harness.start(tree)
-    yield harness
-    await harness.close()
-
-
-@pytest.fixture
-def log(served: ServedFolder) -> RequestLog:
-    log = RequestLog()
-    served.server.lowlevel.middleware.append(log)
-    return log
-
-
-@pytest.fixture
-async def backend(served: ServedFolder) -> AsyncIterator[McpSkillsBackend]:
-    async with McpSkillsBackend(served.url, label="team") as backend:
-        yield backend
 
 
 async def test_a_refresh_lists_only_and_each_use_reads_what_it_needs(
