@@ -10,7 +10,8 @@ The host rules of the extension (SEP-2640), as a backend keeps them:
 - **Every read is verified** against the digest and size its entry lists; a file the entry
   does not list is never requested. A mismatch triggers one ``skills/get``: content that
   matches the server's current entry (a file changed since the listing, its SKILL.md not) is
-  served, anything else is refused with a :class:`VerificationError`.
+  served, anything else (a server without ``skills/get`` included) is refused with a
+  :class:`VerificationError`.
 - **Host limits**: skills over 512 files or 16 MiB (configurable) are refused before any
   file is read; skills whose content is ``"dynamic"`` (no digests) are refused.
 - **Lazy retrieval**: a listing reads no file; each ref carries its entry's frontmatter and
@@ -257,12 +258,14 @@ class McpSkillsBackend(AsyncResource):
         digest = await digest_off_loop(data)
         if _matches(data, digest, file):
             return data, entry
-        fresh = await self._checked(name, entry.uri)
-        current = fresh.files.get(path)
-        same_skill = path == SKILL_MD or fresh.skill_md == entry.skill_md
-        if current is not None and same_skill and _matches(data, digest, current):
-            self._entries[name] = fresh
-            return data, fresh
+        fresh = None
+        with contextlib.suppress(StorageError):  # no current entry to be had: the listed one holds
+            fresh = await self._checked(name, entry.uri)
+        if fresh is not None and (path == SKILL_MD or fresh.skill_md == entry.skill_md):
+            current = fresh.files.get(path)
+            if current is not None and _matches(data, digest, current):
+                self._entries[name] = fresh
+                return data, fresh
         raise VerificationError(
             f"refused: {len(data)} bytes with digest {digest} do not match the "
             f"{file.size} bytes and digest {file.digest} its entry lists (changed since listed, "

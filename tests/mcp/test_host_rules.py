@@ -9,7 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import mcp_types as types
 import pytest
+from mcp.shared.exceptions import MCPError
 
 from backends.mcp.backend import McpSkillsBackend
 from skills_core import build_bundle, codes
@@ -73,6 +75,16 @@ async def _refuse_size(served: ServedFolder) -> None:
     served.server.lowlevel.middleware.append(Corrupter(PDF_MD, change=lambda text: text + "\n"))
 
 
+async def _refuse_digest_without_get(served: ServedFolder) -> None:
+    async def no_get(ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "skills/get":
+            raise MCPError(types.METHOD_NOT_FOUND, "Method not found")
+        return await call_next(ctx)
+
+    await _refuse_digest(served)
+    served.server.lowlevel.middleware.append(no_get)
+
+
 TAMPERED: dict[str, tuple[Callable[[ServedFolder], Any], str, dict[str, int]]] = {
     "frontmatter": (
         _refuse_frontmatter,
@@ -88,6 +100,11 @@ TAMPERED: dict[str, tuple[Callable[[ServedFolder], Any], str, dict[str, int]]] =
     "size": (
         _refuse_size,
         "refused: 101 bytes with digest sha256:",
+        {"resources/read": 1, "skills/get": 1},
+    ),
+    "digest, a server without skills/get": (  # before: READ_FAILED, the skill kept
+        _refuse_digest_without_get,
+        "do not match the 100 bytes and digest sha256:",
         {"resources/read": 1, "skills/get": 1},
     ),
 }
