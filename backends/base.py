@@ -9,8 +9,8 @@ milliseconds (a frozen dataclass costs four times as much per instance).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple, Protocol, Self
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Protocol, Self
 
 from backends.errors import StorageError
 from backends.limits import DEFAULT_LIMITS
@@ -28,6 +28,11 @@ class SkillRef(NamedTuple):
         error: Why the skill cannot be loaded, when the listing already knows (its type
             says how: UnsafePathError, LimitExceededError, or StorageError).
         shadows: Locations of same-named skills this one hides (composite backends).
+        frontmatter: The skill's whole frontmatter, when the listing carries it (an MCP
+            server's ``skills/list`` entry): the catalog builds the skill's entry from it and
+            reads SKILL.md only when the skill is used, checked against it then
+            (:mod:`skills_core.catalog.listed`).
+        digest: The ``sha256:`` digest of SKILL.md, when the listing gives it.
     """
 
     name: str
@@ -36,6 +41,8 @@ class SkillRef(NamedTuple):
     size: int | None = None
     error: StorageError | None = None
     shadows: tuple[str, ...] = ()
+    frontmatter: Mapping[str, Any] | None = None
+    digest: str | None = None
 
 
 class SkillDocument(NamedTuple):

@@ -67,13 +67,17 @@ async def skill_digest(backend: Backend, name: str, *, skill_md: str | None = No
 
     Reads each file once; a changed byte in any of them changes the digest. ``skill_md``, the
     digest of a SKILL.md already read (the one a user was shown), is used instead of reading
-    it again.
+    it again, and so is a fingerprint that is a digest (an MCP entry's, which every read is
+    checked against): over MCP nothing is read.
     """
     entries = await backend.files(name)
     known = {} if skill_md is None else {skill_md_name([e.path for e in entries]): skill_md}
     digests = {}
     for entry in entries:
-        digests[entry.path] = known.get(entry.path) or await digest_off_loop(
-            await backend.read(name, entry.path)
+        listed = entry.fingerprint if is_digest(entry.fingerprint) else None
+        digests[entry.path] = (
+            known.get(entry.path)
+            or listed
+            or await digest_off_loop(await backend.read(name, entry.path))
         )
     return files_digest(digests)

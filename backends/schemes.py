@@ -9,9 +9,10 @@ included), a distribution declares an entry point in the ``skillfs.backends`` gr
 once, when such a scheme is first asked for, and only that scheme's entry point is loaded, so
 a program opening folders and buckets never reads package metadata.
 
-The built-in schemes are a table of names here (``file``, ``memory``, ``http``, ``https``),
-their factories imported by name when first asked for, so the registry holds them whatever is
-imported first and never imports the opener that uses it.
+The built-in schemes are a table of names here (``file``, ``memory``, ``http``, ``https``, and
+``mcp+http``, ``mcp+https``, ``mcp+stdio`` for MCP servers), their factories imported by name
+when first asked for, so the registry holds them whatever is imported first and never imports
+the opener that uses it.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ _BUILT_IN = {
     "memory": "backends.opener:_open_memory",
     "http": "backends.opener:_open_http",
     "https": "backends.opener:_open_http",
+    "mcp+http": "backends.mcp.backend:open_url",
+    "mcp+https": "backends.mcp.backend:open_url",
+    "mcp+stdio": "backends.mcp.backend:open_url",
 }
 """The built-in schemes' factories as ``module:name``; ``register_backend`` replaces one only
 with ``clobber=True``."""
@@ -48,7 +52,8 @@ def register_backend(scheme: str, factory: BackendFactory, *, clobber: bool = Fa
 
     Also reaches every place that opens a URL: ``skillfs list URL``, ``with_skills``, a
     registry's ``discover``. A scheme registered here wins over fsspec's of the same name; a
-    built-in one (``file``, ``memory``, ``http``, ``https``) is replaced only with ``clobber=True``.
+    built-in one (``file``, ``memory``, ``http(s)``, ``mcp+…``) is replaced only with
+    ``clobber=True``.
 
     Raises:
         ValueError: ``scheme`` has another factory already (or is built in) and ``clobber``

@@ -2,8 +2,8 @@
 read by McpSkillsBackend under a SkillCatalog. Counts requests at the server.
 
 Run: ``python -m benchmarks.bench_mcp [--sizes 100 1000] [--runs 3]``. Prints, per corpus
-size, the server's first publish (every file hashed once), a client's cold catalog and a
-no-change refresh (medians), and the requests each made.
+size, the server's first publish (every file hashed once), a client's cold catalog, a
+no-change refresh and the load of one skill (medians), and the requests each made.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from tests.mcp.recording import RequestLog
 
 
 async def measure(root: Path, runs: int) -> dict[str, Any]:
-    publish, cold, no_change = [], [], []
+    publish, cold, no_change, load = [], [], [], []
     for _ in range(runs):
         server = SkillServer(SkillCatalog(LocalBackend(root)))
         started = time.perf_counter()
@@ -46,14 +46,20 @@ async def measure(root: Path, runs: int) -> dict[str, Any]:
             await catalog.refresh()
             no_change.append(time.perf_counter() - started)
             no_change_requests = requests.take()
+            started = time.perf_counter()
+            await catalog.get(catalog.list()[0].name)
+            load.append(time.perf_counter() - started)
+            load_requests = requests.take()
             await backend.aclose()
         await server.aclose()
     return {
         "publish": statistics.median(publish),
         "cold": statistics.median(cold),
         "no_change": statistics.median(no_change),
+        "load": statistics.median(load),
         "cold_requests": cold_requests,
         "no_change_requests": no_change_requests,
+        "load_requests": load_requests,
     }
 
 
@@ -74,6 +80,9 @@ def main() -> None:
         print(
             f"  client no-change refresh          {result['no_change']:.3f} s  "
             f"{result['no_change_requests']}"
+        )
+        print(
+            f"  client load of one skill          {result['load']:.3f} s  {result['load_requests']}"
         )
 
 

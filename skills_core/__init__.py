@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from skills_core.catalog.lock_build import lock_of
     from skills_core.catalog.report import ReloadReport
     from skills_core.errors import (
+        EntryMismatchError,
         InvalidSkillsError,
         LimitExceededError,
         LockFileError,
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from skills_core.format.validation import ValidationReport, validate_skill
 
 _ERRORS = (  # the exception tree of skills_core.errors, importable from here too
+    "EntryMismatchError",
     "InvalidSkillsError",
     "LimitExceededError",
     "LockFileError",
@@ -94,6 +96,7 @@ _EXPORTS = {
 __all__ = [
     "Bundle",
     "CatalogCache",
+    "EntryMismatchError",
     "FormatLimits",
     "InvalidSkillsError",
     "LimitExceededError",

@@ -58,6 +58,11 @@ LOCK_MISMATCH = "LOCK_MISMATCH"
 NOT_LOCKED = "NOT_LOCKED"
 LOCK_MISSING = "LOCK_MISSING"
 
+# A skill known from its source's listing (MCP) whose SKILL.md, read when it is used, is not
+# what the listing gave (digest or frontmatter): refused, none of its other files read (also
+# a tool's error).
+ENTRY_MISMATCH = "ENTRY_MISMATCH"
+
 # Storage problems for one skill or the whole listing.
 UNSAFE_PATH = "UNSAFE_PATH"
 LIST_FAILED = "LIST_FAILED"

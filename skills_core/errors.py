@@ -14,6 +14,7 @@ so one bad skill never hides the others. Every error about a skill carries its `
     │   ├── LimitExceededError        larger than a configured Limits allows
     │   └── VerificationError         content unlike its listed digest (MCP, well-known index)
     │       ├── LockMismatchError     a file unlike its digest in the catalog's lock
+    │       ├── EntryMismatchError    a SKILL.md unlike the entry its source listed (MCP)
     │       └── SignatureError        a signed index refused: unsigned, untrusted key, rollback
     ├── LockFileError                 a lock file cannot be read or is not a skillfs lock
     ├── SkillParseError               SKILL.md has no readable frontmatter
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from skills_core.format.validation import ValidationReport
 
 __all__ = [
+    "EntryMismatchError",
     "InvalidSkillsError",
     "LimitExceededError",
     "LockFileError",
@@ -128,6 +130,10 @@ class LockFileError(SkillfsError):
 
 class LockMismatchError(VerificationError):
     """A file a locked catalog read differs from its digest in the lock, or is not in it."""
+
+
+class EntryMismatchError(VerificationError):
+    """A SKILL.md unlike the entry its source listed (digest or frontmatter): skill refused."""
 
 
 class ScriptRunnerError(SkillfsError):

@@ -10,11 +10,17 @@ The host rules of the extension (SEP-2640), as a backend keeps them:
 - **Every read is verified** against the digest and size its entry lists; a file the entry
   does not list is never requested. A mismatch triggers one ``skills/get``: content that
   matches the server's current entry (a file changed since the listing, its SKILL.md not) is
-  served, anything else is refused with a :class:`VerificationError`.
+  served, anything else (a server without ``skills/get`` included) is refused with a
+  :class:`VerificationError`.
 - **Host limits**: skills over 512 files or 16 MiB (configurable) are refused before any
   file is read; skills whose content is ``"dynamic"`` (no digests) are refused.
+- **Lazy retrieval**: a listing reads no file; each ref carries its entry's frontmatter and
+  ``SKILL.md`` digest, from which the catalog builds the skill's entry
+  (:mod:`skills_core.catalog.listed`), fetching and verifying ``SKILL.md`` on first use.
 - **No implicit grants**: ``allowed-tools`` is withheld from every skill unless
-  ``approve_allowed_tools`` approves its entry.
+  ``approve_allowed_tools`` approves its entry, and ``scripts`` always: a script runs only once
+  the user approved the content that runs, for this skill of this server
+  (:mod:`skills_core.tools.script_approval`).
 - **Deadlines**: the handshake and a whole listing (every page) each end within ``timeout``.
 """
 
@@ -23,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shlex
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -34,6 +41,7 @@ from backends.errors import (
     LimitExceededError,
     ResourceNotFoundError,
     StorageError,
+    UnsupportedSourceError,
     VerificationError,
     echoed,
 )
@@ -80,6 +88,11 @@ class McpSkillsBackend(AsyncResource):
         timeout: Seconds the handshake may take, and any one response, and a whole listing
             (every ``skills/list`` page): a refresh ends within about twice ``timeout``.
         headers: HTTP headers sent to a URL server with every request (``Authorization``).
+
+    Attributes:
+        url: What reopens this server with ``open_backend`` and the ``skillfs`` commands
+            (``mcp+https://host/mcp``, ``mcp+stdio://skillfs serve ./skills``, ``#LABEL`` added
+            for a label of the host's own), or its location when no URL can say how.
     """
 
     def __init__(
@@ -96,6 +109,7 @@ class McpSkillsBackend(AsyncResource):
         if isinstance(server, list | tuple):
             server = _stdio(server)
         self._label = label or default_label(server)
+        self.url = _source_url(server, self._label)
         self._connection = McpConnection(
             server,
             location=self.location,
@@ -176,10 +190,10 @@ class McpSkillsBackend(AsyncResource):
         return await self._connection.change_events()
 
     def withheld_fields(self, name: str) -> Mapping[str, str]:
-        """``allowed-tools``, unless the skill's entry is approved."""
+        """``scripts``, and ``allowed-tools`` unless the skill's entry is approved."""
         entry = self._entries.get(name)
         if entry is not None and self._approve is not None and self._approve(entry):
-            return _NOTHING
+            return _SCRIPTS
         return _UNAPPROVED
 
     async def aclose(self) -> None:
@@ -200,7 +214,16 @@ class McpSkillsBackend(AsyncResource):
                 f"{self._max_skill_bytes}-byte limit",
                 location=where,
             )
-        return SkillRef(name, entry.skill_md.digest, where, entry.skill_md.size, error)
+        skill_md = entry.skill_md
+        return SkillRef(
+            name,
+            skill_md.digest,
+            where,
+            skill_md.size,
+            error,
+            frontmatter=entry.frontmatter,
+            digest=skill_md.digest,
+        )
 
     async def _entry(self, name: str) -> SkillEntry:
         """The entry held for ``name``, or the server's entry for ``skill://<name>/SKILL.md``."""
@@ -236,12 +259,14 @@ class McpSkillsBackend(AsyncResource):
         digest = await digest_off_loop(data)
         if _matches(data, digest, file):
             return data, entry
-        fresh = await self._checked(name, entry.uri)
-        current = fresh.files.get(path)
-        same_skill = path == SKILL_MD or fresh.skill_md == entry.skill_md
-        if current is not None and same_skill and _matches(data, digest, current):
-            self._entries[name] = fresh
-            return data, fresh
+        fresh = None
+        with contextlib.suppress(StorageError):  # no current entry to be had: the listed one holds
+            fresh = await self._checked(name, entry.uri)
+        if fresh is not None and (path == SKILL_MD or fresh.skill_md == entry.skill_md):
+            current = fresh.files.get(path)
+            if current is not None and _matches(data, digest, current):
+                self._entries[name] = fresh
+                return data, fresh
         raise VerificationError(
             f"refused: {len(data)} bytes with digest {digest} do not match the "
             f"{file.size} bytes and digest {file.digest} its entry lists (changed since listed, "
@@ -253,10 +278,12 @@ class McpSkillsBackend(AsyncResource):
         return f"{self.location}:{file.uri}"
 
 
-_UNAPPROVED: Mapping[str, str] = MappingProxyType(
-    {"allowed-tools": "skills served over MCP grant no tools unless approved"}
+_SCRIPTS: Mapping[str, str] = MappingProxyType(
+    {"scripts": "skills served over MCP run no script until the user approves its content"}
 )
-_NOTHING: Mapping[str, str] = MappingProxyType({})
+_UNAPPROVED: Mapping[str, str] = MappingProxyType(
+    {"allowed-tools": "skills served over MCP grant no tools unless approved", **_SCRIPTS}
+)
 
 
 async def _all_pages(connection: McpConnection, location: str, seconds: float) -> list[Any]:
@@ -295,6 +322,39 @@ def default_label(server: Any) -> str:
         args = [str(arg) for arg in getattr(server, "args", ())]
         return " ".join([os.path.basename(command), *args])
     return type(server).__name__
+
+
+def open_url(url: str, **options: Any) -> McpSkillsBackend:
+    """The backend for an ``mcp+`` URL, what :func:`~backends.open_backend` calls for one.
+
+    ``mcp+http://…`` and ``mcp+https://…`` name a streamable HTTP server, ``mcp+stdio://``
+    and a command line (split as a shell does) one to run over stdio; ``#LABEL`` at the end
+    gives the label (by default :func:`default_label`'s). ``options`` are the backend's.
+
+    Raises:
+        UnsupportedSourceError: The URL names no server.
+    """
+    scheme, _, rest = url.partition("://")
+    address, _, label = rest.rpartition("#") if "#" in rest else (rest, "", "")
+    if not address.strip():
+        raise UnsupportedSourceError(
+            "an MCP source names a server: mcp+https://host/mcp or mcp+stdio://COMMAND ARGS",
+            location=url,
+        )
+    transport = scheme.lower().removeprefix("mcp+")
+    server: Any = shlex.split(address) if transport == "stdio" else f"{transport}://{address}"
+    return McpSkillsBackend(server, label=label or None, **options)
+
+
+def _source_url(server: Any, label: str) -> str:
+    """The ``mcp+`` URL :func:`open_url` reopens ``server`` from, under ``label``."""
+    if isinstance(server, str):
+        url = f"mcp+{server}"
+    elif isinstance(getattr(server, "command", None), str):
+        url = "mcp+stdio://" + shlex.join([server.command, *server.args])
+    else:
+        return f"mcp[{label}]"
+    return url if label == default_label(server) else f"{url}#{label}"
 
 
 def _stdio(command: Sequence[str]) -> Any:

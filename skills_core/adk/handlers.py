@@ -190,7 +190,7 @@ async def _confirmed(
     # Hashing reads every file of the skill: only worth it where approvals are kept, and
     # done already where the check judged a copy (a gated skill's: its digest is that copy's).
     digest = (digest or await approvals.digest(skill_name)) if approvals.kept else None
-    if digest is not None and await approvals.granted(digest):
+    if digest is not None and await approvals.granted(skill_name, digest):
         return None
     if decision is None:
         if digest is not None:

@@ -246,8 +246,8 @@ async def _read_skills(
     refused: list[SkillProblem] = []
 
     async def read(name: str, path: str) -> bytes:
-        if path in SKILL_MD_NAMES:
-            return catalog.skill_md(name)
+        if path in SKILL_MD_NAMES:  # held, or read once by get() (a source's listed skill)
+            return await catalog.read_skill_md(name)
         async with semaphore:
             return await catalog.read_resource(name, path)
 

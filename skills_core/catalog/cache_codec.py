@@ -39,7 +39,7 @@ from skills_core.format.hooks import HookAction, HookRule, Hooks
 from skills_core.format.models import EMPTY_MAPPING, SkillMetadata
 from skills_core.format.problems import SkillProblem
 
-_FORMAT = b"skillfs-entries-4"
+_FORMAT = b"skillfs-entries-5"
 _CRC_BYTES = 4
 _MAPPINGS = frozenset({"metadata", "extra"})
 """Metadata fields held as read-only mappings (empty ones share ``EMPTY_MAPPING``, and are

@@ -123,13 +123,16 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
             format_limits=format_limits,
         )
         kept = default_body_cache(backend) if body_cache is None else body_cache
-        bodies = (
-            None
-            if keep_bodies and self._cache is None
-            else BodyStore(backend, self._loader.judge, kept)
-        )
-        self._reads = SkillReads(backend, limits, self._loader, file_lists, bodies)
+        self._keeps_bodies = keep_bodies and self._cache is None
         self._refresher = Refresher(backend, self._loader, self._cache, file_lists, lock_file)
+        self._reads = SkillReads(
+            backend,
+            limits,
+            self._loader,
+            file_lists,
+            bodies=BodyStore(backend, self._loader, kept),
+            replace=self._refresher.replace,
+        )
 
     @classmethod
     def open(
@@ -237,6 +240,8 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
         Raises:
             SkillNotFoundError: No loaded skill has that name.
             LockMismatchError: The catalog has a lock, and a SKILL.md read again differs.
+            EntryMismatchError: A skill its source listed has another SKILL.md (digest or
+                frontmatter): refused from then on.
         """
         entry, metadata = self._loaded_entry(name)
         return await self._reads.skill(name, entry, metadata)
@@ -251,8 +256,12 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
 
     @property
     def keeps_bodies(self) -> bool:
-        """True when every SKILL.md is held in memory (``keep_bodies``)."""
-        return self._reads.keeps_bodies
+        """True when every SKILL.md loaded is held in memory (``keep_bodies``, no ``cache``).
+
+        Skills known from their source's listing (MCP) hold theirs in no catalog: it is read
+        when the skill is used.
+        """
+        return self._keeps_bodies
 
     def to_prompt(self, *, include_location: bool = True) -> str:
         """The ``<available_skills>`` XML block of every skill a model may invoke, escaped.

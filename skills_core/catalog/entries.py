@@ -71,6 +71,9 @@ class CatalogEntry(NamedTuple):
             strict catalog refuses skills a lenient one serves under it); ``None`` otherwise.
         withheld: The metadata fields :func:`withhold` reset, with the values the SKILL.md
             gave them, so a later verdict can restore them without reading it again.
+        listed: The frontmatter the backend's listing gave, for an entry built from it
+            (:mod:`skills_core.catalog.listed`): its SKILL.md, read on first use, must match
+            it; ``None`` for an entry built from a SKILL.md.
     """
 
     name: str
@@ -84,6 +87,7 @@ class CatalogEntry(NamedTuple):
     digest: bytes = b""
     frontmatter_name: str | None = None
     withheld: tuple[tuple[str, Any], ...] = ()
+    listed: Mapping[str, Any] | None = None
 
     @property
     def loaded(self) -> bool:
@@ -253,7 +257,7 @@ def _full_verdict(
             limits=format_limits,
             max_skill_md_bytes=limits.max_skill_md_bytes,
         )
-        frontmatter, repairs = _frontmatter(
+        frontmatter, repairs = read_frontmatter(
             source.frontmatter, location, format_limits, strict=strict
         )
     except LimitExceededError as exc:
@@ -262,26 +266,55 @@ def _full_verdict(
         return _refused(document, (SkillProblem(folder, location, exc.code, exc.message),))
     # Counting a body's lines costs more than parsing its frontmatter: only a strict catalog
     # (a full verdict, as `skillfs validate` gives) advises on length; emptiness is cheap.
-    metadata, report = analyze(
-        frontmatter, folder_name=folder, body=source.body if strict else None
+    entry = frontmatter_verdict(
+        document,
+        frontmatter,
+        strict=strict,
+        body=source.body if strict else None,
+        advice=() if strict or not source.body_is_blank else (EMPTY_BODY,),
+        repairs=repairs,
     )
-    advice_issues = (
-        report.warnings  # without the body, only advice on fields
-        if strict or not source.body_is_blank
-        else (*report.warnings, EMPTY_BODY)
-    )
+    return entry._replace(raw=source.raw, body_start=source.body_start) if entry.loaded else entry
+
+
+def frontmatter_verdict(
+    source: ListedDocument,
+    frontmatter: Mapping[str, Any],
+    *,
+    strict: bool,
+    body: str | None = None,
+    advice: tuple[SkillProblem, ...] = (),
+    repairs: tuple[SkillProblem, ...] = (),
+) -> CatalogEntry:
+    """Judge a frontmatter mapping: a refused entry, or a loaded one holding no SKILL.md bytes.
+
+    Args:
+        source: The skill's folder (``name``), ``fingerprint`` and ``location``.
+        frontmatter: The mapping, as a SKILL.md's YAML or a listing gave it.
+        strict: Refuse on any spec violation.
+        body: The body, for a strict verdict's advice on its length.
+        advice: Advice found beside the fields (an empty body).
+        repairs: What a lenient reading repaired to read the frontmatter.
+    """
+    folder, location = source.name, source.location
+    metadata, report = analyze(frontmatter, folder_name=folder, body=body)
+    advice_issues = (*report.warnings, *advice)  # without the body, only advice on fields
     if metadata is None or (strict and report.errors):
         errors = _problems(folder, location, report.errors)
-        entry = _refused(document, errors, _problems(folder, location, advice_issues))
+        entry = CatalogEntry(
+            folder,
+            source.fingerprint,
+            location,
+            None,
+            errors=errors,
+            warnings=_problems(folder, location, advice_issues),
+        )
         return entry if metadata is None else entry._replace(frontmatter_name=metadata.name)
     warnings = _problems(metadata.name, location, (*repairs, *report.errors, *advice_issues))
-    fingerprint = document.fingerprint
-    return CatalogEntry(
-        folder, fingerprint, location, metadata, source.raw, source.body_start, (), warnings
-    )
+    return CatalogEntry(folder, source.fingerprint, location, metadata, warnings=warnings)
 
 
-def _frontmatter(
+def read_frontmatter(
     text: str, location: str, limits: FormatLimits, *, strict: bool
 ) -> tuple[dict[str, Any], tuple[SkillProblem, ...]]:
     """The frontmatter mapping, and the repairs a lenient catalog made to read it.
@@ -302,14 +335,8 @@ def _frontmatter(
         return mapping, repaired.issues
 
 
-def _refused(
-    document: SkillDocument,
-    errors: tuple[SkillProblem, ...],
-    advice: tuple[SkillProblem, ...] = (),
-) -> CatalogEntry:
-    return CatalogEntry(
-        document.name, document.fingerprint, document.location, None, errors=errors, warnings=advice
-    )
+def _refused(document: SkillDocument, errors: tuple[SkillProblem, ...]) -> CatalogEntry:
+    return CatalogEntry(document.name, document.fingerprint, document.location, None, errors=errors)
 
 
 def unreadable_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:

@@ -18,13 +18,13 @@ from typing import TypedDict
 
 from backends.base import Backend, SkillDocument, SkillRef
 from backends.capabilities import (
-    FetchResult,
     ListedDocument,
     fetch_many,
     list_documents,
     withheld_fields_of,
 )
-from backends.errors import SkillNotFoundError
+from backends.digests import digest_of
+from backends.errors import SkillNotFoundError, StorageError
 from backends.limits import Limits, too_large
 from skills_core import codes
 from skills_core.catalog.entries import (
@@ -35,6 +35,7 @@ from skills_core.catalog.entries import (
     unreadable_entry,
     withhold,
 )
+from skills_core.catalog.listed import listed_entry, verified
 from skills_core.catalog.lock import SkillLock
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import CatalogSnapshot, Changes
@@ -106,6 +107,7 @@ class Loader:
         """
         changes: dict[str, CatalogEntry | None] = {}
         read: list[SkillDocument] = []  # by the listing itself
+        from_listing: list[SkillRef] = []  # listed with their frontmatter: judged unread
         pending: list[SkillRef] = []
         max_size = self._limits.max_skill_md_bytes
         old_entries = old.entries
@@ -118,7 +120,7 @@ class Loader:
             previous = old_entries.get(item.name)
             if previous is not None:
                 known += 1
-                if previous.fingerprint == item.fingerprint:
+                if previous.fingerprint == item.fingerprint and previous.listed == item.frontmatter:
                     if withheld_of is not None:
                         judged = withhold(previous, withheld_of(previous.name))
                         if judged is not previous and judged != previous:  # approval changed
@@ -129,13 +131,15 @@ class Loader:
             elif item.size is not None and item.size > max_size:
                 oversize = too_large("SKILL.md", item.size, max_size, location=item.location)
                 changes[item.name] = unreadable_entry(item, oversize)
-            else:
-                pending.append(item)
+            else:  # a listed frontmatter judged unread, but against a lock only with a digest
+                unread = item.frontmatter is not None and (self.lock is None or item.digest)
+                (from_listing if unread else pending).append(item)
         if known < len(old_entries):  # some folders are gone
             listed = {item.name for item in listing}
             changes.update((folder, None) for folder in old_entries.keys() - listed)
         problems: list[SkillProblem] = []
         read_bytes = await self._judge_batch(read, read, old, changes, problems)
+        await self._judge_batch(from_listing, from_listing, old, changes, problems)
         for start in range(0, len(pending), self._batch):
             batch = pending[start : start + self._batch]
             results = await fetch_many(self._backend, [ref.name for ref in batch])
@@ -168,12 +172,32 @@ class Loader:
             previous=previous,
         )
         entry = withhold(entry, withheld or {})  # also gives back fields approved since
-        return entry if self.lock is None else self.lock.judge(entry, document.data)
+        return entry if self.lock is None else self.lock.judge(entry, digest_of(document.data))
+
+    def judge_listed(self, ref: SkillRef, withheld: Mapping[str, str] | None) -> CatalogEntry:
+        """Judge a skill from the frontmatter its ref lists (:mod:`skills_core.catalog.listed`)."""
+        entry = withhold(listed_entry(ref, strict=self._strict), withheld or {})
+        return entry if self.lock is None else self.lock.judge(entry, ref.digest)
+
+    def verify(self, entry: CatalogEntry, document: SkillDocument) -> CatalogEntry:
+        """A listed ``entry`` holding ``document``, once it matches the listing (see there).
+
+        Raises:
+            EntryMismatchError: It does not.
+            SkillNotFoundError: The skill changed since the last refresh.
+        """
+        return verified(
+            entry,
+            document,
+            limits=self._limits,
+            format_limits=self._format_limits,
+            strict=self._strict,
+        )
 
     async def _judge_batch(
         self,
         listed: Sequence[ListedDocument],
-        results: Sequence[FetchResult],
+        results: Sequence[ListedDocument | StorageError],
         old: CatalogSnapshot,
         changes: dict[str, CatalogEntry | None],
         problems: list[SkillProblem],
@@ -193,14 +217,15 @@ class Loader:
     def _judged(
         self,
         listing: Sequence[ListedDocument],
-        results: Sequence[FetchResult],
+        results: Sequence[ListedDocument | StorageError],
         withheld: Mapping[str, Mapping[str, str]],
         old: CatalogSnapshot,
     ) -> tuple[dict[str, CatalogEntry | None], list[SkillProblem], int]:
         """What was fetched for each listed skill, as changes, and the bytes read.
 
-        Blocking: runs in a worker thread. ``withheld`` holds every skill's withheld fields
-        when the backend withholds any.
+        A ref as its own result is judged from the frontmatter it lists. Blocking: runs in a
+        worker thread. ``withheld`` holds every skill's withheld fields when the backend
+        withholds any.
         """
         changes: dict[str, CatalogEntry | None] = {}
         problems: list[SkillProblem] = []
@@ -208,7 +233,9 @@ class Loader:
         read_bytes = 0
         for listed, result in zip(listing, results, strict=True):
             previous = old_entries.get(listed.name)
-            if isinstance(result, SkillDocument):
+            if isinstance(result, SkillRef):
+                changes[listed.name] = self.judge_listed(result, withheld.get(listed.name))
+            elif isinstance(result, SkillDocument):
                 read_bytes += len(result.data)
                 fields = withheld.get(listed.name)
                 entry = self.judge(_sharing_strings(result, listed), previous, fields)

@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Set
 from typing import Any, NamedTuple
 
-from backends.digests import digest_of, digest_off_loop, is_digest
+from backends.digests import digest_off_loop, is_digest
 from backends.errors import StorageError, UnsafePathError
 from backends.limits import MAX_LOCK_FILE_BYTES
 from backends.local_files import read_regular_file, replace_file
@@ -199,8 +199,8 @@ class SkillLock:
             lines += (f"{what} file: {name}/{path}" for what, path in files)
         return lines
 
-    def judge(self, entry: CatalogEntry, data: bytes) -> CatalogEntry:
-        """``entry``, refused unless the lock names it and ``data`` (its SKILL.md) matches."""
+    def judge(self, entry: CatalogEntry, digest: str | None) -> CatalogEntry:
+        """``entry``, refused unless the lock names it and ``digest`` (its SKILL.md's) matches."""
         if entry.metadata is None:
             return entry
         name = entry.metadata.name
@@ -209,7 +209,7 @@ class SkillLock:
             message = f"not in the lock {self.location}; not served"
             return _refused(entry, SkillProblem(name, entry.location, codes.NOT_LOCKED, message))
         path = _skill_md_path(locked)
-        if locked.files.get(path) != digest_of(data):
+        if locked.files.get(path) != digest:
             message = f"{path} differs from the lock {self.location}; refused"
             problem = SkillProblem(name, entry.location, codes.LOCK_MISMATCH, message)
             return _refused(entry, problem)

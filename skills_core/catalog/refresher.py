@@ -20,6 +20,7 @@ from backends.capabilities import ListedDocument, listing_failures
 from backends.errors import SignatureError, SkillfsError, StorageError
 from skills_core import codes
 from skills_core.catalog.cache_link import CacheLink
+from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_digests import FileDigests
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader, compare
@@ -112,6 +113,16 @@ class Refresher:
         if not old.entries:
             return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
         return compare(old, new, changes, reads)
+
+    def replace(self, old: CatalogEntry, new: CatalogEntry) -> None:
+        """Serve ``new`` in place of ``old`` unless a refresh replaced ``old`` meanwhile."""
+        snapshot = self.snapshot
+        if snapshot.entries.get(old.name) is old:
+            self.snapshot = snapshot.updated(
+                {old.name: new},
+                refresh_errors=snapshot.refresh_errors,
+                shadowing=snapshot.shadowing,
+            )
 
     async def save_file_digests(self) -> None:
         """Save the file digests learned since the last save (with the entries), if any."""

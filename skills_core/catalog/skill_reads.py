@@ -1,20 +1,29 @@
 """Reads of a loaded skill's files for the catalog: held or fetched, checked against its lock.
 
-A catalog that holds every SKILL.md answers from memory; one that does not (``keep_bodies=False``,
-or skills from the persistent cache) reads bodies through
-:class:`~skills_core.catalog.bodies.BodyStore`. With a lock, every SKILL.md read again and every
-resource read is checked against its locked digest before it is returned.
+A catalog that holds a skill's SKILL.md answers from memory; one that does not (``keep_bodies=
+False``, skills from the persistent cache, skills known from their source's listing) reads it
+through :class:`~skills_core.catalog.bodies.BodyStore`. A listed skill's SKILL.md is verified
+before any other file of it is read; one that fails is refused in the catalog (``refuse``).
+With a lock, every SKILL.md read again and every resource read is checked against its locked
+digest before it is returned.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from backends.base import Backend, FileEntry
 from backends.limits import Limits
 from skills_core.catalog.bodies import BodyStore
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
+from skills_core.catalog.listed import refusal
 from skills_core.catalog.loading import Loader
+from skills_core.errors import EntryMismatchError
 from skills_core.format.models import Skill, SkillMetadata
+
+Replace = Callable[[CatalogEntry, CatalogEntry], None]
+"""Serves a new entry in place of an old one of the catalog's snapshot."""
 
 
 class SkillReads:
@@ -27,7 +36,8 @@ class SkillReads:
         limits: ``max_read_bytes`` bounds every resource read.
         loader: The catalog's loader, whose ``lock`` (once read) every read is checked against.
         file_lists: The file lists of the last refresh.
-        bodies: Where the bodies the catalog does not hold are read; ``None`` when it holds all.
+        bodies: Where the bodies the catalog does not hold are read.
+        replace: Puts a refused listed entry in place of the one it refuses.
     """
 
     def __init__(
@@ -36,26 +46,24 @@ class SkillReads:
         limits: Limits,
         loader: Loader,
         file_lists: FileLists,
-        bodies: BodyStore | None,
+        *,
+        bodies: BodyStore,
+        replace: Replace,
     ) -> None:
         self._backend = backend
         self._limits = limits
         self._loader = loader
         self._file_lists = file_lists
         self._bodies = bodies
-
-    @property
-    def keeps_bodies(self) -> bool:
-        """True when every SKILL.md is held in memory."""
-        return self._bodies is None
+        self._replace = replace
 
     async def skill(self, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> Skill:
         """The skill with its body and its files as of the last refresh."""
-        files = await self.files(entry)
-        if self._bodies is None or entry.raw:
-            return Skill(metadata, entry.body, entry.location, files)
-        metadata, body, _ = await self._read_body(name, entry)
-        return Skill(metadata, body, entry.location, files)
+        if entry.raw:
+            return Skill(metadata, entry.body, entry.location, await self.files(entry))
+        held = await self._read_body(name, entry)
+        assert held.metadata is not None
+        return Skill(held.metadata, held.body, entry.location, await self.files(entry))
 
     async def files(self, entry: CatalogEntry) -> tuple[FileEntry, ...]:
         """The skill's files, listed once per refresh."""
@@ -63,29 +71,37 @@ class SkillReads:
 
     async def with_body(self, entry: CatalogEntry) -> CatalogEntry:
         """``entry`` holding its SKILL.md: as is, or read and checked as its body is."""
-        if self._bodies is None or entry.raw:
-            return entry
-        return await self._bodies.held(entry)
+        return entry if entry.raw else await self._held(entry)
 
     async def skill_md(self, name: str, entry: CatalogEntry) -> bytes:
         """The SKILL.md bytes: held ones, or read as a body is."""
-        if self._bodies is None or entry.raw:
-            return entry.raw
-        return (await self._read_body(name, entry))[2]
+        return entry.raw or (await self._read_body(name, entry)).raw
 
-    async def _read_body(self, name: str, entry: CatalogEntry) -> tuple[SkillMetadata, str, bytes]:
-        """What :meth:`BodyStore.skill` reads, checked against the lock when there is one."""
-        assert self._bodies is not None
-        read = await self._bodies.skill(entry)
+    async def _read_body(self, name: str, entry: CatalogEntry) -> CatalogEntry:
+        """``entry`` holding its SKILL.md, checked against the lock when there is one."""
+        held = await self._held(entry)
         lock = self._loader.lock
         if lock is not None:
-            await lock.verify_skill_md(name, read[2], location=entry.location)
-        return read
+            await lock.verify_skill_md(name, held.raw, location=entry.location)
+        return held
+
+    async def _held(self, entry: CatalogEntry) -> CatalogEntry:
+        """What the body store reads; a listed entry it refuses is refused in the catalog."""
+        try:
+            return await self._bodies.held(entry)
+        except EntryMismatchError as exc:
+            self._replace(entry, refusal(entry, exc))
+            raise
 
     async def resource(
         self, name: str, entry: CatalogEntry, path: str, *, max_bytes: int | None
     ) -> bytes:
-        """One file of the skill, size-limited, checked against the lock when there is one."""
+        """One file of the skill, size-limited, checked against the lock when there is one.
+
+        A listed skill's SKILL.md is verified first: no file of a skill refused is read.
+        """
+        if entry.listed is not None and not entry.raw:
+            await self._held(entry)
         limit = self._limits.max_read_bytes
         if max_bytes is not None:
             limit = min(limit, max_bytes)

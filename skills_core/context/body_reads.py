@@ -9,6 +9,9 @@ thread :data:`CHUNK` skills at a time, so at most a chunk of bodies is in memory
 the values (word counts) are all that stays. A body being read by one task is awaited, not
 read again, by another of the same event loop.
 
+Skills a source listed with their frontmatter (MCP) are derived from their metadata alone
+(:func:`derived_as_held`): search never fetches their SKILL.md.
+
 A synchronous caller never reads storage: a sync that needs a value nobody derived raises
 :class:`BodiesNotRead`. :func:`run_with_bodies` reads first, then runs the work in a worker
 thread, where :func:`skill_body` (the one body the injection or the coordinator chose) is read
@@ -53,6 +56,15 @@ Key = tuple[str, str, str, bytes]
 
 class BodiesNotRead(RuntimeError):
     """A synchronous search or selection needs SKILL.md bodies its catalog does not hold."""
+
+
+def derived_as_held(entry: CatalogEntry) -> bool:
+    """Whether a skill's value is derived from what its entry holds, with no read.
+
+    True for an entry holding its SKILL.md, and for one its source listed: search ranks such a
+    skill by its metadata alone, since its SKILL.md is fetched only when the skill is used.
+    """
+    return bool(entry.raw) or entry.listed is not None
 
 
 def entry_key(entry: CatalogEntry) -> Key:
@@ -173,7 +185,7 @@ def skill_body(catalog: SkillCatalog, name: str) -> str | None:
     entry = catalog.snapshot.loaded.get(name)
     if entry is None or not entry.loaded:
         return None
-    if not entry.raw and not catalog.keeps_bodies:
+    if not entry.raw:
         loop = _LOOP.get()
         if loop is None or _in_event_loop():
             raise BodiesNotRead(

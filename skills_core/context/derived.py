@@ -29,7 +29,7 @@ from skills_core.catalog.cache_codec import collector_paused
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.snapshot import CatalogSnapshot
-from skills_core.context.body_reads import BodiesNotRead, BodyReads, Derive
+from skills_core.context.body_reads import BodiesNotRead, BodyReads, Derive, derived_as_held
 
 T = TypeVar("T")
 
@@ -99,7 +99,9 @@ class DerivedSkills(Generic[T]):
         logged, and its skill derived without it until it changes.
         """
         stale = self._stale(self._catalog.snapshot)
-        return await self._reads.read([(name, entry) for name, entry in stale if not entry.raw])
+        return await self._reads.read(
+            [(name, entry) for name, entry in stale if not derived_as_held(entry)]
+        )
 
     def _stale(self, snapshot: CatalogSnapshot) -> list[tuple[str, CatalogEntry]]:
         """The loaded skills of ``snapshot`` whose values are missing or out of date."""
@@ -116,7 +118,9 @@ class DerivedSkills(Generic[T]):
 
     def _catch_up(self, snapshot: CatalogSnapshot) -> Changes[T]:
         fresh = dict(self._stale(snapshot))
-        unread = sum(1 for entry in fresh.values() if not entry.raw and entry not in self._reads)
+        unread = sum(
+            1 for entry in fresh.values() if not derived_as_held(entry) and entry not in self._reads
+        )
         if unread:
             raise BodiesNotRead(
                 f"{unread} skills of {self._catalog.backend.location} hold no SKILL.md body "
@@ -132,7 +136,7 @@ class DerivedSkills(Generic[T]):
                     old[name] = slot  # still to be reported as removed
                 value = (
                     self._derive(name, entry, entry.metadata)
-                    if entry.raw
+                    if derived_as_held(entry)
                     else self._reads.take(entry)
                 )
                 slot = _Slot(entry, value)

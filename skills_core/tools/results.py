@@ -22,6 +22,7 @@ from backends.errors import (
     UnsafePathError,
 )
 from skills_core.codes import (
+    ENTRY_MISMATCH,
     INTERNAL_ERROR,
     INVALID_ARGUMENTS,
     INVALID_PATH,
@@ -31,7 +32,7 @@ from skills_core.codes import (
     RESOURCE_TOO_LARGE,
     SKILL_NOT_FOUND,
 )
-from skills_core.errors import LockMismatchError
+from skills_core.errors import EntryMismatchError, LockMismatchError
 
 logger = logging.getLogger("skillfs.tools")
 
@@ -70,6 +71,8 @@ def error_from_exception(exc: SkillfsError) -> ToolResult:
         code = RESOURCE_TOO_LARGE
     elif isinstance(exc, LockMismatchError):
         code = LOCK_MISMATCH
+    elif isinstance(exc, EntryMismatchError):
+        code = ENTRY_MISMATCH
     else:
         code = READ_FAILED
     return tool_error(code, exc.message)

@@ -8,6 +8,12 @@ from a private copy made for the run (:class:`~skills_core.tools.workspace.Works
 the digest checked is the copy's: what runs is the content approved, even if a file of the
 source is swapped between the check and the run. Each check reads the store again (approvals
 given or revoked by other processes count).
+
+Skills served over MCP withhold ``scripts`` too (:class:`backends.mcp.backend.McpSkillsBackend`):
+they run the same way, each approval bound to its skill as well as its content. A skill that
+sits in no folder on this machine is approved at its location (an MCP skill's server label and
+URI, ``mcp[team]:skill://pdf/SKILL.md``), which the approval records as its source, and an
+approval of the same content elsewhere does not count for it (:func:`approval_source`).
 """
 
 from __future__ import annotations
@@ -52,9 +58,11 @@ class ScriptApprovals:
             digest: The content that would run (:attr:`Workspace.digest`), ``None`` if unknown.
         """
         reason = self._reason(skill_name)
-        if reason is None or (digest is not None and await self.granted(digest)):
+        if reason is None or (digest is not None and await self.granted(skill_name, digest)):
             return None
-        command = _approve_command(await self._source(skill_name), skill_name)
+        command = _approve_command(
+            (await approval_source(self._catalog, skill_name))[0], skill_name
+        )
         message = (
             f"skill {skill_name!r} may not run its scripts: {reason}; the user can approve "
             f"this content with: {command}"
@@ -70,33 +78,47 @@ class ScriptApprovals:
         """
         if self._store is not None:
             digest = digest or await self.digest(skill_name)
-            source = await self._source(skill_name)
+            where, bound_to = await approval_source(self._catalog, skill_name)
             await asyncio.to_thread(
-                self._store.approve, digest, name=skill_name, source=source, scripts=True
+                self._store.approve, digest, name=skill_name, source=bound_to or where, scripts=True
             )
 
     def _reason(self, skill_name: str) -> str | None:
         ask = self._withheld_of
         return ask(self._catalog.folder(skill_name)).get(SCRIPTS) if ask is not None else None
 
-    async def granted(self, digest: str) -> bool:
-        """Whether the user approved running the scripts of content ``digest``."""
+    async def granted(self, skill_name: str, digest: str) -> bool:
+        """Whether the user approved running the scripts of content ``digest`` of the skill."""
         store = self._store
         if store is None:
             return False
         await asyncio.to_thread(store.reload)
         found = store.granted(digest)
-        return found is not None and found.scripts
+        if found is None or not found.scripts:
+            return False
+        bound_to = (await approval_source(self._catalog, skill_name))[1]
+        return bound_to is None or found.source == bound_to
 
     async def digest(self, skill_name: str) -> str:
         """The digest of every file of the skill's current content."""
         return await skill_digest(self._catalog.backend, self._catalog.folder(skill_name))
 
-    async def _source(self, skill_name: str) -> str:
-        """Where ``skillfs approve`` finds the skill: the folder holding it here, or the source."""
-        backend = self._catalog.backend
-        folder = await local_folder(backend, self._catalog.folder(skill_name))
-        return os.path.dirname(folder) if folder is not None else backend.location
+
+async def approval_source(catalog: SkillCatalog, skill_name: str) -> tuple[str, str | None]:
+    """Where ``skillfs approve`` finds a skill, and what an approval of it is bound to.
+
+    A skill in a folder on this machine: the folder holding it, and nothing (its content is
+    approved wherever it is). Any other: its source's URL (an MCP server's ``mcp+`` URL), and
+    its location (``mcp[<label>]:<uri>``), which an approval records as its source and must
+    match to count.
+    """
+    backend = catalog.backend
+    folder = await local_folder(backend, catalog.folder(skill_name))
+    if folder is not None:
+        return os.path.dirname(folder), None
+    url = getattr(backend, "url", None)  # where the location is no URL (MCP)
+    location = catalog.snapshot.loaded[skill_name].location
+    return (url if isinstance(url, str) else backend.location), location
 
 
 def _approve_command(source: str, name: str) -> str:

@@ -1,10 +1,17 @@
-"""A folder of skills to serve: text and binary files, one skill with allowed-tools."""
+"""A folder of skills to serve: text and binary files, one skill with allowed-tools; served by
+the official SDK's server over HTTP (``served``), its requests counted (``log``), and read by
+``McpSkillsBackend`` labelled ``team`` (``backend``)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+
+from backends.mcp.backend import McpSkillsBackend
+from tests.mcp.harness import ServedFolder
+from tests.mcp.recording import RequestLog
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,6 +28,10 @@ SKILLS = {
 }
 
 
+def _bytes(data: str | bytes) -> bytes:
+    return data.encode() if isinstance(data, str) else data
+
+
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     for path, data in files.items():
         target = root / path
@@ -35,3 +46,27 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
 @pytest.fixture
 def skills_root(tmp_path: Path) -> Path:
     return write_tree(tmp_path / "skills", SKILLS)
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[ServedFolder]:
+    harness = ServedFolder(tmp_path / "skills")
+    tree = {
+        path: data if isinstance(data, bytes) else data.encode() for path, data in SKILLS.items()
+    }
+    await harness.start(tree)
+    yield harness
+    await harness.close()
+
+
+@pytest.fixture
+def log(served: ServedFolder) -> RequestLog:
+    log = RequestLog()
+    served.server.lowlevel.middleware.append(log)
+    return log
+
+
+@pytest.fixture
+async def backend(served: ServedFolder) -> AsyncIterator[McpSkillsBackend]:
+    async with McpSkillsBackend(served.url, label="team") as backend:
+        yield backend

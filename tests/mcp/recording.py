@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -28,11 +30,19 @@ class RequestLog:
         return counts
 
 
-class Corrupter:
-    """A server-side wrapper that changes the bytes of chosen resources as they go out."""
+def _same_size(text: str) -> str:
+    return text.replace("e", "3")
 
-    def __init__(self, *uris: str) -> None:
+
+class Corrupter:
+    """A server-side wrapper that changes the bytes of chosen resources as they go out.
+
+    ``change`` makes the text served from the real one: by default the same size, other bytes.
+    """
+
+    def __init__(self, *uris: str, change: Callable[[str], str] = _same_size) -> None:
         self.uris = set(uris)
+        self.change = change
 
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
@@ -41,5 +51,35 @@ class Corrupter:
         if ctx.method == "resources/read" and (ctx.params or {}).get("uri") in self.uris:
             assert isinstance(result, dict)
             content = result["contents"][0]
-            content["text"] = content["text"].replace("e", "3")  # same size, other bytes
+            content["text"] = self.change(content["text"])
         return result
+
+
+class EntryRewriter:
+    """Rewrites the entry of one skill in every ``skills/list`` and ``skills/get`` answer.
+
+    ``rewrite`` gets a copy of the entry (the server's own is left as it is) and changes it.
+    """
+
+    def __init__(self, uri: str, rewrite: Callable[[dict[str, Any]], None]) -> None:
+        self.uri = uri
+        self.rewrite = rewrite
+
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        result = await call_next(ctx)
+        if ctx.method in ("skills/list", "skills/get"):
+            assert isinstance(result, dict)
+            if "skill" in result:
+                result = {**result, "skill": self._entry(result["skill"])}
+            else:
+                result = {**result, "skills": [self._entry(entry) for entry in result["skills"]]}
+        return result
+
+    def _entry(self, entry: dict[str, Any]) -> dict[str, Any]:
+        if entry["uri"] != self.uri:
+            return entry
+        entry = copy.deepcopy(entry)
+        self.rewrite(entry)
+        return entry

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,21 +16,9 @@ from skills_core import codes
 from skills_core.adk import ACTIVE_SKILL_KEY, SkillToolGuard
 from skills_core.catalog.approvals import ApprovalStore
 from skills_core.catalog.catalog import SkillCatalog
-from tests.mcp.conftest import SKILLS
 from tests.mcp.harness import ServedFolder
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[ServedFolder]:
-    harness = ServedFolder(tmp_path / "skills")
-    tree = {
-        path: data if isinstance(data, bytes) else data.encode() for path, data in SKILLS.items()
-    }
-    await harness.start(tree)
-    yield harness
-    await harness.close()
 
 
 async def test_an_approval_stored_from_the_folder_applies_to_the_same_content_over_mcp(

@@ -3,47 +3,26 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from backends.errors import LimitExceededError, StorageError
+from backends import open_backend
+from backends.errors import (
+    LimitExceededError,
+    SkillNotFoundError,
+    StorageError,
+    UnsupportedSourceError,
+)
 from backends.mcp.backend import McpSkillsBackend, VerificationError
 from backends.mcp.extension_entries import SkillEntry
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
-from tests.mcp.conftest import SKILLS
+from skills_core.errors import EntryMismatchError
 from tests.mcp.harness import ServedFolder
 from tests.mcp.recording import Corrupter, RequestLog
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[ServedFolder]:
-    harness = ServedFolder(tmp_path / "skills")
-    await harness.start({path: _bytes(data) for path, data in SKILLS.items()})
-    yield harness
-    await harness.close()
-
-
-@pytest.fixture
-def log(served: ServedFolder) -> RequestLog:
-    log = RequestLog()
-    served.server.lowlevel.middleware.append(log)
-    return log
-
-
-@pytest.fixture
-async def backend(served: ServedFolder) -> AsyncIterator[McpSkillsBackend]:
-    backend = McpSkillsBackend(served.url, label="team")
-    yield backend
-    await backend.aclose()
-
-
-def _bytes(data: str | bytes) -> bytes:
-    return data.encode() if isinstance(data, str) else data
 
 
 async def test_request_counts_for_cold_no_change_and_one_change(
@@ -52,14 +31,19 @@ async def test_request_counts_for_cold_no_change_and_one_change(
     catalog = SkillCatalog(backend)
     cold = await catalog.refresh()
     assert cold.added == ("deploy", "pdf")
-    assert log.take() == {"server/discover": 1, "skills/list": 1, "resources/read": 2}
+    assert log.take() == {"server/discover": 1, "skills/list": 1}  # entries from the listing
+    assert (await catalog.get("pdf")).body.startswith("# PDF")
+    assert log.take() == {"resources/read": 1}  # its SKILL.md, on load
     again = await catalog.refresh()
     assert again.unchanged == ("deploy", "pdf")
     assert log.take() == {"skills/list": 1}  # digests unchanged: nothing re-read
     await served.write("pdf/SKILL.md", b"---\nname: pdf\ndescription: Changed.\n---\nNew.\n")
     changed = await catalog.refresh()
     assert changed.changed == ("pdf",)
-    assert log.take() == {"skills/list": 1, "resources/read": 1}
+    assert catalog.metadata("pdf").description == "Changed."
+    assert log.take() == {"skills/list": 1}
+    assert (await catalog.get("pdf")).body == "New."
+    assert log.take() == {"resources/read": 1}
 
 
 async def test_listing_follows_every_page(tmp_path: Path) -> None:
@@ -102,6 +86,7 @@ async def test_a_tampered_resource_is_refused(
     served.server.lowlevel.middleware.append(Corrupter("skill://pdf/references/forms.md"))
     catalog = SkillCatalog(backend)
     await catalog.refresh()
+    await catalog.get("pdf")
     log.take()
     with pytest.raises(VerificationError) as caught:
         await catalog.read_resource("pdf", "references/forms.md")
@@ -115,15 +100,22 @@ async def test_a_tampered_resource_is_refused(
 
 
 async def test_a_tampered_skill_md_refuses_that_skill_only(
-    served: ServedFolder, backend: McpSkillsBackend
+    served: ServedFolder, backend: McpSkillsBackend, log: RequestLog
 ) -> None:
     served.server.lowlevel.middleware.append(Corrupter("skill://deploy/SKILL.md"))
     catalog = SkillCatalog(backend)
     report = await catalog.refresh()
-    assert report.added == ("pdf",)
-    (problem,) = report.errors
-    assert (problem.name, problem.code) == ("deploy", codes.READ_FAILED)
-    assert "do not match" in problem.message
+    assert report.added == ("deploy", "pdf")  # nothing read yet
+    log.take()
+    with pytest.raises(EntryMismatchError, match="do not match"):
+        await catalog.get("deploy")
+    assert log.take() == {"resources/read": 1, "skills/get": 1}
+    (problem,) = catalog.errors
+    assert (problem.name, problem.code) == ("deploy", codes.ENTRY_MISMATCH)
+    with pytest.raises(SkillNotFoundError):
+        await catalog.read_resource("deploy", "scripts/ship.sh")
+    assert log.take() == {}
+    assert (await catalog.get("pdf")).body.startswith("# PDF")
 
 
 async def test_a_file_changed_since_listing_is_served_when_the_entry_confirms_it(
@@ -163,7 +155,7 @@ async def test_host_limits_refuse_a_skill_before_any_read(
         report = await catalog.refresh()
         assert report.added == ("deploy",)
         assert [(p.name, p.code) for p in report.errors] == [("pdf", codes.TOO_LARGE)]
-        assert log.take()["resources/read"] == 1  # deploy's SKILL.md only
+        assert "resources/read" not in log.take()  # nothing read before a load
     finally:
         await backend.aclose()
 
@@ -322,3 +314,18 @@ async def test_headers_reach_an_http_server(served: ServedFolder) -> None:
     finally:
         await backend.aclose()
     assert set(seen) == {"Bearer s3cret"}
+
+
+async def test_an_mcp_url_names_the_server_and_its_label() -> None:
+    http = open_backend("mcp+https://host.example/mcp#team")
+    stdio = McpSkillsBackend(["skillfs", "serve", "./my skills"])
+    reopened = open_backend(stdio.url)
+    async with http, stdio, reopened:  # nothing is connected: no request is made
+        assert (http.location, getattr(http, "url", None)) == (
+            "mcp[team]",
+            "mcp+https://host.example/mcp#team",
+        )
+        assert stdio.url == "mcp+stdio://skillfs serve './my skills'"
+        assert reopened.location == stdio.location  # the same server, the same label
+    with pytest.raises(UnsupportedSourceError, match="names a server"):
+        open_backend("mcp+stdio://")

@@ -2,6 +2,9 @@
 
 The approval is stored by the digest of every file of the skill (see
 :mod:`skills_core.catalog.approvals`): once any file changes, the skill needs approval again.
+A skill from no folder on this machine (an MCP server's: ``skillfs approve mcp+https://host/mcp
+NAME``) is approved at its location, server label and URI included
+(:func:`~skills_core.tools.script_approval.approval_source`).
 ``--digest`` binds it to what the user reviewed (the digest ``skillfs show`` printed): a skill
 whose current content has another digest is not approved.
 """
@@ -18,6 +21,7 @@ from skills_core.catalog.approvals import Approval, ApprovalStore
 from skills_core.cli import exits, running
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import print_message
+from skills_core.tools.script_approval import approval_source
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -75,7 +79,8 @@ async def _approve(
         digest = await skill_digest(source, catalog.folder(name))  # the NAME it serves
         if reviewed is not None and digest != reviewed:
             return digest
+        where, bound_to = await approval_source(catalog, name)
         store = await asyncio.to_thread(ApprovalStore)
         return await asyncio.to_thread(
-            store.approve, digest, name=name, source=source.location, scripts=scripts, tools=tools
+            store.approve, digest, name=name, source=bound_to or where, scripts=scripts, tools=tools
         )
