@@ -35,11 +35,15 @@ from backends.limits import Limits
 from skills_core import codes
 from skills_core.errors import SkillParseError
 from skills_core.format.clean_skill import read_clean_skill
-from skills_core.format.colon_repair import quote_unquoted_colons
 from skills_core.format.fields import FIELDS
 from skills_core.format.format_limits import FormatLimits
 from skills_core.format.models import SkillMetadata
-from skills_core.format.parsing import body_text, parse_frontmatter, split_skill_md
+from skills_core.format.parsing import (
+    body_text,
+    frontmatter_text,
+    read_frontmatter,
+    split_skill_md,
+)
 from skills_core.format.problems import SkillProblem
 from skills_core.format.validation import EMPTY_BODY, analyze
 
@@ -71,6 +75,9 @@ class CatalogEntry(NamedTuple):
             strict catalog refuses skills a lenient one serves under it); ``None`` otherwise.
         withheld: The metadata fields :func:`withhold` reset, with the values the SKILL.md
             gave them, so a later verdict can restore them without reading it again.
+        frontmatter: A loaded skill's frontmatter text when ``raw`` is not held (dropped, or
+            restored from the persistent cache): what ``skillfs serve`` publishes it from
+            (see :func:`frontmatter_of`); empty otherwise.
     """
 
     name: str
@@ -84,6 +91,7 @@ class CatalogEntry(NamedTuple):
     digest: bytes = b""
     frontmatter_name: str | None = None
     withheld: tuple[tuple[str, Any], ...] = ()
+    frontmatter: str = ""
 
     @property
     def loaded(self) -> bool:
@@ -126,10 +134,16 @@ class CatalogEntry(NamedTuple):
         return self.digest == content_digest(data)
 
     def without_body(self) -> CatalogEntry:
-        """This entry without its SKILL.md bytes, remembering only their hash."""
+        """This entry without its SKILL.md bytes, remembering their hash and frontmatter."""
         if not self.raw:
             return self
-        return self._replace(raw=b"", digest=content_digest(self.raw))
+        kept = frontmatter_of(self) if self.loaded else ""
+        return self._replace(raw=b"", digest=content_digest(self.raw), frontmatter=kept)
+
+
+def frontmatter_of(entry: CatalogEntry) -> str:
+    """A loaded entry's frontmatter text, as its SKILL.md writes it between the fences."""
+    return frontmatter_text(entry.raw, entry.body_start) if entry.raw else entry.frontmatter
 
 
 def content_digest(data: bytes) -> bytes:
@@ -253,8 +267,8 @@ def _full_verdict(
             limits=format_limits,
             max_skill_md_bytes=limits.max_skill_md_bytes,
         )
-        frontmatter, repairs = _frontmatter(
-            source.frontmatter, location, format_limits, strict=strict
+        frontmatter, repairs = read_frontmatter(
+            source.frontmatter, location=location, limits=format_limits, strict=strict
         )
     except LimitExceededError as exc:
         return _refused(document, (SkillProblem(folder, location, codes.TOO_LARGE, exc.message),))
@@ -279,27 +293,6 @@ def _full_verdict(
     return CatalogEntry(
         folder, fingerprint, location, metadata, source.raw, source.body_start, (), warnings
     )
-
-
-def _frontmatter(
-    text: str, location: str, limits: FormatLimits, *, strict: bool
-) -> tuple[dict[str, Any], tuple[SkillProblem, ...]]:
-    """The frontmatter mapping, and the repairs a lenient catalog made to read it.
-
-    Raises:
-        SkillParseError: Unreadable, even after quoting unquoted colons (lenient only).
-    """
-    try:
-        return parse_frontmatter(text, location=location, limits=limits), ()
-    except SkillParseError as exc:
-        repaired = None if strict or exc.code != codes.INVALID_YAML else quote_unquoted_colons(text)
-        if repaired is None:
-            raise
-        try:
-            mapping = parse_frontmatter(repaired.text, location=location, limits=limits)
-        except SkillParseError:
-            raise exc from None
-        return mapping, repaired.issues
 
 
 def _refused(
