@@ -139,8 +139,9 @@ class Manifests:
             )
         except SkillParseError as exc:
             return f"its frontmatter has no JSON form identical to the file's: {exc.message}"
-        if frontmatter.get("name") != name:
-            return f"its frontmatter name reads as {frontmatter.get('name')!r} in YAML 1.2"
+        identity = frontmatter.get("name"), frontmatter.get("description")
+        if identity[0] != name or not isinstance(identity[1], str):
+            return "YAML 1.2 reads its name and description as {!r} and {!r}".format(*identity)
         return frontmatter
 
     async def _skill_md(
