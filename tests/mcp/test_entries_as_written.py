@@ -1,6 +1,7 @@
 """Each entry's ``frontmatter`` is the SKILL.md's, as a YAML 1.2 reader reads the file (the
 final text's MUST, and what the conformance suite compares), not the catalog's typed metadata;
 a frontmatter JSON cannot carry as written keeps its skill out of the extension, with the reason.
+skillfs's own host loads every skill written in any form (:mod:`tests.mcp.suite_fixtures`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from skills_core.mcp.manifest import LEFT_OUT_META
 from skills_core.mcp.server import SkillServer
 from tests.mcp.client import get_skill, list_skills
 from tests.mcp.conftest import write_tree
+from tests.mcp.harness import ServedFolder
+from tests.mcp.suite_fixtures import SKILLS
 from tests.mcp.test_server import connect
 
 AS_WRITTEN = """---
@@ -70,3 +73,22 @@ async def test_entries_carry_the_frontmatter_as_the_file_writes_it(tmp_path: Pat
         "reason": "its frontmatter has no JSON form identical to the file's: "
         "the frontmatter holds inf, which JSON cannot carry as YAML reads it",
     }
+
+
+async def test_skillfs_hosts_load_every_form_skillfs_serves(tmp_path: Path) -> None:
+    served = ServedFolder(tmp_path / "served")
+    tree = {
+        f"{name}/{path}": data.encode() if isinstance(data, str) else data
+        for name, files in SKILLS.items()
+        for path, data in files.items()
+    }
+    backend = await served.make_backend(tree)
+    try:
+        catalog = SkillCatalog(backend)
+        await catalog.refresh()
+        loaded = {name: await catalog.get(name) for name in SKILLS}  # each SKILL.md verified
+    finally:
+        await backend.aclose()
+        await served.close()
+    assert catalog.errors == ()
+    assert all(skill.body.startswith("# ") for skill in loaded.values())
