@@ -11,6 +11,16 @@ DISTRIBUTION = "agent-skillfs"
 """The name skillfs is installed by (``skillfs`` on the package index is another project)."""
 
 
+def installed_version() -> str:
+    """The version of skillfs installed, or ``"(not installed)"`` (a bare checkout)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def install_command(extra: str) -> str:
     """The ``pip install`` line that adds one of skillfs's optional extras."""
     return f'pip install "{DISTRIBUTION}[{extra}]"'

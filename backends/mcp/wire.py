@@ -12,6 +12,7 @@ import mcp_types
 
 LIST_METHOD = "skills/list"
 GET_METHOD = "skills/get"
+DIRECTORY_READ_METHOD = "resources/directory/read"
 
 
 class ListSkillsParams(mcp_types.PaginatedRequestParams):
@@ -20,6 +21,12 @@ class ListSkillsParams(mcp_types.PaginatedRequestParams):
 
 class GetSkillParams(mcp_types.RequestParams):
     """Parameters of ``skills/get``: the URI of a skill's ``SKILL.md``."""
+
+    uri: str
+
+
+class ReadDirectoryParams(mcp_types.PaginatedRequestParams):
+    """Parameters of ``resources/directory/read``: a directory resource's URI, and a cursor."""
 
     uri: str
 
@@ -49,4 +56,11 @@ class GetSkillResult(mcp_types.CacheableResult):
     """One raw skill entry."""
 
     skill: Any
+    result_type: Literal["complete"] = "complete"
+
+
+class ReadDirectoryResult(mcp_types.PaginatedResult):
+    """A page of a directory's direct children (``mimeType: inode/directory`` for directories)."""
+
+    resources: list[mcp_types.Resource]
     result_type: Literal["complete"] = "complete"

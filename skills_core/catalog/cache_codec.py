@@ -12,8 +12,9 @@ them) with :mod:`marshal`; any other column (problems, hooks, frontmatter values
 dates) is pickled, and read back by an unpickler that builds only the types an entry is made
 of: any other global in the data refuses the whole blob, so reading a cache never runs code.
 A CRC-32 of the payload (in a plain header: the payload is read where it lies, not copied)
-catches damage before either is read. The SKILL.md bytes are never written; each skill's file
-digests (:mod:`~skills_core.catalog.file_digests`) are, in a column of their own.
+catches damage before either is read. The SKILL.md bytes are never written (their frontmatter
+text is, for ``skillfs serve`` to publish as written); each skill's file digests
+(:mod:`~skills_core.catalog.file_digests`) are, in a column of their own.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from skills_core.catalog.entries import CatalogEntry
+from skills_core.catalog.entries import CatalogEntry, frontmatter_of
 from skills_core.catalog.file_digests import FileDigest
 from skills_core.format.hooks import HookAction, HookRule, Hooks
 from skills_core.format.models import EMPTY_MAPPING, SkillMetadata
@@ -71,7 +72,11 @@ def encode(
     columns: Any = (
         {
             field: _column(
-                digests if field == "digest" else list(map(operator.attrgetter(field), rows)),
+                digests
+                if field == "digest"
+                else [frontmatter_of(entry) if entry.loaded else "" for entry in rows]
+                if field == "frontmatter"
+                else list(map(operator.attrgetter(field), rows)),
                 shared if field in _SHARED_VALUES else None,
             )
             for field in _ENTRY_FIELDS

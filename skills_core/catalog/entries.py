@@ -35,11 +35,15 @@ from backends.limits import Limits
 from skills_core import codes
 from skills_core.errors import SkillParseError
 from skills_core.format.clean_skill import read_clean_skill
-from skills_core.format.colon_repair import quote_unquoted_colons
 from skills_core.format.fields import FIELDS
 from skills_core.format.format_limits import FormatLimits
 from skills_core.format.models import SkillMetadata
-from skills_core.format.parsing import body_text, parse_frontmatter, split_skill_md
+from skills_core.format.parsing import (
+    body_text,
+    frontmatter_text,
+    read_frontmatter,
+    split_skill_md,
+)
 from skills_core.format.problems import SkillProblem
 from skills_core.format.validation import EMPTY_BODY, analyze
 
@@ -74,6 +78,9 @@ class CatalogEntry(NamedTuple):
         listed: The frontmatter the backend's listing gave, for an entry built from it
             (:mod:`skills_core.catalog.listed`): its SKILL.md, read on first use, must match
             it; ``None`` for an entry built from a SKILL.md.
+        frontmatter: A loaded skill's frontmatter text when ``raw`` is not held (dropped, or
+            restored from the persistent cache): what ``skillfs serve`` publishes it from
+            (see :func:`frontmatter_of`); empty otherwise.
     """
 
     name: str
@@ -88,6 +95,7 @@ class CatalogEntry(NamedTuple):
     frontmatter_name: str | None = None
     withheld: tuple[tuple[str, Any], ...] = ()
     listed: Mapping[str, Any] | None = None
+    frontmatter: str = ""
 
     @property
     def loaded(self) -> bool:
@@ -130,10 +138,16 @@ class CatalogEntry(NamedTuple):
         return self.digest == content_digest(data)
 
     def without_body(self) -> CatalogEntry:
-        """This entry without its SKILL.md bytes, remembering only their hash."""
+        """This entry without its SKILL.md bytes, remembering their hash and frontmatter."""
         if not self.raw:
             return self
-        return self._replace(raw=b"", digest=content_digest(self.raw))
+        kept = frontmatter_of(self) if self.loaded else ""
+        return self._replace(raw=b"", digest=content_digest(self.raw), frontmatter=kept)
+
+
+def frontmatter_of(entry: CatalogEntry) -> str:
+    """A loaded entry's frontmatter text, as its SKILL.md writes it between the fences."""
+    return frontmatter_text(entry.raw, entry.body_start) if entry.raw else entry.frontmatter
 
 
 def content_digest(data: bytes) -> bytes:
@@ -258,7 +272,7 @@ def _full_verdict(
             max_skill_md_bytes=limits.max_skill_md_bytes,
         )
         frontmatter, repairs = read_frontmatter(
-            source.frontmatter, location, format_limits, strict=strict
+            source.frontmatter, location=location, limits=format_limits, strict=strict
         )
     except LimitExceededError as exc:
         return _refused(document, (SkillProblem(folder, location, codes.TOO_LARGE, exc.message),))
@@ -312,27 +326,6 @@ def frontmatter_verdict(
         return entry if metadata is None else entry._replace(frontmatter_name=metadata.name)
     warnings = _problems(metadata.name, location, (*repairs, *report.errors, *advice_issues))
     return CatalogEntry(folder, source.fingerprint, location, metadata, warnings=warnings)
-
-
-def read_frontmatter(
-    text: str, location: str, limits: FormatLimits, *, strict: bool
-) -> tuple[dict[str, Any], tuple[SkillProblem, ...]]:
-    """The frontmatter mapping, and the repairs a lenient catalog made to read it.
-
-    Raises:
-        SkillParseError: Unreadable, even after quoting unquoted colons (lenient only).
-    """
-    try:
-        return parse_frontmatter(text, location=location, limits=limits), ()
-    except SkillParseError as exc:
-        repaired = None if strict or exc.code != codes.INVALID_YAML else quote_unquoted_colons(text)
-        if repaired is None:
-            raise
-        try:
-            mapping = parse_frontmatter(repaired.text, location=location, limits=limits)
-        except SkillParseError:
-            raise exc from None
-        return mapping, repaired.issues
 
 
 def _refused(document: SkillDocument, errors: tuple[SkillProblem, ...]) -> CatalogEntry:

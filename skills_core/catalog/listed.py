@@ -11,8 +11,10 @@ the skill is refused with ``ENTRY_MISMATCH`` (:class:`~skills_core.errors.EntryM
 and none of its other files is read. Search ranks such skills by their metadata alone,
 fetching no body.
 
-Values are compared as a listing in JSON carries them: what a YAML 1.1 reader makes of the
-file equals the YAML 1.2 reading a listing gives (``yes`` and ``"yes"``, a date and its text).
+Values are compared as the listing carries them, in JSON: the file's frontmatter is read as
+:func:`~skills_core.format.frontmatter_json.frontmatter_json` reads it (YAML 1.2, as the
+extension's servers publish it), and each field must be the listed one exactly (``true`` is
+not ``1``, nor ``"yes"``).
 
 A listed skill is served under the name its ref gives: a backend that lists two skills of one
 name (``skill://a/pdf`` and ``skill://b/pdf``) names the second otherwise (``b.pdf``), and the
@@ -21,24 +23,20 @@ catalog serves it so, with a warning, instead of refusing one as a duplicate.
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Mapping
+import json
 from typing import Any
 
 from backends.base import SkillDocument, SkillRef
 from backends.errors import LimitExceededError, SkillNotFoundError
 from backends.limits import Limits
 from skills_core import codes
-from skills_core.catalog.entries import CatalogEntry, frontmatter_verdict, read_frontmatter
+from skills_core.catalog.entries import CatalogEntry, frontmatter_verdict
 from skills_core.errors import EntryMismatchError, SkillParseError
 from skills_core.format.format_limits import FormatLimits
+from skills_core.format.frontmatter_json import frontmatter_json
 from skills_core.format.parsing import split_skill_md
 from skills_core.format.problems import SkillProblem
 
-_YAML_1_1_BOOLEANS = {
-    True: frozenset({"y", "yes", "on", "true"}),
-    False: frozenset({"n", "no", "off", "false"}),
-}
 _NAMED_FIELDS = 5
 """Most differing fields a refusal names."""
 _ABSENT = object()
@@ -69,7 +67,6 @@ def verified(
     *,
     limits: Limits,
     format_limits: FormatLimits,
-    strict: bool,
 ) -> CatalogEntry:
     """``entry`` holding ``document``, its SKILL.md, once its frontmatter is the listed one.
 
@@ -94,8 +91,8 @@ def verified(
             limits=format_limits,
             max_skill_md_bytes=limits.max_skill_md_bytes,
         )
-        frontmatter, _ = read_frontmatter(
-            source.frontmatter, entry.location, format_limits, strict=strict
+        frontmatter = frontmatter_json(
+            source.frontmatter, location=entry.location, limits=format_limits
         )
     except (SkillParseError, LimitExceededError) as exc:
         raise _mismatch(
@@ -103,7 +100,9 @@ def verified(
         ) from exc
     keys = sorted({*frontmatter, *listed}, key=str)
     differing = [
-        key for key in keys if not _same(frontmatter.get(key, _ABSENT), listed.get(key, _ABSENT))
+        key
+        for key in keys
+        if _as_json(frontmatter.get(key, _ABSENT)) != _as_json(listed.get(key, _ABSENT))
     ]
     if differing:
         named = ", ".join(map(repr, differing[:_NAMED_FIELDS]))
@@ -134,24 +133,6 @@ def _mismatch(entry: CatalogEntry, why: str) -> EntryMismatchError:
     )
 
 
-def _same(found: Any, listed: Any) -> bool:
-    """Whether a value read from the file is the value the listing gave (see the docstring)."""
-    if isinstance(found, bool):
-        if isinstance(listed, str):
-            return listed.lower() in _YAML_1_1_BOOLEANS[found]
-        return listed is found
-    if isinstance(found, datetime.date):  # datetimes too
-        return listed in (found, str(found), found.isoformat())
-    if isinstance(found, Mapping):
-        return (
-            isinstance(listed, Mapping)
-            and found.keys() == listed.keys()
-            and all(_same(value, listed[key]) for key, value in found.items())
-        )
-    if isinstance(found, list):
-        return (
-            isinstance(listed, list)
-            and len(found) == len(listed)
-            and all(map(_same, found, listed))
-        )
-    return found == listed and not isinstance(listed, bool)
+def _as_json(value: Any) -> str | None:
+    """A value as canonical JSON text, so ``true`` and ``1`` differ; ``None`` when absent."""
+    return None if value is _ABSENT else json.dumps(value, sort_keys=True)

@@ -186,13 +186,7 @@ class Loader:
             EntryMismatchError: It does not.
             SkillNotFoundError: The skill changed since the last refresh.
         """
-        return verified(
-            entry,
-            document,
-            limits=self._limits,
-            format_limits=self._format_limits,
-            strict=self._strict,
-        )
+        return verified(entry, document, limits=self._limits, format_limits=self._format_limits)
 
     async def _judge_batch(
         self,

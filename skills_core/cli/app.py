@@ -135,13 +135,7 @@ class _VersionAction(argparse.Action):
         values: object,
         option_string: str | None = None,
     ) -> None:
-        from importlib.metadata import PackageNotFoundError, version
+        from backends.errors import installed_version
 
-        from backends.errors import DISTRIBUTION
-
-        try:
-            text = version(DISTRIBUTION)
-        except PackageNotFoundError:
-            text = "(not installed)"
-        print(f"skillfs {text}")
+        print(f"skillfs {installed_version()}")
         parser.exit()

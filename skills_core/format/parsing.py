@@ -15,7 +15,9 @@ from typing import Any, NamedTuple
 from backends.limits import DEFAULT_LIMITS, check_size
 from skills_core import codes
 from skills_core.errors import SkillParseError
+from skills_core.format.colon_repair import quote_unquoted_colons
 from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
+from skills_core.format.problems import SkillProblem
 from skills_core.format.simple_yaml import load_simple_mapping
 from skills_core.format.yaml_loader import load_yaml
 
@@ -143,16 +145,19 @@ def split_skill_md(
 
 
 def parse_frontmatter(
-    text: str, *, location: str, limits: FormatLimits = DEFAULT_FORMAT_LIMITS
+    text: str, *, location: str, limits: FormatLimits = DEFAULT_FORMAT_LIMITS, core: bool = False
 ) -> dict[str, Any]:
     """Load frontmatter text: the fast reader for simple YAML, PyYAML (bounded) for the rest.
+
+    ``core`` reads plain scalars by the YAML 1.2 core schema, not YAML 1.1 (see
+    :func:`~skills_core.format.yaml_loader.load_yaml`).
 
     Raises:
         SkillParseError: Invalid YAML, too many aliases or too deep, or not a mapping.
     """
     mapping = load_simple_mapping(text)
     if mapping is None:
-        mapping = load_yaml(text, limits=limits, location=location, first_line=2)
+        mapping = load_yaml(text, limits=limits, location=location, first_line=2, core=core)
     if not isinstance(mapping, dict):
         raise SkillParseError(
             f"frontmatter must be a YAML mapping, not {_yaml_kind(mapping)}",
@@ -160,6 +165,35 @@ def parse_frontmatter(
             code=codes.NOT_A_MAPPING,
         )
     return mapping
+
+
+def read_frontmatter(
+    text: str, *, location: str, limits: FormatLimits, strict: bool, core: bool = False
+) -> tuple[dict[str, Any], tuple[SkillProblem, ...]]:
+    """:func:`parse_frontmatter`, quoting unquoted colons YAML refuses unless ``strict``.
+
+    Returns the mapping and a warning per repaired line (see
+    :mod:`~skills_core.format.colon_repair`).
+
+    Raises:
+        SkillParseError: Unreadable, even after quoting unquoted colons (lenient only).
+    """
+    try:
+        return parse_frontmatter(text, location=location, limits=limits, core=core), ()
+    except SkillParseError as exc:
+        repaired = None if strict or exc.code != codes.INVALID_YAML else quote_unquoted_colons(text)
+        if repaired is None:
+            raise
+        try:
+            mapping = parse_frontmatter(repaired.text, location=location, limits=limits, core=core)
+        except SkillParseError:
+            raise exc from None
+        return mapping, repaired.issues
+
+
+def frontmatter_text(raw: bytes, body_start: int) -> str:
+    """The text between the fences of a SKILL.md :func:`split_skill_md` accepted."""
+    return _text(raw[raw.index(b"\n") + 1 : raw.rindex(b"\n", 0, body_start - 1)])
 
 
 def _closing_fence(raw: bytes, first_end: int, location: str) -> tuple[int, int]:

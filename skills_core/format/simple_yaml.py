@@ -7,8 +7,9 @@ with no blank line between them, or one indented block: a mapping of such ``key:
 stand between entries, as YAML allows. Keys are plain words of at most 1,024 characters (YAML's
 limit for a key on one line). For that subset it returns exactly what PyYAML's safe loader
 returns, with or without libyaml; for anything else (flow style, anchors, tags, escapes,
-multi-line plain values, deeper lines inside blocks, duplicate keys, values YAML would read as
-numbers, booleans, dates or null) it returns ``None`` and the caller falls back to PyYAML.
+multi-line plain values, deeper lines inside blocks, duplicate keys, values YAML 1.1 or 1.2
+would read as numbers, booleans, dates or null) it returns ``None`` and the caller falls back
+to PyYAML. What it returns is therefore also what a YAML 1.2 core-schema reader returns.
 Differential tests hold the two equal.
 """
 
@@ -20,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from skills_core.format.yaml_loader import CORE_RESOLVERS
+
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _BLOCK_STYLES = {"|": "\n", "|-": "\n", ">": " ", ">-": " "}
@@ -28,7 +31,10 @@ _ALLOWED_ASCII = b"\n" + bytes(range(0x20, 0x7F))
 _DECLINED_CHARS = re.compile(
     "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
-_RESOLVERS = yaml.SafeLoader.yaml_implicit_resolvers
+_RESOLVERS = {
+    first: [*yaml.SafeLoader.yaml_implicit_resolvers.get(first, ()), *CORE_RESOLVERS.get(first, ())]
+    for first in {*yaml.SafeLoader.yaml_implicit_resolvers, *CORE_RESOLVERS}
+}
 _FIRST_CHARS_TO_CHECK = _INDICATORS | {char for char in _RESOLVERS if char}
 _KEY_CACHE_SIZE = 1024
 _MAX_KEY_LENGTH = 1024
@@ -211,7 +217,7 @@ def _scalar(value: str) -> str:
 
 
 def _is_plain_string(value: str) -> bool:
-    """True when PyYAML's resolver leaves this plain scalar a string."""
+    """True when YAML 1.1 (PyYAML's resolver) and 1.2 both leave this plain scalar a string."""
     for _, regexp in _RESOLVERS.get(value[0], ()):  # noqa: SIM110 - a loop is twice as fast
         if regexp.match(value):
             return False

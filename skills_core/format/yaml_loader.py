@@ -78,21 +78,68 @@ class PythonLoader(_UniqueKeyConstructor, yaml.SafeLoader):
     """PyYAML's pure-Python safe loader with skillfs's constructor; always available."""
 
 
+CORE_RESOLVERS: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}
+"""Plain scalars the YAML 1.2 core schema reads as other than strings, by first character:
+no ``yes``/``on`` booleans, dates, sexagesimal or ``0``-prefixed octal, as YAML 1.1 has."""
+for _kind, _pattern, _firsts in (
+    ("bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
+    ("int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
+    (
+        "float",
+        r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+        "-+.0123456789",
+    ),
+    ("null", r"~|null|Null|NULL|", ["~", "n", "N", ""]),
+):
+    for _first in _firsts:
+        _regexp = re.compile(f"^(?:{_pattern})$")
+        CORE_RESOLVERS.setdefault(_first, []).append((f"tag:yaml.org,2002:{_kind}", _regexp))
+
+
+class _CoreSchema(_UniqueKeyConstructor):
+    """Reads plain scalars as the YAML 1.2 core schema does (what JSON-minded readers give)."""
+
+    yaml_implicit_resolvers = CORE_RESOLVERS
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        """``0o17`` is octal and ``0755`` decimal, as YAML 1.2 reads them."""
+        text = str(self.construct_scalar(node))
+        base = {"0o": 8, "0x": 16}.get(text[:2], 10)
+        try:
+            return int(text if base == 10 else text[2:], base)
+        except ValueError:
+            raise yaml.constructor.ConstructorError(
+                problem=f"{text!r} is not a YAML 1.2 integer", problem_mark=node.start_mark
+            ) from None
+
+
+class CorePythonLoader(_CoreSchema, yaml.SafeLoader):
+    """:class:`PythonLoader`, reading scalars by the YAML 1.2 core schema."""
+
+
 LOADER: Any = PythonLoader
 """The loader documents within the limits are built with: libyaml's when PyYAML has it."""
+CORE_LOADER: Any = CorePythonLoader
+"""The same, reading scalars by the YAML 1.2 core schema."""
 if yaml.__with_libyaml__:
 
     class LibyamlLoader(_UniqueKeyConstructor, yaml.CSafeLoader):
         """libyaml's safe loader with skillfs's constructor."""
 
-    LOADER = LibyamlLoader
+    class CoreLibyamlLoader(_CoreSchema, yaml.CSafeLoader):
+        """:class:`LibyamlLoader`, reading scalars by the YAML 1.2 core schema."""
+
+    LOADER, CORE_LOADER = LibyamlLoader, CoreLibyamlLoader
 
 _ALIAS_CANDIDATE = re.compile(r"(?:^|(?<=[\s\[{,:]))\*[^\s,\[\]{}]", re.MULTILINE)
 _OPENING_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _CLOSING_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
-def load_yaml(text: str, *, limits: FormatLimits, location: str, first_line: int = 1) -> Any:
+def load_yaml(
+    text: str, *, limits: FormatLimits, location: str, first_line: int = 1, core: bool = False
+) -> Any:
     """Load one YAML document with the safe loader.
 
     Args:
@@ -100,6 +147,8 @@ def load_yaml(text: str, *, limits: FormatLimits, location: str, first_line: int
         limits: ``max_yaml_aliases`` and ``max_yaml_depth`` apply.
         location: Where the text came from, for errors.
         first_line: The line number of ``text``'s first line in its file, for errors.
+        core: Read plain scalars by the YAML 1.2 core schema (:data:`CORE_LOADER`), not by
+            YAML 1.1 as PyYAML does (``yes`` a string, ``2024-01-05`` a string, ``0755`` 755).
 
     Raises:
         YamlLimitError: Too many aliases, too deep, or an integer too long.
@@ -111,7 +160,7 @@ def load_yaml(text: str, *, limits: FormatLimits, location: str, first_line: int
             or _depth_bound(text) > limits.max_yaml_depth
         ):
             _check_events(text, limits, location)
-        return yaml.load(text, Loader=LOADER)
+        return yaml.load(text, Loader=CORE_LOADER if core else LOADER)
     except _IntegerTooLong as exc:
         raise YamlLimitError(
             f"integer at line {first_line + exc.line} is longer than {MAX_INT_DIGITS:,} digits; "

@@ -5,19 +5,20 @@ and kept by the catalog (:meth:`~SkillCatalog.file_digests`), with its persisten
 has one: rebuilding the entries after a refresh, or in a new process, reads only files that
 changed. ``SKILL.md`` is not read at all: its digest is the catalog's
 (:meth:`~SkillCatalog.skill_md_digest`, which the persistent cache keeps), its size the file
-list's, and the frontmatter is the one the catalog judged
-(:meth:`~skills_core.format.models.SkillMetadata.to_frontmatter`, withheld fields as written),
+list's, and the frontmatter is the file's as a YAML 1.2 reader reads it
+(:func:`~skills_core.format.frontmatter_json.frontmatter_json`), from the text the catalog
+holds (:func:`~skills_core.catalog.entries.frontmatter_of`, kept by the persistent cache too),
 so a new process on an unchanged source publishes without a GET. Every skill the catalog
 serves is published as it serves it: one loaded with warnings (a description over 1,024
 characters, a name unlike its folder) carries them in its entry's ``_meta`` under
 :data:`WARNINGS_META`. Skills the extension cannot carry (a name outside its naming rules, over
-512 files or 16 MiB) are left out with the reason: they stay reachable through the plain tools.
+512 files or 16 MiB, a frontmatter JSON cannot render as the file means it) are left out with
+the reason: they stay reachable through the plain tools.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -30,9 +31,11 @@ from backends.mcp.extension_entries import (
     resource_uri,
 )
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.entries import CatalogEntry
+from skills_core.catalog.entries import CatalogEntry, frontmatter_of
 from skills_core.catalog.snapshot import CatalogSnapshot
+from skills_core.errors import SkillParseError
 from skills_core.format.fields import is_plain_name
+from skills_core.format.frontmatter_json import frontmatter_json
 
 _CONCURRENCY = 16
 
@@ -99,6 +102,9 @@ class Manifests:
         built = self._built.get(name)
         if built is not None and built[0] is entry and _same_files(built[1], files):
             return built[2]
+        frontmatter = self._frontmatter(name, entry)
+        if isinstance(frontmatter, str):
+            return frontmatter
         main = SKILL_MD if any(file.path == SKILL_MD for file in files) else "skill.md"
         others = [file for file in files if file.path != main]
         if len(others) + 1 > HOST_SKILL_FILES:
@@ -116,7 +122,7 @@ class Manifests:
             file_uri = resource_uri(root, file.path)
             resources.append({"uri": file_uri, "digest": file_digest, "size": file_size})
             paths[file_uri] = file.path
-        wire = {"uri": uri, "frontmatter": _frontmatter(entry), "resources": resources}
+        wire = {"uri": uri, "frontmatter": frontmatter, "resources": resources}
         warnings = snapshot.advice.get(name, ())
         if warnings:
             notes = [{"code": problem.code, "message": problem.message} for problem in warnings]
@@ -124,6 +130,19 @@ class Manifests:
         published = Published(name, wire, paths)
         self._built[name] = (entry, files, published)
         return published
+
+    def _frontmatter(self, name: str, entry: CatalogEntry) -> dict[str, Any] | str:
+        """The file's frontmatter as JSON, or why the extension cannot carry it identical."""
+        try:
+            frontmatter = frontmatter_json(
+                frontmatter_of(entry), location=entry.location, limits=self._catalog.format_limits
+            )
+        except SkillParseError as exc:
+            return f"its frontmatter has no JSON form identical to the file's: {exc.message}"
+        identity = frontmatter.get("name"), frontmatter.get("description")
+        if identity[0] != name or not isinstance(identity[1], str):
+            return "YAML 1.2 reads its name and description as {!r} and {!r}".format(*identity)
+        return frontmatter
 
     async def _skill_md(
         self, name: str, entry: CatalogEntry, files: tuple[FileEntry, ...], main: str
@@ -143,28 +162,6 @@ class Manifests:
 def _same_files(before: tuple[FileEntry, ...], now: tuple[FileEntry, ...]) -> bool:
     """True when every file's fingerprint is as it was (none unknown)."""
     return before == now and all(file.fingerprint for file in now)
-
-
-def _frontmatter(entry: CatalogEntry) -> dict[str, Any]:
-    """The frontmatter as the catalog judged it, with what the source withholds as written."""
-    assert entry.metadata is not None  # a loaded skill
-    frontmatter: dict[str, Any] = _json_value(
-        entry.metadata._replace(**dict(entry.withheld)).to_frontmatter()
-    )
-    return frontmatter
-
-
-def _json_value(value: Any) -> Any:
-    """A YAML value as JSON values (dates become ISO strings, anything else odd a string)."""
-    if isinstance(value, Mapping):
-        return {str(key): _json_value(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_value(item) for item in value]
-    if isinstance(value, datetime.date | datetime.time):
-        return value.isoformat()
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    return str(value)
 
 
 def skill_root(name: str) -> str:

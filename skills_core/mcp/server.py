@@ -1,15 +1,17 @@
 """SkillServer: a catalog over MCP, by the skills extension and by plain tools.
 
 The extension (``io.modelcontextprotocol/skills``, SEP-2640) gets ``skills/list`` (paged),
-``skills/get`` and one ``skill://<name>/<path>`` resource per file, read with
-``resources/read``; every digest and size comes from the catalog. Every ``skills/list`` page
-names the skills the extension leaves out, and why, in its ``_meta``
+``skills/get``, one ``skill://<name>/<path>`` resource per file, read with ``resources/read``,
+and ``resources/directory/read`` of the skill's root and every folder in it
+(``directoryRead: true``); every digest and size comes from the catalog. Every ``skills/list``
+page names the skills the extension leaves out, and why, in its ``_meta``
 (:data:`~skills_core.mcp.manifest.LEFT_OUT_META`). Skills only a user may invoke
-(``disable-model-invocation: true``) are left out of ``skills/list`` and ``resources/list``, as
-of every listing a model reads (:func:`~skills_core.context.budget.model_visible`), yet
-``skills/get`` and ``resources/read`` still serve them by URI. Clients that predate the
-extension get the tools of :mod:`skills_core.mcp.tools`; their ``list_skills`` keeps to a
-budget by the rules of every listing (:class:`~skills_core.context.budget.ListingPolicy`).
+(``disable-model-invocation: true``) are in ``skills/list`` and ``resources/list``, which a host
+reads to build its registry (their frontmatter says so), but in no listing a model reads: the
+tools of :mod:`skills_core.mcp.tools`, for clients that predate the extension, leave them out
+as every such listing does (:func:`~skills_core.context.budget.model_visible`). Their
+``list_skills`` keeps to a budget by the rules of every listing
+(:class:`~skills_core.context.budget.ListingPolicy`).
 :meth:`SkillServer.refresh` and
 :meth:`SkillServer.watch` keep it current and tell every client when the skills changed.
 """
@@ -22,6 +24,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
+from urllib.parse import unquote
 
 import mcp_types as types
 from mcp.server import Server
@@ -31,10 +34,24 @@ from mcp.server.models import InitializationOptions
 from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 
-from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError, echoed
+from backends.errors import (
+    ResourceNotFoundError,
+    SkillNotFoundError,
+    StorageError,
+    echoed,
+    installed_version,
+)
 from backends.limits import HOST_SKILL_BYTES
-from backends.mcp.extension_entries import SKILL_MD, SKILLS_EXTENSION
-from backends.mcp.wire import GET_METHOD, LIST_METHOD, GetSkillParams, ListSkillsParams
+from backends.mcp.extension_entries import SKILL_MD, SKILLS_EXTENSION, resource_uri
+from backends.mcp.wire import (
+    DIRECTORY_READ_METHOD,
+    GET_METHOD,
+    LIST_METHOD,
+    GetSkillParams,
+    ListSkillsParams,
+    ReadDirectoryParams,
+    ReadDirectoryResult,
+)
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.watch import refresh_triggers
@@ -51,7 +68,10 @@ from skills_core.tools.policy import ScriptPolicy
 logger = logging.getLogger("skillfs.mcp")
 
 DEFAULT_PAGE_SIZE = 100
-"""Skills per ``skills/list`` page."""
+"""Skills per ``skills/list`` page, and children per ``resources/directory/read`` page."""
+DIRECTORY_MIME_TYPE = "inode/directory"
+"""The MIME type of a directory resource."""
+_VERSION = installed_version()  # looked up once, at import: never on the event loop
 
 
 class SkillServer:
@@ -61,8 +81,8 @@ class SkillServer:
         catalog: The skills to serve; refresh it (or call :meth:`refresh`) before serving.
         scripts: Offers ``run_skill_script`` under this policy; ``None`` (the default) never
             runs a script.
-        name: The server's name in its ``serverInfo``.
-        page_size: Skills per ``skills/list`` page.
+        name: The server's name in its ``serverInfo`` (its version is skillfs's).
+        page_size: Skills per ``skills/list`` page, children per ``resources/directory/read`` page.
         listing: What ``list_skills`` lists and in how many characters (default: every
             skill, whole, as the ADK toolset's default); over a ``budget`` it degrades as
             :mod:`skills_core.context.fitting` says, its note pointing to the tools served.
@@ -105,16 +125,21 @@ class SkillServer:
         self._listen = ListenHandler(self.changes.bus)
         self.lowlevel: Server[Any] = _LiveServer(
             name,
+            version=_VERSION,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
             on_list_resources=self._list_resources,
+            on_list_resource_templates=self._list_resource_templates,
             on_read_resource=self._read_resource,
             on_subscriptions_listen=self._listen,
         )
         """The SDK server: run it on any transport (see :mod:`skills_core.mcp.transports`)."""
         self.lowlevel.add_request_handler(LIST_METHOD, ListSkillsParams, self._list_skills)
         self.lowlevel.add_request_handler(GET_METHOD, GetSkillParams, self._get_skill)
-        self.lowlevel.extensions[SKILLS_EXTENSION] = {}
+        self.lowlevel.add_request_handler(
+            DIRECTORY_READ_METHOD, ReadDirectoryParams, self._read_directory
+        )
+        self.lowlevel.extensions[SKILLS_EXTENSION] = {"directoryRead": True}
         self.lowlevel.middleware.append(self.changes.remember_sessions)
 
     @property
@@ -141,11 +166,9 @@ class SkillServer:
                 logger.warning("skill %r is not offered by the skills extension: %s", name, reason)
         before = {uri: item.entry for uri, item in self._published.items()}
         self._published, self._left_out = published, left_out
-        names = visible_names(self._catalog, self._first_shown)
-        visible = set(names)
-        self._listed = sorted(uri for uri, item in published.items() if item.name in visible)
+        self._listed = sorted(published)
         resources = before != {uri: item.entry for uri, item in published.items()}
-        enum = skill_name_enum(names)
+        enum = skill_name_enum(visible_names(self._catalog, self._first_shown))
         tools, self._enum = enum != self._enum, enum
         if not (resources or tools):
             return False
@@ -189,11 +212,16 @@ class SkillServer:
                 types.Resource(
                     uri=uri,
                     name=item.name,
-                    description=frontmatter.get("description"),
+                    description=frontmatter["description"],
                     mime_type="text/markdown",
                 )
             )
         return types.ListResourcesResult(resources=resources)
+
+    async def _list_resource_templates(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[])
 
     async def _read_resource(
         self, ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
@@ -202,7 +230,9 @@ class SkillServer:
         item = self._published.get(_skill_md_uri(uri))
         path = item.paths.get(uri) if item is not None else None
         if item is None or path is None:
-            raise MCPError(types.INVALID_PARAMS, f"No skill file is served at {echoed(uri)}")
+            raise MCPError(
+                types.INVALID_PARAMS, f"No skill file is served at {echoed(uri)}", {"uri": uri}
+            )
         try:
             if uri == item.entry["uri"]:
                 data = await self._catalog.read_skill_md(item.name)
@@ -211,10 +241,11 @@ class SkillServer:
                     item.name, path, max_bytes=HOST_SKILL_BYTES
                 )
         except (SkillNotFoundError, ResourceNotFoundError) as exc:
-            raise MCPError(types.INVALID_PARAMS, f"{uri} is gone: {exc.message}") from exc
+            message = f"{uri} is gone: {exc.message}"
+            raise MCPError(types.INVALID_PARAMS, message, {"uri": uri}) from exc
         except StorageError as exc:
             raise MCPError(types.INTERNAL_ERROR, f"cannot read {uri}: {exc.message}") from exc
-        mime_type = "text/markdown" if uri.endswith(".md") else guess_mime_type(path)
+        mime_type = _mime_type(path)
         text = as_text(data)
         content: types.TextResourceContents | types.BlobResourceContents
         if text is not None:
@@ -247,6 +278,24 @@ class SkillServer:
             raise MCPError(types.INVALID_PARAMS, f"No skill is served at {echoed(params.uri)}")
         return {"skill": item.entry, "ttlMs": 0, "cacheScope": "private"}
 
+    async def _read_directory(
+        self, ctx: ServerRequestContext[Any], params: ReadDirectoryParams
+    ) -> ReadDirectoryResult:
+        """The direct children of a skill's root or of a folder in it, a page at a time."""
+        uri = params.uri
+        item = self._published.get(_skill_md_uri(uri))
+        children = _children(item, uri) if item is not None else {}
+        if not children:
+            raise MCPError(
+                types.INVALID_PARAMS, f"{echoed(uri)} is not a directory resource", {"uri": uri}
+            )
+        listed = [children[name] for name in sorted(children)]
+        start = _cursor_position(params.cursor, len(listed))
+        end = start + self._page_size
+        return ReadDirectoryResult(
+            resources=listed[start:end], next_cursor=str(end) if end < len(listed) else None
+        )
+
 
 class _LiveServer(Server[Any]):
     """Advertises resource and tool list changes to handshake-era clients on every transport."""
@@ -266,6 +315,32 @@ def _skill_md_uri(uri: str) -> str:
     """The SKILL.md URI of the skill a ``skill://<name>/...`` URI points into."""
     scheme, _, rest = uri.partition("://")
     return f"{scheme}://{rest.partition('/')[0]}/{SKILL_MD}"
+
+
+def _children(item: Published, uri: str) -> dict[str, types.Resource]:
+    """The files and folders directly in the skill's folder at ``uri``, by name.
+
+    None when ``uri`` is no folder of the skill (its root is ``skill://<name>``).
+    """
+    root = item.entry["uri"].removesuffix("/" + SKILL_MD)
+    folder = unquote(uri.removeprefix(root).removeprefix("/"))
+    prefix = f"{folder}/" if folder else ""
+    children: dict[str, types.Resource] = {}
+    for file_uri, path in item.paths.items():
+        inside = unquote(file_uri.removeprefix(root + "/"))
+        if not inside.startswith(prefix):
+            continue
+        name, below, _ = inside.removeprefix(prefix).partition("/")
+        if below:
+            child = resource_uri(root, prefix + name)
+            children[name] = types.Resource(uri=child, name=name, mime_type=DIRECTORY_MIME_TYPE)
+        else:
+            children[name] = types.Resource(uri=file_uri, name=name, mime_type=_mime_type(path))
+    return children
+
+
+def _mime_type(path: str) -> str:
+    return "text/markdown" if path.lower().endswith(".md") else guess_mime_type(path)
 
 
 def _cursor_position(cursor: str | None, total: int) -> int:

@@ -19,10 +19,10 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 import mcp_types as types
+from mcp.shared.exceptions import MCPError
 
 from backends.errors import echoed
 from backends.mcp.extension_entries import resource_uri
-from skills_core.codes import INVALID_ARGUMENTS
 from skills_core.mcp.manifest import skill_root
 from skills_core.tool_table import (
     RUN_SKILL_SCRIPT,
@@ -32,7 +32,7 @@ from skills_core.tool_table import (
     with_skill_names,
 )
 from skills_core.tools.factory import SkillTools
-from skills_core.tools.results import ToolResult, is_error, tool_error
+from skills_core.tools.results import ToolResult, is_error
 
 
 class McpTool(NamedTuple):
@@ -85,13 +85,15 @@ def offered(tools: SkillTools) -> dict[str, McpTool]:
 async def call_tool(
     offered_tools: Mapping[str, McpTool], tools: SkillTools, name: str, args: Mapping[str, Any]
 ) -> types.CallToolResult:
-    """Run one call and wrap its result (an error value for an unknown tool)."""
+    """Run one call and wrap its result.
+
+    Raises:
+        MCPError: ``-32602``: no tool of that name is offered (a protocol error, not a result).
+    """
     tool = offered_tools.get(name)
     if tool is None:
-        result = tool_error(INVALID_ARGUMENTS, f"no tool named {echoed(name)!r}")
-    else:
-        result = await tool.call(tools, args)
-    result, blob = _without_bytes(result)
+        raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {echoed(name)!r}")
+    result, blob = _without_bytes(await tool.call(tools, args))
     text = types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))
     content: list[types.ContentBlock] = [text] if blob is None else [text, blob]
     return types.CallToolResult(

@@ -10,9 +10,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skills_core.format.simple_yaml import load_simple_mapping
+from skills_core.format.yaml_loader import CORE_LOADER, CorePythonLoader
 from tests.support.examples import examples
 
-LOADERS = [yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)]
+LOADERS = [
+    yaml.SafeLoader,
+    getattr(yaml, "CSafeLoader", yaml.SafeLoader),
+    CorePythonLoader,  # what the fast reader returns, YAML 1.2 readers return too
+    CORE_LOADER,
+]
 
 
 def pyyaml(text: str, loader: Any) -> Any:
@@ -105,6 +111,9 @@ def test_simple_shapes_are_read_exactly(text: str) -> None:
         "name: a\ndescription: .inf\n",
         "name: a\ndescription: -1\n",
         "name: a\ndescription: =\n",
+        "name: a\ndescription: 1e3\n",  # a string to YAML 1.1, a number to 1.2
+        "name: a\ndescription: 0o17\n",
+        "name: a\ndescription: +.5\n",
         "name: a\ndescription: <<\n",
         "yes: a\n",
         "on: a\n",

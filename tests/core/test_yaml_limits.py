@@ -22,9 +22,9 @@ from skills_core.format.simple_yaml import load_simple_mapping
 from tests.support.examples import examples
 
 LOCATION = "skills/pdf/SKILL.md"
-LOADERS = {"python": yaml_loader.PythonLoader}
-if yaml.__with_libyaml__:
-    LOADERS["libyaml"] = yaml_loader.LibyamlLoader
+LOADERS = {"python": yaml_loader.PythonLoader, "core-python": yaml_loader.CorePythonLoader}
+if yaml.__with_libyaml__:  # YAML 1.2 core loaders are held to the same limits
+    LOADERS.update(libyaml=yaml_loader.LibyamlLoader, core_libyaml=yaml_loader.CoreLibyamlLoader)
 
 BILLION_LAUGHS = """name: lol
 description: laughs

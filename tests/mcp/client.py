@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from typing import Any
+from typing import Any, Literal
 
 import mcp_types as types
 from mcp import ClientSession
@@ -17,7 +17,14 @@ from backends.mcp.wire import (
     ListSkillsParams,
     ListSkillsRequest,
     ListSkillsResult,
+    ReadDirectoryParams,
+    ReadDirectoryResult,
 )
+
+
+class ReadDirectoryRequest(types.Request[ReadDirectoryParams, Literal["resources/directory/read"]]):
+    method: Literal["resources/directory/read"] = "resources/directory/read"
+    params: ReadDirectoryParams
 
 
 async def list_skills(session: ClientSession) -> list[dict[str, Any]]:
@@ -57,3 +64,12 @@ async def read_verified(session: ClientSession, entry: dict[str, Any]) -> dict[s
         assert resource["size"] == len(data)
         files[resource["uri"]] = data
     return files
+
+
+async def read_directory(
+    session: ClientSession, uri: str, cursor: str | None = None
+) -> ReadDirectoryResult:
+    return await session.send_request(
+        ReadDirectoryRequest(params=ReadDirectoryParams(uri=uri, cursor=cursor)),
+        ReadDirectoryResult,
+    )

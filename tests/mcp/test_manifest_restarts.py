@@ -1,5 +1,6 @@
-"""A new server over a new catalog on the same persistent cache publishes every file's digest
-without reading a file; a file changed since is read alone (reads counted at the backend)."""
+"""A new server over a new catalog on the same persistent cache publishes every file's digest,
+and each frontmatter as written, without reading a file; a file changed since is read alone
+(reads counted at the backend)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.mcp.server import SkillServer
 from tests.mcp.client import list_skills
 from tests.mcp.conftest import SKILLS, write_tree
+from tests.mcp.test_entries_as_written import AS_WRITTEN, EXPECTED
 from tests.support.backends import CountingBackend
 
 pytestmark = pytest.mark.asyncio
@@ -26,12 +28,16 @@ TREE = {
     **SKILLS,
     "notes/SKILL.md": "---\nname: notes\ndescription: Takes notes. Use to note.\n---\n# Notes\n",
     "notes/references/style.md": "# Style\n",
+    "forms/SKILL.md": AS_WRITTEN,
 }
 OTHER_FILES = sum(not path.endswith("/SKILL.md") for path in TREE)
 
 
 async def published(root: Path, cache: CatalogCache) -> tuple[dict[str, str], CountingBackend]:
-    """A new server's published digests by URI, and the backend that counted its reads."""
+    """A new server's published digests by URI, and the backend that counted its reads.
+
+    The ``forms`` entry's frontmatter is checked to be the file's, in every process.
+    """
     backend = CountingBackend(LocalBackend(root))
     server = SkillServer(SkillCatalog(backend, cache=cache))
     try:
@@ -40,6 +46,9 @@ async def published(root: Path, cache: CatalogCache) -> tuple[dict[str, str], Co
             entries = await list_skills(client.session)
     finally:
         await server.aclose()
+    assert {entry["uri"]: entry["frontmatter"] for entry in entries}["skill://forms/SKILL.md"] == (
+        EXPECTED
+    )
     digests = {item["uri"]: item["digest"] for entry in entries for item in entry["resources"]}
     return digests, backend
 

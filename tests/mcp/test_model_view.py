@@ -1,6 +1,8 @@
 """What a model is shown over MCP, as the ADK toolset shows it: skills only a user may invoke
-(``disable-model-invocation: true``) are in no listing yet still served by name, and the tools'
-``skill_name`` is an enum of the listed names while there are at most ``MAX_ENUM_SKILLS``."""
+(``disable-model-invocation: true``) are in no listing a model reads (the tools), while the
+listings a host builds its registry from (``skills/list``, ``resources/list``) carry them with
+their frontmatter; the tools' ``skill_name`` is an enum of the names a model may give while
+there are at most ``MAX_ENUM_SKILLS``."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ async def served(root: Path) -> SkillServer:
     return server
 
 
-async def test_user_only_skill_is_listed_nowhere_but_served_by_name(skills_root: Path) -> None:
+async def test_user_only_skill_is_listed_for_hosts_not_for_models(skills_root: Path) -> None:
     server = await served(await asyncio.to_thread(write_tree, skills_root, HIDDEN))
     try:
         async with connect(server) as client:
@@ -45,9 +47,10 @@ async def test_user_only_skill_is_listed_nowhere_but_served_by_name(skills_root:
             (text,) = (await client.session.read_resource("skill://secret/SKILL.md")).contents
     finally:
         await server.aclose()
-    listed = ["skill://deploy/SKILL.md", "skill://pdf/SKILL.md"]
+    listed = ["skill://deploy/SKILL.md", "skill://pdf/SKILL.md", "skill://secret/SKILL.md"]
     assert [entry["uri"] for entry in entries] == listed
     assert [str(resource.uri) for resource in resources] == listed
+    assert entries[2] == entry  # the host learns it is user-only from its frontmatter
     assert [skill["name"] for skill in json.loads(listing.content[0].text)["skills"]] == [
         "deploy",
         "pdf",

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 
 from backends import MemoryBackend
 from backends.testing import skill_md
@@ -47,9 +50,19 @@ async def test_search_skills_ranks_like_the_shared_tool_and_hides_user_only_skil
 
 
 async def test_a_listing_without_a_search_tool_offers_no_search() -> None:
-    catalog = SkillCatalog(MemoryBackend(SKILLS))
-    server = SkillServer(catalog, listing=ListingPolicy(search_tool=None))
-    tools, result = await call(server, "search_skills", {"query": "pdf"})
+    server = SkillServer(
+        SkillCatalog(MemoryBackend(SKILLS)), listing=ListingPolicy(search_tool=None)
+    )
+    await server.refresh()
+    try:
+        async with Client(server.lowlevel) as client:
+            tools = [tool.name for tool in (await client.list_tools()).tools]
+            with pytest.raises(MCPError) as caught:  # an unknown tool: a protocol error
+                await client.call_tool("search_skills", {"query": "pdf"})
+    finally:
+        await server.aclose()
     assert tools == ["list_skills", "load_skill", "load_skill_resource"]
-    assert result.is_error
-    assert result.structured_content["error_code"] == "INVALID_ARGUMENTS"
+    assert (caught.value.code, caught.value.error.message) == (
+        INVALID_PARAMS,
+        "Unknown tool: 'search_skills'",
+    )

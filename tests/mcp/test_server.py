@@ -157,7 +157,9 @@ async def test_what_the_lenient_catalog_serves_is_published_with_its_warning(
     assert list(files) == ["skill://review-digest/SKILL.md"]
 
 
-async def test_the_frontmatter_published_is_the_one_the_catalog_judged(tmp_path: Path) -> None:
+async def test_the_frontmatter_published_is_the_files_not_what_the_catalog_judged(
+    tmp_path: Path,
+) -> None:
     root = write_tree(
         tmp_path,
         {
@@ -174,7 +176,7 @@ async def test_the_frontmatter_published_is_the_one_the_catalog_judged(tmp_path:
         colon, tooled = await list_skills(client.session)
         await read_verified(client.session, colon)
     assert colon["frontmatter"] == {"name": "colon", "description": "Use for: notes"}  # repaired
-    assert tooled["frontmatter"]["allowed-tools"] == "Bash Read"  # as written, not withheld
+    assert tooled["frontmatter"]["allowed-tools"] == ["Bash", "Read"]  # as written, not withheld
 
 
 async def test_clients_hear_of_changes_once_and_only_of_real_ones(
