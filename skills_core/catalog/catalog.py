@@ -35,8 +35,7 @@ from backends.opener import open_backend
 from backends.resource import AsyncResource
 from skills_core.catalog.attachments import Attachable
 from skills_core.catalog.bodies import BodyStore, default_body_cache
-from skills_core.catalog.cache_link import cache_link
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache_link import CacheOption, cache_link
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader
@@ -75,9 +74,11 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
             :mod:`skills_core.catalog.bodies`).
         body_cache: With ``keep_bodies=False``, how many SKILL.md files to keep, most recently
             read first; by default none for local folders, 1,024 for remote backends.
-        cache: A persistent cache (``True`` for the default folder) that a new process's first
-            refresh starts from, so it re-reads only what changed since any process last
-            looked (see :mod:`skills_core.catalog.cache_link`; never for memory backends).
+        cache: A persistent cache that a new process's first refresh starts from, so it
+            re-reads only what changed since any process last looked: ``True`` for the default
+            folder, a cache folder's path, or a
+            :class:`~skills_core.catalog.cache_store.CatalogCache` (see
+            :mod:`skills_core.catalog.cache_link`; never for memory backends).
             Skills it supplies hold no SKILL.md bytes: their bodies are read on demand, as
             with ``keep_bodies=False``.
         lock: A :class:`~skills_core.catalog.lock.SkillLock`, or the path of a lock file (read
@@ -97,7 +98,7 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
         format_limits: FormatLimits = DEFAULT_FORMAT_LIMITS,
         keep_bodies: bool = True,
         body_cache: int | None = None,
-        cache: CatalogCache | bool = False,
+        cache: CacheOption = False,
         lock: LockSource | None = None,
     ) -> None:
         self._backend = backend
