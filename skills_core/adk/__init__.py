@@ -24,11 +24,11 @@ from skills_core.adk.convert import load_adk_skills, to_adk_skill
 from skills_core.adk.coordination import SkillContextProvider, agent_tool_registry
 from skills_core.adk.executor import CodeExecutorRunner
 from skills_core.adk.guard import ACTIVE_SKILL_KEY, SkillToolGuard, activate_skill
-from skills_core.adk.names import ToolNames
 from skills_core.adk.options import Listing, Loading, Prompts
 from skills_core.adk.registry import CatalogSkillRegistry
 from skills_core.adk.system_prompt import PromptContext
 from skills_core.adk.toolset import SkillsToolset
+from skills_core.tool_table import ToolNames
 
 __all__ = [
     "ACTIVE_SKILL_KEY",

@@ -48,7 +48,7 @@ async def test_search_skills_ranks_like_the_shared_tool_and_hides_user_only_skil
 
 async def test_a_listing_without_a_search_tool_offers_no_search() -> None:
     catalog = SkillCatalog(MemoryBackend(SKILLS))
-    server = SkillServer(catalog, listing=ListingPolicy(search_tool=None))
+    server = SkillServer(catalog, listing=ListingPolicy(search=False))
     tools, result = await call(server, "search_skills", {"query": "pdf"})
     assert tools == ["list_skills", "load_skill", "load_skill_resource"]
     assert result.is_error
