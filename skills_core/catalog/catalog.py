@@ -24,15 +24,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import os
-from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import Any, Self
+from collections.abc import AsyncIterator, Sequence
 
 from backends.base import Backend
 from backends.errors import SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, Limits
-from backends.opener import open_backend
-from backends.resource import AsyncResource
 from skills_core.catalog.attachments import Attachable
 from skills_core.catalog.bodies import BodyStore, default_body_cache
 from skills_core.catalog.cache_link import CacheOption, cache_link
@@ -52,13 +48,12 @@ from skills_core.format.problems import SkillProblem
 from skills_core.telemetry import SOURCE, mark_error, span
 
 
-class SkillCatalog(AsyncResource, SkillBytes, Attachable):
+class SkillCatalog(SkillBytes, Attachable):
     """The skills of one backend, kept current by :meth:`refresh`.
 
-    Whoever opens a backend closes it: ``SkillCatalog(backend)`` never closes the backend it
-    is given (its opener does, ``async with open_backend(url) as backend``), while
-    :meth:`open` opens one and owns it, so ``async with SkillCatalog.open(url) as catalog``
-    (or :meth:`aclose`) closes it.
+    ``SkillCatalog(open_backend(url))`` is the catalog of a path or URL. Whoever opens a
+    backend closes it: the catalog never closes the backend it is given (its opener does,
+    ``async with open_backend(url) as backend``).
 
     Args:
         backend: Where the skills live.
@@ -102,7 +97,6 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
         lock: LockSource | None = None,
     ) -> None:
         self._backend = backend
-        self._owns_backend = False
         self._limits = limits
         self._format_limits = format_limits
         file_lists = FileLists(backend)
@@ -131,34 +125,6 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
         )
         self._reads = SkillReads(backend, limits, self._loader, file_lists, bodies)
         self._refresher = Refresher(backend, self._loader, self._cache, file_lists, lock_file)
-
-    @classmethod
-    def open(
-        cls,
-        source: str | os.PathLike[str],
-        /,
-        *,
-        storage_options: Mapping[str, Any] | None = None,
-        **options: Any,
-    ) -> Self:
-        """A catalog of the backend :func:`~backends.open_backend` gives ``source``, owned by it.
-
-        Nothing is read or connected until the first :meth:`refresh`; :meth:`aclose` closes
-        the backend.
-
-        Args:
-            source: Any path or URL :func:`~backends.open_backend` accepts.
-            storage_options: Options for the backend (credentials, endpoints).
-            **options: The catalog's keyword options (``strict``, ``limits``...).
-        """
-        catalog = cls(open_backend(source, **(storage_options or {})), **options)
-        catalog._owns_backend = True
-        return catalog
-
-    async def aclose(self) -> None:
-        """Close the backend if this catalog opened it (:meth:`open`); else leave it open."""
-        if self._owns_backend:
-            await self._backend.aclose()
 
     def __repr__(self) -> str:
         return f"SkillCatalog({self._backend!r}, {len(self.snapshot.skills)} skills)"
