@@ -12,11 +12,12 @@ import argparse
 import importlib
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, cast
 
 from skills_core.cli import exits
-from skills_core.cli.arguments import ArgumentParser
+from skills_core.cli.arguments import SOURCE_RULE, ArgumentParser
 
 
 class Command(NamedTuple):
@@ -48,13 +49,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("lock", "pin the skills at URL by the sha256 of every file (--check, --update)"),
 )
 
-_EPILOG = """\
-URL is a skills folder, a file:// or memory: URL, or any URL open_backend accepts;
-without one, commands use the example skills shipped with skillfs.
+_EPILOG = f"""\
+{textwrap.fill(SOURCE_RULE, 79)}
 
-exit codes: 0 ok, 1 validation errors (validate, show, bundle, publish), 2 usage error, or the
-source cannot be opened or listed, or the output cannot be written, or serve cannot bind its
-address; 130 Ctrl-C.
+{exits.help_text()}
+
 run 'skillfs COMMAND --help' for a command's options."""
 
 

@@ -13,6 +13,15 @@ from typing import NoReturn
 
 from skills_core.cli import exits
 
+SOURCE_RULE = (
+    "URL is where the skills are: a skills folder, one skill's folder, a .zip bundle, or any "
+    "URL open_backend opens (file://, memory:, s3://, gs://, github://, https://...); without "
+    "it, the example skills shipped with skillfs. It comes first and may be left out: "
+    "'skillfs show NAME' reads the examples, 'skillfs show URL NAME' reads URL (approve NAME "
+    "and search QUERY likewise). new, keygen, cache, approvals and completion read no URL."
+)
+"""The one rule for when an argument is a source and when a name, in every ``--help``."""
+
 _DOTTED_NUMBERS = re.compile(r"[0-9.]+")
 _HIGHEST_PORT = 65535
 

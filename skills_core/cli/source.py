@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from backends.base import Backend
-from backends.errors import UnsupportedSourceError
+from backends.errors import SkillNotFoundError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
 from backends.index.redirects import WEB
 from backends.local import LocalBackend
@@ -19,6 +20,7 @@ from backends.remote.urls import protocol_of
 from backends.schemes import backend_factory
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.cli.arguments import SOURCE_RULE
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 """The example skills shipped inside the package, used when a command gets no URL."""
@@ -28,7 +30,10 @@ logging.getLogger("skillfs").addHandler(logging.NullHandler())
 
 
 def add_url_argument(parser: argparse.ArgumentParser, *, skill_folder: bool = True) -> None:
-    """Add the optional ``URL`` positional every reading command takes."""
+    """Add the optional ``URL`` positional every reading command takes, first, and its rule.
+
+    The rule (:data:`~skills_core.cli.arguments.SOURCE_RULE`) ends the command's ``--help``.
+    """
     what = "a skills folder (or one skill's folder)" if skill_folder else "a skills folder"
     parser.add_argument(
         "url",
@@ -37,6 +42,7 @@ def add_url_argument(parser: argparse.ArgumentParser, *, skill_folder: bool = Tr
         help=f"{what}, file:// or memory: URL, or any URL open_backend accepts "
         "(default: the bundled example skills)",
     )
+    parser.epilog = SOURCE_RULE
 
 
 def open_root(url: str | None) -> Backend:
@@ -47,6 +53,41 @@ def open_root(url: str | None) -> Backend:
         MissingDependencyError: The URL needs an optional extra.
     """
     return open_backend(EXAMPLES if url is None else url)
+
+
+@contextmanager
+def reading_name(name: str | None, command: str) -> Iterator[None]:
+    """Say so when a NAME the source does not serve names a source (:func:`source_hint`).
+
+    Raises:
+        SkillNotFoundError: Raised inside, with the hint added.
+    """
+    try:
+        yield
+    except SkillNotFoundError as exc:
+        hint = "" if name is None else source_hint(name, command)
+        if not hint:
+            raise
+        raise SkillNotFoundError(exc.message + hint, location=exc.location) from None
+
+
+def source_hint(argument: str, command: str, then: str = "NAME") -> str:
+    """What to add when ``argument``, read as a NAME (or QUERY), names a source instead.
+
+    ``"; 'skills' is a folder: a source comes first, as in 'skillfs show skills NAME'"`` when
+    ``argument`` is a local folder or file, or holds ``://``; else ``""``. Checks the
+    filesystem: call it outside the event loop.
+    """
+    if os.path.isdir(argument):
+        what = "a folder"
+    elif os.path.exists(argument):
+        what = "a file"
+    elif "://" in argument:
+        what = "a URL"
+    else:
+        return ""
+    example = f"skillfs {command} {argument} {then}"
+    return f"; {argument!r} is {what}: a source comes first, as in {example!r}"
 
 
 def add_trust_option(parser: argparse.ArgumentParser) -> None:

@@ -15,14 +15,16 @@ from backends.base import Backend
 from backends.digests import is_digest, skill_digest
 from skills_core.catalog.approvals import Approval, ApprovalStore
 from skills_core.cli import exits, running
-from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.cli.source import add_url_argument, load_catalog, open_source, reading_name
 from skills_core.cli.terminal import print_message
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL, the skill's name and what to approve."""
     add_url_argument(parser, skill_folder=False)
-    parser.add_argument("name", metavar="NAME", help="the skill to approve, as it is served")
+    parser.add_argument(
+        "name", metavar="NAME", help="the skill to approve, as it is served (after URL, if any)"
+    )
     parser.add_argument("--scripts", action="store_true", help="let its scripts run")
     parser.add_argument(
         "--tools", action="store_true", help="honour its allowed-tools where withheld"
@@ -45,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
         print_message("error", None, "say what to approve: --scripts, --tools or both")
         return exits.USAGE
     source = open_source(args.url)
-    approval = running.run(_approve(source, args.name, args.scripts, args.tools, args.digest))
+    with reading_name(args.name, "approve"):
+        approving = _approve(source, args.name, args.scripts, args.tools, args.digest)
+        approval = running.run(approving)
     if isinstance(approval, str):
         message = (
             f"skill {args.name!r} is {approval} now, not {args.digest} as reviewed; "

@@ -35,6 +35,7 @@ from skills_core.cli.source import (
     add_url_argument,
     load_catalog,
     open_source,
+    reading_name,
 )
 from skills_core.cli.terminal import Style, print_message, printable
 from skills_core.format.models import Skill
@@ -58,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
     url, name = args.url, args.name
     if url is None and (os.sep in name or "/" in name):
         url, name = name, None  # one skill's folder, as every reading command takes it
-    entry, shown = running.run(_fetch(open_source(url), name, cache=args.cache, lock=args.lock))
+    with reading_name(name, "show"):
+        fetching = _fetch(open_source(url), name, cache=args.cache, lock=args.lock)
+        entry, shown = running.run(fetching)
     if shown is None:
         return exits.INVALID
     skill, digest = shown
