@@ -1,4 +1,4 @@
-"""``skillfs approve [URL] NAME [--scripts] [--tools] [--digest D]``: approve a skill's content.
+"""``skillfs approve [URL] NAME [--scripts] [--tools] [--digest D] [--json]``: approve a skill.
 
 The approval is stored by the digest of every file of the skill (see
 :mod:`skills_core.catalog.approvals`): once any file changes, the skill needs approval again.
@@ -15,6 +15,7 @@ from backends.base import Backend
 from backends.digests import is_digest, skill_digest
 from skills_core.catalog.approvals import Approval, ApprovalStore
 from skills_core.cli import exits, running
+from skills_core.cli.output import add_json_flag, print_json
 from skills_core.cli.source import add_url_argument, load_catalog, open_source, reading_name
 from skills_core.cli.terminal import print_message
 
@@ -36,6 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="approve only if the skill's content still has this digest (what 'skillfs show' "
         "printed when you reviewed it)",
     )
+    add_json_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +59,10 @@ def run(args: argparse.Namespace) -> int:
         )
         print_message("error", source.location, message)
         return exits.INVALID
-    print(f"approved {approval.grants} of skill {approval.name!r} ({approval.digest})")
+    if args.json:
+        print_json(approval._asdict())
+    else:
+        print(f"approved {approval.grants} of skill {approval.name!r} ({approval.digest})")
     return exits.OK
 
 
