@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 import textwrap
+import warnings
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, cast
 
@@ -107,6 +108,10 @@ def _run(module: CommandModule, args: argparse.Namespace) -> int:
     from backends.errors import SkillfsError
     from skills_core.cli.terminal import print_message
 
+    def show_warning(message: Warning | str, *_: object, **__: object) -> None:
+        print_message("warning", None, str(message))  # one line, as every other warning
+
+    warnings.showwarning = show_warning
     try:
         return module.run(args)
     except SkillfsError as exc:

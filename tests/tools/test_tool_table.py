@@ -84,7 +84,10 @@ def test_tool_names_rename_every_tool_of_the_table() -> None:
 
 
 def test_the_budget_notes_name_the_tables_tools() -> None:
-    listing = ListingPolicy(budget=10).listing([SkillMetadata(name="pdf", description="d" * 50)])
+    policy = ListingPolicy(budget=300)
+    listing = policy.listing(
+        [SkillMetadata(name=f"s{index}", description="d" * 50) for index in range(9)]
+    )
     assert f"`{SEARCH_SKILLS}`" in listing["note"]
 
 
