@@ -37,6 +37,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("list", "list the skills at URL (default: the bundled examples)"),
     Command("validate", "check every skill at URL, or one skill folder, against the spec"),
     Command("show", "show one skill: metadata, files and instructions"),
+    Command("search", "find the skills that fit a request, best first: what search_skills gives"),
     Command("prompt", "print the <available_skills> block for a system prompt"),
     Command("bundle", "write the skills at URL that load into one deterministic zip"),
     Command("publish", "publish the skills at URL as a well-known index for any host or bucket"),

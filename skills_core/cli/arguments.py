@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import re
+from collections.abc import Callable
 from typing import NoReturn
 
 from skills_core.cli import exits
@@ -51,6 +52,15 @@ def positive_seconds(text: str) -> float:
 def characters(text: str) -> int:
     """A count of characters, 0 or more."""
     return _integer(text, 0, None, "a whole number of characters, 0 or more")
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """The type of a whole number from ``low`` to ``high``."""
+
+    def check(text: str) -> int:
+        return _integer(text, low, high, f"a whole number from {low} to {high}")
+
+    return check
 
 
 def port(text: str) -> int:
