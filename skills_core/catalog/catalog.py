@@ -34,7 +34,7 @@ from skills_core.catalog.bodies import BodyStore, default_body_cache
 from skills_core.catalog.cache_link import CacheOption, cache_link
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
-from skills_core.catalog.loading import Loader
+from skills_core.catalog.loading import Loader, Progress
 from skills_core.catalog.lock import LockSource, SkillLock
 from skills_core.catalog.prompt import format_available_skills
 from skills_core.catalog.refresher import Refresher
@@ -250,14 +250,16 @@ class SkillCatalog(SkillBytes, Attachable):
             async for report in reports:
                 yield report
 
-    async def refresh(self) -> ReloadReport:
+    async def refresh(self, *, progress: Progress | None = None) -> ReloadReport:
         """List the backend and re-read only what changed; see the module docstring.
 
-        Where OpenTelemetry is in use, each refresh is a ``skillfs.refresh`` span
-        (:mod:`skills_core.telemetry`).
+        ``progress``, when given, is called with (SKILL.md files read, files to read) as
+        new and changed skills are fetched, batch by batch (a local folder's first load reads
+        them with its listing: nothing to report). Where OpenTelemetry is in use, each refresh
+        is a ``skillfs.refresh`` span (:mod:`skills_core.telemetry`).
         """
         with span("skillfs.refresh", {SOURCE: self._backend.location}) as current:
-            report = await self._refresher.refresh()
+            report = await self._refresher.refresh(progress)
             if current is not None:
                 current.set_attributes(report.telemetry())
                 if report.failure is not None:

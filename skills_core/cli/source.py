@@ -20,6 +20,7 @@ from backends.remote.urls import protocol_of
 from backends.schemes import backend_factory
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.loading import Progress
 from skills_core.cli.arguments import SOURCE_RULE
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -173,13 +174,20 @@ def add_lock_flag(parser: argparse.ArgumentParser) -> None:
 
 
 async def load_catalog(
-    source: Backend, *, strict: bool = False, cache: bool, lock: str | None = None
+    source: Backend,
+    *,
+    strict: bool = False,
+    cache: bool,
+    lock: str | None = None,
+    progress: Progress | None = None,
 ) -> SkillCatalog:
     """A catalog of ``source`` after one refresh, through the catalog cache if ``cache``.
+
+    ``progress`` hears how many SKILL.md files the refresh read.
 
     Raises:
         SkillfsError: The source (or the ``lock`` file) could not be read (in one line).
     """
     catalog = SkillCatalog(source, strict=strict, cache=cache, lock=lock)
-    (await catalog.refresh()).raise_for_failure()
+    (await catalog.refresh(progress=progress)).raise_for_failure()
     return catalog

@@ -1,26 +1,29 @@
-"""``skillfs lock [URL] [-o FILE] [--check | --update NAME] [--json]``: pin skills by content.
+"""``skillfs lock [URL] [-o FILE] [--check | --update NAME] [--json] [-q]``: pin by content.
 
 Writes the lock of :mod:`skills_core.catalog.lock` for every skill ``skillfs list`` serves;
 ``--check`` lists what differs from the lock (exit 1), a CI gate; ``--update NAME`` re-pins one
 skill and leaves the others as locked. Without a URL, ``--check`` and ``--update`` read the
-source the lock records.
+source the lock records. On a terminal, progress bars count the SKILL.md files read and the
+skills hashed (not with ``--quiet``).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from skills_core.catalog.lock import DEFAULT_LOCK_FILE, SkillLock
 from skills_core.catalog.lock_build import lock_of
 from skills_core.cli import exits, running
 from skills_core.cli.output import add_json_flag, plural, print_json, report_catalog
+from skills_core.cli.progress import add_quiet_flag, progress_bar
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import print_message, printable
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL, ``-o/--output``, ``--check``, ``--update`` and ``--json``."""
+    """Add the URL, ``-o/--output``, ``--check``, ``--update``, ``--json`` and ``--quiet``."""
     add_url_argument(parser)
     parser.add_argument(
         "-o",
@@ -37,16 +40,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     mode.add_argument("--update", metavar="NAME", help="re-pin skill NAME in FILE")
     add_json_flag(parser)
+    add_quiet_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Write, check or update the lock file."""
     locked = SkillLock.read(args.output) if args.check or args.update else None
     url = args.url if args.url is not None or locked is None else locked.source
-    catalog = running.run(load_catalog(open_source(url), cache=False))
+    with progress_bar(sys.stderr, noun="SKILL.md files read", quiet=args.quiet) as read:
+        catalog = running.run(load_catalog(open_source(url), cache=False, progress=read))
     if report_catalog(catalog):
         return exits.USAGE
-    current = running.run(lock_of(catalog))
+    with progress_bar(sys.stderr, noun="skills hashed", quiet=args.quiet) as hashed:
+        current = running.run(lock_of(catalog, hashed))
     if locked is None:
         return _write(args, current)
     if args.update:
