@@ -49,6 +49,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("approve", "approve one skill's current content: run its scripts, honour its tools"),
     Command("approvals", "list the stored approvals, or revoke one (--revoke NAME|DIGEST)"),
     Command("lock", "pin the skills at URL by the sha256 of every file (--check, --update)"),
+    Command("completion", "print the script that makes bash, zsh or fish complete skillfs"),
 )
 
 _EPILOG = f"""\
@@ -71,6 +72,10 @@ class CommandModule(Protocol):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``skillfs`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    if argv is None and "_ARGCOMPLETE" in os.environ:  # a shell asks (skillfs completion)
+        from skills_core.cli.completion import complete
+
+        complete(build_parser)
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser, module = build_parser(_command_name(arguments))
     try:

@@ -8,9 +8,10 @@ import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from backends.base import Backend
-from backends.errors import SkillNotFoundError, UnsupportedSourceError
+from backends.errors import SkillfsError, SkillNotFoundError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
 from backends.index.redirects import WEB
 from backends.local import LocalBackend
@@ -21,6 +22,7 @@ from backends.schemes import backend_factory
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
+from skills_core.cli import running
 from skills_core.cli.arguments import SOURCE_RULE
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -36,14 +38,28 @@ def add_url_argument(parser: argparse.ArgumentParser, *, skill_folder: bool = Tr
     The rule (:data:`~skills_core.cli.arguments.SOURCE_RULE`) ends the command's ``--help``.
     """
     what = "a skills folder (or one skill's folder)" if skill_folder else "a skills folder"
-    parser.add_argument(
+    action = parser.add_argument(
         "url",
         nargs="?",
         metavar="URL",
         help=f"{what}, file:// or memory: URL, or any URL open_backend accepts "
         "(default: the bundled example skills)",
     )
+    action.completer = source_paths  # type: ignore[attr-defined]  # what argcomplete reads
     parser.epilog = SOURCE_RULE
+
+
+def source_paths(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[str]:
+    """Complete a URL: local paths, while no positional was given (else NAME or QUERY is next).
+
+    An argcomplete completer: with ``show URL NAME``, argparse gives a lone word to NAME, and
+    the URL slot stays open although the source was given.
+    """
+    if any(getattr(parsed_args, dest, None) is not None for dest in ("url", "name", "query")):
+        return []
+    from argcomplete.completers import FilesCompleter
+
+    return list(FilesCompleter()(prefix))
 
 
 def open_root(url: str | None) -> Backend:
@@ -89,6 +105,27 @@ def source_hint(argument: str, command: str, then: str = "NAME") -> str:
         return ""
     example = f"skillfs {command} {argument} {then}"
     return f"; {argument!r} is {what}: a source comes first, as in {example!r}"
+
+
+def add_name_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add the ``NAME`` positional that follows ``URL``, completed with the source's skills."""
+    action = parser.add_argument("name", metavar="NAME", help=what)
+    action.completer = skill_names  # type: ignore[attr-defined]  # what argcomplete reads
+
+
+def skill_names(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[str]:
+    """Complete a NAME: the skills of the source given before it, else of the bundled examples.
+
+    An argcomplete completer (set as the NAME argument's ``completer``). With one word before
+    the cursor, argparse gives it to NAME: then that word is the source, and NAME is being
+    typed. Nothing is offered when the source cannot be read.
+    """
+    url = parsed_args.url if parsed_args.url is not None else getattr(parsed_args, "name", None)
+    try:
+        catalog = running.run(load_catalog(open_source(url), cache=True))
+    except (SkillfsError, OSError):
+        return []
+    return [meta.name for meta in catalog.list() if meta.name.startswith(prefix)]
 
 
 def add_trust_option(parser: argparse.ArgumentParser) -> None:

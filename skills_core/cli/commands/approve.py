@@ -16,16 +16,20 @@ from backends.digests import is_digest, skill_digest
 from skills_core.catalog.approvals import Approval, ApprovalStore
 from skills_core.cli import exits, running
 from skills_core.cli.output import add_json_flag, print_json
-from skills_core.cli.source import add_url_argument, load_catalog, open_source, reading_name
+from skills_core.cli.source import (
+    add_name_argument,
+    add_url_argument,
+    load_catalog,
+    open_source,
+    reading_name,
+)
 from skills_core.cli.terminal import print_message
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL, the skill's name and what to approve."""
     add_url_argument(parser, skill_folder=False)
-    parser.add_argument(
-        "name", metavar="NAME", help="the skill to approve, as it is served (after URL, if any)"
-    )
+    add_name_argument(parser, "the skill to approve, as it is served")
     parser.add_argument("--scripts", action="store_true", help="let its scripts run")
     parser.add_argument(
         "--tools", action="store_true", help="honour its allowed-tools where withheld"

@@ -32,6 +32,7 @@ from skills_core.cli.output import (
 from skills_core.cli.source import (
     add_cache_flag,
     add_lock_flag,
+    add_name_argument,
     add_url_argument,
     load_catalog,
     open_source,
@@ -46,10 +47,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_url_argument(parser)
     add_cache_flag(parser)
     add_lock_flag(parser)
-    parser.add_argument(
-        "name",
-        metavar="NAME",
-        help="the skill to show: its name or its folder's; alone, a path to one skill's folder",
+    add_name_argument(
+        parser, "the skill to show: its name or its folder's; alone, a path to one skill's folder"
     )
     add_json_flag(parser)
 
