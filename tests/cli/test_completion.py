@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 from skills_core.cli.app import COMMANDS
 from tests.cli.conftest import GOOD
 from tests.cli.test_subprocess import ROOT, skillfs
+from tests.support.processes import run_python
 
 # Records the modules loaded when argcomplete ends the process (with os._exit, so no atexit).
 _RECORD_AT_EXIT = """
@@ -37,8 +37,6 @@ def completions(line: str, tmp_path: Path, *, cwd: Path = ROOT) -> tuple[list[st
     """What ``skillfs`` offers for ``line`` (cursor at its end), and the modules it loaded."""
     answer, record = tmp_path / "answer", tmp_path / "modules.json"
     env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
         "_ARGCOMPLETE": "1",
         "_ARGCOMPLETE_SHELL": "bash",
         "_ARGCOMPLETE_IFS": "\n",
@@ -46,26 +44,15 @@ def completions(line: str, tmp_path: Path, *, cwd: Path = ROOT) -> tuple[list[st
         "COMP_LINE": line,
         "COMP_POINT": str(len(line)),
     }
-    done = subprocess.run(
-        [sys.executable, "-c", _RECORD_AT_EXIT, str(record)],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = run_python("-c", _RECORD_AT_EXIT, str(record), cwd=cwd, env=env)
     assert done.returncode == 0, done.stderr
     offered = [word.strip() for word in answer.read_text().split("\n") if word.strip()]
     return offered, set(json.loads(record.read_text()))
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    for name, text in GOOD.items():
-        (tmp_path / "skills" / name).mkdir(parents=True)
-        (tmp_path / "skills" / name / "SKILL.md").write_text(text)
-    return tmp_path / "skills"
+def root(good_root: Path) -> Path:
+    return good_root
 
 
 def test_commands_complete_without_loading_any_command(tmp_path: Path) -> None:

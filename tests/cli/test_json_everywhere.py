@@ -17,11 +17,8 @@ NO_RESULTS = {"serve": "stdout is the MCP protocol", "completion": "prints a she
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    for name, text in GOOD.items():
-        (tmp_path / "skills" / name).mkdir(parents=True)
-        (tmp_path / "skills" / name / "SKILL.md").write_text(text)
-    return tmp_path / "skills"
+def root(good_root: Path) -> Path:
+    return good_root
 
 
 @pytest.fixture

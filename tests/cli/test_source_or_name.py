@@ -8,19 +8,15 @@ import pytest
 
 from skills_core.cli.app import COMMANDS
 from skills_core.cli.arguments import SOURCE_RULE
-from tests.cli.conftest import GOOD
 from tests.cli.test_subprocess import skillfs
 
 READS_NO_SOURCE = {"new", "keygen", "cache", "approvals", "completion"}
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def project(good_root: Path) -> Path:
     """A project folder holding a ``skills`` folder, as openai/skills does."""
-    for name, text in GOOD.items():
-        (tmp_path / "skills" / name).mkdir(parents=True)
-        (tmp_path / "skills" / name / "SKILL.md").write_text(text)
-    return tmp_path
+    return good_root.parent
 
 
 @pytest.mark.parametrize("command", ["show", "approve"])
