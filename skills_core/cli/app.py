@@ -73,7 +73,7 @@ class CommandModule(Protocol):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``skillfs`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
     if argv is None and "_ARGCOMPLETE" in os.environ:  # a shell asks (skillfs completion)
-        from skills_core.cli.completion import complete
+        from skills_core.cli.commands.completion import complete
 
         complete(build_parser)
     arguments = list(sys.argv[1:] if argv is None else argv)
