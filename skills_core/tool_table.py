@@ -3,11 +3,13 @@
 Every adapter declares its tools from :data:`TOOLS` (the ADK toolset, the MCP server) and the
 catalog budget's notes name tools from it, so adding a tool is a row here and its
 implementation (:class:`~skills_core.tools.SkillTools`). The names are google-adk's own
-``SkillToolset`` names. This module imports nothing of skillfs, so every layer may read it.
+``SkillToolset`` names; what one adapter calls them is a :class:`ToolNames`, the one place a
+tool is renamed. This module imports nothing of skillfs, so every layer may read it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -166,3 +168,29 @@ TOOLS: Mapping[str, ToolDeclaration] = {
     )
 }
 """Every skill tool, by default name, in the order adapters offer them."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolNames:
+    """What each skill tool is called; rename any (``ToolNames(load_skill="skill")``).
+
+    The one place a tool's name is given: the ADK toolset takes it in ``Prompts(names=...)``
+    (``SkillsToolset(tool_name_prefix=...)`` prefixes all of them, as for any ADK toolset),
+    and the notes of a listing within a budget name the tools by it.
+    """
+
+    list_skills: str = LIST_SKILLS
+    load_skill: str = LOAD_SKILL
+    load_skill_resource: str = LOAD_SKILL_RESOURCE
+    run_skill_script: str = RUN_SKILL_SCRIPT
+    search_skills: str = SEARCH_SKILLS
+
+    def prefixed(self, prefix: str | None) -> ToolNames:
+        """The names as the model sees them under an ADK ``tool_name_prefix``."""
+        if not prefix:
+            return self
+        return ToolNames(*(f"{prefix}_{name}" for name in dataclasses.astuple(self)))
+
+
+DEFAULT_NAMES = ToolNames()
+"""google-adk's names, which the MCP server always uses."""

@@ -17,8 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 ONLY = {
     "google": ("skills_core.adk",),
     "skills_core.cli": ("skills_core.cli",),
+    "argcomplete": ("skills_core.cli",),
 }
-"""What only these layers may import: google-adk in its adapter, and nothing imports the CLI."""
+"""What only these layers may import: google-adk in its adapter, nothing imports the CLI, and
+only the CLI completes shells."""
 
 ADAPTERS = ("skills_core.mcp", "skills_core.adk")
 ABOVE_CATALOG = ("skills_core.context", "skills_core.tools", "skills_core.bundle", *ADAPTERS)

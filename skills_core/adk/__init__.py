@@ -3,10 +3,13 @@
 This package is the only part of skillfs that imports google.adk; ``import skills_core`` and
 the CLI never do. The one way in is :class:`SkillsToolset` (or :func:`with_skills`, which adds
 one to an agent); the plugins, the coordinator's provider and the adapters for ADK's own
-``SkillToolset`` are modes of it (docs/adk.md, "Which entry point").
+``SkillToolset`` are modes of it (docs/adk.md, "Which entry point"). The names an agent with
+skills needs all come from here: the catalog and its opener, and the script policy, are
+re-exported from their own packages.
 
->>> from skills_core.adk import SkillsToolset
->>> agent = LlmAgent(name="assistant", model=..., tools=[SkillsToolset(catalog)])  # doctest: +SKIP
+>>> from skills_core.adk import ScriptPolicy, SkillCatalog, SkillsToolset, open_backend
+>>> catalog = SkillCatalog(open_backend("./skills"))  # doctest: +SKIP
+>>> tools = [SkillsToolset(catalog, scripts=ScriptPolicy(timeout=30))]  # doctest: +SKIP
 """
 
 from backends.errors import MissingDependencyError, install_command
@@ -18,17 +21,20 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         f"skills_core.adk needs google-adk: {install_command('adk')}"
     ) from exc
 
+from backends.opener import open_backend
 from skills_core.adk.attach import with_skills
 from skills_core.adk.auto_skills import AutoSkillsPlugin
 from skills_core.adk.convert import load_adk_skills, to_adk_skill
 from skills_core.adk.coordination import SkillContextProvider, agent_tool_registry
 from skills_core.adk.executor import CodeExecutorRunner
 from skills_core.adk.guard import ACTIVE_SKILL_KEY, SkillToolGuard, activate_skill
-from skills_core.adk.names import ToolNames
 from skills_core.adk.options import Listing, Loading, Prompts
 from skills_core.adk.registry import CatalogSkillRegistry
 from skills_core.adk.system_prompt import PromptContext
 from skills_core.adk.toolset import SkillsToolset
+from skills_core.catalog.catalog import SkillCatalog
+from skills_core.tool_table import ToolNames
+from skills_core.tools.policy import ScriptPolicy
 
 __all__ = [
     "ACTIVE_SKILL_KEY",
@@ -39,6 +45,8 @@ __all__ = [
     "Loading",
     "PromptContext",
     "Prompts",
+    "ScriptPolicy",
+    "SkillCatalog",
     "SkillContextProvider",
     "SkillToolGuard",
     "SkillsToolset",
@@ -46,6 +54,7 @@ __all__ = [
     "activate_skill",
     "agent_tool_registry",
     "load_adk_skills",
+    "open_backend",
     "to_adk_skill",
     "with_skills",
 ]

@@ -17,7 +17,6 @@ from skills_core.adk.executor import running_in
 from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
 from skills_core.adk.inline import InlineFiles
-from skills_core.adk.names import ToolNames
 from skills_core.adk.tool import Handler, SkillTool
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED, SCRIPT_NOT_APPROVED
@@ -32,6 +31,7 @@ from skills_core.tool_table import (
     RUN_SKILL_SCRIPT,
     TOOLS,
     ToolDeclaration,
+    ToolNames,
 )
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import script_arguments

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from skills_core.adk.fork import AgentResolver, ModelResolver
-from skills_core.adk.names import ToolNames
 from skills_core.adk.system_prompt import (
     SkillsDescription,
     SystemPrompt,
@@ -20,6 +19,7 @@ from skills_core.adk.system_prompt import (
     default_system_prompt,
 )
 from skills_core.context.budget import ListingPolicy
+from skills_core.tool_table import ToolNames
 from skills_core.tools.content import ContentBuilder, skill_body
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
 
@@ -31,23 +31,20 @@ class Listing(ListingPolicy):
     """How the model discovers the catalog, and how much of it it is shown.
 
     The listing policy :class:`~skills_core.tools.SkillTools` takes (``budget``,
-    ``include_tags``, ``exclude_tags``; the toolset sets the tool names its notes point to),
-    plus how the model reaches it.
+    ``include_tags``, ``exclude_tags``, ``search``: by default ``search_skills`` is offered
+    when there is a ``budget``), plus how the model reaches it. Over the budget, descriptions
+    shorten, then each skill takes one line, then only names are listed, then as many names as
+    fit and a count with ``search_skills``, and the model is told (see
+    :mod:`skills_core.context.fitting`), the notes naming the tools as ``Prompts(names=...)``
+    and the toolset's prefix do. Skills whose ``paths`` miss the session's context path (state
+    ``"skillfs:context_path"``) are not listed; filters apply before the budget.
 
     Attributes:
         discovery: ``"lazy"``: the model calls ``list_skills``; ``"eager"``: the catalog is
             written into the system instruction and ``list_skills`` is not offered.
-        search: Offer ``search_skills``, a ranked search of the catalog (for large
-            catalogs); by default, when there is a ``budget``. Over the budget, descriptions
-            shorten, then each skill takes one line, then only names are listed, then as many
-            names as fit and a count with ``search_skills``, and the model is told (see
-            :mod:`skills_core.context.fitting`). Skills whose ``paths``
-            miss the session's context path (state ``"skillfs:context_path"``) are not
-            listed; filters apply before the budget.
     """
 
     discovery: Discovery = "lazy"
-    search: bool | None = None
 
     def __post_init__(self) -> None:
         if self.discovery not in ("lazy", "eager"):
@@ -57,11 +54,6 @@ class Listing(ListingPolicy):
     def eager(self) -> bool:
         """Whether the catalog goes into the system instruction."""
         return self.discovery == "eager"
-
-    @property
-    def searches(self) -> bool:
-        """Whether ``search_skills`` is offered."""
-        return self.budget is not None if self.search is None else self.search
 
 
 @dataclass(frozen=True, slots=True)

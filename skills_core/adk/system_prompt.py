@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from skills_core.adk.names import ToolNames
 from skills_core.format.models import SkillMetadata
-from skills_core.tool_table import LOAD_SKILL, TOOLS
+from skills_core.tool_table import LOAD_SKILL, TOOLS, ToolNames
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import inspect
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from google.adk.agents.readonly_context import ReadonlyContext
 from google.adk.models.llm_request import LlmRequest
@@ -84,11 +84,6 @@ class SkillsToolset(BaseToolset):
         loading = loading or Loading()
         self._names = prompts.names
         seen = self._names.prefixed(tool_name_prefix)
-        policy = replace(
-            listing,
-            search_tool=seen.search_skills if listing.searches else None,
-            load_tool=seen.load_skill,
-        )
 
         def serve(catalog: SkillCatalog) -> _Served:
             tools = SkillTools(
@@ -97,7 +92,8 @@ class SkillsToolset(BaseToolset):
                 build_content=loading.build_content,
                 max_resource_bytes=loading.max_resource_bytes,
                 max_load_chars=loading.max_load_chars,
-                listing=policy,
+                listing=listing,
+                names=seen,
                 inline_files=True,
             )
             inline = InlineFiles()
@@ -190,7 +186,7 @@ class SkillsToolset(BaseToolset):
             context_path = context_path_of(tool_context.state)
             tools = served.tools
             listed = tools.listing.prompt(
-                tools.catalog, context_path=context_path, order=served.order
+                tools.catalog, context_path=context_path, order=served.order, names=tools.names
             )
             instructions.append(listed)
         llm_request.append_instructions([text for text in instructions if text])

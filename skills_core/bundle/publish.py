@@ -59,7 +59,8 @@ from backends.paths import SKILL_MD_NAMES
 from backends.remote.output_folder import OutputFolder
 from backends.remote.urls import join_location
 from skills_core.bundle.destination import check_output
-from skills_core.bundle.writer import Progress, deterministic_zip, read_skill_files
+from skills_core.bundle.writer import deterministic_zip, read_skill_files
+from skills_core.catalog.loading import Progress
 from skills_core.catalog.lock import LockSource
 from skills_core.format.models import SkillMetadata
 from skills_core.format.problems import SkillProblem

@@ -26,7 +26,7 @@ import json
 import os
 import zipfile
 from collections import defaultdict
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, cast
 
@@ -39,6 +39,7 @@ from backends.remote.upload import write_bytes
 from backends.remote.zipsafety import bundle_refusals
 from skills_core.bundle.destination import check_output
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.loading import Progress
 from skills_core.catalog.lock import LockSource, refusal
 from skills_core.errors import InvalidSkillsError, LockMismatchError
 from skills_core.format.models import SkillMetadata
@@ -49,9 +50,6 @@ _MODE = 0o644
 _EXECUTABLE_MODE = 0o755
 _UNIX = 3
 _LEVEL = 9
-
-Progress = Callable[[int, int], None]
-"""Called with (skills packed, skills in all) after each skill's files are read."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ import asyncio
 import functools
 import hashlib
 import logging
+import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -61,8 +62,13 @@ class Listing(Protocol):
         """List the backend."""
 
 
+CacheOption = CatalogCache | bool | str | os.PathLike[str]
+"""What every ``cache=`` takes: ``True`` for the default folder, ``False`` for none, a
+:class:`CatalogCache`, or the path of a cache folder."""
+
+
 def cache_link(
-    cache: CatalogCache | bool,
+    cache: CacheOption,
     backend: Backend,
     *,
     strict: bool,
@@ -73,10 +79,20 @@ def cache_link(
 
     ``None`` without a cache, or for a backend whose fingerprints mean nothing to another
     process (memory: a version counter per instance).
+
+    Raises:
+        TypeError: ``cache`` is none of :data:`CacheOption`.
     """
-    if cache is False or not _fingerprints_outlive_the_process(backend):
+    if isinstance(cache, bool):
+        folder = CatalogCache() if cache else None
+    elif isinstance(cache, CatalogCache):
+        folder = cache
+    elif isinstance(cache, str | os.PathLike):
+        folder = CatalogCache(cache)
+    else:
+        raise TypeError(f"cache must be a bool, a CatalogCache or a folder's path, not {cache!r}")
+    if folder is None or not _fingerprints_outlive_the_process(backend):
         return None
-    folder = CatalogCache() if cache is True else cache
     return CacheLink(folder, backend, strict=strict, limits=limits, format_limits=format_limits)
 
 

@@ -24,22 +24,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import os
-from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import Any, Self
+from collections.abc import AsyncIterator, Sequence
 
 from backends.base import Backend
 from backends.errors import SkillNotFoundError, echoed
 from backends.limits import DEFAULT_LIMITS, Limits
-from backends.opener import open_backend
-from backends.resource import AsyncResource
 from skills_core.catalog.attachments import Attachable
 from skills_core.catalog.bodies import BodyStore, default_body_cache
-from skills_core.catalog.cache_link import cache_link
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache_link import CacheOption, cache_link
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_lists import FileLists
-from skills_core.catalog.loading import Loader
+from skills_core.catalog.loading import Loader, Progress
 from skills_core.catalog.lock import LockSource, SkillLock
 from skills_core.catalog.prompt import format_available_skills
 from skills_core.catalog.refresher import Refresher
@@ -53,13 +48,12 @@ from skills_core.format.problems import SkillProblem
 from skills_core.telemetry import SOURCE, mark_error, span
 
 
-class SkillCatalog(AsyncResource, SkillBytes, Attachable):
+class SkillCatalog(SkillBytes, Attachable):
     """The skills of one backend, kept current by :meth:`refresh`.
 
-    Whoever opens a backend closes it: ``SkillCatalog(backend)`` never closes the backend it
-    is given (its opener does, ``async with open_backend(url) as backend``), while
-    :meth:`open` opens one and owns it, so ``async with SkillCatalog.open(url) as catalog``
-    (or :meth:`aclose`) closes it.
+    ``SkillCatalog(open_backend(url))`` is the catalog of a path or URL. Whoever opens a
+    backend closes it: the catalog never closes the backend it is given (its opener does,
+    ``async with open_backend(url) as backend``).
 
     Args:
         backend: Where the skills live.
@@ -75,9 +69,11 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
             :mod:`skills_core.catalog.bodies`).
         body_cache: With ``keep_bodies=False``, how many SKILL.md files to keep, most recently
             read first; by default none for local folders, 1,024 for remote backends.
-        cache: A persistent cache (``True`` for the default folder) that a new process's first
-            refresh starts from, so it re-reads only what changed since any process last
-            looked (see :mod:`skills_core.catalog.cache_link`; never for memory backends).
+        cache: A persistent cache that a new process's first refresh starts from, so it
+            re-reads only what changed since any process last looked: ``True`` for the default
+            folder, a cache folder's path, or a
+            :class:`~skills_core.catalog.cache_store.CatalogCache` (see
+            :mod:`skills_core.catalog.cache_link`; never for memory backends).
             Skills it supplies hold no SKILL.md bytes: their bodies are read on demand, as
             with ``keep_bodies=False``.
         lock: A :class:`~skills_core.catalog.lock.SkillLock`, or the path of a lock file (read
@@ -97,11 +93,10 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
         format_limits: FormatLimits = DEFAULT_FORMAT_LIMITS,
         keep_bodies: bool = True,
         body_cache: int | None = None,
-        cache: CatalogCache | bool = False,
+        cache: CacheOption = False,
         lock: LockSource | None = None,
     ) -> None:
         self._backend = backend
-        self._owns_backend = False
         self._limits = limits
         self._format_limits = format_limits
         file_lists = FileLists(backend)
@@ -133,34 +128,6 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
             bodies=BodyStore(backend, self._loader, kept),
             replace=self._refresher.replace,
         )
-
-    @classmethod
-    def open(
-        cls,
-        source: str | os.PathLike[str],
-        /,
-        *,
-        storage_options: Mapping[str, Any] | None = None,
-        **options: Any,
-    ) -> Self:
-        """A catalog of the backend :func:`~backends.open_backend` gives ``source``, owned by it.
-
-        Nothing is read or connected until the first :meth:`refresh`; :meth:`aclose` closes
-        the backend.
-
-        Args:
-            source: Any path or URL :func:`~backends.open_backend` accepts.
-            storage_options: Options for the backend (credentials, endpoints).
-            **options: The catalog's keyword options (``strict``, ``limits``...).
-        """
-        catalog = cls(open_backend(source, **(storage_options or {})), **options)
-        catalog._owns_backend = True
-        return catalog
-
-    async def aclose(self) -> None:
-        """Close the backend if this catalog opened it (:meth:`open`); else leave it open."""
-        if self._owns_backend:
-            await self._backend.aclose()
 
     def __repr__(self) -> str:
         return f"SkillCatalog({self._backend!r}, {len(self.snapshot.skills)} skills)"
@@ -292,14 +259,16 @@ class SkillCatalog(AsyncResource, SkillBytes, Attachable):
             async for report in reports:
                 yield report
 
-    async def refresh(self) -> ReloadReport:
+    async def refresh(self, *, progress: Progress | None = None) -> ReloadReport:
         """List the backend and re-read only what changed; see the module docstring.
 
-        Where OpenTelemetry is in use, each refresh is a ``skillfs.refresh`` span
-        (:mod:`skills_core.telemetry`).
+        ``progress``, when given, is called with (SKILL.md files read, files to read) as
+        new and changed skills are fetched, batch by batch (a local folder's first load reads
+        them with its listing: nothing to report). Where OpenTelemetry is in use, each refresh
+        is a ``skillfs.refresh`` span (:mod:`skills_core.telemetry`).
         """
         with span("skillfs.refresh", {SOURCE: self._backend.location}) as current:
-            report = await self._refresher.refresh()
+            report = await self._refresher.refresh(progress)
             if current is not None:
                 current.set_attributes(report.telemetry())
                 if report.failure is not None:

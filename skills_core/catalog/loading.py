@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypedDict
 
 from backends.base import Backend, SkillDocument, SkillRef
@@ -44,6 +44,10 @@ from skills_core.format.problems import SkillProblem
 
 FETCH_BATCH = 512
 """SKILL.md files fetched and judged together."""
+Progress = Callable[[int, int], None]
+"""Long work's progress hook, called with (done, in all) as it goes: SKILL.md files read by a
+refresh, skills hashed by a lock, skills packed by a bundle."""
+
 LEAN_FETCH_BATCH = 64
 """The same for a catalog keeping metadata only: fewer bytes held at once (its peak memory at
 10,000 skills drops by about 5 MiB against batches of 512) for a few more thread hops."""
@@ -99,11 +103,15 @@ class Loader:
         return await self._backend.list()
 
     async def changes(
-        self, listing: Sequence[ListedDocument], old: CatalogSnapshot
+        self,
+        listing: Sequence[ListedDocument],
+        old: CatalogSnapshot,
+        progress: Progress | None = None,
     ) -> tuple[dict[str, CatalogEntry | None], list[SkillProblem], Reads]:
         """What changed since ``old``, the problems of this refresh, and what it read.
 
         Changes are new or changed entries by folder, and ``None`` for folders gone.
+        ``progress`` hears how many of the SKILL.md files to fetch were read, batch by batch.
         """
         changes: dict[str, CatalogEntry | None] = {}
         read: list[SkillDocument] = []  # by the listing itself
@@ -140,10 +148,7 @@ class Loader:
         problems: list[SkillProblem] = []
         read_bytes = await self._judge_batch(read, read, old, changes, problems)
         await self._judge_batch(from_listing, from_listing, old, changes, problems)
-        for start in range(0, len(pending), self._batch):
-            batch = pending[start : start + self._batch]
-            results = await fetch_many(self._backend, [ref.name for ref in batch])
-            read_bytes += await self._judge_batch(batch, results, old, changes, problems)
+        read_bytes += await self._fetch(pending, old, changes, problems, progress)
         if self.lock is not None:  # by name: a locked skill moved to another folder is not gone
             entries = {**old_entries, **changes}.values()
             problems += self.lock.missing({e.declared_name for e in entries if e is not None})
@@ -151,6 +156,24 @@ class Loader:
             fetched=len(read) + len(pending), bytes_read=read_bytes, reads=1 + len(pending)
         )
         return changes, problems, reads
+
+    async def _fetch(
+        self,
+        pending: Sequence[SkillRef],
+        old: CatalogSnapshot,
+        changes: dict[str, CatalogEntry | None],
+        problems: list[SkillProblem],
+        progress: Progress | None,
+    ) -> int:
+        """Fetch and judge ``pending`` batch by batch into ``changes``; the bytes read."""
+        read_bytes = 0
+        for start in range(0, len(pending), self._batch):
+            batch = pending[start : start + self._batch]
+            results = await fetch_many(self._backend, [ref.name for ref in batch])
+            read_bytes += await self._judge_batch(batch, results, old, changes, problems)
+            if progress is not None:
+                progress(start + len(batch), len(pending))
+        return read_bytes
 
     def judge(
         self,

@@ -9,40 +9,42 @@ the catalog (limits and path confinement apply), and hashed.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from backends.digests import digest_off_loop, is_digest
 from backends.paths import SKILL_MD_NAMES, skill_md_name
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.loading import Progress
 from skills_core.catalog.lock import LockedSkill, SkillLock, refusal
 from skills_core.errors import LockMismatchError
 from skills_core.format.problems import SkillProblem
 
 _PARALLEL_SKILLS = 16
+T = TypeVar("T")
 
 
-async def lock_of(catalog: SkillCatalog) -> SkillLock:
+async def lock_of(catalog: SkillCatalog, progress: Progress | None = None) -> SkillLock:
     """The lock of every skill ``catalog`` serves now (refresh it first).
+
+    ``progress`` hears how many skills were hashed, as each one is.
 
     Raises:
         StorageError: A file of a served skill could not be read.
     """
-    gate = asyncio.Semaphore(_PARALLEL_SKILLS)
-
-    async def locked(name: str) -> LockedSkill:
-        async with gate:
-            return await _locked_skill(catalog, name)
-
-    skills = await asyncio.gather(*(locked(meta.name) for meta in catalog.list()))
+    skills = await _each_skill(catalog, _locked_skill, progress)
     return SkillLock(skills, source=catalog.backend.location)
 
 
-async def lock_problems(catalog: SkillCatalog) -> list[SkillProblem]:
+async def lock_problems(
+    catalog: SkillCatalog, progress: Progress | None = None
+) -> list[SkillProblem]:
     """Each file of a served skill that breaks the catalog's lock, as a ``LOCK_MISMATCH``.
 
     A file breaks it when it differs, when the lock does not name it, or when the lock names
     it and it is gone; each is read through the catalog, which checks it against the lock.
-    An unlocked catalog has none.
+    An unlocked catalog has none. ``progress`` hears how many skills were checked.
 
     Raises:
         StorageError: A file of a served skill could not be read.
@@ -50,14 +52,34 @@ async def lock_problems(catalog: SkillCatalog) -> list[SkillProblem]:
     lock = catalog.lock
     if lock is None:
         return []
-    gate = asyncio.Semaphore(_PARALLEL_SKILLS)
 
-    async def checked(name: str) -> list[SkillProblem]:
-        async with gate:
-            return await _skill_problems(catalog, lock, name)
+    def problems(catalog: SkillCatalog, name: str) -> Awaitable[list[SkillProblem]]:
+        return _skill_problems(catalog, lock, name)
 
-    checks = await asyncio.gather(*(checked(meta.name) for meta in catalog.list()))
+    checks = await _each_skill(catalog, problems, progress)
     return [problem for found in checks for problem in found]
+
+
+async def _each_skill(
+    catalog: SkillCatalog,
+    work: Callable[[SkillCatalog, str], Awaitable[T]],
+    progress: Progress | None,
+) -> list[T]:
+    """``work`` on every served skill, :data:`_PARALLEL_SKILLS` at a time, in name order."""
+    gate = asyncio.Semaphore(_PARALLEL_SKILLS)
+    names = [meta.name for meta in catalog.list()]
+    done = 0
+
+    async def one(name: str) -> T:
+        nonlocal done
+        async with gate:
+            result = await work(catalog, name)
+        done += 1
+        if progress is not None:
+            progress(done, len(names))
+        return result
+
+    return await asyncio.gather(*(one(name) for name in names))
 
 
 async def _skill_problems(catalog: SkillCatalog, lock: SkillLock, name: str) -> list[SkillProblem]:

@@ -23,7 +23,7 @@ from skills_core.catalog.cache_link import CacheLink
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_digests import FileDigests
 from skills_core.catalog.file_lists import FileLists
-from skills_core.catalog.loading import Loader, compare
+from skills_core.catalog.loading import Loader, Progress, compare
 from skills_core.catalog.lock import SkillLock
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
@@ -62,7 +62,7 @@ class Refresher:
         self._lock_file = lock_file
         self._lock = asyncio.Lock()
 
-    async def refresh(self) -> ReloadReport:
+    async def refresh(self, progress: Progress | None = None) -> ReloadReport:
         """List the backend and re-read only what changed; see the module docstring."""
         async with self._lock:
             old = base = self.snapshot
@@ -80,18 +80,22 @@ class Refresher:
                 return self._failed_refresh(old, exc, _listing_code(exc), "listing failed")
             self._file_lists.forget()
             try:
-                return await self._apply(listing, old, base)
+                return await self._apply(listing, old, base, progress)
             except Exception as exc:  # nor may anything unexpected after it
                 return self._failed_refresh(old, exc, codes.REFRESH_FAILED, "refresh failed")
 
     async def _apply(
-        self, listing: Sequence[ListedDocument], old: CatalogSnapshot, base: CatalogSnapshot
+        self,
+        listing: Sequence[ListedDocument],
+        old: CatalogSnapshot,
+        base: CatalogSnapshot,
+        progress: Progress | None,
     ) -> ReloadReport:
         """Load what changed since ``base`` and swap in the new snapshot, if any.
 
         ``base`` is ``old``, or on a first refresh what the persistent cache held.
         """
-        changes, refresh_errors, reads = await self._loader.changes(listing, base)
+        changes, refresh_errors, reads = await self._loader.changes(listing, base, progress)
         shadowing = shadowing_of(listing)
         errors = (*refresh_errors, *self._unavailable(old))
         if not changes and errors == base.refresh_errors and shadowing == base.shadowing:

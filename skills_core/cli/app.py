@@ -12,11 +12,13 @@ import argparse
 import importlib
 import os
 import sys
+import textwrap
+import warnings
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, cast
 
 from skills_core.cli import exits
-from skills_core.cli.arguments import ArgumentParser
+from skills_core.cli.arguments import SOURCE_RULE, ArgumentParser
 
 
 class Command(NamedTuple):
@@ -35,6 +37,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("list", "list the skills at URL (default: the bundled examples)"),
     Command("validate", "check every skill at URL, or one skill folder, against the spec"),
     Command("show", "show one skill: metadata, files and instructions"),
+    Command("search", "find the skills that fit a request, best first: what search_skills gives"),
     Command("prompt", "print the <available_skills> block for a system prompt"),
     Command("bundle", "write the skills at URL that load into one deterministic zip"),
     Command("publish", "publish the skills at URL as a well-known index for any host or bucket"),
@@ -46,15 +49,14 @@ COMMANDS: tuple[Command, ...] = (
     Command("approve", "approve one skill's current content: run its scripts, honour its tools"),
     Command("approvals", "list the stored approvals, or revoke one (--revoke NAME|DIGEST)"),
     Command("lock", "pin the skills at URL by the sha256 of every file (--check, --update)"),
+    Command("completion", "print the script that makes bash, zsh or fish complete skillfs"),
 )
 
-_EPILOG = """\
-URL is a skills folder, a file:// or memory: URL, or any URL open_backend accepts;
-without one, commands use the example skills shipped with skillfs.
+_EPILOG = f"""\
+{textwrap.fill(SOURCE_RULE, 79)}
 
-exit codes: 0 ok, 1 validation errors (validate, show, bundle, publish) or one of several
-sources unavailable (list), 2 usage error, or the source cannot be opened or listed, or the
-output cannot be written, or serve cannot bind its address; 130 Ctrl-C.
+{exits.help_text()}
+
 run 'skillfs COMMAND --help' for a command's options."""
 
 
@@ -70,6 +72,10 @@ class CommandModule(Protocol):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``skillfs`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    if argv is None and "_ARGCOMPLETE" in os.environ:  # a shell asks (skillfs completion)
+        from skills_core.cli.commands.completion import complete
+
+        complete(build_parser)
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser, module = build_parser(_command_name(arguments))
     try:
@@ -108,6 +114,10 @@ def _run(module: CommandModule, args: argparse.Namespace) -> int:
     from backends.errors import SkillfsError
     from skills_core.cli.terminal import print_message
 
+    def show_warning(message: Warning | str, *_: object, **__: object) -> None:
+        print_message("warning", None, str(message))  # one line, as every other warning
+
+    warnings.showwarning = show_warning
     try:
         return module.run(args)
     except SkillfsError as exc:

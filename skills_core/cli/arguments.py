@@ -9,10 +9,20 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import re
+from collections.abc import Callable
 from typing import NoReturn
 
 from backends.errors import echoed
 from skills_core.cli import exits
+
+SOURCE_RULE = (
+    "URL is where the skills are: a skills folder, one skill's folder, a .zip bundle, or any "
+    "URL open_backend opens (file://, memory:, s3://, gs://, github://, https://...); without "
+    "it, the example skills shipped with skillfs. It comes first and may be left out: "
+    "'skillfs show NAME' reads the examples, 'skillfs show URL NAME' reads URL (approve NAME "
+    "and search QUERY likewise). new, keygen, cache, approvals and completion read no URL."
+)
+"""The one rule for when an argument is a source and when a name, in every ``--help``."""
 
 _DOTTED_NUMBERS = re.compile(r"[0-9.]+")
 _HIGHEST_PORT = 65535
@@ -45,6 +55,15 @@ def positive_seconds(text: str) -> float:
 def characters(text: str) -> int:
     """A count of characters, 0 or more."""
     return _integer(text, 0, None, "a whole number of characters, 0 or more")
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """The type of a whole number from ``low`` to ``high``."""
+
+    def check(text: str) -> int:
+        return _integer(text, low, high, f"a whole number from {low} to {high}")
+
+    return check
 
 
 def port(text: str) -> int:

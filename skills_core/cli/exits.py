@@ -1,21 +1,62 @@
-"""The exit codes every ``skillfs`` command uses."""
+"""The exit codes every ``skillfs`` command uses, and the one table that explains them.
+
+:data:`TABLE` is printed by ``skillfs --help`` (:func:`help_text`) and copied in docs/cli.md,
+which a test holds equal to it: what each code means for every command is written here only.
+"""
+
+from __future__ import annotations
+
+import textwrap
 
 OK = 0
-"""The command did what was asked."""
-
 INVALID = 1
-"""``validate`` found errors, ``show`` names a skill that is refused, ``bundle`` met invalid
-skills, or ``list`` could not list one of several sources (it lists the others)."""
-
 USAGE = 2
-"""Bad arguments (an option value out of range included), a source that cannot be opened or
-listed, a source whose skills all sit in hidden or nested folders, a storage error (an output
-that cannot be written, or that lies inside the source, included), or an address ``serve``
-cannot bind."""
-
-PIPE_CLOSED = 141
-"""Standard output was closed early, as when piped into ``head`` (128 + SIGPIPE)."""
-
 INTERRUPTED = 130
-"""Stopped with Ctrl-C, at any moment, at once (``watch`` and ``serve`` treat Ctrl-C once they
-run as their normal end and exit 0)."""
+PIPE_CLOSED = 141  # 128 + SIGPIPE
+
+TABLE: tuple[tuple[int, str], ...] = (
+    (
+        OK,
+        "done; `list`, `show`, `prompt` and `search` also when other skills are broken "
+        "(reported on stderr), `watch` and `serve` on Ctrl-C once they run",
+    ),
+    (
+        INVALID,
+        "a check failed: `validate` found an error; `show` names a skill that is refused; "
+        "`bundle` or `publish` met a refused skill (nothing written); `list` could not list "
+        "one of several sources (it lists the others); `lock --check` found a "
+        "difference; `approve --digest` found other content than the one reviewed (nothing "
+        "approved); `approvals --revoke` matched no approval",
+    ),
+    (
+        USAGE,
+        "usage error (an unknown command or option, a value out of range, a NAME the source "
+        "does not serve, an invalid or existing name for `new`, an existing `keygen` file); a "
+        "source that cannot be opened or listed, or that holds no skill while its hidden or "
+        "nested folders do; a file that cannot be read or written (an output inside the "
+        "source included); an address `serve --http` cannot bind",
+    ),
+    (
+        INTERRUPTED,
+        "stopped with Ctrl-C, at once and without a traceback, even while a request or a "
+        "credential lookup is blocked",
+    ),
+    (PIPE_CLOSED, "standard output was closed early, as in `skillfs list --json | head -0`"),
+)
+"""Each exit code with what it means, command by command (Markdown: commands in backticks)."""
+
+_WIDTH = 79
+_INDENT = 7
+
+
+def help_text() -> str:
+    """:data:`TABLE` for ``--help``: one wrapped paragraph per code, without Markdown."""
+    lines = ["exit codes:"]
+    for code, meaning in TABLE:
+        lines += textwrap.wrap(
+            meaning.replace("`", "'"),
+            _WIDTH,
+            initial_indent=f"  {code:<{_INDENT - 2}}",
+            subsequent_indent=" " * _INDENT,
+        )
+    return "\n".join(lines)

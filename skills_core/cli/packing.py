@@ -16,11 +16,11 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from backends.base import Backend
 from skills_core.bundle.destination import check_output
-from skills_core.bundle.writer import Progress
+from skills_core.catalog.loading import Progress
 from skills_core.cli import exits, running
 from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
 from skills_core.cli.output import add_json_flag, plural, print_json, print_problems
-from skills_core.cli.progress import progress_bar
+from skills_core.cli.progress import add_quiet_flag, progress_bar
 from skills_core.cli.source import add_lock_flag, open_source
 from skills_core.cli.terminal import print_message, printable
 from skills_core.errors import InvalidSkillsError
@@ -74,7 +74,10 @@ class Misplaced(NamedTuple):
 
 
 def add_verdict_options(parser: argparse.ArgumentParser, *, verb: str) -> None:
-    """Add ``--strict``, ``--skip-invalid``, ``--lock``, ``--json``; ``verb`` names the command."""
+    """Add ``--strict``, ``--skip-invalid``, ``--lock``, ``--json``, ``--quiet``.
+
+    ``verb`` names the command.
+    """
     parser.add_argument(
         "--strict",
         action="store_true",
@@ -88,6 +91,7 @@ def add_verdict_options(parser: argparse.ArgumentParser, *, verb: str) -> None:
     )
     add_lock_flag(parser)
     add_json_flag(parser)
+    add_quiet_flag(parser)
 
 
 def run_packing(args: argparse.Namespace, packing: Packing[P]) -> int:
@@ -101,6 +105,7 @@ def run_packing(args: argparse.Namespace, packing: Packing[P]) -> int:
             strict=args.strict,
             skip=args.skip_invalid,
             lock=args.lock,
+            quiet=args.quiet,
         )
     except InvalidSkillsError as exc:
         print_problems(exc.problems)
@@ -140,7 +145,14 @@ def skill_names(problems: Iterable[SkillProblem]) -> list[str]:
 
 
 def _pack(
-    source: Backend, out: str, packing: Packing[P], *, strict: bool, skip: bool, lock: str | None
+    source: Backend,
+    out: str,
+    packing: Packing[P],
+    *,
+    strict: bool,
+    skip: bool,
+    lock: str | None,
+    quiet: bool,
 ) -> P | Misplaced:
     """Build and write, unless the source's skills all sit in hidden or nested folders."""
 
@@ -153,5 +165,5 @@ def _pack(
                 return Misplaced(folders)
         return await packing.store(built, out)
 
-    with progress_bar(sys.stderr) as progress:
+    with progress_bar(sys.stderr, quiet=quiet) as progress:
         return running.run(pack(progress))

@@ -1,7 +1,13 @@
-"""A one-line progress bar for terminals: ``[#########                     ] 120/400 skills``."""
+"""A one-line progress bar for terminals: ``[#########                     ] 120/400 skills``.
+
+Long work draws one on stderr when stderr is a terminal: ``validate`` and ``lock`` as
+SKILL.md files are read and skills checked or hashed, ``bundle`` and ``publish`` as skills are
+packed; nothing when stderr is piped or redirected, or with ``--quiet``.
+"""
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,13 +54,27 @@ class ProgressBar:
             self._drawn_at = None
 
 
+def add_quiet_flag(parser: argparse.ArgumentParser) -> None:
+    """Add ``-q/--quiet``: no progress bar, even on a terminal."""
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="draw no progress bar on a terminal"
+    )
+
+
 @contextmanager
-def progress_bar(stream: TextIO, *, noun: str = "skills") -> Iterator[ProgressBar | None]:
+def progress_bar(
+    stream: TextIO, *, noun: str = "skills", quiet: bool = False
+) -> Iterator[ProgressBar | None]:
     """A :class:`ProgressBar` on ``stream`` when it is a terminal, else ``None``.
 
     The bar's line is ended on exit, also when the work fails or is interrupted.
+
+    Args:
+        stream: Where to draw it.
+        noun: What is counted.
+        quiet: Draw nothing (``--quiet``).
     """
-    if not stream.isatty():
+    if quiet or not stream.isatty():
         yield None
         return
     bar = ProgressBar(stream, noun=noun)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from backends.base import Backend
-from backends.errors import UnsupportedSourceError
+from backends.errors import SkillfsError, SkillNotFoundError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
 from backends.index.redirects import WEB
 from backends.local import LocalBackend
@@ -19,6 +21,9 @@ from backends.remote.urls import protocol_of
 from backends.schemes import backend_factory
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.loading import Progress
+from skills_core.cli import running
+from skills_core.cli.arguments import SOURCE_RULE
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 """The example skills shipped inside the package, used when a command gets no URL."""
@@ -30,16 +35,35 @@ logging.getLogger("skillfs").addHandler(logging.NullHandler())
 def add_url_argument(
     parser: argparse.ArgumentParser, *, skill_folder: bool = True, several: bool = False
 ) -> None:
-    """Add the optional ``URL`` positional every reading command takes (``several``: any number)."""
+    """Add the optional ``URL`` positional every reading command takes, first, and its rule.
+
+    ``several``: any number of URLs. The rule (:data:`~skills_core.cli.arguments.SOURCE_RULE`)
+    ends the command's ``--help``.
+    """
     what = "a skills folder (or one skill's folder)" if skill_folder else "a skills folder"
     merged = "; several merge, the first winning a name clash" if several else ""
-    parser.add_argument(
+    action = parser.add_argument(
         "url",
         nargs="*" if several else "?",
         metavar="URL",
         help=f"{what}, file:// or memory: URL, or any URL open_backend accepts "
         f"(default: the bundled example skills){merged}",
     )
+    action.completer = source_paths  # type: ignore[attr-defined]  # what argcomplete reads
+    parser.epilog = SOURCE_RULE
+
+
+def source_paths(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[str]:
+    """Complete a URL: local paths, while no positional was given (else NAME or QUERY is next).
+
+    An argcomplete completer: with ``show URL NAME``, argparse gives a lone word to NAME, and
+    the URL slot stays open although the source was given.
+    """
+    if any(getattr(parsed_args, dest, None) is not None for dest in ("url", "name", "query")):
+        return []
+    from argcomplete.completers import FilesCompleter
+
+    return list(FilesCompleter()(prefix))
 
 
 def open_root(url: str | None) -> Backend:
@@ -50,6 +74,62 @@ def open_root(url: str | None) -> Backend:
         MissingDependencyError: The URL needs an optional extra.
     """
     return open_backend(EXAMPLES if url is None else url)
+
+
+@contextmanager
+def reading_name(name: str | None, command: str) -> Iterator[None]:
+    """Say so when a NAME the source does not serve names a source (:func:`source_hint`).
+
+    Raises:
+        SkillNotFoundError: Raised inside, with the hint added.
+    """
+    try:
+        yield
+    except SkillNotFoundError as exc:
+        hint = "" if name is None else source_hint(name, command)
+        if not hint:
+            raise
+        raise SkillNotFoundError(exc.message + hint, location=exc.location) from None
+
+
+def source_hint(argument: str, command: str, then: str = "NAME") -> str:
+    """What to add when ``argument``, read as a NAME (or QUERY), names a source instead.
+
+    ``"; 'skills' is a folder: a source comes first, as in 'skillfs show skills NAME'"`` when
+    ``argument`` is a local folder or file, or holds ``://``; else ``""``. Checks the
+    filesystem: call it outside the event loop.
+    """
+    if os.path.isdir(argument):
+        what = "a folder"
+    elif os.path.exists(argument):
+        what = "a file"
+    elif "://" in argument:
+        what = "a URL"
+    else:
+        return ""
+    example = f"skillfs {command} {argument} {then}"
+    return f"; {argument!r} is {what}: a source comes first, as in {example!r}"
+
+
+def add_name_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add the ``NAME`` positional that follows ``URL``, completed with the source's skills."""
+    action = parser.add_argument("name", metavar="NAME", help=what)
+    action.completer = skill_names  # type: ignore[attr-defined]  # what argcomplete reads
+
+
+def skill_names(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[str]:
+    """Complete a NAME: the skills of the source given before it, else of the bundled examples.
+
+    An argcomplete completer (set as the NAME argument's ``completer``). With one word before
+    the cursor, argparse gives it to NAME: then that word is the source, and NAME is being
+    typed. Nothing is offered when the source cannot be read.
+    """
+    url = parsed_args.url if parsed_args.url is not None else getattr(parsed_args, "name", None)
+    try:
+        catalog = running.run(load_catalog(open_source(url), cache=True))
+    except (SkillfsError, OSError):
+        return []
+    return [meta.name for meta in catalog.list() if meta.name.startswith(prefix)]
 
 
 def add_trust_option(parser: argparse.ArgumentParser) -> None:
@@ -135,13 +215,20 @@ def add_lock_flag(parser: argparse.ArgumentParser) -> None:
 
 
 async def load_catalog(
-    source: Backend, *, strict: bool = False, cache: bool, lock: str | None = None
+    source: Backend,
+    *,
+    strict: bool = False,
+    cache: bool,
+    lock: str | None = None,
+    progress: Progress | None = None,
 ) -> SkillCatalog:
     """A catalog of ``source`` after one refresh, through the catalog cache if ``cache``.
+
+    ``progress`` hears how many SKILL.md files the refresh read.
 
     Raises:
         SkillfsError: The source (or the ``lock`` file) could not be read (in one line).
     """
     catalog = SkillCatalog(source, strict=strict, cache=cache, lock=lock)
-    (await catalog.refresh()).raise_for_failure()
+    (await catalog.refresh(progress=progress)).raise_for_failure()
     return catalog

@@ -21,7 +21,7 @@ from skills_core.context.fitting import FittedCatalog, fit_catalog
 from skills_core.context.selection import TagFilter, skill_tags
 from skills_core.context.shown_order import ShownOrder
 from skills_core.format.models import SkillMetadata
-from skills_core.tool_table import LOAD_SKILL, SEARCH_SKILLS
+from skills_core.tool_table import DEFAULT_NAMES, LOAD_SKILL, SEARCH_SKILLS, ToolNames
 
 if TYPE_CHECKING:
     from skills_core.catalog.catalog import SkillCatalog
@@ -145,35 +145,48 @@ def _listing(fitted: FittedCatalog) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class ListingPolicy:
-    """How a tool set lists its catalog: filters, a budget, and the tools notes point to.
+    """How a tool set lists its catalog: filters, a budget, and whether search is offered.
+
+    The tools its notes point to are named by the adapter's :class:`~skills_core.tool_table.
+    ToolNames`, given to :meth:`listing` and :meth:`prompt`: a tool's name is given in one
+    place.
 
     Attributes:
         budget: The most characters a listing may take; ``None`` for no limit.
         include_tags: When set, only skills with one of these tags are listed.
         exclude_tags: Skills with any of these tags are not listed.
-        search_tool: The search tool's name as the model sees it; ``None`` when not offered.
-        load_tool: The load tool's name as the model sees it.
+        search: Whether the reader has ``search_skills``, so that notes point to it and a
+            listing over budget may name only some skills; ``None`` (the default): when there
+            is a ``budget`` (the MCP server offers it whatever the budget when not told).
     """
 
     budget: int | None = None
     include_tags: Sequence[str] = ()
     exclude_tags: Sequence[str] = ()
-    search_tool: str | None = SEARCH_SKILLS
-    load_tool: str = LOAD_SKILL
+    search: bool | None = None
+
+    @property
+    def searches(self) -> bool:
+        """Whether ``search_skills`` is offered."""
+        return self.budget is not None if self.search is None else self.search
 
     def skill_filter(self, context_path: str | None = None) -> SkillFilter:
         """The filter for a listing made while ``context_path`` is worked on."""
         return SkillFilter(context_path, self.include_tags, self.exclude_tags)
 
     def listing(
-        self, skills: Sequence[SkillMetadata], context_path: str | None = None
+        self,
+        skills: Sequence[SkillMetadata],
+        context_path: str | None = None,
+        *,
+        names: ToolNames = DEFAULT_NAMES,
     ) -> dict[str, Any]:
-        """``list_skills``' result for ``skills``."""
+        """``list_skills``' result for ``skills``, its notes naming the tools by ``names``."""
         return skills_listing(
             self.skill_filter(context_path).apply(skills),
             budget=self.budget,
-            search_tool=self.search_tool,
-            load_tool=self.load_tool,
+            search_tool=names.search_skills if self.searches else None,
+            load_tool=names.load_skill,
         )
 
     def prompt(
@@ -183,6 +196,7 @@ class ListingPolicy:
         include_location: bool = False,
         context_path: str | None = None,
         order: ShownOrder | None = None,
+        names: ToolNames = DEFAULT_NAMES,
     ) -> str:
         """The ``<available_skills>`` block of ``catalog`` (see :func:`catalog_prompt`)."""
         return catalog_prompt(
@@ -190,7 +204,7 @@ class ListingPolicy:
             include_location=include_location,
             budget=self.budget,
             skill_filter=self.skill_filter(context_path),
-            search_tool=self.search_tool,
-            load_tool=self.load_tool,
+            search_tool=names.search_skills if self.searches else None,
+            load_tool=names.load_skill,
             order=order,
         )

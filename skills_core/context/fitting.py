@@ -22,6 +22,7 @@ fit. The note always gives the number of skills and how to reach what is not sho
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -102,6 +103,10 @@ def fit_catalog(
 ) -> FittedCatalog:
     """The richest form of ``skills`` whose rendering fits ``budget`` characters.
 
+    When not even the smallest form fits (names, or the count when there is a search tool),
+    that form is returned with ``over_budget`` set, and a :class:`UserWarning` gives its
+    size: a budget is never exceeded without a word.
+
     Args:
         skills: The skills that apply, in the order to show them.
         budget: The most characters the rendering may take.
@@ -144,9 +149,16 @@ def fit_catalog(
         return fitted
     names = FittedCatalog("names", total, note=notes.names())
     if fits(names) or search_tool is None:
-        return replace(names, over_budget=not fits(names))
-    fitted = _largest(named, 0, len(total) - 1, fits)
-    return fitted or replace(named(0), over_budget=True)
+        fitted = replace(names, over_budget=not fits(names))
+    else:
+        fitted = _largest(named, 0, len(total) - 1, fits) or replace(named(0), over_budget=True)
+    if fitted.over_budget:
+        warnings.warn(
+            f"a budget of {budget} characters is under the smallest form of {len(total)} "
+            f"skills, {measure(fitted)} characters: that form is used, over the budget",
+            stacklevel=3,
+        )
+    return fitted
 
 
 def shorten(text: str, limit: int, *, keep_punctuation: bool = False) -> str:

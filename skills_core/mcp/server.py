@@ -60,7 +60,7 @@ from skills_core.context.shown_order import ShownOrder
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
 from skills_core.mcp.tools import call_tool, offered
-from skills_core.tool_table import LOAD_SKILL, SEARCH_SKILLS, skill_name_enum
+from skills_core.tool_table import skill_name_enum
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, SkillTools
 from skills_core.tools.filetypes import as_text, guess_mime_type
 from skills_core.tools.policy import ScriptPolicy
@@ -86,7 +86,7 @@ class SkillServer:
         listing: What ``list_skills`` lists and in how many characters (default: every
             skill, whole, as the ADK toolset's default); over a ``budget`` it degrades as
             :mod:`skills_core.context.fitting` says, its note pointing to the tools served.
-            ``search_skills`` is offered unless its ``search_tool`` is ``None``.
+            ``search_skills`` is offered unless its ``search`` is ``False``.
         max_load_chars: Longest ``load_skill`` reply; longer skills come in parts, as from
             :class:`~skills_core.tools.SkillTools`.
     """
@@ -103,13 +103,13 @@ class SkillServer:
     ) -> None:
         self._catalog = catalog
         listing = listing or ListingPolicy()
-        search = SEARCH_SKILLS if listing.search_tool is not None else None
-        policy = replace(listing, search_tool=search, load_tool=LOAD_SKILL)
+        if listing.search is None:
+            listing = replace(listing, search=True)
         self._tools = SkillTools(
             catalog,
             scripts=scripts,
             max_load_chars=max_load_chars,
-            listing=policy,
+            listing=listing,
             inline_files=True,
         )
         self._offered = offered(self._tools)

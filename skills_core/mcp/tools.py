@@ -68,11 +68,11 @@ ALL_TOOLS = tuple(_served(declaration) for declaration in TOOLS.values())
 def offered(tools: SkillTools) -> dict[str, McpTool]:
     """The tools a server offers, in the table's order.
 
-    ``search_skills`` only when the listing names a search tool, ``run_skill_script`` only
-    under an explicit script policy.
+    ``search_skills`` only when the listing offers search, ``run_skill_script`` only under
+    an explicit script policy.
     """
     left_out = {
-        SEARCH_SKILLS: tools.listing.search_tool is None,
+        SEARCH_SKILLS: not tools.listing.searches,
         RUN_SKILL_SCRIPT: tools.scripts is None,
     }
     return {

@@ -18,11 +18,13 @@ from skills_core.context.budget import ListingPolicy
 from skills_core.context.search import search_index
 from skills_core.context.selection import SelectionPolicy
 from skills_core.tool_table import (
+    DEFAULT_NAMES,
     LIST_SKILLS,
     LOAD_SKILL,
     LOAD_SKILL_RESOURCE,
     RUN_SKILL_SCRIPT,
     SEARCH_SKILLS,
+    ToolNames,
 )
 from skills_core.tools.content import (
     ContentBuilder,
@@ -65,6 +67,8 @@ class SkillTools:
             read on by ``section`` or ``offset``.
         listing: What ``list_skills`` lists and in how many characters (default: every
             skill, whole); see :mod:`skills_core.context.budget`.
+        names: What the adapter calls the tools, as the listing's notes name them (default:
+            the table's names).
         inline_files: The adapter sends images, audio, video and PDF to the model as inline
             data (ADK) or blobs (MCP), so ``load_skill_resource`` returns their bytes; by
             default every binary file is described unless ``as_bytes`` asks for it.
@@ -79,10 +83,13 @@ class SkillTools:
         max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES,
         max_load_chars: int = DEFAULT_MAX_LOAD_CHARS,
         listing: ListingPolicy | None = None,
+        names: ToolNames = DEFAULT_NAMES,
         inline_files: bool = False,
     ) -> None:
         self._catalog = catalog
         self._listing = listing or ListingPolicy()
+        self.names = names
+        """What the adapter calls the tools."""
         self._scripts = scripts
         self._build_content = build_content
         self._max_resource_bytes = max_resource_bytes
@@ -118,7 +125,7 @@ class SkillTools:
                 are left out.
         """
         snapshot = self._catalog.snapshot
-        listing = self._listing.listing(snapshot.skills, context_path)
+        listing = self._listing.listing(snapshot.skills, context_path, names=self.names)
         if unavailable := [problem.location or "" for problem in snapshot.unavailable]:
             sources = "a skill source is" if len(unavailable) == 1 else "skill sources are"
             where = ", ".join(unavailable)

@@ -7,7 +7,7 @@ from google.adk.agents import LlmAgent
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog
-from skills_core.adk import Listing, SkillsToolset
+from skills_core.adk import Listing, Prompts, SkillsToolset, ToolNames
 from skills_core.adk.handlers import CONTEXT_PATH_KEY
 from tests.adk.scripted import (
     Conversation,
@@ -75,6 +75,22 @@ async def test_a_lazy_listing_over_budget_lists_names_and_offers_search() -> Non
     )
     found = dict(responses(events))["search_skills"]["skills"]
     assert found[0]["name"] == "python-style"
+
+
+async def test_the_notes_name_the_tools_as_renamed_and_a_listing_takes_no_names() -> None:
+    catalog = await make_catalog()
+    model = ScriptedLlm(steps=[call("list_skills"), say("ok")])
+    names = ToolNames(search_skills="find", load_skill="open")
+    toolset = SkillsToolset(
+        catalog, listing=Listing(budget=300), prompts=Prompts(names=names), refresh_every=None
+    )
+    events = await one_turn(model, toolset, "Which skills are there?")
+
+    assert {"find", "open"} <= set(declarations(model.requests[0]))
+    note = dict(responses(events))["list_skills"]["note"]
+    assert "call `find` with key words" in note
+    with pytest.raises(TypeError):  # once dropped without a word: the toolset overwrote them
+        Listing(search_tool="find", load_tool="open")  # type: ignore[call-arg]
 
 
 async def test_an_eager_catalog_over_budget_says_how_many_and_how_to_find_them() -> None:

@@ -48,7 +48,8 @@ async def test_a_registered_scheme_opens_by_url(tmp_path: Path) -> None:
     scheme = f"sqlite{uuid.uuid4().hex[:8]}"
     register_backend(scheme, lambda url: SqliteBackend(url.split("://", 1)[1]))
 
-    async with SkillCatalog.open(f"{scheme}://{database}") as catalog:
+    async with open_backend(f"{scheme}://{database}") as backend:
+        catalog = SkillCatalog(backend)
         assert isinstance(catalog.backend, SqliteBackend)
         assert (await catalog.refresh()).added == ("pdf",)
         assert (await catalog.get("pdf")).name == "pdf"

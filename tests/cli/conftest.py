@@ -94,6 +94,15 @@ STRICTLY_INVALID = {
 
 
 @pytest.fixture
+def good_root(tmp_path: Path) -> Path:
+    """``tmp_path/skills``, holding the GOOD skills and nothing else."""
+    for name, text in GOOD.items():
+        (tmp_path / "skills" / name).mkdir(parents=True)
+        (tmp_path / "skills" / name / "SKILL.md").write_text(text)
+    return tmp_path / "skills"
+
+
+@pytest.fixture
 def mixed_root(tmp_path: Path) -> Path:
     """Good, lenient, advice-only and broken skills side by side, plus folders that are no skill."""
     root = tmp_path / "skills"

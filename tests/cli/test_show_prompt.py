@@ -10,6 +10,7 @@ from backends.digests import digest_of, files_digest
 from skills_core import codes
 from skills_core.cli.source import EXAMPLES
 from tests.cli.conftest import GOOD, RunCli
+from tests.cli.test_subprocess import skillfs
 
 
 def test_show_prints_metadata_files_and_body(cli: RunCli) -> None:
@@ -118,3 +119,19 @@ def test_prompt_for_a_reader_without_a_search_tool_keeps_every_name(cli: RunCli)
     with_search = cli("prompt", "--no-location", "--budget", "250").out
     assert "2 listed by name, the other 2 not" in with_search
     assert "call `search_skills`" in with_search
+
+
+def test_a_budget_under_the_smallest_form_is_said_on_stderr() -> None:
+    result = skillfs("prompt", "--budget", "100")
+    assert result.returncode == 0
+    assert result.stdout.startswith("<available_skills>\n<note>\n4 skills available; none")
+    size = len(result.stdout) - 1  # print's newline
+    assert result.stderr == (
+        f"warning: a budget of 100 characters is under the smallest form of 4 skills, {size} "
+        "characters: that form is used, over the budget\n"
+    )
+    as_json = json.loads(skillfs("prompt", "--budget", "100", "--json").stdout)
+    assert (as_json["budget"], as_json["characters"]) == (100, size)
+
+    fits = skillfs("prompt", "--budget", str(size))
+    assert (fits.returncode, fits.stderr, fits.stdout) == (0, "", result.stdout)

@@ -18,14 +18,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def skillfs(
-    *args: str | Path, env: Mapping[str, str] | None = None, **options: Any
+    *args: str | Path, env: Mapping[str, str] | None = None, cwd: Path = ROOT, **options: Any
 ) -> subprocess.CompletedProcess[str]:
-    """Run the CLI in a process of its own; ``options`` go to ``subprocess.run``."""
+    """Run this checkout's CLI in a process of its own, in ``cwd``; ``options`` go to ``run``."""
+    env = env if env is not None else os.environ
+    path = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, "-m", "skills_core.cli", *map(str, args)],
         check=False,
-        cwd=ROOT,
-        env=env,
+        cwd=cwd,
+        env={**env, "PYTHONPATH": path},
         capture_output=True,
         text=True,
         timeout=60,

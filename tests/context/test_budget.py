@@ -115,7 +115,14 @@ async def test_each_form_in_turn_with_its_note() -> None:
         "`search_skills` with key words of a request to find the ones that fit it."
     )
 
-    count = catalog_prompt(catalog, include_location=False, budget=100)
+    with pytest.warns(
+        UserWarning, match="a budget of 100"
+    ) as warned:  # under the smallest form: said, never silent
+        count = catalog_prompt(catalog, include_location=False, budget=100)
+    assert [str(warning.message) for warning in warned] == [
+        "a budget of 100 characters is under the smallest form of 20 skills, 189 characters: "
+        "that form is used, over the budget"
+    ]
     assert count == (
         "<available_skills>\n<note>\n20 skills available; none is listed, to fit the context: "
         "call `search_skills` with key words of a request to find the ones that fit it.\n"
@@ -169,7 +176,8 @@ async def test_every_budget_is_spent_and_nothing_dropped_silently(count: int) ->
 
 async def test_without_a_search_tool_names_are_the_floor() -> None:
     catalog = await catalog_of(20)
-    names = catalog_prompt(catalog, include_location=False, budget=10, search_tool=None)
+    with pytest.warns(UserWarning, match="a budget of 10 characters .* 397 characters"):
+        names = catalog_prompt(catalog, include_location=False, budget=10, search_tool=None)
     assert named_in(names) == [f"skill-{index:03d}" for index in range(20)]  # over budget
     assert note_of(names) == (
         "20 skills available, listed by name only to fit the context: `load_skill` gives "
@@ -221,7 +229,8 @@ def test_a_listing_fits_its_budget_as_json() -> None:
     mixed = skills_listing(skills, budget=1_000)
     assert [line.split(":")[0] for line in mixed["lines"]] + mixed["names"].split(", ") == every
     assert skills_listing(skills, budget=400)["names"] == ", ".join(every)
-    assert set(skills_listing(skills, budget=100)) == {"total", "note"}
+    with pytest.warns(UserWarning, match="a budget of 100 characters"):
+        assert set(skills_listing(skills, budget=100)) == {"total", "note"}
 
 
 async def test_list_skills_names_all_134_lookalikes_at_8000() -> None:

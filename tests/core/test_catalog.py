@@ -353,3 +353,20 @@ async def test_a_failed_report_raises_the_listing_error_itself(memory: MemoryBac
 
     backend.fail_listing = None
     (await catalog.refresh()).raise_for_failure()  # a good listing raises nothing
+
+
+async def test_a_refresh_reports_its_progress_batch_by_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("skills_core.catalog.loading.FETCH_BATCH", 4)
+    skills = {f"s{index}": {"SKILL.md": skill_md(f"s{index}")} for index in range(10)}
+    backend = MemoryBackend(skills)
+    catalog = SkillCatalog(backend)
+    heard: list[tuple[int, int]] = []
+    await catalog.refresh(progress=lambda done, total: heard.append((done, total)))
+    assert heard == [(4, 10), (8, 10), (10, 10)]
+
+    backend.put("s0", {"SKILL.md": skill_md("s0", "Changed.")})
+    heard.clear()
+    await catalog.refresh(progress=lambda done, total: heard.append((done, total)))
+    assert heard == [(1, 1)]  # only what changed is read

@@ -267,3 +267,20 @@ async def test_listing_the_cache_writes_nothing_and_sees_what_a_writer_holds(
     assert sorted(alone) == [FILE_NAME]
     assert await asyncio.to_thread(CatalogCache(cache.folder).catalogs) == expected
     assert await asyncio.to_thread(files_of, cache.folder) == alone  # no side file, same mode
+
+
+@pytest.mark.parametrize("as_path", [str, Path], ids=["str", "PathLike"])
+async def test_a_folder_path_is_a_cache_folder(
+    folder: Path, tmp_path: Path, as_path: type[str] | type[Path]
+) -> None:
+    where = tmp_path / "by-path"
+    await SkillCatalog(LocalBackend(folder), cache=as_path(where)).refresh()
+    assert (where / FILE_NAME).is_file()
+
+    restarted = SkillCatalog(LocalBackend(folder), cache=as_path(where))
+    assert (await restarted.refresh()).fetched == 0
+
+
+def test_a_cache_of_another_type_is_refused_at_once(folder: Path) -> None:
+    with pytest.raises(TypeError, match="cache must be a bool, a CatalogCache or a folder's path"):
+        SkillCatalog(LocalBackend(folder), cache=3)  # type: ignore[arg-type]

@@ -50,9 +50,7 @@ async def test_search_skills_ranks_like_the_shared_tool_and_hides_user_only_skil
 
 
 async def test_a_listing_without_a_search_tool_offers_no_search() -> None:
-    server = SkillServer(
-        SkillCatalog(MemoryBackend(SKILLS)), listing=ListingPolicy(search_tool=None)
-    )
+    server = SkillServer(SkillCatalog(MemoryBackend(SKILLS)), listing=ListingPolicy(search=False))
     await server.refresh()
     try:
         async with Client(server.lowlevel) as client:

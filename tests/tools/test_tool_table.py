@@ -13,11 +13,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 
 from backends import MemoryBackend
 from backends.testing import skill_md
-from skills_core import SkillCatalog
+from skills_core import SkillCatalog, SkillMetadata
 from skills_core.adk import Listing, SkillsToolset, ToolNames
 from skills_core.context.budget import ListingPolicy
 from skills_core.mcp.server import SkillServer
@@ -83,8 +84,19 @@ def test_tool_names_rename_every_tool_of_the_table() -> None:
 
 
 def test_the_budget_notes_name_the_tables_tools() -> None:
-    policy = ListingPolicy()
-    assert (policy.search_tool, policy.load_tool) == (SEARCH_SKILLS, LOAD_SKILL)
+    policy = ListingPolicy(budget=300)
+    listing = policy.listing(
+        [SkillMetadata(name=f"s{index}", description="d" * 50) for index in range(9)]
+    )
+    assert f"`{SEARCH_SKILLS}`" in listing["note"]
+
+
+def test_a_tool_name_is_given_in_one_place_only() -> None:
+    """The listing takes no names to drop: a tool is renamed by ToolNames alone."""
+    fields = {field.name for field in dataclasses.fields(ListingPolicy)}
+    assert not fields & {"search_tool", "load_tool", "names"}
+    with pytest.raises(TypeError):
+        ListingPolicy(search_tool="find")  # type: ignore[call-arg]
 
 
 def test_no_module_but_the_table_spells_a_tool_name() -> None:

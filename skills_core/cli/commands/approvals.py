@@ -30,7 +30,10 @@ def run(args: argparse.Namespace) -> int:
         if not gone:
             print_message("error", str(store.path), f"no approval of {echoed(args.revoke)!r}")
             return exits.INVALID
-        print(f"revoked {plural(len(gone), 'approval')} of {echoed(args.revoke)!r}")
+        if args.json:
+            print_json({"path": str(store.path), "revoked": [a._asdict() for a in gone]})
+        else:
+            print(f"revoked {plural(len(gone), 'approval')} of {echoed(args.revoke)!r}")
         return exits.OK
     approvals = store.approvals()
     if args.json:

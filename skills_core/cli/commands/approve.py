@@ -1,4 +1,4 @@
-"""``skillfs approve [URL] NAME [--scripts] [--tools] [--digest D]``: approve a skill's content.
+"""``skillfs approve [URL] NAME [--scripts] [--tools] [--digest D] [--json]``: approve a skill.
 
 The approval is stored by the digest of every file of the skill (see
 :mod:`skills_core.catalog.approvals`): once any file changes, the skill needs approval again.
@@ -19,7 +19,14 @@ from backends.digests import is_digest, skill_digest
 from backends.errors import echoed
 from skills_core.catalog.approvals import Approval, ApprovalStore
 from skills_core.cli import exits, running
-from skills_core.cli.source import add_url_argument, load_catalog, open_source
+from skills_core.cli.output import add_json_flag, print_json
+from skills_core.cli.source import (
+    add_name_argument,
+    add_url_argument,
+    load_catalog,
+    open_source,
+    reading_name,
+)
 from skills_core.cli.terminal import print_message
 from skills_core.tools.script_approval import approval_source
 
@@ -27,7 +34,7 @@ from skills_core.tools.script_approval import approval_source
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL, the skill's name and what to approve."""
     add_url_argument(parser, skill_folder=False)
-    parser.add_argument("name", metavar="NAME", help="the skill to approve, as it is served")
+    add_name_argument(parser, "the skill to approve, as it is served")
     parser.add_argument("--scripts", action="store_true", help="let its scripts run")
     parser.add_argument(
         "--tools", action="store_true", help="honour its allowed-tools where withheld"
@@ -39,6 +46,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="approve only if the skill's content still has this digest (what 'skillfs show' "
         "printed when you reviewed it)",
     )
+    add_json_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
         print_message("error", None, "say what to approve: --scripts, --tools or both")
         return exits.USAGE
     source = open_source(args.url)
-    approval = running.run(_approve(source, args.name, args.scripts, args.tools, args.digest))
+    with reading_name(args.name, "approve"):
+        approving = _approve(source, args.name, args.scripts, args.tools, args.digest)
+        approval = running.run(approving)
     if isinstance(approval, str):
         message = (
             f"skill {echoed(args.name)!r} is {approval} now, not {args.digest} as reviewed; "
@@ -58,7 +68,10 @@ def run(args: argparse.Namespace) -> int:
         )
         print_message("error", source.location, message)
         return exits.INVALID
-    print(f"approved {approval.grants} of skill {approval.name!r} ({approval.digest})")
+    if args.json:
+        print_json(approval._asdict())
+    else:
+        print(f"approved {approval.grants} of skill {approval.name!r} ({approval.digest})")
     return exits.OK
 
 

@@ -6,7 +6,7 @@ Packs what ``skillfs list`` serves (skills loaded with warnings included), or wi
 fsspec URL but never inside the source. Refused skills stop the bundle with exit code 1 unless
 ``--skip-invalid`` leaves them out; with ``--lock FILE``, skills the lock does not pin, or with a
 file that differs from it, are refused too. A progress bar is drawn on stderr when stderr is a
-terminal.
+terminal (not with ``--quiet``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from typing import Any
 
 from backends.base import Backend
 from backends.remote.upload import write_bytes
-from skills_core.bundle.writer import Bundle, Progress, build_bundle
+from skills_core.bundle.writer import Bundle, build_bundle
+from skills_core.catalog.loading import Progress
 from skills_core.cli.output import plural, problems_record
 from skills_core.cli.packing import Packing, add_verdict_options, run_packing, skipped_suffix
 from skills_core.cli.source import add_url_argument

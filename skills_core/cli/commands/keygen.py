@@ -1,4 +1,4 @@
-"""``skillfs keygen -o KEYFILE``: an Ed25519 key pair for ``skillfs publish --sign``.
+"""``skillfs keygen -o KEYFILE [--json]``: an Ed25519 key pair for ``skillfs publish --sign``.
 
 Writes the private key to KEYFILE (PKCS#8 PEM, mode 0600) and the public key beside it,
 KEYFILE.pub (SubjectPublicKeyInfo PEM), the file readers trust (``skillfs list --trust``).
@@ -16,6 +16,7 @@ import secrets
 from pathlib import Path
 
 from skills_core.cli import exits
+from skills_core.cli.output import add_json_flag, print_json
 from skills_core.cli.terminal import print_message, printable
 
 PUBLIC_SUFFIX = ".pub"
@@ -23,7 +24,7 @@ PUBLIC_SUFFIX = ".pub"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add ``-o/--output``."""
+    """Add ``-o/--output`` and ``--json``."""
     parser.add_argument(
         "-o",
         "--output",
@@ -32,6 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="where to write the private key (mode 0600); the public key goes to KEYFILE.pub",
     )
+    add_json_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
         print_message("error", str(exc.filename or private), str(exc.strerror or exc))
         return exits.USAGE
     identity = key_id(public_key(shared))
+    if args.json:
+        print_json({"private_key": str(private), "public_key": str(public), "key_id": identity})
+        return exits.OK
     print(f"wrote the private key {printable(str(private))} (mode 0600: keep it secret)")
     print(f"wrote the public key {printable(str(public))} ({identity}): give it to readers")
     return exits.OK

@@ -1,4 +1,4 @@
-"""``skillfs new NAME [--dir DIR] [--description TEXT]``: a valid skill skeleton.
+"""``skillfs new NAME [--dir DIR] [--description TEXT] [--json]``: a valid skill skeleton.
 
 Writes ``DIR/NAME/SKILL.md`` (which passes ``skillfs validate``) and empty ``scripts/``,
 ``references/`` and ``assets/`` folders. Refuses invalid names and existing folders.
@@ -10,13 +10,14 @@ import argparse
 from pathlib import Path
 
 from skills_core.cli import exits
+from skills_core.cli.output import add_json_flag, print_json
 from skills_core.cli.terminal import print_message, printable
 from skills_core.errors import SkillValidationError
 from skills_core.skeleton import RESOURCE_FOLDERS, create_skeleton
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the name, ``--dir`` and ``--description``."""
+    """Add the name, ``--dir``, ``--description`` and ``--json``."""
     parser.add_argument(
         "name", metavar="NAME", help="the skill's name: lowercase letters, digits and hyphens"
     )
@@ -30,6 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--description",
         help="what the skill does and when to use it (default: a sentence to replace)",
     )
+    add_json_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print_message("error", str(exc.filename or args.dir / args.name), str(exc.strerror))
         return exits.USAGE
+    if args.json:
+        print_json({"folder": str(folder), "skill_md": str(folder / "SKILL.md")})
+        return exits.OK
     shown = printable(str(folder))
     print(f"created {shown}/SKILL.md and {', '.join(f'{r}/' for r in RESOURCE_FOLDERS)}")
     print(f"next: edit {shown}/SKILL.md, then run: skillfs validate {shown}")

@@ -1,4 +1,4 @@
-"""``skillfs prompt [URL] [--no-location] [--budget CHARS [--no-search-tool]]``.
+"""``skillfs prompt [URL] [--no-location] [--budget CHARS [--no-search-tool]] [--json]``.
 
 The ``<available_skills>`` block of the skills at URL.
 """
@@ -9,7 +9,7 @@ import argparse
 
 from skills_core.cli import exits, running
 from skills_core.cli.arguments import characters
-from skills_core.cli.output import report_catalog
+from skills_core.cli.output import add_json_flag, print_json, report_catalog
 from skills_core.cli.source import (
     add_cache_flag,
     add_lock_flag,
@@ -23,7 +23,7 @@ from skills_core.tool_table import SEARCH_SKILLS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL, ``--no-location``, ``--budget`` and ``--no-search-tool``."""
+    """Add the URL, ``--no-location``, ``--budget``, ``--no-search-tool`` and ``--json``."""
     add_url_argument(parser)
     add_cache_flag(parser)
     add_lock_flag(parser)
@@ -46,6 +46,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the reader has no search_skills tool: never leave a name out, and point to "
         "load_skill only",
     )
+    add_json_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,5 +60,9 @@ def run(args: argparse.Namespace) -> int:
         budget=args.budget,
         search_tool=None if args.no_search_tool else SEARCH_SKILLS,
     )
-    print(printable(prompt, multiline=True))
+    if args.json:
+        record = {"source": catalog.backend.location, "budget": args.budget}
+        print_json({**record, "characters": len(prompt), "prompt": prompt})
+    else:
+        print(printable(prompt, multiline=True))
     return exits.OK

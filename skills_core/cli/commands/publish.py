@@ -8,7 +8,7 @@ skills stop it with exit code 1 unless ``--skip-invalid`` leaves them out; nothi
 then. With ``--lock FILE`` only what the lock pins, as pinned, is published (as ``bundle``).
 ``--sign KEY`` signs the index with the Ed25519 private key in the file KEY (``skillfs keygen``):
 the signature goes beside it, ``index.json.sig``. A progress bar is drawn on stderr when stderr
-is a terminal.
+is a terminal (not with ``--quiet``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from skills_core.bundle.publish import (
     build_publication,
     write_publication,
 )
-from skills_core.bundle.writer import Progress
+from skills_core.catalog.loading import Progress
 from skills_core.cli.output import plural, problems_record
 from skills_core.cli.packing import Packing, add_verdict_options, run_packing, skipped_suffix
 from skills_core.cli.source import add_url_argument

@@ -25,7 +25,6 @@ from skills_core.cli.output import plural, print_problems
 from skills_core.cli.source import add_cache_flag, add_lock_flag, add_url_argument, open_root
 from skills_core.cli.terminal import PrintableFormatter, print_message, printable
 from skills_core.context.budget import ListingPolicy
-from skills_core.tool_table import SEARCH_SKILLS
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS
 
 if TYPE_CHECKING:
@@ -101,9 +100,7 @@ def run(args: argparse.Namespace) -> int:
     server = SkillServer(
         catalog,
         scripts=ScriptPolicy() if args.allow_scripts else None,
-        listing=ListingPolicy(
-            budget=args.budget, search_tool=None if args.no_search_tool else SEARCH_SKILLS
-        ),
+        listing=ListingPolicy(budget=args.budget, search=not args.no_search_tool),
         max_load_chars=args.max_load_chars,
     )
     handler = logging.StreamHandler(sys.stderr)

@@ -32,9 +32,11 @@ from skills_core.cli.output import (
 from skills_core.cli.source import (
     add_cache_flag,
     add_lock_flag,
+    add_name_argument,
     add_url_argument,
     load_catalog,
     open_source,
+    reading_name,
 )
 from skills_core.cli.terminal import Style, print_message, printable
 from skills_core.format.models import Skill
@@ -45,10 +47,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_url_argument(parser)
     add_cache_flag(parser)
     add_lock_flag(parser)
-    parser.add_argument(
-        "name",
-        metavar="NAME",
-        help="the skill to show: its name or its folder's; alone, a path to one skill's folder",
+    add_name_argument(
+        parser, "the skill to show: its name or its folder's; alone, a path to one skill's folder"
     )
     add_json_flag(parser)
 
@@ -58,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
     url, name = args.url, args.name
     if url is None and (os.sep in name or "/" in name):
         url, name = name, None  # one skill's folder, as every reading command takes it
-    entry, shown = running.run(_fetch(open_source(url), name, cache=args.cache, lock=args.lock))
+    with reading_name(name, "show"):
+        fetching = _fetch(open_source(url), name, cache=args.cache, lock=args.lock)
+        entry, shown = running.run(fetching)
     if shown is None:
         return exits.INVALID
     skill, digest = shown

@@ -1,9 +1,10 @@
-"""``skillfs validate [URL|SKILL_DIR] [--lock FILE] [--json]``: the full verdict on every skill.
+"""``skillfs validate [URL|SKILL_DIR] [--lock FILE] [--json] [-q]``: the verdict on every skill.
 
 The catalog is strict, so every spec violation is an error; advice (an empty or very long
 body) stays a warning. With ``--lock``, every file of every skill is also checked against the
 lock: a skill it does not pin, a file that differs, that it does not name or that is gone are
-errors. Exit code 1 when any skill has an error.
+errors. Exit code 1 when any skill has an error. On a terminal, progress bars count the
+SKILL.md files read and the skills checked against the lock (not with ``--quiet``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from skills_core.cli.output import (
     print_problems,
     report_empty,
 )
+from skills_core.cli.progress import add_quiet_flag, progress_bar
 from skills_core.cli.source import (
     add_cache_flag,
     add_lock_flag,
@@ -34,20 +36,25 @@ from skills_core.cli.terminal import Style
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the URL (or skill folder), ``--no-cache``, ``--lock`` and ``--json``."""
+    """Add the URL (or skill folder), ``--no-cache``, ``--lock``, ``--json`` and ``--quiet``."""
     add_url_argument(parser)
     add_cache_flag(parser)
     add_lock_flag(parser)
     add_json_flag(parser)
+    add_quiet_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Report every problem of every skill; exit 1 when any is an error."""
     source = open_source(args.url)
-    catalog = running.run(load_catalog(source, strict=True, cache=args.cache, lock=args.lock))
+    with progress_bar(sys.stderr, noun="SKILL.md files read", quiet=args.quiet) as read:
+        loading = load_catalog(source, strict=True, cache=args.cache, lock=args.lock, progress=read)
+        catalog = running.run(loading)
     verdicts = verdicts_of(catalog)
     by_name = {verdict.name: verdict for verdict in verdicts}
-    for problem in running.run(lock_problems(catalog)):
+    with progress_bar(sys.stderr, noun="skills checked", quiet=args.quiet) as checked:
+        problems = running.run(lock_problems(catalog, checked))
+    for problem in problems:
         by_name[problem.subject].errors.append(problem)  # only served skills have any
     for verdict in verdicts:
         print_problems(verdict.errors, verdict.warnings)
