@@ -59,7 +59,7 @@ async def test_sources_that_fail_their_first_listing_leave_the_others_served(
     )
     assert unavailable[missing.location].message.endswith("No such file or directory")
     assert s3_server.log.kinds() == {}  # without credentials, nothing was sent
-    await catalog.aclose()
+    await catalog.backend.aclose()
 
 
 async def test_a_source_that_comes_back_adds_its_skills(
@@ -79,7 +79,7 @@ async def test_a_source_that_comes_back_adds_its_skills(
     assert again.added == ("skill-00", "skill-01")
     assert catalog.snapshot.unavailable == ()
     assert not [problem for problem in again.errors if problem.name is None]
-    await catalog.aclose()
+    await catalog.backend.aclose()
 
 
 async def test_a_source_failing_later_keeps_its_skills_as_last_listed(
@@ -100,7 +100,7 @@ async def test_a_source_failing_later_keeps_its_skills_as_last_listed(
     s3_server.log.faults.remove(denied)
     await catalog.refresh()
     assert catalog.snapshot.unavailable == ()
-    await catalog.aclose()
+    await catalog.backend.aclose()
 
 
 async def test_when_every_source_fails_the_listing_fails_naming_each(tmp_path: Path) -> None:
@@ -127,14 +127,14 @@ async def test_a_composite_restarts_each_member_from_the_cache(
     first = SkillCatalog(composite(), cache=cache)
     assert len((await first.refresh()).added) == len(LOCAL) + SKILLS
     assert s3_server.log.kinds() == {"HEAD": 1, "GET": 1}
-    await first.aclose()
+    await first.backend.aclose()
 
     s3_server.log.reset()
     restarted = SkillCatalog(composite(), cache=cache)  # a new process, as far as S3 can tell
     report = await restarted.refresh()
     assert (len(report.added), report.fetched) == (len(LOCAL) + SKILLS, 0)
     assert s3_server.log.kinds() == {"HEAD": 1}  # the bundle unchanged: no GET
-    await restarted.aclose()
+    await restarted.backend.aclose()
 
 
 @pytest.mark.parametrize(
