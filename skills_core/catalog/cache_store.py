@@ -25,6 +25,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeVar
@@ -303,9 +304,11 @@ class CatalogCache:
             db.close()
             raise
         self._connection, self._writable = db, writable
+        self._closing = weakref.finalize(self, _close_quietly, db)
 
     def _close(self) -> None:
         if self._connection is not None:
+            self._closing.detach()
             self._connection.close()
             self._connection = None
 
@@ -329,6 +332,15 @@ def _connect(path: Path, timeout: float, mode: str = "") -> sqlite3.Connection:
     return sqlite3.connect(
         where, timeout=timeout, isolation_level=None, check_same_thread=False, uri=bool(mode)
     )
+
+
+def _close_quietly(db: sqlite3.Connection) -> None:
+    """Close ``db`` when its cache is collected or the interpreter exits, whichever is first.
+
+    A connection left open at exit leaves the write-ahead log and its index beside the file.
+    """
+    with contextlib.suppress(sqlite3.Error):
+        db.close()
 
 
 def _stats(paths: Sequence[Path]) -> tuple[tuple[int, ...] | None, ...]:

@@ -20,6 +20,7 @@ from skills_core import FormatLimits, SkillCatalog
 from skills_core.catalog.cache_codec import encode
 from skills_core.catalog.cache_store import FILE_NAME, CatalogCache
 from tests.support.files import files_of
+from tests.support.processes import run_python
 
 SKILLS = 20
 
@@ -284,3 +285,22 @@ async def test_a_folder_path_is_a_cache_folder(
 def test_a_cache_of_another_type_is_refused_at_once(folder: Path) -> None:
     with pytest.raises(TypeError, match="cache must be a bool, a CatalogCache or a folder's path"):
         SkillCatalog(LocalBackend(folder), cache=3)  # type: ignore[arg-type]
+
+
+def test_a_process_ending_with_its_catalog_held_leaves_no_side_files(
+    folder: Path, tmp_path: Path
+) -> None:
+    """A catalog still referenced at exit (here by a daemon thread, as the CLI's abandoned
+    worker threads may hold one) closes its cache: no write-ahead log or index is left."""
+    cache = tmp_path / "cache"
+    program = (
+        "import asyncio, threading, time\n"
+        "from backends import LocalBackend\n"
+        "from skills_core import SkillCatalog\n"
+        f"catalog = SkillCatalog(LocalBackend({str(folder)!r}), cache={str(cache)!r})\n"
+        "asyncio.run(catalog.refresh())\n"
+        "threading.Thread(target=lambda held=catalog: time.sleep(60), daemon=True).start()\n"
+    )
+    done = run_python("-c", program, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(path.name for path in cache.iterdir()) == [FILE_NAME]
