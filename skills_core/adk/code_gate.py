@@ -49,10 +49,9 @@ async def note_shown(tools: SkillTools, state: SessionState, skill_name: str) ->
     """Record that the model was shown ``skill_name``'s current content, if it is gated."""
     approvals = tools.script_approvals
     if approvals.gated(skill_name):
-        key = SHOWN_PREFIX + tools.catalog.backend.location
-        shown = state.get(key) or {}
+        shown = _shown(tools, state)
         digests = {**shown.get(skill_name, {}), await approvals.digest(skill_name): True}
-        state[key] = {**shown, skill_name: digests}  # a new dict: parallel calls' deep-merge
+        state[_key(tools)] = {**shown, skill_name: digests}  # new dicts: parallel calls merge
 
 
 async def code_refusal(tools: SkillTools, state: SessionState, running: str) -> ToolResult | None:
@@ -64,7 +63,7 @@ async def code_refusal(tools: SkillTools, state: SessionState, running: str) -> 
         running: What would run, for the message (``"a call of 'bash'"``).
     """
     what = f"code while the model acts on it ({running})"
-    for name, digests in (state.get(SHOWN_PREFIX + tools.catalog.backend.location) or {}).items():
+    for name, digests in _shown(tools, state).items():
         for digest in digests:
             try:
                 refusal = await tools.script_approvals.refusal(name, digest, what=what)
@@ -77,6 +76,14 @@ async def code_refusal(tools: SkillTools, state: SessionState, running: str) -> 
             if refusal is not None:
                 return refusal
     return None
+
+
+def _key(tools: SkillTools) -> str:
+    return SHOWN_PREFIX + tools.catalog.backend.location
+
+
+def _shown(tools: SkillTools, state: SessionState) -> dict[str, dict[str, bool]]:
+    return state.get(_key(tools)) or {}
 
 
 class CodeGate:
@@ -118,12 +125,14 @@ class CodeGate:
             or llm_response.partial
         ):
             return None
+        tools = await self._tools_for(callback_context)
+        if not _shown(tools, callback_context.state):
+            return None
         content = llm_response.content.model_copy(deep=True)  # cut after its first code
         if not CodeExecutionUtils.extract_code_and_truncate_content(
             content, executor.code_block_delimiters
         ):
             return None
-        tools = await self._tools_for(callback_context)
         refusal = await code_refusal(tools, callback_context.state, "the agent's code executor")
         if refusal is None:
             return None

@@ -29,6 +29,7 @@ from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.adk.test_script_approvals import project_skills
 from tests.mcp.conftest import write_tree
 from tests.mcp.harness import ServedFolder
+from tests.mcp.recording import RequestLog
 
 LOAD_THEN_BASH = [call("load_skill", skill_name="deploy"), call("bash", command="make deploy")]
 
@@ -81,14 +82,16 @@ async def approve(catalog: SkillCatalog, store: ApprovalStore, name: str = "depl
 
 
 async def test_a_code_tool_is_refused_after_an_unapproved_mcp_skill_and_runs_once_approved(
-    served: ServedFolder, backend: McpSkillsBackend, tmp_path: Path
+    served: ServedFolder, log: RequestLog, backend: McpSkillsBackend, tmp_path: Path
 ) -> None:
     store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
     catalog = SkillCatalog(backend)
     await catalog.refresh()
+    log.take()
 
     agent = Agent(catalog, store, [call("bash", command="ls"), *LOAD_THEN_BASH])
     answers = await agent.turn()
+    assert log.take() == {"resources/read": 1}  # the SKILL.md: the digest is the entry's
     assert answers[0] == ("bash", {"stdout": "ran ls"})  # no skill shown yet
     assert answers[2] == (
         "bash",
