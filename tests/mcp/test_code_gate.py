@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from google.adk.agents import LlmAgent
 from google.adk.code_executors.unsafe_local_code_executor import UnsafeLocalCodeExecutor
 from google.adk.runners import Runner
@@ -30,6 +31,20 @@ from tests.adk.test_script_approvals import project_skills
 from tests.mcp.conftest import write_tree
 from tests.mcp.harness import ServedFolder
 from tests.mcp.recording import RequestLog
+
+
+@pytest.fixture
+async def catalog(backend: McpSkillsBackend) -> SkillCatalog:
+    """The served skills, listed."""
+    catalog = SkillCatalog(backend)
+    await catalog.refresh()
+    return catalog
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> ApprovalStore:
+    return await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
+
 
 LOAD_THEN_BASH = [call("load_skill", skill_name="deploy"), call("bash", command="make deploy")]
 
@@ -82,11 +97,8 @@ async def approve(catalog: SkillCatalog, store: ApprovalStore, name: str = "depl
 
 
 async def test_a_code_tool_is_refused_after_an_unapproved_mcp_skill_and_runs_once_approved(
-    served: ServedFolder, log: RequestLog, backend: McpSkillsBackend, tmp_path: Path
+    served: ServedFolder, log: RequestLog, catalog: SkillCatalog, store: ApprovalStore
 ) -> None:
-    store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
-    catalog = SkillCatalog(backend)
-    await catalog.refresh()
     log.take()
 
     agent = Agent(catalog, store, [call("bash", command="ls"), *LOAD_THEN_BASH])
@@ -112,11 +124,8 @@ async def test_a_code_tool_is_refused_after_an_unapproved_mcp_skill_and_runs_onc
 
 
 async def test_the_gate_holds_a_session_a_new_agent_resumes_and_a_skill_no_longer_served(
-    served: ServedFolder, backend: McpSkillsBackend, tmp_path: Path
+    served: ServedFolder, catalog: SkillCatalog, store: ApprovalStore
 ) -> None:
-    store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
-    catalog = SkillCatalog(backend)
-    await catalog.refresh()
     first = Conversation(Agent(catalog, store, [call("load_skill", skill_name="deploy")]).agent)
     await first.send("Ship it.")
 
@@ -136,13 +145,12 @@ async def test_the_gate_holds_a_session_a_new_agent_resumes_and_a_skill_no_longe
 
 
 async def test_a_code_tool_runs_after_a_local_skill_beside_an_mcp_source(
-    backend: McpSkillsBackend, tmp_path: Path
+    backend: McpSkillsBackend, store: ApprovalStore, tmp_path: Path
 ) -> None:
     notes = {"notes/SKILL.md": "---\nname: notes\ndescription: Notes.\n---\nWrite.\n"}
     root = await asyncio.to_thread(write_tree, tmp_path / "local", notes)
     catalog = SkillCatalog(CompositeBackend([LocalBackend(root), backend]))
     await catalog.refresh()
-    store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
     agent = Agent(
         catalog, store, [call("load_skill", skill_name="notes"), call("bash", command="ls")]
     )
@@ -150,11 +158,12 @@ async def test_a_code_tool_runs_after_a_local_skill_beside_an_mcp_source(
     assert agent.ran == ["ls"]
 
 
-async def test_a_cloned_projects_skill_holds_code_tools_alike(tmp_path: Path) -> None:
+async def test_a_cloned_projects_skill_holds_code_tools_alike(
+    store: ApprovalStore, tmp_path: Path
+) -> None:
     await asyncio.to_thread(project_skills, tmp_path)
     catalog = SkillCatalog(await project_backend(tmp_path / "repo", home=tmp_path / "home"))
     await catalog.refresh()
-    store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
     steps = [call("load_skill", skill_name="pdf"), call("bash", command="ls")]
     refused = await Agent(catalog, store, steps).turn()
     assert refused[1][1]["error_code"] == codes.SCRIPT_NOT_APPROVED
@@ -164,11 +173,8 @@ async def test_a_cloned_projects_skill_holds_code_tools_alike(tmp_path: Path) ->
 
 
 async def test_the_code_executor_runs_nothing_after_an_unapproved_mcp_skill(
-    served: ServedFolder, backend: McpSkillsBackend, tmp_path: Path
+    served: ServedFolder, catalog: SkillCatalog, store: ApprovalStore, tmp_path: Path
 ) -> None:
-    store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
-    catalog = SkillCatalog(backend)
-    await catalog.refresh()
     marker = tmp_path / "ran"
     code = f"```python\nopen({str(marker)!r}, 'w').write('ran')\n```"
 
