@@ -13,6 +13,7 @@ from typing import Any
 
 from google.adk.tools.tool_context import ToolContext
 
+from skills_core.adk.code_gate import note_shown
 from skills_core.adk.executor import running_in
 from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
 from skills_core.adk.inject import inject_state
@@ -68,11 +69,20 @@ def build_tools(
 
     @never_raises
     async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result = await tools.load_skill_resource(**TOOLS[LOAD_SKILL_RESOURCE].arguments(args))
+        asked = TOOLS[LOAD_SKILL_RESOURCE].arguments(args)
+        result = await tools.load_skill_resource(**asked)
+        if not is_error(result):
+            await note_shown(tools, context.state, asked["skill_name"])
         return inline.take(result)
 
     @never_raises
     async def load_skill(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        result = await load(args, context)
+        if not is_error(result):
+            await note_shown(tools, context.state, args["skill_name"])
+        return result
+
+    async def load(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         asked = TOOLS[LOAD_SKILL].arguments(args)
 
         def prepare(skill: Skill) -> Awaitable[Skill | ToolResult]:

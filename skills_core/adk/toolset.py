@@ -25,6 +25,7 @@ from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.base_toolset import BaseToolset, ToolPredicate
 from google.adk.tools.tool_context import ToolContext
 
+from skills_core.adk.code_gate import CodeGate
 from skills_core.adk.fork import Forker
 from skills_core.adk.handlers import build_tools, context_path_of
 from skills_core.adk.inline import InlineFiles
@@ -119,6 +120,7 @@ class SkillsToolset(BaseToolset):
             return _Served(tools, inline, offered, gate, order)
 
         self._serve = serve
+        self._gate = CodeGate(self._tools_for)
         self._catalogs: weakref.WeakSet[SkillCatalog] = weakref.WeakSet()  # served, for close()
         self._catalog: SkillCatalog | None = None
         self._select: CatalogSelector
@@ -172,6 +174,8 @@ class SkillsToolset(BaseToolset):
         Binary files the model just read follow as inline data.
         """
         served = await self._served_for(tool_context)
+        if served.tools.script_approvals.gating:  # before the model can answer with code
+            self._gate.attach(tool_context.get_invocation_context().agent)
         skills = model_visible(served.tools.catalog.list())
         context = PromptContext(
             names=self._names.prefixed(self.tool_name_prefix),
@@ -204,6 +208,9 @@ class SkillsToolset(BaseToolset):
         if not isinstance(catalog, SkillCatalog):
             raise TypeError(f"the catalog selector returned {catalog!r}, not a SkillCatalog")
         return self._served_by(catalog)
+
+    async def _tools_for(self, context: ReadonlyContext) -> SkillTools:
+        return (await self._served_for(context)).tools
 
     def _served_by(self, catalog: SkillCatalog) -> _Served:
         """This toolset's tools of ``catalog``, built once and kept on it (see the module)."""

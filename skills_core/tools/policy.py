@@ -95,6 +95,10 @@ class ScriptPolicy:
             project's) run once their content is approved there; with ``confirm``, an
             approved content runs without asking and a confirmation is recorded. ``None``:
             such scripts never run, and ``confirm`` asks every time.
+        code_tools: Names of the agent's own tools that run code (a ``bash`` or ``run_python``
+            tool): once the model was shown a skill whose scripts need approval (served over
+            MCP, a cloned project's), a call of one is refused until the user approves that
+            skill's content, as its scripts are (:mod:`skills_core.adk.code_gate`).
     """
 
     timeout: float = 30.0
@@ -112,6 +116,7 @@ class ScriptPolicy:
     readable: tuple[str, ...] = ()
     runner: ScriptRunner | None = None
     approvals: ApprovalStore | None = None
+    code_tools: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.timeout <= 0:
@@ -120,6 +125,8 @@ class ScriptPolicy:
             limit = getattr(self, name)
             if limit is not None and limit < 1:
                 raise ValueError(f"ScriptPolicy.{name} must be positive, not {limit}")
+        if isinstance(self.code_tools, str):
+            raise ValueError(f"ScriptPolicy.code_tools must be tool names, not {self.code_tools!r}")
         for extension, command in self.interpreters.items():
             if not extension.startswith(".") or extension != extension.lower() or not command:
                 raise ValueError(

@@ -46,16 +46,27 @@ class ScriptApprovals:
         """Whether approvals are kept anywhere: without a store none is granted or recorded."""
         return self._store is not None
 
+    @property
+    def gating(self) -> bool:
+        """Whether the catalog's source may withhold scripts (MCP, a cloned project's skills)."""
+        return self._withheld_of is not None
+
     def gated(self, skill_name: str) -> bool:
         """Whether the skill's scripts run only once the user approved the content that runs."""
         return self._reason(skill_name) is not None
 
-    async def refusal(self, skill_name: str, digest: str | None) -> ToolResult | None:
+    async def refusal(
+        self, skill_name: str, digest: str | None, *, what: str = "its scripts"
+    ) -> ToolResult | None:
         """``None`` when the skill's scripts may run; else a ``SCRIPT_NOT_APPROVED`` error.
 
         Args:
             skill_name: The skill.
             digest: The content that would run (:attr:`Workspace.digest`), ``None`` if unknown.
+            what: What would run, for the message.
+
+        Raises:
+            SkillNotFoundError: The catalog holds no such skill.
         """
         reason = self._reason(skill_name)
         if reason is None or (digest is not None and await self.granted(skill_name, digest)):
@@ -64,7 +75,7 @@ class ScriptApprovals:
             (await approval_source(self._catalog, skill_name))[0], skill_name
         )
         message = (
-            f"skill {skill_name!r} may not run its scripts: {reason}; the user can approve "
+            f"skill {skill_name!r} may not run {what}: {reason}; the user can approve "
             f"this content with: {command}"
         )
         return tool_error(SCRIPT_NOT_APPROVED, message)
