@@ -18,8 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from skills_core.tools.command import run_process
-from skills_core.tools.runners.base import ScriptRun, ScriptRunner
+from skills_core.tools.runners.base import ScriptRun, ScriptRunner, run_process
 from skills_core.tools.runners.process import ProcessRunner
 from skills_core.tools.runners.sandbox import SandboxRunner
 

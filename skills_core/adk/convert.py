@@ -28,8 +28,7 @@ from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
 from skills_core.format.models import Skill, SkillMetadata
 from skills_core.format.problems import SkillProblem
 from skills_core.format.validation import ValidationReport
-from skills_core.tools.content import skill_uri
-from skills_core.tools.filetypes import as_text
+from skills_core.tools.content import as_text, skill_uri
 
 logger = logging.getLogger("skillfs.adk")
 

@@ -1,7 +1,7 @@
 """Binary skill files a model reads reach it as inline data, not as base64 text.
 
 When ``load_skill_resource`` returns a file for inline delivery (images, audio, video and PDF:
-:mod:`skills_core.tools.filetypes` decides), the function response keeps only the file's
+:mod:`skills_core.tools.content` decides), the function response keeps only the file's
 description, and the bytes follow in the next model request as an ``inline_data`` part the
 model can actually see. Bytes a caller asked for explicitly stay base64 in the response
 (models refuse unknown inline types).
@@ -15,7 +15,7 @@ from collections import OrderedDict
 from google.adk.models.llm_request import LlmRequest
 from google.genai import types
 
-from skills_core.tools.filetypes import Delivery
+from skills_core.tools.content import Delivery
 from skills_core.tools.results import ToolResult
 
 _KEPT = 16

@@ -61,8 +61,8 @@ from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
 from skills_core.mcp.notify import ListChanged
 from skills_core.mcp.tools import call_tool, offered
 from skills_core.tool_table import skill_name_enum
+from skills_core.tools.content import as_text, guess_mime_type
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, SkillTools
-from skills_core.tools.filetypes import as_text, guess_mime_type
 from skills_core.tools.policy import ScriptPolicy
 
 logger = logging.getLogger("skillfs.mcp")

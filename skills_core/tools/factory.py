@@ -7,11 +7,15 @@ translate calling conventions.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Concatenate, ParamSpec
 
 from backends.errors import ResourceNotFoundError, echoed
 from backends.limits import KIB
 from backends.paths import check_resource_path
+from skills_core import telemetry
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import INVALID_ARGUMENTS
 from skills_core.context.budget import ListingPolicy
@@ -27,29 +31,90 @@ from skills_core.tool_table import (
     ToolNames,
 )
 from skills_core.tools.content import (
+    ROOT_FOLDERS,
     ContentBuilder,
     SkillPreparer,
+    fit_loaded,
+    folder_listing,
     loaded_skill,
     resource_result,
     skill_body,
+    skill_uri,
+    whole_number,
 )
-from skills_core.tools.listing import ROOT_FOLDERS, folder_listing
-from skills_core.tools.paging import fit_loaded, whole_number
 from skills_core.tools.policy import ScriptPolicy
-from skills_core.tools.results import ToolResult, never_raises, require_text, tool_error
+from skills_core.tools.results import (
+    ToolResult,
+    is_error,
+    never_raises,
+    require_text,
+    tool_error,
+)
 from skills_core.tools.script_approval import ScriptApprovals
 from skills_core.tools.scripts import ScriptCheck, ScriptTool
-from skills_core.tools.tracing import traced
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
 """Largest resource ``load_skill_resource`` returns: more would flood a model's context."""
 
 DEFAULT_MAX_LOAD_CHARS = 20_000
 """Longest ``load_skill`` reply, in JSON characters (about 5,000 tokens); a longer skill
-comes in parts (see :mod:`skills_core.tools.paging`)."""
+comes in parts (see :mod:`skills_core.tools.content`)."""
 
 DEFAULT_SEARCH_LIMIT = 5
 MAX_SEARCH_LIMIT = 20
+
+P = ParamSpec("P")
+ToolMethod = Callable[Concatenate["SkillTools", P], Awaitable[ToolResult]]
+
+
+def traced(tool: str) -> Callable[[ToolMethod[P]], ToolMethod[P]]:
+    """Run a :class:`SkillTools` tool inside a ``skillfs.<tool>`` span when tracing is on.
+
+    The span carries google-adk's ``gen_ai.skill.*`` attributes (:mod:`skills_core.telemetry`).
+    """
+
+    def decorate(method: ToolMethod[P]) -> ToolMethod[P]:
+        signature = inspect.signature(method)
+
+        @functools.wraps(method)
+        async def call(tools: SkillTools, /, *args: P.args, **kwargs: P.kwargs) -> ToolResult:
+            with telemetry.span(f"skillfs.{tool}", {telemetry.TOOL_NAME: tool}) as current:
+                result = await method(tools, *args, **kwargs)
+                if current is not None:
+                    arguments = signature.bind(tools, *args, **kwargs).arguments
+                    current.set_attributes(tool_attributes(tools.catalog, arguments, result))
+                    if is_error(result):
+                        telemetry.mark_error(current, result["error_code"], result["error"])
+            return result
+
+        return call
+
+    return decorate
+
+
+def tool_attributes(
+    catalog: SkillCatalog, arguments: Mapping[str, Any], result: ToolResult
+) -> dict[str, Any]:
+    """The ``gen_ai.skill.*`` attributes of one call, as google-adk sets them on its spans.
+
+    The skill name is recorded as asked, even when no such skill exists; its description and
+    source only when it is loaded.
+    """
+    attributes: dict[str, Any] = {}
+    name, path = arguments.get("skill_name"), arguments.get("file_path")
+    if isinstance(name, str):
+        attributes[telemetry.SKILL_NAME] = name
+        entry = catalog.snapshot.entries.get(name)
+        if entry is not None and entry.metadata is not None:
+            attributes[telemetry.SKILL_DESCRIPTION] = entry.metadata.description
+            attributes[telemetry.SKILL_SOURCE_URI] = skill_uri(entry.location)
+    if isinstance(path, str):
+        attributes[telemetry.SKILL_RESOURCE_NAME] = path
+    if isinstance(result.get("exit_code"), int):
+        attributes[telemetry.EXIT_CODE] = result["exit_code"]
+    if isinstance(result.get("skills"), list):
+        attributes["skillfs.skills.count"] = len(result["skills"])
+    return attributes
 
 
 class SkillTools:
@@ -175,7 +240,7 @@ class SkillTools:
     ) -> ToolResult:
         """A skill's instructions, where it lives and the files it holds, within the bound.
 
-        Longer instructions come in parts (:mod:`skills_core.tools.paging`): ``section``
+        Longer instructions come in parts (:mod:`skills_core.tools.content`): ``section``
         (a heading) or ``offset`` (from a reply's ``next_offset``) picks the part.
         ``prepare``, when given, adapts the skill to this call before its content is built;
         an error value it returns is returned as is. ``whole`` returns every character at
@@ -200,7 +265,7 @@ class SkillTools:
     async def load_skill_resource(
         self, skill_name: Any, file_path: Any, as_bytes: Any = False
     ) -> ToolResult:
-        """One file of a skill, size-capped, as :mod:`skills_core.tools.filetypes` decides.
+        """One file of a skill, size-capped, as :mod:`skills_core.tools.content` decides.
 
         Text comes as text; a binary file as a description unless ``as_bytes`` is true
         (images, audio, video and PDF as base64 where the adapter sends them inline). A

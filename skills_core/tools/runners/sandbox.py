@@ -26,12 +26,19 @@ What a script sees (``bwrap`` arguments built by :func:`sandbox_arguments`):
 
 When the call ends - exit, timeout or cancellation - the PID namespace dies with every process
 in it; bubblewrap also dies with the agent (``--die-with-parent``).
+
+A policy that names no runner gets :func:`default_runner`: the sandbox where it works, which is
+measured once per process (``bwrap`` on PATH, able to create the namespaces - unprivileged user
+namespaces can be switched off, e.g. by Docker's default seccomp profile - and a size-limited
+tmpfs, bubblewrap 0.8.0 or newer), else the process runner, with a warning and the install
+hint. A policy that names :class:`SandboxRunner` never falls back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import os
 import shutil
 import subprocess
@@ -40,10 +47,24 @@ from collections.abc import Mapping, Sequence
 
 from backends.paths import is_within
 from skills_core.errors import RunnerUnavailableError
-from skills_core.tools.command import ProcessOutcome
-from skills_core.tools.runners.base import ScriptRun, script_environment
-from skills_core.tools.runners.process_limit import ProcessLimit, process_limit
-from skills_core.tools.runners.supervised import RUNNERS, run_supervised, supervisor_argv
+from skills_core.tools.runners.base import (
+    ProcessOutcome,
+    ScriptRun,
+    ScriptRunner,
+    script_environment,
+)
+from skills_core.tools.runners.process import (
+    RUNNERS,
+    ProcessLimit,
+    ProcessRunner,
+    process_limit,
+    run_supervised,
+    supervisor_argv,
+)
+
+logger = logging.getLogger("skillfs.scripts")
+
+_PROBE_SECONDS = 10
 
 SANDBOX_TMP = "/tmp"
 """Where the scratch folder appears inside the sandbox."""
@@ -224,3 +245,40 @@ def _installations(interpreter: str, path: str | None, bound: Sequence[str]) -> 
         if not any(is_within(root, real) for root in bound):
             prefixes.add(os.path.dirname(os.path.dirname(real)))
     return sorted(prefixes)
+
+
+_PROBE_SECONDS = 10
+
+
+async def default_runner() -> ScriptRunner:
+    """:class:`SandboxRunner` when bubblewrap works here, else :class:`ProcessRunner`."""
+    if await asyncio.to_thread(sandbox_works):
+        return SandboxRunner()
+    logger.warning(
+        "skill scripts run WITHOUT a sandbox (same user, same network, the agent's processes "
+        "visible): bubblewrap is not available, older than 0.8.0, or cannot create namespaces "
+        "here; %s",
+        INSTALL_HINT,
+    )
+    return ProcessRunner()
+
+
+@functools.cache
+def sandbox_works() -> bool:
+    """True when ``bwrap`` exists and can start a sandbox like the runner's (blocking, cached)."""
+    if sys.platform != "linux":
+        return False
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return False
+    probe = [bwrap, *NAMESPACES, "--unshare-net", "--ro-bind", "/", "/"]
+    try:
+        result = subprocess.run(
+            [*probe, "--proc", "/proc", "--size", "4096", "--tmpfs", "/tmp", "true"],
+            capture_output=True,
+            timeout=_PROBE_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0
