@@ -1,8 +1,10 @@
 """SkillTools: the skill tools every adapter serves, built once from a catalog.
 
 Each tool is an async function returning a JSON-ready mapping; failures come back as error
-values (:mod:`skills_core.tools.results`), never as exceptions. Adapters (ADK today) only
-translate calling conventions.
+values (:mod:`skills_core.tools.results`), never as exceptions. Adapters (the ADK toolset, the
+MCP server) only translate calling conventions; they take the tools' option objects
+(:class:`LoadPolicy`, :class:`~skills_core.context.budget.ListingPolicy`,
+:class:`~skills_core.tools.policy.ScriptPolicy`) and pass them through unchanged.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec
 
 from backends.errors import ResourceNotFoundError, echoed
@@ -62,6 +65,23 @@ comes in parts (see :mod:`skills_core.tools.content`)."""
 
 DEFAULT_SEARCH_LIMIT = 5
 MAX_SEARCH_LIMIT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class LoadPolicy:
+    """What ``load_skill`` and ``load_skill_resource`` return.
+
+    Attributes:
+        build_content: Builds the instructions ``load_skill`` returns (default: the body).
+        max_resource_bytes: Largest file ``load_skill_resource`` returns.
+        max_load_chars: Longest ``load_skill`` reply; longer instructions come in parts, read
+            on by ``section`` or ``offset``.
+    """
+
+    build_content: ContentBuilder = skill_body
+    max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
+    max_load_chars: int = DEFAULT_MAX_LOAD_CHARS
+
 
 P = ParamSpec("P")
 ToolMethod = Callable[Concatenate["SkillTools", P], Awaitable[ToolResult]]
@@ -126,10 +146,8 @@ class SkillTools:
     Args:
         catalog: Where the skills come from.
         scripts: Permission and limits for running scripts; ``None`` keeps them off.
-        build_content: Builds the instructions ``load_skill`` returns (default: the body).
-        max_resource_bytes: Largest file ``load_skill_resource`` returns.
-        max_load_chars: Longest ``load_skill`` reply; longer instructions come in parts,
-            read on by ``section`` or ``offset``.
+        loading: What ``load_skill`` and ``load_skill_resource`` return (default: the body,
+            within the default bounds).
         listing: What ``list_skills`` lists and in how many characters (default: every
             skill, whole); see :mod:`skills_core.context.budget`.
         names: What the adapter calls the tools, as the listing's notes name them (default:
@@ -144,9 +162,7 @@ class SkillTools:
         catalog: SkillCatalog,
         *,
         scripts: ScriptPolicy | None = None,
-        build_content: ContentBuilder = skill_body,
-        max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES,
-        max_load_chars: int = DEFAULT_MAX_LOAD_CHARS,
+        loading: LoadPolicy | None = None,
         listing: ListingPolicy | None = None,
         names: ToolNames = DEFAULT_NAMES,
         inline_files: bool = False,
@@ -156,9 +172,7 @@ class SkillTools:
         self.names = names
         """What the adapter calls the tools."""
         self._scripts = scripts
-        self._build_content = build_content
-        self._max_resource_bytes = max_resource_bytes
-        self._max_load_chars = max_load_chars
+        self._loading = loading or LoadPolicy()
         self._inline_files = inline_files
         self._script_tool = ScriptTool(catalog, scripts)
 
@@ -255,10 +269,10 @@ class SkillTools:
             if isinstance(prepared, dict):
                 return prepared
             skill = prepared
-        loaded = loaded_skill(skill, self._build_content)
+        loaded = loaded_skill(skill, self._loading.build_content)
         if whole:
             return loaded
-        return fit_loaded(loaded, self._max_load_chars, section=section, offset=offset)
+        return fit_loaded(loaded, self._loading.max_load_chars, section=section, offset=offset)
 
     @traced(LOAD_SKILL_RESOURCE)
     @never_raises
@@ -280,7 +294,7 @@ class SkillTools:
             return await self._folder(skill_name, ".")
         try:
             data = await self._catalog.read_resource(
-                skill_name, file_path, max_bytes=self._max_resource_bytes
+                skill_name, file_path, max_bytes=self._loading.max_resource_bytes
             )
         except ResourceNotFoundError:
             folder = check_resource_path(file_path, location=skill_name)

@@ -100,7 +100,7 @@ class ScriptPolicy:
         code_tools: Names of the agent's own tools that run code (a ``bash`` or ``run_python``
             tool): once the model was shown a skill whose scripts need approval (served over
             MCP, a cloned project's), a call of one is refused until the user approves that
-            skill's content, as its scripts are (:mod:`skills_core.adk.code_gate`).
+            skill's content, as its scripts are (:mod:`skills_core.adk.toolset`).
     """
 
     timeout: float = 30.0
