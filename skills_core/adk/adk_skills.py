@@ -55,6 +55,7 @@ from skills_core.tool_table import (
     LOAD_SKILL_RESOURCE,
     RUN_SKILL_SCRIPT,
     SKILL_NAME,
+    ToolDeclaration,
     ToolNames,
 )
 from skills_core.tools.content import base_location
@@ -328,15 +329,9 @@ class SkillsRegistry:
         parameters: Mapping[str, Any],
         handler: Handler,
     ) -> SkillTool:
-        return _TurnTool(
-            self,
-            name=getattr(NAMES, kind),
-            describe=describe,
-            parameters=parameters,
-            required=tuple(key for key in parameters if key != "args"),
-            handler=handler,
-            kind=kind,
-        )
+        required = tuple(key for key in parameters if key != "args")
+        declaration = ToolDeclaration(getattr(NAMES, kind), "", parameters, required)
+        return _TurnTool(self, declaration, describe=describe, handler=handler, kind=kind)
 
 
 class _TurnTool(SkillTool):
@@ -346,8 +341,8 @@ class _TurnTool(SkillTool):
     reaches ``use_skill``'s description in the same request.
     """
 
-    def __init__(self, registry: SkillsRegistry, **options: Any) -> None:
-        super().__init__(**options)
+    def __init__(self, registry: SkillsRegistry, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
         self._registry = registry
 
     async def process_llm_request(

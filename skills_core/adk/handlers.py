@@ -24,6 +24,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, NamedTuple, Protocol
 
 from google.adk.models.llm_request import LlmRequest
@@ -54,7 +55,6 @@ from skills_core.tool_table import (
     TOOLS,
     ToolDeclaration,
     ToolNames,
-    with_skill_names,
 )
 from skills_core.tools.content import Delivery
 from skills_core.tools.factory import SkillTools
@@ -95,49 +95,37 @@ class SkillTool(BaseTool):
     """A tool whose description may change with every request (it is rebuilt each time).
 
     Args:
-        name: The tool's name.
+        declaration: The tool's name and arguments (its description is ``describe``'s).
         describe: Returns the current description.
-        parameters: JSON-schema properties of the arguments.
-        required: Names of the required arguments.
         handler: Runs a call; it must return error values, never raise.
-        skill_names: Returns the skill names a model may give now; the skill-name argument
-            is declared as their ``enum`` (:func:`~skills_core.tool_table.with_skill_names`).
-            ``None``: any string.
+        skill_names: Returns the skill names a model may give now, the skill-name argument's
+            ``enum``; ``None``: any string.
         kind: Which skill tool this is (``"load_skill"``, …), whatever it is named.
     """
 
     def __init__(
         self,
+        declaration: ToolDeclaration,
         *,
-        name: str,
         describe: Callable[[], str],
-        parameters: Mapping[str, Any],
-        required: Sequence[str],
         handler: Handler,
         skill_names: Callable[[], Sequence[str]] | None = None,
         kind: str = "",
     ) -> None:
-        super().__init__(name=name, description=describe())
+        super().__init__(name=declaration.name, description=describe())
+        self._declaration = declaration
         self._describe = describe
-        self._parameters = dict(parameters)
-        self._required = list(required)
         self._handler = handler
         self._skill_names = skill_names
         self.kind = kind
 
     def _get_declaration(self) -> types.FunctionDeclaration:
         self.description = self._describe()
-        properties = self._parameters
-        if self._skill_names is not None:
-            properties = with_skill_names(properties, self._skill_names())
+        names = self._skill_names() if self._skill_names is not None else None
         return types.FunctionDeclaration(
             name=self.name,
             description=self.description,
-            parameters_json_schema={
-                "type": "object",
-                "properties": properties,
-                "required": self._required,
-            },
+            parameters_json_schema=self._declaration.input_schema(names),
         )
 
     async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
@@ -227,10 +215,8 @@ def build_tools(
         forks = kind == LOAD_SKILL  # described from the skills, and may run in a sub-agent
         shown = declaration.with_parameters(request=REQUEST) if forks else declaration
         built[kind] = SkillTool(
-            name=getattr(names, kind),
+            replace(shown, name=getattr(names, kind)),
             describe=describe_load_skill if forks else _fixed(declaration.description),
-            parameters=shown.parameters,
-            required=shown.required,
             handler=special.get(kind) or _plain(tools, declaration),
             skill_names=skill_names,
             kind=kind,

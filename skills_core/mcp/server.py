@@ -82,7 +82,6 @@ from skills_core.tool_table import (
     TOOLS,
     ToolDeclaration,
     skill_name_enum,
-    with_skill_names,
 )
 from skills_core.tools.content import as_text, guess_mime_type
 from skills_core.tools.factory import LoadPolicy, SkillTools
@@ -389,11 +388,10 @@ class McpTool(NamedTuple):
     def shown(self, skill_names: Sequence[str]) -> types.Tool:
         """The tool as clients see it, its ``skill_name`` limited to ``skill_names``."""
         declaration = self.declaration
-        parameters = with_skill_names(declaration.parameters, skill_names)
         return types.Tool(
             name=declaration.name,
             description=declaration.description,
-            input_schema=replace(declaration, parameters=parameters).input_schema(),
+            input_schema=declaration.input_schema(skill_names),
         )
 
 
