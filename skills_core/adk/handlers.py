@@ -25,6 +25,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, NamedTuple, Protocol
 
 from google.adk.models.llm_request import LlmRequest
@@ -217,7 +218,7 @@ def build_tools(
         built[kind] = SkillTool(
             replace(shown, name=getattr(names, kind)),
             describe=describe_load_skill if forks else _fixed(declaration.description),
-            handler=special.get(kind) or _plain(tools, declaration),
+            handler=special.get(kind) or partial(_plain, tools, kind),
             skill_names=skill_names,
             kind=kind,
         )
@@ -235,15 +236,11 @@ def _fixed(text: str) -> Callable[[], str]:
     return lambda: text
 
 
-def _plain(tools: SkillTools, declaration: ToolDeclaration) -> Handler:
-    """A tool ADK adds nothing to: the factory's method of the tool's name, called as declared."""
-    method = getattr(tools, declaration.name)
-
-    async def handle(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result: ToolResult = await method(**declaration.arguments(args))
-        return result
-
-    return handle
+async def _plain(
+    tools: SkillTools, kind: str, args: Mapping[str, Any], context: ToolContext
+) -> ToolResult:
+    """A tool ADK adds nothing to: the factory's tool, called as declared."""
+    return await tools.call(kind, args)
 
 
 def _request(args: Mapping[str, Any], context: ToolContext) -> str:

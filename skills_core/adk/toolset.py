@@ -66,7 +66,7 @@ from skills_core.catalog.lock import LockSource
 from skills_core.codes import SCRIPT_NOT_APPROVED
 from skills_core.context.budget import model_visible
 from skills_core.context.shown_order import ShownOrder
-from skills_core.tool_table import LIST_SKILLS, RUN_SKILL_SCRIPT, SEARCH_SKILLS
+from skills_core.tool_table import LIST_SKILLS
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.results import ToolResult, tool_error
@@ -146,11 +146,9 @@ class SkillsToolset(BaseToolset):
                 order=order,
             )
             offered: list[BaseTool] = [
-                tool
-                for key, tool in built.items()
-                if not (key == LIST_SKILLS and listing.eager)
-                and not (key == RUN_SKILL_SCRIPT and scripts is None)
-                and not (key == SEARCH_SKILLS and not listing.searches)
+                built[tool.name]
+                for tool in tools.offered()
+                if not (tool.name == LIST_SKILLS and listing.eager)
             ]
             return _Served(tools, inline, offered, RefreshGate(catalog, refresh_every), order)
 
@@ -200,15 +198,12 @@ class SkillsToolset(BaseToolset):
 
         Each turn refreshes at most once, and only after ``refresh_every`` seconds.
         """
-        served = await self._served_for(context)
-        await served.refresh.refresh_for_turn(context.invocation_id)
-        return served.tools
+        return (await self._turn(context)).tools
 
     async def get_tools(self, readonly_context: ReadonlyContext | None = None) -> list[BaseTool]:
         """The skill tools; a new turn may refresh the catalog first."""
         if readonly_context is not None:
-            served = await self._served_for(readonly_context)
-            await served.refresh.refresh_for_turn(readonly_context.invocation_id)
+            served = await self._turn(readonly_context)
         elif self._catalog is not None:
             served = self._served_by(self._catalog)
         else:
@@ -249,6 +244,11 @@ class SkillsToolset(BaseToolset):
         """Delete local copies made to run remote skills' scripts."""
         for catalog in list(self._catalogs):
             await self._served_by(catalog).tools.close()
+
+    async def _turn(self, context: ReadonlyContext) -> _Served:
+        served = await self._served_for(context)
+        await served.refresh.refresh_for_turn(context.invocation_id)
+        return served
 
     async def _served_for(self, context: ReadonlyContext) -> _Served:
         """The tools of the catalog for ``context``: the fixed one, or the one picked."""

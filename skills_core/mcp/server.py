@@ -33,9 +33,9 @@ import contextlib
 import json
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import unquote
 
 import mcp_types as types
@@ -76,13 +76,7 @@ from skills_core.catalog.watch import refresh_triggers
 from skills_core.context.budget import ListingPolicy, visible_names
 from skills_core.context.shown_order import ShownOrder
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published, skill_root
-from skills_core.tool_table import (
-    RUN_SKILL_SCRIPT,
-    SEARCH_SKILLS,
-    TOOLS,
-    ToolDeclaration,
-    skill_name_enum,
-)
+from skills_core.tool_table import skill_name_enum
 from skills_core.tools.content import as_text, guess_mime_type
 from skills_core.tools.factory import LoadPolicy, SkillTools
 from skills_core.tools.policy import ScriptPolicy
@@ -139,7 +133,7 @@ class SkillServer:
             listing=listing,
             inline_files=True,
         )
-        self._offered = offered(self._tools)
+        self._offered = {declaration.name: declaration for declaration in self._tools.offered()}
         self._manifests = Manifests(catalog)
         self._published: dict[str, Published] = {}
         self._listed: list[str] = []
@@ -221,12 +215,28 @@ class SkillServer:
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         names = visible_names(self._catalog, self._first_shown)
-        return types.ListToolsResult(tools=[tool.shown(names) for tool in self._offered.values()])
+        tools = [
+            types.Tool(
+                name=declaration.name,
+                description=declaration.description,
+                input_schema=declaration.input_schema(names),
+            )
+            for declaration in self._offered.values()
+        ]
+        return types.ListToolsResult(tools=tools)
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        return await call_tool(self._offered, self._tools, params.name, params.arguments or {})
+        """Run one call and wrap its result; an unknown tool is a protocol error (-32602)."""
+        if params.name not in self._offered:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {echoed(params.name)!r}")
+        result, blob = _without_bytes(await self._tools.call(params.name, params.arguments or {}))
+        text = types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))
+        content: list[types.ContentBlock] = [text] if blob is None else [text, blob]
+        return types.CallToolResult(
+            content=content, structured_content=result, is_error=is_error(result)
+        )
 
     async def _list_resources(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -377,71 +387,6 @@ def _cursor_position(cursor: str | None, total: int) -> int:
     if not digits or int(cursor) > total:  # the length first: int() refuses 4,300 digits
         raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {echoed(cursor)!r}")
     return int(cursor)
-
-
-class McpTool(NamedTuple):
-    """One tool: its declaration, and how a call runs."""
-
-    declaration: ToolDeclaration
-    call: Callable[[SkillTools, Mapping[str, Any]], Awaitable[ToolResult]]
-
-    def shown(self, skill_names: Sequence[str]) -> types.Tool:
-        """The tool as clients see it, its ``skill_name`` limited to ``skill_names``."""
-        declaration = self.declaration
-        return types.Tool(
-            name=declaration.name,
-            description=declaration.description,
-            input_schema=declaration.input_schema(skill_names),
-        )
-
-
-def _served(declaration: ToolDeclaration) -> McpTool:
-    """A tool of the table, run by the factory's method of its name."""
-
-    async def call(tools: SkillTools, args: Mapping[str, Any]) -> ToolResult:
-        result: ToolResult = await getattr(tools, declaration.name)(**declaration.arguments(args))
-        return result
-
-    return McpTool(declaration, call)
-
-
-ALL_TOOLS = tuple(_served(declaration) for declaration in TOOLS.values())
-
-
-def offered(tools: SkillTools) -> dict[str, McpTool]:
-    """The tools a server offers, in the table's order.
-
-    ``search_skills`` only when the listing offers search, ``run_skill_script`` only under
-    an explicit script policy.
-    """
-    left_out = {
-        SEARCH_SKILLS: not tools.listing.searches,
-        RUN_SKILL_SCRIPT: tools.scripts is None,
-    }
-    return {
-        tool.declaration.name: tool
-        for tool in ALL_TOOLS
-        if not left_out.get(tool.declaration.name, False)
-    }
-
-
-async def call_tool(
-    offered_tools: Mapping[str, McpTool], tools: SkillTools, name: str, args: Mapping[str, Any]
-) -> types.CallToolResult:
-    """Run one call and wrap its result.
-
-    Raises:
-        MCPError: ``-32602``: no tool of that name is offered (a protocol error, not a result).
-    """
-    tool = offered_tools.get(name)
-    if tool is None:
-        raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {echoed(name)!r}")
-    result, blob = _without_bytes(await tool.call(tools, args))
-    text = types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))
-    content: list[types.ContentBlock] = [text] if blob is None else [text, blob]
-    return types.CallToolResult(
-        content=content, structured_content=result, is_error=is_error(result)
-    )
 
 
 def _without_bytes(result: ToolResult) -> tuple[ToolResult, types.EmbeddedResource | None]:

@@ -31,6 +31,8 @@ from skills_core.tool_table import (
     LOAD_SKILL_RESOURCE,
     RUN_SKILL_SCRIPT,
     SEARCH_SKILLS,
+    TOOLS,
+    ToolDeclaration,
     ToolNames,
 )
 from skills_core.tools.content import (
@@ -190,6 +192,23 @@ class SkillTools:
     def listing(self) -> ListingPolicy:
         """What ``list_skills`` lists, and within which budget."""
         return self._listing
+
+    def offered(self) -> list[ToolDeclaration]:
+        """The tools to offer, in the table's order.
+
+        ``search_skills`` only when the listing offers search, ``run_skill_script`` only under
+        a script policy.
+        """
+        left_out = {
+            SEARCH_SKILLS: not self._listing.searches,
+            RUN_SKILL_SCRIPT: self._scripts is None,
+        }
+        return [tool for name, tool in TOOLS.items() if not left_out.get(name)]
+
+    async def call(self, name: str, args: Mapping[str, Any]) -> ToolResult:
+        """Run the tool of default name ``name`` with the arguments it declares of ``args``."""
+        result: ToolResult = await getattr(self, name)(**TOOLS[name].arguments(args))
+        return result
 
     @traced(LIST_SKILLS)
     @never_raises
