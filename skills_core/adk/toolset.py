@@ -1,24 +1,11 @@
 """SkillsToolset: an ADK toolset serving the skills of any skillfs catalog.
 
-The tools carry the names and parameters of google-adk's own SkillToolset (``list_skills``,
-``load_skill``, ``load_skill_resource``, ``run_skill_script``). Unlike it, they read a live
-catalog: at the start of each turn the toolset may refresh the catalog (:class:`RefreshGate`),
-and every declaration and system instruction is built from the catalog's current snapshot.
-
-A toolset picking a catalog per user or session keeps each catalog's tools on that catalog,
-under the toolset held weakly: they go with the catalog (or the toolset), and so do the local
-copies its remote scripts ran from.
-
-The per-turn modes (:mod:`skills_core.adk.modes`) are built on a toolset and share its tools,
-refresh gate and code gate (:class:`CodeGate`): while the model acts on a skill whose scripts
-need approval (served over MCP, a cloned project's), a call of a tool ``ScriptPolicy(
-code_tools=...)`` names, and code the agent's ``code_executor`` would run from the model's
-answer, are refused with ``SCRIPT_NOT_APPROVED`` until the user approves every content shown
-(SEP-2640). The contents shown are kept in session state per source, each with its digest, so
-approving a later content does not cover one the model saw before, and a skill no longer
-served keeps refusing. The gate is added to each agent served from such a source, first of its
-callbacks, before its first model call. An agent's ``BuiltInCodeExecutor`` runs code in the
-model provider's sandbox, not on this host: it is not gated.
+The tools carry the names and parameters of google-adk's own SkillToolset. Unlike it, they
+read a live catalog: a turn may start with a refresh (:class:`RefreshGate`), and every
+declaration and instruction is built from the catalog's current snapshot. A toolset picking a
+catalog per user keeps each catalog's tools on that catalog, under the toolset held weakly:
+they go with the catalog (or the toolset), and so do the copies its remote scripts ran from.
+The per-turn modes (:mod:`skills_core.adk.modes`) share a toolset's tools and gates.
 """
 
 from __future__ import annotations
@@ -353,7 +340,16 @@ _REMEMBERED_TURNS = 64
 
 
 class CodeGate:
-    """Agent callbacks holding code while a gated content shown is unapproved (see the module).
+    """No code runs while the model acts on a skill whose scripts need approval (SEP-2640).
+
+    Once the model was shown such a skill's content in a session (served over MCP, a cloned
+    project's; by ``load_skill``, ``load_skill_resource`` or a mode), a call of a tool
+    ``ScriptPolicy(code_tools=...)`` names, and code the agent's ``code_executor`` would run
+    from the model's answer, are refused with ``SCRIPT_NOT_APPROVED`` until the user approves
+    every content shown. Contents are kept in session state per source with their digests
+    (:func:`~skills_core.adk.handlers.note_shown`): approving a later content does not cover
+    an earlier one, and a skill no longer served keeps refusing. ``BuiltInCodeExecutor`` runs
+    code in the model provider's sandbox, not on this host: it is not gated.
 
     Args:
         tools_for: The skill tools serving a context (a toolset's catalog for its user).
