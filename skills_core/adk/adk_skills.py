@@ -1,15 +1,12 @@
 """The API of the "adk-skills" design (``adk_skills_agent``), served from any skillfs source.
 
-A compatibility module for users who start from that design: ``SkillsRegistry`` with its
-``use_skill``, ``read_reference`` and ``run_script`` tools, ``with_registry`` (the design's
-``with_skills``), ``validate_skill_folder`` (its ``validate_skill``) and
-``create_skill_template``. The tools are the shared skill tools under the design's names
-(:data:`NAMES`): they only translate its argument names and result shapes, while loading,
-confinement, size caps and script running are :class:`~skills_core.tools.SkillTools`'s, as
-for ``SkillsToolset``. Unlike the design, skills may live in S3, GCS, GitHub, zip bundles or
-memory, and the catalog refreshes incrementally at the start of each agent turn. Methods
-that touch storage are async. No name here shadows a primary one: the primary way to give an
-agent skills is :class:`skills_core.adk.SkillsToolset` / :func:`skills_core.adk.with_skills`.
+A compatibility module: ``SkillsRegistry`` with its ``use_skill``, ``read_reference`` and
+``run_script`` tools, ``with_registry`` (the design's ``with_skills``),
+``validate_skill_folder`` (its ``validate_skill``) and ``create_skill_template``. The tools
+are the shared skill tools under the design's names (:data:`NAMES`), translating only its
+argument names and result shapes. Skills may live anywhere skillfs reads, and the catalog
+refreshes at the start of each agent turn. No name here shadows a primary one
+(:class:`skills_core.adk.SkillsToolset`, :func:`skills_core.adk.with_skills`).
 
 >>> from skills_core.adk.adk_skills import SkillsRegistry
 >>> registry = SkillsRegistry()
@@ -104,10 +101,6 @@ class SkillsConfig:
 class SkillsRegistry:
     """Discover skills, read them, and make the ``use_skill`` family of ADK tools.
 
-    >>> registry = SkillsRegistry()
-    >>> await registry.discover(["./skills", "s3://bucket/skills"])  # doctest: +SKIP
-    >>> agent = LlmAgent(..., tools=[registry.create_use_skill_tool()])  # doctest: +SKIP
-
     Args:
         config: Options; the defaults serve skills leniently with scripts off.
     """
@@ -201,9 +194,8 @@ class SkillsRegistry:
     def create_use_skill_tool(self, *, include_skills_listing: bool = True) -> BaseTool:
         """The ``use_skill(name)`` tool: ``{skill_name, base_directory, instructions, has_*}``.
 
-        Its description lists the current skills unless ``include_skills_listing`` is off
-        (when the ``<available_skills>`` block is in the instruction already). A long skill
-        comes whole: the design has no way to read on.
+        Its description lists the current skills unless ``include_skills_listing`` is off. A
+        long skill comes whole: the design has no way to read on.
         """
 
         def describe() -> str:
@@ -335,11 +327,7 @@ class SkillsRegistry:
 
 
 class _TurnTool(SkillTool):
-    """A :class:`SkillTool` that lets its registry refresh as each agent turn begins.
-
-    ADK asks every tool for its declaration on every model request, so a refreshed catalog
-    reaches ``use_skill``'s description in the same request.
-    """
+    """A :class:`SkillTool` that lets its registry refresh as each agent turn begins."""
 
     def __init__(self, registry: SkillsRegistry, *args: Any, **options: Any) -> None:
         super().__init__(*args, **options)
@@ -381,9 +369,7 @@ async def with_registry(
 ) -> LlmAgent:
     """Discover ``sources`` and give ``agent`` the ``use_skill`` tool; return the agent.
 
-    The design's ``with_skills``, renamed so it never shadows
-    :func:`skills_core.adk.with_skills`. The tools join ``agent.tools`` as one toolset, so
-    closing the runner closes the registry.
+    The tools join ``agent.tools`` as one toolset, so closing the runner closes the registry.
 
     Args:
         agent: The agent to extend.
@@ -449,9 +435,8 @@ class ValidationResult:
 async def validate_skill_folder(path: str | os.PathLike[str]) -> ValidationResult:
     """Check one local skill folder (or its SKILL.md) as ``skillfs validate`` does.
 
-    The design's ``validate_skill`` (renamed: :func:`skills_core.validate_skill` takes other
-    arguments). A path that holds no SKILL.md (a skills root, a URL) gives an invalid result
-    (code ``READ_FAILED``).
+    A path that holds no SKILL.md (a skills root, a URL) gives an invalid result
+    (``READ_FAILED``).
 
     Raises:
         SkillfsError: The folder could not be listed.

@@ -98,6 +98,16 @@ class Agent:
             await chat.close()
 
 
+def code_results(model: ScriptedLlm) -> list[str | None]:
+    """What the model was last told its code did."""
+    return [
+        part.code_execution_result.output
+        for content in model.requests[-1].contents
+        for part in content.parts or []
+        if part.code_execution_result is not None
+    ]
+
+
 async def approve(catalog: SkillCatalog, store: ApprovalStore, name: str = "deploy") -> None:
     """The user approves the current content of skill ``name`` (as ``skillfs approve`` does)."""
     tools = SkillTools(catalog, scripts=ScriptPolicy(approvals=store))
@@ -200,14 +210,8 @@ async def test_the_code_executor_runs_nothing_after_an_unapproved_mcp_skill(
 
     model = await turn()
     assert not marker.exists()  # before: the code ran, and nobody asked
-    shown = [  # what the model is told its code did
-        part.code_execution_result.output
-        for content in model.requests[-1].contents
-        for part in content.parts or []
-        if part.code_execution_result is not None
-    ]
     expected = refusal(served, "the agent's code executor")
-    assert shown == [f"{expected} [SCRIPT_NOT_APPROVED]"]
+    assert code_results(model) == [f"{expected} [SCRIPT_NOT_APPROVED]"]
 
     await approve(catalog, store)
     await turn()
@@ -301,14 +305,8 @@ async def test_a_skill_the_coordinator_binds_holds_the_code_executor(
         await chat.close()
     assert "[skill:deploy]" in system_text(model.requests[0])
     assert not marker.exists()  # before: the code ran, and nobody asked
-    shown = [
-        part.code_execution_result.output
-        for content in model.requests[-1].contents
-        for part in content.parts or []
-        if part.code_execution_result is not None
-    ]
     expected = refusal(served, "the agent's code executor")
-    assert shown == [f"{expected} [SCRIPT_NOT_APPROVED]"]
+    assert code_results(model) == [f"{expected} [SCRIPT_NOT_APPROVED]"]
 
 
 async def test_the_coordinator_as_a_mode_of_a_toolset_holds_code_tools(

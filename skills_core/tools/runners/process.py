@@ -1,27 +1,17 @@
 """ProcessRunner: a script as a plain subprocess of the agent, under a supervisor.
 
 It isolates nothing but the environment variables and the lifetime: the script runs as the
-agent's user, so it can read what that user can (files, and ``/proc/<pid>/environ`` of the
-agent's own processes), write where that user can, and use the network. What it guarantees is
-that no process it starts outlives the call: a child subreaper (see
-:mod:`~skills_core.tools.runners.supervisor`) kills every descendant, new sessions included, when
-the script exits, times out or is cancelled, and when the agent itself dies. The supervisor
-reports how the script ended on a status pipe; no answer means it never ran (bubblewrap refused
-to start), an error rather than a script failure. Both local runners start it
-(:func:`run_supervised`), the sandbox inside bubblewrap.
+agent's user. No process it starts outlives the call: a child subreaper
+(:mod:`~skills_core.tools.runners.supervisor`) kills every descendant when the script ends,
+times out or is cancelled, and when the agent dies. Both local runners start the supervisor
+(:func:`run_supervised`; the sandbox inside bubblewrap), which reports how the script ended on
+a status pipe: no answer means it never ran, an error rather than a script failure.
 
-The process limit: the kernel never applies ``RLIMIT_NPROC`` to root (not even inside a user
-namespace), so for root each run gets its own pids cgroup when the cgroup filesystem is
-writable (cgroup v1's ``pids`` hierarchy, or a v2 tree that delegates ``pids``). For other users
-``RLIMIT_NPROC`` counts every process of the user: inside the sandbox's user namespace that is
-the sandbox alone, here the user's whole process count, so this runner allows the processes the
-user already has plus ``max_processes``. Where neither works (root with a read-only cgroup
-filesystem), the run goes ahead and a warning says the limit is not enforced.
-
-Scratch folders are ``skillfs-scratch-<agent pid>-<random>`` in the temporary folder, locked
-(``flock``) while a run uses them. The first run of an agent removes those a killed agent left
-behind: a real folder owned by this user, named so, whose pid is no live process and whose
-lock nobody holds. The sandbox needs none of this: its scratch is a tmpfs.
+The process limit is ``RLIMIT_NPROC``, which counts every process of the user (here the
+user's current count plus ``max_processes`` is allowed), or for root, whom the kernel exempts,
+a pids cgroup of the run's own; where neither works a warning says it is not enforced.
+Scratch folders (``skillfs-scratch-<pid>-<random>``) are locked while a run uses them; the
+first run of an agent removes those a killed agent left behind.
 """
 
 from __future__ import annotations

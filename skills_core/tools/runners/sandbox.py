@@ -1,37 +1,16 @@
 """SandboxRunner: each script run in its own set of Linux namespaces, through bubblewrap.
 
-What a script sees (``bwrap`` arguments built by :func:`sandbox_arguments`):
+A script gets its own user (uid :data:`SANDBOX_ID`, no capabilities), PID, IPC, UTS and,
+unless the policy allows the network, network namespaces; of the host it reads only the
+system's programs and libraries, what programs need of ``/etc`` (:data:`ETC`), the Python
+running skillfs, the interpreter's installation, its skill and the policy's ``readable``
+paths; it writes only two tmpfs mounts of ``max_scratch_bytes`` (``/tmp``, its home, and
+``/dev/shm``). The PID namespace dies with every process in it when the call ends, and
+bubblewrap with the agent. docs/scripts.md ("What a sandboxed script sees") lists it all.
 
-- its own PID, IPC and UTS namespaces, and a ``/proc`` that shows only its own processes: the
-  agent's processes and their environments are out of sight;
-- its own user namespace, in which it is uid and gid :data:`SANDBOX_ID`, never root, with no
-  capabilities; ``/etc/passwd`` and ``/etc/group`` name that user alone (to the kernel outside,
-  it is the agent's user, root's when skillfs runs as root: hence nothing only root may read is
-  mounted);
-- no network (a private network namespace with nothing but its own loopback), unless the
-  policy sets ``network=True``;
-- read-only: the programs and libraries (``/usr`` and the ``/bin``/``/lib`` links), of the
-  system configuration only what programs need (:data:`ETC`: the dynamic loader's cache,
-  certificate authorities, the time zone, name look-ups), the Python that runs skillfs and the
-  interpreter's own installation, the skill's folder and the policy's ``readable`` paths;
-  nothing else of the host: no password hashes, private keys or other configuration, no home
-  folders (so no credential files), no other projects, no host ``/tmp`` or ``/run`` (so no Unix
-  sockets such as a Docker daemon's or an ssh agent's);
-- two writable places, each a tmpfs (memory) of at most ``max_scratch_bytes``: the scratch
-  folder at ``/tmp``, which is also ``HOME`` and ``TMPDIR``, and ``/dev/shm`` (POSIX shared
-  memory, which Python's ``multiprocessing`` locks need); a write past the size fails with
-  ``ENOSPC``. They vanish with the sandbox's mount namespace, so nothing is left on the host's
-  disk, even when the agent is killed. Every other path, ``/dev`` included, is read-only;
-- the policy's scrubbed environment.
-
-When the call ends - exit, timeout or cancellation - the PID namespace dies with every process
-in it; bubblewrap also dies with the agent (``--die-with-parent``).
-
-A policy that names no runner gets :func:`default_runner`: the sandbox where it works, which is
-measured once per process (``bwrap`` on PATH, able to create the namespaces - unprivileged user
-namespaces can be switched off, e.g. by Docker's default seccomp profile - and a size-limited
-tmpfs, bubblewrap 0.8.0 or newer), else the process runner, with a warning and the install
-hint. A policy that names :class:`SandboxRunner` never falls back.
+A policy that names no runner gets :func:`default_runner`: the sandbox where it works (probed
+once per process: ``bwrap`` on PATH, able to create the namespaces and a size-limited tmpfs,
+0.8.0 or newer), else the process runner, with a warning and the install hint.
 """
 
 from __future__ import annotations
