@@ -37,7 +37,8 @@ from google.adk.code_executors.code_execution_utils import CodeExecutionInput
 from backends.base import FileEntry
 from backends.paths import is_within
 from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
-from skills_core.tools.runners.base import Captured, ProcessOutcome, ScriptRun
+from skills_core.tools.policy import ScriptRun
+from skills_core.tools.runners.command import Captured, ProcessOutcome
 from skills_core.tools.runners.process import SUPERVISOR
 
 if TYPE_CHECKING:
@@ -140,8 +141,8 @@ def build_program(run: ScriptRun) -> PortableProgram:
         "interpreter": [PYTHON if word == sys.executable else word for word in run.interpreter],
         "arguments": list(run.arguments),
         "env": dict(run.env),
-        "time_limit": run.time_limit,
-        "max_output_bytes": run.max_output_bytes,
+        "time_limit": run.policy.timeout,
+        "max_output_bytes": run.policy.max_output_bytes,
         "marker": marker,
     }
     with open(SUPERVISOR, encoding="utf-8") as source:
@@ -174,16 +175,16 @@ def parse_result(program: PortableProgram, stdout: str) -> ProcessOutcome | None
 def _carried_files(run: ScriptRun) -> dict[str, tuple[str, bool]]:
     folder = os.path.realpath(run.folder)
     carried: dict[str, tuple[str, bool]] = {}
-    total = 0
+    total, limit = 0, run.policy.max_workspace_bytes
     for path in run.files:
         real = os.path.realpath(os.path.join(folder, *path.split("/")))
         if not is_within(folder, real) or not os.path.isfile(real):
             raise ScriptRunnerError(f"{path!r} is not a file inside the skill", location=real)
         with open(real, "rb") as handle:
-            data = handle.read(run.max_copy_bytes - total + 1)
+            data = handle.read(limit - total + 1)
         total += len(data)
-        if total > run.max_copy_bytes:
-            message = f"the skill is over the {run.max_copy_bytes}-byte limit for running it"
+        if total > limit:
+            message = f"the skill is over the {limit}-byte limit for running it"
             raise ScriptRunnerError(message, location=folder)
         mode = stat.S_IMODE(os.stat(real).st_mode)
         executable = FileEntry(path, len(data), mode=mode).executable

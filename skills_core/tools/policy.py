@@ -6,7 +6,7 @@ extensionless script may ask for in its ``#!`` line (collections ship ``scripts/
 starting ``#!/usr/bin/env bash``): the policy's command runs it, never the path the file
 names, and every refusal says what to allow. It also sets the environment variables a script
 may see, its time, process and output limits, and the
-:class:`~skills_core.tools.runners.base.ScriptRunner` that isolates it.
+:class:`ScriptRunner` that isolates it.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from backends.errors import echoed
 from backends.limits import KIB, MIB
 from skills_core.catalog.approvals import ApprovalStore
-from skills_core.tools.runners.base import ScriptRunner
+from skills_core.tools.runners.command import ProcessOutcome
 
 DEFAULT_INTERPRETERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {".py": (sys.executable,), ".sh": ("bash",)}
@@ -239,3 +239,57 @@ def _scalar(value: Any, name: str) -> str:
             raise ValueError(f"{echoed(name)!r} holds a NUL byte")
         return text
     raise ValueError(f"{echoed(name)!r} must be a string or number, not {type(value).__name__}")
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptRun:
+    """One checked script run: script found, interpreter allowed, arguments plain strings.
+
+    Attributes:
+        folder: The skill's local folder: the working directory, read-only where the runner
+            can enforce it.
+        script: The script's POSIX path relative to ``folder``.
+        interpreter: The command prefix that runs it; the script's path and arguments follow.
+        arguments: The script's arguments.
+        files: Every file of the skill, relative to ``folder`` (what a runner copies elsewhere).
+        policy: The limits a runner applies where it can: time, output, processes, scratch,
+            memory, network, readable paths, and the largest skill it may copy elsewhere.
+        env: The scrubbed environment the policy allows (:meth:`ScriptPolicy.environment`).
+    """
+
+    folder: str
+    script: str
+    interpreter: tuple[str, ...]
+    arguments: tuple[str, ...]
+    files: tuple[str, ...]
+    policy: ScriptPolicy
+    env: Mapping[str, str]
+
+    def command(self, folder: str) -> list[str]:
+        """The full command line when the skill sits in ``folder``."""
+        return [*self.interpreter, posixpath.join(folder, self.script), *self.arguments]
+
+
+@runtime_checkable
+class ScriptRunner(Protocol):
+    """Decides only *where and how isolated* a :class:`ScriptRun` runs, and reports how it ended.
+
+    Three ship with skillfs: :class:`~skills_core.tools.runners.sandbox.SandboxRunner`
+    (bubblewrap), :class:`~skills_core.tools.runners.process.ProcessRunner` (a supervised
+    subprocess) and ``skills_core.adk.executor.CodeExecutorRunner`` (a google-adk executor).
+    """
+
+    @property
+    def name(self) -> str:
+        """A short name for messages and logs (``"sandbox"``, ``"process"``)."""
+
+    async def run(self, run: ScriptRun) -> ProcessOutcome:
+        """Run ``run`` to its end, its time limit, or the caller's cancellation.
+
+        Nothing the script started may outlive the call.
+
+        Raises:
+            RunnerUnavailableError: The runner cannot work here (what to install is named).
+            ScriptRunnerError: The runner failed to run the script.
+            OSError: The interpreter could not be started.
+        """

@@ -4,7 +4,7 @@ Checks come first and cost nothing: scripts enabled, arguments plain, the path c
 listed by the skill, the interpreter allowed. Then the folder the script runs in is found
 (:class:`Workspaces`), the approval checked against the copy's digest, an extensionless
 script's ``#!`` line read, and the policy's
-:class:`~skills_core.tools.runners.base.ScriptRunner` runs it.
+:class:`~skills_core.tools.policy.ScriptRunner` runs it.
 
 A skill in a folder on this machine (:func:`backends.capabilities.local_folder`) runs in
 place, unless the run is checked; a checked run always runs from a private copy, so what was
@@ -50,9 +50,15 @@ from skills_core.codes import (
 )
 from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
 from skills_core.format.models import Skill
-from skills_core.tools.policy import HEAD_BYTES, ScriptPolicy, script_arguments
+from skills_core.tools.policy import (
+    HEAD_BYTES,
+    ScriptPolicy,
+    ScriptRun,
+    ScriptRunner,
+    script_arguments,
+)
 from skills_core.tools.results import ToolResult, require_text, tool_error
-from skills_core.tools.runners.base import ProcessOutcome, ScriptRun, ScriptRunner
+from skills_core.tools.runners.command import ProcessOutcome
 from skills_core.tools.runners.sandbox import default_runner
 from skills_core.tools.script_approval import ScriptApprovals
 
@@ -118,15 +124,8 @@ class ScriptTool:
                 interpreter=command,
                 arguments=request.arguments,
                 files=tuple(entry.path for entry in skill.files),
+                policy=policy,
                 env=policy.environment(),
-                time_limit=policy.timeout,
-                max_output_bytes=policy.max_output_bytes,
-                max_processes=policy.max_processes,
-                max_copy_bytes=policy.max_workspace_bytes,
-                max_scratch_bytes=policy.max_scratch_bytes,
-                max_memory_bytes=policy.max_memory_bytes,
-                network=policy.network,
-                readable=policy.readable,
             )
             outcome = await self._execute(run)
         if isinstance(outcome, dict):

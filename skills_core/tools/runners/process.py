@@ -34,12 +34,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 
 from skills_core.errors import ScriptRunnerError
-from skills_core.tools.runners.base import (
-    ProcessOutcome,
-    ScriptRun,
-    run_process,
-    script_environment,
-)
+from skills_core.tools.policy import ScriptRun
+from skills_core.tools.runners.command import ProcessOutcome, run_process, script_environment
 from skills_core.tools.runners.supervisor import LAUNCH
 
 logger = logging.getLogger("skillfs.scripts")
@@ -56,13 +52,13 @@ class ProcessRunner:
     async def run(self, run: ScriptRun) -> ProcessOutcome:
         """Run the script in its folder with a scratch folder as home and temp.
 
-        ``RLIMIT_FSIZE`` caps each file the script writes at ``run.max_scratch_bytes``; the
+        ``RLIMIT_FSIZE`` caps each file the script writes at ``run.policy.max_scratch_bytes``; the
         scratch folder of an agent killed mid-run is removed by the next agent's first run
         (see :mod:`~skills_core.tools.runners.process`).
         """
         async with (
             scratch_folder() as scratch,
-            process_limit(run.max_processes, user_wide=True) as limit,
+            process_limit(run.policy.max_processes, user_wide=True) as limit,
         ):
             env = script_environment(run.env, run.folder, scratch)
             command = run.command(run.folder)
@@ -70,8 +66,8 @@ class ProcessRunner:
                 supervisor_argv,
                 limit=limit,
                 parent=os.getpid(),
-                max_file_bytes=run.max_scratch_bytes,
-                max_memory_bytes=run.max_memory_bytes,
+                max_file_bytes=run.policy.max_scratch_bytes,
+                max_memory_bytes=run.policy.max_memory_bytes,
             )
             return await run_supervised(lambda fd: [*supervisor(fd), *command], run, env=env)
 
@@ -135,8 +131,8 @@ async def run_supervised(
             argv_for(status_write),
             cwd=run.folder,
             env=env,
-            time_limit=run.time_limit,
-            max_output_bytes=run.max_output_bytes,
+            time_limit=run.policy.timeout,
+            max_output_bytes=run.policy.max_output_bytes,
             pass_fds=(status_write, *pass_fds),
         )
         os.set_blocking(status_read, False)

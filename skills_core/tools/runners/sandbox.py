@@ -26,12 +26,8 @@ from collections.abc import Mapping, Sequence
 
 from backends.paths import is_within
 from skills_core.errors import RunnerUnavailableError
-from skills_core.tools.runners.base import (
-    ProcessOutcome,
-    ScriptRun,
-    ScriptRunner,
-    script_environment,
-)
+from skills_core.tools.policy import ScriptRun, ScriptRunner
+from skills_core.tools.runners.command import ProcessOutcome, script_environment
 from skills_core.tools.runners.process import (
     RUNNERS,
     ProcessLimit,
@@ -108,7 +104,7 @@ class SandboxRunner:
             older than 0.8.0, which brought the ``--size`` the scratch cap needs.
         """
         bwrap = await self._find_bwrap()
-        async with process_limit(run.max_processes, user_wide=False) as limit:
+        async with process_limit(run.policy.max_processes, user_wide=False) as limit:
             env = script_environment(run.env, run.folder, SANDBOX_TMP)
             accounts = await asyncio.to_thread(_account_pipes)
             try:
@@ -117,7 +113,7 @@ class SandboxRunner:
                 )
                 command = run.command(run.folder)
                 supervisor = functools.partial(
-                    supervisor_argv, limit=limit, max_memory_bytes=run.max_memory_bytes
+                    supervisor_argv, limit=limit, max_memory_bytes=run.policy.max_memory_bytes
                 )
                 return await run_supervised(
                     lambda fd: [bwrap, *arguments, "--", *supervisor(fd), *command],
@@ -164,7 +160,7 @@ def sandbox_arguments(
     ``accounts`` maps each of :data:`ACCOUNTS` to a descriptor bubblewrap reads it from.
     """
     arguments = [*NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-    if not run.network:
+    if not run.policy.network:
         arguments.append("--unshare-net")
     bound: list[str] = []
     for system in _SYSTEM:
@@ -175,11 +171,11 @@ def sandbox_arguments(
             bound.append(system)
     for account, fd in accounts.items():
         arguments += ["--ro-bind-data", str(fd), account]
-    size = ["--size", str(run.max_scratch_bytes), "--tmpfs"]
+    size = ["--size", str(run.policy.max_scratch_bytes), "--tmpfs"]
     arguments += ["--proc", "/proc", "--dev", "/dev", *size, SANDBOX_SHM, "--remount-ro", "/dev"]
     arguments += [*size, SANDBOX_TMP]
     # After /tmp, so that folders under the host's /tmp show through the scratch folder.
-    readable = [os.path.realpath(extra) for extra in run.readable]
+    readable = [os.path.realpath(extra) for extra in run.policy.readable]
     for extra in [*_installations(run.interpreter[0], path, bound), *readable, RUNNERS]:
         if not any(is_within(root, extra) for root in bound):
             arguments += ["--ro-bind", extra, extra]
