@@ -54,7 +54,7 @@ from skills_core.codes import SCRIPT_NOT_APPROVED
 from skills_core.context.budget import model_visible
 from skills_core.context.shown_order import ShownOrder
 from skills_core.tool_table import LIST_SKILLS
-from skills_core.tools.factory import SkillTools
+from skills_core.tools.factory import LoadPolicy, SkillTools
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.results import ToolResult, tool_error
 
@@ -85,8 +85,9 @@ class SkillsToolset(BaseToolset):
             filtered (:class:`~skills_core.adk.options.Listing`).
         prompts: Tool names, ``load_skill``'s description and the system instruction
             (:class:`~skills_core.adk.options.Prompts`).
-        loading: What ``load_skill`` and ``load_skill_resource`` return: the content
-            builder, the bounds, fork-mode resolvers (:class:`~skills_core.adk.options.Loading`).
+        loading: What ``load_skill`` and ``load_skill_resource`` return: the tools'
+            :class:`~skills_core.tools.LoadPolicy`, or its ADK form with fork-mode resolvers
+            (:class:`~skills_core.adk.options.Loading`).
         tool_name_prefix: Prefix for every tool name (ADK's toolset option).
         tool_filter: Which tools to offer (ADK's toolset option).
     """
@@ -99,7 +100,7 @@ class SkillsToolset(BaseToolset):
         scripts: ScriptPolicy | None = None,
         listing: Listing | None = None,
         prompts: Prompts | None = None,
-        loading: Loading | None = None,
+        loading: LoadPolicy | None = None,
         tool_name_prefix: str | None = None,
         tool_filter: ToolPredicate | list[str] | None = None,
     ) -> None:
@@ -108,6 +109,9 @@ class SkillsToolset(BaseToolset):
         self._listing = listing = listing or Listing()
         self._prompts = prompts = prompts or Prompts()
         loading = loading or Loading()
+        forker = (
+            Forker(loading.agents, loading.models) if isinstance(loading, Loading) else Forker()
+        )
         self._names = prompts.names
         seen = self._names.prefixed(tool_name_prefix)
 
@@ -128,7 +132,7 @@ class SkillsToolset(BaseToolset):
                 describe_load_skill=lambda: prompts.load_skill_description(
                     model_visible(catalog.list())
                 ),
-                forker=Forker(loading.agents, loading.models),
+                forker=forker,
                 inline=inline,
                 order=order,
             )
