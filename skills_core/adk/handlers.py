@@ -1,19 +1,11 @@
 """The ADK skill tools: the shared tools behind ADK's names and calling convention.
 
-Only what ADK adds lives here:
-
-- ``load_skill`` fills in session state for skills that set ``metadata.adk_inject_state``
-  (google-adk's syntax: ``{var}``, ``{var?}``, ``{app:var}``, ``{artifact.name}``...; braces
-  around anything else stay as written) and runs fork-mode skills in a sub-agent. Where
-  google-adk raises ``KeyError`` at the first missing value, the skill comes back as one
-  ``STATE_VARIABLE_MISSING`` error naming every missing value.
-- ``load_skill_resource`` sends images, audio, video and PDF to the model as inline data in
-  the next request (:class:`InlineFiles`); the function response keeps their description.
-- ``run_skill_script`` can ask the user to confirm a run through ADK's tool confirmation: a
-  confirmation is recorded in the policy's approvals, and a content approved there runs
-  without asking.
-- Every content the model is shown of a skill whose scripts need approval is recorded in
-  session state (:func:`note_shown`), for the toolset's code gate.
+Only what ADK adds lives here: ``load_skill`` fills in session state for skills that set
+``metadata.adk_inject_state`` (:func:`inject_state`) and runs fork-mode skills in a sub-agent;
+``load_skill_resource`` sends images, audio, video and PDF as inline data in the next request
+(:class:`InlineFiles`); ``run_skill_script`` can ask the user to confirm a run through ADK's
+tool confirmation, a yes recorded in the policy's approvals; and every content shown of a skill
+whose scripts need approval is recorded in session state for the code gate (:func:`note_shown`).
 """
 
 from __future__ import annotations
@@ -414,6 +406,10 @@ def inject_state_flag(value: object) -> bool | None:
 
 async def inject_state(skill: Skill, context: ToolContext) -> Skill | ToolResult:
     """``skill`` with its body's placeholders filled in from ``context``, if it opted in.
+
+    google-adk's syntax: ``{var}``, ``{var?}`` (empty when missing), ``{app:var}``,
+    ``{artifact.name}``...; braces around anything else stay as written. Where google-adk
+    raises ``KeyError`` at the first missing value, this returns one error naming them all.
 
     Returns:
         The skill (unchanged unless its metadata turns injection on), or a

@@ -1,22 +1,13 @@
-"""What a model is shown of a skill: its loaded instructions, in parts, its files, its resources.
+"""What a model is shown of a skill: its instructions, in parts, its files, its resources.
 
-- ``load_skill`` returns the body (or what a :data:`ContentBuilder` makes of it), where the
-  skill lives, its files and its frontmatter. A reply longer than its bound comes in parts
-  (:func:`fit_loaded`): the first part, cut at a heading or a paragraph, carries ``offset`` /
-  ``next_offset``, ``sections`` (the headings left out, a repeated one numbered ``## Usage#2``),
-  ``total_chars``, ``left_out_chars`` and a ``note``; ``section=`` or ``offset=`` read on, and
-  only the first part repeats the description, location, files and frontmatter. Replies are
-  measured as the JSON a model receives.
-- A skill's files are listed whole up to :data:`MAX_LISTED_FILES` paths within
-  :data:`MAX_LISTED_CHARS`; past that, a summary counts the files of each top-level folder,
-  and a folder's path lists that folder (:func:`folder_listing`), as bounded.
-- A resource is text when it is UTF-8 without NUL bytes; a binary file is judged by its MIME
-  type (:data:`FILE_KINDS`): images, audio, video and PDF go as bytes where the adapter sends
-  bytes as such, any other binary file is described (type, size, sha256), since base64 text
-  would only flood the context; ``as_bytes`` asks for the bytes anyway.
-
-Headings are ATX lines (``#`` to ``######`` then a space) outside fenced code blocks; a
-section runs from its heading to the next heading of the same or a higher level.
+A ``load_skill`` reply longer than its bound (measured as the JSON a model receives) comes in
+parts (:func:`fit_loaded`), cut at a heading or a paragraph, every character reachable by
+``offset`` / ``next_offset`` or ``section``; headings are ATX lines outside fenced code, a
+repeated title numbered ``## Usage#2``. A skill's files are listed whole up to
+:data:`MAX_LISTED_FILES` paths (:data:`MAX_LISTED_CHARS`), else summarised by top-level folder,
+each folder listable on its own (:func:`folder_listing`). A resource is text when it is UTF-8
+without NUL bytes; a binary file is judged by its MIME type (:data:`FILE_KINDS`): what a model
+reads goes as bytes where the adapter sends bytes as such, anything else is described.
 """
 
 from __future__ import annotations
