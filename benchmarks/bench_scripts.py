@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from skills_core.tools.command import run_process
-from skills_core.tools.runners.base import ScriptRun, ScriptRunner
+from skills_core.tools.policy import ScriptPolicy, ScriptRun, ScriptRunner
+from skills_core.tools.runners.command import run_process
 from skills_core.tools.runners.process import ProcessRunner
 from skills_core.tools.runners.sandbox import SandboxRunner
 
@@ -35,12 +35,8 @@ def make_run(folder: Path, kind: str) -> ScriptRun:
         interpreter=INTERPRETERS[kind],
         arguments=(),
         files=(f"scripts/{name}",),
+        policy=ScriptPolicy(timeout=30, max_workspace_bytes=1 << 20, max_scratch_bytes=1 << 20),
         env={"PATH": "/usr/bin:/bin"},
-        time_limit=30,
-        max_output_bytes=65536,
-        max_processes=256,
-        max_copy_bytes=1 << 20,
-        max_scratch_bytes=1 << 20,
     )
 
 
@@ -49,8 +45,8 @@ async def bare(run: ScriptRun) -> None:
         run.command(run.folder),
         cwd=run.folder,
         env=run.env,
-        time_limit=run.time_limit,
-        max_output_bytes=run.max_output_bytes,
+        time_limit=run.policy.timeout,
+        max_output_bytes=run.policy.max_output_bytes,
     )
     assert outcome.stdout.data == b"ok\n", outcome
 

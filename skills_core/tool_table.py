@@ -89,13 +89,16 @@ class ToolDeclaration:
     parameters: Mapping[str, Schema]
     required: tuple[str, ...] = ()
 
-    def input_schema(self) -> dict[str, Any]:
-        """The arguments as one JSON-schema object."""
-        return {
-            "type": "object",
-            "properties": dict(self.parameters),
-            "required": list(self.required),
-        }
+    def input_schema(self, skill_names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The arguments as one JSON-schema object.
+
+        ``skill_names``: the names a model may give now, the skill-name argument's ``enum``
+        (:func:`with_skill_names`).
+        """
+        parameters = self.parameters
+        if skill_names is not None:
+            parameters = with_skill_names(parameters, skill_names)
+        return {"type": "object", "properties": dict(parameters), "required": list(self.required)}
 
     def with_parameters(self, **parameters: Schema) -> ToolDeclaration:
         """This tool with optional arguments only one adapter understands added."""

@@ -12,7 +12,7 @@ from backends.mcp.backend import McpSkillsBackend
 from skills_core.adk import Loading
 from skills_core.adk.adk_skills import SkillsConfig
 from skills_core.format.format_limits import FormatLimits
-from skills_core.tools import SkillTools
+from skills_core.tools import LoadPolicy, SkillTools
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,17 +38,43 @@ def test_the_per_skill_host_limits_are_defined_in_backends_limits_alone() -> Non
 
 
 def test_the_tool_resource_cap_has_one_name_and_one_default() -> None:
-    parameter = inspect.signature(SkillTools).parameters["max_resource_bytes"]
-    assert parameter.default == DEFAULT_MAX_RESOURCE_BYTES
+    assert LoadPolicy().max_resource_bytes == DEFAULT_MAX_RESOURCE_BYTES  # SkillTools' loading=
     assert Loading().max_resource_bytes == DEFAULT_MAX_RESOURCE_BYTES  # SkillsToolset's loading=
     fields = {field.name: field.default for field in dataclasses.fields(SkillsConfig)}
     assert fields["max_resource_bytes"] == DEFAULT_MAX_RESOURCE_BYTES
 
 
 def test_the_load_bound_has_one_name_and_one_default() -> None:
-    parameter = inspect.signature(SkillTools).parameters["max_load_chars"]
-    assert parameter.default == DEFAULT_MAX_LOAD_CHARS == 20_000
+    assert LoadPolicy().max_load_chars == DEFAULT_MAX_LOAD_CHARS == 20_000  # SkillTools' loading=
     assert Loading().max_load_chars == DEFAULT_MAX_LOAD_CHARS  # SkillsToolset's loading=
+
+
+def test_the_load_options_are_declared_once_and_passed_through() -> None:
+    """``max_load_chars`` and ``build_content`` are fields of the tools' load policy alone.
+
+    The ADK toolset, the MCP server and ``skillfs serve`` take a policy object and pass it
+    on unchanged: none of them declares the options again (each once did).
+    """
+    declared = []
+    for path in sorted((ROOT / "skills_core").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+                names = [arg.arg for arg in [*node.args.args, *node.args.kwonlyargs]]
+            elif isinstance(node, ast.ClassDef):
+                names = [
+                    item.target.id
+                    for item in node.body
+                    if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+                ]
+            else:
+                continue
+            for name in {"max_load_chars", "build_content"} & set(names):
+                declared.append(f"{path.relative_to(ROOT)}: {node.name}.{name}")
+    assert sorted(declared) == [
+        "skills_core/tools/factory.py: LoadPolicy.build_content",
+        "skills_core/tools/factory.py: LoadPolicy.max_load_chars",
+    ]
+    assert issubclass(Loading, LoadPolicy)
 
 
 def test_each_storage_and_format_knob_is_defined_in_exactly_one_class() -> None:

@@ -22,16 +22,18 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from backends.opener import open_backend
-from skills_core.adk.attach import with_skills
-from skills_core.adk.auto_skills import AutoSkillsPlugin
-from skills_core.adk.convert import load_adk_skills, to_adk_skill
-from skills_core.adk.coordination import SkillContextProvider, agent_tool_registry
 from skills_core.adk.executor import CodeExecutorRunner
-from skills_core.adk.guard import ACTIVE_SKILL_KEY, SkillToolGuard, activate_skill
-from skills_core.adk.options import Listing, Loading, Prompts
-from skills_core.adk.registry import CatalogSkillRegistry
-from skills_core.adk.system_prompt import PromptContext
-from skills_core.adk.toolset import SkillsToolset
+from skills_core.adk.modes import (
+    ACTIVE_SKILL_KEY,
+    AutoSkillsPlugin,
+    SkillContextProvider,
+    SkillToolGuard,
+    activate_skill,
+    agent_tool_registry,
+)
+from skills_core.adk.native import CatalogSkillRegistry, load_adk_skills, to_adk_skill
+from skills_core.adk.options import Listing, Loading, PromptContext, Prompts
+from skills_core.adk.toolset import SkillsToolset, with_skills
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.tool_table import ToolNames
 from skills_core.tools.policy import ScriptPolicy

@@ -69,7 +69,9 @@ class Forker:
         models: Resolves frontmatter ``model`` names; without it skills naming one are refused.
     """
 
-    def __init__(self, agents: AgentResolver | None, models: ModelResolver | None) -> None:
+    def __init__(
+        self, agents: AgentResolver | None = None, models: ModelResolver | None = None
+    ) -> None:
         self._agents = agents
         self._models = models
 

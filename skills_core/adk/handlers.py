@@ -1,26 +1,41 @@
-"""The ADK skill tools: the shared tool factory behind ADK's names and calling convention.
+"""The ADK skill tools: the shared tools behind ADK's names and calling convention.
 
 Only what ADK adds lives here: ``load_skill`` fills in session state for skills that set
-``metadata.adk_inject_state`` and runs fork-mode skills in a sub-agent, and ``run_skill_script``
-can ask the user to confirm a run through ADK's tool confirmation: a confirmation is recorded in
-the policy's approvals, and a content approved there runs without asking.
+``metadata.adk_inject_state`` (:func:`inject_state`) and runs fork-mode skills in a sub-agent;
+``load_skill_resource`` sends images, audio, video and PDF as inline data in the next request
+(:class:`InlineFiles`); ``run_skill_script`` can ask the user to confirm a run through ADK's
+tool confirmation, a yes recorded in the policy's approvals; and every content shown of a skill
+whose scripts need approval is recorded in session state for the code gate (:func:`note_shown`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+import base64
+import dataclasses
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
+from functools import partial
+from typing import Any, NamedTuple, Protocol
 
+from google.adk.models.llm_request import LlmRequest
+from google.adk.sessions.state import State
+from google.adk.tools.base_tool import BaseTool
+from google.adk.tools.load_artifacts_tool import as_safe_part_for_llm
 from google.adk.tools.tool_context import ToolContext
+from google.genai import types
 
-from skills_core.adk.code_gate import note_shown
 from skills_core.adk.executor import running_in
 from skills_core.adk.fork import FORK_MODES, ForkCall, Forker
-from skills_core.adk.inject import inject_state
-from skills_core.adk.inline import InlineFiles
-from skills_core.adk.tool import Handler, SkillTool
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED, SCRIPT_NOT_APPROVED
+from skills_core.codes import (
+    CONFIRMATION_REJECTED,
+    CONFIRMATION_REQUIRED,
+    SCRIPT_NOT_APPROVED,
+    STATE_VARIABLE_MISSING,
+)
 from skills_core.context.budget import visible_names
 from skills_core.context.shown_order import ShownOrder
 from skills_core.format.models import Skill
@@ -34,20 +49,87 @@ from skills_core.tool_table import (
     ToolDeclaration,
     ToolNames,
 )
+from skills_core.tools.content import Delivery
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import script_arguments
 from skills_core.tools.results import ToolResult, is_error, never_raises, tool_error
 
+logger = logging.getLogger("skillfs.adk")
+
 CONTEXT_PATH_KEY = "skillfs:context_path"
 """Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
+SHOWN_PREFIX = "skillfs:shown:"
+"""Session-state key prefix (then the source's location): ``{skill: {digest: True}}``, the
+gated contents the model was shown."""
 _ASKED_PREFIX = "skillfs:asked:"
 """Session-state key prefix (then the call's id): the content a run confirmation asked about."""
+
+Handler = Callable[[Mapping[str, Any], ToolContext], Awaitable[ToolResult]]
+"""Runs one call: the model's arguments and ADK's tool context in, a result mapping out."""
+
+
+class SessionState(Protocol):
+    """What skillfs needs of ADK's session state (``tool_context.state``, a dict, …)."""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value under ``key``, or ``default``."""
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        """Set ``key``."""
 
 
 def context_path_of(state: Any) -> str | None:
     """The session's context path, when one is set (a string)."""
     value = state.get(CONTEXT_PATH_KEY)
     return value if isinstance(value, str) else None
+
+
+class SkillTool(BaseTool):
+    """A tool whose description may change with every request (it is rebuilt each time).
+
+    Args:
+        declaration: The tool's name and arguments (its description is ``describe``'s).
+        describe: Returns the current description.
+        handler: Runs a call; it must return error values, never raise.
+        skill_names: Returns the skill names a model may give now, the skill-name argument's
+            ``enum``; ``None``: any string.
+        kind: Which skill tool this is (``"load_skill"``, …), whatever it is named.
+    """
+
+    def __init__(
+        self,
+        declaration: ToolDeclaration,
+        *,
+        describe: Callable[[], str],
+        handler: Handler,
+        skill_names: Callable[[], Sequence[str]] | None = None,
+        kind: str = "",
+    ) -> None:
+        super().__init__(name=declaration.name, description=describe())
+        self._declaration = declaration
+        self._describe = describe
+        self._handler = handler
+        self._skill_names = skill_names
+        self.kind = kind
+
+    def _get_declaration(self) -> types.FunctionDeclaration:
+        self.description = self._describe()
+        names = self._skill_names() if self._skill_names is not None else None
+        return types.FunctionDeclaration(
+            name=self.name,
+            description=self.description,
+            parameters_json_schema=self._declaration.input_schema(names),
+        )
+
+    async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+        """Run the handler."""
+        return await self._handler(args, tool_context)
+
+    def _detect_error_in_response(self, response: Any) -> str | None:
+        """ADK's telemetry hook: the error code of an error value."""
+        if isinstance(response, dict) and is_error(response):
+            return str(response["error_code"])
+        return None
 
 
 def build_tools(
@@ -125,16 +207,13 @@ def build_tools(
     for kind, declaration in TOOLS.items():
         forks = kind == LOAD_SKILL  # described from the skills, and may run in a sub-agent
         shown = declaration.with_parameters(request=REQUEST) if forks else declaration
-        tool = SkillTool(
-            name=getattr(names, kind),
+        built[kind] = SkillTool(
+            replace(shown, name=getattr(names, kind)),
             describe=describe_load_skill if forks else _fixed(declaration.description),
-            parameters=shown.parameters,
-            required=shown.required,
-            handler=special.get(kind) or _plain(tools, declaration),
+            handler=special.get(kind) or partial(_plain, tools, kind),
             skill_names=skill_names,
+            kind=kind,
         )
-        tool.kind = kind
-        built[kind] = tool
     return built
 
 
@@ -149,15 +228,11 @@ def _fixed(text: str) -> Callable[[], str]:
     return lambda: text
 
 
-def _plain(tools: SkillTools, declaration: ToolDeclaration) -> Handler:
-    """A tool ADK adds nothing to: the factory's method of the tool's name, called as declared."""
-    method = getattr(tools, declaration.name)
-
-    async def handle(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result: ToolResult = await method(**declaration.arguments(args))
-        return result
-
-    return handle
+async def _plain(
+    tools: SkillTools, kind: str, args: Mapping[str, Any], context: ToolContext
+) -> ToolResult:
+    """A tool ADK adds nothing to: the factory's tool, called as declared."""
+    return await tools.call(kind, args)
 
 
 def _request(args: Mapping[str, Any], context: ToolContext) -> str:
@@ -168,6 +243,24 @@ def _request(args: Mapping[str, Any], context: ToolContext) -> str:
     content = context.user_content
     parts = content.parts if content is not None and content.parts else []
     return "\n".join(part.text for part in parts if part.text)
+
+
+async def note_shown(tools: SkillTools, state: SessionState, skill_name: str) -> None:
+    """Record that the model was shown ``skill_name``'s current content, if it is gated."""
+    approvals = tools.script_approvals
+    if approvals.gated(skill_name):
+        shown = shown_contents(tools, state)
+        digests = {**shown.get(skill_name, {}), await approvals.digest(skill_name): True}
+        state[_shown_key(tools)] = {**shown, skill_name: digests}  # new dicts: calls merge
+
+
+def shown_contents(tools: SkillTools, state: SessionState) -> dict[str, dict[str, bool]]:
+    """The gated contents of ``tools``' source the model was shown in the session."""
+    return state.get(_shown_key(tools)) or {}
+
+
+def _shown_key(tools: SkillTools) -> str:
+    return SHOWN_PREFIX + tools.catalog.backend.location
 
 
 async def run_confirmed(
@@ -221,13 +314,176 @@ async def _confirmed(
 def _answered(state: Any, key: str) -> str | None:
     """The digest kept at ``key`` for a question now answered; the key keeps no value after.
 
-    ADK cannot delete a state key: ``State`` has no ``__delitem__`` and the session services
-    apply a delta with ``dict.update``, so ``None`` is what a removal can leave. The key stays
-    per call: one key per skill would let one answer clear what another pending question about
-    that skill still needs, and a dict of pending questions is deep-merged across parallel
-    calls, which can undo a removal.
+    ADK cannot delete a state key (``State`` has no ``__delitem__``; session services apply a
+    delta with ``dict.update``), so ``None`` is what a removal can leave. The key is per call:
+    one per skill would let one answer clear what another pending question still needs.
     """
     digest = state.get(key)
     if digest is not None:
         state[key] = None
     return digest if isinstance(digest, str) else None
+
+
+_KEPT_FILES = 16
+"""Most files waiting for the next request; older ones are dropped."""
+
+
+class InlineFiles:
+    """Holds the binary files models read recently, for the requests that answer those reads.
+
+    Files are shared by every session of the toolset and keyed by skill and path: the bytes of
+    one file are the same whichever session asked. Bytes a caller asked for explicitly
+    (``as_bytes``) stay base64 in the response: models refuse unknown inline types.
+    """
+
+    def __init__(self) -> None:
+        self._pending: OrderedDict[tuple[str, str], types.Blob] = OrderedDict()
+
+    def take(self, result: ToolResult) -> ToolResult:
+        """Keep an inline-able file's bytes; return the response without them."""
+        if result.get("delivery") != Delivery.INLINE:
+            return result
+        data = base64.b64decode(result["content_base64"])
+        key = (result["skill_name"], result["file_path"])
+        self._pending[key] = types.Blob(data=data, mime_type=result["mime_type"])
+        self._pending.move_to_end(key)
+        while len(self._pending) > _KEPT_FILES:
+            self._pending.popitem(last=False)
+        kept = {name: value for name, value in result.items() if name != "content_base64"}
+        kept["note"] = "The file's content follows as inline data."
+        return kept
+
+    def attach(self, llm_request: LlmRequest) -> None:
+        """Append the files answered in the request's last content as one user message."""
+        if not llm_request.contents:
+            return
+        parts: list[types.Part] = []
+        for part in llm_request.contents[-1].parts or []:
+            response = part.function_response.response if part.function_response else None
+            if not response or response.get("delivery") != Delivery.INLINE:
+                continue
+            skill_name, file_path = response.get("skill_name"), response.get("file_path")
+            blob = self._pending.get((str(skill_name), str(file_path)))
+            if blob is not None:
+                parts.append(types.Part(text=f"{file_path} of skill {skill_name}:"))
+                parts.append(types.Part(inline_data=blob))
+        if parts:
+            llm_request.contents.append(types.Content(role="user", parts=parts))
+
+
+INJECT_STATE = "adk_inject_state"
+"""The metadata key that turns state injection on."""
+
+_PLACEHOLDER = re.compile(r"(?<![${\\]){+[^{}]*}+")
+"""google-adk's template pattern: braces not preceded by ``$``, ``{`` or a backslash."""
+_ARTIFACT = "artifact."
+_SCOPES = (State.APP_PREFIX, State.USER_PREFIX, State.TEMP_PREFIX)
+
+
+class _Placeholder(NamedTuple):
+    key: str
+    artifact: bool
+    optional: bool
+
+    @property
+    def label(self) -> str:
+        """The placeholder's name as written, without braces or ``?``."""
+        return _ARTIFACT + self.key if self.artifact else self.key
+
+
+def inject_state_flag(value: object) -> bool | None:
+    """``adk_inject_state`` as a boolean: a bool, or ``"true"``/``"false"`` in any case.
+
+    Returns:
+        ``None`` for any other value.
+    """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return None
+
+
+async def inject_state(skill: Skill, context: ToolContext) -> Skill | ToolResult:
+    """``skill`` with its body's placeholders filled in from ``context``, if it opted in.
+
+    google-adk's syntax: ``{var}``, ``{var?}`` (empty when missing), ``{app:var}``,
+    ``{artifact.name}``...; braces around anything else stay as written. Where google-adk
+    raises ``KeyError`` at the first missing value, this returns one error naming them all.
+
+    Returns:
+        The skill (unchanged unless its metadata turns injection on), or a
+        ``STATE_VARIABLE_MISSING`` error value listing every required value the session
+        does not hold.
+    """
+    raw = skill.metadata.metadata.get(INJECT_STATE)
+    if raw is None:
+        return skill
+    if (wanted := inject_state_flag(raw)) is None:
+        logger.warning(
+            "%s: metadata.%s %r is not true or false; ignored", skill.location, INJECT_STATE, raw
+        )
+    if not wanted:
+        return skill
+    body, missing = await _fill(skill.body, context)
+    if not missing:
+        return dataclasses.replace(skill, body=body)
+    logger.warning("%s: no value for %s", skill.location, ", ".join(missing))
+    names = ", ".join(f"`{label}`" for label in missing)
+    message = (
+        f"skill {skill.name!r} cannot be loaded yet: its instructions need {names}, "
+        "which this session's state and artifacts do not hold"
+    )
+    return tool_error(STATE_VARIABLE_MISSING, message, skill_name=skill.name, missing=missing)
+
+
+async def _fill(template: str, context: ToolContext) -> tuple[str, list[str]]:
+    """``template`` filled in, and the labels of the required values found missing."""
+    found: dict[tuple[str, bool], str | None] = {}
+    missing: list[str] = []
+    pieces: list[str] = []
+    end = 0
+    for match in _PLACEHOLDER.finditer(template):
+        placeholder = _parse(match.group())
+        if placeholder is None:
+            continue
+        source = (placeholder.key, placeholder.artifact)
+        if source not in found:  # each value is read once, however often it appears
+            found[source] = await _value(placeholder, context)
+        value = found[source]
+        if value is None and not placeholder.optional and placeholder.label not in missing:
+            missing.append(placeholder.label)
+        pieces += [template[end : match.start()], value or ""]
+        end = match.end()
+    return "".join(pieces) + template[end:], missing
+
+
+def _parse(text: str) -> _Placeholder | None:
+    """The placeholder in ``text`` (a pattern match), or ``None`` to leave it as written."""
+    name = text.lstrip("{").rstrip("}").strip()
+    optional = name.endswith("?")
+    name = name.removesuffix("?")
+    if name.startswith(_ARTIFACT):
+        return _Placeholder(name.removeprefix(_ARTIFACT), artifact=True, optional=optional)
+    scope, colon, key = name.rpartition(":")
+    if not key.isidentifier() or (colon and scope + colon not in _SCOPES):
+        return None
+    return _Placeholder(name, artifact=False, optional=optional)
+
+
+async def _value(placeholder: _Placeholder, context: ToolContext) -> str | None:
+    """The text for ``placeholder``, or ``None`` when the session has no such value."""
+    if not placeholder.artifact:
+        if placeholder.key not in context.state:
+            return None
+        value = context.state[placeholder.key]
+        return "" if value is None else str(value)
+    try:
+        artifact = await context.load_artifact(placeholder.key)
+    except ValueError as exc:  # no artifact service, or a name the service refuses
+        logger.warning("artifact %r could not be loaded: %s", placeholder.key, exc)
+        return None
+    if artifact is None:
+        return None
+    text = as_safe_part_for_llm(artifact, placeholder.key).text
+    return str(artifact) if text is None else text

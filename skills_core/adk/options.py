@@ -1,27 +1,27 @@
-"""SkillsToolset's option objects: what is listed, what the model is told, how skills load.
+"""SkillsToolset's option objects, and what the model is told by default.
 
-Each groups the keyword options of one concern, as httpx's ``Timeout`` and ``Limits`` do, so
-:class:`~skills_core.adk.SkillsToolset` keeps a short signature::
+Each groups the keyword options of one concern, as httpx's ``Timeout`` and ``Limits`` do::
 
     SkillsToolset(catalog, listing=Listing(budget=8000), loading=Loading(models=models))
+
+:class:`Listing` and :class:`Loading` are the tools' own policies
+(:class:`~skills_core.context.budget.ListingPolicy`, :class:`~skills_core.tools.LoadPolicy`)
+plus what only ADK does, and reach :class:`~skills_core.tools.SkillTools` unchanged. The
+system prompt and ``load_skill``'s description are functions, so users can replace them (as
+with Eino's skill middleware).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from skills_core.adk.fork import AgentResolver, ModelResolver
-from skills_core.adk.system_prompt import (
-    SkillsDescription,
-    SystemPrompt,
-    default_load_skill_description,
-    default_system_prompt,
-)
 from skills_core.context.budget import ListingPolicy
-from skills_core.tool_table import ToolNames
-from skills_core.tools.content import ContentBuilder, skill_body
-from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
+from skills_core.format.models import SkillMetadata
+from skills_core.tool_table import LOAD_SKILL, TOOLS, ToolNames
+from skills_core.tools.factory import LoadPolicy
 
 Discovery = Literal["lazy", "eager"]
 
@@ -30,14 +30,12 @@ Discovery = Literal["lazy", "eager"]
 class Listing(ListingPolicy):
     """How the model discovers the catalog, and how much of it it is shown.
 
-    The listing policy :class:`~skills_core.tools.SkillTools` takes (``budget``,
-    ``include_tags``, ``exclude_tags``, ``search``: by default ``search_skills`` is offered
-    when there is a ``budget``), plus how the model reaches it. Over the budget, descriptions
-    shorten, then each skill takes one line, then only names are listed, then as many names as
-    fit and a count with ``search_skills``, and the model is told (see
-    :mod:`skills_core.context.fitting`), the notes naming the tools as ``Prompts(names=...)``
-    and the toolset's prefix do. Skills whose ``paths`` miss the session's context path (state
-    ``"skillfs:context_path"``) are not listed; filters apply before the budget.
+    The listing policy (``budget``, ``include_tags``, ``exclude_tags``, ``search``: by default
+    ``search_skills`` is offered when there is a ``budget``), plus how the model reaches it.
+    Over the budget a listing degrades as :mod:`skills_core.context.fitting` says, its notes
+    naming the tools as ``Prompts(names=...)`` and the toolset's prefix do. Skills whose
+    ``paths`` miss the session's context path (state ``"skillfs:context_path"``) are not
+    listed; filters apply before the budget.
 
     Attributes:
         discovery: ``"lazy"``: the model calls ``list_skills``; ``"eager"``: the catalog is
@@ -57,6 +55,97 @@ class Listing(ListingPolicy):
 
 
 @dataclass(frozen=True, slots=True)
+class Loading(LoadPolicy):
+    """What ``load_skill`` and ``load_skill_resource`` return, and who runs fork-mode skills.
+
+    The load policy (``build_content``, which sees the body with session state filled in for
+    skills that set ``metadata.adk_inject_state``; ``max_resource_bytes``;
+    ``max_load_chars``), plus:
+
+    Attributes:
+        agents: Resolves frontmatter ``agent`` for fork-mode skills.
+        models: Resolves frontmatter ``model`` for fork-mode skills.
+    """
+
+    agents: AgentResolver | None = None
+    models: ModelResolver | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PromptContext:
+    """What a system prompt builder knows.
+
+    Attributes:
+        names: The tool names as the model sees them (prefix applied).
+        scripts: Whether ``run_skill_script`` is offered.
+        eager: Whether the skill catalog follows in the system instruction.
+        skills: The skills a model may choose right now (not those only a user may invoke).
+        search: Whether ``search_skills`` is offered.
+    """
+
+    names: ToolNames
+    scripts: bool
+    eager: bool
+    skills: Sequence[SkillMetadata]
+    search: bool = False
+
+
+SystemPrompt = Callable[[PromptContext], str]
+"""Builds the skills part of the system instruction, for each model request."""
+
+SkillsDescription = Callable[[Sequence[SkillMetadata]], str]
+"""Builds the ``load_skill`` tool's description from the current skills, for each request."""
+
+
+def default_system_prompt(context: PromptContext) -> str:
+    """Explain skills and the tools that reach them."""
+    names = context.names
+    discover = (
+        "The skills you can use are listed below."
+        if context.eager
+        else f"Call `{names.list_skills}` to see which skills exist; the list can change "
+        "between turns."
+    )
+    if context.search:
+        discover += (
+            f" Call `{names.search_skills}` with a request's key words to find the skills "
+            "that fit it."
+        )
+    steps = [
+        discover,
+        f"When a skill fits the request, call `{names.load_skill}` with its `skill_name` and "
+        "follow the instructions it returns, completely and in order, before you reply.",
+        f"Read files a skill mentions (references/, assets/, scripts/) with "
+        f"`{names.load_skill_resource}`; it reads skill files only, never the user's files.",
+    ]
+    if context.scripts:
+        steps.append(
+            f"Run a skill's scripts with `{names.run_skill_script}`, giving `args` as a list "
+            "of strings or an object of options."
+        )
+    else:
+        steps.append("Skill scripts cannot be run here; read them and follow them yourself.")
+    steps.append(
+        "If a skill tool returns an `error_code`, do not guess other names or paths: tell "
+        "the user what failed."
+    )
+    numbered = "\n".join(f"{index}. {step}" for index, step in enumerate(steps, start=1))
+    return (
+        "You have skills: folders of instructions, references, assets and scripts for "
+        "specialised tasks.\n\n" + numbered
+    )
+
+
+def default_load_skill_description(skills: Sequence[SkillMetadata]) -> str:
+    """A fixed description; the skills themselves reach the model another way."""
+    del skills
+    return (
+        f"{TOOLS[LOAD_SKILL].description} For skills that run in a sub-agent, runs it on "
+        "`request` and returns the answer."
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Prompts:
     """What the model is told: tool names, the ``load_skill`` description, the instruction.
 
@@ -64,30 +153,9 @@ class Prompts:
         names: The tool names (default: google-adk's).
         load_skill_description: Builds ``load_skill``'s description from the current skills.
         system_prompt: The skills part of the system instruction: text, or a function of a
-            :class:`~skills_core.adk.system_prompt.PromptContext`.
+            :class:`PromptContext`.
     """
 
     names: ToolNames = field(default_factory=ToolNames)
     load_skill_description: SkillsDescription = default_load_skill_description
     system_prompt: str | SystemPrompt = default_system_prompt
-
-
-@dataclass(frozen=True, slots=True)
-class Loading:
-    """What ``load_skill`` and ``load_skill_resource`` return.
-
-    Attributes:
-        build_content: Builds the instructions ``load_skill`` returns (default: the body).
-            It sees the body with session state filled in, for skills that set
-            ``metadata.adk_inject_state``.
-        agents: Resolves frontmatter ``agent`` for fork-mode skills.
-        models: Resolves frontmatter ``model`` for fork-mode skills.
-        max_resource_bytes: Largest file ``load_skill_resource`` returns.
-        max_load_chars: Longest ``load_skill`` reply; longer skills come in parts.
-    """
-
-    build_content: ContentBuilder = skill_body
-    agents: AgentResolver | None = None
-    models: ModelResolver | None = None
-    max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
-    max_load_chars: int = DEFAULT_MAX_LOAD_CHARS

@@ -1,48 +1,73 @@
 """SkillsToolset: an ADK toolset serving the skills of any skillfs catalog.
 
-The tools carry the names and parameters of google-adk's own SkillToolset (``list_skills``,
-``load_skill``, ``load_skill_resource``, ``run_skill_script``). Unlike it, they read a live
-catalog: at the start of each turn the toolset may refresh the catalog (rate-limited), and
-every declaration and system instruction is built from the catalog's current snapshot, so
-skills added, changed or removed in storage show up without rebuilding the agent.
-
-A toolset picking a catalog per user or session keeps each catalog's tools on that catalog,
-under the toolset held weakly: they go with the catalog (or the toolset), and so do the local
-copies its remote scripts ran from. A service making a catalog per user grows with the
-catalogs it holds, not with every user it served.
+The tools carry the names and parameters of google-adk's own SkillToolset. Unlike it, they
+read a live catalog: a turn may start with a refresh (:class:`RefreshGate`), and every
+declaration and instruction is built from the catalog's current snapshot. A toolset picking a
+catalog per user keeps each catalog's tools on that catalog, under the toolset held weakly:
+they go with the catalog (or the toolset), and so do the copies its remote scripts ran from.
+The per-turn modes (:mod:`skills_core.adk.modes`) share a toolset's tools and gates.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import logging
+import os
+import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from google.adk.agents import LlmAgent
+from google.adk.agents.callback_context import CallbackContext
 from google.adk.agents.readonly_context import ReadonlyContext
+from google.adk.code_executors.base_code_executor import BaseCodeExecutor
+from google.adk.code_executors.built_in_code_executor import BuiltInCodeExecutor
+from google.adk.code_executors.code_execution_utils import CodeExecutionUtils
 from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
 from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.base_toolset import BaseToolset, ToolPredicate
 from google.adk.tools.tool_context import ToolContext
+from google.genai import types
 
-from skills_core.adk.code_gate import CodeGate
+from backends.base import Backend
+from backends.composite import CompositeBackend
+from backends.errors import SkillNotFoundError
+from backends.opener import open_backend
 from skills_core.adk.fork import Forker
-from skills_core.adk.handlers import build_tools, context_path_of
-from skills_core.adk.inline import InlineFiles
-from skills_core.adk.options import Listing, Loading, Prompts
-from skills_core.adk.system_prompt import PromptContext
+from skills_core.adk.handlers import (
+    InlineFiles,
+    SessionState,
+    build_tools,
+    context_path_of,
+    note_shown,
+    shown_contents,
+)
+from skills_core.adk.options import Listing, Loading, PromptContext, Prompts
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.lock import LockSource
+from skills_core.codes import SCRIPT_NOT_APPROVED
 from skills_core.context.budget import model_visible
 from skills_core.context.shown_order import ShownOrder
-from skills_core.tool_table import LIST_SKILLS, RUN_SKILL_SCRIPT, SEARCH_SKILLS
-from skills_core.tools.factory import SkillTools
+from skills_core.tool_table import LIST_SKILLS
+from skills_core.tools.factory import LoadPolicy, SkillTools
 from skills_core.tools.policy import ScriptPolicy
-from skills_core.tools.refresh import RefreshGate
+from skills_core.tools.results import ToolResult, tool_error
+
+logger = logging.getLogger("skillfs.tools")
 
 CatalogSelector = Callable[[ReadonlyContext], SkillCatalog | Awaitable[SkillCatalog]]
 """Picks the catalog for a user or session from ADK's context (sync or async). It must return
 the same catalog object each time for the same skills: tools are built once per catalog, and
 kept while the catalog is (drop a user's catalog and its tools and script copies go too)."""
+
+Source = str | os.PathLike[str] | Backend
+"""A folder path (a leading ``~`` is expanded), a URL :func:`backends.open_backend` opens, or
+a backend."""
 
 
 class SkillsToolset(BaseToolset):
@@ -60,8 +85,8 @@ class SkillsToolset(BaseToolset):
             filtered (:class:`~skills_core.adk.options.Listing`).
         prompts: Tool names, ``load_skill``'s description and the system instruction
             (:class:`~skills_core.adk.options.Prompts`).
-        loading: What ``load_skill`` and ``load_skill_resource`` return: the content
-            builder, fork-mode resolvers, the resource cap
+        loading: What ``load_skill`` and ``load_skill_resource`` return: the tools'
+            :class:`~skills_core.tools.LoadPolicy`, or its ADK form with fork-mode resolvers
             (:class:`~skills_core.adk.options.Loading`).
         tool_name_prefix: Prefix for every tool name (ADK's toolset option).
         tool_filter: Which tools to offer (ADK's toolset option).
@@ -75,14 +100,18 @@ class SkillsToolset(BaseToolset):
         scripts: ScriptPolicy | None = None,
         listing: Listing | None = None,
         prompts: Prompts | None = None,
-        loading: Loading | None = None,
+        loading: LoadPolicy | None = None,
         tool_name_prefix: str | None = None,
         tool_filter: ToolPredicate | list[str] | None = None,
     ) -> None:
         super().__init__(tool_filter=tool_filter, tool_name_prefix=tool_name_prefix)
+        RefreshGate.check(refresh_every)
         self._listing = listing = listing or Listing()
         self._prompts = prompts = prompts or Prompts()
         loading = loading or Loading()
+        forker = (
+            Forker(loading.agents, loading.models) if isinstance(loading, Loading) else Forker()
+        )
         self._names = prompts.names
         seen = self._names.prefixed(tool_name_prefix)
 
@@ -90,9 +119,7 @@ class SkillsToolset(BaseToolset):
             tools = SkillTools(
                 catalog,
                 scripts=scripts,
-                build_content=loading.build_content,
-                max_resource_bytes=loading.max_resource_bytes,
-                max_load_chars=loading.max_load_chars,
+                loading=loading,
                 listing=listing,
                 names=seen,
                 inline_files=True,
@@ -105,22 +132,20 @@ class SkillsToolset(BaseToolset):
                 describe_load_skill=lambda: prompts.load_skill_description(
                     model_visible(catalog.list())
                 ),
-                forker=Forker(loading.agents, loading.models),
+                forker=forker,
                 inline=inline,
                 order=order,
             )
             offered: list[BaseTool] = [
-                tool
-                for key, tool in built.items()
-                if not (key == LIST_SKILLS and listing.eager)
-                and not (key == RUN_SKILL_SCRIPT and scripts is None)
-                and not (key == SEARCH_SKILLS and not listing.searches)
+                built[tool.name]
+                for tool in tools.offered()
+                if not (tool.name == LIST_SKILLS and listing.eager)
             ]
-            gate = RefreshGate(catalog, refresh_every)
-            return _Served(tools, inline, offered, gate, order)
+            return _Served(tools, inline, offered, RefreshGate(catalog, refresh_every), order)
 
         self._serve = serve
-        self._gate = CodeGate(self._tools_for)
+        self.code_gate = CodeGate(self.tools_for)
+        """The gate holding code while the model acts on a skill that needs approval."""
         self._catalogs: weakref.WeakSet[SkillCatalog] = weakref.WeakSet()  # served, for close()
         self._catalog: SkillCatalog | None = None
         self._select: CatalogSelector
@@ -153,13 +178,23 @@ class SkillsToolset(BaseToolset):
 
     async def catalog_for(self, context: ReadonlyContext) -> SkillCatalog:
         """The catalog serving ``context``'s user or session."""
-        return (await self._served_for(context)).tools.catalog
+        return (await self.tools_for(context)).catalog
+
+    async def tools_for(self, context: ReadonlyContext) -> SkillTools:
+        """The tools serving ``context``'s user or session."""
+        return (await self._served_for(context)).tools
+
+    async def turn_tools(self, context: ReadonlyContext) -> SkillTools:
+        """:meth:`tools_for`, their catalog refreshed first when ``context``'s turn is new.
+
+        Each turn refreshes at most once, and only after ``refresh_every`` seconds.
+        """
+        return (await self._turn(context)).tools
 
     async def get_tools(self, readonly_context: ReadonlyContext | None = None) -> list[BaseTool]:
         """The skill tools; a new turn may refresh the catalog first."""
         if readonly_context is not None:
-            served = await self._served_for(readonly_context)
-            await served.refresh.refresh_for_turn(readonly_context.invocation_id)
+            served = await self._turn(readonly_context)
         elif self._catalog is not None:
             served = self._served_by(self._catalog)
         else:
@@ -174,8 +209,8 @@ class SkillsToolset(BaseToolset):
         Binary files the model just read follow as inline data.
         """
         served = await self._served_for(tool_context)
-        if served.tools.script_approvals.gating:  # before the model can answer with code
-            self._gate.attach(tool_context.get_invocation_context().agent)
+        agent = tool_context.get_invocation_context().agent
+        self.code_gate.guard(served.tools, agent)  # before the model can answer with code
         skills = model_visible(served.tools.catalog.list())
         context = PromptContext(
             names=self._names.prefixed(self.tool_name_prefix),
@@ -201,6 +236,11 @@ class SkillsToolset(BaseToolset):
         for catalog in list(self._catalogs):
             await self._served_by(catalog).tools.close()
 
+    async def _turn(self, context: ReadonlyContext) -> _Served:
+        served = await self._served_for(context)
+        await served.refresh.refresh_for_turn(context.invocation_id)
+        return served
+
     async def _served_for(self, context: ReadonlyContext) -> _Served:
         """The tools of the catalog for ``context``: the fixed one, or the one picked."""
         picked = self._select(context)
@@ -208,9 +248,6 @@ class SkillsToolset(BaseToolset):
         if not isinstance(catalog, SkillCatalog):
             raise TypeError(f"the catalog selector returned {catalog!r}, not a SkillCatalog")
         return self._served_by(catalog)
-
-    async def _tools_for(self, context: ReadonlyContext) -> SkillTools:
-        return (await self._served_for(context)).tools
 
     def _served_by(self, catalog: SkillCatalog) -> _Served:
         """This toolset's tools of ``catalog``, built once and kept on it (see the module)."""
@@ -234,3 +271,262 @@ class _Served:
     order: ShownOrder
     """The order the catalog was first shown in, shared by the eager instruction and the
     ``skill_name`` enums, so both only grow at their end and list the skills alike."""
+
+
+@dataclass(slots=True)
+class _LastRefresh:
+    """When a catalog was last refreshed through a gate (``time.monotonic()``)."""
+
+    at: float | None = None
+
+
+class RefreshGate:
+    """Refreshes a catalog before use, at most once every so many seconds.
+
+    The gates of one catalog share its clock (kept on the catalog): a refresh through any of
+    them counts for all, so an agent whose toolset and plugin read the same catalog lists its
+    storage once per turn, not once per mechanism.
+
+    Args:
+        catalog: The catalog to refresh.
+        every: Least seconds between refreshes of the catalog, through this gate or any
+            other (``0``: every time; ``None``: never). A catalog's first request refreshes.
+    """
+
+    def __init__(self, catalog: SkillCatalog, every: float | None) -> None:
+        self.check(every)
+        self._catalog = catalog
+        self._every = every
+        self._turn: str | None = None
+
+    @staticmethod
+    def check(every: float | None) -> None:
+        """Refuse an interval that is neither ``None`` nor at least 0."""
+        if every is not None and every < 0:
+            raise ValueError(f"refresh interval must be >= 0 or None, not {every}")
+
+    async def maybe_refresh(self) -> bool:
+        """Refresh unless one ran within the interval (through any gate); True when one ran.
+
+        A refresh that raises never costs a caller its skills (ADK would drop a toolset whose
+        tools fail to load, silently to the model): the failure is logged and the catalog
+        keeps serving its last good snapshot.
+        """
+        if self._every is None:
+            return False
+        last = self._catalog.attached(RefreshGate, _LastRefresh)
+        now = time.monotonic()
+        if last.at is not None and now - last.at < self._every:
+            return False
+        last.at = now
+        try:
+            await self._catalog.refresh()
+        except Exception:
+            location = self._catalog.backend.location
+            logger.exception(
+                "refreshing the skills of %s failed; serving the last good catalog", location
+            )
+        return True
+
+    async def refresh_for_turn(self, turn: str) -> bool:
+        """Refresh when ``turn`` (an ADK invocation id) is new, within the interval's limit.
+
+        Every model request of a turn asks; only the turn's first may refresh, so the skills
+        a model sees stay the same for the whole turn.
+        """
+        if turn == self._turn:
+            return False
+        self._turn = turn
+        return await self.maybe_refresh()
+
+
+_REMEMBERED_TURNS = 64
+
+
+class CodeGate:
+    """No code runs while the model acts on a skill whose scripts need approval (SEP-2640).
+
+    Once the model was shown such a skill's content in a session (served over MCP, a cloned
+    project's; by ``load_skill``, ``load_skill_resource`` or a mode), a call of a tool
+    ``ScriptPolicy(code_tools=...)`` names, and code the agent's ``code_executor`` would run
+    from the model's answer, are refused with ``SCRIPT_NOT_APPROVED`` until the user approves
+    every content shown. Contents are kept in session state per source with their digests
+    (:func:`~skills_core.adk.handlers.note_shown`): approving a later content does not cover
+    an earlier one, and a skill no longer served keeps refusing. ``BuiltInCodeExecutor`` runs
+    code in the model provider's sandbox, not on this host: it is not gated.
+
+    Args:
+        tools_for: The skill tools serving a context (a toolset's catalog for its user).
+    """
+
+    def __init__(self, tools_for: Callable[[ReadonlyContext], Awaitable[SkillTools]]) -> None:
+        self._tools_for = tools_for
+        self._pending: OrderedDict[str, list[str]] = OrderedDict()
+
+    def guard(self, tools: SkillTools, agent: object) -> None:
+        """Put the gate first in ``agent``'s callbacks, once, if ``tools``' source may gate."""
+        if not tools.script_approvals.gating:
+            return
+        if isinstance(agent, LlmAgent) and self.before_tool not in (
+            callbacks := agent.canonical_before_tool_callbacks
+        ):
+            agent.before_model_callback = [
+                self.before_model,
+                *agent.canonical_before_model_callbacks,
+            ]
+            agent.before_tool_callback = [self.before_tool, *callbacks]
+            agent.after_model_callback = [self.after_model, *agent.canonical_after_model_callbacks]
+
+    def shown(self, turn: str, skill_name: str) -> None:
+        """Note a skill a mode showed the model in ``turn`` (an instruction, an injected message).
+
+        It is recorded in session state at the turn's next model request, where the state can
+        be written.
+        """
+        names = self._pending.setdefault(turn, [])
+        if skill_name not in names:
+            names.append(skill_name)
+        while len(self._pending) > _REMEMBERED_TURNS:
+            self._pending.popitem(last=False)
+
+    async def before_model(
+        self, callback_context: CallbackContext, llm_request: LlmRequest
+    ) -> LlmResponse | None:
+        """Record the skills a mode showed the model in this turn."""
+        names = self._pending.pop(callback_context.invocation_id, [])
+        if names:
+            tools = await self._tools_for(callback_context)
+            for name in names:
+                await note_shown(tools, callback_context.state, name)
+        return None
+
+    async def before_tool(
+        self, tool: BaseTool, args: dict[str, Any], tool_context: ToolContext
+    ) -> dict[str, Any] | None:
+        """Refuse a call of a code tool while the gate is closed."""
+        tools = await self._tools_for(tool_context)
+        if tools.scripts is None or tool.name not in tools.scripts.code_tools:
+            return None
+        return await code_refusal(tools, tool_context.state, f"a call of {tool.name!r}")
+
+    async def after_model(
+        self, callback_context: CallbackContext, llm_response: LlmResponse
+    ) -> LlmResponse | None:
+        """Answer the code of a model's response as failed while the gate is closed."""
+        executor = getattr(callback_context.get_invocation_context().agent, "code_executor", None)
+        if (
+            not isinstance(executor, BaseCodeExecutor)
+            or isinstance(executor, BuiltInCodeExecutor)
+            or llm_response.content is None
+            or llm_response.partial
+        ):
+            return None
+        tools = await self._tools_for(callback_context)
+        if not shown_contents(tools, callback_context.state):
+            return None
+        content = llm_response.content.model_copy(deep=True)  # cut after its first code
+        if not CodeExecutionUtils.extract_code_and_truncate_content(
+            content, executor.code_block_delimiters
+        ):
+            return None
+        refusal = await code_refusal(tools, callback_context.state, "the agent's code executor")
+        if refusal is None:
+            return None
+        failed = types.Part.from_code_execution_result(
+            outcome=types.Outcome.OUTCOME_FAILED,
+            output=f"{refusal['error']} [{refusal['error_code']}]",
+        )
+        content.parts = [*(content.parts or []), failed]
+        return llm_response.model_copy(update={"content": content})
+
+
+async def code_refusal(tools: SkillTools, state: SessionState, running: str) -> ToolResult | None:
+    """The ``SCRIPT_NOT_APPROVED`` error while a gated content shown is unapproved, else ``None``.
+
+    Args:
+        tools: The skill tools whose catalog and approvals decide.
+        state: The session's state.
+        running: What would run, for the message (``"a call of 'bash'"``).
+    """
+    what = f"code while the model acts on it ({running})"
+    for name, digests in shown_contents(tools, state).items():
+        for digest in digests:
+            try:
+                refusal = await tools.script_approvals.refusal(name, digest, what=what)
+            except SkillNotFoundError:
+                message = (
+                    f"skill {name!r}, shown to the model in this session, is no longer served: "
+                    f"its content cannot be approved, so no code runs in this session ({running})"
+                )
+                refusal = tool_error(SCRIPT_NOT_APPROVED, message)
+            if refusal is not None:
+                return refusal
+    return None
+
+
+def open_sources(sources: Sequence[Source]) -> tuple[list[Backend], list[Backend]]:
+    """Each source as a backend, and the backends opened here (from paths and URLs).
+
+    The second list is the caller's to close; backends given as such stay their opener's.
+
+    Raises:
+        UnsupportedSourceError: A URL names storage skillfs cannot open.
+    """
+    backends: list[Backend] = []
+    opened: list[Backend] = []
+    for source in sources:
+        if isinstance(source, str | os.PathLike):
+            opened.append(open_backend(os.path.expanduser(source)))
+            backends.append(opened[-1])
+        else:
+            backends.append(source)
+    return backends, opened
+
+
+def with_skills(
+    agent: LlmAgent,
+    *sources: Source,
+    lock: LockSource | None = None,
+    **options: Any,
+) -> LlmAgent:
+    """Add a :class:`SkillsToolset` serving ``sources`` to ``agent`` and return the agent.
+
+    Several sources merge in precedence order (the first wins a name clash), as a
+    :class:`~backends.CompositeBackend`. The catalog is refreshed on the agent's first turn
+    and then at most every ``refresh_every`` seconds (5 by default). The backends opened here
+    from paths and URLs are closed when the toolset is (``runner.close()`` closes it); backends
+    passed in stay open, as their opener's to close.
+
+    Args:
+        agent: The agent to extend.
+        *sources: Paths, URLs (anything :func:`backends.open_backend` opens) or backends.
+        lock: A lock (or a lock file's path): serve only the skills it pins, as pinned (see
+            :class:`~skills_core.catalog.catalog.SkillCatalog`).
+        **options: Keyword options for :class:`SkillsToolset` (``scripts=``,
+            ``listing=``...).
+
+    Raises:
+        ValueError: No source was given.
+        UnsupportedSourceError: A URL names storage skillfs cannot open.
+    """
+    if not sources:
+        raise ValueError("with_skills needs at least one path, URL or backend")
+    backends, opened = open_sources(sources)
+    backend = backends[0] if len(backends) == 1 else CompositeBackend(backends)
+    agent.tools.append(_OwningToolset(SkillCatalog(backend, lock=lock), opened, **options))
+    return agent
+
+
+class _OwningToolset(SkillsToolset):
+    """A :class:`SkillsToolset` that also closes the backends :func:`with_skills` opened."""
+
+    def __init__(self, catalog: SkillCatalog, opened: list[Backend], **options: Any) -> None:
+        super().__init__(catalog, **options)
+        self._opened = opened
+
+    async def close(self) -> None:
+        """Delete script copies, then close the backends opened for this toolset."""
+        try:
+            await super().close()
+        finally:
+            await asyncio.gather(*(backend.aclose() for backend in self._opened))

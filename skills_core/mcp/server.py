@@ -7,20 +7,32 @@ and ``resources/directory/read`` of the skill's root and every folder in it
 page names the skills the extension leaves out, and why, in its ``_meta``
 (:data:`~skills_core.mcp.manifest.LEFT_OUT_META`). Skills only a user may invoke
 (``disable-model-invocation: true``) are in ``skills/list`` and ``resources/list``, which a host
-reads to build its registry (their frontmatter says so), but in no listing a model reads: the
-tools of :mod:`skills_core.mcp.tools`, for clients that predate the extension, leave them out
-as every such listing does (:func:`~skills_core.context.budget.model_visible`). Their
-``list_skills`` keeps to a budget by the rules of every listing
-(:class:`~skills_core.context.budget.ListingPolicy`).
-:meth:`SkillServer.refresh` and
-:meth:`SkillServer.watch` keep it current and tell every client when the skills changed.
+reads to build its registry, but in no listing a model reads.
+
+The plain tools, for clients that predate the extension, are the shared skill tools as
+:mod:`skills_core.tool_table` declares them (``search_skills`` unless the listing has no
+search tool, ``run_skill_script`` only under a script policy), their ``skill_name`` an enum of
+the names a model may give, rebuilt per ``tools/list``. Each result is the tools' JSON mapping,
+as text and as structured content; error values are flagged ``isError``. A binary file's bytes
+are sent once, as an embedded blob resource with its MIME type: never as text, never twice.
+
+:meth:`SkillServer.refresh` and :meth:`SkillServer.watch` keep the server current and tell
+every client when the skills changed: ``subscriptions/listen`` streams (2026-07-28) through the
+subscription bus, handshake-era clients by ``notifications/resources/list_changed`` (and
+``tools/list_changed`` when the ``skill_name`` enum changes) on the session of each
+``initialize``, the most recent :data:`MAX_HANDSHAKE_SESSIONS` of them. Each connection is told
+concurrently and gets :data:`SEND_TIMEOUT` seconds to take it; one that does not, or is gone,
+is forgotten.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
+import json
 import logging
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -28,10 +40,16 @@ from urllib.parse import unquote
 
 import mcp_types as types
 from mcp.server import Server
-from mcp.server.context import ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions
 from mcp.server.models import InitializationOptions
-from mcp.server.subscriptions import ListenHandler
+from mcp.server.session import ServerSession
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ListenHandler,
+    ResourcesListChanged,
+    ToolsListChanged,
+)
 from mcp.shared.exceptions import MCPError
 
 from backends.errors import (
@@ -57,13 +75,12 @@ from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.watch import refresh_triggers
 from skills_core.context.budget import ListingPolicy, visible_names
 from skills_core.context.shown_order import ShownOrder
-from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
-from skills_core.mcp.notify import ListChanged
-from skills_core.mcp.tools import call_tool, offered
+from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published, skill_root
 from skills_core.tool_table import skill_name_enum
-from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, SkillTools
-from skills_core.tools.filetypes import as_text, guess_mime_type
+from skills_core.tools.content import as_text, guess_mime_type
+from skills_core.tools.factory import LoadPolicy, SkillTools
 from skills_core.tools.policy import ScriptPolicy
+from skills_core.tools.results import ToolResult, is_error
 
 logger = logging.getLogger("skillfs.mcp")
 
@@ -71,6 +88,10 @@ DEFAULT_PAGE_SIZE = 100
 """Skills per ``skills/list`` page, and children per ``resources/directory/read`` page."""
 DIRECTORY_MIME_TYPE = "inode/directory"
 """The MIME type of a directory resource."""
+MAX_HANDSHAKE_SESSIONS = 256
+"""Handshake-era connections told about changes; older ones are forgotten."""
+SEND_TIMEOUT = 1.0
+"""Seconds one handshake-era connection may take to accept a notification."""
 _VERSION = installed_version()  # looked up once, at import: never on the event loop
 
 
@@ -87,8 +108,8 @@ class SkillServer:
             skill, whole, as the ADK toolset's default); over a ``budget`` it degrades as
             :mod:`skills_core.context.fitting` says, its note pointing to the tools served.
             ``search_skills`` is offered unless its ``search`` is ``False``.
-        max_load_chars: Longest ``load_skill`` reply; longer skills come in parts, as from
-            :class:`~skills_core.tools.SkillTools`.
+        loading: What ``load_skill`` and ``load_skill_resource`` return
+            (:class:`~skills_core.tools.LoadPolicy`: longer skills come in parts).
     """
 
     def __init__(
@@ -99,7 +120,7 @@ class SkillServer:
         name: str = "skillfs",
         page_size: int = DEFAULT_PAGE_SIZE,
         listing: ListingPolicy | None = None,
-        max_load_chars: int = DEFAULT_MAX_LOAD_CHARS,
+        loading: LoadPolicy | None = None,
     ) -> None:
         self._catalog = catalog
         listing = listing or ListingPolicy()
@@ -108,11 +129,11 @@ class SkillServer:
         self._tools = SkillTools(
             catalog,
             scripts=scripts,
-            max_load_chars=max_load_chars,
+            loading=loading,
             listing=listing,
             inline_files=True,
         )
-        self._offered = offered(self._tools)
+        self._offered = {declaration.name: declaration for declaration in self._tools.offered()}
         self._manifests = Manifests(catalog)
         self._published: dict[str, Published] = {}
         self._listed: list[str] = []
@@ -194,12 +215,28 @@ class SkillServer:
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         names = visible_names(self._catalog, self._first_shown)
-        return types.ListToolsResult(tools=[tool.shown(names) for tool in self._offered.values()])
+        tools = [
+            types.Tool(
+                name=declaration.name,
+                description=declaration.description,
+                input_schema=declaration.input_schema(names),
+            )
+            for declaration in self._offered.values()
+        ]
+        return types.ListToolsResult(tools=tools)
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        return await call_tool(self._offered, self._tools, params.name, params.arguments or {})
+        """Run one call and wrap its result; an unknown tool is a protocol error (-32602)."""
+        if params.name not in self._offered:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {echoed(params.name)!r}")
+        result, blob = _without_bytes(await self._tools.call(params.name, params.arguments or {}))
+        text = types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))
+        content: list[types.ContentBlock] = [text] if blob is None else [text, blob]
+        return types.CallToolResult(
+            content=content, structured_content=result, is_error=is_error(result)
+        )
 
     async def _list_resources(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -350,3 +387,72 @@ def _cursor_position(cursor: str | None, total: int) -> int:
     if not digits or int(cursor) > total:  # the length first: int() refuses 4,300 digits
         raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {echoed(cursor)!r}")
     return int(cursor)
+
+
+def _without_bytes(result: ToolResult) -> tuple[ToolResult, types.EmbeddedResource | None]:
+    """A file's description without its base64, and those bytes as a blob resource."""
+    if "content_base64" not in result:
+        return result, None
+    described = {key: value for key, value in result.items() if key != "content_base64"}
+    described["note"] = "The file's bytes follow as an embedded blob resource."
+    blob = types.BlobResourceContents(
+        uri=resource_uri(skill_root(result["skill_name"]), result["file_path"]),
+        mime_type=result["mime_type"],
+        blob=result["content_base64"],
+    )
+    return described, types.EmbeddedResource(type="resource", resource=blob)
+
+
+class ListChanged:
+    """Fans one "the skills changed" out to every client that can hear it."""
+
+    def __init__(self) -> None:
+        self.bus = InMemorySubscriptionBus()
+        """The ``subscriptions/listen`` bus."""
+        self._sessions: deque[ServerSession] = deque(maxlen=MAX_HANDSHAKE_SESSIONS)
+        self._closed = False
+
+    async def remember_sessions(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """Server middleware: keep each handshake-era connection's session."""
+        result = await call_next(ctx)
+        if ctx.method == "initialize":
+            self._sessions.append(ctx.session)
+        return result
+
+    async def publish(self, *, resources: bool = True, tools: bool = False) -> None:
+        """Tell every client the resources (the skills) changed, and or the tools did."""
+        if self._closed:
+            return
+        if resources:
+            await self.bus.publish(ResourcesListChanged())
+        if tools:
+            await self.bus.publish(ToolsListChanged())
+        sessions = list(self._sessions)
+        told = await asyncio.gather(*(_tell(session, resources, tools) for session in sessions))
+        for session, heard in zip(sessions, told, strict=True):
+            if not heard and session in self._sessions:
+                self._sessions.remove(session)
+
+    def close(self) -> None:
+        """Stop telling anyone."""
+        self._closed = True
+        self._sessions.clear()
+
+
+async def _tell(session: ServerSession, resources: bool, tools: bool) -> bool:
+    """Send the list-changed notifications; False when the connection did not take them in time."""
+    try:
+        async with asyncio.timeout(SEND_TIMEOUT):
+            if resources:
+                await session.send_resource_list_changed()
+            if tools:
+                await session.send_tool_list_changed()
+    except TimeoutError:
+        logger.info("a client took no notification for %s s: it is told nothing more", SEND_TIMEOUT)
+        return False
+    except Exception as exc:  # a closed connection: nothing more to tell it
+        logger.debug("a client could not be told of a change: %r", exc)
+        return False
+    return True

@@ -1,12 +1,13 @@
 """Framework-neutral skill tools, built once from a catalog and shared by every adapter.
 
->>> from skills_core.tools import SkillTools, ScriptPolicy, ProcessRunner
+>>> from skills_core.tools import LoadPolicy, ProcessRunner, ScriptPolicy, SkillTools
 >>> tools = SkillTools(catalog, scripts=ScriptPolicy(timeout=10))  # doctest: +SKIP
+>>> bounded = SkillTools(catalog, loading=LoadPolicy(max_load_chars=8_000))  # doctest: +SKIP
 >>> unsandboxed = ScriptPolicy(runner=ProcessRunner())  # the sandbox is the default
 >>> await tools.load_skill("pdf")  # doctest: +SKIP
 """
 
-from skills_core.tools.factory import SkillTools
+from skills_core.tools.factory import LoadPolicy, SkillTools
 from skills_core.tools.policy import DEFAULT_INTERPRETERS, DEFAULT_SHEBANGS, ScriptPolicy
 from skills_core.tools.runners.process import ProcessRunner
 from skills_core.tools.runners.sandbox import SandboxRunner
@@ -14,6 +15,7 @@ from skills_core.tools.runners.sandbox import SandboxRunner
 __all__ = [
     "DEFAULT_INTERPRETERS",
     "DEFAULT_SHEBANGS",
+    "LoadPolicy",
     "ProcessRunner",
     "SandboxRunner",
     "ScriptPolicy",

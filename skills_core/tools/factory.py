@@ -1,17 +1,24 @@
 """SkillTools: the skill tools every adapter serves, built once from a catalog.
 
 Each tool is an async function returning a JSON-ready mapping; failures come back as error
-values (:mod:`skills_core.tools.results`), never as exceptions. Adapters (ADK today) only
-translate calling conventions.
+values (:mod:`skills_core.tools.results`), never as exceptions. Adapters (the ADK toolset, the
+MCP server) only translate calling conventions; they take the tools' option objects
+(:class:`LoadPolicy`, :class:`~skills_core.context.budget.ListingPolicy`,
+:class:`~skills_core.tools.policy.ScriptPolicy`) and pass them through unchanged.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Concatenate, ParamSpec
 
 from backends.errors import ResourceNotFoundError, echoed
 from backends.limits import KIB
 from backends.paths import check_resource_path
+from skills_core import telemetry
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import INVALID_ARGUMENTS
 from skills_core.context.budget import ListingPolicy
@@ -24,32 +31,112 @@ from skills_core.tool_table import (
     LOAD_SKILL_RESOURCE,
     RUN_SKILL_SCRIPT,
     SEARCH_SKILLS,
+    TOOLS,
+    ToolDeclaration,
     ToolNames,
 )
 from skills_core.tools.content import (
+    ROOT_FOLDERS,
     ContentBuilder,
     SkillPreparer,
+    fit_loaded,
+    folder_listing,
     loaded_skill,
     resource_result,
     skill_body,
+    skill_uri,
+    whole_number,
 )
-from skills_core.tools.listing import ROOT_FOLDERS, folder_listing
-from skills_core.tools.paging import fit_loaded, whole_number
 from skills_core.tools.policy import ScriptPolicy
-from skills_core.tools.results import ToolResult, never_raises, require_text, tool_error
+from skills_core.tools.results import (
+    ToolResult,
+    is_error,
+    never_raises,
+    require_text,
+    tool_error,
+)
 from skills_core.tools.script_approval import ScriptApprovals
 from skills_core.tools.scripts import ScriptCheck, ScriptTool
-from skills_core.tools.tracing import traced
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
 """Largest resource ``load_skill_resource`` returns: more would flood a model's context."""
 
 DEFAULT_MAX_LOAD_CHARS = 20_000
 """Longest ``load_skill`` reply, in JSON characters (about 5,000 tokens); a longer skill
-comes in parts (see :mod:`skills_core.tools.paging`)."""
+comes in parts (see :mod:`skills_core.tools.content`)."""
 
 DEFAULT_SEARCH_LIMIT = 5
 MAX_SEARCH_LIMIT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class LoadPolicy:
+    """What ``load_skill`` and ``load_skill_resource`` return.
+
+    Attributes:
+        build_content: Builds the instructions ``load_skill`` returns (default: the body).
+        max_resource_bytes: Largest file ``load_skill_resource`` returns.
+        max_load_chars: Longest ``load_skill`` reply; longer instructions come in parts, read
+            on by ``section`` or ``offset``.
+    """
+
+    build_content: ContentBuilder = skill_body
+    max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
+    max_load_chars: int = DEFAULT_MAX_LOAD_CHARS
+
+
+P = ParamSpec("P")
+ToolMethod = Callable[Concatenate["SkillTools", P], Awaitable[ToolResult]]
+
+
+def traced(tool: str) -> Callable[[ToolMethod[P]], ToolMethod[P]]:
+    """Run a :class:`SkillTools` tool inside a ``skillfs.<tool>`` span when tracing is on.
+
+    The span carries google-adk's ``gen_ai.skill.*`` attributes (:mod:`skills_core.telemetry`).
+    """
+
+    def decorate(method: ToolMethod[P]) -> ToolMethod[P]:
+        signature = inspect.signature(method)
+
+        @functools.wraps(method)
+        async def call(tools: SkillTools, /, *args: P.args, **kwargs: P.kwargs) -> ToolResult:
+            with telemetry.span(f"skillfs.{tool}", {telemetry.TOOL_NAME: tool}) as current:
+                result = await method(tools, *args, **kwargs)
+                if current is not None:
+                    arguments = signature.bind(tools, *args, **kwargs).arguments
+                    current.set_attributes(tool_attributes(tools.catalog, arguments, result))
+                    if is_error(result):
+                        telemetry.mark_error(current, result["error_code"], result["error"])
+            return result
+
+        return call
+
+    return decorate
+
+
+def tool_attributes(
+    catalog: SkillCatalog, arguments: Mapping[str, Any], result: ToolResult
+) -> dict[str, Any]:
+    """The ``gen_ai.skill.*`` attributes of one call, as google-adk sets them on its spans.
+
+    The skill name is recorded as asked, even when no such skill exists; its description and
+    source only when it is loaded.
+    """
+    attributes: dict[str, Any] = {}
+    name, path = arguments.get("skill_name"), arguments.get("file_path")
+    if isinstance(name, str):
+        attributes[telemetry.SKILL_NAME] = name
+        entry = catalog.snapshot.entries.get(name)
+        if entry is not None and entry.metadata is not None:
+            attributes[telemetry.SKILL_DESCRIPTION] = entry.metadata.description
+            attributes[telemetry.SKILL_SOURCE_URI] = skill_uri(entry.location)
+    if isinstance(path, str):
+        attributes[telemetry.SKILL_RESOURCE_NAME] = path
+    if isinstance(result.get("exit_code"), int):
+        attributes[telemetry.EXIT_CODE] = result["exit_code"]
+    if isinstance(result.get("skills"), list):
+        attributes["skillfs.skills.count"] = len(result["skills"])
+    return attributes
 
 
 class SkillTools:
@@ -61,10 +148,8 @@ class SkillTools:
     Args:
         catalog: Where the skills come from.
         scripts: Permission and limits for running scripts; ``None`` keeps them off.
-        build_content: Builds the instructions ``load_skill`` returns (default: the body).
-        max_resource_bytes: Largest file ``load_skill_resource`` returns.
-        max_load_chars: Longest ``load_skill`` reply; longer instructions come in parts,
-            read on by ``section`` or ``offset``.
+        loading: What ``load_skill`` and ``load_skill_resource`` return (default: the body,
+            within the default bounds).
         listing: What ``list_skills`` lists and in how many characters (default: every
             skill, whole); see :mod:`skills_core.context.budget`.
         names: What the adapter calls the tools, as the listing's notes name them (default:
@@ -79,9 +164,7 @@ class SkillTools:
         catalog: SkillCatalog,
         *,
         scripts: ScriptPolicy | None = None,
-        build_content: ContentBuilder = skill_body,
-        max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES,
-        max_load_chars: int = DEFAULT_MAX_LOAD_CHARS,
+        loading: LoadPolicy | None = None,
         listing: ListingPolicy | None = None,
         names: ToolNames = DEFAULT_NAMES,
         inline_files: bool = False,
@@ -91,9 +174,7 @@ class SkillTools:
         self.names = names
         """What the adapter calls the tools."""
         self._scripts = scripts
-        self._build_content = build_content
-        self._max_resource_bytes = max_resource_bytes
-        self._max_load_chars = max_load_chars
+        self._loading = loading or LoadPolicy()
         self._inline_files = inline_files
         self._script_tool = ScriptTool(catalog, scripts)
 
@@ -111,6 +192,23 @@ class SkillTools:
     def listing(self) -> ListingPolicy:
         """What ``list_skills`` lists, and within which budget."""
         return self._listing
+
+    def offered(self) -> list[ToolDeclaration]:
+        """The tools to offer, in the table's order.
+
+        ``search_skills`` only when the listing offers search, ``run_skill_script`` only under
+        a script policy.
+        """
+        left_out = {
+            SEARCH_SKILLS: not self._listing.searches,
+            RUN_SKILL_SCRIPT: self._scripts is None,
+        }
+        return [tool for name, tool in TOOLS.items() if not left_out.get(name)]
+
+    async def call(self, name: str, args: Mapping[str, Any]) -> ToolResult:
+        """Run the tool of default name ``name`` with the arguments it declares of ``args``."""
+        result: ToolResult = await getattr(self, name)(**TOOLS[name].arguments(args))
+        return result
 
     @traced(LIST_SKILLS)
     @never_raises
@@ -175,7 +273,7 @@ class SkillTools:
     ) -> ToolResult:
         """A skill's instructions, where it lives and the files it holds, within the bound.
 
-        Longer instructions come in parts (:mod:`skills_core.tools.paging`): ``section``
+        Longer instructions come in parts (:mod:`skills_core.tools.content`): ``section``
         (a heading) or ``offset`` (from a reply's ``next_offset``) picks the part.
         ``prepare``, when given, adapts the skill to this call before its content is built;
         an error value it returns is returned as is. ``whole`` returns every character at
@@ -190,17 +288,17 @@ class SkillTools:
             if isinstance(prepared, dict):
                 return prepared
             skill = prepared
-        loaded = loaded_skill(skill, self._build_content)
+        loaded = loaded_skill(skill, self._loading.build_content)
         if whole:
             return loaded
-        return fit_loaded(loaded, self._max_load_chars, section=section, offset=offset)
+        return fit_loaded(loaded, self._loading.max_load_chars, section=section, offset=offset)
 
     @traced(LOAD_SKILL_RESOURCE)
     @never_raises
     async def load_skill_resource(
         self, skill_name: Any, file_path: Any, as_bytes: Any = False
     ) -> ToolResult:
-        """One file of a skill, size-capped, as :mod:`skills_core.tools.filetypes` decides.
+        """One file of a skill, size-capped, as :mod:`skills_core.tools.content` decides.
 
         Text comes as text; a binary file as a description unless ``as_bytes`` is true
         (images, audio, video and PDF as base64 where the adapter sends them inline). A
@@ -215,7 +313,7 @@ class SkillTools:
             return await self._folder(skill_name, ".")
         try:
             data = await self._catalog.read_resource(
-                skill_name, file_path, max_bytes=self._max_resource_bytes
+                skill_name, file_path, max_bytes=self._loading.max_resource_bytes
             )
         except ResourceNotFoundError:
             folder = check_resource_path(file_path, location=skill_name)

@@ -2,9 +2,11 @@
 
 Scripts are off unless a policy is given. A policy names the interpreter for each file
 extension (``.py`` with the running Python, ``.sh`` with bash) and the interpreters an
-extensionless script may ask for in its ``#!`` line; anything else is refused unless
-configured. It also sets the environment variables a script may see, its time, process and
-output limits, and the :class:`~skills_core.tools.runners.base.ScriptRunner` that isolates it.
+extensionless script may ask for in its ``#!`` line (collections ship ``scripts/task-brief``
+starting ``#!/usr/bin/env bash``): the policy's command runs it, never the path the file
+names, and every refusal says what to allow. It also sets the environment variables a script
+may see, its time, process and output limits, and the
+:class:`ScriptRunner` that isolates it.
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from backends.errors import echoed
 from backends.limits import KIB, MIB
 from skills_core.catalog.approvals import ApprovalStore
-from skills_core.tools.runners.base import ScriptRunner
+from skills_core.tools.runners.command import ProcessOutcome
 
 DEFAULT_INTERPRETERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {".py": (sys.executable,), ".sh": ("bash",)}
@@ -33,7 +35,7 @@ DEFAULT_SHEBANGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 """Interpreters an extensionless script may name in its ``#!`` line, and what runs it."""
 
 DEFAULT_MAX_PROCESSES = 256
-"""Processes a run may have at once: bounds fork storms (see ``runners.process_limit``)."""
+"""Processes a run may have at once: bounds fork storms (see ``runners.process``)."""
 
 DEFAULT_MAX_SCRATCH_BYTES = 256 * MIB
 """Bytes a run may write to its scratch space (a tmpfs, so memory, in the sandbox)."""
@@ -98,7 +100,7 @@ class ScriptPolicy:
         code_tools: Names of the agent's own tools that run code (a ``bash`` or ``run_python``
             tool): once the model was shown a skill whose scripts need approval (served over
             MCP, a cloned project's), a call of one is refused until the user approves that
-            skill's content, as its scripts are (:mod:`skills_core.adk.code_gate`).
+            skill's content, as its scripts are (:mod:`skills_core.adk.toolset`).
     """
 
     timeout: float = 30.0
@@ -144,12 +146,61 @@ class ScriptPolicy:
         """The command prefix that runs ``path``, or ``None`` when its type is not allowed."""
         return self.interpreters.get(posixpath.splitext(path)[1].lower())
 
+    def command_by_shebang(self, path: str, head: bytes) -> tuple[str, ...] | str:
+        """The command prefix for a script the extensions do not cover, or why it cannot run.
+
+        ``head`` is the script's first :data:`HEAD_BYTES` bytes.
+        """
+        words = shebang(head)
+        if words is None:
+            extension = posixpath.splitext(path)[1].lower() or "(none)"
+            allowed = ", ".join(sorted(self.interpreters)) or "none"
+            return (
+                f"no interpreter is configured for {path!r}: its extension {extension} is not "
+                f"one of ScriptPolicy.interpreters (allowed: {allowed}) and it has no #! line; "
+                "allow it with ScriptPolicy(interpreters={**DEFAULT_INTERPRETERS, '.ext': "
+                "('program',)})"
+            )
+        name = posixpath.basename(words[0])
+        command = self.shebangs.get(name)
+        if command is None:
+            allowed = ", ".join(sorted(self.shebangs)) or "none"
+            return (
+                f"{path!r} asks for {name!r} in its #! line, which ScriptPolicy.shebangs does "
+                f"not allow (allowed: {allowed}); allow it with "
+                f"ScriptPolicy(shebangs={{**DEFAULT_SHEBANGS, {name!r}: ({name!r},)}})"
+            )
+        return (*command, *words[1:])
+
     def environment(self) -> dict[str, str]:
         """The scrubbed environment a script runs with."""
         scrubbed = {name: os.environ[name] for name in self.env_allow if name in os.environ}
         scrubbed.update(self.env)
         scrubbed.setdefault("PYTHONIOENCODING", "utf-8")
         return scrubbed
+
+
+HEAD_BYTES = 512
+"""Bytes read from a script to find its ``#!`` line (Linux reads 256)."""
+
+
+def shebang(head: bytes) -> tuple[str, ...] | None:
+    """The interpreter and its arguments from a ``#!`` line, ``env`` unwrapped; else ``None``.
+
+    ``#!/usr/bin/env -S python3 -u`` gives ``("python3", "-u")``; ``#!/bin/bash -e`` gives
+    ``("/bin/bash", "-e")``.
+    """
+    if not head.startswith(b"#!"):
+        return None
+    line = head[2:].split(b"\n", 1)[0].decode("utf-8", errors="replace")
+    words = line.strip().split()
+    if words and posixpath.basename(words[0]) == "env":
+        words = words[1:]
+        if words and words[0] == "-S":
+            words = words[1:]
+    if not words or words[0].startswith("-"):
+        return None
+    return tuple(words)
 
 
 def script_arguments(args: Any) -> list[str]:
@@ -188,3 +239,57 @@ def _scalar(value: Any, name: str) -> str:
             raise ValueError(f"{echoed(name)!r} holds a NUL byte")
         return text
     raise ValueError(f"{echoed(name)!r} must be a string or number, not {type(value).__name__}")
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptRun:
+    """One checked script run: script found, interpreter allowed, arguments plain strings.
+
+    Attributes:
+        folder: The skill's local folder: the working directory, read-only where the runner
+            can enforce it.
+        script: The script's POSIX path relative to ``folder``.
+        interpreter: The command prefix that runs it; the script's path and arguments follow.
+        arguments: The script's arguments.
+        files: Every file of the skill, relative to ``folder`` (what a runner copies elsewhere).
+        policy: The limits a runner applies where it can: time, output, processes, scratch,
+            memory, network, readable paths, and the largest skill it may copy elsewhere.
+        env: The scrubbed environment the policy allows (:meth:`ScriptPolicy.environment`).
+    """
+
+    folder: str
+    script: str
+    interpreter: tuple[str, ...]
+    arguments: tuple[str, ...]
+    files: tuple[str, ...]
+    policy: ScriptPolicy
+    env: Mapping[str, str]
+
+    def command(self, folder: str) -> list[str]:
+        """The full command line when the skill sits in ``folder``."""
+        return [*self.interpreter, posixpath.join(folder, self.script), *self.arguments]
+
+
+@runtime_checkable
+class ScriptRunner(Protocol):
+    """Decides only *where and how isolated* a :class:`ScriptRun` runs, and reports how it ended.
+
+    Three ship with skillfs: :class:`~skills_core.tools.runners.sandbox.SandboxRunner`
+    (bubblewrap), :class:`~skills_core.tools.runners.process.ProcessRunner` (a supervised
+    subprocess) and ``skills_core.adk.executor.CodeExecutorRunner`` (a google-adk executor).
+    """
+
+    @property
+    def name(self) -> str:
+        """A short name for messages and logs (``"sandbox"``, ``"process"``)."""
+
+    async def run(self, run: ScriptRun) -> ProcessOutcome:
+        """Run ``run`` to its end, its time limit, or the caller's cancellation.
+
+        Nothing the script started may outlive the call.
+
+        Raises:
+            RunnerUnavailableError: The runner cannot work here (what to install is named).
+            ScriptRunnerError: The runner failed to run the script.
+            OSError: The interpreter could not be started.
+        """

@@ -1,21 +1,43 @@
 """ScriptTool: ``run_skill_script`` from the model's call to the runner's outcome.
 
 Checks come first and cost nothing: scripts enabled, arguments plain, the path confined and
-listed by the skill, the interpreter allowed. The skill's folder is then found (or the skill
-copied locally: a remote skill, a locked one, one whose scripts need the user's approval), the
-approval checked against the copy's digest, an extensionless script's ``#!`` line read, and
-the policy's :class:`~skills_core.tools.runners.base.ScriptRunner` runs it.
+listed by the skill, the interpreter allowed. Then the folder the script runs in is found
+(:class:`Workspaces`), the approval checked against the copy's digest, an extensionless
+script's ``#!`` line read, and the policy's
+:class:`~skills_core.tools.policy.ScriptRunner` runs it.
+
+A skill in a folder on this machine (:func:`backends.capabilities.local_folder`) runs in
+place, unless the run is checked; a checked run always runs from a private copy, so what was
+checked is what runs: a locked skill's copy is checked against the lock as it is read, and a
+run that needs the user's approval gets a copy of its own whose digest is computed over the
+very bytes copied. A remote skill is copied once per version (the catalog's fingerprint of its
+SKILL.md plus its file listing) into a private temporary folder, reused by later runs and
+deleted once a newer version replaced it and no script runs in it; every copy goes with
+:meth:`Workspaces.close`, or when the workspaces are dropped. Copied files are read-only;
+scripts (:attr:`backends.FileEntry.executable`) are also executable, so a script that runs a
+sibling by path works from a bucket as it does from a folder.
 """
 
 from __future__ import annotations
 
 import asyncio
-from contextlib import AbstractAsyncContextManager
+import os
+import shutil
+import tempfile
+import weakref
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from backends.errors import echoed
-from backends.paths import check_resource_path
+import aiofiles
+
+from backends.base import FileEntry
+from backends.capabilities import local_folder
+from backends.digests import digest_off_loop, files_digest
+from backends.errors import ResourceNotFoundError, UnsafePathError, echoed
+from backends.limits import too_large
+from backends.paths import check_relative_path, check_resource_path, is_within, skill_md_name
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import (
     INVALID_ARGUMENTS,
@@ -28,14 +50,21 @@ from skills_core.codes import (
 )
 from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
 from skills_core.format.models import Skill
-from skills_core.tools.command import ProcessOutcome
-from skills_core.tools.interpreters import HEAD_BYTES, command_by_shebang
-from skills_core.tools.policy import ScriptPolicy, script_arguments
+from skills_core.tools.policy import (
+    HEAD_BYTES,
+    ScriptPolicy,
+    ScriptRun,
+    ScriptRunner,
+    script_arguments,
+)
 from skills_core.tools.results import ToolResult, require_text, tool_error
-from skills_core.tools.runners.base import ScriptRun, ScriptRunner
-from skills_core.tools.runners.choice import default_runner
+from skills_core.tools.runners.command import ProcessOutcome
+from skills_core.tools.runners.sandbox import default_runner
 from skills_core.tools.script_approval import ScriptApprovals
-from skills_core.tools.workspace import Workspace, Workspaces
+
+_PARALLEL_READS = 8
+_READ_ONLY = 0o444
+_EXECUTABLE = 0o555
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,15 +124,8 @@ class ScriptTool:
                 interpreter=command,
                 arguments=request.arguments,
                 files=tuple(entry.path for entry in skill.files),
+                policy=policy,
                 env=policy.environment(),
-                time_limit=policy.timeout,
-                max_output_bytes=policy.max_output_bytes,
-                max_processes=policy.max_processes,
-                max_copy_bytes=policy.max_workspace_bytes,
-                max_scratch_bytes=policy.max_scratch_bytes,
-                max_memory_bytes=policy.max_memory_bytes,
-                network=policy.network,
-                readable=policy.readable,
             )
             outcome = await self._execute(run)
         if isinstance(outcome, dict):
@@ -190,7 +212,7 @@ async def _command_from_file(
     policy: ScriptPolicy, path: str, script: str
 ) -> tuple[str, ...] | ToolResult:
     head = await asyncio.to_thread(_head, script)
-    command = command_by_shebang(policy, path, head)
+    command = policy.command_by_shebang(path, head)
     return tool_error(UNSUPPORTED_SCRIPT, command) if isinstance(command, str) else command
 
 
@@ -209,3 +231,178 @@ def _script_result(skill_name: str, path: str, outcome: ProcessOutcome) -> ToolR
         "stdout_truncated": outcome.stdout.truncated,
         "stderr_truncated": outcome.stderr.truncated,
     }
+
+
+class Workspace(NamedTuple):
+    """Where one script runs.
+
+    Attributes:
+        folder: The skill's folder, or its private copy.
+        script: The script's path in it.
+        digest: The content digest of the copied files (a ``digested`` run), else ``None``.
+    """
+
+    folder: str
+    script: str
+    digest: str | None = None
+
+
+@dataclass(slots=True)
+class _Copy:
+    key: tuple[object, ...]
+    path: str
+    digest: str | None = None
+    users: int = 0
+    stale: bool = False
+
+
+class Workspaces:
+    """Hands out the folder each script runs in.
+
+    Args:
+        catalog: The catalog whose skills run.
+    """
+
+    def __init__(self, catalog: SkillCatalog) -> None:
+        self._catalog = catalog
+        self._copies: dict[str, _Copy] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        weakref.finalize(self, _discard, self._copies)
+
+    @asynccontextmanager
+    async def script(
+        self, name: str, skill: Skill, relative: str, *, max_bytes: int, digested: bool = False
+    ) -> AsyncIterator[Workspace]:
+        """Yield the :class:`Workspace` for running ``relative`` of the skill ``name``.
+
+        ``max_bytes`` bounds the total size of a skill copied to run locally. ``digested``:
+        copy the skill for this run alone, and give the digest of the copied bytes.
+
+        Raises:
+            UnsafePathError: The script resolves outside the skill folder.
+            ResourceNotFoundError: The script is not a regular file.
+            LimitExceededError: A remote skill is too large to copy.
+        """
+        folder = None
+        if self._catalog.lock is None and not digested:  # checked runs run from a copy
+            folder = await local_folder(self._catalog.backend, self._catalog.folder(name))
+        if folder is not None:
+            yield Workspace(*await asyncio.to_thread(_confined_script, folder, relative))
+            return
+        if digested:
+            copy = _Copy((), *await self._copy(name, skill, max_bytes, digested=True), stale=True)
+        else:
+            copy = await self._current_copy(name, skill, max_bytes)
+        copy.users += 1
+        try:
+            yield Workspace(copy.path, os.path.join(copy.path, *relative.split("/")), copy.digest)
+        finally:
+            copy.users -= 1
+            if copy.stale and not copy.users:
+                await asyncio.to_thread(shutil.rmtree, copy.path, True)
+
+    async def close(self) -> None:
+        """Delete every copy."""
+        paths = [copy.path for copy in self._copies.values()]
+        self._copies.clear()
+        await asyncio.to_thread(_remove_all, paths)
+
+    async def _current_copy(self, name: str, skill: Skill, max_bytes: int) -> _Copy:
+        entry = self._catalog.snapshot.loaded.get(name)
+        key = (entry.fingerprint if entry else None, skill.files)
+        lock = self._locks.setdefault(name, asyncio.Lock())
+        async with lock:
+            current = self._copies.get(name)
+            if current is not None and current.key == key:
+                return current
+            fresh = _Copy(key, *await self._copy(name, skill, max_bytes))
+            self._copies[name] = fresh
+            if current is not None:
+                current.stale = True
+                if not current.users:
+                    await asyncio.to_thread(shutil.rmtree, current.path, True)
+            return fresh
+
+    async def _copy(
+        self, name: str, skill: Skill, max_bytes: int, *, digested: bool = False
+    ) -> tuple[str, str | None]:
+        """Copy every file of a skill into a new private folder: the folder, and its digest.
+
+        The digest (of the bytes copied) is computed when ``digested``, else ``None``.
+
+        Each file is written (aiofiles) as soon as it is read, at most ``_PARALLEL_READS`` at
+        a time, so a copy never holds more than that many files in memory.
+        """
+        total = sum(entry.size for entry in skill.files)
+        if total > max_bytes:
+            raise too_large(
+                "skill (copied to run its scripts)", total, max_bytes, location=skill.location
+            )
+        paths = [check_relative_path(entry.path) for entry in skill.files]
+        skill_md = skill_md_name(paths)
+        root = await asyncio.to_thread(_make_folders, name, paths)
+        gate = asyncio.Semaphore(_PARALLEL_READS)
+        digests: dict[str, str] = {}
+
+        async def copy(entry: FileEntry, relative: str) -> None:
+            async with gate:
+                if relative == skill_md:  # the bytes the catalog served: no second download
+                    data = await self._catalog.read_skill_md(name)
+                else:
+                    data = await self._catalog.read_resource(name, relative)
+                if digested:
+                    digests[relative] = await digest_off_loop(data)
+                mode = _EXECUTABLE if entry.executable else _READ_ONLY
+                target = os.path.join(root, *relative.split("/"))
+                async with aiofiles.open(target, "xb", opener=_creating(mode)) as handle:
+                    await handle.write(data)
+
+        try:
+            await asyncio.gather(*map(copy, skill.files, paths))
+        except BaseException:
+            await asyncio.to_thread(shutil.rmtree, root, True)
+            raise
+        return root, files_digest(digests) if digested else None
+
+
+def _confined_script(folder: str, relative: str) -> tuple[str, str]:
+    real_folder = os.path.realpath(folder)
+    script = os.path.realpath(os.path.join(real_folder, *relative.split("/")))
+    if not is_within(real_folder, script):
+        raise UnsafePathError("script resolves outside the skill folder", location=script)
+    if not os.path.isfile(script):
+        raise ResourceNotFoundError("script is not a regular file", location=script)
+    return real_folder, script
+
+
+def _make_folders(name: str, paths: Sequence[str]) -> str:
+    """A new private folder (mode 0700) holding the sub-folders ``paths`` need."""
+    root = tempfile.mkdtemp(prefix=f"skillfs-{name}-")
+    for folder in sorted({os.path.dirname(path) for path in paths} - {""}):
+        os.makedirs(os.path.join(root, *folder.split("/")), exist_ok=True)
+    return root
+
+
+def _creating(mode: int) -> Callable[[str, int], int]:
+    """An ``open`` opener that creates the file with ``mode`` (read-only files included)."""
+
+    def opener(path: str, flags: int) -> int:
+        return os.open(path, flags, mode)
+
+    return opener
+
+
+def _discard(copies: dict[str, _Copy]) -> None:
+    """Delete the copies of dropped workspaces, in a worker thread if an event loop runs here."""
+    paths = [copy.path for copy in copies.values()]
+    if not paths:
+        return
+    try:
+        asyncio.get_running_loop().run_in_executor(None, _remove_all, paths)
+    except RuntimeError:  # no loop runs in this thread, or it is closing
+        _remove_all(paths)
+
+
+def _remove_all(paths: Sequence[str]) -> None:
+    for path in paths:
+        shutil.rmtree(path, ignore_errors=True)

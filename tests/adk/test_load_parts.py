@@ -17,8 +17,9 @@ from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.adk import Loading, SkillsToolset
+from skills_core.tools import LoadPolicy
+from skills_core.tools.content import find_section, headings
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS
-from skills_core.tools.sections import find_section, headings
 from tests.adk.scripted import (
     ScriptedLlm,
     call,
@@ -71,10 +72,11 @@ async def test_the_model_loads_a_long_skill_then_one_of_its_sections() -> None:
     assert {"section", "offset"} <= schema["properties"].keys()
 
 
-async def test_the_toolset_takes_its_bound_from_loading() -> None:
+@pytest.mark.parametrize("policy", [Loading, LoadPolicy])  # ADK's form, or the tools' own
+async def test_the_toolset_takes_its_bound_from_loading(policy: type[LoadPolicy]) -> None:
     model = ScriptedLlm(steps=[call("load_skill", skill_name="atlas"), say("done")])
     toolset = SkillsToolset(
-        SkillCatalog(MemoryBackend(SKILLS)), loading=Loading(max_load_chars=4_000)
+        SkillCatalog(MemoryBackend(SKILLS)), loading=policy(max_load_chars=4_000)
     )
     events = await one_turn(model, toolset, "Use atlas.")
 

@@ -16,7 +16,7 @@ from google.adk.models import LlmRequest
 from backends import MemoryBackend
 from skills_core import SkillCatalog
 from skills_core.adk import AutoSkillsPlugin
-from skills_core.adk.coordination import SkillContextProvider
+from skills_core.adk.modes import SkillContextProvider
 from skills_core.context.coordinator import (
     ByQuery,
     ByTag,

@@ -1,7 +1,8 @@
 """While the model acts on an MCP skill nobody approved, no code runs on this machine: not the
 agent's own code tools, not its code executor (SEP-2640, "no implicit local execution"); a
-cloned project's skills gate alike. A real server (the official SDK's, over HTTP), a real agent
-and runner, a real code executor process."""
+cloned project's skills gate alike, and so does a skill the toolset's modes show the model (an
+injected message, a coordinator's instruction). A real server (the official SDK's, over HTTP),
+a real agent and runner, a real code executor process."""
 
 from __future__ import annotations
 
@@ -21,12 +22,19 @@ from backends import CompositeBackend, LocalBackend
 from backends.mcp.backend import McpSkillsBackend
 from backends.scopes import project_backend
 from skills_core import codes
-from skills_core.adk import SkillsToolset
+from skills_core.adk import AutoSkillsPlugin, SkillContextProvider, SkillsToolset
 from skills_core.adk.testing import Step
 from skills_core.catalog.approvals import ApprovalStore
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.context.coordinator import (
+    ContextCoordinator,
+    CoordinatorConfig,
+    ToolMap,
+    ValidationMode,
+)
+from skills_core.context.selection import SelectionPolicy
 from skills_core.tools import ScriptPolicy, SkillTools
-from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
+from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say, system_text
 from tests.adk.test_script_approvals import project_skills
 from tests.mcp.conftest import write_tree
 from tests.mcp.harness import ServedFolder
@@ -88,6 +96,16 @@ class Agent:
             return responses(await chat.send("Ship it."))
         finally:
             await chat.close()
+
+
+def code_results(model: ScriptedLlm) -> list[str | None]:
+    """What the model was last told its code did."""
+    return [
+        part.code_execution_result.output
+        for content in model.requests[-1].contents
+        for part in content.parts or []
+        if part.code_execution_result is not None
+    ]
 
 
 async def approve(catalog: SkillCatalog, store: ApprovalStore, name: str = "deploy") -> None:
@@ -192,15 +210,136 @@ async def test_the_code_executor_runs_nothing_after_an_unapproved_mcp_skill(
 
     model = await turn()
     assert not marker.exists()  # before: the code ran, and nobody asked
-    shown = [  # what the model is told its code did
-        part.code_execution_result.output
-        for content in model.requests[-1].contents
-        for part in content.parts or []
-        if part.code_execution_result is not None
-    ]
     expected = refusal(served, "the agent's code executor")
-    assert shown == [f"{expected} [SCRIPT_NOT_APPROVED]"]
+    assert code_results(model) == [f"{expected} [SCRIPT_NOT_APPROVED]"]
 
     await approve(catalog, store)
     await turn()
     assert marker.read_text() == "ran"
+
+
+LOOSE = SelectionPolicy(min_score=0.1)
+
+
+def code_tool(ran: list[str], name: str = "bash") -> FunctionTool:
+    """A shell tool of the agent's own, recording what it ran."""
+
+    async def run(command: str) -> dict[str, Any]:
+        """Runs a shell command."""
+        ran.append(command)
+        return {"stdout": f"ran {command}"}
+
+    tool = FunctionTool(run)
+    tool.name = name
+    return tool
+
+
+async def test_a_skill_the_plugin_injects_holds_code_tools_as_a_loaded_one(
+    served: ServedFolder, catalog: SkillCatalog, store: ApprovalStore
+) -> None:
+    ran: list[str] = []
+    model = ScriptedLlm(steps=[call("bash", command="make deploy"), say("Done.")])
+    policy = ScriptPolicy(approvals=store, code_tools=("bash",))
+    tools = [SkillsToolset(catalog, scripts=policy, refresh_every=None), code_tool(ran)]
+    plugin = AutoSkillsPlugin(catalog, policy=LOOSE, refresh_every=None)
+    chat = Conversation(LlmAgent(name="assistant", model=model, tools=tools), plugins=[plugin])
+    try:
+        answers = responses(await chat.send("Ship the app."))
+    finally:
+        await chat.close()
+    assert "[skill:deploy]" in str(model.requests[0].contents[0])  # injected, never loaded
+    assert answers == [
+        (
+            "bash",
+            {
+                "error": refusal(served, "a call of 'bash'"),
+                "error_code": codes.SCRIPT_NOT_APPROVED,
+            },
+        )
+    ]
+    assert ran == []  # before: ["make deploy"], and nobody asked
+
+
+async def test_the_plugin_as_a_mode_of_a_toolset_gates_and_opens_once_approved(
+    catalog: SkillCatalog, store: ApprovalStore
+) -> None:
+    policy = ScriptPolicy(approvals=store, code_tools=("bash",))
+    toolset = SkillsToolset(catalog, scripts=policy, refresh_every=None)
+
+    async def turn() -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+        ran: list[str] = []
+        model = ScriptedLlm(steps=[call("bash", command="make deploy"), say("Done.")])
+        agent = LlmAgent(name="assistant", model=model, tools=[code_tool(ran)])
+        chat = Conversation(agent, plugins=[AutoSkillsPlugin(toolset, policy=LOOSE)])
+        try:
+            return responses(await chat.send("Ship the app.")), ran
+        finally:
+            await chat.close()
+
+    answers, ran = await turn()
+    assert answers[0][1]["error_code"] == codes.SCRIPT_NOT_APPROVED
+    assert ran == []
+    await approve(catalog, store)
+    assert await turn() == ([("bash", {"stdout": "ran make deploy"})], ["make deploy"])
+
+
+async def test_a_skill_the_coordinator_binds_holds_the_code_executor(
+    served: ServedFolder, catalog: SkillCatalog, tmp_path: Path
+) -> None:
+    marker = tmp_path / "ran"
+    code = f"```python\nopen({str(marker)!r}, 'w').write('ran')\n```"
+    model = ScriptedLlm(steps=[say(code), say("No.")])
+    permissive = CoordinatorConfig(LOOSE, validation_mode=ValidationMode.PERMISSIVE)
+    provider = SkillContextProvider(ContextCoordinator(catalog, ToolMap([]), permissive))
+    agent = LlmAgent(
+        name="assistant",
+        model=model,
+        instruction=provider.instruction,
+        tools=[provider.toolset],
+        code_executor=UnsafeLocalCodeExecutor(),
+    )
+    chat = Conversation(agent)
+    try:
+        await chat.send("Ship the app.")
+    finally:
+        await chat.close()
+    assert "[skill:deploy]" in system_text(model.requests[0])
+    assert not marker.exists()  # before: the code ran, and nobody asked
+    expected = refusal(served, "the agent's code executor")
+    assert code_results(model) == [f"{expected} [SCRIPT_NOT_APPROVED]"]
+
+
+async def test_the_coordinator_as_a_mode_of_a_toolset_holds_code_tools(
+    served: ServedFolder, catalog: SkillCatalog, store: ApprovalStore
+) -> None:
+    policy = ScriptPolicy(approvals=store, code_tools=("bash",))
+    toolset = SkillsToolset(catalog, scripts=policy, refresh_every=None)
+
+    async def turn() -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+        ran: list[str] = []
+        coordinator = ContextCoordinator(catalog, ToolMap([]), CoordinatorConfig(LOOSE))
+        provider = SkillContextProvider(coordinator, toolset=toolset)
+        model = ScriptedLlm(steps=[call("bash", command="make deploy"), say("Done.")])
+        tools = [provider.toolset, code_tool(ran)]
+        agent = LlmAgent(
+            name="assistant", model=model, instruction=provider.instruction, tools=tools
+        )
+        chat = Conversation(agent)
+        try:
+            return responses(await chat.send("Ship the app.")), ran
+        finally:
+            await chat.close()
+
+    answers, ran = await turn()
+    assert answers == [
+        (
+            "bash",
+            {
+                "error": refusal(served, "a call of 'bash'"),
+                "error_code": codes.SCRIPT_NOT_APPROVED,
+            },
+        )
+    ]
+    assert ran == []
+    await approve(catalog, store)
+    assert await turn() == ([("bash", {"stdout": "ran make deploy"})], ["make deploy"])

@@ -18,8 +18,8 @@ from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.adk import SkillsToolset
 from skills_core.codes import INVALID_PATH, RESOURCE_NOT_FOUND
+from skills_core.tools.content import MAX_LISTED_FILES
 from skills_core.tools.factory import SkillTools
-from skills_core.tools.listing import MAX_LISTED_FILES
 from tests.adk.scripted import ScriptedLlm, call, one_turn, responses, say
 
 PACKAGES = [f"UiPath.Package{index:02}.Activities" for index in range(25)]

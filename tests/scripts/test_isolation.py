@@ -20,8 +20,13 @@ import pytest
 
 from skills_core import codes
 from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy
-from skills_core.tools.runners.choice import default_runner, sandbox_works
-from skills_core.tools.runners.sandbox import ACCOUNTS, ETC, SANDBOX_ID
+from skills_core.tools.runners.sandbox import (
+    ACCOUNTS,
+    ETC,
+    SANDBOX_ID,
+    default_runner,
+    sandbox_works,
+)
 from tests.scripts import attacks, users
 from tests.scripts.support import make_runner, run_script, write_skill
 

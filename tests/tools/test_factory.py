@@ -13,7 +13,7 @@ import pytest
 from backends import FileEntry, MemoryBackend
 from backends.testing import LOGO, skill_md
 from skills_core import Skill, SkillCatalog, codes
-from skills_core.tools import SkillTools
+from skills_core.tools import LoadPolicy, SkillTools
 from tests.tools.skillset import GUIDE, PDF_SKILL
 
 
@@ -55,7 +55,7 @@ async def test_content_builder_shapes_the_instructions(backend: MemoryBackend) -
     def build(skill: Skill) -> str:
         return f"[{skill.name}] {skill.body.strip()}"
 
-    tools = SkillTools(catalog, build_content=build)
+    tools = SkillTools(catalog, loading=LoadPolicy(build_content=build))
     result = await tools.load_skill("pdf")
     assert result["instructions"] == "[pdf] # PDF\n\nUse the forms guide."
 
@@ -100,7 +100,7 @@ async def test_a_200_kb_image_is_a_short_description_unless_its_bytes_are_asked_
 async def test_oversize_resources_are_refused(backend: MemoryBackend) -> None:
     catalog = SkillCatalog(backend)
     await catalog.refresh()
-    tools = SkillTools(catalog, max_resource_bytes=len(GUIDE) - 1)
+    tools = SkillTools(catalog, loading=LoadPolicy(max_resource_bytes=len(GUIDE) - 1))
     result = await tools.load_skill_resource("pdf", "references/forms.md")
     assert result["error_code"] == codes.RESOURCE_TOO_LARGE
 

@@ -14,10 +14,10 @@ import pytest
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
-from skills_core.tools import SkillTools
+from skills_core.tools import LoadPolicy, SkillTools
+from skills_core.tools.content import headings
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS
 from skills_core.tools.results import ToolResult
-from skills_core.tools.sections import headings
 from tests.tools.long_skills import long_body, long_skills
 
 NAMES = [f"long-{seed}" for seed in range(6)]
@@ -98,7 +98,7 @@ async def test_a_section_is_found_by_its_title_and_ends_at_the_next_peer(
 async def test_a_bound_is_settable_and_holds_for_every_part() -> None:
     catalog = SkillCatalog(long_skills(2))
     await catalog.refresh()
-    tools = SkillTools(catalog, max_load_chars=5_000)
+    tools = SkillTools(catalog, loading=LoadPolicy(max_load_chars=5_000))
     whole = (await tools.load_skill("long-1", whole=True))["instructions"]
 
     text, calls = await read_all(tools, "long-1", 5_000)
@@ -143,7 +143,7 @@ async def test_a_repeated_heading_is_numbered_and_each_is_reachable() -> None:
     )
     catalog = SkillCatalog(MemoryBackend({"tool": {"SKILL.md": skill_md("tool", "d", body)}}))
     await catalog.refresh()
-    tools = SkillTools(catalog, max_load_chars=2_000)
+    tools = SkillTools(catalog, loading=LoadPolicy(max_load_chars=2_000))
 
     first = await tools.load_skill("tool")
     second = await tools.load_skill("tool", section="## Usage#2")

@@ -25,7 +25,7 @@ from skills_core.cli.output import plural, print_problems
 from skills_core.cli.source import add_cache_flag, add_lock_flag, add_url_argument, open_root
 from skills_core.cli.terminal import PrintableFormatter, print_message, printable
 from skills_core.context.budget import ListingPolicy
-from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS
+from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, LoadPolicy
 
 if TYPE_CHECKING:
     from skills_core.mcp.server import SkillServer
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         catalog,
         scripts=ScriptPolicy() if args.allow_scripts else None,
         listing=ListingPolicy(budget=args.budget, search=not args.no_search_tool),
-        max_load_chars=args.max_load_chars,
+        loading=LoadPolicy(max_load_chars=args.max_load_chars),
     )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(PrintableFormatter("warning: %(message)s"))

@@ -1,8 +1,8 @@
 """Script runners: where a skill script runs and how it is isolated.
 
-``base`` is the ScriptRunner seam; ``sandbox`` (bubblewrap) and ``process`` (a supervised
-subprocess) are the local runners, sharing ``supervised``, ``process_limit`` and the stdlib-only
-``supervisor`` program (``scratch`` holds the process runner's scratch folders); ``choice``
-picks the default; ``portable`` carries a skill to a code executor elsewhere (the ADK runner in
-``skills_core.adk.executor``).
+The seam is ``skills_core.tools.policy.ScriptRunner``. ``command`` runs one process;
+``process`` (a supervised subprocess) and ``sandbox`` (bubblewrap, and the default choice
+between the two) are the local runners, both starting the stdlib-only ``supervisor`` program.
+The ADK runner, which carries a skill to a code executor elsewhere, is
+``skills_core.adk.executor``.
 """

@@ -1,37 +1,23 @@
 """SandboxRunner: each script run in its own set of Linux namespaces, through bubblewrap.
 
-What a script sees (``bwrap`` arguments built by :func:`sandbox_arguments`):
+A script gets its own user (uid :data:`SANDBOX_ID`, no capabilities), PID, IPC, UTS and,
+unless the policy allows the network, network namespaces; of the host it reads only the
+system's programs and libraries, what programs need of ``/etc`` (:data:`ETC`), the Python
+running skillfs, the interpreter's installation, its skill and the policy's ``readable``
+paths; it writes only two tmpfs mounts of ``max_scratch_bytes`` (``/tmp``, its home, and
+``/dev/shm``). The PID namespace dies with every process in it when the call ends, and
+bubblewrap with the agent. docs/scripts.md ("What a sandboxed script sees") lists it all.
 
-- its own PID, IPC and UTS namespaces, and a ``/proc`` that shows only its own processes: the
-  agent's processes and their environments are out of sight;
-- its own user namespace, in which it is uid and gid :data:`SANDBOX_ID`, never root, with no
-  capabilities; ``/etc/passwd`` and ``/etc/group`` name that user alone (to the kernel outside,
-  it is the agent's user, root's when skillfs runs as root: hence nothing only root may read is
-  mounted);
-- no network (a private network namespace with nothing but its own loopback), unless the
-  policy sets ``network=True``;
-- read-only: the programs and libraries (``/usr`` and the ``/bin``/``/lib`` links), of the
-  system configuration only what programs need (:data:`ETC`: the dynamic loader's cache,
-  certificate authorities, the time zone, name look-ups), the Python that runs skillfs and the
-  interpreter's own installation, the skill's folder and the policy's ``readable`` paths;
-  nothing else of the host: no password hashes, private keys or other configuration, no home
-  folders (so no credential files), no other projects, no host ``/tmp`` or ``/run`` (so no Unix
-  sockets such as a Docker daemon's or an ssh agent's);
-- two writable places, each a tmpfs (memory) of at most ``max_scratch_bytes``: the scratch
-  folder at ``/tmp``, which is also ``HOME`` and ``TMPDIR``, and ``/dev/shm`` (POSIX shared
-  memory, which Python's ``multiprocessing`` locks need); a write past the size fails with
-  ``ENOSPC``. They vanish with the sandbox's mount namespace, so nothing is left on the host's
-  disk, even when the agent is killed. Every other path, ``/dev`` included, is read-only;
-- the policy's scrubbed environment.
-
-When the call ends - exit, timeout or cancellation - the PID namespace dies with every process
-in it; bubblewrap also dies with the agent (``--die-with-parent``).
+A policy that names no runner gets :func:`default_runner`: the sandbox where it works (probed
+once per process: ``bwrap`` on PATH, able to create the namespaces and a size-limited tmpfs,
+0.8.0 or newer), else the process runner, with a warning and the install hint.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import os
 import shutil
 import subprocess
@@ -40,10 +26,20 @@ from collections.abc import Mapping, Sequence
 
 from backends.paths import is_within
 from skills_core.errors import RunnerUnavailableError
-from skills_core.tools.command import ProcessOutcome
-from skills_core.tools.runners.base import ScriptRun, script_environment
-from skills_core.tools.runners.process_limit import ProcessLimit, process_limit
-from skills_core.tools.runners.supervised import RUNNERS, run_supervised, supervisor_argv
+from skills_core.tools.policy import ScriptRun, ScriptRunner
+from skills_core.tools.runners.command import ProcessOutcome, script_environment
+from skills_core.tools.runners.process import (
+    RUNNERS,
+    ProcessLimit,
+    ProcessRunner,
+    process_limit,
+    run_supervised,
+    supervisor_argv,
+)
+
+logger = logging.getLogger("skillfs.scripts")
+
+_PROBE_SECONDS = 10
 
 SANDBOX_TMP = "/tmp"
 """Where the scratch folder appears inside the sandbox."""
@@ -108,7 +104,7 @@ class SandboxRunner:
             older than 0.8.0, which brought the ``--size`` the scratch cap needs.
         """
         bwrap = await self._find_bwrap()
-        async with process_limit(run.max_processes, user_wide=False) as limit:
+        async with process_limit(run.policy.max_processes, user_wide=False) as limit:
             env = script_environment(run.env, run.folder, SANDBOX_TMP)
             accounts = await asyncio.to_thread(_account_pipes)
             try:
@@ -117,7 +113,7 @@ class SandboxRunner:
                 )
                 command = run.command(run.folder)
                 supervisor = functools.partial(
-                    supervisor_argv, limit=limit, max_memory_bytes=run.max_memory_bytes
+                    supervisor_argv, limit=limit, max_memory_bytes=run.policy.max_memory_bytes
                 )
                 return await run_supervised(
                     lambda fd: [bwrap, *arguments, "--", *supervisor(fd), *command],
@@ -164,7 +160,7 @@ def sandbox_arguments(
     ``accounts`` maps each of :data:`ACCOUNTS` to a descriptor bubblewrap reads it from.
     """
     arguments = [*NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-    if not run.network:
+    if not run.policy.network:
         arguments.append("--unshare-net")
     bound: list[str] = []
     for system in _SYSTEM:
@@ -175,11 +171,11 @@ def sandbox_arguments(
             bound.append(system)
     for account, fd in accounts.items():
         arguments += ["--ro-bind-data", str(fd), account]
-    size = ["--size", str(run.max_scratch_bytes), "--tmpfs"]
+    size = ["--size", str(run.policy.max_scratch_bytes), "--tmpfs"]
     arguments += ["--proc", "/proc", "--dev", "/dev", *size, SANDBOX_SHM, "--remount-ro", "/dev"]
     arguments += [*size, SANDBOX_TMP]
     # After /tmp, so that folders under the host's /tmp show through the scratch folder.
-    readable = [os.path.realpath(extra) for extra in run.readable]
+    readable = [os.path.realpath(extra) for extra in run.policy.readable]
     for extra in [*_installations(run.interpreter[0], path, bound), *readable, RUNNERS]:
         if not any(is_within(root, extra) for root in bound):
             arguments += ["--ro-bind", extra, extra]
@@ -224,3 +220,40 @@ def _installations(interpreter: str, path: str | None, bound: Sequence[str]) -> 
         if not any(is_within(root, real) for root in bound):
             prefixes.add(os.path.dirname(os.path.dirname(real)))
     return sorted(prefixes)
+
+
+_PROBE_SECONDS = 10
+
+
+async def default_runner() -> ScriptRunner:
+    """:class:`SandboxRunner` when bubblewrap works here, else :class:`ProcessRunner`."""
+    if await asyncio.to_thread(sandbox_works):
+        return SandboxRunner()
+    logger.warning(
+        "skill scripts run WITHOUT a sandbox (same user, same network, the agent's processes "
+        "visible): bubblewrap is not available, older than 0.8.0, or cannot create namespaces "
+        "here; %s",
+        INSTALL_HINT,
+    )
+    return ProcessRunner()
+
+
+@functools.cache
+def sandbox_works() -> bool:
+    """True when ``bwrap`` exists and can start a sandbox like the runner's (blocking, cached)."""
+    if sys.platform != "linux":
+        return False
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return False
+    probe = [bwrap, *NAMESPACES, "--unshare-net", "--ro-bind", "/", "/"]
+    try:
+        result = subprocess.run(
+            [*probe, "--proc", "/proc", "--size", "4096", "--tmpfs", "/tmp", "true"],
+            capture_output=True,
+            timeout=_PROBE_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0

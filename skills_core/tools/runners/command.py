@@ -16,6 +16,23 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+SCRATCH_VARIABLES = ("TMPDIR", "TMP", "TEMP", "HOME")
+"""Variables that point a script at its scratch folder, the one place it may write."""
+
+
+def script_environment(base: Mapping[str, str], folder: str, scratch: str) -> dict[str, str]:
+    """``base`` plus what every runner sets: scratch as home and temp, the skill on PYTHONPATH.
+
+    With the skill folder on ``PYTHONPATH``, package-style imports from the skill root
+    (``from scripts.helpers import x``, as ``python -m scripts.x`` would allow) work.
+    """
+    env = dict(base)
+    env.update(dict.fromkeys(SCRATCH_VARIABLES, scratch))
+    extra = env.get("PYTHONPATH")
+    env["PYTHONPATH"] = f"{folder}:{extra}" if extra else folder
+    return env
+
+
 _CHUNK = 64 * 1024
 _DRAIN_GRACE = 1.0
 """Seconds to finish reading output once the process tree is dead."""
