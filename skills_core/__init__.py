@@ -45,10 +45,8 @@ if TYPE_CHECKING:
         VerificationError,
         YamlLimitError,
     )
-    from skills_core.format.format_limits import FormatLimits
-    from skills_core.format.models import Skill, SkillMetadata
+    from skills_core.format.models import FormatLimits, Skill, SkillMetadata, SkillProblem
     from skills_core.format.parsing import parse_skill_md
-    from skills_core.format.problems import SkillProblem
     from skills_core.format.validation import ValidationReport, validate_skill
 
 _ERRORS = (  # the exception tree of skills_core.errors, importable from here too
@@ -74,14 +72,14 @@ _ERRORS = (  # the exception tree of skills_core.errors, importable from here to
 _EXPORTS = {
     "Bundle": "skills_core.bundle.writer",
     "CatalogCache": "skills_core.catalog.cache_store",
-    "FormatLimits": "skills_core.format.format_limits",
+    "FormatLimits": "skills_core.format.models",
     "Publication": "skills_core.bundle.publish",
     "ReloadReport": "skills_core.catalog.report",
     "Skill": "skills_core.format.models",
     "SkillCatalog": "skills_core.catalog.catalog",
     "SkillLock": "skills_core.catalog.lock",
     "SkillMetadata": "skills_core.format.models",
-    "SkillProblem": "skills_core.format.problems",
+    "SkillProblem": "skills_core.format.models",
     "ValidationReport": "skills_core.format.validation",
     "build_bundle": "skills_core.bundle.writer",
     "build_publication": "skills_core.bundle.publish",

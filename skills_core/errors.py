@@ -1,7 +1,7 @@
 """The one exception tree of skillfs.
 
 Errors meant for a developer are exceptions; problems with individual skills found while
-loading a catalog are reported as values (:class:`skills_core.format.problems.SkillProblem`)
+loading a catalog are reported as values (:class:`skills_core.format.models.SkillProblem`)
 so one bad skill never hides the others. Every error about a skill carries its ``location``.
 
 ::
@@ -51,7 +51,7 @@ from backends.errors import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from skills_core.format.problems import SkillProblem
+    from skills_core.format.models import SkillProblem
     from skills_core.format.validation import ValidationReport
 
 __all__ = [

@@ -24,10 +24,8 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.budget import model_visible
 from skills_core.context.fitting import shorten
 from skills_core.errors import SkillValidationError
-from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
-from skills_core.format.models import Skill, SkillMetadata
-from skills_core.format.problems import SkillProblem
-from skills_core.format.validation import ValidationReport
+from skills_core.format.models import Skill, SkillMetadata, SkillProblem
+from skills_core.format.validation import DESCRIPTION_MAX_LENGTH, ValidationReport
 from skills_core.tools.content import skill_uri
 from skills_core.tools.filetypes import as_text
 

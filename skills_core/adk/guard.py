@@ -25,7 +25,7 @@ from backends.errors import SkillNotFoundError, echoed
 from skills_core.adk.tool import SkillTool
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import TOOL_NOT_PERMITTED
-from skills_core.format.tool_rules import permits_tool
+from skills_core.format.matching import permits_tool
 from skills_core.tool_table import LOAD_SKILL
 from skills_core.tools.results import ToolResult, is_error, tool_error
 

@@ -62,8 +62,7 @@ from skills_core.bundle.destination import check_output
 from skills_core.bundle.writer import deterministic_zip, read_skill_files
 from skills_core.catalog.loading import Progress
 from skills_core.catalog.lock import LockSource
-from skills_core.format.models import SkillMetadata
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillMetadata, SkillProblem
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey

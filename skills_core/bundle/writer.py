@@ -42,8 +42,7 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
 from skills_core.catalog.lock import LockSource, refusal
 from skills_core.errors import InvalidSkillsError, LockMismatchError
-from skills_core.format.models import SkillMetadata
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillMetadata, SkillProblem
 
 _TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 _MODE = 0o644

@@ -24,7 +24,7 @@ from skills_core.cli.progress import add_quiet_flag, progress_bar
 from skills_core.cli.source import add_lock_flag, open_source
 from skills_core.cli.terminal import print_message, printable
 from skills_core.errors import InvalidSkillsError
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillProblem
 
 
 class Packed(Protocol):
