@@ -18,7 +18,6 @@ SHARED = {
     "approvals": "a user's stored approvals: kept by the catalog, listed by `skillfs approvals`",
     "base": "a package's protocol and its records (Backend; ScriptRunner)",
     "errors": "a package's exception classes (storage errors; the whole tree)",
-    "instruction_files": "instruction files (AGENTS.md, ...): found in storage, read as SKILL.md",
     "lock": "a lockfile pinning skills by digest: enforced by the catalog, written by `lock`",
     "prompt": "the <available_skills> block: rendered by the catalog, printed by `skillfs prompt`",
     "publish": "a well-known index: built by the bundle layer, written by `skillfs publish`",
