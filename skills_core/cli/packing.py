@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from backends.base import Backend
-from skills_core.bundle.destination import check_output
+from skills_core.bundle.writer import check_output
 from skills_core.catalog.loading import Progress
 from skills_core.cli import exits, running
 from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
