@@ -22,6 +22,7 @@ verdict; for anything else it returns ``None`` and the full verdict judges the f
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
@@ -60,10 +61,8 @@ _NOT_STRINGS = {
 than strings; the 1.2 patterns hold no blank or ``#`` that ``re.VERBOSE`` would drop."""
 _NOT_PLAIN_FIRST = _INDICATORS | _NOT_STRINGS.keys()
 """The first characters of values that may not be plain strings."""
-_KEY_CACHE_SIZE = 1024
 _MAX_KEY_LENGTH = 1024
 """YAML's longest implicit key: PyYAML and libyaml refuse a ``key:`` further from its start."""
-_string_keys: dict[str, bool] = {}
 
 
 _NON_SPACE = re.compile(rb"\S")
@@ -104,7 +103,7 @@ def iter_simple_entries(text: str) -> Iterator[tuple[str, Any]]:
                 raise NotSimpleYaml  # an indented line no block above it claimed
             continue
         key, colon, rest = line.partition(":")  # _entry(), inlined: this loop is the hot path
-        if not colon or key in seen or not (_string_keys.get(key) or _learn_key(key)):
+        if not colon or key in seen or not _is_key(key):
             raise NotSimpleYaml  # not an entry, or a duplicate key (an error PyYAML reports)
         if rest and rest[0] != " ":
             raise NotSimpleYaml  # `key:value` is one plain scalar in YAML, not a mapping entry
@@ -132,7 +131,7 @@ def _plain_characters(text: str) -> bool:
 def _entry(line: str) -> tuple[str, str]:
     """Split ``key: value`` into the key and the stripped rest (empty when none)."""
     key, colon, rest = line.partition(":")
-    if not colon or not (_string_keys.get(key) or _learn_key(key)):
+    if not colon or not _is_key(key):
         raise NotSimpleYaml
     if rest and rest[0] != " ":
         raise NotSimpleYaml  # `key:value` is one plain scalar in YAML, not a mapping entry
@@ -216,12 +215,10 @@ def _spaces_follow(lines: list[str], index: int) -> bool:
     return False
 
 
-def _learn_key(key: str) -> bool:
-    """Whether a plain key is one YAML reads as a string; remembered, since keys repeat."""
-    known = len(key) <= _MAX_KEY_LENGTH and bool(_KEY.match(key)) and _is_plain_string(key)
-    if len(_string_keys) < _KEY_CACHE_SIZE:
-        _string_keys[key] = known
-    return known
+@functools.lru_cache(maxsize=1024)
+def _is_key(key: str) -> bool:
+    """Whether a plain key is one YAML reads as a string (cached: keys repeat)."""
+    return len(key) <= _MAX_KEY_LENGTH and bool(_KEY.match(key)) and _is_plain_string(key)
 
 
 def _scalar(value: str) -> str:
