@@ -7,7 +7,7 @@ Metadata is a named tuple: immutable, shared without copying, light enough for c
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -169,14 +169,8 @@ class SkillProblem:
         return f"{self.location}: {self.message}" if self.location else self.message
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {
-            "name": self.name,
-            "location": self.location,
-            "code": self.code,
-            "message": self.message,
-            "field": self.field,
-        }
+        """A JSON-ready mapping of the five attributes."""
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
