@@ -6,31 +6,22 @@
 
 Every public name is imported on first use (:mod:`backends.lazy`), so a program reading
 local folders never loads the remote layer or the MCP client, and ``skills_core`` can share
-the lazy-export helper without loading any backend.
+the lazy-export helper without loading any backend. The storage branch of the exception tree
+(:mod:`backends.errors`) is importable from here.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from backends import errors
 from backends.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from backends.base import Backend, FileEntry, SkillDocument, SkillRef
     from backends.bundle_backend import BundleBackend
     from backends.composite import CompositeBackend
-    from backends.errors import (
-        LimitExceededError,
-        MissingDependencyError,
-        ResourceNotFoundError,
-        SignatureError,
-        SkillfsError,
-        SkillNotFoundError,
-        StorageError,
-        UnsafePathError,
-        UnsupportedSourceError,
-        VerificationError,
-    )
+    from backends.errors import *  # noqa: F403 - the storage branch of the exception tree
     from backends.fsspec_backend import FsspecBackend
     from backends.index.http import HttpIndexBackend
     from backends.limits import DEFAULT_LIMITS, Limits
@@ -43,18 +34,6 @@ if TYPE_CHECKING:
     from backends.schemes import register_backend
     from backends.scopes import project_backend
 
-_ERRORS = (
-    "LimitExceededError",
-    "MissingDependencyError",
-    "ResourceNotFoundError",
-    "SkillNotFoundError",
-    "SkillfsError",
-    "StorageError",
-    "SignatureError",
-    "UnsafePathError",
-    "UnsupportedSourceError",
-    "VerificationError",
-)
 _LAZY = {
     "AsyncResource": "backends.resource",
     "Backend": "backends.base",
@@ -74,7 +53,7 @@ _LAZY = {
     "open_backend": "backends.opener",
     "project_backend": "backends.scopes",
     "register_backend": "backends.schemes",
-    **dict.fromkeys(_ERRORS, "backends.errors"),
+    **dict.fromkeys(errors.__all__, "backends.errors"),
 }
 
 __all__ = [
@@ -86,27 +65,18 @@ __all__ = [
     "FileEntry",
     "FsspecBackend",
     "HttpIndexBackend",
-    "LimitExceededError",
     "Limits",
     "LocalBackend",
     "McpSkillsBackend",
     "MemoryBackend",
-    "MissingDependencyError",
-    "ResourceNotFoundError",
     "RetryPolicy",
-    "SignatureError",
     "SkillDocument",
-    "SkillNotFoundError",
     "SkillRef",
-    "SkillfsError",
-    "StorageError",
-    "UnsafePathError",
-    "UnsupportedSourceError",
-    "VerificationError",
     "open_backend",
     "project_backend",
     "register_backend",
 ]
+__all__ += errors.__all__
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

@@ -1,11 +1,22 @@
-"""Errors raised by storage backends.
+"""The storage branch of skillfs's exception tree, drawn whole in :mod:`skills_core.errors`.
 
-These are the storage branch of skillfs's one exception tree; the whole tree is drawn in
-:mod:`skills_core.errors`. They live here because backends sit below skills_core and must not
-import it.
+It lives here because backends sit below skills_core and never import it.
 """
 
 from __future__ import annotations
+
+__all__ = [
+    "LimitExceededError",
+    "MissingDependencyError",
+    "ResourceNotFoundError",
+    "SignatureError",
+    "SkillNotFoundError",
+    "SkillfsError",
+    "StorageError",
+    "UnsafePathError",
+    "UnsupportedSourceError",
+    "VerificationError",
+]
 
 DISTRIBUTION = "agent-skillfs"
 """The name skillfs is installed by (``skillfs`` on the package index is another project)."""

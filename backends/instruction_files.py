@@ -11,7 +11,7 @@ Two kinds of document, each one skill:
 Folders such as ``.git``, ``node_modules``, ``target``, ``.venv`` and ``__pycache__`` are never
 entered; symlinks are not followed. Like every backend this one deals in names, fingerprints
 and bytes: turning a convention file without frontmatter into a SKILL.md is format work
-(:func:`skills_core.format.instruction_files.convention_skill_md`), handed in as
+(:func:`skills_core.format.parsing.convention_skill_md`), handed in as
 ``prepare_convention`` by :func:`skills_core.context.instructions.instruction_skills`.
 
 Each document's storage name is one kebab-case word: ``AGENTS.md`` -> ``agents``,

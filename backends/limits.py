@@ -36,7 +36,7 @@ class Limits:
     """The storage limits: how much skillfs reads, downloads and unpacks.
 
     The format's limits (frontmatter size, YAML aliases and depth) are
-    ``skills_core.format.format_limits.FormatLimits``; the tools' are in
+    ``skills_core.format.models.FormatLimits``; the tools' are in
     ``skills_core.tools.factory``.
 
     Attributes:

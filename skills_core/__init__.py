@@ -7,8 +7,8 @@
 
 The public names are imported on first use (with :mod:`backends.lazy`, which loads no
 backend), so importing a submodule (the ``skillfs`` CLI starts with ``skills_core.cli``) does
-not load the catalog and its backends. docs/api.md lists them, one line each. The whole
-exception tree is importable from here.
+not load the catalog and its backends. docs/api.md lists them. The whole exception tree
+(:mod:`skills_core.errors`) is importable from here.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from backends.lazy import lazy_exports
+from skills_core import errors
 
 if TYPE_CHECKING:
     from skills_core.bundle.publish import Publication, build_publication, publish
@@ -25,63 +26,22 @@ if TYPE_CHECKING:
     from skills_core.catalog.lock import SkillLock
     from skills_core.catalog.lock_build import lock_of
     from skills_core.catalog.report import ReloadReport
-    from skills_core.errors import (
-        EntryMismatchError,
-        InvalidSkillsError,
-        LimitExceededError,
-        LockFileError,
-        LockMismatchError,
-        MissingDependencyError,
-        ResourceNotFoundError,
-        RunnerUnavailableError,
-        ScriptRunnerError,
-        SkillfsError,
-        SkillNotFoundError,
-        SkillParseError,
-        SkillValidationError,
-        StorageError,
-        UnsafePathError,
-        UnsupportedSourceError,
-        VerificationError,
-        YamlLimitError,
-    )
-    from skills_core.format.format_limits import FormatLimits
-    from skills_core.format.models import Skill, SkillMetadata
+    from skills_core.errors import *  # noqa: F403 - the exception tree
+    from skills_core.format.models import FormatLimits, Skill, SkillMetadata, SkillProblem
     from skills_core.format.parsing import parse_skill_md
-    from skills_core.format.problems import SkillProblem
     from skills_core.format.validation import ValidationReport, validate_skill
 
-_ERRORS = (  # the exception tree of skills_core.errors, importable from here too
-    "EntryMismatchError",
-    "InvalidSkillsError",
-    "LimitExceededError",
-    "LockFileError",
-    "LockMismatchError",
-    "MissingDependencyError",
-    "ResourceNotFoundError",
-    "RunnerUnavailableError",
-    "ScriptRunnerError",
-    "SkillNotFoundError",
-    "SkillParseError",
-    "SkillValidationError",
-    "SkillfsError",
-    "StorageError",
-    "UnsafePathError",
-    "UnsupportedSourceError",
-    "VerificationError",
-    "YamlLimitError",
-)
 _EXPORTS = {
     "Bundle": "skills_core.bundle.writer",
     "CatalogCache": "skills_core.catalog.cache_store",
-    "FormatLimits": "skills_core.format.format_limits",
+    "FormatLimits": "skills_core.format.models",
     "Publication": "skills_core.bundle.publish",
     "ReloadReport": "skills_core.catalog.report",
     "Skill": "skills_core.format.models",
     "SkillCatalog": "skills_core.catalog.catalog",
     "SkillLock": "skills_core.catalog.lock",
     "SkillMetadata": "skills_core.format.models",
-    "SkillProblem": "skills_core.format.problems",
+    "SkillProblem": "skills_core.format.models",
     "ValidationReport": "skills_core.format.validation",
     "build_bundle": "skills_core.bundle.writer",
     "build_publication": "skills_core.bundle.publish",
@@ -90,39 +50,21 @@ _EXPORTS = {
     "publish": "skills_core.bundle.publish",
     "validate_skill": "skills_core.format.validation",
     "write_bundle": "skills_core.bundle.writer",
-    **dict.fromkeys(_ERRORS, "skills_core.errors"),
+    **dict.fromkeys(errors.__all__, "skills_core.errors"),
 }
 
 __all__ = [
     "Bundle",
     "CatalogCache",
-    "EntryMismatchError",
     "FormatLimits",
-    "InvalidSkillsError",
-    "LimitExceededError",
-    "LockFileError",
-    "LockMismatchError",
-    "MissingDependencyError",
     "Publication",
     "ReloadReport",
-    "ResourceNotFoundError",
-    "RunnerUnavailableError",
-    "ScriptRunnerError",
     "Skill",
     "SkillCatalog",
     "SkillLock",
     "SkillMetadata",
-    "SkillNotFoundError",
-    "SkillParseError",
     "SkillProblem",
-    "SkillValidationError",
-    "SkillfsError",
-    "StorageError",
-    "UnsafePathError",
-    "UnsupportedSourceError",
     "ValidationReport",
-    "VerificationError",
-    "YamlLimitError",
     "build_bundle",
     "build_publication",
     "lock_of",
@@ -131,6 +73,7 @@ __all__ = [
     "validate_skill",
     "write_bundle",
 ]
+__all__ += errors.__all__
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -1,8 +1,8 @@
 """The one exception tree of skillfs.
 
 Errors meant for a developer are exceptions; problems with individual skills found while
-loading a catalog are reported as values (:class:`skills_core.format.problems.SkillProblem`)
-so one bad skill never hides the others. Every error about a skill carries its ``location``.
+loading a catalog are values (:class:`~skills_core.format.models.SkillProblem`), so one bad
+skill never hides the others. ``str(error)`` is ``"<location>: <message>"``.
 
 ::
 
@@ -12,69 +12,51 @@ so one bad skill never hides the others. Every error about a skill carries its `
     │   ├── ResourceNotFoundError     (also LookupError) no such file in the skill
     │   ├── UnsafePathError           (also ValueError) the path would leave the skill
     │   ├── LimitExceededError        larger than a configured Limits allows
-    │   └── VerificationError         content unlike its listed digest (MCP, well-known index)
+    │   └── VerificationError         content unlike its listed digest (MCP, index, bundle)
+    │       ├── SignatureError        a signed index refused: unsigned, untrusted key, rollback
     │       ├── LockMismatchError     a file unlike its digest in the catalog's lock
-    │       ├── EntryMismatchError    a SKILL.md unlike the entry its source listed (MCP)
-    │       └── SignatureError        a signed index refused: unsigned, untrusted key, rollback
-    ├── LockFileError                 a lock file cannot be read or is not a skillfs lock
-    ├── SkillParseError               SKILL.md has no readable frontmatter
-    │   └── YamlLimitError            too many YAML aliases ("billion laughs") or too deep
-    ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
-    ├── InvalidSkillsError            skills to bundle break the spec; .problems lists them all
+    │       └── EntryMismatchError    a SKILL.md unlike the entry its source listed (MCP)
     ├── UnsupportedSourceError        (also ValueError) a URL skillfs cannot open
     ├── MissingDependencyError        (also ImportError) names the extra to install
+    ├── SkillParseError               SKILL.md has no readable frontmatter; .code
+    │   └── YamlLimitError            too many YAML aliases, nested too deeply, a huge integer
+    ├── SkillValidationError          the frontmatter breaks the spec; .report has every issue
+    ├── InvalidSkillsError            skills to bundle break the spec; .problems lists them all
+    ├── LockFileError                 a lock file cannot be read or is not a skillfs lock
     └── ScriptRunnerError             a runner could not run a script at all
         └── RunnerUnavailableError    the runner cannot work here; names what to install
 
-The storage branch and the two source errors are defined in :mod:`backends.errors`, because
-backends sit below skills_core and never import it; they are re-exported here. Tools report
-the runner errors to models as values.
+The storage branch and the two source errors are defined in :mod:`backends.errors` (backends
+never import skills_core) and re-exported here. docs/limits-and-errors.md shows this drawing;
+``tests/test_error_tree.py`` holds both equal to the classes.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from backends.errors import (
-    LimitExceededError,
-    MissingDependencyError,
-    ResourceNotFoundError,
-    SignatureError,
-    SkillfsError,
-    SkillNotFoundError,
-    StorageError,
-    UnsafePathError,
-    UnsupportedSourceError,
-    VerificationError,
-)
+from backends import errors as _storage
+from backends.errors import *  # noqa: F403 - the storage branch, re-exported
+from backends.errors import SkillfsError, VerificationError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from skills_core.format.problems import SkillProblem
+    from skills_core.format.models import SkillProblem
     from skills_core.format.validation import ValidationReport
 
 __all__ = [
     "EntryMismatchError",
     "InvalidSkillsError",
-    "LimitExceededError",
     "LockFileError",
     "LockMismatchError",
-    "MissingDependencyError",
-    "ResourceNotFoundError",
     "RunnerUnavailableError",
     "ScriptRunnerError",
-    "SignatureError",
-    "SkillNotFoundError",
     "SkillParseError",
     "SkillValidationError",
-    "SkillfsError",
-    "StorageError",
-    "UnsafePathError",
-    "UnsupportedSourceError",
-    "VerificationError",
     "YamlLimitError",
 ]
+__all__ += _storage.__all__
 
 
 class SkillParseError(SkillfsError):
@@ -90,7 +72,7 @@ class SkillParseError(SkillfsError):
 
 
 class YamlLimitError(SkillParseError):
-    """The frontmatter has more YAML aliases or deeper nesting than allowed; it was not built."""
+    """The frontmatter breaks a YAML limit (aliases, nesting, an integer's length); not built."""
 
 
 class SkillValidationError(SkillfsError):

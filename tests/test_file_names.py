@@ -17,7 +17,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = {
     "approvals": "a user's stored approvals: kept by the catalog, listed by `skillfs approvals`",
     "errors": "a package's exception classes (storage errors; the whole tree)",
-    "instruction_files": "instruction files (AGENTS.md, ...): found in storage, read as SKILL.md",
     "lock": "a lockfile pinning skills by digest: enforced by the catalog, written by `lock`",
     "prompt": "the <available_skills> block: rendered by the catalog, printed by `skillfs prompt`",
     "publish": "a well-known index: built by the bundle layer, written by `skillfs publish`",

@@ -11,7 +11,7 @@ from backends.limits import HOST_SKILL_BYTES, HOST_SKILL_FILES, Limits
 from backends.mcp.backend import McpSkillsBackend
 from skills_core.adk import Loading
 from skills_core.adk.adk_skills import SkillsConfig
-from skills_core.format.format_limits import FormatLimits
+from skills_core.format.models import FormatLimits
 from skills_core.tools import LoadPolicy, SkillTools
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
 
@@ -80,7 +80,7 @@ def test_the_load_options_are_declared_once_and_passed_through() -> None:
 def test_each_storage_and_format_knob_is_defined_in_exactly_one_class() -> None:
     homes = {
         "Limits": "backends/limits.py",  # storage
-        "FormatLimits": "skills_core/format/format_limits.py",  # format
+        "FormatLimits": "skills_core/format/models.py",  # format
     }
     knobs = {field.name for cls in (Limits, FormatLimits) for field in dataclasses.fields(cls)}
     found: dict[str, list[str]] = {}

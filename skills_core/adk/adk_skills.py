@@ -44,8 +44,7 @@ from skills_core.adk.toolset import RefreshGate, Source, open_sources
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.lock import LockSource
 from skills_core.catalog.verdicts import verdicts_of
-from skills_core.format.models import Skill, SkillMetadata
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import Skill, SkillMetadata, SkillProblem
 from skills_core.skeleton import create_skeleton
 from skills_core.tool_table import (
     LOAD_SKILL,

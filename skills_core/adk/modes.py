@@ -69,7 +69,7 @@ from skills_core.context.injection import (
 )
 from skills_core.context.search import rank_skills, run_selection
 from skills_core.context.selection import SelectionPolicy, Selector
-from skills_core.format.tool_rules import permits_tool
+from skills_core.format.matching import permits_tool
 from skills_core.tool_table import LOAD_SKILL
 from skills_core.tools.results import ToolResult, is_error, tool_error
 

@@ -33,10 +33,8 @@ from skills_core.context.fitting import shorten
 from skills_core.context.search import search_index
 from skills_core.context.selection import SelectionPolicy
 from skills_core.errors import SkillValidationError
-from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
-from skills_core.format.models import Skill, SkillMetadata
-from skills_core.format.problems import SkillProblem
-from skills_core.format.validation import ValidationReport
+from skills_core.format.models import Skill, SkillMetadata, SkillProblem
+from skills_core.format.validation import DESCRIPTION_MAX_LENGTH, ValidationReport
 from skills_core.tools.content import as_text, skill_uri
 
 logger = logging.getLogger("skillfs.adk")

@@ -6,26 +6,16 @@
     .well-known/agent-skills/<name>-<sha256 hex>.zip     a skill with files besides SKILL.md
     .well-known/agent-skills/<name>-<sha256 hex>.md      a skill that is its SKILL.md alone
 
-so any static host or bucket serves them: ``open_backend("https://host")`` and
-``FsspecBackend("s3://bucket/site")`` read them back. Skills are judged and read as bundles
-are (:func:`~skills_core.bundle.writer.read_skill_files`), and each archive is a deterministic
-zip written by the bundle writer, the skill's files at its root (``skill.md`` becomes
-``SKILL.md``): the same skills publish the same bytes, so unchanged skills keep their digests
-and readers re-read only what changed. Every entry also carries its SKILL.md
-(``skillfs-skill-md``), so a catalog loads from the index alone.
-
-An artifact is named by its skill and its digest, so no file a publication's index lists is
-ever rewritten with other bytes, and no skill name collides with the index or another skill's
-artifact. Before anything is written, each archive is screened as the index reader will screen
-it and the index must fit ``Limits.max_index_bytes``. Then the new artifacts are written, the
-index last (one atomic replacement), and only then are removed the files the new index does
-not list that the replaced index listed or that skillfs names (artifacts, the signature, and
-the temporary files of a write that was killed): until the index lands, the old publication
-stays whole.
-
-Given a signing key, the index carries a ``skillfs-sequence`` and its signature is written
-beside it, ``index.json.sig``, just before it (:mod:`backends.index.signing`): a reader that
-reads between the two writes refuses that one refresh and keeps what it had.
+for any static host or bucket to serve. Skills are judged and read as bundles are, each
+archive is a deterministic zip (the skill's files at its root, ``skill.md`` renamed
+``SKILL.md``), and every entry carries its SKILL.md (``skillfs-skill-md``): the same skills
+publish the same bytes, and a catalog loads from the index alone. An artifact is named by its
+skill and digest, so no listed file is ever rewritten with other bytes. Each archive is
+screened as readers screen it and the index must fit ``Limits.max_index_bytes`` before
+anything is written; then the artifacts are written, the index last (one atomic replacement),
+and only then the files the replaced index listed, or that skillfs names, are removed: until
+the index lands, the old publication stays whole. A signing key adds a ``skillfs-sequence``
+and ``index.json.sig``, written just before the index (:mod:`backends.index.signing`).
 """
 
 from __future__ import annotations
@@ -39,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from backends import Backend, open_backend
+from backends import Backend
 from backends.digests import digest_of
 from backends.errors import StorageError
 from backends.index.artifact import open_archive
@@ -58,12 +48,10 @@ from backends.local_files import is_temporary
 from backends.paths import SKILL_MD_NAMES
 from backends.remote.output_folder import OutputFolder
 from backends.remote.urls import join_location
-from skills_core.bundle.destination import check_output
-from skills_core.bundle.writer import deterministic_zip, read_skill_files
+from skills_core.bundle.writer import deterministic_zip, opened_for, read_skill_files
 from skills_core.catalog.loading import Progress
 from skills_core.catalog.lock import LockSource
-from skills_core.format.models import SkillMetadata
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillMetadata, SkillProblem
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -192,10 +180,8 @@ async def publish(
         LimitExceededError: A file, an archive or the index breaks a limit.
         StorageError: The source could not be read or a file not written.
     """
-    if isinstance(source, str | os.PathLike):  # opening may import a filesystem's modules
-        source = await asyncio.to_thread(open_backend, source, **source_options)
     target = os.fspath(out)
-    await asyncio.to_thread(check_output, target, source.location, folder=True)
+    source = await opened_for(target, source, folder=True, **source_options)
     publication = await build_publication(
         source,
         strict=strict,

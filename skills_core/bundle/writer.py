@@ -1,18 +1,14 @@
 """Skill bundles: the skills a catalog serves, in one deterministic zip with a manifest.
 
-A bundle carries what :class:`SkillCatalog` would serve from the source (skills loaded with
-warnings included), read through that catalog, so it follows the catalog's verdict and its
-names; ``strict=True`` applies the strict verdict of ``skillfs validate`` instead. Skills the
-verdict refuses stop the bundle unless ``skip_invalid``.
-
-The same skills always give byte-identical archives, whatever storage they came from: members
-sorted by path, one fixed timestamp (1980-01-01), fixed compression, mode 0755 for scripts
-(files under ``scripts/``, and files the source records as executable) and 0644 for the rest,
-and a manifest (``skillfs-bundle.json``) with each skill's name, description, and the size,
-sha256 and mode of every file. Hidden files are never bundled. Before anything is written, the
-archive is opened with the same screening skillfs applies when loading bundles, so every
-bundle it writes loads whole under the same :class:`~backends.limits.Limits`. A bundle is
-never written inside the source it is made from.
+A bundle carries what :class:`SkillCatalog` serves from the source, read through that catalog
+(its verdict, its names; ``strict=True``: the verdict of ``skillfs validate``); refused skills
+stop it unless ``skip_invalid``. The same skills give byte-identical archives from any storage:
+members sorted, one timestamp (1980-01-01), fixed compression, mode 0755 for executables and
+0644 for the rest, and a manifest (``skillfs-bundle.json``) with each skill's name,
+description, and every file's size, sha256 and mode. Hidden files are never bundled. The
+archive must pass the screening skillfs applies when loading bundles, under the same
+:class:`~backends.limits.Limits`, before it is written, and never inside its source
+(:func:`check_output`, which publications share).
 
 >>> bundle = await write_bundle("./skills", "s3://bucket/skills.zip")  # doctest: +SKIP
 """
@@ -29,21 +25,21 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, cast
+from urllib.parse import unquote, urlsplit
 
 from backends import Backend, open_backend
-from backends.errors import LimitExceededError
+from backends.errors import LimitExceededError, UnsafePathError, UnsupportedSourceError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.paths import SKILL_MD_NAMES
 from backends.remote.bundle_manifest import MANIFEST_FORMAT, MANIFEST_NAME
 from backends.remote.upload import write_bytes
+from backends.remote.urls import check_names_something, last_link, protocol_of
 from backends.remote.zipsafety import bundle_refusals
-from skills_core.bundle.destination import check_output
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
 from skills_core.catalog.lock import LockSource, refusal
 from skills_core.errors import InvalidSkillsError, LockMismatchError
-from skills_core.format.models import SkillMetadata
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillMetadata, SkillProblem
 
 _TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 _MODE = 0o644
@@ -160,9 +156,7 @@ async def write_bundle(
         LimitExceededError: A file, or the archive, breaks a bundle limit.
         StorageError: The source could not be read or the archive not written.
     """
-    if isinstance(source, str | os.PathLike):  # opening may import a filesystem's modules
-        source = await asyncio.to_thread(open_backend, source, **source_options)
-    await asyncio.to_thread(check_output, os.fspath(out), source.location)
+    source = await opened_for(os.fspath(out), source, **source_options)
     bundle = await build_bundle(
         source,
         strict=strict,
@@ -324,3 +318,86 @@ def _check_loadable(data: bytes, limits: Limits, location: str) -> None:
         raise LimitExceededError(
             f"the bundle would not load: {refused[0].message}", location=refused[0].location
         )
+
+
+async def opened_for(
+    out: str, source: str | os.PathLike[str] | Backend, *, folder: bool = False, **options: Any
+) -> Backend:
+    """``source`` opened (with storage ``options``) once ``out`` is checked against it.
+
+    Raises:
+        UnsupportedSourceError, UnsafePathError: As :func:`check_output`.
+    """
+    if isinstance(source, str | os.PathLike):  # opening may import a filesystem's modules
+        source = await asyncio.to_thread(open_backend, source, **options)
+    await asyncio.to_thread(check_output, out, source.location, folder=folder)
+    return source
+
+
+def check_output(out: str, source: str, *, folder: bool = False) -> None:
+    """Refuse an output that names nothing, is a folder, or lies inside ``source`` (blocking).
+
+    Paths are compared after resolving symlinks (the output's folder, then its name: what a
+    write would replace); URLs are compared as text, on the same storage.
+
+    Args:
+        out: The path or URL the bundle would be written to.
+        source: The location of the skills it packs (a backend's ``location``).
+        folder: ``out`` is the folder of a publication, not a bundle's file.
+
+    Raises:
+        UnsupportedSourceError: ``out`` is empty, names no bucket or repository, or is a
+            folder (a file, for a publication).
+        UnsafePathError: ``out`` is ``source`` or inside it.
+    """
+    if not out.strip():
+        example = "-o site" if folder else "-o skills.zip"
+        what = "folder or bucket to publish to" if folder else "zip to write"
+        raise UnsupportedSourceError(f"the output is empty: name the {what}, e.g. {example}")
+    check_names_something(out)
+    out_path, source_path = _local_path(out), _local_path(source)
+    if out_path is not None and folder and os.path.isfile(out_path):
+        raise UnsupportedSourceError(
+            "the output is a file: name the folder to publish to", location=out
+        )
+    if out_path is not None and not folder and os.path.isdir(out_path):
+        example = os.path.join(out, "skills.zip")
+        raise UnsupportedSourceError(
+            f"the output is a folder: name the zip to write, e.g. {example}", location=out
+        )
+    if out_path is not None and source_path is not None:
+        inside = _within(_as_written(out_path), os.path.realpath(source_path))
+    elif out_path is None and source_path is None:
+        inside = _url_within(out, source)
+    else:
+        inside = False
+    if inside:
+        what = "publication" if folder else "bundle"
+        raise UnsafePathError(
+            f"the {what} would be written inside its source {source}: write it elsewhere",
+            location=out,
+        )
+
+
+def _local_path(url: str) -> str | None:
+    """The local path ``url`` names, or ``None`` for other storage."""
+    if protocol_of(url) != "file" or "::" in url:
+        return None
+    return unquote(urlsplit(url).path) if url.startswith("file:") else url
+
+
+def _as_written(path: str) -> str:
+    """The path a write replaces: its folder resolved, its own name kept (a link is replaced)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(os.path.realpath(folder), name)
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _url_within(out: str, source: str) -> bool:
+    target, root = last_link(out).rstrip("/"), last_link(source).rstrip("/")
+    if root.endswith(":") or protocol_of(target) != protocol_of(root):
+        return False  # a store's whole root (memory://) or another store
+    return target == root or target.startswith(f"{root}/")

@@ -36,9 +36,8 @@ from typing import Any, TypeVar
 
 from skills_core.catalog.entries import CatalogEntry, frontmatter_of
 from skills_core.catalog.file_digests import FileDigest
-from skills_core.format.hooks import HookAction, HookRule, Hooks
-from skills_core.format.models import EMPTY_MAPPING, SkillMetadata
-from skills_core.format.problems import SkillProblem
+from skills_core.format.matching import HookAction, HookRule, Hooks
+from skills_core.format.models import EMPTY_MAPPING, SkillMetadata, SkillProblem
 
 _FORMAT = b"skillfs-entries-5"
 _CRC_BYTES = 4

@@ -41,7 +41,7 @@ from skills_core.catalog.cache_store import SCHEMA, CatalogCache, Stored
 from skills_core.catalog.entries import CatalogEntry, entry_digest, is_verdict
 from skills_core.catalog.file_digests import FileDigest, FileDigests
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
-from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
+from skills_core.format.models import DEFAULT_FORMAT_LIMITS, FormatLimits
 
 if TYPE_CHECKING:
     from skills_core.catalog.lock import SkillLock

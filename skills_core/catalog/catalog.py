@@ -42,9 +42,13 @@ from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.skill_bytes import SkillBytes
 from skills_core.catalog.skill_reads import SkillReads
 from skills_core.catalog.snapshot import CatalogSnapshot
-from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
-from skills_core.format.models import Skill, SkillMetadata
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import (
+    DEFAULT_FORMAT_LIMITS,
+    FormatLimits,
+    Skill,
+    SkillMetadata,
+    SkillProblem,
+)
 from skills_core.telemetry import SOURCE, mark_error, span
 
 

@@ -34,18 +34,15 @@ from backends.errors import (
 from backends.limits import Limits
 from skills_core import codes
 from skills_core.errors import SkillParseError
-from skills_core.format.clean_skill import read_clean_skill
-from skills_core.format.fields import FIELDS
-from skills_core.format.format_limits import FormatLimits
-from skills_core.format.models import SkillMetadata
+from skills_core.format.fast_path import read_clean_skill
+from skills_core.format.models import FormatLimits, SkillMetadata, SkillProblem
 from skills_core.format.parsing import (
     body_text,
     frontmatter_text,
     read_frontmatter,
     split_skill_md,
 )
-from skills_core.format.problems import SkillProblem
-from skills_core.format.validation import EMPTY_BODY, analyze
+from skills_core.format.validation import EMPTY_BODY, FIELDS, analyze
 
 logger = logging.getLogger("skillfs")
 

@@ -12,7 +12,7 @@ and none of its other files is read. Search ranks such skills by their metadata 
 fetching no body.
 
 Values are compared as the listing carries them, in JSON: the file's frontmatter is read as
-:func:`~skills_core.format.frontmatter_json.frontmatter_json` reads it (YAML 1.2, as the
+:func:`~skills_core.format.parsing.frontmatter_json` reads it (YAML 1.2, as the
 extension's servers publish it), and each field must be the listed one exactly (``true`` is
 not ``1``, nor ``"yes"``).
 
@@ -32,10 +32,8 @@ from backends.limits import Limits
 from skills_core import codes
 from skills_core.catalog.entries import CatalogEntry, frontmatter_verdict
 from skills_core.errors import EntryMismatchError, SkillParseError
-from skills_core.format.format_limits import FormatLimits
-from skills_core.format.frontmatter_json import frontmatter_json
-from skills_core.format.parsing import split_skill_md
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import FormatLimits, SkillProblem
+from skills_core.format.parsing import frontmatter_json, split_skill_md
 
 _NAMED_FIELDS = 5
 """Most differing fields a refusal names."""

@@ -39,8 +39,7 @@ from skills_core.catalog.listed import listed_entry, verified
 from skills_core.catalog.lock import SkillLock
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import CatalogSnapshot, Changes
-from skills_core.format.format_limits import FormatLimits
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import FormatLimits, SkillProblem
 
 FETCH_BATCH = 512
 """SKILL.md files fetched and judged together."""

@@ -44,7 +44,7 @@ from backends.paths import check_relative_path, skill_md_name
 from skills_core import codes
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.errors import LockFileError, LockMismatchError
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillProblem
 
 LOCK_FORMAT = "skillfs-lock/1"
 DEFAULT_LOCK_FILE = "skills.lock"

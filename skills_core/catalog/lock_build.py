@@ -19,7 +19,7 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
 from skills_core.catalog.lock import LockedSkill, SkillLock, refusal
 from skills_core.errors import LockMismatchError
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillProblem
 
 _PARALLEL_SKILLS = 16
 T = TypeVar("T")

@@ -27,7 +27,7 @@ from skills_core.catalog.loading import Loader, Progress, compare
 from skills_core.catalog.lock import SkillLock
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot, shadowing_of
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillProblem
 
 logger = logging.getLogger("skillfs")
 

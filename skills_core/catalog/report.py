@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backends.errors import SkillfsError, StorageError
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillProblem
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,7 @@ from backends.base import SkillRef
 from backends.capabilities import ListedDocument
 from skills_core import codes
 from skills_core.catalog.entries import CatalogEntry
-from skills_core.format.models import SkillMetadata
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillMetadata, SkillProblem
 
 Shadowing = tuple[tuple[str, str, tuple[str, ...]], ...]
 """``(name, winner location, shadowed locations)`` for every name a composite hides."""

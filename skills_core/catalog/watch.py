@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from backends.capabilities import change_events
 from backends.errors import StorageError
 from skills_core import codes
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillProblem
 
 if TYPE_CHECKING:
     from backends.base import Backend

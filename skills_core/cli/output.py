@@ -16,8 +16,7 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.cli import running
 from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
 from skills_core.cli.terminal import Style, message_line, print_message, printable, printable_json
-from skills_core.format.models import SkillMetadata
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillMetadata, SkillProblem
 
 _GAP = "  "
 _MIN_LAST_COLUMN = 20

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from backends.base import Backend
-from skills_core.bundle.destination import check_output
+from skills_core.bundle.writer import check_output
 from skills_core.catalog.loading import Progress
 from skills_core.cli import exits, running
 from skills_core.cli.discovery import elsewhere_hint, skill_folders_elsewhere
@@ -24,7 +24,7 @@ from skills_core.cli.progress import add_quiet_flag, progress_bar
 from skills_core.cli.source import add_lock_flag, open_source
 from skills_core.cli.terminal import print_message, printable
 from skills_core.errors import InvalidSkillsError
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillProblem
 
 
 class Packed(Protocol):

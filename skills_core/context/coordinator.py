@@ -41,7 +41,7 @@ from skills_core.context.selection import (
     model_choices,
     skill_tags,
 )
-from skills_core.format.tool_rules import split_call
+from skills_core.format.matching import split_call
 
 DEFAULT_MAX_INSTRUCTION_CHARS = 8_000
 """adk-rust's default cap on the body in a system instruction."""

@@ -2,7 +2,7 @@
 
 One feature, one home per layer: the backend, which walks the project and hands over bytes,
 is :class:`backends.instruction_files.InstructionFilesBackend`; turning a convention file
-without frontmatter into a SKILL.md is :mod:`skills_core.format.instruction_files`';
+without frontmatter into a SKILL.md is :mod:`skills_core.format.parsing`';
 :func:`instruction_skills` joins the two, so the catalog loads the project incrementally (a
 refresh walks it once, compares fingerprints and re-reads only the files that changed).
 
@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from backends.instruction_files import InstructionFilesBackend
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.format.instruction_files import convention_skill_md
+from skills_core.format.parsing import convention_skill_md
 
 _NOT_ID = re.compile(r"[^a-z0-9 _-]")
 

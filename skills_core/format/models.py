@@ -1,27 +1,25 @@
-"""What a loaded skill is: its frontmatter as typed metadata, its body, where it lives.
+"""The skill format's records: a skill, its typed metadata, a problem found, the format's limits.
 
-Metadata is a named tuple: immutable, shared by readers without copying, and light enough that
-a catalog of 10,000 skills costs less memory than google-adk's pydantic models of the same.
+Metadata is a named tuple: immutable, shared without copying, light enough for catalogs of
+10,000 skills.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from backends.base import FileEntry
-from skills_core.format.fields import FIELDS
-from skills_core.format.hooks import Hooks
-from skills_core.format.path_patterns import matches_context_path
-from skills_core.format.tool_rules import permits_tool
+from backends.limits import KIB
+from skills_core.format.matching import Hooks, matches_context_path, permits_tool
 
 EMPTY_MAPPING: Mapping[str, Any] = MappingProxyType({})
 
 
 class SkillMetadata(NamedTuple):
-    """A skill's frontmatter, typed.
+    """A skill's frontmatter, typed; each optional field's key is its name with ``-`` for ``_``.
 
     Fields that are missing, or whose value had the wrong type, hold their default; a
     wrong-typed value is kept verbatim in ``extra`` with unknown fields, so nothing is lost.
@@ -48,11 +46,11 @@ class SkillMetadata(NamedTuple):
     def to_frontmatter(self) -> dict[str, Any]:
         """The fields that are set, under their frontmatter keys, ready to dump as YAML."""
         result: dict[str, Any] = {"name": self.name, "description": self.description}
-        for spec in FIELDS.values():
-            value = getattr(self, spec.attr)
+        for attr in OPTIONAL_FIELDS:
+            value = getattr(self, attr)
             if value is None or value in ((), {}):
                 continue
-            if spec.key == "allowed-tools":
+            if attr == "allowed_tools":
                 value = " ".join(value)
             elif isinstance(value, Hooks):
                 value = dict(value.raw)
@@ -60,7 +58,7 @@ class SkillMetadata(NamedTuple):
                 value = list(value)
             elif isinstance(value, Mapping):
                 value = dict(value)
-            result[spec.key] = value
+            result[attr.replace("_", "-")] = value
         result.update(self.extra)
         return result
 
@@ -81,7 +79,7 @@ class SkillMetadata(NamedTuple):
     def matches_context_path(self, context_path: str) -> bool:
         """True when the skill applies to ``context_path`` (always, without ``paths``).
 
-        See :mod:`skills_core.format.path_patterns` for the pattern syntax.
+        See :mod:`skills_core.format.matching` for the pattern syntax.
         """
         return matches_context_path(self.paths, context_path)
 
@@ -92,9 +90,16 @@ class SkillMetadata(NamedTuple):
             tool_name: The tool called, or ``Tool(detail)`` in one string.
             detail: What the call does, for tools that have one: a shell tool's command.
 
-        See :mod:`skills_core.format.tool_rules` for the rule syntax (Claude Code's).
+        See :mod:`skills_core.format.matching` for the rule syntax (Claude Code's).
         """
         return permits_tool(self.allowed_tools, tool_name, detail)
+
+
+OPTIONAL_FIELDS = SkillMetadata._fields[2:-1]
+"""The attributes of the optional frontmatter fields, in order (``name`` to ``extra`` excluded)."""
+METADATA_DEFAULTS = tuple(SkillMetadata._field_defaults.get(attr) for attr in SkillMetadata._fields)
+"""A row of :class:`SkillMetadata`'s fields, each at its default (``None`` for the name and
+description), to fill and :meth:`~SkillMetadata._make`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,4 +129,68 @@ class Skill:
         return self.metadata.description
 
 
-__all__ = ["Skill", "SkillMetadata"]
+@dataclass(frozen=True, slots=True)
+class SkillProblem:
+    """One problem with one skill (or with the whole source, when ``name`` is ``None``).
+
+    Validation knows neither the skill's name nor where it lives: its problems are
+    :meth:`found` without them, and a catalog files them with :meth:`at`.
+
+    Attributes:
+        name: The name the skill is served under, or its folder's name when it is not
+            served; ``None`` when unknown (a bare frontmatter) or for the whole source.
+        location: Where the problem is: the SKILL.md path or URL; ``None`` when unknown.
+        code: A constant from :mod:`skills_core.codes`.
+        message: What is wrong, for people.
+        field: The frontmatter key concerned, if any.
+    """
+
+    name: str | None
+    location: str | None
+    code: str
+    message: str
+    field: str | None = None
+
+    @classmethod
+    def found(cls, code: str, message: str, field: str | None = None) -> SkillProblem:
+        """A problem found in a frontmatter, before it is known whose it is."""
+        return cls(None, None, code, message, field)
+
+    def at(self, name: str | None, location: str) -> SkillProblem:
+        """This problem, filed under a skill and its location."""
+        return replace(self, name=name, location=location)
+
+    @property
+    def subject(self) -> str:
+        """What the problem is about, for grouping: the skill's name, else its location."""
+        return self.name or self.location or ""
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping of the five attributes."""
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class FormatLimits:
+    """The limits of parsing a SKILL.md's frontmatter.
+
+    The size of the whole file is a storage limit, ``backends.limits.Limits.max_skill_md_bytes``,
+    which the parsers take as their ``max_skill_md_bytes``.
+
+    Attributes:
+        max_frontmatter_bytes: Largest YAML frontmatter accepted.
+        max_yaml_aliases: Most YAML aliases (``*ref``) in one frontmatter; refuses
+            "billion laughs" documents before they are expanded.
+        max_yaml_depth: Deepest YAML nesting accepted; libyaml's composer recurses in C and
+            crashes the process on ~30,000 nested brackets, which fit in 64 KiB.
+    """
+
+    max_frontmatter_bytes: int = 64 * KIB
+    max_yaml_aliases: int = 16
+    max_yaml_depth: int = 64
+
+
+DEFAULT_FORMAT_LIMITS = FormatLimits()

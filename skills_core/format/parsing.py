@@ -1,29 +1,33 @@
-"""SKILL.md bytes -> frontmatter mapping and markdown body.
+"""SKILL.md bytes to a frontmatter mapping and a markdown body; convention files as SKILL.md.
 
 Fences are lines that are exactly ``---`` (trailing blanks allowed), so ``description: a --- b``
 survives; a UTF-8 BOM and CRLF line ends are tolerated. The frontmatter's size, YAML aliases
-and nesting are bounded by :class:`~skills_core.format.format_limits.FormatLimits`; the whole
-file by ``max_skill_md_bytes``, the storage limit of the same name
-(:class:`~backends.limits.Limits`).
+and nesting are bounded by :class:`~skills_core.format.models.FormatLimits`, the whole file by
+``max_skill_md_bytes`` (the storage limit of that name, :class:`~backends.limits.Limits`).
+
+A lenient reading quotes unquoted colons YAML refuses (``description: Use when: the user
+asks``), as agentskills.io's client-implementation guide asks, with a warning; a strict one
+(``skillfs validate``) refuses them.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from typing import Any, NamedTuple
 
-from backends.limits import DEFAULT_LIMITS, check_size
+from backends.errors import LimitExceededError
+from backends.limits import DEFAULT_LIMITS, too_large
 from skills_core import codes
 from skills_core.errors import SkillParseError
-from skills_core.format.colon_repair import quote_unquoted_colons
-from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
-from skills_core.format.problems import SkillProblem
-from skills_core.format.simple_yaml import load_simple_mapping
+from skills_core.format.fast_path import is_blank_from, load_simple_mapping
+from skills_core.format.models import DEFAULT_FORMAT_LIMITS, FormatLimits, SkillProblem
+from skills_core.format.validation import DESCRIPTION_MAX_LENGTH
 from skills_core.format.yaml_loader import load_yaml
 
 _FENCE = b"---"
 _BOM = b"\xef\xbb\xbf"
-_NON_SPACE = re.compile(rb"\S")
 _MAX_SKILL_MD_BYTES = DEFAULT_LIMITS.max_skill_md_bytes
 """The storage limit of a whole SKILL.md, the parsers' default ``max_skill_md_bytes``."""
 
@@ -99,11 +103,6 @@ def body_text(raw: bytes, body_start: int) -> str:
     return _text(raw[body_start:]).strip("\n")
 
 
-def is_blank_from(raw: bytes, start: int) -> bool:
-    """True when nothing but whitespace follows ``start``."""
-    return _NON_SPACE.search(raw, start) is None
-
-
 def split_skill_md(
     data: bytes | str,
     *,
@@ -123,7 +122,8 @@ def split_skill_md(
         SkillParseError: Not UTF-8, or no frontmatter fences.
     """
     raw = data.encode() if isinstance(data, str) else data
-    check_size(len(raw), max_skill_md_bytes, location=location, what="SKILL.md")
+    if len(raw) > max_skill_md_bytes:
+        raise too_large("SKILL.md", len(raw), max_skill_md_bytes, location=location)
     start = 3 if raw.startswith(_BOM) else 0
     first_end = raw.find(b"\n", start)
     first_line = raw[start:] if first_end < 0 else raw[start:first_end]
@@ -134,10 +134,9 @@ def split_skill_md(
             code=codes.NO_FRONTMATTER,
         )
     fence, body_start = _closing_fence(raw, first_end, location)
-    frontmatter_size = max(0, fence - first_end - 1)
-    check_size(
-        frontmatter_size, limits.max_frontmatter_bytes, location=location, what="frontmatter"
-    )
+    if fence - first_end - 1 > limits.max_frontmatter_bytes:
+        size = fence - first_end - 1
+        raise too_large("frontmatter", size, limits.max_frontmatter_bytes, location=location)
     frontmatter = _decode(raw, first_end + 1, fence, location)
     if not raw.isascii():
         _decode(raw, body_start, len(raw), location)
@@ -156,8 +155,9 @@ def parse_frontmatter(
         SkillParseError: Invalid YAML, too many aliases or too deep, or not a mapping.
     """
     mapping = load_simple_mapping(text)
-    if mapping is None:
-        mapping = load_yaml(text, limits=limits, location=location, first_line=2, core=core)
+    if mapping is not None:
+        return mapping
+    mapping = load_yaml(text, limits=limits, location=location, first_line=2, core=core)
     if not isinstance(mapping, dict):
         raise SkillParseError(
             f"frontmatter must be a YAML mapping, not {_yaml_kind(mapping)}",
@@ -172,8 +172,7 @@ def read_frontmatter(
 ) -> tuple[dict[str, Any], tuple[SkillProblem, ...]]:
     """:func:`parse_frontmatter`, quoting unquoted colons YAML refuses unless ``strict``.
 
-    Returns the mapping and a warning per repaired line (see
-    :mod:`~skills_core.format.colon_repair`).
+    Returns the mapping and a warning per repaired line (see :func:`quote_unquoted_colons`).
 
     Raises:
         SkillParseError: Unreadable, even after quoting unquoted colons (lenient only).
@@ -243,3 +242,181 @@ def _yaml_kind(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return f"a {type(value).__name__}"
+
+
+# Unquoted colons: ``key: a: b`` is invalid YAML that many skills hold.
+
+_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):[ ]+(\S.*?)[ ]*\Z")
+_NOT_PLAIN = frozenset("'\"[]{}|>&*!%@`#")
+
+
+class Repaired(NamedTuple):
+    """Frontmatter text with its unquoted colons quoted, and a warning per repaired line."""
+
+    text: str
+    issues: tuple[SkillProblem, ...]
+
+
+def quote_unquoted_colons(text: str, *, first_line: int = 2) -> Repaired | None:
+    """Single-quote each repairable value; ``None`` when no line needs it.
+
+    Only a top-level ``key: value`` line whose plain value holds ``: `` (or ends in ``:``) and
+    is not continued on the next line is rewritten; anything else is left for YAML to refuse.
+
+    Args:
+        text: The frontmatter text (between the fences).
+        first_line: The line number of ``text``'s first line in its file, for warnings.
+    """
+    lines = text.split("\n")
+    issues: list[SkillProblem] = []
+    for index, line in enumerate(lines):
+        match = _ENTRY.match(line)
+        if match is None:
+            continue
+        key, value = match.groups()
+        value = value.split(" #", 1)[0].rstrip(" ")  # a comment stays a comment
+        if value[0] in _NOT_PLAIN or not (": " in value or value.endswith(":")):
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if following.startswith((" ", "\t")) and following.strip():
+            continue  # a plain scalar continued below: quoting one line would change it
+        lines[index] = f"{key}: '{value.replace(chr(39), chr(39) * 2)}'"
+        message = (
+            f"line {first_line + index}: the value of {key!r} holds an unquoted ': ', which "
+            "YAML refuses; read as a quoted string"
+        )
+        issues.append(SkillProblem.found(codes.UNQUOTED_COLON, message, key))
+    return Repaired("\n".join(lines), tuple(issues)) if issues else None
+
+
+# The frontmatter as JSON values, for the MCP skills extension.
+
+_KEYWORDS = {True: "true", False: "false", None: ""}
+
+
+def frontmatter_json(
+    text: str, *, location: str, limits: FormatLimits = DEFAULT_FORMAT_LIMITS
+) -> dict[str, Any]:
+    """The frontmatter ``text`` (between the fences) as JSON values, as a YAML 1.2 reader reads it.
+
+    The MCP skills extension carries each skill's frontmatter "rendered verbatim as a JSON
+    object", and hosts and the official conformance suite read the file as JSON-minded YAML
+    readers do (the npm ``yaml`` package: YAML 1.2, core schema): ``yes`` and ``2024-01-05``
+    are strings, ``0755`` is 755, ``1e3`` is 1000.0. A key that is not a string is written as
+    they write it (``1`` as ``"1"``, ``true`` as ``"true"``, null as ``""``). Unquoted colons
+    are quoted first, as a lenient catalog reads them.
+
+    Raises:
+        SkillParseError: Unreadable YAML, even with unquoted colons quoted; or
+            ``INVALID_VALUE``: a value JSON cannot carry as the file means it (``.inf``,
+            ``.nan``, an explicit ``!!binary``, ``!!timestamp`` or ``!!set``), or keys that
+            collide once written.
+    """
+    mapping, _ = read_frontmatter(text, location=location, limits=limits, strict=False, core=True)
+    result: dict[str, Any] = _json(mapping, location)
+    return result
+
+
+def _json(value: Any, location: str) -> Any:
+    if value is None or isinstance(value, str | int) or _finite(value):
+        return value
+    if isinstance(value, list):
+        return [_json(item, location) for item in value]
+    if not isinstance(value, dict):
+        raise _refused(f"{_shown(value)}, which JSON cannot carry as YAML reads it", location)
+    result = {_key(key, location): _json(item, location) for key, item in value.items()}
+    if len(result) < len(value):
+        raise _refused(f"keys that are the same once written as JSON: {_shown(value)}", location)
+    return result
+
+
+def _key(key: Any, location: str) -> str:
+    if isinstance(key, str):
+        return key
+    if key is None or isinstance(key, bool):
+        return _KEYWORDS[key]
+    if isinstance(key, int) or (_finite(key) and key.is_integer()):
+        return str(int(key))
+    if _finite(key):
+        return repr(key)
+    raise _refused(f"the key {_shown(key)}, which JSON cannot carry", location)
+
+
+def _refused(what: str, location: str) -> SkillParseError:
+    return SkillParseError(
+        f"the frontmatter holds {what}", location=location, code=codes.INVALID_VALUE
+    )
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, float) and math.isfinite(value)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# Convention files (AGENTS.md, CLAUDE.md, ...) as SKILL.md documents.
+
+_TAGS = {
+    "agents.md": "agents-md",
+    "agent.md": "agents-md",
+    "claude.md": "claude-md",
+    "gemini.md": "gemini-md",
+    "copilot.md": "copilot-md",
+    "skills.md": "skills-md",
+    "soul.md": "soul-md",
+}
+_FIRST_LINE_CHARACTERS = 120
+
+
+def convention_skill_md(data: bytes, *, name: str, file_name: str) -> bytes:
+    """The SKILL.md a convention file stands for.
+
+    As adk-rust does, a file whose frontmatter names the skill and describes it is used as it
+    is; any other becomes a skill named ``name``, tagged ``convention`` and ``agents-md`` /
+    ``claude-md`` / ..., described by its first heading (else its first line, else
+    "Instructions loaded from AGENTS.md"), with the whole file as its instructions.
+
+    Args:
+        data: The file's bytes.
+        name: The skill's name when the file has no usable frontmatter.
+        file_name: The file's name (``AGENTS.md``), for its tag and fallback description.
+    """
+    if _has_identity(data, file_name):
+        return data
+    text = data.decode("utf-8", errors="replace")
+    tags = ["convention", _TAGS.get(file_name.lower(), "instructions-md")]
+    description = _description(text) or f"Instructions loaded from {file_name}"
+    header = (
+        f"---\nname: {name}\n"
+        f"description: {json.dumps(description[:DESCRIPTION_MAX_LENGTH], ensure_ascii=False)}\n"
+        f"tags: [{', '.join(tags)}]\n---\n"
+    )
+    return header.encode() + data
+
+
+def _has_identity(data: bytes, location: str) -> bool:
+    """True when the file opens with a frontmatter giving a name and a description."""
+    if not data.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
+        return False
+    try:
+        source = split_skill_md(data, location=location)
+        frontmatter = parse_frontmatter(source.frontmatter, location=location)
+    except (SkillParseError, LimitExceededError):
+        return False
+    return all(isinstance(frontmatter.get(key), str) for key in ("name", "description"))
+
+
+def _description(text: str) -> str | None:
+    """The first heading's text, or the start of the first line that has any text."""
+    for line in text.splitlines():
+        stripped = "".join(char for char in line.strip() if char.isprintable())
+        if not stripped:
+            continue
+        heading = stripped.lstrip("#").strip()
+        if stripped.startswith("#") and heading:
+            return heading
+        return stripped[:_FIRST_LINE_CHARACTERS]
+    return None

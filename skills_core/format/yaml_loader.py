@@ -1,15 +1,13 @@
 """PyYAML, bounded: hostile documents judged by skillfs before libyaml sees them.
 
-Three limits are judged before any document is built: "billion laughs" alias bombs, deep
-nesting (libyaml's composer recurses in C and crashes at about 30,000 levels; PyYAML 6.0.4's
-libyaml stops flow nesting at 1,000 levels with an error of its own), and integers longer than
-Python converts to text (4,300 digits, in any base YAML knows: decimal, hex, octal, binary,
-sexagesimal ``1:2:3``), refused as they are built since every later ``str()`` of them would
-raise. Aliases and depth are counted by a cheap scan of the text (an upper bound on both) and,
-only when that bound is over a limit, exactly, from the event stream of PyYAML's pure-Python
-parser, which keeps an explicit stack and has no nesting limit of its own. So a verdict and its
-message are the same whichever PyYAML build (with or without libyaml) is installed; a document
-within the limits is then loaded by the fastest loader present.
+Alias bombs, deep nesting (libyaml's composer recurses in C and crashes at about 30,000
+levels) and integers longer than Python prints (4,300 digits, in any base YAML knows) are
+refused before anything is built. Aliases and depth are bounded by a cheap scan of the text
+and, only when that bound is over a limit, counted exactly from the events of PyYAML's
+pure-Python parser, which has no nesting limit of its own; so a verdict is the same whichever
+PyYAML build is installed, and a document within the limits is built by the fastest loader
+present. Duplicate keys are refused (PyYAML would keep the last). Plain scalars are read by
+YAML 1.1, as PyYAML does, or by the YAML 1.2 core schema (``core=True``, :data:`CORE_LOADER`).
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ import yaml
 
 from skills_core import codes
 from skills_core.errors import SkillParseError, YamlLimitError
-from skills_core.format.format_limits import FormatLimits
+from skills_core.format.models import FormatLimits
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _INT_TAG = "tag:yaml.org,2002:int"

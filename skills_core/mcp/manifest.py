@@ -6,7 +6,7 @@ has one: rebuilding the entries after a refresh, or in a new process, reads only
 changed. ``SKILL.md`` is not read at all: its digest is the catalog's
 (:meth:`~SkillCatalog.skill_md_digest`, which the persistent cache keeps), its size the file
 list's, and the frontmatter is the file's as a YAML 1.2 reader reads it
-(:func:`~skills_core.format.frontmatter_json.frontmatter_json`), from the text the catalog
+(:func:`~skills_core.format.parsing.frontmatter_json`), from the text the catalog
 holds (:func:`~skills_core.catalog.entries.frontmatter_of`, kept by the persistent cache too),
 so a new process on an unchanged source publishes without a GET. Every skill the catalog
 serves is published as it serves it: one loaded with warnings (a description over 1,024
@@ -34,8 +34,8 @@ from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry, frontmatter_of
 from skills_core.catalog.snapshot import CatalogSnapshot
 from skills_core.errors import SkillParseError
-from skills_core.format.fields import is_plain_name
-from skills_core.format.frontmatter_json import frontmatter_json
+from skills_core.format.parsing import frontmatter_json
+from skills_core.format.validation import is_plain_name
 
 _CONCURRENCY = 16
 

@@ -8,7 +8,7 @@ import yaml
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog, codes
-from skills_core.format.hooks import HookAction, HookRule, Hooks, parse_hooks
+from skills_core.format.matching import HookAction, HookRule, Hooks, parse_hooks
 from skills_core.format.validation import analyze, validate_skill
 
 HOOKS_YAML = """\

@@ -6,7 +6,7 @@ import pytest
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog, SkillMetadata, codes
-from skills_core.format.path_patterns import matches_context_path, validate_paths
+from skills_core.format.matching import matches_context_path, validate_paths
 from skills_core.format.validation import validate_skill
 
 

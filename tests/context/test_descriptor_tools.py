@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from skills_core import SkillMetadata, codes
-from skills_core.format.tool_rules import ToolRule, parse_tool_rule, split_call
+from skills_core.format.matching import ToolRule, parse_tool_rule, split_call
 from skills_core.format.validation import analyze, validate_skill
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from skills_core import codes
 from skills_core.errors import SkillParseError
-from skills_core.format.frontmatter_json import frontmatter_json
+from skills_core.format.parsing import frontmatter_json
 
 FORMS = """name: forms
 description: Every form. Use for: tests

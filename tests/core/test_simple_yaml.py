@@ -1,4 +1,8 @@
-"""The fast frontmatter reader must return exactly what PyYAML returns, or decline."""
+"""The fast path must agree with the general one, or decline.
+
+Its YAML reader returns exactly what PyYAML returns; its one-pass reader of clean skills
+exactly what split + parse + validate make of them.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skills_core.format.simple_yaml import load_simple_mapping
+from backends.errors import LimitExceededError
+from skills_core.errors import SkillParseError
+from skills_core.format.fast_path import CleanSkill, load_simple_mapping, read_clean_skill
+from skills_core.format.models import FormatLimits
+from skills_core.format.parsing import parse_frontmatter, split_skill_md
+from skills_core.format.validation import analyze
 from skills_core.format.yaml_loader import CORE_LOADER, CorePythonLoader
 from tests.support.examples import examples
 
@@ -246,12 +255,6 @@ _LINE = st.one_of(
 )
 
 
-@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_LINE, min_size=1, max_size=8).map("\n".join))
-def test_never_disagrees_with_pyyaml(text: str) -> None:
-    assert_agrees(text)
-
-
 _WORD = st.sampled_from(["alpha", "Beta", "pdf", "x", "forms", "a-b", "C#", "100%", "é", "🎉"])
 _TRICKY = st.sampled_from(["yes", "1.0", "~", "-", ": ", " #", "'", '"', "*", "&a", "!t", "\\", ""])
 _TEXT = st.lists(st.one_of(_WORD, _WORD, _WORD, _TRICKY), min_size=1, max_size=5).map(" ".join)
@@ -286,10 +289,167 @@ def _structured_entry(draw: st.DrawFn) -> str:
     return f"{key}: {style}".rstrip(" ") + "\n" + "\n".join(body)
 
 
-@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(st.one_of(_structured_entry(), st.sampled_from(["", "# c"])), min_size=1, max_size=6),
-    st.booleans(),
+LIMITS = FormatLimits(max_frontmatter_bytes=2048)
+MAX_SKILL_MD_BYTES = 8192
+FOLDER = "pdf-tools"
+
+
+def full_path(raw: bytes) -> CleanSkill | None:
+    """What split + parse + validate make of ``raw``, when they find nothing to report."""
+    try:
+        split = split_skill_md(
+            raw, location="x", limits=LIMITS, max_skill_md_bytes=MAX_SKILL_MD_BYTES
+        )
+        frontmatter = parse_frontmatter(split.frontmatter, location="x", limits=LIMITS)
+    except (SkillParseError, LimitExceededError):
+        return None
+    metadata, report = analyze(frontmatter, folder_name=FOLDER)
+    if metadata is None or report.errors or report.warnings or split.body_is_blank:
+        return None
+    return CleanSkill(metadata, split.body_start)
+
+
+def assert_clean_agrees(raw: bytes) -> CleanSkill | None:
+    clean = read_clean_skill(
+        raw, folder_name=FOLDER, limits=LIMITS, max_skill_md_bytes=MAX_SKILL_MD_BYTES
+    )
+    if clean is not None:
+        expected = full_path(raw)
+        assert clean == expected, raw
+        assert [type(value) for value in clean.metadata] == [
+            type(value) for value in expected.metadata
+        ]
+    return clean
+
+
+@pytest.mark.parametrize(
+    "frontmatter",
+    [
+        "name: pdf-tools\ndescription: Fill PDF forms. Use when the user mentions PDFs.",
+        "name: pdf-tools\ndescription: d\nlicense: MIT\ncompatibility: python3\n"
+        "allowed-tools: Bash(python:*) Read\nmetadata:\n  author: me\n  version: '1.0'",
+        "name: pdf-tools\ndescription: >-\n  Folded\n  over lines\ntags:\n  - pdf\n  - forms",
+        "name: pdf-tools\ndescription: Ünïcödé — “quoted” 漢字 🎉\nmodel: gemini-2.5-flash",
+        "name: pdf-tools\ndescription: d\ncontext: fork\nagent: helper\nargument-hint: '[file]'",
+        "name: pdf-tools\ndescription: d\npaths: src/*.py, docs/*.md\nshell: bash",
+        "# a comment\nname: pdf-tools\n\ndescription: C# and F# too",
+    ],
 )
-def test_structured_documents_never_disagree_with_pyyaml(entries: list[str], newline: bool) -> None:
-    assert_agrees("\n".join(entries) + ("\n" if newline else ""))
+def test_clean_skills_take_the_one_pass_path(frontmatter: str) -> None:
+    raw = f"---\n{frontmatter}\n---\n# Body\n\nSteps: 1 --- 2, é.\n".encode()
+    assert assert_clean_agrees(raw) is not None
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"---\nname: pdf-tools\ndescription: d\n---\n\n  \n",  # blank body: advice to give
+        b"---\nname: pdf-tools\ndescription: d\nextra: x\n---\nbody\n",  # unknown field
+        b"---\nname: other\ndescription: d\n---\nbody\n",  # name unlike the folder
+        b"---\nname: Pdf-Tools\ndescription: d\n---\nbody\n",  # not kebab-case
+        b"---\nname: pdf-tools\ndescription: " + b"x" * 1025 + b"\n---\nbody\n",
+        b"---\nname: pdf-tools\ndescription: d\nallowed-tools: [Read]\n---\nbody\n",
+        b"---\nname: pdf-tools\ndescription: d\nhooks:\n  pre: lint\n---\nbody\n",  # no event
+        b"---\nname: pdf-tools\ndescription: d\npaths: '**'\n---\nbody\n",  # advice to give
+        b"---\nname: pdf-tools\ndescription: d\npaths: src/[ab\n---\nbody\n",  # broken glob
+        b"---\nname: pdf-tools\ndescription: d\nuser-invocable: yes\n---\nbody\n",
+        b"---\nname: pdf-tools\ndescription: d\ncontext: spawn\n---\nbody\n",
+        b"---\nname: pdf-tools\ndescription: d\nname: pdf-tools\n---\nbody\n",
+        b"---\r\nname: pdf-tools\r\ndescription: d\r\n---\r\nbody\r\n",  # CRLF: full path
+        b"\xef\xbb\xbf---\nname: pdf-tools\ndescription: d\n---\nbody\n",  # BOM: full path
+        b"---  \nname: pdf-tools\ndescription: d\n---\nbody\n",
+        b"---\nname: pdf-tools\ndescription: d\n---  \nbody\n",
+        b"---\nname: pdf-tools\ndescription: d\n---",
+        b"---\nname: pdf-tools\ndescription: caf\xe9\n---\nbody\n",  # Latin-1, not UTF-8
+        b"---\nname: pdf-tools\ndescription: d\n---\nbody \xff\n",
+        b"---\nname: pdf-tools\ndescription: d\ncompatibility: " + b"x" * 501 + b"\n---\nbody\n",
+        b"---\nname: pdf-tools\ndescription: d\n---\n" + b"x" * 8192,  # over the size limit
+        b"---\nname: pdf-tools\ndescription: d\nlicense: " + b"x" * 2020 + b"\n---\nbody\n",
+        b"name: pdf-tools\ndescription: d\n",
+    ],
+)
+def test_anything_worth_a_report_takes_the_full_path(raw: bytes) -> None:
+    assert assert_clean_agrees(raw) is None
+
+
+_CLEAN_VALUE = st.sampled_from(
+    [
+        "d",
+        "Use for PDFs",
+        "pdf-tools",
+        "other",
+        "yes",
+        "1.0",
+        "'quoted'",
+        '"dq"',
+        "[Read]",
+        "fork",
+        "bash",
+        "a, b",
+        "x: y",
+        "é",
+        "",
+        "  ",
+        "x" * 600,
+    ]
+)
+_CLEAN_KEY = st.sampled_from(
+    [
+        "name",
+        "description",
+        "license",
+        "compatibility",
+        "allowed-tools",
+        "metadata",
+        "tags",
+        "hooks",
+        "context",
+        "shell",
+        "user-invocable",
+        "unknown",
+    ]
+)
+_CLEAN_LINE = st.one_of(
+    st.tuples(_CLEAN_KEY, _CLEAN_VALUE).map(lambda kv: f"{kv[0]}: {kv[1]}"),
+    _CLEAN_KEY.map(lambda key: f"{key}:"),
+    st.tuples(_CLEAN_KEY, _CLEAN_VALUE).map(lambda kv: f"  {kv[0]}: {kv[1]}"),
+    _CLEAN_VALUE.map(lambda value: f"  - {value}"),
+    st.sampled_from(["", "# c", "---", "--- ", "description: >-", "  folded text"]),
+)
+_SEPARATOR = st.sampled_from(["\n", "\n", "\n", "\r\n"])
+_BODY = st.sampled_from(["body\n", "", "\n \n", "# T\n\nmore ---\n", "é\n", "\n---\nx\n"])
+
+
+_HEAD = st.sampled_from(
+    [["name: pdf-tools", "description: Fill forms"]] * 3 + [["name: pdf-tools"], []]
+)
+
+
+_FRONTMATTER = st.one_of(
+    st.lists(_LINE, min_size=1, max_size=8).map("\n".join),
+    st.tuples(
+        st.lists(
+            st.one_of(_structured_entry(), st.sampled_from(["", "# c"])), min_size=1, max_size=6
+        ),
+        st.sampled_from(["", "\n"]),
+    ).map(lambda parts: "\n".join(parts[0]) + parts[1]),
+    st.tuples(_HEAD, st.lists(_CLEAN_LINE, max_size=8), _SEPARATOR).map(
+        lambda parts: parts[2].join([*parts[0], *parts[1]])
+    ),
+)
+
+
+@st.composite
+def _documents(draw: st.DrawFn) -> tuple[str, bytes]:
+    frontmatter = draw(_FRONTMATTER)
+    opening = draw(st.sampled_from(["---\n", "---\n", "---\r\n", "---  \n", "\ufeff---\n", ""]))
+    closing = draw(st.sampled_from(["---\n", "---\n", "---", "--- \n", "---\r\n", "...\n"]))
+    return frontmatter, (opening + frontmatter + "\n" + closing + draw(_BODY)).encode()
+
+
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_documents())
+def test_never_disagrees_with_pyyaml_and_the_full_verdict(document: tuple[str, bytes]) -> None:
+    frontmatter, raw = document
+    assert_agrees(frontmatter)
+    assert_clean_agrees(raw)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from skills_core import FormatLimits, codes, parse_skill_md
 from skills_core.errors import YamlLimitError
 from skills_core.format import yaml_loader
-from skills_core.format.simple_yaml import load_simple_mapping
+from skills_core.format.fast_path import load_simple_mapping
 from tests.support.examples import examples
 
 LOCATION = "skills/pdf/SKILL.md"

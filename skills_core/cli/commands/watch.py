@@ -21,7 +21,7 @@ from skills_core.cli.arguments import positive_seconds
 from skills_core.cli.output import add_json_flag, plural, problem_line
 from skills_core.cli.source import add_cache_flag, add_lock_flag, add_url_argument, open_root
 from skills_core.cli.terminal import Style, printable
-from skills_core.format.problems import SkillProblem
+from skills_core.format.models import SkillProblem
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

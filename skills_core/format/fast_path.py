@@ -1,26 +1,41 @@
-"""A fast reader for the simple YAML most frontmatter is written in.
+"""The fast path of a cold load: simple YAML read without PyYAML, clean skills typed in one pass.
 
-It understands one mapping of ``key: value`` lines whose values are single-line plain or quoted
-strings, literal or folded block strings (``|``, ``|-``, ``>``, ``>-``) of evenly indented lines
-with no blank line between them, or one indented block: a mapping of such ``key: value`` lines
-(``metadata:``) or a list of ``- value`` items (``tags:``), where blank and comment lines may
-stand between entries, as YAML allows. Keys are plain words of at most 1,024 characters (YAML's
-limit for a key on one line). For that subset it returns exactly what PyYAML's safe loader
-returns, with or without libyaml; for anything else (flow style, anchors, tags, escapes,
-multi-line plain values, deeper lines inside blocks, duplicate keys, values YAML 1.1 or 1.2
-would read as numbers, booleans, dates or null) it returns ``None`` and the caller falls back
-to PyYAML. What it returns is therefore also what a YAML 1.2 core-schema reader returns.
-Differential tests hold the two equal.
+It is a second route beside :mod:`~skills_core.format.yaml_loader` and
+:mod:`~skills_core.format.validation`, kept for its measured speed (docs/benchmarks.md,
+"Second routes kept") and held equal to them by ``tests/core/test_simple_yaml.py``.
+
+:func:`load_simple_mapping` reads the YAML most frontmatter is written in: one mapping of
+``key: value`` lines whose values are single-line plain or quoted strings, literal or folded
+block strings (``|``, ``|-``, ``>``, ``>-``) of evenly indented lines with no blank line between
+them, or one indented block of such ``key: value`` lines or of ``- value`` items (blank and
+comment lines may stand between entries). Keys are plain words of at most 1,024 characters.
+For that subset it returns exactly what PyYAML's safe loader returns (with or without libyaml),
+which is also what a YAML 1.2 core-schema reader returns; for anything else (flow style,
+anchors, tags, escapes, multi-line plain values, deeper nesting, duplicate keys, values either
+YAML reads as numbers, booleans, dates or null) it returns ``None``.
+
+:func:`read_clean_skill` reads a SKILL.md with nothing to report (``---`` fences alone on their
+lines, simple YAML, known fields of the right types, a kebab-case name equal to its folder, a
+body) straight into its metadata, without the mapping, report and split record of the full
+verdict; for anything else it returns ``None`` and the full verdict judges the file.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
+from skills_core.format.models import METADATA_DEFAULTS, FormatLimits, SkillMetadata
+from skills_core.format.validation import (
+    DESCRIPTION_MAX_LENGTH,
+    FIELDS,
+    FieldProblem,
+    is_plain_name,
+)
 from skills_core.format.yaml_loader import CORE_RESOLVERS
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
@@ -31,15 +46,28 @@ _ALLOWED_ASCII = b"\n" + bytes(range(0x20, 0x7F))
 _DECLINED_CHARS = re.compile(
     "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
-_RESOLVERS = {
-    first: [*yaml.SafeLoader.yaml_implicit_resolvers.get(first, ()), *CORE_RESOLVERS.get(first, ())]
+_NOT_STRINGS = {
+    first: re.compile(
+        "|".join(
+            f"(?:{regexp.pattern})"
+            for resolvers in (yaml.SafeLoader.yaml_implicit_resolvers, CORE_RESOLVERS)
+            for _, regexp in resolvers.get(first, ())
+        ),
+        re.VERBOSE,
+    )
     for first in {*yaml.SafeLoader.yaml_implicit_resolvers, *CORE_RESOLVERS}
 }
-_FIRST_CHARS_TO_CHECK = _INDICATORS | {char for char in _RESOLVERS if char}
-_KEY_CACHE_SIZE = 1024
+"""By first character, the plain scalars YAML 1.1 (PyYAML's resolvers) or 1.2 reads as other
+than strings; the 1.2 patterns hold no blank or ``#`` that ``re.VERBOSE`` would drop."""
+_NOT_PLAIN_FIRST = _INDICATORS | _NOT_STRINGS.keys()
+"""The first characters of values that may not be plain strings."""
 _MAX_KEY_LENGTH = 1024
 """YAML's longest implicit key: PyYAML and libyaml refuse a ``key:`` further from its start."""
-_string_keys: dict[str, bool] = {}
+
+
+_NON_SPACE = re.compile(rb"\S")
+_OPENING = b"---\n"
+_CLOSING = b"\n---\n"
 
 
 class NotSimpleYaml(Exception):
@@ -75,7 +103,7 @@ def iter_simple_entries(text: str) -> Iterator[tuple[str, Any]]:
                 raise NotSimpleYaml  # an indented line no block above it claimed
             continue
         key, colon, rest = line.partition(":")  # _entry(), inlined: this loop is the hot path
-        if not colon or key in seen or not (_string_keys.get(key) or _learn_key(key)):
+        if not colon or key in seen or not _is_key(key):
             raise NotSimpleYaml  # not an entry, or a duplicate key (an error PyYAML reports)
         if rest and rest[0] != " ":
             raise NotSimpleYaml  # `key:value` is one plain scalar in YAML, not a mapping entry
@@ -87,9 +115,7 @@ def iter_simple_entries(text: str) -> Iterator[tuple[str, Any]]:
         elif value in _BLOCK_STYLES:
             folded, index = _block_string(lines, index, value)
             yield key, folded
-        elif (
-            value[0] in _FIRST_CHARS_TO_CHECK or ": " in value or " #" in value or value[-1] == ":"
-        ):
+        elif value[0] in _NOT_PLAIN_FIRST or ": " in value or " #" in value or value[-1] == ":":
             yield key, _scalar(value)
         else:
             yield key, value  # a plain string, as most values are: nothing to decide
@@ -105,7 +131,7 @@ def _plain_characters(text: str) -> bool:
 def _entry(line: str) -> tuple[str, str]:
     """Split ``key: value`` into the key and the stripped rest (empty when none)."""
     key, colon, rest = line.partition(":")
-    if not colon or not (_string_keys.get(key) or _learn_key(key)):
+    if not colon or not _is_key(key):
         raise NotSimpleYaml
     if rest and rest[0] != " ":
         raise NotSimpleYaml  # `key:value` is one plain scalar in YAML, not a mapping entry
@@ -189,36 +215,99 @@ def _spaces_follow(lines: list[str], index: int) -> bool:
     return False
 
 
-def _learn_key(key: str) -> bool:
-    """Whether a plain key is one YAML reads as a string; remembered, since keys repeat."""
-    known = len(key) <= _MAX_KEY_LENGTH and bool(_KEY.match(key)) and _is_plain_string(key)
-    if len(_string_keys) < _KEY_CACHE_SIZE:
-        _string_keys[key] = known
-    return known
+@functools.lru_cache(maxsize=1024)
+def _is_key(key: str) -> bool:
+    """Whether a plain key is one YAML reads as a string (cached: keys repeat)."""
+    return len(key) <= _MAX_KEY_LENGTH and bool(_KEY.match(key)) and _is_plain_string(key)
 
 
 def _scalar(value: str) -> str:
+    """A one-line scalar that YAML reads as this string, unquoted; else :exc:`NotSimpleYaml`."""
     first = value[0]
-    if first in _INDICATORS:
-        if first == '"':
-            end = value.find('"', 1)
-            if end != len(value) - 1 or "\\" in value:
-                raise NotSimpleYaml
-            return value[1:end]
-        if first == "'":
-            inner = value[1:-1]
-            if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
-                raise NotSimpleYaml
-            return inner.replace("''", "'")
-        raise NotSimpleYaml
-    if ": " in value or " #" in value or value[-1] == ":" or not _is_plain_string(value):
+    if first == '"':
+        end = value.find('"', 1)
+        if end != len(value) - 1 or "\\" in value:
+            raise NotSimpleYaml
+        return value[1:end]
+    if first == "'":
+        inner = value[1:-1]
+        if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
+            raise NotSimpleYaml
+        return inner.replace("''", "'")
+    not_strings = _NOT_STRINGS.get(first)
+    if (
+        first in _INDICATORS
+        or ": " in value
+        or " #" in value
+        or value[-1] == ":"
+        or (not_strings is not None and not_strings.match(value))
+    ):
         raise NotSimpleYaml
     return value
 
 
 def _is_plain_string(value: str) -> bool:
     """True when YAML 1.1 (PyYAML's resolver) and 1.2 both leave this plain scalar a string."""
-    for _, regexp in _RESOLVERS.get(value[0], ()):  # noqa: SIM110 - a loop is twice as fast
-        if regexp.match(value):
-            return False
-    return True
+    not_strings = _NOT_STRINGS.get(value[0])
+    return not_strings is None or not_strings.match(value) is None
+
+
+class CleanSkill(NamedTuple):
+    """A SKILL.md with nothing to report: its metadata and where its body starts."""
+
+    metadata: SkillMetadata
+    body_start: int
+
+
+def read_clean_skill(
+    raw: bytes, *, folder_name: str, limits: FormatLimits, max_skill_md_bytes: int
+) -> CleanSkill | None:
+    """The metadata of a clean SKILL.md, or ``None`` when the full verdict must judge it."""
+    if not raw.startswith(_OPENING) or len(raw) > max_skill_md_bytes:
+        return None
+    fence = raw.find(_CLOSING, len(_OPENING) - 1)
+    body_start = fence + len(_CLOSING)
+    if fence < 0 or fence - len(_OPENING) > limits.max_frontmatter_bytes:
+        return None
+    if is_blank_from(raw, body_start):
+        return None
+    try:
+        if not raw.isascii():
+            raw.decode("utf-8")  # the whole file must be UTF-8, not only the frontmatter
+        row = _typed_row(raw[len(_OPENING) : fence].decode("utf-8"), folder_name)
+    except (UnicodeDecodeError, NotSimpleYaml, FieldProblem):
+        return None
+    if row is None:
+        return None
+    return CleanSkill(SkillMetadata._make(row), body_start)
+
+
+def is_blank_from(raw: bytes, start: int) -> bool:
+    """True when nothing but whitespace follows ``start``."""
+    return _NON_SPACE.search(raw, start) is None
+
+
+def _typed_row(frontmatter: str, folder_name: str) -> list[Any] | None:
+    """The metadata fields in order, or ``None`` at the first thing worth a report."""
+    row = list(METADATA_DEFAULTS)
+    for key, value in iter_simple_entries(frontmatter):
+        if key == "name":
+            if value != folder_name or not is_plain_name(value):
+                return None
+            row[0] = value
+        elif key == "description":
+            if type(value) is not str or len(value) > DESCRIPTION_MAX_LENGTH:
+                return None
+            row[1] = value.strip() or None
+        else:
+            spec = FIELDS.get(key)
+            if spec is None:
+                return None
+            typed = spec.coerce(value)
+            too_long = spec.max_length is not None and len(value) > spec.max_length
+            if too_long or (spec.advise is not None and spec.advise(typed)):
+                return None
+            row[spec.position] = typed
+    if row[0] is None or row[1] is None:
+        return None
+    return row
