@@ -20,7 +20,7 @@ Real-sized (``--real-sized 10000``): the same on skills of benchmarks/real_sized
 bodies, a long-tailed vocabulary): the index build, the calibration of the strong bar, a first
 query on a word no query used before (a skill's own identifier, each one new), a common word's
 first and later query, and the catch-up after a refresh that changed 1 skill; then the index
-build again on the pure-Python twin of the C postings (skills_core/context/body_words.py), in
+build again on the pure-Python twin of the C postings (skills_core/context/words.py), in
 the same run, and the ratio of the two.
 """
 
@@ -41,10 +41,9 @@ from benchmarks.real_sized import real_sized_skills
 from benchmarks.selection_queries import FITTING, NOTHING_FITS
 from benchmarks.selection_skills import domain_skills
 from skills_core import SkillCatalog
-from skills_core.context import body_words
 from skills_core.context.search import SkillSearchIndex
 from skills_core.context.selection import STRONG, SelectionPolicy, SkillMatch, select_skills
-from skills_core.context.tokens import search_terms
+from skills_core.context.words import search_terms
 
 EXAMPLES = Path(__file__).parents[1] / "skills_core" / "examples"
 RANKED = SelectionPolicy(top_k=50, min_score=0.0)
@@ -266,11 +265,11 @@ def print_real_sized(count: int, timer: Timer) -> None:
         f"({len(typical)} words)"
     )
     print(f"catch up after a refresh changing 1 skill: {statistics.median(times) * 1000:.2f} ms")
-    native, body_words.NATIVE = body_words.NATIVE, None
+    native, words.NATIVE = words.NATIVE, None
     try:
         twin = timer.once(SkillSearchIndex(catalog).sync)
     finally:
-        body_words.NATIVE = native
+        words.NATIVE = native
     built = "C postings" if native is not None else "pure Python (the extension is not built)"
     print(
         f"index build: {built} {build * 1000:.0f} ms, pure-Python twin {twin * 1000:.0f} ms "

@@ -16,7 +16,7 @@ sharing a term with the request is a candidate; mechanisms that act without the 
 strong matches only (:func:`~skills_core.context.selection.confident`).
 
 Indexing a skill is stemming its name, description and tags, and counting its body's plain
-words (:mod:`skills_core.context.body_words`, in C where the extension was built); its counts
+words (:mod:`skills_core.context.words`, in C where the extension was built); its counts
 never depend on other skills, so a refresh that changes 1 skill of 10,000 re-indexes that one.
 Name and description terms, and body words, are posted when indexed. A query term's body
 holders are the skills holding a body word that shares its stem (the term with common
@@ -47,7 +47,6 @@ from typing import TypeVar
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.context.body_reads import run_with_bodies
-from skills_core.context.body_words import WordCounts, new_postings
 from skills_core.context.calibration import RECALIBRATE_SHARE, strong_bar
 from skills_core.context.derived import DerivedSkills
 from skills_core.context.selection import (
@@ -64,7 +63,7 @@ from skills_core.context.selection import (
     select_skills,
     skill_tags,
 )
-from skills_core.context.tokens import TERMS, search_terms, stem_forms
+from skills_core.context.words import TERMS, WordCounts, new_postings, search_terms, stem_forms
 from skills_core.format.models import SkillMetadata
 
 R = TypeVar("R")

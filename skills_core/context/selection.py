@@ -30,7 +30,7 @@ from typing import Literal
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.context.derived import DerivedSkills
-from skills_core.context.tokens import tokenize, tokenize_bytes
+from skills_core.context.words import tokenize, tokenize_bytes
 from skills_core.format.models import SkillMetadata
 
 MIN_SCORE = 1.0
