@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Generic, Protocol, TypeVar
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.body_reads import skill_body
+from skills_core.context.derived import skill_body
 from skills_core.context.injection import escape_block_delimiters
 from skills_core.context.search import rank_skills
 from skills_core.context.selection import (

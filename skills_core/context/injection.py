@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.body_reads import skill_body
+from skills_core.context.derived import skill_body
 from skills_core.context.search import rank_skills
 from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, model_choices
 

@@ -26,9 +26,9 @@ the term); each term's scores are kept until the catalog next changes.
 Whole bodies are indexed whatever the catalog keeps. Where it holds no SKILL.md bodies
 (``keep_bodies=False``, or skills restored from the persistent cache), :meth:`~SkillSearchIndex.
 search_async` first reads the bodies of the skills to (re-)index through the catalog, 16 at a
-time (:mod:`skills_core.context.body_reads`), and the index keeps their word counts, not their
+time (:mod:`skills_core.context.derived`), and the index keeps their word counts, not their
 text. A synchronous :meth:`~SkillSearchIndex.search` never reads storage: when skills to index
-hold no body it raises :class:`~skills_core.context.body_reads.BodiesNotRead` (await
+hold no body it raises :class:`~skills_core.context.derived.BodiesNotRead` (await
 :meth:`~SkillSearchIndex.read_bodies` first, or use ``search_async``).
 """
 
@@ -46,9 +46,8 @@ from typing import TypeVar
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
-from skills_core.context.body_reads import run_with_bodies
 from skills_core.context.calibration import RECALIBRATE_SHARE, strong_bar
-from skills_core.context.derived import DerivedSkills
+from skills_core.context.derived import DerivedSkills, run_with_bodies
 from skills_core.context.selection import (
     MAX_QUERY_CHARS,
     STRONG,
