@@ -21,8 +21,7 @@ from pydantic import ValidationError
 from skills_core import codes
 from skills_core.adk.inject import INJECT_STATE, inject_state_flag
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.budget import model_visible
-from skills_core.context.fitting import shorten
+from skills_core.context.budget import model_visible, shorten
 from skills_core.errors import SkillValidationError
 from skills_core.format.fields import DESCRIPTION_MAX_LENGTH
 from skills_core.format.models import Skill, SkillMetadata

@@ -21,8 +21,7 @@ from skills_core.adk.inline import InlineFiles
 from skills_core.adk.tool import Handler, SkillTool
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import CONFIRMATION_REJECTED, CONFIRMATION_REQUIRED, SCRIPT_NOT_APPROVED
-from skills_core.context.budget import visible_names
-from skills_core.context.shown_order import ShownOrder
+from skills_core.context.budget import ShownOrder, visible_names
 from skills_core.format.models import Skill
 from skills_core.tool_table import (
     LIST_SKILLS,

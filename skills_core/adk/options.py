@@ -35,7 +35,7 @@ class Listing(ListingPolicy):
     when there is a ``budget``), plus how the model reaches it. Over the budget, descriptions
     shorten, then each skill takes one line, then only names are listed, then as many names as
     fit and a count with ``search_skills``, and the model is told (see
-    :mod:`skills_core.context.fitting`), the notes naming the tools as ``Prompts(names=...)``
+    :mod:`skills_core.context.budget`), the notes naming the tools as ``Prompts(names=...)``
     and the toolset's prefix do. Skills whose ``paths`` miss the session's context path (state
     ``"skillfs:context_path"``) are not listed; filters apply before the budget.
 

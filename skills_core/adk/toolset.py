@@ -32,8 +32,7 @@ from skills_core.adk.inline import InlineFiles
 from skills_core.adk.options import Listing, Loading, Prompts
 from skills_core.adk.system_prompt import PromptContext
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.budget import model_visible
-from skills_core.context.shown_order import ShownOrder
+from skills_core.context.budget import ShownOrder, model_visible
 from skills_core.tool_table import LIST_SKILLS, RUN_SKILL_SCRIPT, SEARCH_SKILLS
 from skills_core.tools.factory import SkillTools
 from skills_core.tools.policy import ScriptPolicy

@@ -19,8 +19,6 @@ import re
 import sys
 from typing import TextIO
 
-from skills_core.context import fitting
-
 _OTHER_UNSAFE = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 """DEL, C1 controls, line and paragraph separators, and the bidirectional overrides and
 isolates that reorder what a terminal shows."""
@@ -44,7 +42,7 @@ def printable(text: str, *, multiline: bool = False) -> str:
 
 def one_line(text: str) -> str:
     """Prose on one line: whitespace runs (newlines included) become a space, then escaped."""
-    return printable(fitting.one_line(text))
+    return printable(" ".join(text.split()))
 
 
 def printable_json(text: str) -> str:
