@@ -1,7 +1,7 @@
 """AutoSkillsPlugin: adk-rust's auto-skills for a google-adk Runner.
 
 Every user message that reaches the runner gets the best-fitting skill's instructions put
-before it (:mod:`skills_core.context.injection`), before the agent runs and before the message
+before it (:mod:`skills_core.context.turns`), before the agent runs and before the message
 is stored in the session, so the model sees the skill with the message it answers::
 
     runner = InMemoryRunner(agent=agent, plugins=[AutoSkillsPlugin(catalog)])
@@ -17,9 +17,9 @@ from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.injection import DEFAULT_MAX_INJECTED_CHARS, apply_skill_injection
 from skills_core.context.search import rank_skills, run_selection
 from skills_core.context.selection import SelectionPolicy, Selector
+from skills_core.context.turns import DEFAULT_MAX_INJECTED_CHARS, apply_skill_injection
 from skills_core.tools.refresh import RefreshGate
 
 logger = logging.getLogger("skillfs.adk")

@@ -26,15 +26,15 @@ from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.base_toolset import BaseToolset
 from google.adk.tools.function_tool import FunctionTool
 
-from skills_core.context.coordinator import (
+from skills_core.context.search import run_selection
+from skills_core.context.turns import (
     ByQuery,
     ContextCoordinator,
     SkillContext,
     Strategy,
     ToolMap,
+    message_text,
 )
-from skills_core.context.injection import message_text
-from skills_core.context.search import run_selection
 from skills_core.tools.refresh import RefreshGate
 
 Strategies = Callable[[str], Sequence[Strategy]]
