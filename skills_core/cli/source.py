@@ -53,11 +53,7 @@ logging.getLogger("skillfs").addHandler(logging.NullHandler())
 def add_url_argument(
     parser: argparse.ArgumentParser, *, skill_folder: bool = True, several: bool = False
 ) -> None:
-    """Add the optional ``URL`` positional every reading command takes, first, and its rule.
-
-    ``several``: any number of URLs. The rule (:data:`~skills_core.cli.app.SOURCE_RULE`)
-    ends the command's ``--help``.
-    """
+    """Add the optional ``URL`` positional, first (``several``: any number); its rule ends help."""
     what = "a skills folder (or one skill's folder)" if skill_folder else "a skills folder"
     merged = "; several merge, the first winning a name clash" if several else ""
     action = parser.add_argument(
@@ -74,8 +70,7 @@ def add_url_argument(
 def source_paths(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[str]:
     """Complete a URL: local paths, while no positional was given (else NAME or QUERY is next).
 
-    An argcomplete completer: with ``show URL NAME``, argparse gives a lone word to NAME, and
-    the URL slot stays open although the source was given.
+    argparse gives a lone word to NAME, so the URL slot stays open once a source was given.
     """
     if any(getattr(parsed_args, dest, None) is not None for dest in ("url", "name", "query")):
         return []
@@ -85,22 +80,13 @@ def source_paths(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list
 
 
 def open_root(url: str | None) -> Backend:
-    """The backend for ``url``, or for the bundled examples when it is ``None``.
-
-    Raises:
-        UnsupportedSourceError: No backend serves that URL.
-        MissingDependencyError: The URL needs an optional extra.
-    """
+    """The backend for ``url``, or for the bundled examples when it is ``None``."""
     return open_backend(EXAMPLES if url is None else url)
 
 
 @contextmanager
 def reading_name(name: str | None, command: str) -> Iterator[None]:
-    """Say so when a NAME the source does not serve names a source (:func:`source_hint`).
-
-    Raises:
-        SkillNotFoundError: Raised inside, with the hint added.
-    """
+    """Add :func:`source_hint` to a :class:`SkillNotFoundError` for a NAME that names a source."""
     try:
         yield
     except SkillNotFoundError as exc:
@@ -111,11 +97,10 @@ def reading_name(name: str | None, command: str) -> Iterator[None]:
 
 
 def source_hint(argument: str, command: str, then: str = "NAME") -> str:
-    """What to add when ``argument``, read as a NAME (or QUERY), names a source instead.
+    """What to add when ``argument``, read as a NAME or QUERY, is a local folder, file or URL.
 
-    ``"; 'skills' is a folder: a source comes first, as in 'skillfs show skills NAME'"`` when
-    ``argument`` is a local folder or file, or holds ``://``; else ``""``. Checks the
-    filesystem: call it outside the event loop.
+    ``"; 'skills' is a folder: a source comes first, as in 'skillfs show skills NAME'"``, or
+    ``""``.
     """
     if os.path.isdir(argument):
         what = "a folder"
@@ -136,11 +121,10 @@ def add_name_argument(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def skill_names(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[str]:
-    """Complete a NAME: the skills of the source given before it, else of the bundled examples.
+    """Complete a NAME: the skills of the source before it, else of the bundled examples.
 
-    An argcomplete completer (set as the NAME argument's ``completer``). With one word before
-    the cursor, argparse gives it to NAME: then that word is the source, and NAME is being
-    typed. Nothing is offered when the source cannot be read.
+    A lone word before the cursor, which argparse gives to NAME, is the source. A source that
+    cannot be read offers nothing.
     """
     url = parsed_args.url if parsed_args.url is not None else getattr(parsed_args, "name", None)
     try:
@@ -163,11 +147,10 @@ def add_trust_option(parser: argparse.ArgumentParser) -> None:
 
 
 def open_source(url: str | None) -> Backend:
-    """Open ``url`` for a one-shot command.
+    """Open ``url`` for a one-shot command (outside the event loop: it checks the filesystem).
 
-    A local folder that holds a SKILL.md (or the path of that SKILL.md) is one skill: the
-    command sees that skill alone; one that holds a published index (``skillfs publish``) is
-    read through it. Checks the filesystem, so call it outside the event loop.
+    A local folder holding a SKILL.md (or that SKILL.md's path) is that one skill; one holding
+    a published index (``skillfs publish``) is read through it.
     """
     backend = open_root(url)
     if not isinstance(backend, LocalBackend):
@@ -240,12 +223,10 @@ async def load_catalog(
     lock: str | None = None,
     progress: Progress | None = None,
 ) -> SkillCatalog:
-    """A catalog of ``source`` after one refresh, through the catalog cache if ``cache``.
-
-    ``progress`` hears how many SKILL.md files the refresh read.
+    """A catalog of ``source`` after one refresh (``progress`` hears the SKILL.md files read).
 
     Raises:
-        SkillfsError: The source (or the ``lock`` file) could not be read (in one line).
+        SkillfsError: The source (or the ``lock`` file) could not be read.
     """
     catalog = SkillCatalog(source, strict=strict, cache=cache, lock=lock)
     (await catalog.refresh(progress=progress)).raise_for_failure()
@@ -253,21 +234,17 @@ async def load_catalog(
 
 
 def report_catalog(catalog: SkillCatalog) -> bool:
-    """Print every problem of ``catalog`` to stderr, and say so when it found no skill.
-
-    Returns:
-        True when the source holds no skill but its hidden or nested folders do: the command
-        was pointed at the wrong folder and should exit non-zero.
-    """
+    """Print every problem of ``catalog`` to stderr, then :func:`report_empty`."""
     print_problems(catalog.errors, catalog.warnings)
     return report_empty(catalog)
 
 
 def report_empty(catalog: SkillCatalog) -> bool:
-    """Say on stderr when ``catalog`` found no skill at all, and where skills sit instead.
+    """Say on stderr when ``catalog`` found no skill, and where skills sit instead.
 
     Returns:
-        True when skills sit in hidden or nested folders (printed as an error).
+        True when they sit in hidden or nested folders: the command was pointed at the wrong
+        folder (printed as an error) and exits 2.
     """
     if catalog.snapshot.entries:
         return False
@@ -301,10 +278,9 @@ class ElsewhereFinder(Protocol):
 
 
 async def skill_folders_elsewhere(backend: Backend) -> Sequence[str]:
-    """Folders of ``backend`` (relative to its root) that hold a SKILL.md but are no skill.
+    """Folders of ``backend`` (relative to its root) holding a SKILL.md that is no skill there.
 
-    A local folder is searched (in a worker thread); other backends answer from their last
-    listing, or have nothing to say.
+    A local folder is searched; other backends answer from their last listing, or not at all.
     """
     if isinstance(backend, LocalBackend):
         return await asyncio.to_thread(search_folder, backend.root)
@@ -319,8 +295,8 @@ async def skill_folders_elsewhere(backend: Backend) -> Sequence[str]:
 def search_folder(root: Path) -> list[str]:
     """Folders below ``root`` holding a SKILL.md, hidden ones included (blocking).
 
-    Breadth first, at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders; symlinks
-    and VCS, dependency and cache folders are not entered.
+    Breadth first, :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders at most, entering
+    no symlink and no VCS, dependency or cache folder.
     """
     found: list[str] = []
     level = [(root, "")]
