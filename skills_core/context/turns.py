@@ -338,11 +338,7 @@ class ContextCoordinator(Generic[ToolT]):
         return None
 
     def _first(self, candidates: Iterable[SkillMatch]) -> SkillContext[ToolT] | None:
-        for candidate in candidates:
-            context = self._try(candidate)
-            if context is not None:
-                return context
-        return None
+        return next((c for c in map(self._try, candidates) if c is not None), None)
 
     def _try(self, match: SkillMatch) -> SkillContext[ToolT] | None:
         """``match`` with its tools bound, or ``None`` (strict and a tool is missing)."""
