@@ -266,11 +266,11 @@ def print_real_sized(count: int, timer: Timer) -> None:
         f"({len(typical)} words)"
     )
     print(f"catch up after a refresh changing 1 skill: {statistics.median(times) * 1000:.2f} ms")
-    print_twin(catalog, build, timer)
+    print_twin(catalog, timer)
 
 
-def print_twin(catalog: SkillCatalog, build: float, timer: Timer) -> None:
-    """The index build and first multi-word queries on fresh indexes, C then pure Python."""
+def print_twin(catalog: SkillCatalog, timer: Timer) -> None:
+    """The index build and first 3-word queries on fresh indexes, C then pure Python."""
     rng = random.Random(7)
     bodies = [entry.raw.decode() for entry in catalog.snapshot.loaded.values()]
     queries = [
@@ -278,29 +278,29 @@ def print_twin(catalog: SkillCatalog, build: float, timer: Timer) -> None:
         for _ in range(20)
     ]
 
-    def first_queries(index: SkillSearchIndex) -> float:
-        index.strong_bar()  # the bar is set (and its terms scored) before the queries
-        return statistics.median(timer.once(lambda q=q: index.search(q)) for q in queries)
+    def fresh(native: type[words.Postings] | None) -> tuple[float, float]:
+        saved, words.NATIVE = words.NATIVE, native
+        try:
+            index = SkillSearchIndex(catalog)
+            build = timer.once(index.sync)
+            index.strong_bar()  # the bar is set (and its terms scored) before the queries
+            first = statistics.median(timer.once(lambda q=q: index.search(q)) for q in queries)
+        finally:
+            words.NATIVE = saved
+        return build, first
 
-    native_index = SkillSearchIndex(catalog)
-    native_index.sync()
-    native_query = first_queries(native_index)
-    native, words.NATIVE = words.NATIVE, None
-    try:
-        twin_index = SkillSearchIndex(catalog)
-        twin = timer.once(twin_index.sync)
-        twin_query = first_queries(twin_index)
-    finally:
-        words.NATIVE = native
-    built = "C postings" if native is not None else "pure Python (the extension is not built)"
+    if words.NATIVE is None:
+        print("the C extension is not built: no twin to compare")
+        return
+    (c_build, c_query), (py_build, py_query) = fresh(words.NATIVE), fresh(None)
     print(
-        f"index build: {built} {build * 1000:.0f} ms, pure-Python twin {twin * 1000:.0f} ms "
-        f"(x{twin / build:.2f})"
+        f"fresh index build: C postings {c_build * 1000:.0f} ms, pure-Python twin "
+        f"{py_build * 1000:.0f} ms (x{py_build / c_build:.2f})"
     )
     print(
-        f"first query of 3 words drawn from 3 bodies (median of {len(queries)}): {built} "
-        f"{native_query * 1000:.2f} ms, pure-Python twin {twin_query * 1000:.2f} ms "
-        f"(x{twin_query / native_query:.2f})"
+        f"first query of 3 words drawn from 3 bodies (median of {len(queries)}): C postings "
+        f"{c_query * 1000:.2f} ms, pure-Python twin {py_query * 1000:.2f} ms "
+        f"(x{py_query / c_query:.2f})"
     )
 
 
