@@ -18,7 +18,7 @@ import sys
 import textwrap
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple, NoReturn, Protocol, cast
+from typing import Any, NamedTuple, NoReturn
 
 from backends.errors import echoed
 from skills_core.cli import exits
@@ -101,14 +101,6 @@ _EPILOG = f"""\
 run 'skillfs COMMAND --help' for a command's options."""
 
 
-class CommandModule(Protocol):
-    """What every module in :mod:`skills_core.cli.commands` provides."""
-
-    @property
-    def HANDLERS(self) -> Mapping[str, tuple[Configure, Run]]:  # a module constant
-        """Each command's ``configure`` and ``run``, by name."""
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``skillfs`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
     if argv is None and "_ARGCOMPLETE" in os.environ:  # a shell asks (skillfs completion)
@@ -139,8 +131,9 @@ def build_parser(command: str | None) -> tuple[argparse.ArgumentParser, Run | No
     for spec in COMMANDS:
         subparser = subparsers.add_parser(spec.name, help=spec.summary, description=spec.summary)
         if spec.name == command:
-            module = cast(CommandModule, importlib.import_module(spec.module))
-            configure, chosen = module.HANDLERS[spec.name]
+            module = importlib.import_module(spec.module)
+            handlers: Mapping[str, tuple[Configure, Run]] = module.HANDLERS
+            configure, chosen = handlers[spec.name]
             configure(subparser)
     return parser, chosen
 

@@ -102,7 +102,15 @@ def run_list(args: argparse.Namespace) -> int:
         print_json(
             {
                 "source": catalog.backend.location,
-                "skills": [_skill_record(catalog, metadata) for metadata in skills],
+                "skills": [
+                    {
+                        "name": meta.name,
+                        "description": meta.description,
+                        "location": catalog.snapshot.loaded[meta.name].location,
+                        "frontmatter": meta.to_frontmatter(),
+                    }
+                    for meta in skills
+                ],
                 "errors": problems_record(catalog.errors),
                 "warnings": problems_record(catalog.warnings),
             }
@@ -123,15 +131,6 @@ USER_ONLY = "[user only] "
 def _described(meta: SkillMetadata) -> str:
     """The table's description of ``meta``, marked when only a user may invoke it."""
     return ("" if meta.model_invocable else USER_ONLY) + one_line(meta.description)
-
-
-def _skill_record(catalog: SkillCatalog, metadata: SkillMetadata) -> dict[str, Any]:
-    return {
-        "name": metadata.name,
-        "description": metadata.description,
-        "location": catalog.snapshot.loaded[metadata.name].location,
-        "frontmatter": metadata.to_frontmatter(),
-    }
 
 
 def configure_show(parser: argparse.ArgumentParser) -> None:
