@@ -20,8 +20,8 @@ Real-sized (``--real-sized 10000``): the same on skills of benchmarks/real_sized
 bodies, a long-tailed vocabulary): the index build, the calibration of the strong bar, a first
 query on a word no query used before (a skill's own identifier, each one new), a common word's
 first and later query, and the catch-up after a refresh that changed 1 skill; then the index
-build again on the pure-Python twin of the C postings (skills_core/context/body_words.py), in
-the same run, and the ratio of the two.
+build and first 3-word queries again on fresh indexes, with the C postings and with their
+pure-Python twin (skills_core/context/words.py), in the same run, and the ratios.
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ from benchmarks.real_sized import real_sized_skills
 from benchmarks.selection_queries import FITTING, NOTHING_FITS
 from benchmarks.selection_skills import domain_skills
 from skills_core import SkillCatalog
-from skills_core.context import body_words
+from skills_core.context import words
 from skills_core.context.search import SkillSearchIndex
 from skills_core.context.selection import STRONG, SelectionPolicy, SkillMatch, select_skills
-from skills_core.context.tokens import search_terms
+from skills_core.context.words import search_terms
 
 EXAMPLES = Path(__file__).parents[1] / "skills_core" / "examples"
 RANKED = SelectionPolicy(top_k=50, min_score=0.0)
@@ -236,14 +236,14 @@ def print_real_sized(count: int, timer: Timer) -> None:
     step = max(1, count // 25)
     rare = [timer.once(lambda i=i: index.search(f"real{i:05d}x7")) for i in range(0, count, step)]
     first_body = next(iter(catalog.snapshot.loaded.values())).raw
-    words = [word for word, _ in Counter(search_terms(first_body.decode())).most_common(2)]
-    common = [timer.once(lambda word=word: index.search(word)) for word in words]
+    frequent = [word for word, _ in Counter(search_terms(first_body.decode())).most_common(2)]
+    common = [timer.once(lambda word=word: index.search(word)) for word in frequent]
     rng = random.Random(5)
     bodies = [entry.raw for entry in rng.sample(list(catalog.snapshot.loaded.values()), 25)]
     drawn = [rng.choice(search_terms(body.decode()[len(body) // 2 :])) for body in bodies]
     typical = [timer.once(lambda word=word: index.search(word)) for word in drawn]
-    again = [timer.median(lambda word=word: index.search(word)) for word in words]
-    holders = len(index.search(words[0], SelectionPolicy(top_k=count)))
+    again = [timer.median(lambda word=word: index.search(word)) for word in frequent]
+    holders = len(index.search(frequent[0], SelectionPolicy(top_k=count)))
     times = []
     for round_ in range(timer.repeat):
         text = f"---\nname: real-00042\ndescription: Plumbing {round_}.\n---\nFix leaks.\n"
@@ -257,7 +257,7 @@ def print_real_sized(count: int, timer: Timer) -> None:
         f"max {max(rare) * 1000:.2f} ms ({len(rare)} words)"
     )
     print(
-        f"a word in most skills ({holders:,} hold {words[0]!r}): "
+        f"a word in most skills ({holders:,} hold {frequent[0]!r}): "
         f"first {max(common) * 1000:.1f} ms, later {max(again) * 1000:.1f} ms"
     )
     print(
@@ -266,15 +266,41 @@ def print_real_sized(count: int, timer: Timer) -> None:
         f"({len(typical)} words)"
     )
     print(f"catch up after a refresh changing 1 skill: {statistics.median(times) * 1000:.2f} ms")
-    native, body_words.NATIVE = body_words.NATIVE, None
-    try:
-        twin = timer.once(SkillSearchIndex(catalog).sync)
-    finally:
-        body_words.NATIVE = native
-    built = "C postings" if native is not None else "pure Python (the extension is not built)"
+    print_twin(catalog, timer)
+
+
+def print_twin(catalog: SkillCatalog, timer: Timer) -> None:
+    """The index build and first 3-word queries on fresh indexes, C then pure Python."""
+    rng = random.Random(7)
+    bodies = [entry.raw.decode() for entry in catalog.snapshot.loaded.values()]
+    queries = [
+        " ".join(rng.choice(search_terms(body)) for body in rng.sample(bodies, 3))
+        for _ in range(20)
+    ]
+
+    def fresh(native: type[words.Postings] | None) -> tuple[float, float]:
+        saved, words.NATIVE = words.NATIVE, native
+        try:
+            index = SkillSearchIndex(catalog)
+            build = timer.once(index.sync)
+            index.strong_bar()  # the bar is set (and its terms scored) before the queries
+            first = statistics.median(timer.once(lambda q=q: index.search(q)) for q in queries)
+        finally:
+            words.NATIVE = saved
+        return build, first
+
+    if words.NATIVE is None:
+        print("the C extension is not built: no twin to compare")
+        return
+    (c_build, c_query), (py_build, py_query) = fresh(words.NATIVE), fresh(None)
     print(
-        f"index build: {built} {build * 1000:.0f} ms, pure-Python twin {twin * 1000:.0f} ms "
-        f"(x{twin / build:.2f})"
+        f"fresh index build: C postings {c_build * 1000:.0f} ms, pure-Python twin "
+        f"{py_build * 1000:.0f} ms (x{py_build / c_build:.2f})"
+    )
+    print(
+        f"first query of 3 words drawn from 3 bodies (median of {len(queries)}): C postings "
+        f"{c_query * 1000:.2f} ms, pure-Python twin {py_query * 1000:.2f} ms "
+        f"(x{py_query / c_query:.2f})"
     )
 
 

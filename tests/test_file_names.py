@@ -15,14 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 SHARED = {
-    "approvals": "a user's stored approvals: kept by the catalog, listed by `skillfs approvals`",
     "errors": "a package's exception classes (storage errors; the whole tree)",
-    "lock": "a lockfile pinning skills by digest: enforced by the catalog, written by `lock`",
-    "prompt": "the <available_skills> block: rendered by the catalog, printed by `skillfs prompt`",
-    "publish": "a well-known index: built by the bundle layer, written by `skillfs publish`",
-    "search": "ranked search: the index in the context layer, printed by `skillfs search`",
     "testing": "what tests of code using the package need (backend conformance; a scripted model)",
-    "watch": "keeping a catalog current: the catalog's watch, run by `skillfs watch`",
 }
 
 

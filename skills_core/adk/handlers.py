@@ -36,8 +36,7 @@ from skills_core.codes import (
     SCRIPT_NOT_APPROVED,
     STATE_VARIABLE_MISSING,
 )
-from skills_core.context.budget import visible_names
-from skills_core.context.shown_order import ShownOrder
+from skills_core.context.budget import ShownOrder, visible_names
 from skills_core.format.models import Skill
 from skills_core.tool_table import (
     LIST_SKILLS,

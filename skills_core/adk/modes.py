@@ -6,7 +6,7 @@ once per turn however many read it) and its code gate: a skill whose scripts nee
 that a mode shows the model holds code as one loaded with ``load_skill`` does.
 
 - :class:`AutoSkillsPlugin` (adk-rust's auto-skills) puts the best-fitting skill's
-  instructions before every user message (:mod:`skills_core.context.injection`), before the
+  instructions before every user message (:mod:`skills_core.context.turns`), before the
   agent runs and before the message is stored::
 
       runner = InMemoryRunner(agent=agent, plugins=[AutoSkillsPlugin(catalog)])
@@ -55,20 +55,18 @@ from skills_core.adk.handlers import SessionState, SkillTool
 from skills_core.adk.toolset import SkillsToolset
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import TOOL_NOT_PERMITTED
-from skills_core.context.coordinator import (
+from skills_core.context.search import rank_skills, run_selection
+from skills_core.context.selection import SelectionPolicy, Selector
+from skills_core.context.turns import (
+    DEFAULT_MAX_INJECTED_CHARS,
     ByQuery,
     ContextCoordinator,
     SkillContext,
     Strategy,
     ToolMap,
-)
-from skills_core.context.injection import (
-    DEFAULT_MAX_INJECTED_CHARS,
     apply_skill_injection,
     message_text,
 )
-from skills_core.context.search import rank_skills, run_selection
-from skills_core.context.selection import SelectionPolicy, Selector
 from skills_core.format.matching import permits_tool
 from skills_core.tool_table import LOAD_SKILL
 from skills_core.tools.results import ToolResult, is_error, tool_error

@@ -28,8 +28,7 @@ from skills_core import codes
 from skills_core.adk.handlers import INJECT_STATE, inject_state_flag
 from skills_core.adk.toolset import RefreshGate
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.budget import model_visible
-from skills_core.context.fitting import shorten
+from skills_core.context.budget import model_visible, shorten
 from skills_core.context.search import search_index
 from skills_core.context.selection import SelectionPolicy
 from skills_core.errors import SkillValidationError

@@ -32,7 +32,7 @@ class Listing(ListingPolicy):
 
     The listing policy (``budget``, ``include_tags``, ``exclude_tags``, ``search``: by default
     ``search_skills`` is offered when there is a ``budget``), plus how the model reaches it.
-    Over the budget a listing degrades as :mod:`skills_core.context.fitting` says, its notes
+    Over the budget a listing degrades as :mod:`skills_core.context.budget` says, its notes
     naming the tools as ``Prompts(names=...)`` and the toolset's prefix do. Skills whose
     ``paths`` miss the session's context path (state ``"skillfs:context_path"``) are not
     listed; filters apply before the budget.

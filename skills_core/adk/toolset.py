@@ -51,8 +51,7 @@ from skills_core.adk.options import Listing, Loading, PromptContext, Prompts
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.lock import LockSource
 from skills_core.codes import SCRIPT_NOT_APPROVED
-from skills_core.context.budget import model_visible
-from skills_core.context.shown_order import ShownOrder
+from skills_core.context.budget import ShownOrder, model_visible
 from skills_core.tool_table import LIST_SKILLS
 from skills_core.tools.factory import LoadPolicy, SkillTools
 from skills_core.tools.policy import ScriptPolicy

@@ -1,29 +1,47 @@
-"""Where a command's skills come from: a URL, one skill folder, or the bundled examples."""
+"""A command's source: the backend a URL opens, its catalog, and where skills are if not there.
+
+Commands run their coroutines with :func:`run`, whose event loop runs blocking calls in daemon
+threads: ``asyncio.run`` would wait, on Ctrl-C, for a call blocked on the network (a credential
+lookup, a synchronous filesystem's connect) for as long as its own timeout; here what still
+runs when the command ends is abandoned. A source holding no skill while its hidden or nested
+folders do (openai/skills keeps them in ``skills/.curated``) is named as the wrong folder,
+with where the skills are.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
-from collections.abc import Iterator, Sequence
+import queue
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable, Coroutine, Iterator, Sequence
+from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar, TypeVarTuple, runtime_checkable
 
 from backends.base import Backend
-from backends.errors import SkillfsError, SkillNotFoundError, UnsupportedSourceError
+from backends.errors import SkillfsError, SkillNotFoundError, StorageError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
 from backends.index.redirects import WEB
 from backends.local import LocalBackend
 from backends.one_skill import open_skill_folder
 from backends.opener import open_backend
+from backends.paths import skill_md_name
 from backends.remote.urls import protocol_of
 from backends.schemes import backend_factory
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
-from skills_core.cli import running
-from skills_core.cli.arguments import SOURCE_RULE
+from skills_core.cli.app import SOURCE_RULE
+from skills_core.cli.output import print_message, print_problems
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 """The example skills shipped inside the package, used when a command gets no URL."""
@@ -35,11 +53,7 @@ logging.getLogger("skillfs").addHandler(logging.NullHandler())
 def add_url_argument(
     parser: argparse.ArgumentParser, *, skill_folder: bool = True, several: bool = False
 ) -> None:
-    """Add the optional ``URL`` positional every reading command takes, first, and its rule.
-
-    ``several``: any number of URLs. The rule (:data:`~skills_core.cli.arguments.SOURCE_RULE`)
-    ends the command's ``--help``.
-    """
+    """Add the optional ``URL`` positional, first (``several``: any number); its rule ends help."""
     what = "a skills folder (or one skill's folder)" if skill_folder else "a skills folder"
     merged = "; several merge, the first winning a name clash" if several else ""
     action = parser.add_argument(
@@ -56,8 +70,7 @@ def add_url_argument(
 def source_paths(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[str]:
     """Complete a URL: local paths, while no positional was given (else NAME or QUERY is next).
 
-    An argcomplete completer: with ``show URL NAME``, argparse gives a lone word to NAME, and
-    the URL slot stays open although the source was given.
+    argparse gives a lone word to NAME, so the URL slot stays open once a source was given.
     """
     if any(getattr(parsed_args, dest, None) is not None for dest in ("url", "name", "query")):
         return []
@@ -67,22 +80,13 @@ def source_paths(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list
 
 
 def open_root(url: str | None) -> Backend:
-    """The backend for ``url``, or for the bundled examples when it is ``None``.
-
-    Raises:
-        UnsupportedSourceError: No backend serves that URL.
-        MissingDependencyError: The URL needs an optional extra.
-    """
+    """The backend for ``url``, or for the bundled examples when it is ``None``."""
     return open_backend(EXAMPLES if url is None else url)
 
 
 @contextmanager
 def reading_name(name: str | None, command: str) -> Iterator[None]:
-    """Say so when a NAME the source does not serve names a source (:func:`source_hint`).
-
-    Raises:
-        SkillNotFoundError: Raised inside, with the hint added.
-    """
+    """Add :func:`source_hint` to a :class:`SkillNotFoundError` for a NAME that names a source."""
     try:
         yield
     except SkillNotFoundError as exc:
@@ -93,11 +97,10 @@ def reading_name(name: str | None, command: str) -> Iterator[None]:
 
 
 def source_hint(argument: str, command: str, then: str = "NAME") -> str:
-    """What to add when ``argument``, read as a NAME (or QUERY), names a source instead.
+    """What to add when ``argument``, read as a NAME or QUERY, is a local folder, file or URL.
 
-    ``"; 'skills' is a folder: a source comes first, as in 'skillfs show skills NAME'"`` when
-    ``argument`` is a local folder or file, or holds ``://``; else ``""``. Checks the
-    filesystem: call it outside the event loop.
+    ``"; 'skills' is a folder: a source comes first, as in 'skillfs show skills NAME'"``, or
+    ``""``.
     """
     if os.path.isdir(argument):
         what = "a folder"
@@ -118,15 +121,14 @@ def add_name_argument(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def skill_names(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[str]:
-    """Complete a NAME: the skills of the source given before it, else of the bundled examples.
+    """Complete a NAME: the skills of the source before it, else of the bundled examples.
 
-    An argcomplete completer (set as the NAME argument's ``completer``). With one word before
-    the cursor, argparse gives it to NAME: then that word is the source, and NAME is being
-    typed. Nothing is offered when the source cannot be read.
+    A lone word before the cursor, which argparse gives to NAME, is the source. A source that
+    cannot be read offers nothing.
     """
     url = parsed_args.url if parsed_args.url is not None else getattr(parsed_args, "name", None)
     try:
-        catalog = running.run(load_catalog(open_source(url), cache=True))
+        catalog = run(load_catalog(open_source(url), cache=True))
     except (SkillfsError, OSError):
         return []
     return [meta.name for meta in catalog.list() if meta.name.startswith(prefix)]
@@ -145,11 +147,10 @@ def add_trust_option(parser: argparse.ArgumentParser) -> None:
 
 
 def open_source(url: str | None) -> Backend:
-    """Open ``url`` for a one-shot command.
+    """Open ``url`` for a one-shot command (outside the event loop: it checks the filesystem).
 
-    A local folder that holds a SKILL.md (or the path of that SKILL.md) is one skill: the
-    command sees that skill alone; one that holds a published index (``skillfs publish``) is
-    read through it. Checks the filesystem, so call it outside the event loop.
+    A local folder holding a SKILL.md (or that SKILL.md's path) is that one skill; one holding
+    a published index (``skillfs publish``) is read through it.
     """
     backend = open_root(url)
     if not isinstance(backend, LocalBackend):
@@ -222,13 +223,203 @@ async def load_catalog(
     lock: str | None = None,
     progress: Progress | None = None,
 ) -> SkillCatalog:
-    """A catalog of ``source`` after one refresh, through the catalog cache if ``cache``.
-
-    ``progress`` hears how many SKILL.md files the refresh read.
+    """A catalog of ``source`` after one refresh (``progress`` hears the SKILL.md files read).
 
     Raises:
-        SkillfsError: The source (or the ``lock`` file) could not be read (in one line).
+        SkillfsError: The source (or the ``lock`` file) could not be read.
     """
     catalog = SkillCatalog(source, strict=strict, cache=cache, lock=lock)
     (await catalog.refresh(progress=progress)).raise_for_failure()
     return catalog
+
+
+def report_catalog(catalog: SkillCatalog) -> bool:
+    """Print every problem of ``catalog`` to stderr, then :func:`report_empty`."""
+    print_problems(catalog.errors, catalog.warnings)
+    return report_empty(catalog)
+
+
+def report_empty(catalog: SkillCatalog) -> bool:
+    """Say on stderr when ``catalog`` found no skill, and where skills sit instead.
+
+    Returns:
+        True when they sit in hidden or nested folders: the command was pointed at the wrong
+        folder (printed as an error) and exits 2.
+    """
+    if catalog.snapshot.entries:
+        return False
+    location = catalog.backend.location
+    folders = run(skill_folders_elsewhere(catalog.backend))
+    if folders:
+        print_message("error", location, f"no skills found; {elsewhere_hint(location, folders)}")
+        return True
+    print_message("warning", location, "no skills found")
+    return False
+
+
+MAX_DEPTH = 4
+"""Folder levels below a local root searched for SKILL.md files."""
+
+MAX_FOLDERS = 10_000
+"""Most local folders looked at: a search never walks a whole disk."""
+
+SHOWN = 5
+"""Most places named in one hint."""
+
+_NEVER_SEARCHED = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
+
+
+@runtime_checkable
+class ElsewhereFinder(Protocol):
+    """A backend that knows, from its listing, which skipped folders hold a SKILL.md."""
+
+    async def skill_folders_elsewhere(self) -> Sequence[str]:
+        """Folders relative to the root holding a SKILL.md that is no skill there."""
+
+
+async def skill_folders_elsewhere(backend: Backend) -> Sequence[str]:
+    """Folders of ``backend`` (relative to its root) holding a SKILL.md that is no skill there.
+
+    A local folder is searched; other backends answer from their last listing, or not at all.
+    """
+    if isinstance(backend, LocalBackend):
+        return await asyncio.to_thread(search_folder, backend.root)
+    if isinstance(backend, ElsewhereFinder):
+        try:
+            return await backend.skill_folders_elsewhere()
+        except StorageError:
+            return ()
+    return ()
+
+
+def search_folder(root: Path) -> list[str]:
+    """Folders below ``root`` holding a SKILL.md, hidden ones included (blocking).
+
+    Breadth first, :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders at most, entering
+    no symlink and no VCS, dependency or cache folder.
+    """
+    found: list[str] = []
+    level = [(root, "")]
+    visited = 0
+    for _ in range(MAX_DEPTH):
+        below: list[tuple[Path, str]] = []
+        for folder, relative in level:
+            visited += 1
+            if visited > MAX_FOLDERS:
+                return sorted(found)
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            names = {entry.name for entry in entries}
+            if relative and skill_md_name(names):
+                found.append(relative)
+            below += [
+                (Path(entry.path), f"{relative}/{entry.name}".lstrip("/"))
+                for entry in entries
+                if entry.name not in _NEVER_SEARCHED and entry.is_dir(follow_symlinks=False)
+            ]
+        level = below
+    return sorted(found)
+
+
+def elsewhere_hint(location: str, folders: Sequence[str]) -> str:
+    """One sentence naming where the skills are, grouped by the folder that holds them."""
+    if "" in folders:
+        return "this folder is a skill itself: point at the folder that holds it"
+    places = Counter(folder.rpartition("/")[0] or folder for folder in folders)
+    base = location.rstrip("/")
+    shown = [
+        f"{base}/{place} ({count} skill{'' if count == 1 else 's'})"
+        for place, count in sorted(places.items())[:SHOWN]
+    ]
+    more = len(places) - SHOWN
+    if more > 0:
+        shown.append(f"and {more} more")
+    return (
+        "SKILL.md files sit in hidden or nested folders, which are not searched: "
+        f"{', '.join(shown)}; point skillfs at one of them"
+    )
+
+
+_Call = tuple["Future[Any]", Callable[..., Any], tuple[Any, ...], dict[str, Any]] | None
+"""A call to make, or ``None``: the thread that takes it ends."""
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)``, with worker threads that never delay the end of the command."""
+    with asyncio.Runner(loop_factory=_Loop) as runner:
+        return runner.run(main)
+
+
+if sys.platform == "win32":
+    _EventLoop = asyncio.ProactorEventLoop
+else:
+    _EventLoop = asyncio.SelectorEventLoop
+
+
+class _Loop(_EventLoop):
+    """An event loop whose calls without an executor (``asyncio.to_thread``) use daemon threads.
+
+    ``set_default_executor`` accepts only a ``ThreadPoolExecutor``, whose threads are joined.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._daemon_threads = DaemonThreads()
+
+    def run_in_executor(
+        self, executor: Executor | None, func: Callable[[*Ts], T], *args: *Ts
+    ) -> asyncio.Future[T]:
+        """Run ``func(*args)`` in ``executor``, or in a daemon thread when it is ``None``."""
+        return super().run_in_executor(executor or self._daemon_threads, func, *args)
+
+    def close(self) -> None:
+        """Close the loop; its threads end once idle, and nothing waits for them."""
+        self._daemon_threads.shutdown(wait=False)
+        super().close()
+
+
+class DaemonThreads(Executor):
+    """A pool of daemon threads: nothing waits for them when the work is abandoned.
+
+    Threads start as calls arrive, up to ``max_workers`` (the standard pool's default), and
+    an idle thread takes the next call. ``shutdown`` returns at once, whatever ``wait`` says:
+    each thread ends when it is next idle.
+    """
+
+    def __init__(self, max_workers: int = min(32, (os.cpu_count() or 1) + 4)) -> None:
+        self._calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
+        self._idle = threading.Semaphore(0)
+        self._lock = threading.Lock()
+        self._threads = 0
+        self._max_workers = max_workers
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """Run ``fn(*args, **kwargs)`` in a daemon thread."""
+        future: Future[T] = Future()
+        self._calls.put((future, fn, args, kwargs))
+        if not self._idle.acquire(blocking=False):
+            with self._lock:
+                if self._threads < self._max_workers:
+                    self._threads += 1
+                    threading.Thread(target=self._work, name="skillfs-worker", daemon=True).start()
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Let every thread end once it is idle, without waiting for any."""
+        with self._lock:
+            for _ in range(self._threads):
+                self._calls.put(None)
+            self._threads = 0
+
+    def _work(self) -> None:
+        while (call := self._calls.get()) is not None:
+            future, fn, args, kwargs = call
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(*args, **kwargs))
+                except BaseException as exc:  # delivered to the caller, as ThreadPoolExecutor does
+                    future.set_exception(exc)
+            del call, future, fn, args, kwargs  # drop references before waiting for the next
+            self._idle.release()

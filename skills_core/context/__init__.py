@@ -1,9 +1,10 @@
 """What reaches a model's context: which skills, in how much detail, and when.
 
-Framework-neutral (no google.adk import): lexical selection with adk-rust's scores
-(``selection``), ranked search (``search``), catalogs within a character budget (``budget``),
-per-turn injection (``injection``), the context coordinator (``coordinator``) and instruction
-files as skills (``instructions``).
+Framework-neutral (no google.adk import): how text is cut into words (``words``), values
+derived from each skill (``derived``), adk-rust's scorer (``selection``), ranked search
+(``search``), catalogs within a character budget (``budget``), a skill chosen for a turn by
+injection or the context coordinator (``turns``), and instruction files as skills
+(``instructions``).
 
 >>> from skills_core.context import SelectionPolicy, rank_skills, select_skills
 
@@ -19,7 +20,10 @@ from backends.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from skills_core.context.budget import ListingPolicy, SkillFilter, catalog_prompt
-    from skills_core.context.coordinator import (
+    from skills_core.context.instructions import instruction_documents, instruction_skills
+    from skills_core.context.search import rank_skills, search_index
+    from skills_core.context.selection import SelectionPolicy, select_skills
+    from skills_core.context.turns import (
         ByName,
         ByQuery,
         ByTag,
@@ -27,13 +31,10 @@ if TYPE_CHECKING:
         CoordinatorConfig,
         ToolMap,
         ValidationMode,
+        escape_block_delimiters,
     )
-    from skills_core.context.injection import escape_block_delimiters
-    from skills_core.context.instructions import instruction_documents, instruction_skills
-    from skills_core.context.search import rank_skills, search_index
-    from skills_core.context.selection import SelectionPolicy, select_skills
 
-_COORDINATOR = (
+_TURNS = (
     "ByName",
     "ByQuery",
     "ByTag",
@@ -41,19 +42,19 @@ _COORDINATOR = (
     "CoordinatorConfig",
     "ToolMap",
     "ValidationMode",
+    "escape_block_delimiters",
 )
 _EXPORTS = {
     "ListingPolicy": "skills_core.context.budget",
     "SelectionPolicy": "skills_core.context.selection",
     "SkillFilter": "skills_core.context.budget",
     "catalog_prompt": "skills_core.context.budget",
-    "escape_block_delimiters": "skills_core.context.injection",
     "instruction_documents": "skills_core.context.instructions",
     "instruction_skills": "skills_core.context.instructions",
     "rank_skills": "skills_core.context.search",
     "search_index": "skills_core.context.search",
     "select_skills": "skills_core.context.selection",
-    **dict.fromkeys(_COORDINATOR, "skills_core.context.coordinator"),
+    **dict.fromkeys(_TURNS, "skills_core.context.turns"),
 }
 
 __all__ = [

@@ -1,7 +1,7 @@
 /* Skills' body words in C: each body cut and counted, and which skills hold each word.
  *
- * The pure-Python twin and the contract both follow are in body_words.py. A token is a run of
- * ASCII letters and digits, lowercased (tokens.py); every distinct token is stored once, as
+ * The pure-Python twin and the contract both follow are in words.py. A token is a run of
+ * ASCII letters and digits, lowercased (words.tokenize); every distinct token is stored once, as
  * bytes in an arena, under a numeric id. A body's counts are arrays of ids and counts, in the
  * order the words first occur; each word's postings list the skills holding it, in the order
  * they were added, so a removal finds its entry by binary search. No Python object is made per
@@ -728,7 +728,7 @@ static PyTypeObject PostingsType = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "skills_core.context._body_words",
-    .m_doc = "Skills' body words, cut, counted and posted in C (see body_words.py).",
+    .m_doc = "Skills' body words, cut, counted and posted in C (see words.py).",
     .m_size = -1,
 };
 

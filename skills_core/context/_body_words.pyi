@@ -1,4 +1,4 @@
-"""Types of the C extension: see :mod:`skills_core.context.body_words`."""
+"""Types of the C extension: see :mod:`skills_core.context.words`."""
 
 from collections.abc import Iterable, Mapping
 

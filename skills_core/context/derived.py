@@ -1,37 +1,61 @@
-"""Values derived from each skill a model may choose, rebuilt only for skills that changed.
+"""Values derived from each skill a model may choose, kept in step with the catalog.
 
-These are the candidates of every built-in selector: a skill only a user may invoke
-(``disable-model-invocation: true``) gets no value, so ranked search and ``select_skills``
-never find it.
+Search and selection derive one value per skill (its tokens, its word counts) and re-derive
+only the skills a refresh changed: :meth:`DerivedSkills.sync` costs one identity check per
+skill after a refresh and nothing when there was none. A skill only a user may invoke
+(``disable-model-invocation: true``) gets no value, so no built-in selector finds it.
 
-Selection and search tokenize every skill once; after that, :meth:`DerivedSkills.sync` costs
-one identity check per skill when the catalog refreshed (a few milliseconds for 10,000
-skills) and nothing at all when it did not. A refresh that changes 1 skill of 10,000
-re-derives that one skill. A sync that derives runs with the cyclic garbage collector paused:
-the millions of objects 10,000 large skills give hold no cycles, yet set off collections that
-examine them (0.2 s of CPU time for 10,000 real-sized skills).
-
-Where the catalog holds no SKILL.md bodies (``keep_bodies=False``, or skills restored from the
-persistent cache), :meth:`DerivedSkills.read_bodies` reads and derives, before the sync, the
-skills it will derive (:mod:`skills_core.context.body_reads`): an unchanged restart reads each
-body once, when the values are first asked for, and a refresh that changes 1 skill reads 1.
-A sync that needs a value nobody derived raises
-:class:`~skills_core.context.body_reads.BodiesNotRead` rather than derive from no body.
+A catalog built with ``keep_bodies=False``, or restored from the persistent cache, holds no
+SKILL.md bodies. :meth:`DerivedSkills.read_bodies` then reads the bodies the next sync needs
+through the catalog's checked body path (:meth:`~skills_core.catalog.catalog.SkillCatalog.
+with_body`), :data:`BODY_READS` at a time, and derives them :data:`CHUNK` at a time in a worker
+thread, so only the values stay in memory. A skill its source listed with its frontmatter (MCP)
+is derived from its metadata alone. A synchronous sync never reads storage: it raises
+:class:`BodiesNotRead`. :func:`run_with_bodies` reads first, then runs the work in a worker
+thread, where :func:`skill_body` reads the one body a mechanism chose on the caller's loop.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from contextvars import ContextVar
 from typing import Generic, NamedTuple, TypeVar
 
+from backends.errors import StorageError
 from skills_core.catalog.cache_codec import collector_paused
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.snapshot import CatalogSnapshot
-from skills_core.context.body_reads import BodiesNotRead, BodyReads, Derive, derived_as_held
+from skills_core.format.models import SkillMetadata
+
+logger = logging.getLogger("skillfs")
 
 T = TypeVar("T")
+R = TypeVar("R")
+
+BODY_READS = 16
+"""SKILL.md bodies read at once for a catalog that does not hold them."""
+
+CHUNK = 256
+"""Skills whose bodies are read, then derived in one worker thread, at a time."""
+
+_ATTEMPTS = 3
+"""How often :func:`run_with_bodies` reads again when a refresh changed skills meanwhile."""
+
+_LOOP: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("skillfs_bodies", default=None)
+"""The event loop a :func:`run_with_bodies` worker thread reads bodies on."""
+
+Derive = Callable[[str, CatalogEntry, SkillMetadata], T]
+"""Builds the value of one loaded skill from its name in the catalog, its entry and metadata."""
+
+Key = tuple[str, str, str, bytes]
+
+
+class BodiesNotRead(RuntimeError):
+    """A synchronous search or selection needs SKILL.md bodies its catalog does not hold."""
 
 
 class Changes(NamedTuple, Generic[T]):
@@ -49,7 +73,8 @@ class _Slot(NamedTuple, Generic[T]):
 class DerivedSkills(Generic[T]):
     """A value per loaded skill of ``catalog`` a model may choose, kept in step with its snapshot.
 
-    Thread-safe: syncs are serialised, so worker threads may share one instance.
+    Thread-safe: syncs are serialised, so worker threads may share one instance. A sync that
+    derives pauses the cyclic garbage collector (the values hold no cycles).
 
     Args:
         catalog: The catalog to follow.
@@ -65,7 +90,7 @@ class DerivedSkills(Generic[T]):
         self._snapshot: CatalogSnapshot | None = None
         self._slots: dict[str, _Slot[T]] = {}
         self._lock = threading.Lock()
-        self._reads = BodyReads(catalog, derive)
+        self._reads = _BodyReads(catalog, derive)
         self.derived = 0
 
     @property
@@ -95,13 +120,11 @@ class DerivedSkills(Generic[T]):
     async def read_bodies(self) -> int:
         """Read and derive the skills the next sync derives whose entries hold no body; how many.
 
-        A body that cannot be read (the file is gone or broken since the last refresh) is
-        logged, and its skill derived without it until it changes.
+        A body that cannot be read (gone or broken since the last refresh) is logged, and its
+        skill derived without it until it changes.
         """
         stale = self._stale(self._catalog.snapshot)
-        return await self._reads.read(
-            [(name, entry) for name, entry in stale if not derived_as_held(entry)]
-        )
+        return await self._reads.read([(name, entry) for name, entry in stale if not _held(entry)])
 
     def _stale(self, snapshot: CatalogSnapshot) -> list[tuple[str, CatalogEntry]]:
         """The loaded skills of ``snapshot`` whose values are missing or out of date."""
@@ -118,9 +141,7 @@ class DerivedSkills(Generic[T]):
 
     def _catch_up(self, snapshot: CatalogSnapshot) -> Changes[T]:
         fresh = dict(self._stale(snapshot))
-        unread = sum(
-            1 for entry in fresh.values() if not derived_as_held(entry) and entry not in self._reads
-        )
+        unread = sum(1 for entry in fresh.values() if not _held(entry) and entry not in self._reads)
         if unread:
             raise BodiesNotRead(
                 f"{unread} skills of {self._catalog.backend.location} hold no SKILL.md body "
@@ -136,7 +157,7 @@ class DerivedSkills(Generic[T]):
                     old[name] = slot  # still to be reported as removed
                 value = (
                     self._derive(name, entry, entry.metadata)
-                    if derived_as_held(entry)
+                    if _held(entry)
                     else self._reads.take(entry)
                 )
                 slot = _Slot(entry, value)
@@ -152,6 +173,154 @@ class DerivedSkills(Generic[T]):
         return Changes(added, [slot.value for slot in old.values()])
 
 
+class _BodyReads(Generic[T]):
+    """Values derived from bodies read on demand, until a sync takes them.
+
+    A body being read by one task is awaited, not read again, by another of the same loop.
+    """
+
+    def __init__(self, catalog: SkillCatalog, derive: Derive[T]) -> None:
+        self._catalog = catalog
+        self._derive = derive
+        self._ready: dict[Key, T] = {}
+        self._reading: dict[Key, asyncio.Future[None]] = {}
+
+    def __contains__(self, entry: CatalogEntry) -> bool:
+        return _key(entry) in self._ready
+
+    def take(self, entry: CatalogEntry) -> T:
+        """The value derived for ``entry``, forgotten here."""
+        return self._ready.pop(_key(entry))
+
+    def keep_only(self, entries: Iterable[CatalogEntry]) -> None:
+        """Forget values of entries (not in ``entries``) a refresh replaced before a sync."""
+        if not self._ready:
+            return
+        for key in self._ready.keys() - set(map(_key, entries)):
+            del self._ready[key]
+
+    async def read(self, wanted: Sequence[tuple[str, CatalogEntry]]) -> int:
+        """Read and derive the ``(name, entry)`` pairs not derived or under way; how many."""
+        loop = asyncio.get_running_loop()
+        mine: list[tuple[str, CatalogEntry, asyncio.Future[None]]] = []
+        theirs: list[asyncio.Future[None]] = []  # reads another task of this loop started
+        for name, entry in wanted:
+            key = _key(entry)
+            started = self._reading.get(key)
+            if key in self._ready:
+                continue
+            if started is not None and started.get_loop() is loop:
+                theirs.append(started)
+            else:
+                done: asyncio.Future[None] = loop.create_future()
+                self._reading.setdefault(key, done)  # another loop's read stays its own
+                mine.append((name, entry, done))
+        try:
+            for start in range(0, len(mine), CHUNK):
+                await self._read_chunk(mine[start : start + CHUNK])
+        finally:
+            for _, entry, done in mine:
+                if self._reading.get(_key(entry)) is done:
+                    del self._reading[_key(entry)]
+                if not done.done():
+                    done.set_result(None)
+        await asyncio.gather(*theirs)
+        return len(mine)
+
+    async def _read_chunk(self, chunk: Sequence[tuple[str, CatalogEntry, object]]) -> None:
+        held: dict[Key, CatalogEntry] = {}
+        pending = iter(chunk)
+
+        async def reader() -> None:
+            for _, entry, _ in pending:
+                try:
+                    held[_key(entry)] = await self._catalog.with_body(entry)
+                except StorageError as exc:
+                    logger.warning("%s: searched without its body: %s", entry.location, exc)
+                    held[_key(entry)] = entry
+
+        await asyncio.gather(*(reader() for _ in range(min(BODY_READS, len(chunk)))))
+
+        def derive() -> list[T]:
+            values = []
+            for name, entry, _ in chunk:
+                assert entry.metadata is not None  # only loaded skills are derived
+                values.append(self._derive(name, held[_key(entry)], entry.metadata))
+            return values
+
+        for (_, entry, _), value in zip(chunk, await asyncio.to_thread(derive), strict=True):
+            self._ready[_key(entry)] = value
+
+
+async def run_with_bodies(read_bodies: Callable[[], Awaitable[int]], work: Callable[[], R]) -> R:
+    """``work()`` in a worker thread, after ``read_bodies()`` read what it needs.
+
+    Read again when a refresh changed skills between the reads and the work
+    (:class:`BodiesNotRead`); :func:`skill_body` in ``work`` reads on this event loop.
+    """
+    token = _LOOP.set(asyncio.get_running_loop())  # to_thread copies the context
+    try:
+        for attempt in range(_ATTEMPTS):
+            await read_bodies()
+            try:
+                return await asyncio.to_thread(work)
+            except BodiesNotRead:
+                if attempt == _ATTEMPTS - 1:
+                    raise
+    finally:
+        _LOOP.reset(token)
+    raise AssertionError("unreachable")
+
+
+def skill_body(catalog: SkillCatalog, name: str) -> str | None:
+    """A loaded skill's instructions; ``None`` when it is gone or can no longer be read.
+
+    A body the catalog does not hold is read, checked, on the event loop of the
+    :func:`run_with_bodies` that runs this thread.
+
+    Raises:
+        BodiesNotRead: The catalog does not hold it, outside :func:`run_with_bodies`.
+    """
+    entry = catalog.snapshot.loaded.get(name)
+    if entry is None or not entry.loaded:
+        return None
+    if not entry.raw:
+        loop = _LOOP.get()
+        if loop is None or _in_event_loop():
+            raise BodiesNotRead(
+                f"{catalog.backend.location} does not hold the body of {name!r}: select with "
+                "the async adapters (AutoSkillsPlugin, SkillContextProvider) or run_selection()"
+            )
+        try:
+            entry = asyncio.run_coroutine_threadsafe(catalog.with_body(entry), loop).result()
+        except StorageError as exc:
+            logger.warning("%s: left out, its body could not be read: %s", entry.location, exc)
+            return None
+    return entry.body.strip()
+
+
+def _held(entry: CatalogEntry) -> bool:
+    """Whether a skill's value is derived from what its entry holds, with no read.
+
+    True for an entry holding its SKILL.md, and for one its source listed (ranked by its
+    metadata alone: its SKILL.md is fetched only when the skill is used).
+    """
+    return bool(entry.raw) or entry.listed is not None
+
+
+def _key(entry: CatalogEntry) -> Key:
+    """What tells one entry's content from another's: folder, fingerprint, location, hash."""
+    return entry.name, entry.fingerprint, entry.location, entry.digest
+
+
 def _same(before: CatalogEntry, after: CatalogEntry) -> bool:
     """The same skill content: the same entry, or a touched file with equal bytes."""
     return before is after or before.same_content(after)
+
+
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True

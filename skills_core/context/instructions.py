@@ -1,14 +1,10 @@
 """A project's instruction files as skills: ``SkillCatalog(instruction_skills("."))``.
 
-One feature, one home per layer: the backend, which walks the project and hands over bytes,
-is :class:`backends.instruction_files.InstructionFilesBackend`; turning a convention file
-without frontmatter into a SKILL.md is :mod:`skills_core.format.parsing`';
-:func:`instruction_skills` joins the two, so the catalog loads the project incrementally (a
-refresh walks it once, compares fingerprints and re-reads only the files that changed).
-
-:func:`instruction_documents` describes each loaded document as adk-rust's index does: a
-SHA-256 of the file, its modification time, and an id made of the normalised name and the
-first 12 hex digits of the hash.
+:func:`instruction_skills` joins the backend that walks the project
+(:class:`backends.instruction_files.InstructionFilesBackend`) and the conversion of a
+convention file into a SKILL.md (:mod:`skills_core.format.parsing`), so a refresh
+re-reads only the files that changed. :func:`instruction_documents` describes each loaded
+document as adk-rust's index does.
 """
 
 from __future__ import annotations

@@ -1,35 +1,25 @@
 """Ranked search: BM25F over the name, description, tags and whole body of every skill.
 
-Requests are cut into *terms* (:func:`~skills_core.context.tokens.search_terms`: Snowball
-English stems, without stopwords, one-letter tokens or contraction fragments). A term found in
-a skill counts ``3`` times per name occurrence, twice per description or tag occurrence, and
-once per body occurrence of a word sharing its stem, divided by the body's length against the
-catalog's average (``1 - B + B * length / average``, BM25's length normalisation, so a 40 KB
-skill does not win every request by holding every word). The sum is saturated (``K1 = 1.2``)
-and weighted by the term's inverse document frequency.
+Requests are cut into terms (:func:`~skills_core.context.words.search_terms`: stems, without
+stopwords). A term counts ``3`` times per name occurrence, twice per description or tag
+occurrence, and once per body occurrence of a word sharing its stem, divided by the body's
+length against the catalog's average (``1 - B + B * length / average``); the sum is saturated
+(``K1``) and weighted by the term's inverse document frequency. A score is the share of the
+request's attainable weight a skill covers, between 0 and 1, so words no skill holds lower
+every score.
 
-The score is the share of the request's attainable weight a skill covers, between 0 and 1:
-words no skill contains lower every score, so "book a table for two" scores low even where one
-skill mentions tables. Each match carries a ``strength``: ``strong`` above the catalog's own
-bar (:mod:`skills_core.context.calibration`), ``weak`` at or below it. By default every skill
-sharing a term with the request is a candidate; mechanisms that act without the model keep
-strong matches only (:func:`~skills_core.context.selection.confident`).
+Each match is ``strong`` above the catalog's own bar, ``weak`` at or below it. The bar is what
+:data:`CHANCE_REQUESTS` requests made by chance reach at the :data:`CHANCE_QUANTILE` quantile:
+each pairs a distinctive term of a skill drawn at random (fixed seed) with a word no skill
+holds, as requests no skill fits usually look ("a joke about *notes*"). Mechanisms acting
+without the model keep strong matches only
+(:func:`~skills_core.context.selection.confident`).
 
-Indexing a skill is stemming its name, description and tags, and counting its body's plain
-words (:mod:`skills_core.context.body_words`, in C where the extension was built); its counts
-never depend on other skills, so a refresh that changes 1 skill of 10,000 re-indexes that one.
-Name and description terms, and body words, are posted when indexed. A query term's body
-holders are the skills holding a body word that shares its stem (the term with common
-endings, :func:`~skills_core.context.tokens.stem_forms`, those some skill holds whose stem is
-the term); each term's scores are kept until the catalog next changes.
-
-Whole bodies are indexed whatever the catalog keeps. Where it holds no SKILL.md bodies
-(``keep_bodies=False``, or skills restored from the persistent cache), :meth:`~SkillSearchIndex.
-search_async` first reads the bodies of the skills to (re-)index through the catalog, 16 at a
-time (:mod:`skills_core.context.body_reads`), and the index keeps their word counts, not their
-text. A synchronous :meth:`~SkillSearchIndex.search` never reads storage: when skills to index
-hold no body it raises :class:`~skills_core.context.body_reads.BodiesNotRead` (await
-:meth:`~SkillSearchIndex.read_bodies` first, or use ``search_async``).
+A skill's index never depends on other skills, so a refresh that changes 1 skill of 10,000
+re-indexes that one. Where the catalog holds no bodies, :meth:`SkillSearchIndex.search_async`
+reads them first (:mod:`skills_core.context.derived`); a synchronous
+:meth:`~SkillSearchIndex.search` never reads storage and raises
+:class:`~skills_core.context.derived.BodiesNotRead` instead.
 """
 
 from __future__ import annotations
@@ -46,10 +36,7 @@ from typing import TypeVar
 
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
-from skills_core.context.body_reads import run_with_bodies
-from skills_core.context.body_words import WordCounts, new_postings
-from skills_core.context.calibration import RECALIBRATE_SHARE, strong_bar
-from skills_core.context.derived import DerivedSkills
+from skills_core.context.derived import DerivedSkills, run_with_bodies
 from skills_core.context.selection import (
     MAX_QUERY_CHARS,
     STRONG,
@@ -64,7 +51,7 @@ from skills_core.context.selection import (
     select_skills,
     skill_tags,
 )
-from skills_core.context.tokens import TERMS, search_terms, stem_forms
+from skills_core.context.words import TERMS, WordCounts, new_postings, search_terms, stem_forms
 from skills_core.format.models import SkillMetadata
 
 R = TypeVar("R")
@@ -85,6 +72,18 @@ first 1,000 (each term new to the index looks up its stem's forms once)."""
 
 MAX_KEPT_HOLDERS = 1_000_000
 """How many (term, skill) scores searches keep between catalog changes, in all."""
+
+CHANCE_REQUESTS = 32
+CHANCE_QUANTILE = 0.9
+DISTINCTIVE_SHARE = 0.1
+"""A chance request's term is held by at most this share of the skills (at least by one): a
+word nearly every skill holds tells nothing."""
+DRAWS = 8
+"""Draws per chance request at most, to find a distinctive term."""
+RECALIBRATE_SHARE = 0.05
+"""The bar is set again once this share of the catalog's skills was added or removed."""
+UNKNOWN = "no skill holds this"
+"""A term no skill can hold (terms never contain spaces)."""
 
 SEARCH_POLICY = SelectionPolicy(top_k=5)
 """The default policy of ranked search: the five best skills sharing a term with the request."""
@@ -267,15 +266,24 @@ class SkillSearchIndex:
 
     def _strong_bar(self) -> float:
         if self._bar is None or self._changes > RECALIBRATE_SHARE * len(self._indexed):
-            skills = list(self._indexed.values())
-            self._bar = strong_bar(
-                len(skills),
-                lambda rng: self._chance_term(rng.choice(skills), rng),
-                lambda term: len(self._saturated(term)),
-                self._best_score,
-            )
+            self._bar = self._calibrate()
             self._changes = 0
         return self._bar
+
+    def _calibrate(self) -> float:
+        """The chance requests' best scores at :data:`CHANCE_QUANTILE` (0 without any)."""
+        skills = list(self._indexed.values())
+        rng = random.Random(0)
+        limit = max(1, int(DISTINCTIVE_SHARE * len(skills)))
+        best: list[float] = []
+        for _ in range(CHANCE_REQUESTS * DRAWS if skills else 0):
+            term = self._chance_term(rng.choice(skills), rng)
+            if term and len(self._saturated(term)) <= limit:
+                best.append(max(self._scores(Counter([term, UNKNOWN])).values(), default=0.0))
+                if len(best) == CHANCE_REQUESTS:
+                    break
+        best.sort()
+        return best[min(len(best) - 1, int(CHANCE_QUANTILE * len(best)))] if best else 0.0
 
     def _chance_term(self, skill: IndexedSkill, rng: random.Random) -> str:
         """A term of ``skill`` drawn at random: one of its head's or its body's, stemmed."""
@@ -286,9 +294,6 @@ class SkillSearchIndex:
         if at < heads:
             return list(skill.head)[at]
         return TERMS[self._words.word(skill.body, at - heads)]
-
-    def _best_score(self, terms: Counter[str]) -> float:
-        return max(self._scores(terms).values(), default=0.0)
 
     def _sync(self) -> None:
         added, removed = self._skills.sync()

@@ -1,21 +1,15 @@
-"""select_skills: the adk-rust ``adk-skill`` selector, score for score.
+"""What every selector shares, and ``select_skills``: adk-rust's ``adk-skill`` scorer, exactly.
 
-For each query token (a word repeated in the query counts each time) a skill earns +4.0 when
-the token is in its name, +2.5 in its description, +2.0 in its tags and +1.0 in its body, each
-field taken as a set of tokens (:mod:`skills_core.context.tokens`); the sum is divided by the
-square root of the number of distinct body tokens (at least 1). Skill ``code-search``,
-described "Search Rust code with rg", tagged ``[code, search]``, body "Use rg --files then
-rg." scores 5.5 for "search rust codebase" and 12.75 for "search search code".
+For each query token (repeats counted) a skill earns +4.0 when the token is in its name, +2.5
+in its description, +2.0 in its tags and +1.0 in its body, each field taken as a set of tokens
+(:func:`~skills_core.context.words.tokenize`); the sum is divided by the square root of the
+number of distinct body tokens (at least 1). Skill ``code-search``, described "Search Rust
+code with rg", tagged ``[code, search]``, body "Use rg --files then rg." scores 5.5 for "search
+rust codebase". Only a query's first :data:`MAX_QUERY_CHARS` characters are read.
 
-The crate adds per token; here each distinct token is looked up once per field and weighted by
-its count, which gives the same floats (every partial sum is a multiple of 0.5, exact in a
-double). Only the first :data:`MAX_QUERY_CHARS` characters of a query are read, so a skill
-costs at most a set intersection per field whatever the message's length.
-
-Tag filters come first (an excluded tag wins over an included one; tags compare
-case-insensitively), then scores below ``min_score`` go, then the rest sort by score
-(highest first), name and location, and the first ``top_k`` are kept. For large catalogs and
-free-text questions, :mod:`skills_core.context.search` ranks better.
+Tag filters come first (an excluded tag wins; tags compare case-insensitively), then scores
+below ``min_score`` go, then the best ``top_k`` are kept, by score and then name. Ranked search
+(:mod:`skills_core.context.search`) ranks free-text requests better.
 """
 
 from __future__ import annotations
@@ -30,7 +24,7 @@ from typing import Literal
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.context.derived import DerivedSkills
-from skills_core.context.tokens import tokenize, tokenize_bytes
+from skills_core.context.words import tokenize, tokenize_bytes
 from skills_core.format.models import SkillMetadata
 
 MIN_SCORE = 1.0
@@ -230,14 +224,16 @@ def select_skills(
     if policy.top_k <= 0 or (not tokens and not tags.include):
         return []
     min_score = MIN_SCORE if policy.min_score is None else policy.min_score
-    matches = [
-        skill.match(score)
+    kept = [
+        (skill, score)
         for skill in lexical_skills(catalog).values()
         if tags.allows(skill.tags)
         for score in (skill.score(tokens),)
         if score >= min_score
     ]
-    return ranked(matches, policy.top_k)
+    skills = {skill.name: skill for skill, _ in kept}
+    best = ranked_scores({skill.name: score for skill, score in kept}, policy.top_k)
+    return [skills[name].match(score) for name, score in best]
 
 
 def model_choices(
@@ -271,17 +267,11 @@ def confident(matches: Iterable[SkillMatch], policy: SelectionPolicy | None) -> 
     return [match for match in matches if match.strength != WEAK]
 
 
-def ranked(matches: Iterable[SkillMatch], top_k: int) -> list[SkillMatch]:
-    """The best ``top_k`` matches: highest score first, then by name, then by location."""
-    return sorted(matches, key=lambda match: (-match.score, match.name, match.location))[:top_k]
-
-
 def ranked_scores(scores: Mapping[str, float], top_k: int) -> list[tuple[str, float]]:
-    """:func:`ranked` on ``{name: score}`` of one catalog, as ``(name, score)`` pairs.
+    """The best ``top_k`` of ``{name: score}``: highest score first, then by name.
 
-    It ranks before any match is made, and sorts only the skills scoring at least the
-    ``top_k``-th best score: a search thousands of skills answer sorts a few and makes ``top_k``
-    matches.
+    Only the skills scoring at least the ``top_k``-th best score are sorted, and matches are
+    made for the ``top_k`` kept alone.
     """
     if len(scores) <= top_k or top_k <= 0:
         pairs = list(scores.items())

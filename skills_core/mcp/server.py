@@ -73,8 +73,7 @@ from backends.mcp.wire import (
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport
 from skills_core.catalog.watch import refresh_triggers
-from skills_core.context.budget import ListingPolicy, visible_names
-from skills_core.context.shown_order import ShownOrder
+from skills_core.context.budget import ListingPolicy, ShownOrder, visible_names
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published, skill_root
 from skills_core.tool_table import skill_name_enum
 from skills_core.tools.content import as_text, guess_mime_type
@@ -106,7 +105,7 @@ class SkillServer:
         page_size: Skills per ``skills/list`` page, children per ``resources/directory/read`` page.
         listing: What ``list_skills`` lists and in how many characters (default: every
             skill, whole, as the ADK toolset's default); over a ``budget`` it degrades as
-            :mod:`skills_core.context.fitting` says, its note pointing to the tools served.
+            :mod:`skills_core.context.budget` says, its note pointing to the tools served.
             ``search_skills`` is offered unless its ``search`` is ``False``.
         loading: What ``load_skill`` and ``load_skill_resource`` return
             (:class:`~skills_core.tools.LoadPolicy`: longer skills come in parts).

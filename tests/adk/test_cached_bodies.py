@@ -19,8 +19,8 @@ from skills_core import SkillCatalog
 from skills_core.adk import AutoSkillsPlugin, Listing, SkillsToolset
 from skills_core.adk.modes import SkillContextProvider, agent_tool_registry
 from skills_core.catalog.cache_store import CatalogCache
-from skills_core.context.coordinator import ContextCoordinator, CoordinatorConfig
 from skills_core.context.selection import SelectionPolicy
+from skills_core.context.turns import ContextCoordinator, CoordinatorConfig
 from tests.adk.scripted import (
     Conversation,
     ScriptedLlm,

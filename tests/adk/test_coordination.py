@@ -12,8 +12,8 @@ from backends import MemoryBackend
 from skills_core import SkillCatalog
 from skills_core.adk import SkillsToolset
 from skills_core.adk.modes import SkillContextProvider, agent_tool_registry
-from skills_core.context.coordinator import ByQuery, ByTag, ContextCoordinator, CoordinatorConfig
 from skills_core.context.selection import SelectionPolicy
+from skills_core.context.turns import ByQuery, ByTag, ContextCoordinator, CoordinatorConfig
 from tests.adk.scripted import (
     Conversation,
     ScriptedLlm,

@@ -17,15 +17,15 @@ from backends import MemoryBackend
 from skills_core import SkillCatalog
 from skills_core.adk import AutoSkillsPlugin
 from skills_core.adk.modes import SkillContextProvider
-from skills_core.context.coordinator import (
+from skills_core.context.search import rank_skills
+from skills_core.context.selection import SelectionPolicy, Selector, select_skills
+from skills_core.context.turns import (
     ByQuery,
     ByTag,
     ContextCoordinator,
     CoordinatorConfig,
     ToolMap,
 )
-from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, Selector, select_skills
 from tests.adk.scripted import Conversation, ScriptedLlm, say
 from tests.context.test_user_only import DEPLOY, SKILLS, every_skill
 

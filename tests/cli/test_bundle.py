@@ -15,8 +15,8 @@ import pytest
 
 from backends import open_backend
 from skills_core import SkillCatalog
-from skills_core.cli import progress
-from skills_core.cli.progress import progress_bar
+from skills_core.cli import output
+from skills_core.cli.output import progress_bar
 from skills_core.cli.source import EXAMPLES
 from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RENAMED, STRICTLY_INVALID, RunCli
 from tests.cli.test_subprocess import ROOT, skillfs
@@ -271,7 +271,7 @@ def test_a_progress_bar_is_drawn_when_stderr_is_a_terminal(tmp_path: Path) -> No
     stdout, _ = process.communicate(timeout=60)
     assert process.returncode == 0
     assert drawn.startswith(b"\r[")
-    assert drawn.endswith(b"\r[" + b"#" * progress.WIDTH + b"] 4/4 skills\r\n")
+    assert drawn.endswith(b"\r[" + b"#" * output.BAR_WIDTH + b"] 4/4 skills\r\n")
     assert stdout.startswith(b"wrote ")
 
 
@@ -292,7 +292,7 @@ def test_the_bar_redraws_at_most_ten_times_a_second_and_always_shows_the_end(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     clock = Clock()
-    monkeypatch.setattr(progress.time, "monotonic", clock)
+    monkeypatch.setattr(output.time, "monotonic", clock)
     stream = Terminal()
     with progress_bar(stream) as bar:
         assert bar is not None

@@ -147,7 +147,7 @@ def test_unsupported_scheme_is_one_line_on_stderr_and_exit_2(cli: RunCli) -> Non
 
 
 def test_ctrl_c_exits_130_without_a_traceback(cli: RunCli, monkeypatch: pytest.MonkeyPatch) -> None:
-    import skills_core.cli.commands.list as list_command
+    import skills_core.cli.commands.reading as list_command
 
     def interrupted(url: str | None) -> None:
         raise KeyboardInterrupt

@@ -81,7 +81,7 @@ def test_command_help_imports_only_that_command(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert "--json" in result.stdout
     commands = {module for module in modules if module.startswith("skills_core.cli.commands.")}
-    assert commands == {"skills_core.cli.commands.list"}
+    assert commands == {"skills_core.cli.commands.reading"}
     assert not any(module.startswith("google.adk") for module in modules)
 
 

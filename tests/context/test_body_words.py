@@ -12,16 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skills_core.context import body_words
-from skills_core.context.body_words import (
+from skills_core.context import words
+from skills_core.context.words import (
     NATIVE,
+    SHELVES,
     Postings,
     PythonPostings,
     WordCounts,
     new_postings,
+    tokenize_bytes,
 )
-from skills_core.context.shelves import SHELVES
-from skills_core.context.tokens import tokenize_bytes
 from tests.support.examples import examples
 
 IMPLEMENTATIONS: list[Callable[[], Postings]] = [PythonPostings]
@@ -51,11 +51,11 @@ def test_the_extension_is_built_where_a_c_compiler_is() -> None:
     if shutil.which("cc") or shutil.which("gcc"):
         assert NATIVE is not None
         assert type(new_postings()) is NATIVE
-    body_words.NATIVE, native = None, body_words.NATIVE
+    words.NATIVE, native = None, words.NATIVE
     try:
         assert type(new_postings()) is PythonPostings
     finally:
-        body_words.NATIVE = native
+        words.NATIVE = native
 
 
 def test_a_body_is_cut_as_tokenize_cuts_it(postings: Postings) -> None:
@@ -248,8 +248,7 @@ def test_the_twin_visits_only_the_shelves_holding_a_word() -> None:
     postings = PythonPostings()
     body = b"Words every skill holds, about setup and steps. " * 40
     postings.add({f"s{i:05d}": postings.count(body + f" id{i}x.".encode()) for i in range(10_000)})
-    shelves = postings._shelves
     for i in range(0, 10_000, 1_000):
-        before = shelves.visited
+        before = postings.visited
         assert postings.counts([f"id{i}x"]) == {f"s{i:05d}": 1}
-        assert shelves.visited - before <= 2 * 10_000 // SHELVES  # one shelf, with slack
+        assert postings.visited - before <= 2 * 10_000 // SHELVES  # one shelf, with slack

@@ -10,8 +10,13 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, rule
 
-from skills_core.context.body_words import NATIVE, Postings, PythonPostings, WordCounts
-from skills_core.context.tokens import tokenize_bytes
+from skills_core.context.words import (
+    NATIVE,
+    Postings,
+    PythonPostings,
+    WordCounts,
+    tokenize_bytes,
+)
 from tests.support.examples import examples
 
 # Words of 1 to 17 bytes and past the 64 a lookup copies on the stack, split by ASCII and UTF-8.

@@ -9,17 +9,15 @@ import pytest
 from backends import MemoryBackend
 from skills_core import SkillCatalog, SkillMetadata
 from skills_core.context.budget import (
+    MIN_DESCRIPTION_CHARS,
+    FittedCatalog,
     ListingPolicy,
     SkillFilter,
     catalog_prompt,
-    skills_listing,
-)
-from skills_core.context.fitting import (
-    MIN_DESCRIPTION_CHARS,
-    FittedCatalog,
     fit_catalog,
     one_line,
     shorten,
+    skills_listing,
 )
 from skills_core.tools.factory import SkillTools
 from tests.context.lookalikes import lookalike_catalog, named_in, note_of

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.coordinator import (
+from skills_core.context.search import rank_skills
+from skills_core.context.selection import SelectionPolicy, Selector, select_skills
+from skills_core.context.turns import (
     ByName,
     ByQuery,
     ByTag,
@@ -18,8 +20,6 @@ from skills_core.context.coordinator import (
     ToolMap,
     ValidationMode,
 )
-from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, Selector, select_skills
 from tests.context.catalogs import (
     CODE_SEARCH,
     HOSTILE,

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skills_core.context.injection import (
+from skills_core.context.search import rank_skills
+from skills_core.context.selection import SelectionPolicy, select_skills
+from skills_core.context.turns import (
     apply_skill_injection,
     message_text,
     select_skill_prompt_block,
 )
-from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, select_skills
 from tests.context.catalogs import (
     CODE_SEARCH,
     HOSTILE,

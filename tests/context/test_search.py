@@ -11,7 +11,7 @@ import pytest
 from benchmarks.selection_queries import FITTING, NOTHING_FITS
 from benchmarks.selection_skills import domain_skills
 from skills_core import SkillCatalog
-from skills_core.context import body_words
+from skills_core.context import words
 from skills_core.context.search import (
     MAX_QUERY_TERMS,
     SEARCH_POLICY,
@@ -20,7 +20,7 @@ from skills_core.context.search import (
     search_index,
 )
 from skills_core.context.selection import STRONG, WEAK, SelectionPolicy, confident, select_skills
-from skills_core.context.tokens import search_terms
+from skills_core.context.words import search_terms
 from tests.context.catalogs import CODE_SEARCH, RELEASE_NOTES, Skills, catalog_of, skill
 
 EXAMPLES = Path(__file__).parents[2] / "skills_core" / "examples"
@@ -31,7 +31,7 @@ EVERYTHING = SelectionPolicy(top_k=100, min_score=0.0)
 def postings_built(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test runs on the C postings and again on their pure-Python twin."""
     if request.param == "python":
-        monkeypatch.setattr(body_words, "NATIVE", None)
+        monkeypatch.setattr(words, "NATIVE", None)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from skills_core.context.selection import (
     select_skills,
     skill_tags,
 )
-from skills_core.context.tokens import tokenize
+from skills_core.context.words import tokenize
 from tests.context.catalogs import CODE_SEARCH, RELEASE_NOTES, Skills, catalog_of, skill
 from tests.support.examples import examples
 

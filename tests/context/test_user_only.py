@@ -8,10 +8,14 @@ from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.context.budget import catalog_prompt
-from skills_core.context.coordinator import ContextCoordinator, CoordinatorConfig, ToolMap
-from skills_core.context.injection import select_skill_prompt_block
 from skills_core.context.search import rank_skills
 from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, select_skills
+from skills_core.context.turns import (
+    ContextCoordinator,
+    CoordinatorConfig,
+    ToolMap,
+    select_skill_prompt_block,
+)
 from skills_core.tools import SkillTools
 
 DEPLOY = (

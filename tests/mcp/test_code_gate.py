@@ -26,13 +26,13 @@ from skills_core.adk import AutoSkillsPlugin, SkillContextProvider, SkillsToolse
 from skills_core.adk.testing import Step
 from skills_core.catalog.approvals import ApprovalStore
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.coordinator import (
+from skills_core.context.selection import SelectionPolicy
+from skills_core.context.turns import (
     ContextCoordinator,
     CoordinatorConfig,
     ToolMap,
     ValidationMode,
 )
-from skills_core.context.selection import SelectionPolicy
 from skills_core.tools import ScriptPolicy, SkillTools
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say, system_text
 from tests.adk.test_script_approvals import project_skills

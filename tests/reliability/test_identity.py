@@ -16,7 +16,7 @@ from backends import LocalBackend, MemoryBackend
 from backends.errors import SkillNotFoundError
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
-from skills_core.context.injection import skill_body
+from skills_core.context.derived import skill_body
 from skills_core.tools.factory import SkillTools
 
 LIGATURE = "\ufb01le"  # "ﬁle": NFKC turns the ligature into "fi"

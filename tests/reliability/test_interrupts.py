@@ -43,7 +43,7 @@ runpy.run_module("skills_core.cli", run_name="__main__", alter_sys=True)
     [
         "skills_core.cli.app",  # the entry point
         "argparse",  # building the parser
-        "skills_core.cli.commands.watch",  # the command's module
+        "skills_core.cli.commands.reading",  # the command's module
         "skills_core.catalog.catalog",  # the catalog and backends
         "skills_core.catalog.watch",  # the watcher, imported in a worker thread
     ],

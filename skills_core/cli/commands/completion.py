@@ -28,7 +28,7 @@ ParserBuilder = Callable[[str | None], tuple[argparse.ArgumentParser, Any]]
 """Builds the parser with the arguments of one command (``skills_core.cli.app.build_parser``)."""
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
+def configure_completion(parser: argparse.ArgumentParser) -> None:
     """Add the shell."""
     parser.add_argument("shell", choices=SHELLS, help="the shell to complete skillfs in")
     parser.epilog = (
@@ -37,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def run_completion(args: argparse.Namespace) -> int:
     """Print the script that makes the shell complete ``skillfs``."""
     print(shellcode(["skillfs"], shell=args.shell))
     return exits.OK
@@ -52,3 +52,6 @@ def complete(build_parser: ParserBuilder) -> None:
     command = next((word for word in words[start:] if not word.startswith("-")), None)
     parser, _ = build_parser(command)
     argcomplete.autocomplete(parser)
+
+
+HANDLERS = {"completion": (configure_completion, run_completion)}

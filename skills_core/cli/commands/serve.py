@@ -19,11 +19,16 @@ import sys
 from typing import TYPE_CHECKING
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.cli import exits, running
-from skills_core.cli.arguments import characters, host, port, positive_seconds, url_path
-from skills_core.cli.output import plural, print_problems
+from skills_core.cli import exits, source
+from skills_core.cli.app import characters, host, port, positive_seconds, url_path
+from skills_core.cli.output import (
+    PrintableFormatter,
+    plural,
+    print_message,
+    print_problems,
+    printable,
+)
 from skills_core.cli.source import add_cache_flag, add_lock_flag, add_url_argument, open_root
-from skills_core.cli.terminal import PrintableFormatter, print_message, printable
 from skills_core.context.budget import ListingPolicy
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, LoadPolicy
 
@@ -107,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     handler.setFormatter(PrintableFormatter("warning: %(message)s"))
     logging.getLogger("skillfs.mcp").addHandler(handler)
     try:
-        return running.run(_serve(server, args))
+        return source.run(_serve(server, args))
     except KeyboardInterrupt:
         return exits.OK
 
@@ -163,3 +168,6 @@ def _reason(exc: OSError) -> str:
 
 def _say(message: str) -> None:
     print(printable(message), file=sys.stderr, flush=True)
+
+
+HANDLERS = {"serve": (configure, run)}

@@ -1,38 +1,42 @@
-r"""ContextCoordinator (adk-rust's): a skill's instructions and the tools they name, together.
+r"""A skill chosen for a turn without the model: injected before a message, or coordinated.
 
-A skill that says "use ``transfer_call``" must never reach a model that has no such tool.
-The coordinator scores skills, resolves each candidate's ``allowed-tools`` through a
-:class:`ToolRegistry` and keeps the first candidate that can be served: in strict mode (the
-default) every listed tool must resolve, in permissive mode the tools that resolve are bound
-and the rest are left out. The result, a :class:`SkillContext`, carries the system
-instruction, the tools to bind and why this skill was chosen.
+Both pick the best of a selector's :func:`~skills_core.context.selection.model_choices`
+(ranked search by default; ``select_skills`` for adk-rust's scores) and frame its body in a
+block whose delimiters inside the name, description and body are neutralised
+(:func:`escape_block_delimiters`), so a skill can neither end its block nor open another.
 
-The instruction is the crate's, these parts joined by a blank line::
+**Injection** (adk-rust's ``SkillInjector``): a user message with text gets the top skill's
+block, ``[skill:<name>]\n<body cut to max_chars>\n[/skill]``, and a blank line before its
+first text part (the query is its text parts joined by ``"\n"``). Messages are any objects
+shaped like google-genai's ``Content``, so no model SDK is needed. (The crate writes the whole
+query into the first part and keeps the others, so the model reads them twice; here each is
+read once.)
+
+**The coordinator** (adk-rust's ``ContextCoordinator``): a skill that says "use
+``transfer_call``" must never reach a model without that tool. It resolves each candidate's
+``allowed-tools`` through a :class:`ToolRegistry` and keeps the first that can be served:
+strict mode (default) needs every tool, permissive mode binds those that resolve. An entry
+names a tool exactly; a rule such as ``Bash(git:*)`` binds ``Bash`` when no tool has the
+rule's name. Its instruction is the crate's, parts joined by a blank line::
 
     [skill:<name>]
     # <name>\n<description>
     You have access to the following tools: a, b.      (only when tools are bound)
     ## Instructions\n<body>                             (a body over the cap is cut and
     [/skill]                                            gets "\n[... truncated]")
-
-Block delimiters inside the name, description and body are neutralised
-(:func:`~skills_core.context.injection.escape_block_delimiters`): a skill cannot end its block.
-
-An ``allowed-tools`` entry names a tool exactly; a Claude-style rule such as ``Bash(git:*)``
-binds the tool ``Bash`` when no tool is named ``Bash(git:*)``.
 """
 
 from __future__ import annotations
 
 import enum
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic, Protocol, TypeVar
 
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.body_reads import skill_body
-from skills_core.context.injection import escape_block_delimiters
+from skills_core.context.derived import skill_body
 from skills_core.context.search import rank_skills
 from skills_core.context.selection import (
     SelectionPolicy,
@@ -42,6 +46,99 @@ from skills_core.context.selection import (
     skill_tags,
 )
 from skills_core.format.matching import split_call
+
+DEFAULT_MAX_INJECTED_CHARS = 2_000
+"""adk-rust's default cut of an injected body."""
+
+
+class TextPart(Protocol):
+    """A message part that may hold text."""
+
+    text: str | None
+
+
+class Message(Protocol):
+    """A chat message: google-genai's ``types.Content`` fits."""
+
+    @property
+    def role(self) -> str | None:
+        """Who sent it: ``"user"``, ``"model"``..."""
+
+    @property
+    def parts(self) -> Sequence[TextPart] | None:
+        """Its parts, text or not."""
+
+
+_DELIMITER = re.compile(r"\[(?=\s*/?\s*skill\b)", re.IGNORECASE)
+
+
+def escape_block_delimiters(text: str) -> str:
+    r"""``text`` with anything read as a skill block delimiter neutralised by a backslash.
+
+    Every ``[`` followed by the word ``skill`` or ``/skill`` (any letter case, spaces allowed
+    inside the bracket) gets one: ``[skill:x]`` becomes ``[\skill:x]`` and ``[/skill]``
+    ``[\/skill]``. So a skill's name, description or body can neither close its block,
+    letting what follows read as the user's words, nor open another.
+    """
+    return _DELIMITER.sub(r"[\\", text)  # a template's two backslashes write one
+
+
+def prompt_block(name: str, body: str, max_chars: int) -> str:
+    r"""``[skill:<name>]\n<body cut to max_chars characters>\n[/skill]``, delimiters escaped."""
+    name, body = escape_block_delimiters(name), escape_block_delimiters(body[:max_chars])
+    return f"[skill:{name}]\n{body}\n[/skill]"
+
+
+def select_skill_prompt_block(
+    catalog: SkillCatalog,
+    query: str,
+    policy: SelectionPolicy | None = None,
+    max_chars: int = DEFAULT_MAX_INJECTED_CHARS,
+    *,
+    selector: Selector = rank_skills,
+) -> tuple[SkillMatch, str] | None:
+    """The top match for ``query`` and its prompt block; ``None`` when nothing matches."""
+    for match in model_choices(selector, catalog, query, policy)[:1]:
+        body = skill_body(catalog, match.name)
+        if body is not None:  # None: removed by a refresh since it was selected
+            return match, prompt_block(match.name, body, max_chars)
+    return None
+
+
+def message_text(message: Message) -> str:
+    """The text parts of a message joined by newlines."""
+    return "\n".join(part.text for part in message.parts or () if part.text is not None)
+
+
+def apply_skill_injection(
+    message: Message,
+    catalog: SkillCatalog,
+    policy: SelectionPolicy | None = None,
+    max_chars: int = DEFAULT_MAX_INJECTED_CHARS,
+    *,
+    selector: Selector = rank_skills,
+) -> SkillMatch | None:
+    """Put the best skill's block before a user message, in place; see the module docstring.
+
+    A message with text has a text part to receive the block, so no part is ever added.
+
+    Returns:
+        The match injected, or ``None`` (message left as it was): not a user message, no
+        text, or no skill selected.
+    """
+    if message.role != "user":
+        return None
+    query = message_text(message)
+    if not query.strip():
+        return None
+    selected = select_skill_prompt_block(catalog, query, policy, max_chars, selector=selector)
+    if selected is None:
+        return None
+    match, block = selected
+    first = next(part for part in message.parts or () if part.text is not None)
+    first.text = f"{block}\n\n{first.text}"
+    return match
+
 
 DEFAULT_MAX_INSTRUCTION_CHARS = 8_000
 """adk-rust's default cap on the body in a system instruction."""
@@ -241,11 +338,7 @@ class ContextCoordinator(Generic[ToolT]):
         return None
 
     def _first(self, candidates: Iterable[SkillMatch]) -> SkillContext[ToolT] | None:
-        for candidate in candidates:
-            context = self._try(candidate)
-            if context is not None:
-                return context
-        return None
+        return next((c for c in map(self._try, candidates) if c is not None), None)
 
     def _try(self, match: SkillMatch) -> SkillContext[ToolT] | None:
         """``match`` with its tools bound, or ``None`` (strict and a tool is missing)."""
