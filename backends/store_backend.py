@@ -2,7 +2,7 @@
 
 :class:`~backends.fsspec_backend.FsspecBackend` (a folder of skills, or the index published in
 it) and :class:`~backends.bundle_backend.BundleBackend` (a zip bundle) take the same URL,
-options, retries and time budget, and open the storage the same way, lazily, through
+options, retries and deadline, and open the storage the same way, lazily, through
 :mod:`backends.remote`; they differ only in what they serve once it is open (``_serve``).
 """
 
@@ -17,7 +17,7 @@ from backends.base import Backend, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import FetchResult, export_state, fetch_many, import_state
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.remote.bundle_source import BundleSource
-from backends.remote.deadline import DEFAULT_TIMEOUT, TimeBudget
+from backends.remote.deadline import DEFAULT_TIMEOUT, Deadline
 from backends.remote.filesystem import RemoteFS
 from backends.remote.foreign_errors import Redactor
 from backends.remote.protocols import check_available, default_retry, prepare
@@ -65,7 +65,7 @@ class StoreBackend(AsyncResource):
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
-        self._budget = TimeBudget(timeout)
+        self._deadline = Deadline(timeout)
         self._spec = parse_source(url)
         self._redact = Redactor.for_source(url, storage_options)
         self._location = self._redact.url(url)
@@ -89,8 +89,8 @@ class StoreBackend(AsyncResource):
 
     @property
     def timeout(self) -> float | None:
-        """Seconds one storage operation may take, retries included (``None``: no budget)."""
-        return self._budget.timeout
+        """Seconds one storage operation may take, retries included (``None``: no deadline)."""
+        return self._deadline.timeout
 
     @property
     def is_bundle(self) -> bool:
@@ -177,7 +177,7 @@ class StoreBackend(AsyncResource):
                     location=location,
                     redact=self._redact,
                     retry=self._retry,
-                    budget=self._budget,
+                    deadline=self._deadline,
                 )
                 imported, self._imported = self._imported, None
                 self._served = await self._serve(fs, location, imported)

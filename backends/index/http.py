@@ -22,7 +22,7 @@ from backends.index.reader import Fetched, IndexBackend
 from backends.index.redirects import WEB, Credentials, get_following, origin
 from backends.index.verification import index_verifier
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
-from backends.remote.deadline import DEFAULT_TIMEOUT, TimeBudget
+from backends.remote.deadline import DEFAULT_TIMEOUT, Deadline
 from backends.remote.filesystem import RemoteFS
 from backends.remote.foreign_errors import Redactor
 from backends.remote.protocols import check_available, default_retry, prepare
@@ -61,7 +61,7 @@ class HttpTransport:
         credentials: Headers sent to the index's origin only.
         redact: Hides credentials in messages.
         retry: How transient failures are retried.
-        budget: How long one request may take, retries included.
+        deadline: How long one request may take, retries included.
     """
 
     def __init__(
@@ -72,14 +72,14 @@ class HttpTransport:
         credentials: Credentials,
         redact: Redactor,
         retry: RetryPolicy,
-        budget: TimeBudget,
+        deadline: Deadline,
     ) -> None:
         self._url = url
         self._options = dict(options)
         self._credentials = credentials
         self._redact = redact
         self._retry = retry
-        self._budget = budget
+        self._deadline = deadline
         self._fs: RemoteFS | None = None
         self._opening = asyncio.Lock()
 
@@ -204,7 +204,7 @@ class HttpTransport:
                     location=self.location,
                     redact=self._redact,
                     retry=self._retry,
-                    budget=self._budget,
+                    deadline=self._deadline,
                 )
             return self._fs
 
@@ -251,7 +251,7 @@ class HttpIndexBackend(IndexBackend):
         sequences: SequenceMemory | None = None,
         **storage_options: Any,
     ) -> None:
-        budget = TimeBudget(timeout)
+        deadline = Deadline(timeout)
         redact = Redactor.for_source(url, {**storage_options, "headers": dict(headers or {})})
         target = index_url(url)
         scheme = urlsplit(target).scheme.lower()
@@ -273,7 +273,7 @@ class HttpIndexBackend(IndexBackend):
             credentials=credentials,
             redact=redact,
             retry=retry or default_retry(scheme),
-            budget=budget,
+            deadline=deadline,
         )
         verifier = index_verifier(trusted_keys, sequences)
         super().__init__(transport, limits=limits, verifier=verifier)

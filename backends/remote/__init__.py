@@ -7,7 +7,7 @@ Modules, one concern each: :mod:`~backends.remote.urls` (what a URL names),
 :mod:`~backends.remote.local_reads` (``file://`` reads of regular files only),
 :mod:`~backends.remote.sessions` (closing sessions without blocking),
 :mod:`~backends.remote.foreign_errors` and :mod:`~backends.remote.retry` (foreign errors, one retry
-layer), :mod:`~backends.remote.deadline` (a time budget for every remote operation),
+layer), :mod:`~backends.remote.deadline` (a deadline for every remote operation),
 :mod:`~backends.remote.github` (one-request GitHub trees),
 :mod:`~backends.remote.fingerprints` and :mod:`~backends.remote.layout` (listing to skill
 folders), :mod:`~backends.remote.zipsafety` and :mod:`~backends.remote.tarsafety` (screened zip and

@@ -1,4 +1,4 @@
-"""A time budget for every remote storage operation, and a short pause after a stall.
+"""A deadline for every remote storage operation, and a short pause after a stall.
 
 Without one, a store that accepts connections and never answers held a refresh for about 62 s:
 s3fs's 15 s read timeout, once per attempt of four. Here each operation -- a listing, one
@@ -6,7 +6,7 @@ SKILL.md or resource read, a bundle's HEAD or download, an upload -- gets ``time
 in all, every attempt and backoff wait included, plus one second per MiB it transfers (so a big
 bundle on a slow link still arrives). When an operation runs out of time the store is taken to
 be stalled: for the next ``timeout`` seconds every operation fails at once instead of waiting
-again, so the other SKILL.md reads of that refresh do not each wait their own budget. A refresh
+again, so the other SKILL.md reads of that refresh do not each wait their own deadline. A refresh
 therefore ends within about ``timeout`` when the listing stalls, and within about twice that
 when the listing answered and the reads stall.
 """
@@ -26,7 +26,7 @@ DEFAULT_TIMEOUT = 10.0
 _SECONDS_PER_BYTE = 1 / (1024 * 1024)
 
 
-class TimeBudget:
+class Deadline:
     """Bounds every operation of one backend; see the module docstring.
 
     Args:
@@ -44,14 +44,14 @@ class TimeBudget:
         self._stalled_at: float | None = None
 
     def seconds(self, size: int | None = None) -> float | None:
-        """The budget of one operation that transfers ``size`` bytes."""
+        """The deadline of one operation that transfers ``size`` bytes."""
         if self.timeout is None:
             return None
         return self.timeout + (size or 0) * _SECONDS_PER_BYTE
 
     @asynccontextmanager
     async def bounded(self, *, location: str, size: int | None = None) -> AsyncIterator[None]:
-        """Run the body within the budget.
+        """Run the body within the deadline.
 
         Raises:
             StorageError: The body ran out of time, or the store stalled less than

@@ -17,7 +17,7 @@ fsspec's long-lived loop never die with a short-lived caller loop. Sync filesyst
 memory, local) run through fsspec's ``AsyncFileSystemWrapper``, one worker thread per call.
 
 fsspec itself is imported on first use, keeping it off the import path of the CLI and of
-local-only programs. Every call goes through one time budget (:mod:`backends.remote.deadline`),
+local-only programs. Every call goes through one deadline (:mod:`backends.remote.deadline`),
 one retry layer (:mod:`backends.remote.retry`) and one translation of foreign errors
 (:mod:`backends.remote.foreign_errors`).
 """
@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
 from backends.errors import MissingDependencyError, ResourceNotFoundError, StorageError
-from backends.remote.deadline import TimeBudget
+from backends.remote.deadline import Deadline
 from backends.remote.foreign_errors import IncompleteReadError, Redactor, raise_translated
 from backends.remote.gcs_credentials import with_credentials
 from backends.remote.github import recursive_tree
@@ -57,14 +57,14 @@ class RemoteFS:
         *,
         redact: Redactor,
         retry: RetryPolicy,
-        budget: TimeBudget,
+        deadline: Deadline,
     ) -> None:
         self._fs = fs
         self._wrapper = wrapper
         self._path = path
         self._redact = redact
         self._retry = retry
-        self._budget = budget
+        self._deadline = deadline
         if wrapper is None:  # a session on fsspec's loop: close it there, never blocking
             self._loop = io_loop(fs)
             weakref.finalize(self, close_soon, self._loop, fs)
@@ -78,9 +78,9 @@ class RemoteFS:
         location: str,
         redact: Redactor,
         retry: RetryPolicy,
-        budget: TimeBudget,
+        deadline: Deadline,
     ) -> RemoteFS:
-        """Build the filesystem for ``url`` in a worker thread, within the time budget.
+        """Build the filesystem for ``url`` in a worker thread, within the deadline.
 
         Raises:
             MissingDependencyError: The protocol's package is not installed.
@@ -91,14 +91,14 @@ class RemoteFS:
             return await asyncio.to_thread(_build, url, dict(options), location)
 
         try:
-            async with budget.bounded(location=location):
+            async with deadline.bounded(location=location):
                 fs, wrapper, path = await retrying(retry, build)
         except ImportError as exc:
             hint = install_hint(protocol_of(last_link(url)))
             raise MissingDependencyError(hint, location=location) from exc
         except Exception as exc:
             raise_translated(exc, location=location, redact=redact)
-        return cls(fs, wrapper, path, redact=redact, retry=retry, budget=budget)
+        return cls(fs, wrapper, path, redact=redact, retry=retry, deadline=deadline)
 
     @property
     def path(self) -> str:
@@ -261,9 +261,9 @@ class RemoteFS:
         missing: type[StorageError] = StorageError,
         size: int | None = None,
     ) -> Any:
-        """Run ``attempt`` with retries, within the budget, translating what it raises."""
+        """Run ``attempt`` with retries, within the deadline, translating what it raises."""
         try:
-            async with self._budget.bounded(location=location, size=size):
+            async with self._deadline.bounded(location=location, size=size):
                 return await retrying(self._retry, attempt)
         except Exception as exc:
             raise_translated(exc, location=location, redact=self._redact, missing=missing)

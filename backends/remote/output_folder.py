@@ -2,7 +2,7 @@
 
 A local file is replaced atomically (written beside it as ``.skillfs-<16 hex>.tmp``, flushed
 to disk, then renamed: :func:`~backends.local_files.replace_file`); anything else goes through
-fsspec, with skillfs's retries and one time budget per operation (10 s plus a second per MiB),
+fsspec, with skillfs's retries and one deadline per operation (10 s plus a second per MiB),
 16 files at a time.
 """
 
@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlsplit
 from backends.errors import ResourceNotFoundError, StorageError
 from backends.local_files import replace_file
 from backends.paths import check_relative_path
-from backends.remote.deadline import TimeBudget
+from backends.remote.deadline import Deadline
 from backends.remote.filesystem import RemoteFS
 from backends.remote.foreign_errors import Redactor
 from backends.remote.protocols import check_available, default_retry, prepare
@@ -58,15 +58,15 @@ class OutputFolder:
             yield cls(location, local=path, fs=None)
             return
         check_available(parse_source(url), location=location)
-        budget = TimeBudget()
-        target, options = prepare(url, storage_options, timeout=budget.timeout)
+        deadline = Deadline()
+        target, options = prepare(url, storage_options, timeout=deadline.timeout)
         fs = await RemoteFS.open(
             target,
             options,
             location=location,
             redact=redact,
             retry=default_retry(protocol),
-            budget=budget,
+            deadline=deadline,
         )
         try:
             yield cls(location, local=None, fs=fs)

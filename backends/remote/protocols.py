@@ -95,7 +95,7 @@ def prepare(
     is the one layer; s3fs's own loop is turned off when the filesystem is built), and
     ``max_concurrency=1`` so a GET is never preceded by a HEAD for the object's size. For
     GitHub: each request's timeout is the backend's ``timeout``, because its requests run in
-    worker threads that a budget cannot cancel (GithubFileSystem waits 60 s by default). For
+    worker threads that a deadline cannot cancel (GithubFileSystem waits 60 s by default). For
     HTTP: a ``user:password@`` in the URL moves into an ``Authorization`` header, because
     fsspec prints URLs in its errors and debug logs.
     """

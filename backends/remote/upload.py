@@ -12,7 +12,7 @@ async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
     """Create or replace the file at ``url`` with ``data``.
 
     A local path is replaced atomically (written beside it, then renamed); anything else is
-    uploaded through fsspec, with skillfs's retries and default time budget (10 s plus a
+    uploaded through fsspec, with skillfs's retries and default deadline (10 s plus a
     second per MiB).
 
     Args:
