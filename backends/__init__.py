@@ -37,10 +37,9 @@ if TYPE_CHECKING:
     from backends.local import LocalBackend
     from backends.mcp.backend import McpSkillsBackend
     from backends.memory import MemoryBackend
-    from backends.opener import open_backend
+    from backends.opener import open_backend, register_backend
     from backends.remote.retry import RetryPolicy
     from backends.resource import AsyncResource
-    from backends.schemes import register_backend
     from backends.scopes import project_backend
 
 _ERRORS = (
@@ -73,7 +72,7 @@ _LAZY = {
     "SkillRef": "backends.base",
     "open_backend": "backends.opener",
     "project_backend": "backends.scopes",
-    "register_backend": "backends.schemes",
+    "register_backend": "backends.opener",
     **dict.fromkeys(_ERRORS, "backends.errors"),
 }
 

@@ -16,9 +16,8 @@ from backends.index.document import INDEX_PATH
 from backends.index.redirects import WEB
 from backends.local import LocalBackend
 from backends.one_skill import open_skill_folder
-from backends.opener import open_backend
+from backends.opener import backend_factory, open_backend
 from backends.remote.urls import protocol_of
-from backends.schemes import backend_factory
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
