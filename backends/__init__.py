@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from backends.mcp.backend import McpSkillsBackend
     from backends.memory import MemoryBackend
     from backends.opener import open_backend, register_backend
-    from backends.remote.retry import RetryPolicy
+    from backends.remote.failures import RetryPolicy
     from backends.resource import AsyncResource
     from backends.scopes import project_backend
 
@@ -67,7 +67,7 @@ _LAZY = {
     "LocalBackend": "backends.local",
     "McpSkillsBackend": "backends.mcp.backend",
     "MemoryBackend": "backends.memory",
-    "RetryPolicy": "backends.remote.retry",
+    "RetryPolicy": "backends.remote.failures",
     "SkillDocument": "backends.base",
     "SkillRef": "backends.base",
     "open_backend": "backends.opener",

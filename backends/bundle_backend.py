@@ -21,7 +21,7 @@ class BundleBackend(StoreBackend):
     a new process too, given the state an earlier one exported, with the catalog cache);
     a changed archive is screened from its end record, then downloaded whole or, over
     ``limits.bundle_download_bytes``, read with ranged requests
-    (:mod:`backends.remote.bundle_source`). SKILL.md files and resources are inflated from
+    (:mod:`backends.remote.bundles`). SKILL.md files and resources are inflated from
     the archive of the last listing.
 
     Takes the arguments of :class:`~backends.store_backend.StoreBackend`.

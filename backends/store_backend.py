@@ -16,12 +16,9 @@ from typing import Any
 from backends.base import Backend, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import FetchResult, export_state, fetch_many, import_state
 from backends.limits import DEFAULT_LIMITS, Limits
-from backends.remote.bundle_source import BundleSource
-from backends.remote.deadline import DEFAULT_TIMEOUT, Deadline
-from backends.remote.filesystem import RemoteFS
-from backends.remote.foreign_errors import Redactor
-from backends.remote.protocols import check_available, default_retry, prepare
-from backends.remote.retry import RetryPolicy
+from backends.remote.bundles import BundleSource
+from backends.remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
+from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.source_backend import SourceBackend
 from backends.remote.urls import SourceSpec, parse_source
 from backends.resource import AsyncResource

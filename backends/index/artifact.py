@@ -1,8 +1,8 @@
 """One skill's artifact from an index, verified and screened: its SKILL.md, or an archive of it.
 
 An archive holds the skill's folder with its files at the root (``SKILL.md``, ``scripts/…``),
-as zip or tar.gz. It is screened exactly as zip bundles are (:mod:`backends.remote.zipsafety`,
-:mod:`backends.remote.tarsafety`): any member that is unsafe, a link, or past a limit refuses
+as zip or tar.gz. It is screened exactly as zip bundles are (:mod:`backends.remote.archives`,
+:mod:`backends.remote.archives`): any member that is unsafe, a link, or past a limit refuses
 the skill, with every reason named. The format comes from the ``Content-Type`` when it says
 one, else from the URL's extension, else from the archive's first bytes.
 """
@@ -16,9 +16,8 @@ from urllib.parse import urlsplit
 from backends.base import FileEntry
 from backends.errors import StorageError
 from backends.limits import Limits, check_size
+from backends.remote.archives import TarBundle, ZipBundle
 from backends.remote.layout import SkillFolder, StoredFile
-from backends.remote.tarsafety import TarBundle
-from backends.remote.zipsafety import ZipBundle
 
 ZIP = "zip"
 TAR_GZ = "tar.gz"

@@ -19,15 +19,12 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from backends.errors import ResourceNotFoundError, StorageError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH, SIGNATURE_SUFFIX
 from backends.index.reader import Fetched, IndexBackend
-from backends.index.redirects import WEB, Credentials, get_following, origin
+from backends.index.redirects import Credentials, get_following, origin
 from backends.index.verification import index_verifier
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
-from backends.remote.deadline import DEFAULT_TIMEOUT, Deadline
-from backends.remote.filesystem import RemoteFS
-from backends.remote.foreign_errors import Redactor
-from backends.remote.protocols import check_available, default_retry, prepare
-from backends.remote.retry import RetryPolicy
-from backends.remote.urls import SourceSpec
+from backends.remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
+from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends.remote.urls import WEB, SourceSpec
 
 if TYPE_CHECKING:
     from backends.index.signing import SequenceMemory, TrustedKey

@@ -14,13 +14,13 @@ from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from backends.errors import StorageError
+from backends.remote.urls import WEB
 
 MAX_REDIRECTS = 10
 """Hops followed before a request fails (aiohttp's own default)."""
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-WEB = ("http", "https")
 
 
 def origin(url: str) -> tuple[str, str, int | None]:

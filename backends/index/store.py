@@ -22,7 +22,7 @@ from backends.index.reader import Fetched, IndexBackend
 from backends.limits import Limits, check_size
 from backends.paths import check_relative_path
 from backends.remote.filesystem import RemoteFS
-from backends.remote.fingerprints import fingerprint
+from backends.remote.layout import fingerprint
 from backends.remote.urls import join_location
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Where skill files come from: a folder of skill folders on a filesystem.
 
-Zip bundles are the other source (:mod:`backends.remote.bundle_source`). A source's
+Zip bundles are the other source (:mod:`backends.remote.bundles`). A source's
 :meth:`snapshot` is the one listing of a refresh. It returns a view: the layout of
 the skills plus a way to read their files *as of that listing* (a bundle's view keeps reading
 the archive it was built from, even after a newer one was downloaded).
@@ -18,8 +18,7 @@ from backends.errors import (
     StorageError,
 )
 from backends.remote.filesystem import RemoteFS
-from backends.remote.fingerprints import listing_candidates
-from backends.remote.layout import Layout, StoredFile, build_layout
+from backends.remote.layout import Layout, StoredFile, build_layout, listing_candidates
 
 
 class SkillView(Protocol):

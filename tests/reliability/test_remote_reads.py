@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from backends import FsspecBackend, StorageError
-from backends.remote.foreign_errors import IncompleteReadError
+from backends.remote.failures import IncompleteReadError
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
 from tests.remote.conftest import gcs_bucket, gcs_fs, gcs_server, github, repo  # noqa: F401

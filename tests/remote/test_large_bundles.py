@@ -18,8 +18,7 @@ from typing import Any
 import pytest
 
 from backends import FsspecBackend, Limits, MemoryBackend, VerificationError
-from backends.remote.bundle_manifest import MANIFEST_NAME
-from backends.remote.zip_end import TAIL_BYTES
+from backends.remote.archives import MANIFEST_NAME, TAIL_BYTES
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
 from skills_core.bundle.writer import build_bundle

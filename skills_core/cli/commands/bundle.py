@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from backends.base import Backend
-from backends.remote.upload import write_bytes
+from backends.remote.output_folder import write_bytes
 from skills_core.bundle.writer import Bundle, build_bundle
 from skills_core.catalog.loading import Progress
 from skills_core.cli.output import plural, problems_record
