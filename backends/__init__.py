@@ -17,7 +17,6 @@ from backends.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from backends.base import Backend, FileEntry, SkillDocument, SkillRef
-    from backends.bundle_backend import BundleBackend
     from backends.composite import CompositeBackend
     from backends.errors import (
         LimitExceededError,
@@ -31,7 +30,7 @@ if TYPE_CHECKING:
         UnsupportedSourceError,
         VerificationError,
     )
-    from backends.fsspec_backend import FsspecBackend
+    from backends.fsspec_backend import BundleBackend, FsspecBackend
     from backends.index.http import HttpIndexBackend
     from backends.limits import DEFAULT_LIMITS, Limits
     from backends.local import LocalBackend
@@ -57,7 +56,7 @@ _ERRORS = (
 _LAZY = {
     "AsyncResource": "backends.resource",
     "Backend": "backends.base",
-    "BundleBackend": "backends.bundle_backend",
+    "BundleBackend": "backends.fsspec_backend",
     "CompositeBackend": "backends.composite",
     "DEFAULT_LIMITS": "backends.limits",
     "FileEntry": "backends.base",

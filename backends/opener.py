@@ -119,13 +119,10 @@ def _is_filesystem(scheme: str) -> bool:
 
 def _open_with_fsspec(url: str, **storage_options: Any) -> Backend:
     """A bundle's or a folder's backend, told apart from the URL alone."""
-    if parse_source(url).bundle:
-        from backends.bundle_backend import BundleBackend
+    from backends.fsspec_backend import BundleBackend, FsspecBackend
 
-        return BundleBackend(url, **storage_options)
-    from backends.fsspec_backend import FsspecBackend
-
-    return FsspecBackend(url, **storage_options)
+    kind = BundleBackend if parse_source(url).bundle else FsspecBackend
+    return kind(url, **storage_options)
 
 
 def _open_local(path: str, **storage_options: Any) -> Backend:

@@ -5,7 +5,6 @@ driven without blocking), :mod:`~backends.remote.local_reads` (``file://`` reads
 files only), :mod:`~backends.remote.failures` (foreign errors, retries, deadlines),
 :mod:`~backends.remote.layout` (a listing as skill folders), :mod:`~backends.remote.archives`
 (zip and tar.gz archives, screened), :mod:`~backends.remote.bundles` (zip bundles on any store)
-(:mod:`~backends.remote.sources` and :mod:`~backends.remote.source_backend`: folders and
-bundles served) and :mod:`~backends.remote.output_folder` (writing files anywhere). The backends built on them
+and :mod:`~backends.remote.output_folder` (writing files anywhere). The backends built on them
 are in :mod:`backends.fsspec_backend`.
 """
