@@ -24,8 +24,7 @@ from backends.errors import (
     UnsupportedSourceError,
 )
 from backends.index.document import INDEX_PATH
-from backends.index.reader import IndexBackend
-from backends.index.store import published_index
+from backends.index.reader import IndexBackend, published_index
 from backends.index.verification import index_verifier
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name, is_skill_name
