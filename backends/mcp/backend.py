@@ -47,19 +47,17 @@ from backends.errors import (
 )
 from backends.limits import DEFAULT_LIMITS, HOST_SKILL_BYTES, HOST_SKILL_FILES, check_size
 from backends.mcp.connection import McpConnection
-from backends.mcp.extension_entries import (
+from backends.mcp.extension import (
     SKILL_MD,
-    SkillEntry,
-    SkillFile,
-    parse_entry,
-)
-from backends.mcp.wire import (
     GetSkillParams,
     GetSkillRequest,
     GetSkillResult,
     ListSkillsParams,
     ListSkillsRequest,
     ListSkillsResult,
+    SkillEntry,
+    SkillFile,
+    parse_entry,
 )
 from backends.paths import check_resource_path, check_skill_name
 from backends.resource import AsyncResource

@@ -22,7 +22,7 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from backends.errors import echoed
-from backends.mcp.extension_entries import resource_uri
+from backends.mcp.extension import resource_uri
 from skills_core.mcp.manifest import skill_root
 from skills_core.tool_table import (
     RUN_SKILL_SCRIPT,
