@@ -13,8 +13,7 @@ from typing import Any
 from backends.base import Backend
 from backends.errors import SkillfsError, SkillNotFoundError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
-from backends.local import LocalBackend
-from backends.one_skill import open_skill_folder
+from backends.local import LocalBackend, open_skill_folder
 from backends.opener import backend_factory, open_backend
 from backends.remote.urls import WEB, protocol_of
 from skills_core.catalog.cache_store import CatalogCache

@@ -21,7 +21,7 @@ from google.adk.agents.readonly_context import ReadonlyContext
 from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.base_toolset import BaseToolset
 
-from backends.one_skill import open_skill_folder
+from backends.local import open_skill_folder
 from skills_core import codes
 from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry
 from skills_core.adk.attach import Source
