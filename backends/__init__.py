@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from backends.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from backends.base import Backend, FileEntry, SkillDocument, SkillRef
+    from backends.base import AsyncResource, Backend, FileEntry, SkillDocument, SkillRef
     from backends.composite import CompositeBackend
     from backends.errors import (
         LimitExceededError,
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from backends.memory import MemoryBackend
     from backends.opener import open_backend, register_backend
     from backends.remote.failures import RetryPolicy
-    from backends.resource import AsyncResource
     from backends.scopes import project_backend
 
 _ERRORS = (
@@ -54,7 +53,7 @@ _ERRORS = (
     "VerificationError",
 )
 _LAZY = {
-    "AsyncResource": "backends.resource",
+    "AsyncResource": "backends.base",
     "Backend": "backends.base",
     "BundleBackend": "backends.fsspec_backend",
     "CompositeBackend": "backends.composite",

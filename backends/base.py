@@ -9,6 +9,7 @@ milliseconds (a frozen dataclass costs four times as much per instance).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, Self
 
@@ -85,7 +86,7 @@ class Backend(Protocol):
     """Storage that holds skill folders, each with a SKILL.md at its top.
 
     Five methods and a ``location``: all a catalog needs, plus ``async with``, which closes
-    the backend on the way out (inherit :class:`~backends.resource.AsyncResource` for it).
+    the backend on the way out (inherit :class:`AsyncResource` for it).
     Faster paths a backend may offer (batch fetches, one-pass listings, local folders, change
     events) are optional and listed in :mod:`backends.capabilities`; callers reach them
     through that module's helpers, which fall back to these methods.
@@ -133,7 +134,25 @@ class Backend(Protocol):
         """Release connections and other resources; the backend is not used afterwards."""
 
     async def __aenter__(self) -> Self:
-        """Return the backend itself (:class:`~backends.resource.AsyncResource` gives both)."""
+        """Return the backend itself (:class:`AsyncResource` gives both)."""
 
     async def __aexit__(self, *exc_info: object) -> None:
         """Close the backend (:meth:`aclose`)."""
+
+
+class AsyncResource(ABC):
+    """Base of every backend, in anyio's ``AsyncResource`` shape: ``async with`` closes it.
+
+    ``__aenter__`` returns the object itself; ``__aexit__`` calls :meth:`aclose` and lets any
+    exception through. Subclasses implement :meth:`aclose` only.
+    """
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    @abstractmethod
+    async def aclose(self) -> None:
+        """Release connections and other resources; the object is not used afterwards."""

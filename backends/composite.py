@@ -8,7 +8,7 @@ import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from types import MappingProxyType
 
-from backends.base import Backend, FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, Backend, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import (
     FetchResult,
     change_events,
@@ -21,7 +21,6 @@ from backends.capabilities import (
 from backends.errors import SkillNotFoundError, StorageError, UnsafePathError
 from backends.limits import DEFAULT_LIMITS
 from backends.paths import check_skill_name
-from backends.resource import AsyncResource
 
 _NOTHING_WITHHELD: Mapping[str, str] = MappingProxyType({})
 _STATE_TAG = b"skillfs-composite-state-1\n"

@@ -14,7 +14,7 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import FetchResult, fetch_many
 from backends.errors import (
     ResourceNotFoundError,
@@ -33,7 +33,6 @@ from backends.remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryP
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.layout import Layout, SkillFolder, StoredFile, build_layout, listing_candidates
 from backends.remote.urls import join_location, parse_source
-from backends.resource import AsyncResource
 
 if TYPE_CHECKING:
     from backends.index.signing import SequenceMemory, TrustedKey

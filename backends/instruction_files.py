@@ -30,13 +30,12 @@ import stat
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
-from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.local import LocalBackend
 from backends.local_files import fingerprint as file_fingerprint
 from backends.paths import check_resource_path, skill_md_name
-from backends.resource import AsyncResource
 
 SKILLS_FOLDER = ".skills"
 CONVENTION_FILES = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "GEMINI.md", "COPILOT.md", "SKILLS.md")

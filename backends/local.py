@@ -18,7 +18,7 @@ import stat
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
-from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import FetchResult, ListedDocument
 from backends.errors import SkillNotFoundError, StorageError, UnsafePathError
 from backends.limits import DEFAULT_LIMITS, check_size
@@ -36,7 +36,6 @@ from backends.local_files import (
     walk_files,
 )
 from backends.paths import SKILL_MD_NAMES, check_resource_path, check_skill_name, is_within
-from backends.resource import AsyncResource
 
 _READ_CHUNK = 1024
 _FILE_TYPE, _REGULAR = stat.S_IFMT(0o177777), stat.S_IFREG

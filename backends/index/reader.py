@@ -30,7 +30,7 @@ from collections.abc import Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
-from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.digests import digest_of, digest_off_loop
 from backends.errors import (
     LimitExceededError,
@@ -54,7 +54,6 @@ from backends.remote.archives import TarBundle, ZipBundle
 from backends.remote.filesystem import RemoteFS
 from backends.remote.layout import SkillFolder, StoredFile, fingerprint
 from backends.remote.urls import join_location
-from backends.resource import AsyncResource
 
 if TYPE_CHECKING:
     from backends.index.signing import IndexVerifier

@@ -35,7 +35,7 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
-from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.digests import digest_off_loop
 from backends.errors import (
     LimitExceededError,
@@ -60,7 +60,6 @@ from backends.mcp.extension import (
     parse_entry,
 )
 from backends.paths import check_resource_path, check_skill_name
-from backends.resource import AsyncResource
 
 MAX_PAGES = 1000
 """Most ``skills/list`` pages one listing follows (a cursor loop cannot hang a refresh)."""
