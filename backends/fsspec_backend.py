@@ -1,10 +1,7 @@
 """The backends on fsspec storage: a folder of skills (or the index published in it), a bundle.
 
-Both take one URL and the same options, and open the storage lazily through
-:mod:`backends.remote`, once: ``open_backend`` tells a bundle (``.zip``, ``zip://…::…``) from
-a folder by the URL alone, and a folder's first listing tells whether it holds a published
-index. Each refresh is one listing of what the kind needs; a later listing that finds the kind
-changed fails the refresh, saying so.
+``open_backend`` tells a bundle from a folder by the URL; a folder's first listing tells
+whether it holds a published index, once: a later listing that finds the kind changed fails.
 """
 
 from __future__ import annotations
@@ -24,7 +21,7 @@ from backends.errors import (
     UnsupportedSourceError,
 )
 from backends.index.document import INDEX_PATH
-from backends.index.reader import IndexBackend, published_index
+from backends.index.reader import IndexBackend, StoreTransport
 from backends.index.verification import index_verifier
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name, is_skill_name
@@ -55,27 +52,23 @@ class SkillView(Protocol):
 class StoreBackend(AsyncResource):
     """Skill folders on storage fsspec opens, served from the latest listing (:meth:`_list`).
 
-    ``files()`` and ``read()`` are served from the last listing, listed again only when a name
-    is not in it (the skill may be new). The storage opens on first use, again after
-    :meth:`aclose`.
+    ``files()`` and ``read()`` use the last listing, listed again only for a name not in it. The
+    storage opens on first use, again after :meth:`aclose`.
 
     Args:
         url: The folder or bundle.
         limits: Bundle limits (archive size, members, declared sizes and ratios).
-        retry: How transient failures are retried; by default 4 attempts with backoff, and
-            none of skillfs's own for GCS, whose client always retries.
-        timeout: Seconds one storage operation (a listing, a read, a bundle download) may
-            take, retries included, plus a second per MiB it transfers; after a timeout,
-            operations fail at once for that long, so a stalled store fails a refresh in about
-            ``timeout`` (twice that when only the reads stall). ``None``: only the store's own
-            timeouts (s3fs: 15 s per attempt).
-        max_concurrency: Most requests in flight at once: SKILL.md downloads from a folder,
-            ranged reads of a large bundle (see ``docs/benchmarks-remote.md``).
+        retry: How transient failures are retried; by default 4 attempts with backoff (none of
+            skillfs's own for GCS, whose client always retries).
+        timeout: Seconds one storage operation may take, retries included, plus a second per
+            MiB it transfers (:class:`~backends.remote.failures.Deadline`). ``None``: only the
+            store's own timeouts.
+        max_concurrency: Most requests in flight at once (SKILL.md downloads, ranged reads).
         **storage_options: For the fsspec filesystem: credentials, ``endpoint_url``, …
 
     Raises:
-        UnsupportedSourceError: fsspec knows no filesystem for the URL, or the backend does
-            not serve what it names.
+        UnsupportedSourceError: fsspec knows no filesystem for the URL, or it names the other
+            kind (a bundle for a folder's backend, or the reverse).
         MissingDependencyError: The filesystem's package is not installed.
     """
 
@@ -179,11 +172,9 @@ class StoreBackend(AsyncResource):
         return data
 
     async def skill_folders_elsewhere(self) -> Sequence[str]:
-        """Folders of the last listing that hold a SKILL.md but are no skill here.
+        """Folders of the last listing (relative to the root) holding a SKILL.md that is no skill.
 
-        Hidden folders (``.curated/pdf``), folders nested deeper (``skills/pdf``) and the
-        root itself (``""``), relative to the root: where to point instead when the root
-        holds no skills. Lists first when nothing was listed yet.
+        Hidden ones (``.curated/pdf``), deeper ones (``skills/pdf``), the root itself (``""``).
         """
         view = self._view or await self._refresh()
         return view.layout.elsewhere
@@ -255,35 +246,25 @@ class FsspecBackend(StoreBackend):
     """A folder of skill folders on any storage fsspec can open, or the index published in it.
 
     ``s3://bucket/skills``, ``gs://…``, ``github://org:repo@ref/skills``, ``memory://…``,
-    ``file://…`` and any other fsspec URL name a folder whose first-level subfolders are
-    skills. A refresh is one recursive listing (s3fs: one LIST per 1,000 keys; GitHub: one
-    trees request); changed SKILL.md files are then fetched concurrently, one GET each, and
-    resources on demand.
+    ``file://…``: a refresh is one recursive listing (S3: one LIST per 1,000 keys; GitHub: one
+    trees request), then one GET per changed SKILL.md, resources on demand.
 
-    A folder holding a published index (``.well-known/agent-skills/index.json``, as ``skillfs
-    publish`` writes it), or a URL naming an ``index.json``, is read through the index
-    (:class:`~backends.index.reader.IndexBackend`): one HEAD per refresh, one GET when it
-    changed. The first listing decides, once (given the state an earlier process exported, a
-    published folder skips it: its first refresh is one HEAD); a refresh that finds the index
-    gone from a published folder, or one in a plain folder, fails saying so: reopen the
-    backend to read it as it is now.
-
-    With ``trusted_keys``, only a published index signed by one of them is served
-    (:mod:`backends.index.signing`): a folder without an index is refused, not listed.
+    A folder holding ``.well-known/agent-skills/index.json`` (``skillfs publish``), or a URL naming
+    an ``index.json``, is read through the index (:class:`~backends.index.reader.IndexBackend`):
+    one HEAD per refresh. The first listing decides, once (a state exported by an earlier process
+    skips it); a refresh that finds the index gone, or one published into a plain folder, fails.
+    With ``trusted_keys``, only an index signed by one of them is served; a folder without one is
+    refused.
 
     Args:
         url: The folder, or an ``index.json`` in it.
-        trusted_keys: Ed25519 public keys (PEM bytes or key objects) one of which must have
-            signed the folder's index. ``None``: no check.
-        sequences: Where the highest sequence accepted is remembered across processes
-            (:class:`~skills_core.catalog.cache_store.CatalogCache`); by default only while
-            this backend lives.
+        trusted_keys: Ed25519 public keys (PEM bytes or key objects), one of which must have
+            signed the index. ``None``: no check.
+        sequences: Where the highest sequence accepted is remembered across processes; by
+            default only while this backend lives.
         **options: The arguments of :class:`StoreBackend`.
 
     Raises:
-        UnsupportedSourceError: The URL names a zip bundle (:class:`BundleBackend` reads it),
-            or fsspec knows no filesystem for it.
-        MissingDependencyError: The filesystem's package is not installed.
         SignatureError: A trusted key is not an Ed25519 public key.
     """
 
@@ -366,29 +347,33 @@ class FsspecBackend(StoreBackend):
             return self._index
 
     async def _find_index(self, fs: RemoteFS, imported: bytes | None) -> IndexBackend | None:
-        """The folder's published index: as another process saw it, named, or listed."""
-        location, verifier = self._target_location, self._verifier
+        """The index the URL names, the one another process saw, or the one the listing shows."""
+        location, path = self._target_location, fs.path.rstrip("/")
+        if path.endswith(".json"):
+            return self._through(StoreTransport.named(fs, location=location))
         if imported is not None and IndexBackend.recognises(imported):
             self._kind = "saved"  # the index's first listing confirms it (see list())
-            return await published_index(
-                fs, location=location, limits=self._limits, verifier=verifier, known=True
-            )
-        named = fs.path.rstrip("/").endswith(".json")
-        if not named and verifier is None:
+            return self._through(StoreTransport(fs, base=path, index=INDEX_PATH, location=location))
+        if self._verifier is None:
             self._pending = await self._list_folder(fs)
             if not self._pending.holds_index:
                 self._kind = "folder"
                 return None
-        index = await published_index(fs, location=location, limits=self._limits, verifier=verifier)
-        if index is None and verifier is not None:
+        limit = self._limits.max_index_bytes
+        transport = await StoreTransport.found(fs, location=location, max_bytes=limit)
+        if transport is not None:
+            return self._through(transport)
+        if self._verifier is not None:
             raise SignatureError(
                 f"refused: trusted keys are set, and the folder holds no published index "
                 f"({INDEX_PATH})",
                 location=location,
             )
-        if index is None:
-            self._kind = "folder"
-        return index
+        self._kind = "folder"
+        return None
+
+    def _through(self, transport: StoreTransport) -> IndexBackend:
+        return IndexBackend(transport, limits=self._limits, verifier=self._verifier)
 
     async def _list(self, fs: RemoteFS) -> SkillView:
         view, self._pending = self._pending, None
@@ -417,22 +402,10 @@ class FsspecBackend(StoreBackend):
 class BundleBackend(StoreBackend):
     """A zip bundle whose root (or single top folder) holds the skill folders.
 
-    ``./skills.zip`` (read through fsspec), ``s3://bucket/skills.zip``,
-    ``https://host/skills.zip``, or fsspec's chained ``zip://[folder]::<archive URL>``, whose
-    folder names the skills root inside the archive.
-
-    One refresh costs one HEAD, and nothing more while the archive's fingerprint stays put (in
-    a new process too, given the state an earlier one exported); a changed archive is screened
-    from its end record, then downloaded whole or, over ``limits.bundle_download_bytes``, read
-    with ranged requests (:mod:`backends.remote.bundles`). SKILL.md files and resources are
-    inflated from the archive of the last listing.
-
-    Takes the arguments of :class:`StoreBackend`.
-
-    Raises:
-        UnsupportedSourceError: The URL names no zip bundle (no ``.zip`` path, no ``zip://``
-            chain), or fsspec knows no filesystem for it.
-        MissingDependencyError: The filesystem's package is not installed.
+    ``./skills.zip``, ``s3://bucket/skills.zip``, ``https://host/skills.zip``, or a chained
+    ``zip://[folder]::<archive URL>``. A refresh is one HEAD, and nothing more while the archive's
+    fingerprint stays put (:mod:`backends.remote.bundles`). Takes the arguments of
+    :class:`StoreBackend`.
     """
 
     _BUNDLES = True

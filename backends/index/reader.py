@@ -545,6 +545,37 @@ class StoreTransport:
         self._base_location = location
         self._read = read
 
+    @classmethod
+    def named(cls, fs: RemoteFS, *, location: str) -> StoreTransport:
+        """The index ``fs.path`` names (an ``index.json``, the well-known one or another)."""
+        path = fs.path.rstrip("/")
+        suffix = f"/{INDEX_PATH}"
+        if path.endswith(suffix):
+            base, index = path[: -len(suffix)], INDEX_PATH
+        else:
+            base, _, index = path.rpartition("/")
+        return cls(fs, base=base, index=index, location=location[: -len(index)].rstrip("/"))
+
+    @classmethod
+    async def found(cls, fs: RemoteFS, *, location: str, max_bytes: int) -> StoreTransport | None:
+        """The index the folder ``fs.path`` holds, read in one GET (its first read); else ``None``.
+
+        Raises:
+            LimitExceededError: The index is larger than ``max_bytes``.
+        """
+        path = fs.path.rstrip("/")
+        try:
+            read = await read_bounded(
+                fs,
+                f"{path}/{INDEX_PATH}" if path else INDEX_PATH,
+                max_bytes,
+                location=join_location(location, INDEX_PATH),
+                missing=ResourceNotFoundError,
+            )
+        except ResourceNotFoundError:
+            return None
+        return cls(fs, base=path, index=INDEX_PATH, location=location, read=read)
+
     @property
     def location(self) -> str:
         """The index's URL."""
@@ -629,55 +660,6 @@ async def read_bounded(
     if len(data) > max_bytes:
         raise LimitExceededError(f"larger than the {max_bytes}-byte limit", location=location)
     return data
-
-
-async def published_index(
-    fs: RemoteFS,
-    *,
-    location: str,
-    limits: Limits,
-    verifier: IndexVerifier | None = None,
-    known: bool = False,
-) -> IndexBackend | None:
-    """The index serving ``fs.path``: the path names one, or its folder holds one; else ``None``.
-
-    A folder is checked by reading ``.well-known/agent-skills/index.json``: one GET, whose
-    body is the index's first read (``FsspecBackend`` asks only when its listing holds one).
-
-    Args:
-        fs: The opened filesystem (its opener closes it).
-        location: The URL of ``fs.path``, for messages.
-        limits: The limits the index backend applies.
-        verifier: Checks each new index before it is used (signed publications).
-        known: The folder held an index when another process read it: no check, the index's
-            first listing tells (its HEAD fails when the index is gone).
-
-    Raises:
-        LimitExceededError: The folder's index is larger than ``Limits.max_index_bytes``.
-    """
-    path = fs.path.rstrip("/")
-    if path.endswith(".json"):
-        suffix = f"/{INDEX_PATH}"
-        if path.endswith(suffix):
-            base, index = path[: -len(suffix)], INDEX_PATH
-        else:
-            base, _, index = path.rpartition("/")
-        base_location = location[: len(location) - len(index)].rstrip("/")
-        transport = StoreTransport(fs, base=base, index=index, location=base_location)
-        return IndexBackend(transport, limits=limits, verifier=verifier)
-    if known:
-        transport = StoreTransport(fs, base=path, index=INDEX_PATH, location=location)
-        return IndexBackend(transport, limits=limits, verifier=verifier)
-    candidate = f"{path}/{INDEX_PATH}" if path else INDEX_PATH
-    where = join_location(location, INDEX_PATH)
-    try:
-        read = await read_bounded(
-            fs, candidate, limits.max_index_bytes, location=where, missing=ResourceNotFoundError
-        )
-    except ResourceNotFoundError:
-        return None
-    transport = StoreTransport(fs, base=path, index=INDEX_PATH, location=location, read=read)
-    return IndexBackend(transport, limits=limits, verifier=verifier)
 
 
 def _content_token(data: bytes) -> str:
