@@ -1,10 +1,8 @@
 """The Backend protocol and the plain records every backend returns.
 
 A backend deals in names, fingerprints and bytes only: it never parses YAML or knows about
-agents. All parsing happens once, in :mod:`skills_core`.
-
-The records are named tuples: immutable, and a listing of 10,000 skills builds them in a few
-milliseconds (a frozen dataclass costs four times as much per instance).
+agents. All parsing happens once, in :mod:`skills_core`. The records are named tuples,
+immutable and cheap to build by the ten thousand.
 """
 
 from __future__ import annotations
