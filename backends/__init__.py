@@ -18,26 +18,23 @@ from backends import errors
 from backends.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from backends.base import Backend, FileEntry, SkillDocument, SkillRef
-    from backends.bundle_backend import BundleBackend
+    from backends.base import AsyncResource, Backend, FileEntry, SkillDocument, SkillRef
     from backends.composite import CompositeBackend
     from backends.errors import *  # noqa: F403 - the storage branch of the exception tree
-    from backends.fsspec_backend import FsspecBackend
+    from backends.fsspec_backend import BundleBackend, FsspecBackend
     from backends.index.http import HttpIndexBackend
     from backends.limits import DEFAULT_LIMITS, Limits
     from backends.local import LocalBackend
     from backends.mcp.backend import McpSkillsBackend
     from backends.memory import MemoryBackend
-    from backends.opener import open_backend
-    from backends.remote.retry import RetryPolicy
-    from backends.resource import AsyncResource
-    from backends.schemes import register_backend
+    from backends.opener import open_backend, register_backend
+    from backends.remote.failures import RetryPolicy
     from backends.scopes import project_backend
 
 _LAZY = {
-    "AsyncResource": "backends.resource",
+    "AsyncResource": "backends.base",
     "Backend": "backends.base",
-    "BundleBackend": "backends.bundle_backend",
+    "BundleBackend": "backends.fsspec_backend",
     "CompositeBackend": "backends.composite",
     "DEFAULT_LIMITS": "backends.limits",
     "FileEntry": "backends.base",
@@ -47,12 +44,12 @@ _LAZY = {
     "LocalBackend": "backends.local",
     "McpSkillsBackend": "backends.mcp.backend",
     "MemoryBackend": "backends.memory",
-    "RetryPolicy": "backends.remote.retry",
+    "RetryPolicy": "backends.remote.failures",
     "SkillDocument": "backends.base",
     "SkillRef": "backends.base",
     "open_backend": "backends.opener",
     "project_backend": "backends.scopes",
-    "register_backend": "backends.schemes",
+    "register_backend": "backends.opener",
     **dict.fromkeys(errors.__all__, "backends.errors"),
 }
 

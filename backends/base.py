@@ -1,14 +1,13 @@
 """The Backend protocol and the plain records every backend returns.
 
 A backend deals in names, fingerprints and bytes only: it never parses YAML or knows about
-agents. All parsing happens once, in :mod:`skills_core`.
-
-The records are named tuples: immutable, and a listing of 10,000 skills builds them in a few
-milliseconds (a frozen dataclass costs four times as much per instance).
+agents. All parsing happens once, in :mod:`skills_core`. The records are named tuples,
+immutable and cheap to build by the ten thousand.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, Self
 
@@ -85,7 +84,7 @@ class Backend(Protocol):
     """Storage that holds skill folders, each with a SKILL.md at its top.
 
     Five methods and a ``location``: all a catalog needs, plus ``async with``, which closes
-    the backend on the way out (inherit :class:`~backends.resource.AsyncResource` for it).
+    the backend on the way out (inherit :class:`AsyncResource` for it).
     Faster paths a backend may offer (batch fetches, one-pass listings, local folders, change
     events) are optional and listed in :mod:`backends.capabilities`; callers reach them
     through that module's helpers, which fall back to these methods.
@@ -133,7 +132,25 @@ class Backend(Protocol):
         """Release connections and other resources; the backend is not used afterwards."""
 
     async def __aenter__(self) -> Self:
-        """Return the backend itself (:class:`~backends.resource.AsyncResource` gives both)."""
+        """Return the backend itself (:class:`AsyncResource` gives both)."""
 
     async def __aexit__(self, *exc_info: object) -> None:
         """Close the backend (:meth:`aclose`)."""
+
+
+class AsyncResource(ABC):
+    """Base of every backend, in anyio's ``AsyncResource`` shape: ``async with`` closes it.
+
+    ``__aenter__`` returns the object itself; ``__aexit__`` calls :meth:`aclose` and lets any
+    exception through. Subclasses implement :meth:`aclose` only.
+    """
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    @abstractmethod
+    async def aclose(self) -> None:
+        """Release connections and other resources; the object is not used afterwards."""

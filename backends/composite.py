@@ -8,7 +8,7 @@ import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from types import MappingProxyType
 
-from backends.base import Backend, FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, Backend, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import (
     FetchResult,
     change_events,
@@ -19,10 +19,8 @@ from backends.capabilities import (
     withheld_fields_of,
 )
 from backends.errors import SkillNotFoundError, StorageError, UnsafePathError
-from backends.folder_events import merged
 from backends.limits import DEFAULT_LIMITS
 from backends.paths import check_skill_name
-from backends.resource import AsyncResource
 
 _NOTHING_WITHHELD: Mapping[str, str] = MappingProxyType({})
 _STATE_TAG = b"skillfs-composite-state-1\n"
@@ -222,3 +220,36 @@ def _tag(ref: SkillRef, index: int, shadows: tuple[str, ...]) -> SkillRef:
 
 def _tag_document(document: SkillDocument, index: int) -> SkillDocument:
     return document._replace(fingerprint=f"{index}:{document.fingerprint}")
+
+
+async def merged(streams: Sequence[AsyncIterator[None]]) -> AsyncIterator[None]:
+    """One signal stream from several: a signal whenever any of them signals.
+
+    The merged stream starts (its first signal) once every stream has signalled once.
+    """
+    queue: asyncio.Queue[int | Exception] = asyncio.Queue()
+
+    async def pump(index: int, stream: AsyncIterator[None]) -> None:
+        try:
+            async for _ in stream:
+                queue.put_nowait(index)
+        except Exception as exc:  # handed to the reader, who raises it
+            queue.put_nowait(exc)
+
+    tasks = [asyncio.create_task(pump(index, stream)) for index, stream in enumerate(streams)]
+    try:
+        started: set[int] = set()
+        while True:
+            signal = await queue.get()
+            if isinstance(signal, Exception):
+                raise signal
+            if len(started) == len(streams):
+                yield None
+                continue
+            started.add(signal)
+            if len(started) == len(streams):
+                yield None
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -2,8 +2,7 @@
 
 The MCP skills extension lists one per file, the well-known index one per artifact; both are
 checked and produced here. Coroutines hash with :func:`digest_off_loop`, which moves data over
-:data:`INLINE_HASH_BYTES` to a worker thread: hashing 16 MiB takes the CPU for about 20 ms,
-which would stall every other task on the event loop.
+:data:`INLINE_HASH_BYTES` to a worker thread, never stalling the event loop.
 """
 
 from __future__ import annotations

@@ -30,13 +30,13 @@ import stat
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
-from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.local import LocalBackend
 from backends.local_files import fingerprint as file_fingerprint
+from backends.local_files import open_regular, read_at_most
 from backends.paths import check_resource_path, skill_md_name
-from backends.resource import AsyncResource
 
 SKILLS_FOLDER = ".skills"
 CONVENTION_FILES = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "GEMINI.md", "COPILOT.md", "SKILLS.md")
@@ -249,13 +249,15 @@ class InstructionFilesBackend(AsyncResource):
     def _read_file(self, relative: str, max_bytes: int) -> bytes:
         location = self._absolute(relative)
         try:
-            fd = os.open(location, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            fd = open_regular(location)
         except FileNotFoundError as exc:
             raise SkillNotFoundError("the file is gone", location=location) from exc
-        except OSError as exc:
+        except OSError as exc:  # a FIFO or device swapped in is refused unread
             raise StorageError(f"cannot open: {exc.strerror}", location=location) from exc
-        with os.fdopen(fd, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+        try:
+            data = read_at_most(fd, max_bytes + 1)
+        finally:
+            os.close(fd)
         check_size(len(data), max_bytes, location=location)
         return data
 

@@ -14,14 +14,8 @@ HOST_SKILL_FILES = 512
 HOST_SKILL_BYTES = 16 * MIB
 """Largest total size of one skill for an MCP host (the skills-over-MCP extension's limit)."""
 BUNDLE_SKILLS = 256
-"""How many skills at the host limits a default bundle may carry.
-
-The bundle defaults are the host limits times this count: 131,072 members and 4 GiB. Real
-skills are far smaller (the benchmark corpus averages 1.6 files and 5 KB), so the same limits
-carry about 80,000 typical skills; and the worst archive they admit costs about 70 MiB of
-central-directory records (zipfile keeps 533 bytes per member, measured), no more than a
-catalog of 10,000 skills keeps.
-"""
+"""How many skills at the host limits a default bundle may carry: the bundle defaults are the
+host limits times this count, 131,072 members and 4 GiB (see docs/limits-and-errors.md)."""
 
 MAX_LOCK_FILE_BYTES = 64 * MIB
 """Largest lock file read (``skills.lock``: about 300 bytes a skill, 3 MB at 10,000 skills)."""

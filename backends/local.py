@@ -1,36 +1,32 @@
 """Skills in a local folder: ``<root>/<name>/SKILL.md``, first level only.
 
 Every filesystem call runs off the event loop, batched: a listing is one thread hop, and
-fetching many SKILL.md files is one hop per chunk, never one per file. A SKILL.md or resource
-that is not a regular file (a FIFO, a device, a socket, a directory) is refused with what it
-is, never read (see :mod:`backends.local_files`); every ``OSError`` becomes a storage error
-with its location.
+fetching many SKILL.md files is one hop per chunk, never one per file. A folder's SKILL.md is
+found one way (:func:`find_skill_md`); one that is not a regular file (a FIFO, a device, a
+socket, a directory) is refused with what it is, never read (see :mod:`backends.local_files`);
+every ``OSError`` becomes a storage error with its location. Change signals come from
+filesystem events (``agent-skillfs[watch]``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
+import importlib.util
 import os
 import stat
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
-from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import FetchResult, ListedDocument
-from backends.errors import (
-    SkillNotFoundError,
-    StorageError,
-    UnsafePathError,
-)
-from backends.folder_events import folder_events, watchable
+from backends.errors import SkillNotFoundError, StorageError, UnsafePathError
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.local_files import (
     NOT_FOUND,
     OPEN_FLAGS,
     NotRegularFileError,
     fingerprint,
-    holds_skill_md,
     not_regular,
     open_error,
     open_regular,
@@ -39,16 +35,67 @@ from backends.local_files import (
     resource_error,
     walk_files,
 )
-from backends.paths import (
-    SKILL_MD_NAMES,
-    check_resource_path,
-    check_skill_name,
-    is_within,
-)
-from backends.resource import AsyncResource
+from backends.paths import SKILL_MD_NAMES, check_resource_path, check_skill_name, is_within
 
 _READ_CHUNK = 1024
 _FILE_TYPE, _REGULAR = stat.S_IFMT(0o177777), stat.S_IFREG
+_DEBOUNCE_MS = 200
+_WAKE_MS = 1000
+
+Found = tuple[str, os.stat_result | StorageError]
+"""A folder's SKILL.md: its path, and its stat (a symlink inside the folder followed) or why
+it is refused."""
+
+
+def find_skill_md(folder: str) -> Found | None:
+    """The folder's SKILL.md (``SKILL.md`` before ``skill.md``), or ``None`` when it has neither.
+
+    The stat is that of a regular file when either name is one; else that of what the first
+    name is (a directory, a FIFO...). A symlink that leaves the folder, or a stat that fails,
+    gives the refusal instead. Blocking: one ``lstat`` per name tried (and a ``stat`` for a link).
+    """
+    odd: Found | None = None
+    for file_name in SKILL_MD_NAMES:
+        path = folder + os.sep + file_name
+        try:
+            st = os.lstat(path)
+            if st.st_mode & _FILE_TYPE != _REGULAR and stat.S_ISLNK(st.st_mode):
+                _confined(folder, path)
+                st = os.stat(path)
+        except UnsafePathError as exc:
+            return path, exc
+        except OSError as exc:
+            if exc.errno in NOT_FOUND:
+                continue
+            return path, StorageError(f"cannot stat: {exc.strerror}")
+        if st.st_mode & _FILE_TYPE == _REGULAR:
+            return path, st
+        odd = odd or (path, st)
+    return odd
+
+
+def holds_skill(found: Found | None) -> bool:
+    """True when a folder's SKILL.md is a file (a link leaving the folder too: it is refused).
+
+    One that is a directory, a FIFO or the like, or that cannot be looked at, is not.
+    """
+    if found is None:
+        return False
+    st = found[1]
+    return isinstance(st, UnsafePathError) or (not isinstance(st, StorageError) and _regular(st))
+
+
+def open_skill_folder(path: str | os.PathLike[str]) -> OneSkill | None:
+    """The skill in ``path`` (a skill's folder or its SKILL.md), or ``None`` when it holds none.
+
+    Checks the filesystem, so call it outside the event loop.
+    """
+    folder = Path(path)
+    if folder.name in SKILL_MD_NAMES and os.path.isfile(folder):
+        folder = folder.parent
+    if not (folder.name and holds_skill(find_skill_md(str(folder)))):
+        return None
+    return OneSkill(LocalBackend(folder.parent), folder.name, location=str(folder))
 
 
 class LocalBackend(AsyncResource):
@@ -86,11 +133,7 @@ class LocalBackend(AsyncResource):
         return await asyncio.to_thread(self._stat_skills, names)
 
     async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
-        """List the skills and read every SKILL.md of up to ``max_bytes``, in one thread hop.
-
-        What a first load needs: one open and fstat per SKILL.md instead of an lstat for the
-        listing and another open and fstat for the read.
-        """
+        """List the skills and read every SKILL.md of up to ``max_bytes``, in one thread hop."""
         return await asyncio.to_thread(self._read_listing, max_bytes)
 
     async def get(self, name: str) -> SkillDocument:
@@ -158,38 +201,18 @@ class LocalBackend(AsyncResource):
         Handing back the same ref spares a no-change listing 10,000 new records (and the
         garbage collector the work of tracking them).
         """
-        odd: SkillRef | None = None  # a SKILL.md that is not a file, unless the other name is
-        for file_name in SKILL_MD_NAMES:
-            path = folder + os.sep + file_name
-            try:
-                st = os.lstat(path)
-                if st.st_mode & _FILE_TYPE != _REGULAR and stat.S_ISLNK(st.st_mode):
-                    self._check_link(folder, path)
-                    st = os.stat(path)
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            except UnsafePathError as exc:
-                return _refused(name, path, exc)
-            except OSError as exc:
-                return _refused(name, path, StorageError(f"cannot stat: {exc.strerror}"))
-            if st.st_mode & _FILE_TYPE != _REGULAR:
-                odd = odd or _refused(name, path, not_regular(file_name, st.st_mode, location=path))
-                continue
-            token = fingerprint(st)
-            if known is not None and known.fingerprint == token and known.location == path:
-                return known
-            try:
-                check_skill_name(name)
-            except UnsafePathError as exc:
-                return _refused(name, path, exc)
-            return SkillRef(name, token, path, st.st_size)  # positional: half the cost
-        return odd
-
-    def _check_link(self, folder: str, path: str) -> str:
-        real = os.path.realpath(path)
-        if not is_within(os.path.realpath(folder), real):
-            raise UnsafePathError("symlink leaves the skill folder", location=path)
-        return real
+        found = find_skill_md(folder)
+        if found is None:
+            return None
+        path, st = found
+        refusal = _refusal(found, folder, name, check_name=False)
+        if refusal is not None:
+            return refusal
+        assert isinstance(st, os.stat_result)
+        token = fingerprint(st)
+        if known is not None and known.fingerprint == token and known.location == path:
+            return known
+        return _refusal(found, folder, name) or SkillRef(name, token, path, st.st_size)
 
     def _read_documents(self, names: Sequence[str]) -> Sequence[FetchResult]:
         results: list[FetchResult] = []
@@ -202,71 +225,61 @@ class LocalBackend(AsyncResource):
 
     def _read_document(self, name: str) -> SkillDocument:
         folder = self._root + os.sep + check_skill_name(name)
-        opened = self._open_skill_md(folder)
-        if opened is None:
+        found = find_skill_md(folder)
+        if found is None:
             raise SkillNotFoundError(f"no skill named {name!r}", location=self._root)
-        return _read_opened(name, *opened)
+        refusal = _refusal(found, folder, name, check_name=False)  # the name was checked
+        if refusal is not None:
+            assert refusal.error is not None
+            raise refusal.error
+        return self._read_skill_md(folder, name, found[0])
 
     def _read_listing(self, max_bytes: int) -> Sequence[ListedDocument]:
         prefix = self._root + os.sep
         listed: list[ListedDocument] = []
         for name in self._names():
-            if name[0] != ".":  # a plain file in the root has no SKILL.md below it: not a skill
-                item = self._read_listed(prefix + name, name, max_bytes)
-                if item is not None:
-                    listed.append(item)
+            if name[0] == ".":  # a plain file in the root has no SKILL.md below it: not a skill
+                continue
+            folder = prefix + name
+            found = find_skill_md(folder)
+            if found is None:
+                continue
+            path, st = found
+            refusal = _refusal(found, folder, name)
+            if refusal is not None:
+                listed.append(refusal)
+                continue
+            assert isinstance(st, os.stat_result)
+            try:
+                check_size(st.st_size, max_bytes, location=path, what="SKILL.md")
+                listed.append(self._read_skill_md(folder, name, path))
+            except StorageError as exc:
+                exc.location = exc.location or path
+                listed.append(SkillRef(name, fingerprint(st), path, st.st_size, exc))
         return listed
 
-    def _read_listed(self, folder: str, name: str, max_bytes: int) -> ListedDocument | None:
-        """One skill of a listing, read; a ref with the reason when it cannot be."""
-        try:
-            opened = self._open_skill_md(folder)
-        except StorageError as exc:
-            return _refused(name, exc.location or folder, exc)
-        if opened is None:
-            return None
-        fd, path, st = opened
-        try:
-            check_skill_name(name)
-            check_size(st.st_size, max_bytes, location=path, what="SKILL.md")
-        except StorageError as exc:
-            os.close(fd)
-            return _unreadable(name, path, st, exc)
-        try:
-            return _read_opened(name, fd, path, st)  # closes fd
-        except StorageError as exc:
-            return _unreadable(name, path, st, exc)
-
-    def _open_skill_md(self, folder: str) -> tuple[int, str, os.stat_result] | None:
-        """Open a folder's SKILL.md (or skill.md), confined; ``None`` when it has neither.
-
-        Opened without blocking and checked before any read: a SKILL.md that is a FIFO, a
-        device or a directory is refused with what it is.
+    def _read_skill_md(self, folder: str, name: str, path: str) -> SkillDocument:
+        """Read the SKILL.md :func:`find_skill_md` found, opened without blocking, checked first.
 
         Raises:
-            StorageError: It cannot be opened, or is not a regular file.
+            StorageError: It cannot be opened or read, or is no longer a regular file.
         """
-        odd: StorageError | None = None
-        for file_name in SKILL_MD_NAMES:
-            path = folder + os.sep + file_name
-            try:
-                fd = self._open_confined(folder, path)
-            except OSError as exc:
-                if exc.errno in NOT_FOUND:
-                    continue
-                raise open_error(file_name, exc, location=path) from exc
-            try:
-                st = os.fstat(fd)
-            except OSError as exc:
-                os.close(fd)
-                raise StorageError(f"cannot stat: {exc.strerror}", location=path) from exc
-            if st.st_mode & _FILE_TYPE == _REGULAR:
-                return fd, path, st
+        try:
+            fd = self._open_confined(folder, path)
+        except OSError as exc:
+            if exc.errno in NOT_FOUND:
+                raise SkillNotFoundError(f"no skill named {name!r}", location=path) from exc
+            raise open_error(path[len(folder) + 1 :], exc, location=path) from exc
+        try:
+            st = os.fstat(fd)
+            if not _regular(st):
+                raise not_regular(path[len(folder) + 1 :], st.st_mode, location=path)
+            data = read_fd(fd, st.st_size)
+        except OSError as exc:
+            raise StorageError(f"cannot read: {exc.strerror}", location=path) from exc
+        finally:
             os.close(fd)
-            odd = odd or not_regular(file_name, st.st_mode, location=path)
-        if odd is not None:
-            raise odd
-        return None
+        return SkillDocument(name, data, fingerprint(st), path)
 
     def _open_confined(self, folder: str, path: str) -> int:
         try:
@@ -274,11 +287,11 @@ class LocalBackend(AsyncResource):
         except OSError as exc:
             if exc.errno != errno.ELOOP:
                 raise
-        return os.open(self._check_link(folder, path), OPEN_FLAGS)
+        return os.open(_confined(folder, path), OPEN_FLAGS)
 
     def _skill_folder(self, name: str) -> str:
         folder = os.path.join(self._root, check_skill_name(name))
-        if not holds_skill_md(folder):
+        if not holds_skill(find_skill_md(folder)):
             raise SkillNotFoundError(f"no skill named {name!r}", location=self._root)
         return os.path.realpath(folder)
 
@@ -315,22 +328,114 @@ class LocalBackend(AsyncResource):
         return target
 
 
+def _refusal(found: Found, folder: str, name: str, *, check_name: bool = True) -> SkillRef | None:
+    """The refused ref of a skill whose SKILL.md (or name) is refused, else ``None``."""
+    path, st = found
+    if isinstance(st, StorageError):
+        return _refused(name, path, st)
+    if not _regular(st):
+        return _refused(name, path, not_regular(path[len(folder) + 1 :], st.st_mode, location=path))
+    if check_name:
+        try:
+            check_skill_name(name)
+        except UnsafePathError as exc:
+            return _refused(name, path, exc)
+    return None
+
+
 def _refused(name: str, path: str, error: StorageError) -> SkillRef:
     error.location = error.location or path
     return SkillRef(name, f"refused:{error.message}", path, error=error)
 
 
-def _unreadable(name: str, path: str, st: os.stat_result, error: StorageError) -> SkillRef:
-    error.location = error.location or path
-    return SkillRef(name, fingerprint(st), path, size=st.st_size, error=error)
+def _regular(st: os.stat_result) -> bool:
+    return st.st_mode & _FILE_TYPE == _REGULAR
 
 
-def _read_opened(name: str, fd: int, path: str, st: os.stat_result) -> SkillDocument:
-    """Read an open SKILL.md and close it."""
+def _confined(folder: str, path: str) -> str:
+    """The real path of the symlink ``path``, refused when it leaves ``folder``."""
+    real = os.path.realpath(path)
+    if not is_within(os.path.realpath(folder), real):
+        raise UnsafePathError("symlink leaves the skill folder", location=path)
+    return real
+
+
+def can_watch() -> bool:
+    """True when the optional ``watchfiles`` package is installed."""
+    return importlib.util.find_spec("watchfiles") is not None
+
+
+async def watchable(folders: Sequence[str]) -> bool:
+    """True when events can be had for every folder: watchfiles is there and each exists."""
+    return can_watch() and await asyncio.to_thread(
+        lambda: all(os.path.isdir(folder) for folder in folders)
+    )
+
+
+async def folder_events(folders: Sequence[str]) -> AsyncIterator[None]:
+    """Yield once when the watch is running, then once per burst of changes below ``folders``."""
+    from watchfiles import awatch
+
+    stop = asyncio.Event()
+    started = False
     try:
-        data = read_fd(fd, st.st_size)
-    except OSError as exc:
-        raise StorageError(f"cannot read: {exc.strerror}", location=path) from exc
+        async for changes in awatch(
+            *folders,
+            debounce=_DEBOUNCE_MS,
+            watch_filter=None,
+            stop_event=stop,
+            rust_timeout=_WAKE_MS,
+            yield_on_timeout=True,
+        ):
+            # The first wake-up, change or not, proves the watcher runs.
+            if changes or not started:
+                started = True
+                yield None
     finally:
-        os.close(fd)
-    return SkillDocument(name, data, fingerprint(st), path)
+        stop.set()
+
+
+class OneSkill(AsyncResource):
+    """A local folder's one skill, as a backend: the listing holds that skill alone.
+
+    Args:
+        backend: The folder holding the skill folder.
+        name: The skill's folder name.
+        location: The location to report: the skill folder as the user named it.
+    """
+
+    def __init__(self, backend: LocalBackend, name: str, *, location: str) -> None:
+        self._backend = backend
+        self._name = name
+        self._location = location
+
+    @property
+    def location(self) -> str:
+        """The skill folder, as the user named it."""
+        return self._location
+
+    async def list(self) -> Sequence[SkillRef]:
+        """The one skill's listing; the folder holding it is never listed."""
+        return await self._backend.list_named([self._name])
+
+    async def get(self, name: str) -> SkillDocument:
+        """Delegate to the backend."""
+        return await self._backend.get(name)
+
+    async def files(self, name: str) -> Sequence[FileEntry]:
+        """Delegate to the backend."""
+        return await self._backend.files(name)
+
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
+    ) -> bytes:
+        """Delegate to the backend."""
+        return await self._backend.read(name, path, max_bytes=max_bytes)
+
+    async def aclose(self) -> None:
+        """Delegate to the backend."""
+        await self._backend.aclose()
+
+    async def local_folder(self, name: str) -> str | None:
+        """Delegate to the backend: the skill runs its scripts in place."""
+        return await self._backend.local_folder(name)

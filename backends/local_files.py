@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from backends.base import FileEntry
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
 from backends.limits import check_size
-from backends.paths import SKILL_MD_NAMES, check_file_name, is_hidden, is_within
+from backends.paths import check_file_name, is_hidden, is_within
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 OPEN_FLAGS = (
@@ -43,11 +43,6 @@ _KINDS = (
 NOT_FOUND = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)
 """Errors that mean "no such file" for a path asked for: one too long cannot exist either."""
 _VANISHED = (errno.ENOENT, errno.ENOTDIR)
-
-
-def holds_skill_md(folder: str | os.PathLike[str]) -> bool:
-    """True when a local folder holds a SKILL.md (or skill.md) that is a file."""
-    return any(os.path.isfile(os.path.join(folder, name)) for name in SKILL_MD_NAMES)
 
 
 def fingerprint(st: os.stat_result) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.errors import ResourceNotFoundError, SkillNotFoundError
 from backends.limits import DEFAULT_LIMITS, check_size
 from backends.paths import (
@@ -17,7 +17,6 @@ from backends.paths import (
     is_hidden,
     skill_md_name,
 )
-from backends.resource import AsyncResource
 
 
 @dataclass(frozen=True, slots=True)

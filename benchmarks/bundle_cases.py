@@ -38,11 +38,11 @@ def write(root: str, out: str) -> dict[str, Any]:
 
 
 def load(url: str, options: dict[str, Any], *, reads: bool) -> dict[str, Any]:
-    from backends import FsspecBackend, Limits
+    from backends import BundleBackend, Limits
     from skills_core import SkillCatalog
 
     limits = Limits(**options.pop("limits", {}))
-    backend = FsspecBackend(url, limits=limits, **options)
+    backend = BundleBackend(url, limits=limits, **options)
     catalog = SkillCatalog(backend)
 
     async def run() -> dict[str, Any]:

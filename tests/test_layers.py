@@ -29,12 +29,7 @@ ABOVE_FORMAT = ("skills_core.catalog", *ABOVE_CATALOG)
 
 FORBIDDEN = {
     "backends": ("skills_core", "yaml"),
-    "backends.remote": (
-        "backends.index",
-        "backends.store_backend",
-        "backends.bundle_backend",
-        "backends.fsspec_backend",
-    ),
+    "backends.remote": ("backends.index", "backends.fsspec_backend"),
     "backends.index": ("mcp", "backends.mcp", "backends.local", "backends.composite"),
     "skills_core.__init__": ("skills_core.context", "skills_core.tools", *ADAPTERS),
     "skills_core.codes": ("skills_core", "backends"),

@@ -21,10 +21,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
+from urllib.parse import unquote, urljoin, urlsplit
 
 from backends.digests import is_digest
 from backends.errors import StorageError, UnsafePathError
-from backends.paths import check_skill_name
+from backends.paths import check_relative_path, check_skill_name
 from backends.remote.layout import passes
 
 INDEX_PATH = ".well-known/agent-skills/index.json"
@@ -49,6 +50,8 @@ SEQUENCE = "skillfs-sequence"
 """The top-level field of a signed index that grows with each publication (rollback check)."""
 
 _KNOWN_SCHEMAS = frozenset({SCHEMA})
+_BASE = "http://base.invalid/"
+"""A stand-in origin for resolving entry URLs as RFC 3986 says, inside the base folder."""
 _TYPES = (SKILL_MD, ARCHIVE)
 
 
@@ -203,3 +206,19 @@ def _entry(raw: object, *, location: str) -> IndexEntry:
         version if isinstance(version, str) else None,
         inline.encode() if isinstance(inline, str) else None,
     )
+
+
+def artifact_path(index: str, url: str, *, location: str) -> str:
+    """An entry's ``url`` as a path in the base folder, ``index`` being the index's path there.
+
+    Raises:
+        StorageError: The URL names another host or scheme, or leaves the base folder.
+    """
+    target = urlsplit(urljoin(_BASE + index, url))
+    if f"{target.scheme}://{target.netloc}/" != _BASE:
+        raise StorageError(
+            f"artifact URL {url!r} names another host: an index in a bucket or folder "
+            "names its artifacts with relative URLs",
+            location=location,
+        )
+    return check_relative_path(unquote(target.path).lstrip("/"))

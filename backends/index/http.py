@@ -1,12 +1,13 @@
 """HttpIndexBackend: the skills a site publishes at ``/.well-known/agent-skills/index.json``.
 
 A refresh is one conditional GET of the index (``If-None-Match`` with its ``ETag``, else
-``If-Modified-Since``): answered 304 when nothing changed, whatever the number of skills.
-Requests go through fsspec's HTTP filesystem session (aiohttp), retried and translated like
-every remote call. Credentials (a ``user:password@`` in the URL, ``headers``,
-``client_kwargs={"headers": ..., "auth": ...}`` or ``auth=``) are sent to the index's own
-origin only: never to a CDN an entry points at, nor to another origin a redirect names
-(:mod:`backends.index.redirects`). Bodies are read no further than their limit.
+``If-Modified-Since``), answered 304 when nothing changed. Requests go through fsspec's HTTP
+session (aiohttp), retried and translated like every remote call; bodies are read no further
+than their limit. Credentials (a ``user:password@`` in the URL, ``headers``,
+``client_kwargs={"headers": ..., "auth": ...}`` or ``auth=``) go to the index's own origin
+only: redirects are followed one hop at a time (aiohttp, left to follow them, drops only
+``Authorization`` and ``Cookie`` when one leaves the origin), and the caller's headers go with
+a hop only while the chain has stayed on that origin, never again once it left.
 """
 
 from __future__ import annotations
@@ -19,15 +20,11 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from backends.errors import ResourceNotFoundError, StorageError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH, SIGNATURE_SUFFIX
 from backends.index.reader import Fetched, IndexBackend
-from backends.index.redirects import WEB, Credentials, get_following, origin
 from backends.index.verification import index_verifier
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
-from backends.remote.deadline import DEFAULT_TIMEOUT, TimeBudget
-from backends.remote.filesystem import RemoteFS
-from backends.remote.foreign_errors import Redactor
-from backends.remote.protocols import check_available, default_retry, prepare
-from backends.remote.retry import RetryPolicy
-from backends.remote.urls import SourceSpec
+from backends.remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
+from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends.remote.urls import WEB, SourceSpec
 
 if TYPE_CHECKING:
     from backends.index.signing import SequenceMemory, TrustedKey
@@ -61,7 +58,7 @@ class HttpTransport:
         credentials: Headers sent to the index's origin only.
         redact: Hides credentials in messages.
         retry: How transient failures are retried.
-        budget: How long one request may take, retries included.
+        deadline: How long one request may take, retries included.
     """
 
     def __init__(
@@ -72,14 +69,14 @@ class HttpTransport:
         credentials: Credentials,
         redact: Redactor,
         retry: RetryPolicy,
-        budget: TimeBudget,
+        deadline: Deadline,
     ) -> None:
         self._url = url
         self._options = dict(options)
         self._credentials = credentials
         self._redact = redact
         self._retry = retry
-        self._budget = budget
+        self._deadline = deadline
         self._fs: RemoteFS | None = None
         self._opening = asyncio.Lock()
 
@@ -204,7 +201,7 @@ class HttpTransport:
                     location=self.location,
                     redact=self._redact,
                     retry=self._retry,
-                    budget=self._budget,
+                    deadline=self._deadline,
                 )
             return self._fs
 
@@ -251,7 +248,7 @@ class HttpIndexBackend(IndexBackend):
         sequences: SequenceMemory | None = None,
         **storage_options: Any,
     ) -> None:
-        budget = TimeBudget(timeout)
+        deadline = Deadline(timeout)
         redact = Redactor.for_source(url, {**storage_options, "headers": dict(headers or {})})
         target = index_url(url)
         scheme = urlsplit(target).scheme.lower()
@@ -273,7 +270,68 @@ class HttpIndexBackend(IndexBackend):
             credentials=credentials,
             redact=redact,
             retry=retry or default_retry(scheme),
-            budget=budget,
+            deadline=deadline,
         )
         verifier = index_verifier(trusted_keys, sequences)
         super().__init__(transport, limits=limits, verifier=verifier)
+
+
+MAX_REDIRECTS = 10
+"""Hops followed before a request fails (aiohttp's own default)."""
+
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """A URL's origin: scheme, host and port (the scheme's default port when none is given)."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme)
+
+
+class Credentials(NamedTuple):
+    """Headers the caller sends to one origin only."""
+
+    origin: tuple[str, str, int | None]
+    headers: Mapping[str, str]
+
+
+async def get_following(
+    session: Any,
+    url: str,
+    *,
+    headers: Mapping[str, str],
+    credentials: Credentials,
+    options: Mapping[str, Any],
+    location: str,
+) -> Any:
+    """The final response to a GET of ``url`` (an aiohttp response: the caller closes it).
+
+    Args:
+        session: The aiohttp session.
+        url: Where to start.
+        headers: Sent on every hop (conditional headers).
+        credentials: Sent on a hop only while every hop so far was on their origin.
+        options: Other aiohttp request options.
+        location: Where the request is from, for messages.
+
+    Raises:
+        StorageError: A redirect named no location or a non-http(s) URL, or more than
+            ``MAX_REDIRECTS`` redirects.
+    """
+    trusted = True
+    for _ in range(MAX_REDIRECTS + 1):
+        trusted = trusted and origin(url) == credentials.origin
+        sent = {**headers, **credentials.headers} if trusted else dict(headers)
+        response = await session.get(url, **{**options, "headers": sent, "allow_redirects": False})
+        if response.status not in _REDIRECTS:
+            return response
+        target = response.headers.get("Location")
+        response.release()
+        if not target:
+            raise StorageError(f"redirect {response.status} without a Location", location=location)
+        url = urljoin(url, target).split("#", 1)[0]
+        if urlsplit(url).scheme.lower() not in WEB:
+            raise StorageError(f"redirected to a non-http(s) URL {target!r}", location=location)
+    raise StorageError(f"more than {MAX_REDIRECTS} redirects", location=location)

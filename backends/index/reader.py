@@ -5,45 +5,55 @@
   artifact's digest, so a catalog re-reads exactly the skills whose artifact changed.
 - **SKILL.md** comes from the index when it carries it (skillfs publications), else from the
   artifact, fetched on first use.
-- **Files** come from the artifact, fetched on first use, verified against its digest before
-  anything is read, screened (archives), and kept while the index lists that digest.
-- A digest mismatch reads the index again once: an artifact replaced before its index (a
-  publication in progress) is served under the new index's entry; anything else is refused
-  with a :class:`~backends.errors.VerificationError`.
-- An artifact that cannot be fetched reads the index again once: when it now names another
-  artifact (a newer publication removed the old one), that one is served.
-- With a ``verifier`` (``trusted_keys``), each new index is verified before anything of it
-  is used: its signature file (the index's name plus ``.sig``, read no further than
-  ``MAX_SIGNATURE_BYTES``) must be a trusted key's over exactly the bytes served, and its
-  ``skillfs-sequence`` no lower than the highest already accepted
-  (:mod:`backends.index.signing`, checked in :mod:`backends.index.verification`); else the
-  refresh fails with a :class:`~backends.errors.SignatureError` and the backend keeps serving
-  what it had verified. Artifacts are then checked against the signed digests, as always.
+- **Files** come from the artifact (the skill's SKILL.md, or a zip or tar.gz of its folder),
+  fetched on first use, verified against its digest before anything is read, screened as zip
+  bundles are (:mod:`backends.remote.archives`), and kept while the index lists that digest.
+- A digest mismatch, or an artifact that cannot be fetched, reads the index again once: an
+  artifact replaced before its index, or removed by a newer publication, is served under the
+  new index's entry; anything else is refused (:class:`~backends.errors.VerificationError`).
+- With a ``verifier`` (``trusted_keys``), each new index is verified before anything of it is
+  used (:mod:`backends.index.verification`); a refused one fails the refresh with a
+  :class:`~backends.errors.SignatureError` and the backend keeps serving what it had verified.
 - **Across processes** the index's bytes and validator are exported
-  (:class:`~backends.capabilities.SourceState`): a new backend given them sends its first
-  request conditional on that validator and, told "not modified", lists those bytes.
+  (:class:`~backends.capabilities.SourceState`): a new backend sends its first request
+  conditional on that validator and, told "not modified", lists those bytes.
+
+Transports: :class:`StoreTransport` here (any fsspec store: a HEAD per refresh), and
+:class:`~backends.index.http.HttpTransport` (conditional GETs).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+import hashlib
+from collections.abc import Coroutine, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from urllib.parse import urlsplit
 
-from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.digests import digest_of, digest_off_loop
 from backends.errors import (
+    LimitExceededError,
     ResourceNotFoundError,
     SkillNotFoundError,
     StorageError,
     VerificationError,
 )
-from backends.index.artifact import Artifact, open_archive, skill_md_artifact
-from backends.index.document import SKILL_MD, Index, IndexEntry
+from backends.index.document import (
+    INDEX_PATH,
+    SIGNATURE_SUFFIX,
+    SKILL_MD,
+    Index,
+    IndexEntry,
+    artifact_path,
+)
 from backends.index.verification import verified_index
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name
-from backends.resource import AsyncResource
+from backends.remote.archives import TarBundle, ZipBundle
+from backends.remote.filesystem import RemoteFS
+from backends.remote.layout import SkillFolder, StoredFile, fingerprint
+from backends.remote.urls import join_location
 
 if TYPE_CHECKING:
     from backends.index.signing import IndexVerifier
@@ -384,3 +394,274 @@ class IndexBackend(AsyncResource):
         return skill_md_artifact(
             entry.name, data, fingerprint=entry.digest, location=listed.location
         )
+
+
+ZIP = "zip"
+TAR_GZ = "tar.gz"
+
+_CONTENT_TYPES = {
+    "application/zip": ZIP,
+    "application/x-zip-compressed": ZIP,
+    "application/gzip": TAR_GZ,
+    "application/x-gzip": TAR_GZ,
+    "application/x-gtar": TAR_GZ,
+    "application/x-tgz": TAR_GZ,
+}
+_EXTENSIONS = ((".zip", ZIP), (".tar.gz", TAR_GZ), (".tgz", TAR_GZ))
+_MAGIC = ((b"PK\x03\x04", ZIP), (b"PK\x05\x06", ZIP), (b"\x1f\x8b", TAR_GZ))
+_SHOWN_PROBLEMS = 3
+
+
+class _Members(Protocol):
+    def read(self, key: str, *, location: str) -> bytes:
+        """One member's bytes (blocking)."""
+
+
+class Artifact:
+    """The files of one skill, screened, as its verified artifact holds them."""
+
+    def __init__(self, folder: SkillFolder, members: _Members) -> None:
+        self._folder = folder
+        self._members = members
+
+    @property
+    def skill_md(self) -> StoredFile:
+        """The skill's SKILL.md."""
+        return self._folder.skill_md
+
+    def entries(self) -> tuple[FileEntry, ...]:
+        """Every visible file, sorted by path."""
+        return self._folder.entries()
+
+    def file(self, path: str) -> StoredFile | None:
+        """The file at a normalised relative path, if there is one."""
+        return self._folder.files.get(path)
+
+    def read(self, stored: StoredFile) -> bytes:
+        """One file's bytes (blocking: inflating a zip member takes CPU)."""
+        return self._members.read(stored.key, location=stored.location)
+
+
+class _Whole:
+    """A SKILL.md artifact: its one member is the artifact itself."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    def read(self, key: str, *, location: str) -> bytes:
+        return self._data
+
+
+def skill_md_artifact(name: str, data: bytes, *, fingerprint: str, location: str) -> Artifact:
+    """A skill whose artifact is its SKILL.md alone."""
+    stored = StoredFile("SKILL.md", len(data), fingerprint, location)
+    return Artifact(SkillFolder(name, stored, {"SKILL.md": stored}), _Whole(data))
+
+
+def open_archive(
+    name: str, data: bytes, *, content_type: str | None, limits: Limits, location: str
+) -> Artifact:
+    """Screen an archive of the skill ``name`` (blocking: run it in a worker thread).
+
+    Raises:
+        LimitExceededError, UnsafePathError, StorageError: The archive, or a member, is refused;
+            the message names the member(s) and why.
+    """
+    check_size(len(data), limits.max_bundle_bytes, location=location, what="archive")
+    kind = archive_format(content_type, location, data)
+    bundle: ZipBundle | TarBundle
+    if kind == ZIP:
+        bundle = ZipBundle.load(data, limits=limits, inner_root="", location=location, mount=name)
+    else:
+        bundle = TarBundle.load(data, limits=limits, location=location, mount=name)
+    layout = bundle.layout
+    folder = layout.skills.get(name)
+    problems = [ref.error for ref in layout.strays if ref.error is not None]
+    if folder is not None and folder.refusal is not None:
+        problems.insert(0, folder.refusal)
+    if problems:
+        raise _refusal(problems, mount=name)
+    if folder is None:
+        raise StorageError(
+            f"the {kind} archive holds no SKILL.md at its root (files must not sit in a folder)",
+            location=location,
+        )
+    return Artifact(folder, bundle)
+
+
+def archive_format(content_type: str | None, url: str, data: bytes) -> str:
+    """``zip`` or ``tar.gz``: from the Content-Type, else the URL's extension, else the bytes.
+
+    Raises:
+        StorageError: None of the three tells.
+    """
+    declared = (content_type or "").split(";", 1)[0].strip().lower()
+    if declared in _CONTENT_TYPES:
+        return _CONTENT_TYPES[declared]
+    path = urlsplit(url).path.lower()
+    for extension, kind in _EXTENSIONS:
+        if path.endswith(extension):
+            return kind
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            return kind
+    raise StorageError(
+        "not a zip or tar.gz archive (by its Content-Type, URL or first bytes)", location=url
+    )
+
+
+def _refusal(problems: Sequence[StorageError], *, mount: str) -> StorageError:
+    """One error of the first problem's type, naming the first few members as archived."""
+    shown = "; ".join(problem.message for problem in problems[:_SHOWN_PROBLEMS])
+    shown = shown.replace(f"'{mount}/", "'")  # the layout saw each member below the skill
+    more = len(problems) - _SHOWN_PROBLEMS
+    suffix = f" (and {more} more)" if more > 0 else ""
+    first = problems[0]
+    return type(first)(f"{shown}{suffix}", location=first.location)
+
+
+class StoreTransport:
+    """Fetches an index and its artifacts from one fsspec filesystem.
+
+    The first read is one GET with no HEAD before it; the next refresh makes the HEAD that
+    gives the index's fingerprint, and reads the index again only when it differs from the
+    validator: after a first read, that is the fingerprint S3 gives a single-part upload of
+    the bytes read (their MD5), so an unchanged index on S3 is never read twice.
+
+    Args:
+        fs: The opened filesystem; the transport closes it.
+        base: The base folder's path on ``fs``.
+        index: The index's path relative to ``base``.
+        location: The base folder's URL, for messages.
+        read: The index's bytes, when a check just read them (saving the first GET).
+    """
+
+    def __init__(
+        self, fs: RemoteFS, *, base: str, index: str, location: str, read: bytes | None = None
+    ) -> None:
+        self._fs = fs
+        self._base = base.rstrip("/")
+        self._index = index
+        self._base_location = location
+        self._read = read
+
+    @classmethod
+    def named(cls, fs: RemoteFS, *, location: str) -> StoreTransport:
+        """The index ``fs.path`` names (an ``index.json``, the well-known one or another)."""
+        path = fs.path.rstrip("/")
+        suffix = f"/{INDEX_PATH}"
+        if path.endswith(suffix):
+            base, index = path[: -len(suffix)], INDEX_PATH
+        else:
+            base, _, index = path.rpartition("/")
+        return cls(fs, base=base, index=index, location=location[: -len(index)].rstrip("/"))
+
+    @classmethod
+    async def found(cls, fs: RemoteFS, *, location: str, max_bytes: int) -> StoreTransport | None:
+        """The index the folder ``fs.path`` holds, read in one GET (its first read); else ``None``.
+
+        Raises:
+            LimitExceededError: The index is larger than ``max_bytes``.
+        """
+        path = fs.path.rstrip("/")
+        try:
+            read = await read_bounded(
+                fs,
+                f"{path}/{INDEX_PATH}" if path else INDEX_PATH,
+                max_bytes,
+                location=join_location(location, INDEX_PATH),
+                missing=ResourceNotFoundError,
+            )
+        except ResourceNotFoundError:
+            return None
+        return cls(fs, base=path, index=INDEX_PATH, location=location, read=read)
+
+    @property
+    def location(self) -> str:
+        """The index's URL."""
+        return join_location(self._base_location, self._index)
+
+    def resolve(self, url: str) -> tuple[str, str]:
+        """The artifact's path on the filesystem and its URL.
+
+        Raises:
+            StorageError: The URL names another host or scheme, or leaves the base folder.
+        """
+        relative = artifact_path(self._index, url, location=self.location)
+        return self._path(relative), join_location(self._base_location, relative)
+
+    async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
+        """Without a validator one GET; else one HEAD, and one GET when the index changed."""
+        path, location = self._path(self._index), self.location
+        if validator is None:
+            data, self._read = self._read, None
+            if data is None:
+                data = await read_bounded(
+                    self._fs, path, max_bytes, location=location, missing=ResourceNotFoundError
+                )
+            return Fetched(data, _content_token(data))
+        details = await self._fs.info(path, location=location, missing=ResourceNotFoundError)
+        token = fingerprint(details)
+        if token == validator:
+            return None
+        size = details.get("size")
+        if isinstance(size, int):
+            check_size(size, max_bytes, location=location, what="skills index")
+        data = await read_bounded(
+            self._fs, path, max_bytes, location=location, missing=ResourceNotFoundError
+        )
+        return Fetched(data, token)
+
+    async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
+        """One GET of at most ``max_bytes + 1`` bytes."""
+        return Fetched(await read_bounded(self._fs, key, max_bytes, location=location))
+
+    async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
+        """One GET of at most ``max_bytes + 1`` bytes; ``None`` when there is no signature."""
+        index = self._index + SIGNATURE_SUFFIX
+        location = join_location(self._base_location, index)
+        try:
+            return await read_bounded(
+                self._fs,
+                self._path(index),
+                max_bytes,
+                location=location,
+                missing=ResourceNotFoundError,
+            )
+        except ResourceNotFoundError:
+            return None
+
+    async def aclose(self) -> None:
+        """Close the filesystem's session."""
+        await self._fs.aclose()
+
+    def _path(self, relative: str) -> str:
+        return f"{self._base}/{relative}" if self._base else relative
+
+
+async def read_bounded(
+    fs: RemoteFS,
+    path: str,
+    max_bytes: int,
+    *,
+    location: str,
+    missing: type[StorageError] = StorageError,
+) -> bytes:
+    """One file in one GET of at most ``max_bytes + 1`` bytes (a range request).
+
+    Raises:
+        LimitExceededError: The file is larger than ``max_bytes``.
+    """
+
+    def read(filesystem: Any) -> Coroutine[Any, Any, bytes]:
+        return filesystem._cat_file(path, start=0, end=max_bytes + 1)  # type: ignore[no-any-return]
+
+    data = bytes(await fs.run(read, location=location, missing=missing))
+    if len(data) > max_bytes:
+        raise LimitExceededError(f"larger than the {max_bytes}-byte limit", location=location)
+    return data
+
+
+def _content_token(data: bytes) -> str:
+    """The fingerprint S3 gives a single-part upload of ``data`` (its ETag is their MD5)."""
+    return f"ETag:{hashlib.md5(data, usedforsecurity=False).hexdigest()}"

@@ -35,7 +35,7 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
-from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.digests import digest_off_loop
 from backends.errors import (
     LimitExceededError,
@@ -47,22 +47,19 @@ from backends.errors import (
 )
 from backends.limits import DEFAULT_LIMITS, HOST_SKILL_BYTES, HOST_SKILL_FILES, check_size
 from backends.mcp.connection import McpConnection
-from backends.mcp.extension_entries import (
+from backends.mcp.extension import (
     SKILL_MD,
-    SkillEntry,
-    SkillFile,
-    parse_entry,
-)
-from backends.mcp.wire import (
     GetSkillParams,
     GetSkillRequest,
     GetSkillResult,
     ListSkillsParams,
     ListSkillsRequest,
     ListSkillsResult,
+    SkillEntry,
+    SkillFile,
+    parse_entry,
 )
 from backends.paths import check_resource_path, check_skill_name
-from backends.resource import AsyncResource
 
 MAX_PAGES = 1000
 """Most ``skills/list`` pages one listing follows (a cursor loop cannot hang a refresh)."""

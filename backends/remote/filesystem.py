@@ -1,46 +1,86 @@
-"""The one module that drives fsspec: building a filesystem and calling it without blocking.
-
-What a protocol needs before it is built is :mod:`backends.remote.protocols`; closing its
-session is :mod:`backends.remote.sessions`; a ranged GET on HTTP, whose server may ignore the
-range, is :mod:`backends.remote.http_ranges`.
+"""The one module that drives fsspec: what a protocol needs, building a filesystem, calling it.
 
 ``fsspec.core.url_to_fs`` resolves the scheme through fsspec's own registry, so any installed
-fsspec implementation works. Opening runs in a worker thread: GitHub's constructor makes a
-request, and others read configuration files.
+implementation works; fsspec itself is imported on first use, keeping it off the import path of
+the CLI and of local-only programs. Building runs in a worker thread (GitHub's constructor
+makes a request, others read configuration files).
 
-Native-async filesystems (s3fs, gcsfs, http; ``fs.async_impl``) are driven through their
-coroutines, run on the event loop they were built for -- fsspec's I/O loop -- while the caller
-awaits the result on its own loop. Their setup is not loop-safe: s3fs's ``set_session`` reads
-botocore's config and model files synchronously (measured with blockbuster), and gcsfs refreshes
-tokens with blocking requests; neither must ever stall the caller's loop, and sessions bound to
-fsspec's long-lived loop never die with a short-lived caller loop. Sync filesystems (GitHub,
-memory, local) run through fsspec's ``AsyncFileSystemWrapper``, one worker thread per call.
-
-fsspec itself is imported on first use, keeping it off the import path of the CLI and of
-local-only programs. Every call goes through one time budget (:mod:`backends.remote.deadline`),
-one retry layer (:mod:`backends.remote.retry`) and one translation of foreign errors
-(:mod:`backends.remote.foreign_errors`).
+Native-async filesystems (s3fs, gcsfs, http) are driven on the loop they were built for --
+fsspec's I/O loop -- while the caller awaits the result on its own: their setup blocks (s3fs
+reads botocore's model files, gcsfs refreshes tokens with blocking requests), and sessions
+bound to fsspec's long-lived loop never die with a short-lived caller loop. Sync filesystems
+(GitHub, memory, local) run through fsspec's ``AsyncFileSystemWrapper``. Every call goes
+through one :class:`~backends.remote.failures.Deadline`, one retry layer and one translation of
+foreign errors (:mod:`backends.remote.failures`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import importlib.util
+import os
+import urllib.request
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit, urlunsplit
 
-from backends.errors import MissingDependencyError, ResourceNotFoundError, StorageError
-from backends.remote.deadline import TimeBudget
-from backends.remote.foreign_errors import IncompleteReadError, Redactor, raise_translated
-from backends.remote.gcs_credentials import with_credentials
-from backends.remote.github import recursive_tree
-from backends.remote.http_ranges import fetch_range
-from backends.remote.protocols import GCS_PROTOCOLS, S3_PROTOCOLS, install_hint
-from backends.remote.retry import RetryPolicy, retrying
-from backends.remote.sessions import close_soon, io_loop, session_closing
-from backends.remote.urls import last_link, protocol_of
+from backends.errors import (
+    LimitExceededError,
+    MissingDependencyError,
+    ResourceNotFoundError,
+    StorageError,
+    UnsupportedSourceError,
+    install_command,
+)
+from backends.remote.failures import (
+    NO_RETRY,
+    Deadline,
+    IncompleteReadError,
+    RangesIgnoredError,
+    Redactor,
+    RetryPolicy,
+    raise_translated,
+    retrying,
+)
+from backends.remote.urls import WEB, SourceSpec, last_link, protocol_of
 
 T = TypeVar("T")
+
+EXTRAS = {
+    "s3": "s3",
+    "s3a": "s3",
+    "gs": "gcs",
+    "gcs": "gcs",
+    "github": "github",
+    "http": "http",
+    "https": "http",
+}
+"""The skillfs extra that installs each protocol's filesystem."""
+
+_REQUIRES = {
+    "s3": "s3fs",
+    "s3a": "s3fs",
+    "gs": "gcsfs",
+    "gcs": "gcsfs",
+    "github": "requests",
+    "http": "aiohttp",
+    "https": "aiohttp",
+}
+S3_PROTOCOLS = frozenset({"s3", "s3a"})
+GCS_PROTOCOLS = frozenset({"gs", "gcs"})
+_LOCAL = frozenset({"file", "local"})
+_PARTIAL_CONTENT = 206
+
+NO_GCS_CREDENTIALS = (
+    "no Google credentials found: set GOOGLE_APPLICATION_CREDENTIALS to a key file, run "
+    "'gcloud auth application-default login', or set FSSPEC_GS_TOKEN=anon for a public bucket"
+)
+METADATA_TIMEOUT = 0.5
+"""Seconds to wait for Google Cloud's metadata server, asked once."""
+_METADATA_IP = "169.254.169.254"
+_DMI_PRODUCT_NAME = "/sys/class/dmi/id/product_name"
 
 
 class RemoteFS:
@@ -57,17 +97,19 @@ class RemoteFS:
         *,
         redact: Redactor,
         retry: RetryPolicy,
-        budget: TimeBudget,
+        deadline: Deadline,
     ) -> None:
         self._fs = fs
         self._wrapper = wrapper
         self._path = path
         self._redact = redact
         self._retry = retry
-        self._budget = budget
+        self._deadline = deadline
         if wrapper is None:  # a session on fsspec's loop: close it there, never blocking
-            self._loop = io_loop(fs)
-            weakref.finalize(self, close_soon, self._loop, fs)
+            from fsspec.asyn import get_loop
+
+            self._loop: asyncio.AbstractEventLoop = fs.loop or get_loop()
+            weakref.finalize(self, _close_soon, self._loop, fs)
 
     @classmethod
     async def open(
@@ -78,27 +120,28 @@ class RemoteFS:
         location: str,
         redact: Redactor,
         retry: RetryPolicy,
-        budget: TimeBudget,
+        deadline: Deadline,
     ) -> RemoteFS:
-        """Build the filesystem for ``url`` in a worker thread, within the time budget.
+        """Build the filesystem for ``url`` in a worker thread, within the deadline.
 
         Raises:
             MissingDependencyError: The protocol's package is not installed.
-            StorageError: The filesystem could not be built (bad options, unreachable API).
+            StorageError: The filesystem could not be built (bad options, unreachable API,
+                no Google credentials for ``gs://``).
         """
 
         async def build() -> tuple[Any, Any, str]:
             return await asyncio.to_thread(_build, url, dict(options), location)
 
         try:
-            async with budget.bounded(location=location):
+            async with deadline.bounded(location=location):
                 fs, wrapper, path = await retrying(retry, build)
         except ImportError as exc:
             hint = install_hint(protocol_of(last_link(url)))
             raise MissingDependencyError(hint, location=location) from exc
         except Exception as exc:
             raise_translated(exc, location=location, redact=redact)
-        return cls(fs, wrapper, path, redact=redact, retry=retry, budget=budget)
+        return cls(fs, wrapper, path, redact=redact, retry=retry, deadline=deadline)
 
     @property
     def path(self) -> str:
@@ -116,7 +159,7 @@ class RemoteFS:
         self._fs.invalidate_cache(root)
         if self.protocol == "github":
             tree: dict[str, dict[str, Any]] = await self._guarded(
-                lambda: asyncio.to_thread(recursive_tree, self._fs, root), location=location
+                lambda: asyncio.to_thread(_github_tree, self._fs, root), location=location
             )
             return tree
         return dict(await self._call("find", root, detail=True, location=location))
@@ -163,10 +206,10 @@ class RemoteFS:
             start: The first byte wanted.
             end: One past the last byte wanted.
             location: Where it is, for messages.
-            whole: The file's size, when the whole file may be returned instead: an HTTP
-                server that ignores ``Range`` sends it (:mod:`backends.remote.http_ranges`);
-                the caller tells by the length. Without it, such an answer is refused before
-                its body is read (:class:`RangesIgnoredError`, not retried).
+            whole: The file's size, when the whole file may be returned instead (an HTTP
+                server that ignores ``Range`` sends it; the caller tells by the length).
+                Without it, such an answer is refused before its body is read
+                (:class:`RangesIgnoredError`, not retried).
 
         Any other length is an :class:`IncompleteReadError`, retried like a dropped connection.
         """
@@ -174,7 +217,7 @@ class RemoteFS:
         async def attempt() -> bytes:
             if self.protocol == "http":
                 data = await self._on_its_loop(
-                    lambda fs: fetch_range(
+                    lambda fs: _http_range(
                         fs, path, start, end, whole_up_to=whole or 0, location=location
                     )
                 )
@@ -204,7 +247,7 @@ class RemoteFS:
 
     async def aclose(self) -> None:
         """Close the filesystem's HTTP session, if it holds one, on the loop it belongs to."""
-        closing = session_closing(self._fs) if self._wrapper is None else None
+        closing = _session_closing(self._fs) if self._wrapper is None else None
         if closing is not None:
             await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(closing, self._loop))
 
@@ -261,24 +304,120 @@ class RemoteFS:
         missing: type[StorageError] = StorageError,
         size: int | None = None,
     ) -> Any:
-        """Run ``attempt`` with retries, within the budget, translating what it raises."""
+        """Run ``attempt`` with retries, within the deadline, translating what it raises."""
         try:
-            async with self._budget.bounded(location=location, size=size):
+            async with self._deadline.bounded(location=location, size=size):
                 return await retrying(self._retry, attempt)
         except Exception as exc:
             raise_translated(exc, location=location, redact=self._redact, missing=missing)
 
 
+def check_available(spec: SourceSpec, *, location: str) -> None:
+    """Refuse, without importing anything, a protocol fsspec lacks or whose package is absent.
+
+    Raises:
+        UnsupportedSourceError: fsspec knows no such protocol, or an HTTP URL names a folder
+            (HTTP has no listing that could fingerprint one).
+        MissingDependencyError: The protocol's package is not installed.
+    """
+    from fsspec.registry import known_implementations, registry
+
+    if spec.protocol in WEB and not spec.bundle:
+        raise UnsupportedSourceError(
+            "http(s) URLs must name a .zip bundle: HTTP has no listing to fingerprint a folder "
+            "(HttpIndexBackend, which open_backend gives, reads a site's well-known index)",
+            location=location,
+        )
+    for protocol in spec.protocols:
+        if protocol in _LOCAL:
+            continue
+        if protocol not in registry and protocol not in known_implementations:
+            raise UnsupportedSourceError(
+                f"no backend or filesystem for {protocol}:// URLs (add one with "
+                "backends.register_backend or a 'skillfs.backends' entry point)",
+                location=location,
+            )
+        package = _REQUIRES.get(protocol)
+        if package is not None and not _importable(package):
+            raise MissingDependencyError(install_hint(protocol), location=location)
+
+
+def install_hint(protocol: str) -> str:
+    """What to install for ``protocol``, naming the skillfs extra when there is one."""
+    from fsspec.registry import known_implementations
+
+    extra = EXTRAS.get(protocol)
+    if extra is not None:
+        return f"{protocol}:// needs an optional package: {install_command(extra)}"
+    known = known_implementations.get(protocol, {})
+    return str(known.get("err") or f"cannot load the filesystem for {protocol}:// URLs")
+
+
+def prepare(
+    url: str, options: Mapping[str, Any], *, timeout: float | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The URL and options to open, with what skillfs needs unless the caller chose otherwise.
+
+    Every backend gets its own filesystem (``skip_instance_cache``), so tuning it never changes
+    one the application shares. S3: botocore's retries off (skillfs's is the one layer) and
+    ``max_concurrency=1`` (no HEAD before a GET). GitHub: each request times out after
+    ``timeout`` (its requests run in worker threads a deadline cannot cancel). HTTP: a
+    ``user:password@`` in the URL moves into an ``Authorization`` header, because fsspec prints
+    URLs in its errors and logs.
+    """
+    protocol = protocol_of(url)
+    merged: dict[str, Any] = {"skip_instance_cache": True, **options}
+    if protocol == "github" and timeout is not None:
+        merged.setdefault("timeout", timeout)
+    if protocol in S3_PROTOCOLS:
+        merged.setdefault("max_concurrency", 1)
+        config = dict(merged.get("config_kwargs") or {})
+        config.setdefault("retries", {"mode": "standard", "total_max_attempts": 1})
+        merged["config_kwargs"] = config
+    parts = urlsplit(url)
+    if protocol in WEB and parts.password is not None:
+        pair = f"{unquote(parts.username or '')}:{unquote(parts.password)}".encode()
+        client = dict(merged.get("client_kwargs") or {})
+        headers = {"Authorization": f"Basic {base64.b64encode(pair).decode()}"}
+        client["headers"] = {**headers, **(client.get("headers") or {})}
+        merged["client_kwargs"] = client
+        url = urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+    return url, merged
+
+
+def default_retry(protocol: str) -> RetryPolicy:
+    """The retry policy for ``protocol``: none for GCS, whose client always retries."""
+    return NO_RETRY if protocol in GCS_PROTOCOLS else RetryPolicy()
+
+
+def with_credentials(options: Mapping[str, Any], *, location: str) -> dict[str, Any]:
+    """``options`` for gcsfs, with ``token="google_default"`` when the caller chose none.
+
+    Given no token, gcsfs tries google-auth's chain and the metadata server for 15-20 s away
+    from Google Cloud, then fails as a timeout. So skillfs looks where google-auth's default
+    chain does (``GOOGLE_APPLICATION_CREDENTIALS``, gcloud's application default credentials,
+    Google Cloud's metadata server) without importing it, and refuses at once when there is
+    nothing, as ``s3://`` does. Blocking: run it in a worker thread.
+
+    Raises:
+        StorageError: No token was chosen (in ``options`` or fsspec's configuration) and no
+            default credentials exist.
+    """
+    from fsspec.config import conf
+
+    if "token" in options or any("token" in conf.get(p, {}) for p in GCS_PROTOCOLS):
+        return dict(options)
+    if not _default_credentials_exist():
+        raise StorageError(NO_GCS_CREDENTIALS, location=location)
+    return {**options, "token": "google_default"}
+
+
 def _build(url: str, options: dict[str, Any], location: str) -> tuple[Any, Any, str]:
     """Blocking: resolve ``url`` and wrap a sync filesystem for async use.
 
-    A ``gs://`` URL gets Google's default credentials, or is refused without any
-    (:mod:`backends.remote.gcs_credentials`).
-
     A native-async filesystem is built in asynchronous mode on fsspec's own loop, so it
-    registers no finalizer that would close its session synchronously (blocking whichever
-    thread collects it): :meth:`RemoteFS.aclose` closes it, or a finalizer of ours that
-    only schedules the close.
+    registers no finalizer that would close its session synchronously: :meth:`RemoteFS.aclose`
+    closes it, or a finalizer of ours that only schedules the close.
     """
     from fsspec.core import url_to_fs
     from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
@@ -300,3 +439,157 @@ def _build(url: str, options: dict[str, Any], location: str) -> tuple[Any, Any, 
         fs.retries = 1  # s3fs's own retry loop, a class attribute: skillfs retries instead
     wrapper = None if fs.async_impl else AsyncFileSystemWrapper(fs, asynchronous=True)
     return fs, wrapper, path
+
+
+def _github_tree(fs: Any, root: str) -> dict[str, dict[str, Any]]:
+    """Every file below ``root`` at the GithubFileSystem's ref, in one request (blocking).
+
+    ``GithubFileSystem.find`` asks once per folder and caches for ever; the recursive trees
+    API answers in one response, each blob with its sha (a perfect fingerprint) and git mode.
+
+    Raises:
+        FileNotFoundError: No such repository or ref.
+        LimitExceededError: GitHub truncated the listing (over 100,000 entries or 7 MB).
+    """
+    import requests
+
+    url = fs.url.format(org=fs.org, repo=fs.repo, sha=fs.root)
+    response = requests.get(url, params={"recursive": "1"}, timeout=fs.timeout, **fs.kw)
+    if response.status_code == 404:
+        raise FileNotFoundError(f"{fs.org}/{fs.repo}@{fs.root}")
+    response.raise_for_status()
+    body = response.json()
+    if body.get("truncated"):
+        raise LimitExceededError(
+            "GitHub truncated the tree listing (over 100,000 entries or 7 MB)",
+            location=f"github://{fs.org}:{fs.repo}@{fs.root}",
+        )
+    prefix = f"{root.strip('/')}/" if root.strip("/") else ""
+    return {
+        entry["path"]: {
+            "name": entry["path"],
+            "size": entry.get("size", 0),
+            "type": "file",
+            "sha": entry["sha"],
+            "mode": entry.get("mode", ""),
+        }
+        for entry in body.get("tree", ())
+        if entry.get("type") == "blob" and entry["path"].startswith(prefix)
+    }
+
+
+async def _http_range(
+    fs: Any, url: str, start: int, end: int, *, whole_up_to: int, location: str
+) -> bytes:
+    """Bytes ``[start, end)`` of ``url``, or the whole file when the server ignores ``Range``.
+
+    fsspec's ``_cat_file`` reads whatever body comes back; here the status is looked at first,
+    as fsspec's ``HTTPFile.async_fetch_range`` does: a 200 is read only when the caller can use
+    up to ``whole_up_to`` bytes, and refused before its body is read otherwise.
+
+    Raises:
+        RangesIgnoredError: The server sent a whole file larger than ``whole_up_to``.
+    """
+    if start >= end:
+        return b""
+    options = dict(fs.kwargs)
+    headers = {**options.pop("headers", {}), "Range": f"bytes={start}-{end - 1}"}
+    session = await fs.set_session()
+    async with session.get(fs.encode_url(url), headers=headers, **options) as response:
+        fs._raise_not_found_for_status(response, url)
+        if response.status == _PARTIAL_CONTENT:
+            return bytes(await response.read())
+        declared = response.content_length
+        if declared is not None and declared > whole_up_to:
+            raise _ranges_ignored(start, end, declared, location)
+        chunks: list[bytes] = []
+        received = 0
+        async for chunk in response.content.iter_any():
+            received += len(chunk)
+            if received > whole_up_to:
+                raise _ranges_ignored(start, end, None, location)
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def _ranges_ignored(start: int, end: int, size: int | None, location: str) -> RangesIgnoredError:
+    sent = "the whole file" if size is None else f"the whole {size}-byte file"
+    return RangesIgnoredError(
+        f"the server does not answer ranged requests: asked for bytes {start}-{end - 1}, "
+        f"it sent {sent}",
+        location=location,
+    )
+
+
+def _session_closing(fs: Any) -> Coroutine[Any, Any, Any] | None:
+    """The coroutine that closes ``fs``'s session (aiohttp or aiobotocore), once."""
+    session = getattr(fs, "_session", None)  # http, gcsfs
+    if session is not None and not session.closed:
+        return session.close()  # type: ignore[no-any-return]
+    creator = getattr(fs, "_s3creator", None)  # s3fs
+    if creator is not None:
+        fs._s3creator = fs._s3 = None
+        return creator.__aexit__(None, None, None)  # type: ignore[no-any-return]
+    return None
+
+
+_CLOSING: set[asyncio.Future[Any]] = set()
+"""Session closes scheduled by finalizers, kept until done (the loop holds tasks weakly)."""
+
+
+def _close_soon(loop: asyncio.AbstractEventLoop, fs: Any) -> None:
+    """Schedule the close of a dropped filesystem's session on ``loop``, never waiting."""
+    if loop.is_running() and not loop.is_closed():
+        loop.call_soon_threadsafe(_start_closing, fs)
+
+
+def _start_closing(fs: Any) -> None:
+    closing = _session_closing(fs)
+    if closing is not None:
+        task = asyncio.ensure_future(closing)
+        _CLOSING.add(task)
+        task.add_done_callback(_CLOSING.discard)
+
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _default_credentials_exist() -> bool:
+    """True where google-auth's default chain would find credentials (its order, its names)."""
+    if os.environ.get("GOOGLE_APPLICATION_CREDENTIALS"):
+        return True  # a missing or broken file is google-auth's to report
+    configured = os.environ.get("CLOUDSDK_CONFIG")
+    if not configured and os.name == "nt":
+        configured = os.path.join(os.environ.get("APPDATA", ""), "gcloud")
+    folder = configured or os.path.join(os.path.expanduser("~"), ".config", "gcloud")
+    if os.path.isfile(os.path.join(folder, "application_default_credentials.json")):
+        return True
+    return _on_google_cloud()
+
+
+def _on_google_cloud() -> bool:
+    """True on Compute Engine (by its DMI product name) or where its metadata server answers.
+
+    Honours google-auth's ``NO_GCE_CHECK`` and ``GCE_METADATA_IP``; the server is asked once,
+    without a proxy (it is link-local).
+    """
+    if os.environ.get("NO_GCE_CHECK") == "true":
+        return False
+    try:
+        with open(_DMI_PRODUCT_NAME) as product:
+            if product.read().startswith("Google"):
+                return True
+    except OSError:
+        pass
+    host = os.environ.get("GCE_METADATA_IP", _METADATA_IP)
+    request = urllib.request.Request(f"http://{host}/", headers={"Metadata-Flavor": "Google"})
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(request, timeout=METADATA_TIMEOUT) as response:
+            return bool(response.headers.get("Metadata-Flavor") == "Google")
+    except (OSError, ValueError):  # refused, unreachable, timed out, an HTTP error status
+        return False

@@ -1,14 +1,12 @@
 """From one flat listing to skill folders: ``<root>/<name>/SKILL.md``, first level only.
 
-Shared by folders on any store and by zip bundles. An entry whose path could leave the root
-(``..``, an absolute or drive path, a backslash) or holds a control character is refused, and so
-is one the store already condemned (a symlink, an encrypted or oversized zip member): the skill
-folder holding it is refused whole, with the reason, and a refused entry that belongs to no
-skill is reported on its own. Every other skill still loads. Folders whose name starts with a
-dot, hidden entries (:func:`backends.paths.is_hidden`: version control, OS junk such as
-``__MACOSX``, caches, secrets) and files at the root are skipped; the folders of SKILL.md files
-skipped that way (or nested deeper) are kept in :attr:`Layout.elsewhere`, to say where skills
-are when the root holds none.
+Shared by folders on any store, zip bundles and archives. An entry whose path could leave the
+root (``..``, absolute or drive paths, backslashes, control characters) or that the store
+already condemned (a symlink, an encrypted or oversized zip member) refuses the skill folder
+holding it, with the reason; a refused entry of no skill is reported on its own; every other
+skill still loads. Dot folders, hidden entries (:func:`backends.paths.is_hidden`) and files at
+the root are skipped; where their SKILL.md files are is kept in :attr:`Layout.elsewhere`.
+Fingerprints come from the listing's details alone (:func:`fingerprint`).
 """
 
 from __future__ import annotations
@@ -16,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from backends.base import FileEntry, SkillRef
 from backends.errors import StorageError, UnsafePathError
@@ -26,11 +25,15 @@ from backends.paths import (
     is_skill_name,
     skill_md_name,
 )
+from backends.remote.urls import join_location
 
 IGNORED_FOLDERS = frozenset({"__MACOSX"})
 """Top-level folders that archivers add and that are never skills."""
 
 _SHOWN_PROBLEMS = 3
+_SYMLINK_MODE = "120000"  # a symlink's git mode, in a GitHub tree listing
+_CONTENT_KEYS = ("generation", "ETag", "etag", "sha", "md5Hash", "Content-MD5", "Digest")
+_TIME_KEYS = ("mtime", "LastModified", "Last-Modified", "updated", "created")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +170,47 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
         skills[name] = SkillFolder(name, skill_md, ordered, _combined(problems))
     elsewhere = sorted(path for path in skill_md_folders if path.split("/", 1)[0] not in skills)
     return Layout(skills, tuple(strays), tuple(elsewhere))
+
+
+def fingerprint(details: Mapping[str, Any]) -> str:
+    """The fingerprint of one listed file: a content token, never a timestamp alone.
+
+    S3 ``ETag``, GCS ``generation``, GitHub blob ``sha``, an HTTP ``ETag``; stores without one
+    (local, memory, HTTP without ETags) give the modification time with size and inode.
+    """
+    for key in _CONTENT_KEYS:
+        value = details.get(key)
+        if value not in (None, ""):
+            return f"{key}:{str(value).strip(chr(34))}"
+    stamp = next((details[key] for key in _TIME_KEYS if details.get(key) is not None), "")
+    return f"time:{stamp}:{details.get('size')}:{details.get('ino', '')}"
+
+
+def listing_candidates(
+    listing: Mapping[str, Mapping[str, Any]], root: str, *, base: str
+) -> list[Candidate]:
+    """Turn a detailed recursive listing of ``root`` into candidates for a layout.
+
+    Args:
+        listing: ``{path: details}`` as fsspec's ``find(root, detail=True)`` returns it.
+        root: The listed folder, as the filesystem spells it.
+        base: The folder's URL for messages; each file's location is ``base/relative``.
+    """
+    prefix = root if not root or root.endswith("/") else f"{root}/"
+    candidates = []
+    for name, details in listing.items():
+        if details.get("type") == "directory" or not name.startswith(prefix):
+            continue
+        relative = name[len(prefix) :]
+        location = join_location(base, relative)
+        size = details.get("size")
+        listed = isinstance(size, int)
+        stored = StoredFile(name, int(size or 0), fingerprint(details), location, listed)
+        refusal = None
+        if details.get("islink") or details.get("mode") == _SYMLINK_MODE:
+            refusal = UnsafePathError("symlinks are refused", location=location)
+        candidates.append(Candidate(relative, stored, refusal))
+    return candidates
 
 
 def passes(check: Callable[[str], object], value: str) -> bool:

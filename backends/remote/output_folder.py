@@ -1,9 +1,8 @@
-"""A folder files are written to, listed and deleted in: a local path or any fsspec URL.
+"""Writing files to a local path or any fsspec URL: bundles and publications go out here.
 
-A local file is replaced atomically (written beside it as ``.skillfs-<16 hex>.tmp``, flushed
-to disk, then renamed: :func:`~backends.local_files.replace_file`); anything else goes through
-fsspec, with skillfs's retries and one time budget per operation (10 s plus a second per MiB),
-16 files at a time.
+A local file is replaced atomically (:func:`~backends.local_files.replace_file`); anything else
+goes through fsspec, with skillfs's retries and one deadline per operation (10 s plus a second
+per MiB), 16 files at a time.
 """
 
 from __future__ import annotations
@@ -19,13 +18,27 @@ from urllib.parse import unquote, urlsplit
 from backends.errors import ResourceNotFoundError, StorageError
 from backends.local_files import replace_file
 from backends.paths import check_relative_path
-from backends.remote.deadline import TimeBudget
-from backends.remote.filesystem import RemoteFS
-from backends.remote.foreign_errors import Redactor
-from backends.remote.protocols import check_available, default_retry, prepare
+from backends.remote.failures import Deadline, Redactor
+from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.urls import check_names_something, join_location, parse_source, protocol_of
 
 _CONCURRENCY = 16
+
+
+async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
+    """Create or replace the file at ``url`` (a local path or any fsspec URL) with ``data``.
+
+    Returns:
+        Where the file was written, with any password hidden.
+
+    Raises:
+        UnsupportedSourceError: ``url`` names nothing (empty, ``s3://`` without a bucket...).
+        StorageError: The write failed.
+        MissingDependencyError: The filesystem's package is not installed.
+    """
+    async with OutputFolder.open(url, **storage_options) as target:
+        await target.write({"": data})
+    return target.location
 
 
 class OutputFolder:
@@ -58,15 +71,15 @@ class OutputFolder:
             yield cls(location, local=path, fs=None)
             return
         check_available(parse_source(url), location=location)
-        budget = TimeBudget()
-        target, options = prepare(url, storage_options, timeout=budget.timeout)
+        deadline = Deadline()
+        target, options = prepare(url, storage_options, timeout=deadline.timeout)
         fs = await RemoteFS.open(
             target,
             options,
             location=location,
             redact=redact,
             retry=default_retry(protocol),
-            budget=budget,
+            deadline=deadline,
         )
         try:
             yield cls(location, local=None, fs=fs)

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 from backends.errors import UnsupportedSourceError
 
+WEB = ("http", "https")
+"""The protocols of the web."""
+
 _ZIP_PREFIX = "zip://"
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _GITHUB_REPOSITORY = re.compile(r"^[^:/@]+:[^:/@]+(@[^/]+)?$")

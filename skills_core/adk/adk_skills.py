@@ -35,8 +35,8 @@ from backends.base import Backend
 from backends.capabilities import local_folder
 from backends.composite import CompositeBackend
 from backends.errors import SkillNotFoundError, StorageError
+from backends.local import open_skill_folder
 from backends.memory import MemoryBackend
-from backends.one_skill import open_skill_folder
 from backends.paths import check_relative_path
 from skills_core import codes
 from skills_core.adk.handlers import Handler, SkillTool, inject_state, run_confirmed

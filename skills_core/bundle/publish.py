@@ -32,17 +32,17 @@ from urllib.parse import quote
 from backends import Backend
 from backends.digests import digest_of
 from backends.errors import StorageError
-from backends.index.artifact import open_archive
 from backends.index.document import (
     ARCHIVE,
     INDEX_PATH,
     SIGNATURE_SUFFIX,
     SKILL_MD,
     IndexEntry,
+    artifact_path,
     parse_index,
     render_index,
 )
-from backends.index.store import artifact_path
+from backends.index.reader import open_archive
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.local_files import is_temporary
 from backends.paths import SKILL_MD_NAMES

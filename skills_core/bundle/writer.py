@@ -31,10 +31,9 @@ from backends import Backend, open_backend
 from backends.errors import LimitExceededError, UnsafePathError, UnsupportedSourceError
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.paths import SKILL_MD_NAMES
-from backends.remote.bundle_manifest import MANIFEST_FORMAT, MANIFEST_NAME
-from backends.remote.upload import write_bytes
+from backends.remote.archives import MANIFEST_FORMAT, MANIFEST_NAME, bundle_refusals
+from backends.remote.output_folder import write_bytes
 from backends.remote.urls import check_names_something, last_link, protocol_of
-from backends.remote.zipsafety import bundle_refusals
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
 from skills_core.catalog.lock import LockSource, refusal

@@ -39,7 +39,7 @@ from backends.local_files import read_regular_file
 from skills_core.catalog.cache_folder import default_cache_folder, ensure_folder, untrusted_file
 
 if TYPE_CHECKING:
-    from backends.mcp.extension_entries import SkillEntry
+    from backends.mcp.extension import SkillEntry
 
 logger = logging.getLogger("skillfs")
 

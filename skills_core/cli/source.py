@@ -27,13 +27,10 @@ from typing import Any, Protocol, TypeVar, TypeVarTuple, runtime_checkable
 from backends.base import Backend
 from backends.errors import SkillfsError, SkillNotFoundError, StorageError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
-from backends.index.redirects import WEB
-from backends.local import LocalBackend
-from backends.one_skill import open_skill_folder
-from backends.opener import open_backend
+from backends.local import LocalBackend, open_skill_folder
+from backends.opener import backend_factory, open_backend
 from backends.paths import skill_md_name
-from backends.remote.urls import protocol_of
-from backends.schemes import backend_factory
+from backends.remote.urls import WEB, protocol_of
 from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress

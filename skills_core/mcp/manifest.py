@@ -26,7 +26,7 @@ from backends.base import FileEntry
 from backends.digests import digest_of
 from backends.errors import StorageError
 from backends.limits import HOST_SKILL_BYTES, HOST_SKILL_FILES
-from backends.mcp.extension_entries import (
+from backends.mcp.extension import (
     SKILL_MD,
     resource_uri,
 )

@@ -60,15 +60,17 @@ from backends.errors import (
     installed_version,
 )
 from backends.limits import HOST_SKILL_BYTES
-from backends.mcp.extension_entries import SKILL_MD, SKILLS_EXTENSION, resource_uri
-from backends.mcp.wire import (
+from backends.mcp.extension import (
     DIRECTORY_READ_METHOD,
     GET_METHOD,
     LIST_METHOD,
+    SKILL_MD,
+    SKILLS_EXTENSION,
     GetSkillParams,
     ListSkillsParams,
     ReadDirectoryParams,
     ReadDirectoryResult,
+    resource_uri,
 )
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.report import ReloadReport

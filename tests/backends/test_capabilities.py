@@ -11,7 +11,7 @@ import pytest
 
 from backends import CompositeBackend, LocalBackend, MemoryBackend
 from backends.capabilities import change_events, fetch_many, local_folder
-from backends.folder_events import merged
+from backends.composite import merged
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.tools import ScriptPolicy, SkillTools

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from backends import FsspecBackend, LocalBackend, MemoryBackend, UnsafePathError
+from backends import BundleBackend, LocalBackend, MemoryBackend, UnsafePathError
 from backends.base import Backend
 from backends.paths import check_resource_path, is_hidden
 from skills_core import SkillCatalog
@@ -86,7 +86,7 @@ def backends(tmp_path: Path) -> dict[str, Backend]:
         folders.setdefault(name, {})[relative] = data
     return {
         "local": LocalBackend(local),
-        "zip": FsspecBackend(str(bundle)),
+        "zip": BundleBackend(str(bundle)),
         "memory": MemoryBackend(folders),
     }
 

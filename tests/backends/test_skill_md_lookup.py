@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from backends.local_files import holds_skill_md
-from backends.one_skill import open_skill_folder
+from backends.local import find_skill_md, holds_skill, open_skill_folder
 from backends.paths import skill_md_name
 from tests.support.processes import run_python
 
@@ -20,8 +19,8 @@ def test_a_local_folder_holds_a_skill_md_only_as_a_file(tmp_path: Path) -> None:
     (tmp_path / "dir" / "SKILL.md").mkdir(parents=True)
     (tmp_path / "lower").mkdir()
     (tmp_path / "lower" / "skill.md").write_text("---\nname: lower\n---\n")
-    assert not holds_skill_md(tmp_path / "dir")
-    assert holds_skill_md(tmp_path / "lower")
+    assert not holds_skill(find_skill_md(str(tmp_path / "dir")))
+    assert holds_skill(find_skill_md(str(tmp_path / "lower")))
     assert open_skill_folder(tmp_path / "dir") is None
     assert open_skill_folder(tmp_path / "lower") is not None
 
@@ -36,7 +35,7 @@ sys.addaudithook(
     if event in ("os.listdir", "os.scandir") and str(args[0]).startswith(root)
     else None
 )
-from backends.one_skill import open_skill_folder
+from backends.local import open_skill_folder
 
 skill = open_skill_folder(sys.argv[1])
 print([ref.name for ref in asyncio.run(skill.list())], listed)

@@ -64,7 +64,7 @@ async def test_entry_urls_stay_in_the_bucket(
     assert await backend.read("beta", "a.md") == b"a"
 
 
-async def test_a_removed_index_falls_back_to_the_folder(
+async def test_a_removed_index_is_a_refresh_error_until_reopened(
     tmp_path: Path, s3_server: S3Server, s3_client: Any, bucket: str
 ) -> None:
     harness = BucketHarness(tmp_path / "source", s3_server, bucket)
@@ -76,5 +76,32 @@ async def test_a_removed_index_falls_back_to_the_folder(
 
     s3_client.delete_object(Bucket=bucket, Key=f"site/{INDEX_PATH}")
     report = await catalog.refresh()
-    assert report.added == ("local-only",)
-    assert report.removed == ("skill-00", "skill-01")
+    assert report.failure is not None
+    assert report.failure.message == (
+        f"listing failed (kept the last good catalog): {harness.url}: "
+        "its published index is gone: this backend reads it as a published index, as it was "
+        "when first listed; open it again to read it as it is now"
+    )
+    assert [meta.name for meta in catalog.list()] == ["skill-00", "skill-01"]  # kept
+    reopened = SkillCatalog(harness.backend())
+    assert (await reopened.refresh()).added == ("local-only",)
+
+
+async def test_an_index_published_into_a_listed_folder_is_a_refresh_error(
+    tmp_path: Path, s3_server: S3Server, s3_client: Any, bucket: str
+) -> None:
+    plain = S3Harness(s3_server, s3_client, bucket, prefix="site")
+    plain.put_tree({"local-only/SKILL.md": skill_md("local-only")})
+    catalog = SkillCatalog(plain.backend())
+    assert (await catalog.refresh()).added == ("local-only",)
+
+    await BucketHarness(tmp_path / "source", s3_server, bucket).make_backend(skills_tree(2))
+    report = await catalog.refresh()
+    assert report.failure is not None
+    assert report.failure.message == (
+        f"listing failed (kept the last good catalog): {plain.url}: "
+        "it now holds a published index: this backend reads it as a folder of skills, as it "
+        "was when first listed; open it again to read it as it is now"
+    )
+    assert [meta.name for meta in catalog.list()] == ["local-only"]
+    assert (await SkillCatalog(plain.backend()).refresh()).added == ("skill-00", "skill-01")

@@ -15,8 +15,8 @@ from backends import (
     StorageError,
     open_backend,
 )
-from backends.index.artifact import archive_format
 from backends.index.document import INDEX_PATH, SCHEMA
+from backends.index.reader import archive_format
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
 from tests.index.sites import FOLDER, Site, entry, index, tar_gz

@@ -16,7 +16,7 @@ import pytest
 
 from backends import HttpIndexBackend, StorageError
 from backends.index.document import INDEX_PATH
-from backends.index.redirects import MAX_REDIRECTS
+from backends.index.http import MAX_REDIRECTS
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from tests.index.sites import FOLDER, Site, entry, index

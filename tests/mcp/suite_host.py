@@ -16,7 +16,7 @@ import os
 import sys
 
 from backends.mcp.backend import McpSkillsBackend
-from backends.mcp.extension_entries import SKILL_MD
+from backends.mcp.extension import SKILL_MD
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.tools.factory import SkillTools
 

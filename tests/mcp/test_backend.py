@@ -15,7 +15,7 @@ from backends.errors import (
     UnsupportedSourceError,
 )
 from backends.mcp.backend import McpSkillsBackend, VerificationError
-from backends.mcp.extension_entries import SkillEntry
+from backends.mcp.extension import SkillEntry
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import EntryMismatchError

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from backends import LocalBackend
-from backends.mcp.wire import ListSkillsParams, ListSkillsRequest, ListSkillsResult
+from backends.mcp.extension import ListSkillsParams, ListSkillsRequest, ListSkillsResult
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.mcp.manifest import LEFT_OUT_META
 from skills_core.mcp.server import SkillServer

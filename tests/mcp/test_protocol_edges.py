@@ -16,7 +16,7 @@ from mcp_types import INVALID_PARAMS
 
 from backends import LocalBackend
 from backends.errors import installed_version
-from backends.mcp.extension_entries import SKILLS_EXTENSION
+from backends.mcp.extension import SKILLS_EXTENSION
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.mcp.server import SkillServer
 from tests.mcp.client import read_directory

@@ -22,7 +22,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.client.subscriptions import ResourcesListChanged, listen
 
-from backends.mcp.extension_entries import SKILLS_EXTENSION
+from backends.mcp.extension import SKILLS_EXTENSION
 from skills_core import codes
 from skills_core.mcp.manifest import WARNINGS_META
 from tests.mcp.client import get_skill, list_skills, read_verified

@@ -15,8 +15,12 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.subscriptions import ServerEvent
 
 from backends import LocalBackend
-from backends.mcp.extension_entries import SKILLS_EXTENSION
-from backends.mcp.wire import ListSkillsParams, ListSkillsRequest, ListSkillsResult
+from backends.mcp.extension import (
+    SKILLS_EXTENSION,
+    ListSkillsParams,
+    ListSkillsRequest,
+    ListSkillsResult,
+)
 from backends.untrusted import UntrustedFolder
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from backends import FsspecBackend, StorageError
-from backends.remote.foreign_errors import IncompleteReadError
+from backends import Backend, FsspecBackend, StorageError, open_backend
+from backends.remote.failures import IncompleteReadError
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
 from tests.remote.conftest import gcs_bucket, gcs_fs, gcs_server, github, repo  # noqa: F401
@@ -44,8 +44,8 @@ def put(client: Any, bucket: str, tree: Mapping[str, bytes], prefix: str = "skil
         client.put_object(Bucket=bucket, Key=f"{prefix}/{path}", Body=data)
 
 
-def s3_backend(server: S3Server, url: str) -> FsspecBackend:
-    return FsspecBackend(url, retry=FAST_RETRY, **s3_options(server))
+def s3_backend(server: S3Server, url: str) -> Backend:
+    return open_backend(url, retry=FAST_RETRY, **s3_options(server))
 
 
 async def test_a_short_skill_md_is_a_read_failure_retried_next_refresh(

@@ -13,7 +13,6 @@ from typing import Any
 from fsspec.implementations.memory import MemoryFileSystem
 
 from backends import Backend, BundleBackend, FsspecBackend
-from backends.store_backend import StoreBackend
 from backends.testing import BackendHarness
 from tests.backends.harnesses import LocalHarness
 from tests.remote.servers import FakeGithub, GcsServer, S3Server
@@ -100,12 +99,10 @@ class GithubHarness(BackendHarness):
 class BundleHarness(BackendHarness, ABC):
     """The tree as one zip archive, rewritten whole on every change.
 
-    Read by ``kind``: :class:`BundleBackend`, or :class:`FsspecBackend`, which still serves
-    bundles for compatibility.
+    Read by :class:`BundleBackend`.
     """
 
-    def __init__(self, kind: type[StoreBackend] = BundleBackend) -> None:
-        self.kind = kind
+    def __init__(self) -> None:
         self.tree: dict[str, bytes] = {}
 
     async def make_backend(self, tree: Mapping[str, bytes]) -> Backend:
@@ -114,7 +111,7 @@ class BundleHarness(BackendHarness, ABC):
         return self.backend()
 
     @abstractmethod
-    def backend(self) -> StoreBackend:
+    def backend(self) -> BundleBackend:
         """A backend reading the stored archive."""
 
     @abstractmethod
@@ -133,12 +130,12 @@ class BundleHarness(BackendHarness, ABC):
 
 
 class LocalZipHarness(BundleHarness):
-    def __init__(self, root: Path, kind: type[StoreBackend] = BundleBackend) -> None:
-        super().__init__(kind)
+    def __init__(self, root: Path) -> None:
+        super().__init__()
         self.path = root / "skills.zip"
 
-    def backend(self) -> StoreBackend:
-        return self.kind(str(self.path))
+    def backend(self) -> BundleBackend:
+        return BundleBackend(str(self.path))
 
     async def store(self, archive: bytes) -> None:
         await asyncio.to_thread(replace_file, self.path, archive)
@@ -150,8 +147,8 @@ class S3ZipHarness(BundleHarness):
         self.server, self.client, self.bucket = server, client, bucket
         self.url = f"zip://::s3://{bucket}/bundles/skills.zip"
 
-    def backend(self) -> StoreBackend:
-        return self.kind(self.url, retry=FAST_RETRY, **s3_options(self.server))
+    def backend(self) -> BundleBackend:
+        return BundleBackend(self.url, retry=FAST_RETRY, **s3_options(self.server))
 
     async def store(self, archive: bytes) -> None:
         await asyncio.to_thread(

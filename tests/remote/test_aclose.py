@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-from backends import FsspecBackend
+from backends import BundleBackend, FsspecBackend
 from skills_core import SkillCatalog
 from tests.remote.connections import connections
 from tests.remote.servers import StaticServer
@@ -17,7 +17,7 @@ async def test_aclose_closes_the_http_session(static_server: StaticServer) -> No
     path = f"/{uuid.uuid4().hex}/skills.zip"
     static_server.files[path] = zip_bytes(skills_tree(3))
     before = await connections(static_server)
-    backend = FsspecBackend(static_server.url + path)
+    backend = BundleBackend(static_server.url + path)
     catalog = SkillCatalog(backend)
     assert len((await catalog.refresh()).added) == 3
     assert await connections(static_server) > before  # kept alive for the next refresh
@@ -56,7 +56,7 @@ async def test_whoever_opens_the_backend_closes_it(static_server: StaticServer) 
     url = static_server.url + path
     before = await connections(static_server)
 
-    async with FsspecBackend(url) as backend:  # opened here: the catalog only reads it
+    async with BundleBackend(url) as backend:  # opened here: the catalog only reads it
         reader = SkillCatalog(backend)
         assert len((await reader.refresh()).added) == 3
         assert await connections(static_server) > before

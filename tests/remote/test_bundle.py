@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from backends import FsspecBackend, LimitExceededError, StorageError
+from backends import BundleBackend, FsspecBackend, LimitExceededError, StorageError
 from backends.paths import is_hidden
 from backends.testing import CANONICAL_TREE, skill_md
 from skills_core import SkillCatalog
@@ -102,7 +102,7 @@ async def test_a_bundle_loads_back_with_every_file(tmp_path: Path) -> None:
     assert bundle.location == str(out)
     assert list(out.parent.iterdir()) == [out]  # written atomically, no temporary left
 
-    catalog = SkillCatalog(FsspecBackend(str(out)))
+    catalog = SkillCatalog(BundleBackend(str(out)))
     report = await catalog.refresh()
     assert report.added == ("alpha", "beta", "gamma")
     assert report.errors == ()
@@ -152,7 +152,7 @@ async def test_a_bundle_uploads_to_a_bucket_and_loads_from_there(
     assert sorted(progress) == [(1, 3), (2, 3), (3, 3)]
     assert s3_server.log.count("PUT", "bundles/skills.zip") == 1
 
-    backend = FsspecBackend(f"zip://::{url}", retry=FAST_RETRY, **s3_options(s3_server))
+    backend = BundleBackend(f"zip://::{url}", retry=FAST_RETRY, **s3_options(s3_server))
     assert [ref.name for ref in await backend.list()] == ["alpha", "beta", "gamma"]
 
 

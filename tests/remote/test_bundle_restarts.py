@@ -1,7 +1,7 @@
 """A new process with a warm catalog cache restarts a zip bundle in one HEAD.
 
 The cache keeps the bundle's fingerprint, central directory and manifest beside the entries
-(:mod:`backends.remote.bundle_state`); a new backend whose HEAD finds the same fingerprint lists
+(:mod:`backends.remote.bundles`); a new backend whose HEAD finds the same fingerprint lists
 the bundle from them and reads members with ranged requests when they are wanted. A bundle
 replaced since, or a saved state that is not one, is read again: never served from the cache.
 """
@@ -16,7 +16,7 @@ import pytest
 
 from backends import BundleBackend, LocalBackend, open_backend
 from backends.errors import StorageError
-from backends.remote.bundle_state import SavedBundle
+from backends.remote.bundles import SavedBundle
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.bundle.writer import build_bundle

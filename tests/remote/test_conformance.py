@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from fsspec.implementations.memory import MemoryFileSystem
 
-from backends import FsspecBackend
 from backends.testing import BackendConformance, BackendHarness
 from tests.remote.harnesses import (
     FileUrlHarness,
@@ -45,14 +44,6 @@ class TestLocalZip(BackendConformance):
     @pytest.fixture
     def harness(self, tmp_path: Path) -> BackendHarness:
         return LocalZipHarness(tmp_path)
-
-
-class TestLocalZipThroughFsspecBackend(BackendConformance):
-    """A bundle given to FsspecBackend, which still serves one for compatibility."""
-
-    @pytest.fixture
-    def harness(self, tmp_path: Path) -> BackendHarness:
-        return LocalZipHarness(tmp_path, FsspecBackend)
 
 
 class TestZipOnS3(BackendConformance):

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from backends import FsspecBackend, StorageError
+from backends import Backend, BundleBackend, FsspecBackend, StorageError
 from skills_core import SkillCatalog
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import FakeGithub, S3Server, StaticServer
@@ -22,7 +22,7 @@ PASSWORD = "http-password-never-shown-0123"
 TOKEN = "ghp_loopbackTokenNeverShown0123456789"
 
 
-async def texts_of_a_failure(backend: FsspecBackend, caplog: pytest.LogCaptureFixture) -> list[str]:
+async def texts_of_a_failure(backend: Backend, caplog: pytest.LogCaptureFixture) -> list[str]:
     """Everything a failed refresh and a failed listing show a person."""
     report = await SkillCatalog(backend).refresh()
     assert report.failure is not None
@@ -47,7 +47,7 @@ async def test_basic_auth_from_an_http_url_is_sent_as_a_header(
     static_server.passwords[path] = ("reader", PASSWORD)
     url = static_server.url.replace("http://", f"http://reader:{PASSWORD}@") + path
 
-    report = await SkillCatalog(FsspecBackend(url, retry=FAST_RETRY)).refresh()
+    report = await SkillCatalog(BundleBackend(url, retry=FAST_RETRY)).refresh()
     assert report.added == ("skill-00", "skill-01")
     assert PASSWORD not in caplog.text
 
@@ -63,7 +63,7 @@ async def test_a_password_in_an_http_url_is_hidden(
         static_server.log.fail("HEAD", path, status=status)
         static_server.log.fail("GET", path, status=status)
     url = static_server.url.replace("http://", f"http://reader:{PASSWORD}@") + path
-    backend = FsspecBackend(url, retry=FAST_RETRY)
+    backend = BundleBackend(url, retry=FAST_RETRY)
 
     texts = await texts_of_a_failure(backend, caplog)
     assert backend.location.startswith("http://reader:***@127.0.0.1:")

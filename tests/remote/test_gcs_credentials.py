@@ -8,7 +8,7 @@ import pytest
 from fsspec.config import conf
 
 from backends.errors import StorageError
-from backends.remote.gcs_credentials import NO_CREDENTIALS, with_credentials
+from backends.remote.filesystem import NO_GCS_CREDENTIALS, with_credentials
 
 LOCATION = "gs://bucket/skills"
 
@@ -49,4 +49,4 @@ def test_gcloud_application_default_credentials_count(tmp_path: Path) -> None:
 def test_no_credentials_is_refused_saying_so() -> None:
     with pytest.raises(StorageError) as caught:
         with_credentials({}, location=LOCATION)
-    assert (caught.value.location, caught.value.message) == (LOCATION, NO_CREDENTIALS)
+    assert (caught.value.location, caught.value.message) == (LOCATION, NO_GCS_CREDENTIALS)

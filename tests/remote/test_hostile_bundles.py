@@ -13,7 +13,14 @@ from typing import Any
 
 import pytest
 
-from backends import FsspecBackend, LimitExceededError, Limits, StorageError, UnsafePathError
+from backends import (
+    BundleBackend,
+    FsspecBackend,
+    LimitExceededError,
+    Limits,
+    StorageError,
+    UnsafePathError,
+)
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
 from tests.remote.harnesses import S3Harness, replace_file
@@ -42,7 +49,7 @@ def bundle(*extra: tuple[str, bytes, dict[str, bool]]) -> bytes:
 
 async def load(path: Path, data: bytes, limits: Limits | None = None) -> SkillCatalog:
     replace_file(path, data)
-    catalog = SkillCatalog(FsspecBackend(str(path), limits=limits or Limits()))
+    catalog = SkillCatalog(BundleBackend(str(path), limits=limits or Limits()))
     await catalog.refresh()
     return catalog
 
@@ -165,7 +172,7 @@ async def test_whole_bundle_limits(tmp_path: Path, limits: Limits, message: str)
     path = tmp_path / "b.zip"
     replace_file(path, bundle())
     with pytest.raises(LimitExceededError, match=message):
-        await FsspecBackend(str(path), limits=limits).list()
+        await BundleBackend(str(path), limits=limits).list()
 
 
 async def test_a_corrupt_member_fails_its_skill_only(tmp_path: Path) -> None:
@@ -187,7 +194,7 @@ async def test_what_is_not_a_zip_is_refused(tmp_path: Path, make: Callable[[], b
     path = tmp_path / "b.zip"
     replace_file(path, make())
     with pytest.raises(StorageError, match="zip"):
-        await FsspecBackend(str(path)).list()
+        await BundleBackend(str(path)).list()
 
 
 async def test_a_wrapping_folder_and_archiver_litter_are_handled(tmp_path: Path) -> None:
@@ -203,7 +210,7 @@ async def test_a_chained_url_names_the_folder_inside_the_archive(tmp_path: Path)
     path = tmp_path / "b.zip"
     tree = {f"packs/{path}": data for path, data in GOOD.items()} | {"other/x/SKILL.md": b""}
     replace_file(path, zip_bytes(tree))
-    backend = FsspecBackend(f"zip://packs::{path}")
+    backend = BundleBackend(f"zip://packs::{path}")
     assert [ref.name for ref in await backend.list()] == ["alpha", "beta", "gamma"]
 
 

@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from backends import DEFAULT_LIMITS, FsspecBackend, Limits, MemoryBackend, open_backend
+from backends import (
+    DEFAULT_LIMITS,
+    BundleBackend,
+    Limits,
+    MemoryBackend,
+    open_backend,
+)
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
 from skills_core.bundle.writer import build_bundle
@@ -153,7 +159,7 @@ async def test_a_lower_download_limit_refuses_the_same_way(
 ) -> None:
     _, data = await publish(bundle, 300_000)
     assert len(data) > SMALL_LIMIT.bundle_download_bytes
-    backend = FsspecBackend(url(server, bundle), limits=SMALL_LIMIT)
+    backend = BundleBackend(url(server, bundle), limits=SMALL_LIMIT)
 
     report = await SkillCatalog(backend).refresh()
 
@@ -170,7 +176,7 @@ async def test_a_server_that_honours_range_is_read_in_ranges(
     bundle: Path, ranged_server: FolderServer
 ) -> None:
     skills, data = await publish(bundle, 300_000)
-    backend = FsspecBackend(url(ranged_server, bundle), limits=SMALL_LIMIT)
+    backend = BundleBackend(url(ranged_server, bundle), limits=SMALL_LIMIT)
     catalog = SkillCatalog(backend)
 
     report = await catalog.refresh()

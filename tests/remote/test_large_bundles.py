@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 
-from backends import FsspecBackend, Limits, MemoryBackend, VerificationError
-from backends.remote.bundle_manifest import MANIFEST_NAME
-from backends.remote.zip_end import TAIL_BYTES
+from backends import BundleBackend, Limits, MemoryBackend, VerificationError
+from backends.remote.archives import MANIFEST_NAME, TAIL_BYTES
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
 from skills_core.bundle.writer import build_bundle
@@ -83,7 +82,7 @@ async def s3_catalog(
     server.log.reset()
     url = f"s3://{bucket}/skills.zip"
     return SkillCatalog(
-        FsspecBackend(url, limits=limits, retry=FAST_RETRY, **options, **s3_options(server))
+        BundleBackend(url, limits=limits, retry=FAST_RETRY, **options, **s3_options(server))
     )
 
 
@@ -181,7 +180,7 @@ def limits(request: pytest.FixtureRequest) -> Limits:
 
 async def load(path: Path, data: bytes, limits: Limits) -> SkillCatalog:
     replace_file(path, data)
-    catalog = SkillCatalog(FsspecBackend(str(path), limits=limits))
+    catalog = SkillCatalog(BundleBackend(str(path), limits=limits))
     await catalog.refresh()
     return catalog
 

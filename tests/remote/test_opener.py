@@ -61,7 +61,6 @@ def test_fsspecs_process_wide_memory_store_is_shared_only_on_purpose() -> None:
 def test_zip_paths_and_urls_are_bundles(source: str) -> None:
     backend = open_backend(source)
     assert type(backend) is BundleBackend
-    assert backend.is_bundle
 
 
 @pytest.mark.parametrize("source", ["s3://bucket/skills", "./skills", "memory://skills"])

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from backends.remote.ranged import (
+from backends.remote.bundles import (
     FALLBACK_BYTES,
     GAP_BYTES,
     WINDOW_BYTES,

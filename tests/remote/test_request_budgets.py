@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from backends import FsspecBackend, LimitExceededError, Limits
+from backends import BundleBackend, FsspecBackend, LimitExceededError, Limits
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from tests.remote.harnesses import S3Harness
@@ -87,7 +87,7 @@ async def test_bundle_in_a_bucket_costs_a_head_and_downloads_only_when_changed(
     s3_client.put_object(Bucket=bucket, Key=key, Body=zip_bytes(skills_tree()))
     log = s3_server.log
     log.reset()
-    backend = FsspecBackend(f"s3://{bucket}/{key}", retry=FAST_RETRY, **s3_options(s3_server))
+    backend = BundleBackend(f"s3://{bucket}/{key}", retry=FAST_RETRY, **s3_options(s3_server))
     catalog = SkillCatalog(backend)
 
     cold = await catalog.refresh()
@@ -114,7 +114,7 @@ async def test_an_oversize_bundle_is_refused_before_download(
     s3_client.put_object(Bucket=bucket, Key="skills.zip", Body=archive)
     s3_server.log.reset()
     limits = Limits(max_bundle_bytes=len(archive) - 1)
-    backend = FsspecBackend(
+    backend = BundleBackend(
         f"s3://{bucket}/skills.zip", limits=limits, retry=FAST_RETRY, **s3_options(s3_server)
     )
     report = await SkillCatalog(backend).refresh()
@@ -170,7 +170,7 @@ async def test_bundle_over_http_costs_a_head_when_unchanged(static_server: Stati
     path = f"/bundles/{uuid.uuid4().hex}.zip"
     static_server.files[path] = zip_bytes(skills_tree(), prefix="release/")
     static_server.log.reset()
-    catalog = SkillCatalog(FsspecBackend(static_server.url + path, retry=FAST_RETRY))
+    catalog = SkillCatalog(BundleBackend(static_server.url + path, retry=FAST_RETRY))
 
     assert len((await catalog.refresh()).added) == SKILLS
     assert static_server.log.kinds() == {"HEAD": 1, "GET": 1}
@@ -184,7 +184,7 @@ async def test_gcs_bundle_downloads_only_when_changed(
     gcs_server: GcsServer, gcs_fs: Any, gcs_bucket: str
 ) -> None:
     gcs_fs.pipe_file(f"{gcs_bucket}/skills.zip", zip_bytes(skills_tree()))
-    backend = FsspecBackend(f"gs://{gcs_bucket}/skills.zip", **gcs_options(gcs_server))
+    backend = BundleBackend(f"gs://{gcs_bucket}/skills.zip", **gcs_options(gcs_server))
     catalog = SkillCatalog(backend)
     metadata = f"/storage/v1/b/{gcs_bucket}/o/skills.zip"
     # gcsfs's info() asks for the object's metadata and, in parallel, lists a possible folder

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from backends import Backend, FsspecBackend, LocalBackend
+from backends import Backend, BundleBackend, LocalBackend
 from skills_core import SkillCatalog, build_bundle
 from skills_core.tools import ScriptPolicy, SkillTools
 from tests.remote.harnesses import S3Harness
@@ -69,7 +69,7 @@ def bundle_with_tool_mode(mode: int) -> bytes:
 
 async def zip_on_s3(server: S3Server, client: Any, bucket: str, archive: bytes) -> Backend:
     await asyncio.to_thread(client.put_object, Bucket=bucket, Key="skills.zip", Body=archive)
-    return FsspecBackend(
+    return BundleBackend(
         f"zip://::s3://{bucket}/skills.zip", retry=FAST_RETRY, **s3_options(server)
     )
 

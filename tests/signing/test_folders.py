@@ -103,7 +103,7 @@ async def test_a_folder_without_an_index_is_refused_not_listed(tmp_path: Path, k
 
 
 def test_trusted_keys_refuse_a_bundle(tmp_path: Path, keys: Keys) -> None:
-    with pytest.raises(UnsupportedSourceError, match="a bundle is not one"):
+    with pytest.raises(UnsupportedSourceError, match="a zip bundle: BundleBackend"):
         FsspecBackend((tmp_path / "skills.zip").as_uri(), trusted_keys=[keys.pem])
 
 

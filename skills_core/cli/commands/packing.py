@@ -33,7 +33,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from backends.base import Backend
 from backends.index.document import INDEX_PATH
-from backends.remote.upload import write_bytes
+from backends.remote.output_folder import write_bytes
 from backends.remote.urls import join_location
 from skills_core.bundle.publish import (
     SIGNATURE_PATH,

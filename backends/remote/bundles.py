@@ -1,44 +1,294 @@
 """Zip bundles on any storage: a HEAD per refresh, the end record first, then the archive.
 
-A refresh asks for the archive's details (one HEAD) and stops there when its fingerprint did
-not move. Otherwise it reads the archive's tail (one ranged GET, the whole archive when it is
-small) and refuses it from the end record alone when it declares too many members. A bundle
-up to ``Limits.bundle_download_bytes`` is then downloaded (one more GET) and served from
-memory; a larger one stays where it is: its central directory is fetched once and its members
-are read with ranged requests as they are needed (:mod:`backends.remote.ranged`).
+A refresh asks for the archive's details (one HEAD) and stops there when its fingerprint did not
+move. Otherwise it reads the archive's tail (one ranged GET, the whole archive when small) and
+refuses it from the end record when it declares too many members. A bundle up to
+``Limits.bundle_download_bytes`` is then downloaded (one more GET) and served from memory; a
+larger one stays where it is: its central directory is fetched once and its members are read
+with ranged requests as they are needed (:class:`RangedArchive`). A server that ignores
+``Range`` answers the tail's GET with the whole archive: a small bundle is served from that
+answer, a larger one refused before its body is read.
 
-An HTTP server that ignores ``Range`` answers the tail's GET with the whole archive: a bundle
-up to ``bundle_download_bytes`` is then served from that answer, never downloaded again, and
-a larger one is refused before its body is read.
-
-The archive's listing is exported (:mod:`backends.remote.bundle_state`): a new process given
-it, whose HEAD finds the same fingerprint and size, lists the archive without another request.
-It reads the members of a large archive with ranged requests, as always; a smaller archive is
-downloaded on the first read (one GET, as a first load's) and served only when its central
-directory is the one listed.
+The archive's listing is exported (:class:`SavedBundle`): a new process given it, whose HEAD
+finds the same fingerprint and size, lists the archive without another request, and downloads
+a small archive on the first read (served only when its central directory is the one listed).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import io
+import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import IO
+import threading
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Sequence
+from typing import IO, Any, NamedTuple
 
 from backends.errors import LimitExceededError, StorageError
-from backends.limits import Limits, check_size
-from backends.remote.bundle_state import SavedBundle, saved_bundle
+from backends.limits import KIB, MIB, Limits, check_size
+from backends.remote.archives import (
+    TAIL_BYTES,
+    Span,
+    ZipBundle,
+    check_end_record,
+    read_end_record,
+)
+from backends.remote.failures import RangesIgnoredError
 from backends.remote.filesystem import RemoteFS
-from backends.remote.fingerprints import fingerprint
-from backends.remote.foreign_errors import RangesIgnoredError
-from backends.remote.layout import Layout, StoredFile
-from backends.remote.ranged import RangedArchive
-from backends.remote.zip_end import TAIL_BYTES, read_end_record
-from backends.remote.zipsafety import ZipBundle, check_end_record
+from backends.remote.layout import Layout, StoredFile, fingerprint
 
 logger = logging.getLogger("skillfs")
+
+Fetch = Callable[[int, int], Coroutine[Any, Any, bytes]]
+"""Reads bytes ``[start, end)`` of the archive."""
+
+WINDOW_BYTES = 4 * MIB
+"""Largest merged ranged request."""
+GAP_BYTES = 256 * KIB
+"""Spans at most this far apart are fetched in one request."""
+FALLBACK_BYTES = 256 * KIB
+"""Least a read outside every window fetches."""
+_FALLBACKS_KEPT = 4
+
+
+class RangedArchive(io.RawIOBase):
+    """A read-only, seekable view of a remote archive of ``size`` bytes, for zipfile.
+
+    Members are read by fetching their spans first (:meth:`spans`): spans close together are
+    merged into one request of at most ``WINDOW_BYTES``, up to ``concurrency`` at once; zipfile
+    then reads the windows from a worker thread without I/O. A read outside every window is
+    fetched from that thread through the caller's loop, at least ``FALLBACK_BYTES`` at a time.
+    (fsspec's file objects fetch synchronously, one block at a time, past skillfs's retries.)
+
+    Args:
+        size: The archive's size.
+        fetch: Reads a byte range (retried and translated by the caller's filesystem layer).
+        known: The bytes already fetched from ``known_start`` to the end (tail and directory).
+        known_start: Where ``known`` starts.
+        concurrency: Most requests in flight at once.
+        pinned: Other byte ranges already at hand, as ``(start, bytes)``, kept for every read.
+    """
+
+    def __init__(
+        self,
+        size: int,
+        fetch: Fetch,
+        *,
+        known: bytes,
+        known_start: int,
+        concurrency: int,
+        pinned: Sequence[tuple[int, bytes]] = (),
+    ) -> None:
+        super().__init__()
+        self._size = size
+        self._fetch = fetch
+        self._known = known
+        self._known_start = known_start
+        self._concurrency = concurrency
+        self._position = 0
+        self._lock = threading.Lock()
+        self._windows: list[tuple[int, bytes]] = list(pinned)
+        self._fallbacks: deque[tuple[int, bytes]] = deque(maxlen=_FALLBACKS_KEPT)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # -- what zipfile calls, from worker threads -------------------------------------------
+
+    def readable(self) -> bool:
+        """Always readable."""
+        return True
+
+    def seekable(self) -> bool:
+        """Always seekable."""
+        return True
+
+    def tell(self) -> int:
+        """The current position."""
+        return self._position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        """Move to ``offset`` from the start, the current position or the end."""
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: self._size}[whence]
+        self._position = max(0, base + offset)
+        return self._position
+
+    def readinto(self, buffer: Any) -> int:
+        """Fill ``buffer`` from the current position (blocking: worker threads only)."""
+        view = memoryview(buffer).cast("B")
+        end = min(self._size, self._position + len(view))
+        if end <= self._position:
+            return 0
+        data = self._cached(self._position, end)
+        if data is None:
+            data = self._fetch_blocking(self._position, end)
+        view[: len(data)] = data
+        self._position += len(data)
+        return len(data)
+
+    # -- prefetching, on the event loop -----------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def spans(self, spans: Sequence[Span]) -> AsyncIterator[None]:
+        """Fetch ``spans`` (merged, concurrently) and keep them for reads until exit."""
+        self._loop = asyncio.get_running_loop()
+        gate = asyncio.Semaphore(self._concurrency)
+
+        async def fetch(window: Span) -> tuple[int, bytes]:
+            async with gate:
+                return window[0], await self._fetch(*window)
+
+        wanted = [(start, min(end, self._known_start)) for start, end in spans]
+        windows = merge_spans([span for span in wanted if span[0] < span[1]])
+        fetched = list(await asyncio.gather(*(fetch(window) for window in windows)))
+        with self._lock:
+            self._windows += fetched
+        try:
+            yield
+        finally:
+            with self._lock:
+                kept = {id(item) for item in fetched}
+                self._windows = [item for item in self._windows if id(item) not in kept]
+
+    def batches(self, spans: Sequence[Span]) -> Iterator[list[int]]:
+        """Indexes of ``spans``, in archive order, in batches of at most ``concurrency`` windows."""
+        batch: list[int] = []
+        windows: list[Span] = []
+        for index in sorted(range(len(spans)), key=lambda index: spans[index]):
+            start, end = spans[index]
+            if windows and _joins(windows[-1], start, end):
+                windows[-1] = (windows[-1][0], max(windows[-1][1], end))
+            elif len(windows) < self._concurrency:
+                windows.append((start, end))
+            else:
+                yield batch
+                batch, windows = [], [(start, end)]
+            batch.append(index)
+        if batch:
+            yield batch
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _cached(self, start: int, end: int) -> bytes | None:
+        if start >= self._known_start:
+            offset = start - self._known_start
+            return self._known[offset : offset + end - start]
+        with self._lock:
+            windows = [*self._windows, *self._fallbacks]
+        for window_start, data in windows:
+            if window_start <= start and end <= window_start + len(data):
+                return data[start - window_start : end - window_start]
+        return None
+
+    def _fetch_blocking(self, start: int, end: int) -> bytes:
+        loop = self._loop
+        if loop is None or _running_loop() is loop:
+            raise RuntimeError("a ranged archive is read in worker threads, inside spans()")
+        stop = min(self._size, max(end, start + FALLBACK_BYTES))
+        data = asyncio.run_coroutine_threadsafe(self._fetch(start, stop), loop).result()
+        with self._lock:
+            self._fallbacks.append((start, data))
+        return data[: end - start]
+
+
+def merge_spans(spans: Sequence[Span]) -> list[Span]:
+    """``spans`` sorted and merged where at most ``GAP_BYTES`` apart, up to ``WINDOW_BYTES``.
+
+    A span larger than ``WINDOW_BYTES`` stays whole.
+    """
+    merged: list[Span] = []
+    for start, end in sorted(spans):
+        if merged and _joins(merged[-1], start, end):
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _joins(window: Span, start: int, end: int) -> bool:
+    """True when the span ``[start, end)`` (starting at or after ``window``) joins it."""
+    first, last = window
+    return end <= last or (start - last <= GAP_BYTES and end - first <= WINDOW_BYTES)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+_TAG = b"skillfs-bundle/1\n"
+
+
+class SavedBundle(NamedTuple):
+    """An archive's listing, as saved.
+
+    Attributes:
+        size: The archive's size.
+        directory_start: Where ``directory`` starts in the archive.
+        directory: The archive's bytes from its central directory to its end.
+        manifest_start: Where ``manifest`` starts (its member's local header).
+        manifest: The manifest member's bytes, as stored (empty: no manifest).
+        token: The archive's fingerprint when it was saved.
+    """
+
+    size: int
+    directory_start: int
+    directory: bytes
+    manifest_start: int
+    manifest: bytes
+    token: str = ""
+
+    def pinned(self) -> tuple[tuple[int, bytes], ...]:
+        """The saved bytes a ranged archive holds besides the directory."""
+        return ((self.manifest_start, self.manifest),) if self.manifest else ()
+
+    def encode(self) -> bytes:
+        """The exported state."""
+        header = [self.token, self.size, self.directory_start, self.manifest_start]
+        return b"%s%s\n%s%s" % (
+            _TAG,
+            json.dumps([*header, len(self.directory)]).encode(),
+            self.directory,
+            self.manifest,
+        )
+
+    @classmethod
+    def decode(cls, state: bytes) -> SavedBundle | None:
+        """The saved listing in an exported state; ``None`` when it is not one (or damaged)."""
+        if not state.startswith(_TAG):
+            return None
+        line, _, rest = state[len(_TAG) :].partition(b"\n")
+        try:
+            token, size, directory_start, manifest_start, length = json.loads(line)
+        except ValueError:
+            return None
+        fields = (size, directory_start, manifest_start, length)
+        if not (isinstance(token, str) and all(type(value) is int for value in fields)):
+            return None
+        if not 0 <= length <= len(rest):
+            return None
+        return cls(size, directory_start, rest[:length], manifest_start, rest[length:], token)
+
+
+def saved_bundle(file: IO[bytes] | io.RawIOBase, size: int, bundle: ZipBundle) -> SavedBundle:
+    """What to save of an indexed archive read through ``file`` (blocking).
+
+    The manifest's bytes must be at hand (an archive in memory, or a ranged one inside the
+    span that read them): nothing is fetched for this.
+    """
+    tail_start = max(0, size - TAIL_BYTES)
+    file.seek(tail_start)
+    end = read_end_record(file.read() or b"", tail_start, location="")
+    file.seek(end.directory_start)
+    directory = file.read() or b""
+    manifest_start, manifest = 0, b""
+    for start, stop in bundle.manifest_spans():
+        file.seek(start)
+        manifest_start, manifest = start, file.read(stop - start) or b""
+    return SavedBundle(size, end.directory_start, directory, manifest_start, manifest)
 
 
 class ZipView:

@@ -1,23 +1,42 @@
-"""Foreign errors from fsspec filesystems, classified and translated once into storage errors.
+"""How a remote call fails: foreign errors translated once, one retry layer, one deadline.
 
 s3fs, gcsfs, aiohttp, requests and botocore each raise their own exceptions. This module is the
-one place that knows them: :func:`is_transient` decides what is worth retrying, and
-:func:`raise_translated` turns anything else into the :mod:`backends.errors` tree, most specific
+one place that knows them: :func:`is_transient` decides what is worth retrying,
+:func:`retrying` retries it (skillfs turns botocore's and s3fs's own loops off, so retries are
+never stacked; gcsfs cannot be told, so GCS keeps its loop and this one is off for it), and
+:func:`raise_translated` turns the rest into the :mod:`backends.errors` tree, most specific
 first, keeping the cause unless its text would reveal a credential (:class:`Redactor`).
+:class:`Deadline` bounds every operation, retries included.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, NoReturn
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 from backends.errors import StorageError
 from backends.local_files import NotRegularFileError, file_kind
 from backends.remote.urls import last_link
 
+T = TypeVar("T")
+
+DEFAULT_TIMEOUT = 10.0
+"""Seconds one remote storage operation may take by default, retries included."""
+
+NO_AWS_CREDENTIALS = (
+    "no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, "
+    "or FSSPEC_S3_ANON=true for a public bucket"
+)
+
+_SECONDS_PER_BYTE = 1 / (1024 * 1024)
 _SECRET_WORDS = ("key", "secret", "token", "password", "credential", "auth")
 _MIN_SECRET_LENGTH = 8
 _TRANSIENT_STATUS = frozenset({408, 429, 500, 502, 503, 504})
@@ -74,11 +93,9 @@ class Redactor:
 
 
 class IncompleteReadError(StorageError):
-    """A read gave more or fewer bytes than the listing said the file holds, or than were asked.
+    """A read gave more or fewer bytes than listed or asked for: cut short, or changed since.
 
-    Either the response was cut short in transit (a short body whose ``Content-Length`` and
-    ETag agree with it passes every other check) or the file changed since the listing. It is
-    retried like a dropped connection, and never cached.
+    Retried like a dropped connection, never cached.
     """
 
     @classmethod
@@ -110,16 +127,121 @@ class IncompleteReadError(StorageError):
 
 
 class RangesIgnoredError(StorageError):
-    """An HTTP server answered a ranged GET with the whole file, which the caller cannot use.
+    """An HTTP server answered a ranged GET with the whole file; its body is not read.
 
-    Its body is not read. Not retried: the server answers every ranged request that way.
+    Not retried: the server answers every ranged request that way.
     """
 
 
-NO_AWS_CREDENTIALS = (
-    "no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, "
-    "or FSSPEC_S3_ANON=true for a public bucket"
-)
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How often and how patiently to retry a transient failure (capped backoff, full jitter).
+
+    Attributes:
+        attempts: Total tries per operation, the first included (1 disables retries).
+        base_delay: Seconds before the first retry; doubles after each failure.
+        max_delay: Ceiling for one wait, in seconds.
+    """
+
+    attempts: int = 4
+    base_delay: float = 0.2
+    max_delay: float = 5.0
+
+    def __post_init__(self) -> None:
+        if self.attempts < 1:
+            raise ValueError("RetryPolicy.attempts must be at least 1")
+
+    def delay(self, failures: int) -> float:
+        """Seconds to wait after ``failures`` failed attempts (full jitter)."""
+        ceiling = min(self.max_delay, self.base_delay * 2 ** (failures - 1))
+        return random.uniform(0, ceiling)
+
+
+NO_RETRY = RetryPolicy(attempts=1)
+
+
+async def retrying(policy: RetryPolicy, operation: Callable[[], Awaitable[T]]) -> T:
+    """Run ``operation`` until it succeeds, fails permanently, or runs out of attempts.
+
+    Raises:
+        Exception: The last failure, unchanged.
+    """
+    failures = 0
+    while True:
+        try:
+            return await operation()
+        except Exception as exc:
+            failures += 1
+            if failures >= policy.attempts or not is_transient(exc):
+                raise
+            await asyncio.sleep(policy.delay(failures))
+
+
+class Deadline:
+    """The time limit of every operation of one backend, and a short pause after a stall.
+
+    Each operation (a listing, one read, a bundle's HEAD or download, an upload) gets
+    ``timeout`` seconds in all, attempts and backoff included, plus a second per MiB it
+    transfers. When one runs out of time the store is taken to be stalled: for the next
+    ``timeout`` seconds every operation fails at once, so a refresh ends within about
+    ``timeout`` when its listing stalls, about twice that when only its reads do.
+
+    Args:
+        timeout: Seconds per operation; ``None`` leaves only the store's own timeouts.
+
+    Raises:
+        ValueError: ``timeout`` is not positive.
+    """
+
+    def __init__(self, timeout: float | None = DEFAULT_TIMEOUT) -> None:
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+        self.timeout = timeout
+        self._stalled_at: float | None = None
+
+    def seconds(self, size: int | None = None) -> float | None:
+        """The time limit of one operation that transfers ``size`` bytes."""
+        if self.timeout is None:
+            return None
+        return self.timeout + (size or 0) * _SECONDS_PER_BYTE
+
+    @asynccontextmanager
+    async def bounded(self, *, location: str, size: int | None = None) -> AsyncIterator[None]:
+        """Run the body within the time limit.
+
+        Raises:
+            StorageError: The body ran out of time, or the store stalled less than
+                ``timeout`` seconds ago (then the body does not run).
+        """
+        seconds = self.seconds(size)
+        if seconds is None:
+            yield
+            return
+        self._refuse_while_stalled(location)
+        try:
+            async with asyncio.timeout(seconds) as scope:
+                yield
+        except TimeoutError as exc:
+            if not scope.expired():
+                raise  # a timeout of the store's own client: the retry layer judged it
+            self._stalled_at = time.monotonic()
+            raise StorageError(
+                f"timed out: no complete answer within {seconds:g} s, retries included "
+                "(the backend's timeout)",
+                location=location,
+            ) from exc
+
+    def _refuse_while_stalled(self, location: str) -> None:
+        if self._stalled_at is None or self.timeout is None:
+            return
+        since = time.monotonic() - self._stalled_at
+        if since < self.timeout:
+            raise StorageError(
+                f"not tried: the store timed out {since:.1f} s ago; it is tried again "
+                f"{self.timeout:g} s after a timeout",
+                location=location,
+            )
+        self._stalled_at = None
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -136,8 +258,7 @@ def raise_translated(
 ) -> NoReturn:
     """Raise ``exc`` as a :class:`StorageError` (``missing`` for a not-found).
 
-    The cause is kept with ``from`` unless its text holds a credential; then it is dropped so
-    no traceback or log line can show it.
+    The cause is kept with ``from`` unless its text holds a credential.
     """
     error: StorageError
     if isinstance(exc, StorageError):
@@ -164,8 +285,7 @@ def raise_translated(
 def describe(exc: BaseException, redact: Redactor) -> str:
     """A one-line, redacted account of ``exc``: the type and message of its root cause.
 
-    The root is the most specific account: s3fs turns botocore's ``ClientError`` ("An error
-    occurred (SlowDown) when calling the GetObject operation: ...") into a bare ``OSError``.
+    s3fs turns botocore's ``ClientError`` into a bare ``OSError``: the root says more.
     """
     while exc.__cause__ is not None:
         exc = exc.__cause__

@@ -1,18 +1,20 @@
-"""Skill entries of the MCP skills extension (SEP-2640), checked one by one, without the SDK.
+"""The MCP skills extension (SEP-2640) as the wire carries it: entries, requests and results.
 
 A ``skills/list`` or ``skills/get`` entry names a skill's ``SKILL.md`` by URI and lists every
-file of the skill with its ``sha256:`` digest and size. :func:`parse_entry` turns one raw entry
-into a :class:`SkillEntry` or says why it cannot be loaded, so one malformed entry never hides
-the others; :func:`resource_uri` and :func:`skill_path_of` build and split the URIs a server
-publishes (``skill://<skill-path>/<file-path>``).
+file of the skill with its ``sha256:`` digest and size. Entries stay raw mappings in the
+results: :func:`parse_entry` checks each one on its own, so one malformed entry never fails a
+whole listing page. :func:`resource_uri` and :func:`skill_path_of` build and split the URIs a
+server publishes (``skill://<skill-path>/<file-path>``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 from urllib.parse import quote, unquote
+
+import mcp_types
 
 from backends.digests import is_digest
 from backends.errors import UnsafePathError
@@ -126,3 +128,59 @@ def _resource(raw: Any, root: str) -> tuple[str, SkillFile]:
     if type(size) is not int or size < 0:
         raise ValueError(f"resource {uri} has no valid size")
     return path, SkillFile(uri, digest, size)
+
+
+LIST_METHOD = "skills/list"
+GET_METHOD = "skills/get"
+DIRECTORY_READ_METHOD = "resources/directory/read"
+
+
+class ListSkillsParams(mcp_types.PaginatedRequestParams):
+    """Parameters of ``skills/list``: an optional cursor."""
+
+
+class GetSkillParams(mcp_types.RequestParams):
+    """Parameters of ``skills/get``: the URI of a skill's ``SKILL.md``."""
+
+    uri: str
+
+
+class ReadDirectoryParams(mcp_types.PaginatedRequestParams):
+    """Parameters of ``resources/directory/read``: a directory resource's URI, and a cursor."""
+
+    uri: str
+
+
+class ListSkillsRequest(mcp_types.Request[ListSkillsParams, Literal["skills/list"]]):
+    """One page of the server's skills."""
+
+    method: Literal["skills/list"] = "skills/list"
+    params: ListSkillsParams
+
+
+class GetSkillRequest(mcp_types.Request[GetSkillParams, Literal["skills/get"]]):
+    """One skill's entry, by URI."""
+
+    method: Literal["skills/get"] = "skills/get"
+    params: GetSkillParams
+
+
+class ListSkillsResult(mcp_types.PaginatedResult, mcp_types.CacheableResult):
+    """A page of raw skill entries."""
+
+    skills: list[Any]
+    result_type: Literal["complete"] = "complete"
+
+
+class GetSkillResult(mcp_types.CacheableResult):
+    """One raw skill entry."""
+
+    skill: Any
+    result_type: Literal["complete"] = "complete"
+
+
+class ReadDirectoryResult(mcp_types.PaginatedResult):
+    """A page of a directory's direct children (``mimeType: inode/directory`` for directories)."""
+
+    resources: list[mcp_types.Resource]
+    result_type: Literal["complete"] = "complete"
