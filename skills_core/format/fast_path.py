@@ -117,7 +117,6 @@ def _plain_characters(text: str) -> bool:
 
 
 def _entry(line: str) -> tuple[str, str]:
-    """Split ``key: value`` into the key and the stripped rest (empty when none)."""
     key, colon, rest = line.partition(":")
     if not colon or not _is_key(key):
         raise NotSimpleYaml
@@ -222,13 +221,12 @@ def _scalar(value: str) -> str:
         if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
             raise NotSimpleYaml
         return inner.replace("''", "'")
-    not_strings = _NOT_STRINGS.get(first)
     if (
         first in _INDICATORS
         or ": " in value
         or " #" in value
         or value[-1] == ":"
-        or (not_strings is not None and not_strings.match(value))
+        or not _is_plain_string(value)
     ):
         raise NotSimpleYaml
     return value

@@ -42,9 +42,7 @@ class ToolRule(NamedTuple):
 
     def allows_detail(self, detail: str) -> bool:
         """True when the specifier admits one simple command (or other call detail)."""
-        return (
-            self.whole_tool or _specifier_regex(self.specifier or "").fullmatch(detail) is not None
-        )
+        return self.whole_tool or bool(_specifier_regex(self.specifier or "").fullmatch(detail))
 
 
 def parse_tool_rule(text: str) -> ToolRule:
@@ -81,11 +79,8 @@ def rule_problem(text: str) -> str | None:
 
 def split_call(tool_name: str) -> tuple[str, str | None]:
     """``Bash(git status)`` -> ``("Bash", "git status")``; a plain name has no detail."""
-    try:
-        rule = parse_tool_rule(tool_name)
-    except ValueError:
-        return tool_name, None
-    return rule.tool, rule.specifier
+    rule = _parsed(tool_name)
+    return (tool_name, None) if rule is None else (rule.tool, rule.specifier)
 
 
 def permits_tool(allowed_tools: Sequence[str], tool_name: str, detail: str | None = None) -> bool:
@@ -144,8 +139,7 @@ def pattern_problem(pattern: str) -> str | None:
 
 def is_broad(pattern: str) -> bool:
     """True when a usable pattern matches every file (``*``, ``**``, ``**/*``)."""
-    regex = _compile(pattern).regex
-    return regex is not None and all(_matches(pattern, probe) for probe in _BROAD_PROBES)
+    return all(_matches(pattern, probe) for probe in _BROAD_PROBES)
 
 
 def validate_paths(patterns: Iterable[str]) -> list[str]:

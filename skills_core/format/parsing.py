@@ -170,17 +170,14 @@ def frontmatter_text(raw: bytes, body_start: int) -> str:
 
 def _closing_fence(raw: bytes, first_end: int, location: str) -> tuple[int, int]:
     """The offset of the newline before the closing fence, and where the body starts."""
-    search_from = first_end
-    while first_end >= 0:
-        fence = raw.find(b"\n---", search_from)
-        if fence < 0:
-            break
+    fence = raw.find(b"\n---", first_end) if first_end >= 0 else -1
+    while fence >= 0:
         line_end = raw.find(b"\n", fence + 1)
         if line_end < 0:
             line_end = len(raw)
         if raw[fence + 1 : line_end].rstrip(b" \t\r") == _FENCE:
             return fence, line_end + 1
-        search_from = fence + 1
+        fence = raw.find(b"\n---", fence + 1)
     raise SkillParseError(
         "frontmatter is not closed by a '---' line",
         location=location,
@@ -356,8 +353,6 @@ def convention_skill_md(data: bytes, *, name: str, file_name: str) -> bytes:
 
 def _has_identity(data: bytes, location: str) -> bool:
     """True when the file opens with a frontmatter giving a name and a description."""
-    if not data.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
-        return False
     try:
         source = split_skill_md(data, location=location)
         frontmatter = parse_frontmatter(source.frontmatter, location=location)
