@@ -70,16 +70,10 @@ async def build_bundle(
 ) -> Bundle:
     """Pack every skill a catalog of ``backend`` serves.
 
-    Args:
-        backend: Where the skills are.
-        strict: Judge as ``skillfs validate`` does: any spec violation refuses a skill.
-        skip_invalid: Leave refused skills out instead of refusing to bundle.
-        progress: Called as skills are packed.
-        limits: Limits for loading, for each file (``max_bundle_entry_bytes``) and for the
-            archive (it must load under them).
-        max_concurrency: Most files read at once.
-        lock: Pack only the skills this lock (or lock file) pins, each only when every file
-            matches it; the others are refused (``NOT_LOCKED``, ``LOCK_MISMATCH``).
+    ``strict`` judges as ``skillfs validate`` does; ``skip_invalid`` leaves refused skills out
+    instead of raising. Each file must fit ``limits.max_bundle_entry_bytes`` and the archive
+    load under ``limits``. With a ``lock`` (or lock file), only the skills it pins are packed,
+    each only when every file matches it (others: ``NOT_LOCKED``, ``LOCK_MISMATCH``).
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.

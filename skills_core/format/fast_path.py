@@ -1,16 +1,12 @@
 """The fast path of a cold load: simple YAML without PyYAML, clean skills typed in one pass.
 
-A second route beside :mod:`~skills_core.format.yaml_loader` and
-:mod:`~skills_core.format.validation`, kept for its speed (docs/benchmarks.md, "Second routes
-kept") and held equal to them by ``tests/core/test_simple_yaml.py``.
+A second route beside ``yaml_loader`` and ``validation``, kept for its speed (docs/benchmarks.md,
+"Second routes kept") and held equal to them by ``tests/core/test_simple_yaml.py``.
 
-:func:`load_simple_mapping` reads one mapping of ``key: value`` lines whose values are
-one-line plain or quoted strings, ``|``/``|-``/``>``/``>-`` blocks of evenly indented lines, or
-one indented block of ``key: value`` lines or ``- value`` items, and returns what PyYAML (and a
-YAML 1.2 core-schema reader) returns; for anything else (flow style, anchors, tags, escapes,
-deeper nesting, duplicate keys, values read as non-strings) it returns ``None``.
-:func:`read_clean_skill` reads a SKILL.md with nothing to report straight into its metadata,
-or returns ``None`` for the full verdict to judge.
+:func:`load_simple_mapping` returns what PyYAML returns for one mapping of ``key: value`` lines
+whose values are one-line plain or quoted strings, ``|``/``>`` blocks of evenly indented lines,
+or one indented block of such entries or ``- value`` items; else ``None``.
+:func:`read_clean_skill` types a SKILL.md with nothing to report, else returns ``None``.
 """
 
 from __future__ import annotations

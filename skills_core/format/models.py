@@ -115,8 +115,7 @@ class SkillProblem:
     Validation :meth:`found` it without a name or location; a catalog files it with :meth:`at`.
 
     Attributes:
-        name: The name the skill is served under, or its folder's name when it is not
-            served; ``None`` when unknown or for the whole source.
+        name: The name the skill is served under, else its folder's; ``None`` when unknown.
         location: The SKILL.md path or URL; ``None`` when unknown.
         code: A constant from :mod:`skills_core.codes`.
         message: What is wrong, for people.

@@ -44,10 +44,8 @@ def parse_skill_md(
     """Split and load a SKILL.md; ``location`` is for errors.
 
     Raises:
-        LimitExceededError: The file is over ``max_skill_md_bytes``, or its frontmatter over
-            ``limits.max_frontmatter_bytes``.
-        SkillParseError: Not UTF-8, no frontmatter fences, invalid YAML, too many aliases,
-            or the frontmatter is not a mapping.
+        LimitExceededError, SkillParseError: As :func:`split_skill_md` and
+            :func:`parse_frontmatter`.
     """
     split = split_skill_md(
         data, location=location, limits=limits, max_skill_md_bytes=max_skill_md_bytes
@@ -319,15 +317,7 @@ def _shown(value: Any) -> str:
 
 # Convention files (AGENTS.md, CLAUDE.md, ...) as SKILL.md documents.
 
-_TAGS = {
-    "agents.md": "agents-md",
-    "agent.md": "agents-md",
-    "claude.md": "claude-md",
-    "gemini.md": "gemini-md",
-    "copilot.md": "copilot-md",
-    "skills.md": "skills-md",
-    "soul.md": "soul-md",
-}
+_TAGS = {"agent.md": "agents-md"}  # AGENT.md is AGENTS.md's other spelling
 _FIRST_LINE_CHARACTERS = 120
 
 
@@ -335,13 +325,14 @@ def convention_skill_md(data: bytes, *, name: str, file_name: str) -> bytes:
     """The SKILL.md a convention file (``file_name``, e.g. ``AGENTS.md``) stands for.
 
     A file whose frontmatter gives a name and a description is used as it is; any other
-    becomes a skill named ``name``, tagged ``convention`` and its kind (``agents-md``, ...),
+    becomes a skill named ``name``, tagged ``convention`` and its kind (``claude-md``, ...),
     described by its first heading, else its first line, else its file name.
     """
     if _has_identity(data, file_name):
         return data
     text = data.decode("utf-8", errors="replace")
-    tags = ["convention", _TAGS.get(file_name.lower(), "instructions-md")]
+    kind = file_name.lower()
+    tags = ["convention", _TAGS.get(kind, kind.replace(".", "-"))]
     description = _description(text) or f"Instructions loaded from {file_name}"
     header = (
         f"---\nname: {name}\n"
