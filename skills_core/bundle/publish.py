@@ -6,16 +6,8 @@
     .well-known/agent-skills/<name>-<sha256 hex>.zip     a skill with files besides SKILL.md
     .well-known/agent-skills/<name>-<sha256 hex>.md      a skill that is its SKILL.md alone
 
-for any static host or bucket to serve. Skills are judged and read as bundles are, each
-archive is a deterministic zip (the skill's files at its root, ``skill.md`` renamed
-``SKILL.md``), and every entry carries its SKILL.md (``skillfs-skill-md``): the same skills
-publish the same bytes, and a catalog loads from the index alone. An artifact is named by its
-skill and digest, so no listed file is ever rewritten with other bytes. Each archive is
-screened as readers screen it and the index must fit ``Limits.max_index_bytes`` before
-anything is written; then the artifacts are written, the index last (one atomic replacement),
-and only then the files the replaced index listed, or that skillfs names, are removed: until
-the index lands, the old publication stays whole. A signing key adds a ``skillfs-sequence``
-and ``index.json.sig``, written just before the index (:mod:`backends.index.signing`).
+Artifacts are written first, then the index (one atomic replacement), and only then the
+files the replaced index listed, or that skillfs names, are removed (docs/index-and-publishing.md).
 """
 
 from __future__ import annotations
@@ -58,30 +50,15 @@ if TYPE_CHECKING:
 
 FOLDER = INDEX_PATH.rsplit("/", 1)[0]
 """Where a publication's index and artifacts sit below its base."""
-
 SIGNATURE_PATH = INDEX_PATH + SIGNATURE_SUFFIX
-"""Where a signed publication's signature sits below its base."""
-
 _ARTIFACT = re.compile(r"[^/]+-[0-9a-f]{64}\.(?:zip|md)")
-"""The name of an artifact skillfs published: ``<name>-<sha256 hex>.zip`` or ``.md``."""
-
-
-def _artifact_name(name: str, digest: str, extension: str) -> str:
-    """The file name :data:`_ARTIFACT` recognises, for a skill's artifact of ``digest``."""
-    return f"{name}-{digest.removeprefix('sha256:')}.{extension}"
 
 
 @dataclass(frozen=True, slots=True)
 class Publication:
-    """A built publication.
+    """A built publication: every file by its path below the base, the index last.
 
-    Attributes:
-        files: Every file by its path below the base, artifacts first, the index last.
-        skills: The published skills, sorted.
-        skipped: Why skills were left out (with ``skip_invalid``).
-        warnings: Warnings about the published skills.
-        location: The base it was written to, once it was.
-        removed: The files removed once the index was written, by path below the base.
+    ``location`` is the base it was written to and ``removed`` the files removed then.
     """
 
     files: Mapping[str, bytes]
@@ -110,16 +87,9 @@ async def build_publication(
 ) -> Publication:
     """The index and artifacts for every skill a catalog of ``backend`` serves.
 
-    Args:
-        backend: Where the skills are.
-        strict: Judge as ``skillfs validate`` does: any spec violation refuses a skill.
-        skip_invalid: Leave refused skills out instead of refusing to publish.
-        progress: Called as skills are read.
-        limits: Limits for loading; each archive must load under them, and the index fit.
-        max_concurrency: Most files read at once.
-        signing_key: Signs the index: it then carries a sequence, and its signature is one
-            more file (needs ``skillfs[sign]``).
-        lock: Publish only what this lock pins, as :func:`~skills_core.bundle.writer.build_bundle`.
+    Options as for :func:`~skills_core.bundle.writer.build_bundle`; each archive must load
+    under ``limits`` and the index fit. A ``signing_key`` adds a sequence to the index and
+    its signature file (needs ``skillfs[sign]``).
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -160,25 +130,15 @@ async def publish(
     signing_key: Ed25519PrivateKey | None = None,
     **source_options: Any,
 ) -> Publication:
-    """Publish the skills of ``source`` (any path or URL) below ``out`` (a folder or bucket URL).
+    """Publish the skills of ``source`` (a path, URL or backend) below ``out`` (a folder or URL).
 
-    Args:
-        source: Where the skills are, or a backend already opened.
-        out: The base to publish to: a local folder or any fsspec URL, never inside the source.
-        strict: Judge as ``skillfs validate`` does.
-        skip_invalid: Leave refused skills out instead of refusing to publish.
-        progress: Called as skills are read.
-        limits: As for :func:`build_publication`.
-        out_options: Storage options for ``out`` (credentials, endpoint).
-        signing_key: Signs the index, as for :func:`build_publication`.
-        **source_options: Storage options for ``source``.
+    Options as for :func:`build_publication`; ``out_options`` and ``source_options`` are
+    storage options. ``out`` must not be inside the source.
 
     Raises:
-        UnsupportedSourceError: ``out`` names nothing, or is a file.
-        UnsafePathError: ``out`` is inside the source.
-        InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
-        LimitExceededError: A file, an archive or the index breaks a limit.
-        StorageError: The source could not be read or a file not written.
+        UnsupportedSourceError, UnsafePathError: As :func:`~skills_core.bundle.writer.check_output`.
+        InvalidSkillsError, LimitExceededError, StorageError: As :func:`build_publication`, or
+            a file could not be written.
     """
     target = os.fspath(out)
     source = await opened_for(target, source, folder=True, **source_options)
@@ -194,10 +154,7 @@ async def publish(
 
 
 async def write_publication(publication: Publication, out: str, **out_options: Any) -> Publication:
-    """Write a built publication below ``out``; see the module docstring for the order.
-
-    Returns:
-        The publication, with the location it was written to and the files removed.
+    """Write a built publication below ``out`` (in the module docstring's order) and return it.
 
     Raises:
         StorageError: ``out`` could not be listed, or a file not written or removed; a
@@ -245,9 +202,8 @@ async def _replaced(folder: OutputFolder, size: int | None) -> set[str]:
 
 
 def _is_ours(path: str) -> bool:
-    """True for an artifact or signature skillfs publishes, or a killed write's temporary file."""
-    inner = path[len(FOLDER) + 1 :]
-    if path == SIGNATURE_PATH or _ARTIFACT.fullmatch(inner) is not None:
+    """True for an artifact or signature skillfs publishes, or a killed write's temporary."""
+    if path == SIGNATURE_PATH or _ARTIFACT.fullmatch(path[len(FOLDER) + 1 :]):
         return True
     return is_temporary(posixpath.basename(path))
 
@@ -278,30 +234,27 @@ def _artifacts(
             kind, extension = ARCHIVE, "zip"
             artifact = deterministic_zip(skill_files, modes)
         digest = digest_of(artifact)
-        file = _artifact_name(meta.name, digest, extension)
+        file = f"{meta.name}-{digest.removeprefix('sha256:')}.{extension}"
         if kind == ARCHIVE:
             where = f"{FOLDER}/{file} (published from {source})"
             open_archive(meta.name, artifact, content_type=None, limits=limits, location=where)
         files[f"{FOLDER}/{file}"] = artifact
         url = quote(file, safe="")
         entries.append(IndexEntry(meta.name, meta.description, kind, url, digest, None, skill_md))
-    signature = None
     if signing_key is None:
         index = render_index(entries)
     else:
         from backends.index.signing import new_sequence, signature_file
 
         index = render_index(entries, sequence=new_sequence())
-        signature = signature_file(index, signing_key)
+        files[SIGNATURE_PATH] = signature_file(index, signing_key)
     check_size(len(index), limits.max_index_bytes, location=INDEX_PATH, what="skills index")
-    if signature is not None:
-        files[SIGNATURE_PATH] = signature
     files[INDEX_PATH] = index
     return files
 
 
 def _renamed(files: dict[str, bytes]) -> dict[str, bytes]:
-    """The files with a lowercase ``skill.md`` named ``SKILL.md``, as the index's readers expect."""
+    """The files with a lowercase ``skill.md`` named ``SKILL.md``."""
     upper, lower = SKILL_MD_NAMES
     if upper not in files and lower in files:
         files[upper] = files.pop(lower)

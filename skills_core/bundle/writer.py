@@ -1,14 +1,8 @@
 """Skill bundles: the skills a catalog serves, in one deterministic zip with a manifest.
 
-A bundle carries what :class:`SkillCatalog` serves from the source, read through that catalog
-(its verdict, its names; ``strict=True``: the verdict of ``skillfs validate``); refused skills
-stop it unless ``skip_invalid``. The same skills give byte-identical archives from any storage:
-members sorted, one timestamp (1980-01-01), fixed compression, mode 0755 for executables and
-0644 for the rest, and a manifest (``skillfs-bundle.json``) with each skill's name,
-description, and every file's size, sha256 and mode. Hidden files are never bundled. The
-archive must pass the screening skillfs applies when loading bundles, under the same
-:class:`~backends.limits.Limits`, before it is written, and never inside its source
-(:func:`check_output`, which publications share).
+The same skills give byte-identical archives from any storage; the archive must pass the
+screening skillfs applies when loading bundles before it is written, never inside its
+source (docs/storage/zip.md).
 
 >>> bundle = await write_bundle("./skills", "s3://bucket/skills.zip")  # doctest: +SKIP
 """
@@ -49,17 +43,7 @@ _LEVEL = 9
 
 @dataclass(frozen=True, slots=True)
 class Bundle:
-    """A built bundle.
-
-    Attributes:
-        data: The zip archive.
-        skills: The bundled skills, sorted.
-        files: How many skill files it holds (the manifest excluded).
-        skipped: Why skills were left out (with ``skip_invalid``): the verdict's errors.
-        warnings: Warnings about the bundled skills (spec violations a lenient catalog
-            loads with, and advice).
-        location: Where it was written, once it was.
-    """
+    """A built bundle; ``files`` counts its skill files (the manifest excluded)."""
 
     data: bytes
     skills: tuple[str, ...]
@@ -86,16 +70,10 @@ async def build_bundle(
 ) -> Bundle:
     """Pack every skill a catalog of ``backend`` serves.
 
-    Args:
-        backend: Where the skills are.
-        strict: Judge as ``skillfs validate`` does: any spec violation refuses a skill.
-        skip_invalid: Leave refused skills out instead of refusing to bundle.
-        progress: Called as skills are packed.
-        limits: Limits for loading, for each file (``max_bundle_entry_bytes``) and for the
-            archive (it must load under them).
-        max_concurrency: Most files read at once.
-        lock: Pack only the skills this lock (or lock file) pins, each only when every file
-            matches it; the others are refused (``NOT_LOCKED``, ``LOCK_MISMATCH``).
+    ``strict`` judges as ``skillfs validate`` does; ``skip_invalid`` leaves refused skills out
+    instead of raising. Each file must fit ``limits.max_bundle_entry_bytes`` and the archive
+    load under ``limits``. With a ``lock`` (or lock file), only the skills it pins are packed,
+    each only when every file matches it (others: ``NOT_LOCKED``, ``LOCK_MISMATCH``).
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -133,27 +111,15 @@ async def write_bundle(
     out_options: Mapping[str, Any] | None = None,
     **source_options: Any,
 ) -> Bundle:
-    """Bundle the skills of ``source`` (any path or URL) into ``out`` (any path or URL).
+    """Bundle the skills of ``source`` (a path, URL or backend) into ``out`` (a path or URL).
 
-    Args:
-        source: Where the skills are, or a backend already opened.
-        out: The archive to create or replace: a local path or any fsspec URL, never inside
-            the source. A new local file gets the usual mode (``0o666`` less the umask); a
-            replaced one keeps its mode.
-        strict: Judge as ``skillfs validate`` does: any spec violation refuses a skill.
-        skip_invalid: Leave refused skills out instead of refusing to bundle.
-        progress: Called as skills are packed, e.g. to drive a progress bar.
-        limits: Limits for validation and for the archive (it must load under them).
-        lock: Pack only what this lock (or lock file) pins, as pinned, as :func:`build_bundle`.
-        out_options: Storage options for ``out`` (credentials, endpoint).
-        **source_options: Storage options for ``source``.
+    Options as for :func:`build_bundle`; ``out_options`` and ``source_options`` are storage
+    options. ``out`` must not be inside the source; a replaced local file keeps its mode.
 
     Raises:
-        UnsupportedSourceError: ``out`` is empty.
-        UnsafePathError: ``out`` is inside the source (or is the source).
-        InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
-        LimitExceededError: A file, or the archive, breaks a bundle limit.
-        StorageError: The source could not be read or the archive not written.
+        UnsupportedSourceError, UnsafePathError: As :func:`check_output`.
+        InvalidSkillsError, LimitExceededError, StorageError: As :func:`build_bundle`, or
+            the archive could not be written.
     """
     source = await opened_for(os.fspath(out), source, **source_options)
     bundle = await build_bundle(
@@ -169,15 +135,7 @@ async def write_bundle(
 
 
 class SkillFiles(NamedTuple):
-    """The skills a bundle or a publication carries, every file of each read.
-
-    Attributes:
-        skills: The skills, sorted by name.
-        members: Every file by its path in a bundle: ``<name>/<path in the skill>``.
-        executables: The members to write as executables.
-        skipped: Why skills were left out (with ``skip_invalid``): the verdict's errors.
-        warnings: Warnings about the skills carried.
-    """
+    """The skills a bundle or publication carries, and their files by ``<name>/<path>``."""
 
     skills: Sequence[SkillMetadata]
     members: dict[str, bytes]
@@ -198,12 +156,8 @@ async def read_skill_files(
 ) -> SkillFiles:
     """Every file of every skill a catalog of ``backend`` serves (see :func:`build_bundle`).
 
-    With a ``lock``, a skill with a file that differs from it is refused like an invalid one.
-
     Raises:
-        InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
-        LimitExceededError: A file is over ``limits.max_bundle_entry_bytes``.
-        StorageError: The source could not be listed or read.
+        InvalidSkillsError, LimitExceededError, StorageError: As :func:`build_bundle`.
     """
     files_limit = replace(limits, max_read_bytes=limits.max_bundle_entry_bytes)
     catalog = SkillCatalog(backend, strict=strict, limits=files_limit, lock=lock)
@@ -225,12 +179,7 @@ async def _read_skills(
     progress: Progress | None,
     max_concurrency: int,
 ) -> tuple[dict[str, bytes], set[str], list[SkillProblem]]:
-    """Every visible file of every skill by archive path, the executables, and lock refusals.
-
-    A skill one of whose files differs from the catalog's lock is refused, not packed.
-    SKILL.md is the copy the catalog judged (no second read); the rest is read through the
-    catalog, which maps each skill's name to its storage and checks each file against its lock.
-    """
+    """Every visible file of every skill by archive path, the executables, and lock refusals."""
     semaphore = asyncio.Semaphore(max_concurrency)
     packed = 0
     executables: set[str] = set()
@@ -263,9 +212,8 @@ async def _read_skills(
             f"{name}/{entry.path}": data for entry, data in zip(entries, read_files, strict=True)
         }
 
-    members: dict[str, bytes] = {}
-    for files in await asyncio.gather(*(pack(meta.name) for meta in skills)):
-        members.update(files)
+    packs = await asyncio.gather(*(pack(meta.name) for meta in skills))
+    members = {path: data for files in packs for path, data in files.items()}
     return members, executables, sorted(refused, key=lambda problem: problem.subject)
 
 
@@ -276,7 +224,7 @@ def _mode(path: str, executables: Collection[str]) -> int:
 def _manifest(
     skills: Sequence[SkillMetadata], members: Mapping[str, bytes], executables: Collection[str]
 ) -> bytes:
-    """The manifest: each skill with the path, size, sha256 and mode of its files, in one pass."""
+    """Each skill with the path, size, sha256 and mode of its files."""
     files: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for path in sorted(members):  # a skill's name holds no "/": its files are <name>/<path>
         name, _, relative = path.partition("/")
@@ -336,13 +284,8 @@ async def opened_for(
 def check_output(out: str, source: str, *, folder: bool = False) -> None:
     """Refuse an output that names nothing, is a folder, or lies inside ``source`` (blocking).
 
-    Paths are compared after resolving symlinks (the output's folder, then its name: what a
-    write would replace); URLs are compared as text, on the same storage.
-
-    Args:
-        out: The path or URL the bundle would be written to.
-        source: The location of the skills it packs (a backend's ``location``).
-        folder: ``out`` is the folder of a publication, not a bundle's file.
+    ``folder``: ``out`` is a publication's folder, not a bundle's file. Paths are compared
+    with symlinks resolved (but the output's own name), URLs as text on the same storage.
 
     Raises:
         UnsupportedSourceError: ``out`` is empty, names no bucket or repository, or is a
@@ -379,7 +322,6 @@ def check_output(out: str, source: str, *, folder: bool = False) -> None:
 
 
 def _local_path(url: str) -> str | None:
-    """The local path ``url`` names, or ``None`` for other storage."""
     if protocol_of(url) != "file" or "::" in url:
         return None
     return unquote(urlsplit(url).path) if url.startswith("file:") else url

@@ -1,23 +1,12 @@
-"""The fast path of a cold load: simple YAML read without PyYAML, clean skills typed in one pass.
+"""The fast path of a cold load: simple YAML without PyYAML, clean skills typed in one pass.
 
-It is a second route beside :mod:`~skills_core.format.yaml_loader` and
-:mod:`~skills_core.format.validation`, kept for its measured speed (docs/benchmarks.md,
+A second route beside ``yaml_loader`` and ``validation``, kept for its speed (docs/benchmarks.md,
 "Second routes kept") and held equal to them by ``tests/core/test_simple_yaml.py``.
 
-:func:`load_simple_mapping` reads the YAML most frontmatter is written in: one mapping of
-``key: value`` lines whose values are single-line plain or quoted strings, literal or folded
-block strings (``|``, ``|-``, ``>``, ``>-``) of evenly indented lines with no blank line between
-them, or one indented block of such ``key: value`` lines or of ``- value`` items (blank and
-comment lines may stand between entries). Keys are plain words of at most 1,024 characters.
-For that subset it returns exactly what PyYAML's safe loader returns (with or without libyaml),
-which is also what a YAML 1.2 core-schema reader returns; for anything else (flow style,
-anchors, tags, escapes, multi-line plain values, deeper nesting, duplicate keys, values either
-YAML reads as numbers, booleans, dates or null) it returns ``None``.
-
-:func:`read_clean_skill` reads a SKILL.md with nothing to report (``---`` fences alone on their
-lines, simple YAML, known fields of the right types, a kebab-case name equal to its folder, a
-body) straight into its metadata, without the mapping, report and split record of the full
-verdict; for anything else it returns ``None`` and the full verdict judges the file.
+:func:`load_simple_mapping` returns what PyYAML returns for one mapping of ``key: value`` lines
+whose values are one-line plain or quoted strings, ``|``/``>`` blocks of evenly indented lines,
+or one indented block of such entries or ``- value`` items; else ``None``.
+:func:`read_clean_skill` types a SKILL.md with nothing to report, else returns ``None``.
 """
 
 from __future__ import annotations
@@ -57,21 +46,16 @@ _NOT_STRINGS = {
     )
     for first in {*yaml.SafeLoader.yaml_implicit_resolvers, *CORE_RESOLVERS}
 }
-"""By first character, the plain scalars YAML 1.1 (PyYAML's resolvers) or 1.2 reads as other
-than strings; the 1.2 patterns hold no blank or ``#`` that ``re.VERBOSE`` would drop."""
+"""By first character, the plain scalars YAML 1.1 or 1.2 reads as other than strings."""
 _NOT_PLAIN_FIRST = _INDICATORS | _NOT_STRINGS.keys()
-"""The first characters of values that may not be plain strings."""
-_MAX_KEY_LENGTH = 1024
-"""YAML's longest implicit key: PyYAML and libyaml refuse a ``key:`` further from its start."""
-
-
+_MAX_KEY_LENGTH = 1024  # PyYAML and libyaml refuse a longer implicit key
 _NON_SPACE = re.compile(rb"\S")
 _OPENING = b"---\n"
 _CLOSING = b"\n---\n"
 
 
 class NotSimpleYaml(Exception):
-    """The text is outside the subset; PyYAML must read it."""
+    """The text is outside the subset."""
 
 
 def load_simple_mapping(text: str) -> dict[str, Any] | None:
@@ -83,10 +67,10 @@ def load_simple_mapping(text: str) -> dict[str, Any] | None:
 
 
 def iter_simple_entries(text: str) -> Iterator[tuple[str, Any]]:
-    """Yield the top-level ``(key, value)`` pairs of ``text`` in order, as PyYAML reads them.
+    """Yield the top-level ``(key, value)`` pairs of ``text`` as PyYAML reads them.
 
     Raises:
-        NotSimpleYaml: The text is outside the subset (possibly after some pairs were yielded).
+        NotSimpleYaml: The text is outside the subset (possibly after some pairs).
     """
     if not _plain_characters(text):
         raise NotSimpleYaml
@@ -129,7 +113,6 @@ def _plain_characters(text: str) -> bool:
 
 
 def _entry(line: str) -> tuple[str, str]:
-    """Split ``key: value`` into the key and the stripped rest (empty when none)."""
     key, colon, rest = line.partition(":")
     if not colon or not _is_key(key):
         raise NotSimpleYaml
@@ -154,7 +137,7 @@ def _indented(lines: list[str], index: int) -> tuple[list[str], int]:
 
 
 def _block(lines: list[str], index: int) -> tuple[dict[str, str] | list[str] | None, int]:
-    """An indented mapping or list of scalars under a key; ``None`` when nothing is indented."""
+    """An indented mapping or list of scalars under a key, or ``None``."""
     mapping: dict[str, str] = {}
     items: list[str] = []
     indent = 0
@@ -217,12 +200,12 @@ def _spaces_follow(lines: list[str], index: int) -> bool:
 
 @functools.lru_cache(maxsize=1024)
 def _is_key(key: str) -> bool:
-    """Whether a plain key is one YAML reads as a string (cached: keys repeat)."""
+    """Whether YAML reads a plain key as a string (cached: keys repeat)."""
     return len(key) <= _MAX_KEY_LENGTH and bool(_KEY.match(key)) and _is_plain_string(key)
 
 
 def _scalar(value: str) -> str:
-    """A one-line scalar that YAML reads as this string, unquoted; else :exc:`NotSimpleYaml`."""
+    """The string a one-line scalar stands for; else :exc:`NotSimpleYaml`."""
     first = value[0]
     if first == '"':
         end = value.find('"', 1)
@@ -234,20 +217,19 @@ def _scalar(value: str) -> str:
         if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
             raise NotSimpleYaml
         return inner.replace("''", "'")
-    not_strings = _NOT_STRINGS.get(first)
     if (
         first in _INDICATORS
         or ": " in value
         or " #" in value
         or value[-1] == ":"
-        or (not_strings is not None and not_strings.match(value))
+        or not _is_plain_string(value)
     ):
         raise NotSimpleYaml
     return value
 
 
 def _is_plain_string(value: str) -> bool:
-    """True when YAML 1.1 (PyYAML's resolver) and 1.2 both leave this plain scalar a string."""
+    """True when YAML 1.1 and 1.2 both read this plain scalar as a string."""
     not_strings = _NOT_STRINGS.get(value[0])
     return not_strings is None or not_strings.match(value) is None
 

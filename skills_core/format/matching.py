@@ -1,23 +1,10 @@
 """What a skill's structured fields match at run time: tool calls, file paths, hook events.
 
-``allowed-tools`` holds Claude Code's permission rules, as echo-execution's ``permits_tool``
-reads them: ``Read`` permits every call of ``Read``, ``*`` every call of every tool,
-``mcp__github__*`` a glob over tool names; ``Bash(npm run build)`` the call whose detail (a
-shell tool's command) is exactly that; in ``Bash(git *)``, ``*`` matches any text and a single
-trailing `` *`` also nothing (``git`` and ``git status``, not ``gitk``); ``Bash(git:*)`` is the
-older spelling. A command joined with ``&&``, ``||``, ``;``, ``|`` or ``&`` is permitted only
-when every part is; one holding a command substitution (``$(…)``, backticks, ``<(…)``) only by
-a rule for the whole tool. An empty ``allowed-tools`` permits everything.
-
-``paths`` holds gitignore globs of the files (relative to the project root) the skill applies
-to: ``*`` within a segment, ``?``, ``[abc]`` / ``[!abc]``, ``{ts,tsx}``, ``**`` as a whole
-segment; a pattern without ``/`` also matches the file name alone; a leading ``./`` or ``/`` is
-dropped and a trailing ``/`` matches everything below. A broken pattern (``..``, unbalanced
-brackets or braces, ``**`` inside a segment) never matches, so a skill whose patterns are all
-broken is offered nowhere rather than everywhere.
-
-``hooks`` holds Claude Code's hook definitions, parsed and checked so hosts can read them;
-skillfs never runs them.
+``allowed-tools`` holds Claude Code's permission rules (``Read``, ``mcp__github__*``,
+``Bash(npm run build)``, ``Bash(git *)``, ``Bash(git:*)``); ``paths`` holds gitignore globs
+relative to the project root (``*``, ``?``, ``[!abc]``, ``{ts,tsx}``, ``**`` as a whole
+segment); a broken pattern never matches. ``hooks`` holds Claude Code's hook definitions,
+checked but never run. The syntax of each: docs/choosing-skills.md.
 """
 
 from __future__ import annotations
@@ -37,12 +24,7 @@ _GLOB_CHARS = frozenset("*?[")
 
 
 class ToolRule(NamedTuple):
-    """One ``allowed-tools`` entry: a tool (name or glob) and what its calls may do.
-
-    Attributes:
-        tool: The tool's name, or a glob over names.
-        specifier: The text inside the parentheses; ``None`` for every call of the tool.
-    """
+    """One ``allowed-tools`` entry: a tool name or glob, and the text inside its parentheses."""
 
     tool: str
     specifier: str | None = None
@@ -60,9 +42,7 @@ class ToolRule(NamedTuple):
 
     def allows_detail(self, detail: str) -> bool:
         """True when the specifier admits one simple command (or other call detail)."""
-        return (
-            self.whole_tool or _specifier_regex(self.specifier or "").fullmatch(detail) is not None
-        )
+        return self.whole_tool or bool(_specifier_regex(self.specifier or "").fullmatch(detail))
 
 
 def parse_tool_rule(text: str) -> ToolRule:
@@ -99,20 +79,15 @@ def rule_problem(text: str) -> str | None:
 
 def split_call(tool_name: str) -> tuple[str, str | None]:
     """``Bash(git status)`` -> ``("Bash", "git status")``; a plain name has no detail."""
-    try:
-        rule = parse_tool_rule(tool_name)
-    except ValueError:
-        return tool_name, None
-    return rule.tool, rule.specifier
+    rule = _parsed(tool_name)
+    return (tool_name, None) if rule is None else (rule.tool, rule.specifier)
 
 
 def permits_tool(allowed_tools: Sequence[str], tool_name: str, detail: str | None = None) -> bool:
-    """True when ``allowed_tools`` permits calling ``tool_name`` with ``detail``.
+    """True when ``allowed_tools`` (empty permits everything) permits the call.
 
-    Args:
-        allowed_tools: A skill's ``allowed-tools``; empty permits everything.
-        tool_name: The tool called, or ``Tool(detail)`` in one string.
-        detail: What the call does, when the tool has one: a shell tool's command.
+    A compound command is permitted only when every part is; one holding a command
+    substitution only by a rule for the whole tool.
     """
     if not allowed_tools:
         return True
@@ -146,8 +121,7 @@ def _specifier_regex(specifier: str) -> re.Pattern[str]:
 
 # paths: glob patterns
 
-MAX_ALTERNATIVES = 64
-"""Most patterns one ``{a,b}`` expansion may produce."""
+MAX_ALTERNATIVES = 64  # most patterns one {a,b} expansion may produce
 
 _BROAD_PROBES = ("file", "dir/file.txt", "a/b/c/.hidden", "README")
 
@@ -165,8 +139,7 @@ def pattern_problem(pattern: str) -> str | None:
 
 def is_broad(pattern: str) -> bool:
     """True when a usable pattern matches every file (``*``, ``**``, ``**/*``)."""
-    regex = _compile(pattern).regex
-    return regex is not None and all(_matches(pattern, probe) for probe in _BROAD_PROBES)
+    return all(_matches(pattern, probe) for probe in _BROAD_PROBES)
 
 
 def validate_paths(patterns: Iterable[str]) -> list[str]:
@@ -182,12 +155,9 @@ def validate_paths(patterns: Iterable[str]) -> list[str]:
 
 
 def matches_context_path(patterns: Sequence[str], context_path: str) -> bool:
-    """True when ``context_path`` matches one of ``patterns``; always true without patterns.
+    """True when ``context_path`` (relative to the project root) matches one of ``patterns``.
 
-    Args:
-        patterns: A skill's ``paths``.
-        context_path: The file being worked on, relative to the project root; backslashes
-            and a leading ``./`` are accepted.
+    Always true without patterns; backslashes and a leading ``./`` are accepted.
     """
     if not patterns:
         return True
@@ -250,7 +220,7 @@ def _expand_braces(pattern: str) -> list[str]:
             done.append(text)
             continue
         start, end = span
-        for option in split_outside(text[start + 1 : end], _is_comma, "{", "}"):
+        for option in split_outside(text[start + 1 : end], ",".__eq__, "{", "}"):
             results.append(text[:start] + option + text[end + 1 :])
         if len(results) + len(done) > MAX_ALTERNATIVES:
             raise ValueError(f"expands to more than {MAX_ALTERNATIVES} alternatives")
@@ -292,10 +262,6 @@ def split_outside(
             current.append(char)
     parts.append("".join(current))
     return parts
-
-
-def _is_comma(char: str) -> bool:
-    return char == ","
 
 
 def _translate(pattern: str) -> str:
@@ -379,20 +345,13 @@ HOOK_TYPES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     }
 )
 """Each action type and the non-empty strings it requires."""
-
-MAX_TIMEOUT = 300
-"""Longest timeout, in seconds, a hook may ask for."""
+MAX_TIMEOUT = 300  # seconds
 MAX_COMMAND_LENGTH = 32 * 1024
 _DECISIONS = ("allow", "deny", "ask")
 
 
 class HookAction(NamedTuple):
-    """One thing a hook does.
-
-    Attributes:
-        type: ``command``, ``prompt``, ``http``, ``mcp_tool``, ``agent`` or ``permission``.
-        settings: The action's keys as written (``command``, ``timeout``, …).
-    """
+    """One thing a hook does: its type (a key of :data:`HOOK_TYPES`) and its keys as written."""
 
     type: str
     settings: Mapping[str, Any]
@@ -413,18 +372,7 @@ class HookRule(NamedTuple):
 
 
 class Hooks(Mapping[str, tuple[HookRule, ...]]):
-    """A skill's hook definitions by event, as validated; :attr:`raw` is what was written.
-
-    The shape is Claude Code's and echo-execution's::
-
-        hooks:
-          PreToolUse:
-            - matcher: "Bash"            # optional: tool names, '|'-separated, globs allowed
-              hooks:
-                - type: command
-                  command: "./scripts/check.sh"
-                  timeout: 30            # seconds, at most 300
-    """
+    """A skill's hook definitions by event, as validated; :attr:`raw` is what was written."""
 
     __slots__ = ("_raw", "_rules")
 

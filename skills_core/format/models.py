@@ -1,8 +1,4 @@
-"""The skill format's records: a skill, its typed metadata, a problem found, the format's limits.
-
-Metadata is a named tuple: immutable, shared without copying, light enough for catalogs of
-10,000 skills.
-"""
+"""The skill format's records: a skill, its typed metadata, a problem found, the format's limits."""
 
 from __future__ import annotations
 
@@ -21,8 +17,8 @@ EMPTY_MAPPING: Mapping[str, Any] = MappingProxyType({})
 class SkillMetadata(NamedTuple):
     """A skill's frontmatter, typed; each optional field's key is its name with ``-`` for ``_``.
 
-    Fields that are missing, or whose value had the wrong type, hold their default; a
-    wrong-typed value is kept verbatim in ``extra`` with unknown fields, so nothing is lost.
+    Missing or wrong-typed fields hold their default; a wrong-typed value is kept verbatim in
+    ``extra`` with the unknown fields.
     """
 
     name: str
@@ -64,11 +60,7 @@ class SkillMetadata(NamedTuple):
 
     @property
     def model_invocable(self) -> bool:
-        """False when ``disable-model-invocation: true``: only a user may invoke the skill.
-
-        Such a skill is left out of everything a model reads to choose skills (catalog,
-        listing, search, automatic injection) but still loads by name.
-        """
+        """False when ``disable-model-invocation: true``: only a user may invoke the skill."""
         return not self.disable_model_invocation
 
     def catalog_line(self) -> str:
@@ -77,10 +69,7 @@ class SkillMetadata(NamedTuple):
         return f"{line} [activates for: {', '.join(self.paths)}]" if self.paths else line
 
     def matches_context_path(self, context_path: str) -> bool:
-        """True when the skill applies to ``context_path`` (always, without ``paths``).
-
-        See :mod:`skills_core.format.matching` for the pattern syntax.
-        """
+        """True when the skill applies to ``context_path`` (always, without ``paths``)."""
         return matches_context_path(self.paths, context_path)
 
     def permits_tool(self, tool_name: str, detail: str | None = None) -> bool:
@@ -89,29 +78,19 @@ class SkillMetadata(NamedTuple):
         Args:
             tool_name: The tool called, or ``Tool(detail)`` in one string.
             detail: What the call does, for tools that have one: a shell tool's command.
-
-        See :mod:`skills_core.format.matching` for the rule syntax (Claude Code's).
         """
         return permits_tool(self.allowed_tools, tool_name, detail)
 
 
 OPTIONAL_FIELDS = SkillMetadata._fields[2:-1]
-"""The attributes of the optional frontmatter fields, in order (``name`` to ``extra`` excluded)."""
+"""The attributes of the optional frontmatter fields, in order."""
 METADATA_DEFAULTS = tuple(SkillMetadata._field_defaults.get(attr) for attr in SkillMetadata._fields)
-"""A row of :class:`SkillMetadata`'s fields, each at its default (``None`` for the name and
-description), to fill and :meth:`~SkillMetadata._make`."""
+"""A row of :class:`SkillMetadata`'s defaults (``None`` for name and description) to fill."""
 
 
 @dataclass(frozen=True, slots=True)
 class Skill:
-    """A loaded skill: metadata, instructions and the files it holds.
-
-    Attributes:
-        metadata: The typed frontmatter.
-        body: The markdown instructions after the frontmatter.
-        location: Where SKILL.md lives.
-        files: Every file of the skill folder (SKILL.md included), at the time of ``get``.
-    """
+    """A loaded skill: metadata, body, where SKILL.md lives, and every file (at ``get``)."""
 
     metadata: SkillMetadata
     body: str
@@ -133,13 +112,11 @@ class Skill:
 class SkillProblem:
     """One problem with one skill (or with the whole source, when ``name`` is ``None``).
 
-    Validation knows neither the skill's name nor where it lives: its problems are
-    :meth:`found` without them, and a catalog files them with :meth:`at`.
+    Validation :meth:`found` it without a name or location; a catalog files it with :meth:`at`.
 
     Attributes:
-        name: The name the skill is served under, or its folder's name when it is not
-            served; ``None`` when unknown (a bare frontmatter) or for the whole source.
-        location: Where the problem is: the SKILL.md path or URL; ``None`` when unknown.
+        name: The name the skill is served under, else its folder's; ``None`` when unknown.
+        location: The SKILL.md path or URL; ``None`` when unknown.
         code: A constant from :mod:`skills_core.codes`.
         message: What is wrong, for people.
         field: The frontmatter key concerned, if any.
@@ -175,17 +152,12 @@ class SkillProblem:
 
 @dataclass(frozen=True, slots=True)
 class FormatLimits:
-    """The limits of parsing a SKILL.md's frontmatter.
-
-    The size of the whole file is a storage limit, ``backends.limits.Limits.max_skill_md_bytes``,
-    which the parsers take as their ``max_skill_md_bytes``.
+    """The limits of parsing a SKILL.md's frontmatter (the whole file's is ``Limits``').
 
     Attributes:
         max_frontmatter_bytes: Largest YAML frontmatter accepted.
-        max_yaml_aliases: Most YAML aliases (``*ref``) in one frontmatter; refuses
-            "billion laughs" documents before they are expanded.
-        max_yaml_depth: Deepest YAML nesting accepted; libyaml's composer recurses in C and
-            crashes the process on ~30,000 nested brackets, which fit in 64 KiB.
+        max_yaml_aliases: Most YAML aliases (``*ref``) in one frontmatter ("billion laughs").
+        max_yaml_depth: Deepest YAML nesting accepted (libyaml's composer crashes on ~30,000).
     """
 
     max_frontmatter_bytes: int = 64 * KIB

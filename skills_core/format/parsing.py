@@ -1,13 +1,8 @@
 """SKILL.md bytes to a frontmatter mapping and a markdown body; convention files as SKILL.md.
 
-Fences are lines that are exactly ``---`` (trailing blanks allowed), so ``description: a --- b``
-survives; a UTF-8 BOM and CRLF line ends are tolerated. The frontmatter's size, YAML aliases
-and nesting are bounded by :class:`~skills_core.format.models.FormatLimits`, the whole file by
-``max_skill_md_bytes`` (the storage limit of that name, :class:`~backends.limits.Limits`).
-
-A lenient reading quotes unquoted colons YAML refuses (``description: Use when: the user
-asks``), as agentskills.io's client-implementation guide asks, with a warning; a strict one
-(``skillfs validate``) refuses them.
+Fences are lines that are exactly ``---`` (trailing blanks allowed); a UTF-8 BOM and CRLF line
+ends are tolerated. A lenient reading quotes unquoted colons YAML refuses, with a warning; a
+strict one refuses them (docs/catalog.md).
 """
 
 from __future__ import annotations
@@ -29,17 +24,10 @@ from skills_core.format.yaml_loader import load_yaml
 _FENCE = b"---"
 _BOM = b"\xef\xbb\xbf"
 _MAX_SKILL_MD_BYTES = DEFAULT_LIMITS.max_skill_md_bytes
-"""The storage limit of a whole SKILL.md, the parsers' default ``max_skill_md_bytes``."""
 
 
 class ParsedSkillMd(NamedTuple):
-    """A SKILL.md split into its parts.
-
-    Attributes:
-        frontmatter: The YAML mapping, as loaded (values not yet validated).
-        body: The markdown after the closing fence, without surrounding blank lines.
-        location: Where the file came from.
-    """
+    """A SKILL.md's frontmatter mapping (not yet validated), body and location."""
 
     frontmatter: dict[str, Any]
     body: str
@@ -53,19 +41,11 @@ def parse_skill_md(
     limits: FormatLimits = DEFAULT_FORMAT_LIMITS,
     max_skill_md_bytes: int = _MAX_SKILL_MD_BYTES,
 ) -> ParsedSkillMd:
-    """Split and load a SKILL.md.
-
-    Args:
-        data: The file.
-        location: Where it came from, for errors.
-        limits: The frontmatter's limits.
-        max_skill_md_bytes: The largest file accepted (``Limits.max_skill_md_bytes``).
+    """Split and load a SKILL.md; ``location`` is for errors.
 
     Raises:
-        LimitExceededError: The file is over ``max_skill_md_bytes``, or its frontmatter over
-            ``limits.max_frontmatter_bytes``.
-        SkillParseError: Not UTF-8, no frontmatter fences, invalid YAML, too many aliases,
-            or the frontmatter is not a mapping.
+        LimitExceededError, SkillParseError: As :func:`split_skill_md` and
+            :func:`parse_frontmatter`.
     """
     split = split_skill_md(
         data, location=location, limits=limits, max_skill_md_bytes=max_skill_md_bytes
@@ -75,13 +55,7 @@ def parse_skill_md(
 
 
 class SplitSkillMd(NamedTuple):
-    """A SKILL.md cut at its fences; the body stays bytes until someone reads it.
-
-    Attributes:
-        raw: The file as read.
-        frontmatter: The frontmatter text, decoded, line ends normalised.
-        body_start: Where the body begins in ``raw``.
-    """
+    """A SKILL.md cut at its fences: the decoded frontmatter, and the body left in ``raw``."""
 
     raw: bytes
     frontmatter: str
@@ -89,7 +63,7 @@ class SplitSkillMd(NamedTuple):
 
     @property
     def body(self) -> str:
-        """The body, decoded, line ends normalised, without surrounding blank lines."""
+        """The body, as :func:`body_text` gives it."""
         return body_text(self.raw, self.body_start)
 
     @property
@@ -112,9 +86,7 @@ def split_skill_md(
 ) -> SplitSkillMd:
     """Find the fences of a SKILL.md, decode its frontmatter and check sizes and UTF-8.
 
-    Works on bytes: the body is only validated here (a pure-ASCII file needs no decoding at
-    all), so a catalog that loads 10,000 skills does not decode 10,000 bodies it may never
-    serve.
+    The body is only checked, not decoded, until someone reads it.
 
     Raises:
         LimitExceededError: The file is over ``max_skill_md_bytes``, or its frontmatter over
@@ -148,8 +120,7 @@ def parse_frontmatter(
 ) -> dict[str, Any]:
     """Load frontmatter text: the fast reader for simple YAML, PyYAML (bounded) for the rest.
 
-    ``core`` reads plain scalars by the YAML 1.2 core schema, not YAML 1.1 (see
-    :func:`~skills_core.format.yaml_loader.load_yaml`).
+    ``core`` reads plain scalars by the YAML 1.2 core schema (see ``load_yaml``).
 
     Raises:
         SkillParseError: Invalid YAML, too many aliases or too deep, or not a mapping.
@@ -170,9 +141,9 @@ def parse_frontmatter(
 def read_frontmatter(
     text: str, *, location: str, limits: FormatLimits, strict: bool, core: bool = False
 ) -> tuple[dict[str, Any], tuple[SkillProblem, ...]]:
-    """:func:`parse_frontmatter`, quoting unquoted colons YAML refuses unless ``strict``.
+    """:func:`parse_frontmatter`, then the mapping and a warning per line it quoted.
 
-    Returns the mapping and a warning per repaired line (see :func:`quote_unquoted_colons`).
+    Unless ``strict``, unquoted colons YAML refuses are quoted (:func:`quote_unquoted_colons`).
 
     Raises:
         SkillParseError: Unreadable, even after quoting unquoted colons (lenient only).
@@ -196,18 +167,15 @@ def frontmatter_text(raw: bytes, body_start: int) -> str:
 
 
 def _closing_fence(raw: bytes, first_end: int, location: str) -> tuple[int, int]:
-    """The offset of the newline before the closing ``---`` line, and where the body starts."""
-    search_from = first_end
-    while first_end >= 0:
-        fence = raw.find(b"\n---", search_from)
-        if fence < 0:
-            break
+    """The offset of the newline before the closing fence, and where the body starts."""
+    fence = raw.find(b"\n---", first_end) if first_end >= 0 else -1
+    while fence >= 0:
         line_end = raw.find(b"\n", fence + 1)
         if line_end < 0:
             line_end = len(raw)
         if raw[fence + 1 : line_end].rstrip(b" \t\r") == _FENCE:
             return fence, line_end + 1
-        search_from = fence + 1
+        fence = raw.find(b"\n---", fence + 1)
     raise SkillParseError(
         "frontmatter is not closed by a '---' line",
         location=location,
@@ -261,11 +229,7 @@ def quote_unquoted_colons(text: str, *, first_line: int = 2) -> Repaired | None:
     """Single-quote each repairable value; ``None`` when no line needs it.
 
     Only a top-level ``key: value`` line whose plain value holds ``: `` (or ends in ``:``) and
-    is not continued on the next line is rewritten; anything else is left for YAML to refuse.
-
-    Args:
-        text: The frontmatter text (between the fences).
-        first_line: The line number of ``text``'s first line in its file, for warnings.
+    is not continued on the next line is rewritten. ``first_line`` numbers the warnings.
     """
     lines = text.split("\n")
     issues: list[SkillProblem] = []
@@ -297,20 +261,14 @@ _KEYWORDS = {True: "true", False: "false", None: ""}
 def frontmatter_json(
     text: str, *, location: str, limits: FormatLimits = DEFAULT_FORMAT_LIMITS
 ) -> dict[str, Any]:
-    """The frontmatter ``text`` (between the fences) as JSON values, as a YAML 1.2 reader reads it.
+    """The frontmatter ``text`` as JSON values, as a YAML 1.2 reader reads it (docs/mcp.md).
 
-    The MCP skills extension carries each skill's frontmatter "rendered verbatim as a JSON
-    object", and hosts and the official conformance suite read the file as JSON-minded YAML
-    readers do (the npm ``yaml`` package: YAML 1.2, core schema): ``yes`` and ``2024-01-05``
-    are strings, ``0755`` is 755, ``1e3`` is 1000.0. A key that is not a string is written as
-    they write it (``1`` as ``"1"``, ``true`` as ``"true"``, null as ``""``). Unquoted colons
-    are quoted first, as a lenient catalog reads them.
+    Keys that are not strings are written as JSON-minded readers write them (``1`` as
+    ``"1"``, null as ``""``); unquoted colons are quoted first, as a lenient catalog does.
 
     Raises:
-        SkillParseError: Unreadable YAML, even with unquoted colons quoted; or
-            ``INVALID_VALUE``: a value JSON cannot carry as the file means it (``.inf``,
-            ``.nan``, an explicit ``!!binary``, ``!!timestamp`` or ``!!set``), or keys that
-            collide once written.
+        SkillParseError: Unreadable YAML; or ``INVALID_VALUE``: a value JSON cannot carry as
+            the file means it (``.inf``, ``!!binary``, ...), or keys that collide once written.
     """
     mapping, _ = read_frontmatter(text, location=location, limits=limits, strict=False, core=True)
     result: dict[str, Any] = _json(mapping, location)
@@ -359,35 +317,22 @@ def _shown(value: Any) -> str:
 
 # Convention files (AGENTS.md, CLAUDE.md, ...) as SKILL.md documents.
 
-_TAGS = {
-    "agents.md": "agents-md",
-    "agent.md": "agents-md",
-    "claude.md": "claude-md",
-    "gemini.md": "gemini-md",
-    "copilot.md": "copilot-md",
-    "skills.md": "skills-md",
-    "soul.md": "soul-md",
-}
+_TAGS = {"agent.md": "agents-md"}  # AGENT.md is AGENTS.md's other spelling
 _FIRST_LINE_CHARACTERS = 120
 
 
 def convention_skill_md(data: bytes, *, name: str, file_name: str) -> bytes:
-    """The SKILL.md a convention file stands for.
+    """The SKILL.md a convention file (``file_name``, e.g. ``AGENTS.md``) stands for.
 
-    As adk-rust does, a file whose frontmatter names the skill and describes it is used as it
-    is; any other becomes a skill named ``name``, tagged ``convention`` and ``agents-md`` /
-    ``claude-md`` / ..., described by its first heading (else its first line, else
-    "Instructions loaded from AGENTS.md"), with the whole file as its instructions.
-
-    Args:
-        data: The file's bytes.
-        name: The skill's name when the file has no usable frontmatter.
-        file_name: The file's name (``AGENTS.md``), for its tag and fallback description.
+    A file whose frontmatter gives a name and a description is used as it is; any other
+    becomes a skill named ``name``, tagged ``convention`` and its kind (``claude-md``, ...),
+    described by its first heading, else its first line, else its file name.
     """
     if _has_identity(data, file_name):
         return data
     text = data.decode("utf-8", errors="replace")
-    tags = ["convention", _TAGS.get(file_name.lower(), "instructions-md")]
+    kind = file_name.lower()
+    tags = ["convention", _TAGS.get(kind, kind.replace(".", "-"))]
     description = _description(text) or f"Instructions loaded from {file_name}"
     header = (
         f"---\nname: {name}\n"
@@ -399,8 +344,6 @@ def convention_skill_md(data: bytes, *, name: str, file_name: str) -> bytes:
 
 def _has_identity(data: bytes, location: str) -> bool:
     """True when the file opens with a frontmatter giving a name and a description."""
-    if not data.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
-        return False
     try:
         source = split_skill_md(data, location=location)
         frontmatter = parse_frontmatter(source.frontmatter, location=location)

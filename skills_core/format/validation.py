@@ -1,10 +1,7 @@
 """The frontmatter's fields and the agentskills.io rules, reporting every problem at once.
 
-One table of the optional fields (:data:`FIELDS`) serves both validation (what is wrong) and
-the typed metadata (what the skill gets), so the two never disagree. Verdicts match skills-ref
-0.1.1 (the reference implementation) except where skillfs refuses more on purpose (wrong YAML
-types, limits) and where it knows extension fields; ``tests/core/test_skills_ref_parity.py``
-lists each difference.
+One table of the optional fields (:data:`FIELDS`) serves both validation and the typed
+metadata. Differences from skills-ref: ``tests/core/test_skills_ref_parity.py``.
 """
 
 from __future__ import annotations
@@ -30,12 +27,9 @@ from skills_core.format.models import METADATA_DEFAULTS, SkillMetadata, SkillPro
 
 
 class FieldProblem(Exception):
-    """A field's value is unusable as given.
+    """A field's value is unusable as given (``WRONG_TYPE`` or ``INVALID_VALUE``).
 
-    Attributes:
-        code: WRONG_TYPE or INVALID_VALUE.
-        repaired: A faithful repair the model can use, or ``None`` to keep the raw value
-            in ``SkillMetadata.extra`` instead.
+    ``repaired`` is a faithful repair to use, or ``None`` to keep the raw value in ``extra``.
     """
 
     def __init__(self, code: str, message: str, repaired: Any = None) -> None:
@@ -83,11 +77,7 @@ def _tool_rules(value: Any) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1024)
 def _rules_in(text: str) -> tuple[str, ...]:
-    """The rules of one ``allowed-tools`` string, checked once per distinct text.
-
-    A catalog's skills repeat a few of them (``Read Grep``, ``Bash(git:*)``): each is split and
-    parsed once per process, and its skills share one tuple. A problem raises every time.
-    """
+    """The rules of one ``allowed-tools`` string (cached: skills repeat a few texts)."""
     rules = tuple(rule.rstrip(",") for rule in _space_delimited(text) if rule.rstrip(","))
     _report_each(rules, rule_problem, "rule")
     return rules
@@ -179,15 +169,16 @@ def _one_of(*choices: str) -> Callable[[Any], str]:
 
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
-    """How one optional frontmatter key is checked, and where it lands in the metadata."""
+    """How one optional frontmatter key is checked, and where it lands in the metadata.
+
+    ``advise`` gives ``(code, message)`` advice (never an error) on a well-typed value.
+    """
 
     key: str
     coerce: Callable[[Any], Any]
     max_length: int | None = None
     advise: Callable[[Any], tuple[tuple[str, str], ...]] | None = None
-    """Advice on a well-typed value (never an error): ``(code, message)`` pairs."""
     attr: str = field(init=False)
-    """The :class:`SkillMetadata` attribute: the key with ``_`` for ``-``."""
     position: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -237,9 +228,8 @@ _LINE_SEPARATORS = frozenset("\u2028\u2029")
 def unservable_name_reason(name: str) -> str | None:
     """Why ``name`` (stripped, NFKC) cannot name a skill anywhere, or ``None`` when it can.
 
-    Only what would break a catalog, a prompt or a terminal disqualifies a name: emptiness,
-    a path separator, or a control, format or line-separator character. Anything else the
-    spec forbids (capitals, underscores, a length over 64) is a warning for lenient catalogs.
+    Only emptiness, a path separator or a control character disqualifies a name; the spec's
+    other rules are warnings for lenient catalogs.
     """
     if not name:
         return "it is empty"
@@ -272,11 +262,8 @@ _CLEAN = ValidationReport()
 class Analysis(NamedTuple):
     """The outcome of checking a frontmatter.
 
-    Attributes:
-        metadata: The typed metadata, or ``None`` when the skill has no usable name or
-            description. Other errors leave it built: whether they refuse the skill is the
-            caller's choice (a strict catalog refuses, a lenient one warns).
-        report: Every problem found.
+    ``metadata`` is ``None`` only when the skill has no usable name or description; whether
+    other errors refuse it is the caller's choice.
     """
 
     metadata: SkillMetadata | None
@@ -286,12 +273,9 @@ class Analysis(NamedTuple):
 def validate_skill(
     frontmatter: Mapping[str, Any], *, folder_name: str | None = None, body: str | None = None
 ) -> ValidationReport:
-    """Check a parsed frontmatter (and optionally its body) against the spec.
+    """Check a parsed frontmatter against the spec (``name`` must equal ``folder_name``).
 
-    Args:
-        frontmatter: The YAML mapping from SKILL.md.
-        folder_name: The skill's folder name, which ``name`` must equal.
-        body: The markdown body, for advice on its length.
+    A ``body`` gets advice on its length.
     """
     return analyze(frontmatter, folder_name=folder_name, body=body).report
 
@@ -347,10 +331,8 @@ def _check_name(
 ) -> str | None:
     """Record every problem with ``name``; return the skill's identity, or ``None``.
 
-    The identity survives every spec violation a lenient catalog tolerates: a missing name
-    falls back to the folder, and a name that breaks the spec's pattern or differs from its
-    folder is still the name. Only a name that is not a string, or that no catalog can serve
-    (see :func:`unservable_name_reason`), leaves none.
+    A missing name falls back to the folder; only a name that is not a string or that no
+    catalog can serve (:func:`unservable_name_reason`) leaves none.
     """
     value = frontmatter.get("name")
     if is_plain_name(value) and folder_name in (None, value):

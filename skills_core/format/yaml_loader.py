@@ -1,13 +1,7 @@
-"""PyYAML, bounded: hostile documents judged by skillfs before libyaml sees them.
+"""PyYAML, bounded: alias bombs, deep nesting, huge integers and duplicate keys refused.
 
-Alias bombs, deep nesting (libyaml's composer recurses in C and crashes at about 30,000
-levels) and integers longer than Python prints (4,300 digits, in any base YAML knows) are
-refused before anything is built. Aliases and depth are bounded by a cheap scan of the text
-and, only when that bound is over a limit, counted exactly from the events of PyYAML's
-pure-Python parser, which has no nesting limit of its own; so a verdict is the same whichever
-PyYAML build is installed, and a document within the limits is built by the fastest loader
-present. Duplicate keys are refused (PyYAML would keep the last). Plain scalars are read by
-YAML 1.1, as PyYAML does, or by the YAML 1.2 core schema (``core=True``, :data:`CORE_LOADER`).
+The limits are judged the same whichever PyYAML build is installed (docs/limits-and-errors.md);
+plain scalars are read by YAML 1.1, as PyYAML does, or by the YAML 1.2 core schema.
 """
 
 from __future__ import annotations
@@ -24,8 +18,7 @@ from skills_core.format.models import FormatLimits
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _INT_TAG = "tag:yaml.org,2002:int"
 MAX_INT_DIGITS = 4300
-"""Longest integer accepted, in characters and in decimal digits: Python's default limit for
-converting integers to text (``sys.get_int_max_str_digits()``)."""
+"""Longest integer accepted, in characters and digits: ``sys.get_int_max_str_digits()``."""
 _INT_BOUND = 10**MAX_INT_DIGITS
 
 
@@ -38,11 +31,7 @@ class _IntegerTooLong(Exception):
 
 
 class _UniqueKeyConstructor(yaml.constructor.SafeConstructor):
-    """The safe constructor refusing duplicate mapping keys and over-long integers.
-
-    YAML requires unique keys; PyYAML would silently keep the last one, so ``name: a`` then
-    ``name: b`` would load a skill its author may not have meant.
-    """
+    """The safe constructor, refusing duplicate keys (PyYAML keeps the last) and huge integers."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[tuple[str, str]] = set()
@@ -77,8 +66,7 @@ class PythonLoader(_UniqueKeyConstructor, yaml.SafeLoader):
 
 
 CORE_RESOLVERS: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}
-"""Plain scalars the YAML 1.2 core schema reads as other than strings, by first character:
-no ``yes``/``on`` booleans, dates, sexagesimal or ``0``-prefixed octal, as YAML 1.1 has."""
+"""By first character, the plain scalars the YAML 1.2 core schema reads as non-strings."""
 for _kind, _pattern, _firsts in (
     ("bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
     ("int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
@@ -96,7 +84,7 @@ for _kind, _pattern, _firsts in (
 
 
 class _CoreSchema(_UniqueKeyConstructor):
-    """Reads plain scalars as the YAML 1.2 core schema does (what JSON-minded readers give)."""
+    """Reads plain scalars as the YAML 1.2 core schema does."""
 
     yaml_implicit_resolvers = CORE_RESOLVERS
 
@@ -117,9 +105,8 @@ class CorePythonLoader(_CoreSchema, yaml.SafeLoader):
 
 
 LOADER: Any = PythonLoader
-"""The loader documents within the limits are built with: libyaml's when PyYAML has it."""
+"""The loader documents within the limits are built with (libyaml's when present)."""
 CORE_LOADER: Any = CorePythonLoader
-"""The same, reading scalars by the YAML 1.2 core schema."""
 if yaml.__with_libyaml__:
 
     class LibyamlLoader(_UniqueKeyConstructor, yaml.CSafeLoader):
@@ -138,15 +125,10 @@ _CLOSING_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 def load_yaml(
     text: str, *, limits: FormatLimits, location: str, first_line: int = 1, core: bool = False
 ) -> Any:
-    """Load one YAML document with the safe loader.
+    """Load one YAML document with the safe loader, within ``limits``' aliases and depth.
 
-    Args:
-        text: The YAML source.
-        limits: ``max_yaml_aliases`` and ``max_yaml_depth`` apply.
-        location: Where the text came from, for errors.
-        first_line: The line number of ``text``'s first line in its file, for errors.
-        core: Read plain scalars by the YAML 1.2 core schema (:data:`CORE_LOADER`), not by
-            YAML 1.1 as PyYAML does (``yes`` a string, ``2024-01-05`` a string, ``0755`` 755).
+    ``location`` and ``first_line`` (of ``text`` in its file) are for errors; ``core`` reads
+    plain scalars by the YAML 1.2 core schema (``yes`` a string, ``0755`` 755).
 
     Raises:
         YamlLimitError: Too many aliases, too deep, or an integer too long.
@@ -182,12 +164,7 @@ def load_yaml(
 
 
 def _depth_bound(text: str) -> int:
-    """An upper bound on nesting, from the text alone.
-
-    A flow level opens with ``[`` or ``{``; a block level needs a deeper indent than its parent
-    or, on one line, a ``-`` or ``?`` indicator (a mapping and the sequence under it may share
-    an indent only after a ``- ``, two columns).
-    """
+    """An upper bound on nesting: flow brackets, plus indent and ``-``/``?`` indicators."""
     block = max(
         len(line) - len(stripped) + stripped.count("-") + stripped.count("?")
         for line in text.split("\n")
