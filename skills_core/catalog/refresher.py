@@ -15,14 +15,13 @@ import logging
 import os
 from collections.abc import Sequence
 
-from backends.base import Backend
+from backends.base import Backend, FileEntry
 from backends.capabilities import ListedDocument, listing_failures
 from backends.errors import SignatureError, SkillfsError, StorageError
 from skills_core import codes
 from skills_core.catalog.cache_link import CacheLink
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.file_digests import FileDigests
-from skills_core.catalog.file_lists import FileLists
 from skills_core.catalog.loading import Loader, Progress, compare
 from skills_core.catalog.lock import SkillLock
 from skills_core.catalog.report import ReloadReport
@@ -164,6 +163,30 @@ class Refresher:
             cause=exc,
             reads=1,
         )
+
+
+class FileLists:
+    """Each skill's file list as of the last refresh: asked of the backend once, then kept."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self._lists: dict[str, tuple[FileEntry, ...]] = {}
+        self._generation = 0
+
+    async def of(self, folder: str) -> tuple[FileEntry, ...]:
+        """The files of the skill in ``folder``, listed by the backend once per refresh."""
+        files = self._lists.get(folder)
+        if files is None:
+            generation = self._generation
+            files = tuple(await self._backend.files(folder))
+            if generation == self._generation:  # no refresh since the listing began
+                self._lists[folder] = files
+        return files
+
+    def forget(self) -> None:
+        """Drop every list: the skills were listed again."""
+        self._generation += 1
+        self._lists.clear()
 
 
 def _listing_code(exc: Exception) -> str:

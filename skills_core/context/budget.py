@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from skills_core.catalog.prompt import format_available_skills
+from skills_core.catalog.catalog import format_available_skills
 from skills_core.context.fitting import FittedCatalog, fit_catalog
 from skills_core.context.selection import TagFilter, skill_tags
 from skills_core.context.shown_order import ShownOrder

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import logging
 import time
-import weakref
 
 from skills_core.catalog.catalog import SkillCatalog
 
 logger = logging.getLogger("skillfs.tools")
 
-_LAST_REFRESH: weakref.WeakKeyDictionary[SkillCatalog, float] = weakref.WeakKeyDictionary()
-"""When each catalog was last refreshed through a gate (``time.monotonic()``)."""
+
+class _Clock:
+    """When a catalog was last refreshed through a gate (``time.monotonic()``), kept on it."""
+
+    last: float | None = None
 
 
 class RefreshGate:
@@ -46,10 +48,10 @@ class RefreshGate:
         if self._every is None:
             return False
         now = time.monotonic()
-        last = _LAST_REFRESH.get(self._catalog)
-        if last is not None and now - last < self._every:
+        clock = self._catalog.attached(_Clock, _Clock)
+        if clock.last is not None and now - clock.last < self._every:
             return False
-        _LAST_REFRESH[self._catalog] = now
+        clock.last = now
         try:
             await self._catalog.refresh()
         except Exception:

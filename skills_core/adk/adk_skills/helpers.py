@@ -26,7 +26,7 @@ from skills_core import codes
 from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry
 from skills_core.adk.attach import Source
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.verdicts import verdicts_of
+from skills_core.catalog.catalog import verdicts_of
 from skills_core.format.problems import SkillProblem
 from skills_core.skeleton import create_skeleton
 

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from skills_core.catalog.lock_build import lock_problems
-from skills_core.catalog.verdicts import Verdict, verdicts_of
+from skills_core.catalog.catalog import Verdict, verdicts_of
 from skills_core.cli import exits, running
 from skills_core.cli.output import (
     add_json_flag,
