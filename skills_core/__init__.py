@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from skills_core.catalog.catalog import SkillCatalog
     from skills_core.catalog.lock import SkillLock
     from skills_core.catalog.lock_build import lock_of
-    from skills_core.catalog.report import ReloadReport
+    from skills_core.catalog.snapshot import ReloadReport
     from skills_core.errors import (
         EntryMismatchError,
         InvalidSkillsError,
@@ -76,7 +76,7 @@ _EXPORTS = {
     "CatalogCache": "skills_core.catalog.cache_store",
     "FormatLimits": "skills_core.format.format_limits",
     "Publication": "skills_core.bundle.publish",
-    "ReloadReport": "skills_core.catalog.report",
+    "ReloadReport": "skills_core.catalog.snapshot",
     "Skill": "skills_core.format.models",
     "SkillCatalog": "skills_core.catalog.catalog",
     "SkillLock": "skills_core.catalog.lock",

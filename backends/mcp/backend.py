@@ -16,7 +16,7 @@ The host rules of the extension (SEP-2640), as a backend keeps them:
   file is read; skills whose content is ``"dynamic"`` (no digests) are refused.
 - **Lazy retrieval**: a listing reads no file; each ref carries its entry's frontmatter and
   ``SKILL.md`` digest, from which the catalog builds the skill's entry
-  (:mod:`skills_core.catalog.listed`), fetching and verifying ``SKILL.md`` on first use.
+  (:mod:`skills_core.catalog.entries`), fetching and verifying ``SKILL.md`` on first use.
 - **No implicit grants**: ``allowed-tools`` is withheld from every skill unless
   ``approve_allowed_tools`` approves its entry, and ``scripts`` always: a script runs only once
   the user approved the content that runs, for this skill of this server

@@ -35,13 +35,10 @@ from backends.limits import DEFAULT_LIMITS, Limits
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
 from skills_core.catalog.cache_link import CacheOption, cache_link
-from skills_core.catalog.entries import CatalogEntry, entry_digest
-from skills_core.catalog.listed import refusal
-from skills_core.catalog.loading import Loader, Progress
+from skills_core.catalog.entries import CatalogEntry, entry_digest, refusal
+from skills_core.catalog.loading import FileLists, Loader, Progress, Refresher
 from skills_core.catalog.lock import LockSource, SkillLock
-from skills_core.catalog.refresher import FileLists, Refresher
-from skills_core.catalog.report import ReloadReport
-from skills_core.catalog.snapshot import CatalogSnapshot
+from skills_core.catalog.snapshot import CatalogSnapshot, ReloadReport
 from skills_core.errors import EntryMismatchError
 from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
 from skills_core.format.models import Skill, SkillMetadata

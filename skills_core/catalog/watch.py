@@ -24,7 +24,7 @@ from skills_core.format.problems import SkillProblem
 if TYPE_CHECKING:
     from backends.base import Backend
     from skills_core.catalog.catalog import SkillCatalog
-    from skills_core.catalog.report import ReloadReport
+    from skills_core.catalog.snapshot import ReloadReport
 
 logger = logging.getLogger("skillfs")
 

@@ -53,7 +53,7 @@ from backends.mcp.wire import (
     ReadDirectoryResult,
 )
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.report import ReloadReport
+from skills_core.catalog.snapshot import ReloadReport
 from skills_core.catalog.watch import refresh_triggers
 from skills_core.context.budget import ListingPolicy, visible_names
 from skills_core.context.shown_order import ShownOrder

@@ -25,8 +25,7 @@ from backends.one_skill import open_skill_folder
 from skills_core import codes
 from skills_core.adk.adk_skills.registry import SkillsConfig, SkillsRegistry
 from skills_core.adk.attach import Source
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.catalog import verdicts_of
+from skills_core.catalog.catalog import SkillCatalog, verdicts_of
 from skills_core.format.problems import SkillProblem
 from skills_core.skeleton import create_skeleton
 

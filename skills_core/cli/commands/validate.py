@@ -13,8 +13,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from skills_core.catalog.lock_build import lock_problems
 from skills_core.catalog.catalog import Verdict, verdicts_of
+from skills_core.catalog.lock_build import lock_problems
 from skills_core.cli import exits, running
 from skills_core.cli.output import (
     add_json_flag,

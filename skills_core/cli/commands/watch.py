@@ -15,7 +15,7 @@ import time
 
 from backends.base import Backend
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.report import ReloadReport
+from skills_core.catalog.snapshot import ReloadReport
 from skills_core.cli import exits, running
 from skills_core.cli.arguments import positive_seconds
 from skills_core.cli.output import add_json_flag, plural, problem_line
