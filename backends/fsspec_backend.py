@@ -57,7 +57,7 @@ class FsspecBackend(StoreBackend):
         trusted_keys: Ed25519 public keys (PEM bytes or key objects) one of which must have
             signed the folder's index. ``None``: no check.
         sequences: Where the highest sequence accepted is remembered across processes
-            (:class:`~skills_core.catalog.cache_store.CatalogCache`); by default only while
+            (:class:`~skills_core.catalog.cache.CatalogCache`); by default only while
             this backend lives.
         **options: The arguments of :class:`~backends.store_backend.StoreBackend`.
 

@@ -22,7 +22,7 @@ from backends import LocalBackend
 from benchmarks.corpus import write_corpus
 from benchmarks.timing import machine
 from skills_core import SkillCatalog
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from skills_core.catalog.lock_build import lock_of
 
 

@@ -20,7 +20,7 @@ from backends.lazy import lazy_exports
 if TYPE_CHECKING:
     from skills_core.bundle.publish import Publication, build_publication, publish
     from skills_core.bundle.writer import Bundle, build_bundle, write_bundle
-    from skills_core.catalog.cache_store import CatalogCache
+    from skills_core.catalog.cache import CatalogCache
     from skills_core.catalog.catalog import SkillCatalog
     from skills_core.catalog.lock import SkillLock
     from skills_core.catalog.lock_build import lock_of
@@ -73,7 +73,7 @@ _ERRORS = (  # the exception tree of skills_core.errors, importable from here to
 )
 _EXPORTS = {
     "Bundle": "skills_core.bundle.writer",
-    "CatalogCache": "skills_core.catalog.cache_store",
+    "CatalogCache": "skills_core.catalog.cache",
     "FormatLimits": "skills_core.format.format_limits",
     "Publication": "skills_core.bundle.publish",
     "ReloadReport": "skills_core.catalog.snapshot",

@@ -227,7 +227,7 @@ class HttpIndexBackend(IndexBackend):
             bytes or key objects; two during a key rotation), verified before anything of it
             is used (:mod:`backends.index.signing`). ``None``: no check.
         sequences: Where the highest sequence accepted is remembered across processes
-            (:class:`~skills_core.catalog.cache_store.CatalogCache`); by default only while
+            (:class:`~skills_core.catalog.cache.CatalogCache`); by default only while
             this backend lives.
         **storage_options: For fsspec's HTTP filesystem (``client_kwargs`` for aiohttp); its
             headers and ``auth``, like a top-level ``auth=``, go to the index's origin only.

@@ -53,7 +53,7 @@ TrustedKey = Ed25519PublicKey | bytes
 class SequenceMemory(Protocol):
     """The highest sequence accepted per index, kept across processes (blocking calls).
 
-    :class:`~skills_core.catalog.cache_store.CatalogCache` is one, in the catalog cache folder.
+    :class:`~skills_core.catalog.cache.CatalogCache` is one, in the catalog cache folder.
     """
 
     def last_sequence(self, index: str) -> int | None:

@@ -34,7 +34,7 @@ from backends.errors import SkillNotFoundError, VerificationError, echoed
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
-from skills_core.catalog.cache_link import CacheOption, cache_link
+from skills_core.catalog.cache import CacheOption, cache_link
 from skills_core.catalog.entries import CatalogEntry, entry_digest, refusal
 from skills_core.catalog.loading import FileLists, Loader, Progress, Refresher
 from skills_core.catalog.lock import LockSource, SkillLock
@@ -71,7 +71,7 @@ class SkillCatalog:
             read first; by default none for local folders, 1,024 for remote backends.
         cache: A persistent cache a new process's first refresh starts from: ``True`` for the
             default folder, a cache folder's path, or a
-            :class:`~skills_core.catalog.cache_store.CatalogCache` (never for memory backends).
+            :class:`~skills_core.catalog.cache.CatalogCache` (never for memory backends).
             Skills it supplies hold no SKILL.md bytes: their bodies are read on demand.
         lock: A :class:`~skills_core.catalog.lock.SkillLock`, or the path of a lock file (read
             on the first refresh): serve only the skills it names, and each file only while its
@@ -253,7 +253,7 @@ class SkillCatalog:
         """The ``sha256:`` digest and size of each of ``files`` of a loaded skill, in order.
 
         Only a file not listed as it was hashed (see
-        :class:`~skills_core.catalog.cache_link.FileDigests`) is read, as :meth:`read_resource`
+        :class:`~skills_core.catalog.cache.FileDigests`) is read, as :meth:`read_resource`
         reads it.
 
         Raises:

@@ -160,7 +160,7 @@ def content_digest(data: bytes) -> bytes:
 
     The digest the MCP skills extension and lock files publish (as ``sha256:`` and hex, see
     :func:`backends.digests.digest_text`), so the persistent cache keeps one hash that serves
-    both (:mod:`skills_core.catalog.cache_link`): a new process publishes it without a read.
+    both (:mod:`skills_core.catalog.cache`): a new process publishes it without a read.
     About 5 µs for a 7 KB file with SHA extensions (as fast as SHA-1), twice that without.
     """
     return hashlib.sha256(data).digest()

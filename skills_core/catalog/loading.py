@@ -33,7 +33,7 @@ from backends.digests import digest_of
 from backends.errors import SignatureError, SkillfsError, SkillNotFoundError, StorageError
 from backends.limits import Limits, too_large
 from skills_core import codes
-from skills_core.catalog.cache_link import CacheLink
+from skills_core.catalog.cache import CacheLink, FileDigests
 from skills_core.catalog.entries import (
     CatalogEntry,
     failed_read_entry,
@@ -44,7 +44,6 @@ from skills_core.catalog.entries import (
     verified,
     withhold,
 )
-from skills_core.catalog.file_digests import FileDigests
 from skills_core.catalog.lock import SkillLock
 from skills_core.catalog.snapshot import (
     EMPTY_SNAPSHOT,

@@ -19,7 +19,7 @@ from backends.one_skill import open_skill_folder
 from backends.opener import open_backend
 from backends.remote.urls import protocol_of
 from backends.schemes import backend_factory
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
 from skills_core.cli import running

@@ -25,7 +25,7 @@ import threading
 from collections.abc import Sequence
 from typing import Generic, NamedTuple, TypeVar
 
-from skills_core.catalog.cache_codec import collector_paused
+from skills_core.catalog.cache import collector_paused
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.snapshot import CatalogSnapshot

@@ -14,7 +14,7 @@ import pytest
 from backends import LocalBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes, lock_of
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from skills_core.catalog.lock import SkillLock
 from skills_core.errors import LockMismatchError
 

@@ -14,7 +14,7 @@ from backends.index.document import INDEX_PATH
 from backends.index.signing import key_id, public_key
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from tests.index.sites import Site
 from tests.remote.settings import FAST_RETRY
 from tests.remote.zips import zip_bytes

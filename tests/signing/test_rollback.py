@@ -14,7 +14,7 @@ from backends.index.document import INDEX_PATH, SEQUENCE, render_index
 from backends.index.signing import private_key, signature_file
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from tests.cli.conftest import RunCli, cli
 from tests.index.sites import Site
 from tests.remote.servers import S3Server

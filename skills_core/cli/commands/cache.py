@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from skills_core.cli import exits
 from skills_core.cli.output import add_json_flag, format_table, human_size, plural, print_json
 from skills_core.cli.terminal import Style
