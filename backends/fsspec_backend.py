@@ -8,21 +8,18 @@ never imports the index. Zip bundles have their own backend, :mod:`backends.bund
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from backends.base import Backend, SkillRef
+from backends.capabilities import IndexVerifier
 from backends.errors import ResourceNotFoundError, SignatureError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
 from backends.index.reader import IndexBackend
 from backends.index.store import published_index
-from backends.index.verification import index_verifier
 from backends.remote.filesystem import RemoteFS
 from backends.remote.source_backend import SourceBackend
 from backends.remote.sources import FolderSource
 from backends.store_backend import StoreBackend
-
-if TYPE_CHECKING:
-    from backends.index.signing import SequenceMemory, TrustedKey
 
 
 class FsspecBackend(StoreBackend):
@@ -48,41 +45,37 @@ class FsspecBackend(StoreBackend):
     :class:`~backends.bundle_backend.BundleBackend` (the class ``open_backend`` gives it),
     for compatibility.
 
-    With ``trusted_keys``, only a published index signed by one of them is served, verified
-    as :class:`~backends.index.http.HttpIndexBackend` verifies it
-    (:mod:`backends.index.signing`): a folder without an index is refused, not listed.
+    Told to require signatures (:meth:`require_signatures`, as a catalog trusting ``keys``
+    does), only a published index its verifier accepts is served: a folder without an index is
+    refused, not listed.
 
     Args:
         url: The folder, an ``index.json`` in it, or (for compatibility) a bundle.
-        trusted_keys: Ed25519 public keys (PEM bytes or key objects) one of which must have
-            signed the folder's index. ``None``: no check.
-        sequences: Where the highest sequence accepted is remembered across processes
-            (:class:`~skills_core.catalog.cache.CatalogCache`); by default only while
-            this backend lives.
         **options: The arguments of :class:`~backends.store_backend.StoreBackend`.
 
     Raises:
-        UnsupportedSourceError: fsspec knows no filesystem for the URL, or ``trusted_keys``
-            are given for a bundle.
+        UnsupportedSourceError: fsspec knows no filesystem for the URL.
         MissingDependencyError: The filesystem's package is not installed.
-        SignatureError: A trusted key is not an Ed25519 public key.
     """
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        trusted_keys: Sequence[TrustedKey] | None = None,
-        sequences: SequenceMemory | None = None,
-        **options: Any,
-    ) -> None:
+    def __init__(self, url: str, **options: Any) -> None:
         super().__init__(url, **options)
-        if trusted_keys is not None and self.is_bundle:
+        self._verifier: IndexVerifier | None = None
+
+    def require_signatures(self, verifier: IndexVerifier) -> None:
+        """Serve only a published index ``verifier`` accepts, from the next listing on.
+
+        Raises:
+            UnsupportedSourceError: This source is a bundle.
+        """
+        if self.is_bundle:
             raise UnsupportedSourceError(
-                "trusted_keys verify published indexes: a bundle is not one",
+                "trusted keys verify published indexes: a bundle is not one",
                 location=self.location,
             )
-        self._verifier = index_verifier(trusted_keys, sequences)
+        self._verifier = verifier
+        if isinstance(self._served, IndexBackend):
+            self._served.require_signatures(verifier)
 
     async def list(self) -> Sequence[SkillRef]:
         """List the folder (or its index) once: every skill, refused ones with their reason."""

@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from skills_core.bundle.writer import Bundle, build_bundle, write_bundle
     from skills_core.catalog.cache import CatalogCache
     from skills_core.catalog.catalog import SkillCatalog
-    from skills_core.catalog.lock import SkillLock
-    from skills_core.catalog.lock_build import lock_of
     from skills_core.catalog.snapshot import ReloadReport
     from skills_core.errors import (
         EntryMismatchError,
@@ -50,6 +48,9 @@ if TYPE_CHECKING:
     from skills_core.format.parsing import parse_skill_md
     from skills_core.format.problems import SkillProblem
     from skills_core.format.validation import ValidationReport, validate_skill
+    from skills_core.trust.approvals import ApprovalStore
+    from skills_core.trust.lock import SkillLock, lock_of
+    from skills_core.trust.policy import TrustPolicy
 
 _ERRORS = (  # the exception tree of skills_core.errors, importable from here too
     "EntryMismatchError",
@@ -72,6 +73,7 @@ _ERRORS = (  # the exception tree of skills_core.errors, importable from here to
     "YamlLimitError",
 )
 _EXPORTS = {
+    "ApprovalStore": "skills_core.trust.approvals",
     "Bundle": "skills_core.bundle.writer",
     "CatalogCache": "skills_core.catalog.cache",
     "FormatLimits": "skills_core.format.format_limits",
@@ -79,13 +81,14 @@ _EXPORTS = {
     "ReloadReport": "skills_core.catalog.snapshot",
     "Skill": "skills_core.format.models",
     "SkillCatalog": "skills_core.catalog.catalog",
-    "SkillLock": "skills_core.catalog.lock",
+    "SkillLock": "skills_core.trust.lock",
     "SkillMetadata": "skills_core.format.models",
     "SkillProblem": "skills_core.format.problems",
+    "TrustPolicy": "skills_core.trust.policy",
     "ValidationReport": "skills_core.format.validation",
     "build_bundle": "skills_core.bundle.writer",
     "build_publication": "skills_core.bundle.publish",
-    "lock_of": "skills_core.catalog.lock_build",
+    "lock_of": "skills_core.trust.lock",
     "parse_skill_md": "skills_core.format.parsing",
     "publish": "skills_core.bundle.publish",
     "validate_skill": "skills_core.format.validation",
@@ -94,6 +97,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "ApprovalStore",
     "Bundle",
     "CatalogCache",
     "EntryMismatchError",
@@ -118,6 +122,7 @@ __all__ = [
     "SkillValidationError",
     "SkillfsError",
     "StorageError",
+    "TrustPolicy",
     "UnsafePathError",
     "UnsupportedSourceError",
     "ValidationReport",

@@ -15,12 +15,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 SHARED = {
-    "approvals": "a user's stored approvals: kept by the catalog, listed by `skillfs approvals`",
+    "approvals": "a user's stored approvals: kept for the catalog, listed by `skillfs approvals`",
     "base": "a package's protocol and its records (Backend; ScriptRunner)",
+    "cache": "the persistent catalog cache: kept by the catalog, managed by `skillfs cache`",
     "errors": "a package's exception classes (storage errors; the whole tree)",
     "instruction_files": "instruction files (AGENTS.md, ...): found in storage, read as SKILL.md",
-    "lock": "a lockfile pinning skills by digest: enforced by the catalog, written by `lock`",
-    "prompt": "the <available_skills> block: rendered by the catalog, printed by `skillfs prompt`",
+    "lock": "a lockfile pinning skills by digest: enforced by a catalog's trust, written by `lock`",
+    "policy": "what a layer allows, one frozen object (ScriptPolicy: scripts; TrustPolicy: trust)",
     "publish": "a well-known index: built by the bundle layer, written by `skillfs publish`",
     "registry": "a skill registry for ADK agents (ADK's SkillRegistry; the adk-skills design's)",
     "search": "ranked search: the index in the context layer, printed by `skillfs search`",

@@ -7,7 +7,7 @@ written), :mod:`~backends.index.artifact` (a skill's verified, screened artifact
 :mod:`~backends.index.redirects` (redirects followed hop by hop, credentials kept on the
 index's origin),
 :mod:`~backends.index.store` (any fsspec store, used by ``FsspecBackend`` when a folder holds
-a published index), :mod:`~backends.index.signing` (signed publications: Ed25519 signatures
-and the rollback check) and :mod:`~backends.index.verification` (each new index checked against
-them before it is used). ``from backends import HttpIndexBackend`` imports it on first use.
+a published index) and :mod:`~backends.index.verification` (each new index checked by a
+verifier, :mod:`skills_core.trust.signing`'s, before it is used). ``from backends import
+HttpIndexBackend`` imports it on first use.
 """

@@ -12,11 +12,11 @@
   with a :class:`~backends.errors.VerificationError`.
 - An artifact that cannot be fetched reads the index again once: when it now names another
   artifact (a newer publication removed the old one), that one is served.
-- With a ``verifier`` (``trusted_keys``), each new index is verified before anything of it
-  is used: its signature file (the index's name plus ``.sig``, read no further than
+- With a ``verifier`` (a catalog trusting ``keys``), each new index is verified before
+  anything of it is used: its signature file (the index's name plus ``.sig``, read no further than
   ``MAX_SIGNATURE_BYTES``) must be a trusted key's over exactly the bytes served, and its
   ``skillfs-sequence`` no lower than the highest already accepted
-  (:mod:`backends.index.signing`, checked in :mod:`backends.index.verification`); else the
+  (:mod:`skills_core.trust.signing`, checked in :mod:`backends.index.verification`); else the
   refresh fails with a :class:`~backends.errors.SignatureError` and the backend keeps serving
   what it had verified. Artifacts are then checked against the signed digests, as always.
 - **Across processes** the index's bytes and validator are exported
@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from backends.base import FileEntry, SkillDocument, SkillRef
+from backends.capabilities import IndexVerifier
 from backends.digests import digest_of, digest_off_loop
 from backends.errors import (
     ResourceNotFoundError,
@@ -44,9 +45,6 @@ from backends.index.verification import verified_index
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name
 from backends.resource import AsyncResource
-
-if TYPE_CHECKING:
-    from backends.index.signing import IndexVerifier
 
 
 class Fetched(NamedTuple):
@@ -134,8 +132,8 @@ class IndexBackend(AsyncResource):
         transport: How the index and its artifacts are fetched.
         limits: ``max_index_bytes`` for the index, ``max_skill_md_bytes`` for SKILL.md
             artifacts, and the bundle limits for archives.
-        verifier: Checks each new index's signature and sequence before it is used
-            (:class:`~backends.index.signing.IndexVerifier`); ``None``: no check.
+        verifier: Checks each new index's signature and sequence before it is used;
+            ``None``: no check (see :meth:`require_signatures`).
     """
 
     def __init__(
@@ -157,6 +155,10 @@ class IndexBackend(AsyncResource):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.location!r})"
+
+    def require_signatures(self, verifier: IndexVerifier) -> None:
+        """Serve only indexes ``verifier`` accepts, from the next index read on."""
+        self._verifier = verifier
 
     @property
     def location(self) -> str:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
+from backends.capabilities import IndexVerifier
 from backends.errors import LimitExceededError, ResourceNotFoundError, StorageError
 from backends.index.document import INDEX_PATH, SIGNATURE_SUFFIX
 from backends.index.reader import Fetched, IndexBackend
@@ -24,9 +25,6 @@ from backends.paths import check_relative_path
 from backends.remote.filesystem import RemoteFS
 from backends.remote.fingerprints import fingerprint
 from backends.remote.urls import join_location
-
-if TYPE_CHECKING:
-    from backends.index.signing import IndexVerifier
 
 _BASE = "http://base.invalid/"
 """A stand-in origin for resolving entry URLs as RFC 3986 says, inside the base folder."""

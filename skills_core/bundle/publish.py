@@ -24,7 +24,7 @@ the temporary files of a write that was killed): until the index lands, the old 
 stays whole.
 
 Given a signing key, the index carries a ``skillfs-sequence`` and its signature is written
-beside it, ``index.json.sig``, just before it (:mod:`backends.index.signing`): a reader that
+beside it, ``index.json.sig``, just before it (:mod:`skills_core.trust.signing`): a reader that
 reads between the two writes refuses that one refresh and keeps what it had.
 """
 
@@ -61,9 +61,9 @@ from backends.remote.urls import join_location
 from skills_core.bundle.destination import check_output
 from skills_core.bundle.writer import deterministic_zip, read_skill_files
 from skills_core.catalog.loading import Progress
-from skills_core.catalog.lock import LockSource
 from skills_core.format.models import SkillMetadata
 from skills_core.format.problems import SkillProblem
+from skills_core.trust.policy import TrustPolicy
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -118,7 +118,7 @@ async def build_publication(
     limits: Limits = DEFAULT_LIMITS,
     max_concurrency: int = 16,
     signing_key: Ed25519PrivateKey | None = None,
-    lock: LockSource | None = None,
+    trust: TrustPolicy | None = None,
 ) -> Publication:
     """The index and artifacts for every skill a catalog of ``backend`` serves.
 
@@ -131,7 +131,8 @@ async def build_publication(
         max_concurrency: Most files read at once.
         signing_key: Signs the index: it then carries a sequence, and its signature is one
             more file (needs ``skillfs[sign]``).
-        lock: Publish only what this lock pins, as :func:`~skills_core.bundle.writer.build_bundle`.
+        trust: What the catalog trusts; with a lock, publish only what it pins, as
+            :func:`~skills_core.bundle.writer.build_bundle` does.
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -145,7 +146,7 @@ async def build_publication(
         progress=progress,
         limits=limits,
         max_concurrency=max_concurrency,
-        lock=lock,
+        trust=trust,
     )
     files = await asyncio.to_thread(
         _artifacts,
@@ -303,7 +304,7 @@ def _artifacts(
     if signing_key is None:
         index = render_index(entries)
     else:
-        from backends.index.signing import new_sequence, signature_file
+        from skills_core.trust.signing import new_sequence, signature_file
 
         index = render_index(entries, sequence=new_sequence())
         signature = signature_file(index, signing_key)

@@ -1,7 +1,7 @@
 """The persistent catalog cache: what refreshes learned, on disk, shared by processes.
 
 One SQLite file (``catalogs.sqlite3`` in the cache folder, see
-:func:`~skills_core.catalog.cache_folder.default_cache_folder`) holds one row per source and
+:func:`~skills_core.trust.approvals.default_cache_folder`) holds one row per source and
 catalog settings: its entries (fingerprint, judged metadata, problems, a hash of each SKILL.md,
 each file's digest; never the bodies) as one blob, the backend's own state
 (:class:`~backends.capabilities.SourceState`: a published index's validator, a bundle's central
@@ -52,16 +52,16 @@ from backends.composite import CompositeBackend
 from backends.digests import digest_off_loop
 from backends.limits import DEFAULT_LIMITS, Limits
 from backends.memory import MemoryBackend
-from skills_core.catalog.cache_folder import default_cache_folder, ensure_folder, untrusted_file
 from skills_core.catalog.entries import CatalogEntry, entry_digest, frontmatter_of, is_verdict
 from skills_core.catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
 from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
 from skills_core.format.hooks import HookAction, HookRule, Hooks
 from skills_core.format.models import EMPTY_MAPPING, SkillMetadata
 from skills_core.format.problems import SkillProblem
+from skills_core.trust.approvals import default_cache_folder, ensure_folder, untrusted_file
 
 if TYPE_CHECKING:
-    from skills_core.catalog.lock import SkillLock
+    from skills_core.trust.lock import SkillLock
 
 logger = logging.getLogger("skillfs")
 
@@ -749,7 +749,8 @@ class CacheLink:
         limits: Limits,
         format_limits: FormatLimits,
     ):
-        self._cache = cache
+        self.cache = cache
+        """The cache folder's catalog file (also where signed indexes' sequences are kept)."""
         self._backend = backend
         self._source = backend.location
         self._judged_by = (
@@ -806,7 +807,7 @@ class CacheLink:
             save = functools.partial(self._save, snapshot.entries, files.to_save(), state)
             await self._guarded(save, None)
         elif state != self._state and self._settings:
-            save = functools.partial(self._cache.save_state, self._source, self._settings, state)
+            save = functools.partial(self.cache.save_state, self._source, self._settings, state)
             await self._guarded(save, None)
         self._state = state
 
@@ -827,7 +828,7 @@ class CacheLink:
             judged_by += (lock.digest, lock.location)
             self._judged = self._judged.removesuffix(" +lock") + " +lock"
         self._settings = _settings_digest(judged_by)
-        stored = self._cache.stored(self._source, self._settings)
+        stored = self.cache.stored(self._source, self._settings)
         if stored is None:
             return None
         if len(stored.data) > DECODE_ALONE_BYTES:
@@ -836,7 +837,7 @@ class CacheLink:
 
     def _seed(self, stored: Stored, files: FileDigests) -> CatalogSnapshot | None:
         with collector_paused():  # the snapshot's mappings are as many objects again
-            decoded = self._cache.decoded(self._source, stored)
+            decoded = self.cache.decoded(self._source, stored)
             if not decoded or not decoded[0]:
                 return None
             files.restore(decoded[1])
@@ -860,7 +861,7 @@ class CacheLink:
         verdicts = {folder: pair[0] for folder, pair in kept.items()}
         digests = [pair[1] for pair in kept.values()]
         data = encode(verdicts, digests, [files.get(folder, ()) for folder in verdicts])
-        self._cache.save(
+        self.cache.save(
             self._source, self._settings, data, len(verdicts), judged=self._judged, state=state
         )
 
@@ -886,5 +887,6 @@ _PACKAGES = Path(__file__).parents[2]
 _JUDGING_CODE = (
     _PACKAGES / "backends",
     _PACKAGES / "skills_core" / "format",
+    _PACKAGES / "skills_core" / "trust",
     Path(__file__).parent,
 )

@@ -13,7 +13,8 @@ A catalog that does not hold a skill's SKILL.md (``keep_bodies=False``, skills f
 persistent cache, skills known from their source's listing) reads it on demand through
 :class:`BodyStore`, checked against the fingerprint and hash its entry was built from, never
 stale; a listed skill's SKILL.md is verified against its listing before any other file of it is
-read. With a lock, every SKILL.md read again and every resource read is checked against it.
+read. With a lock (its :class:`~skills_core.trust.policy.TrustPolicy`), every SKILL.md read
+again and every resource read is checked against it.
 """
 
 from __future__ import annotations
@@ -37,13 +38,14 @@ from backends.memory import MemoryBackend
 from skills_core.catalog.cache import CacheOption, cache_link
 from skills_core.catalog.entries import CatalogEntry, entry_digest, refusal
 from skills_core.catalog.loading import FileLists, Loader, Progress, Refresher
-from skills_core.catalog.lock import LockSource, SkillLock
 from skills_core.catalog.snapshot import CatalogSnapshot, ReloadReport
 from skills_core.errors import EntryMismatchError
 from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
 from skills_core.format.models import Skill, SkillMetadata
 from skills_core.format.problems import SkillProblem
 from skills_core.telemetry import SOURCE, mark_error, span
+from skills_core.trust.lock import SkillLock
+from skills_core.trust.policy import CatalogTrust, TrustPolicy
 
 T = TypeVar("T")
 
@@ -73,9 +75,12 @@ class SkillCatalog:
             default folder, a cache folder's path, or a
             :class:`~skills_core.catalog.cache.CatalogCache` (never for memory backends).
             Skills it supplies hold no SKILL.md bytes: their bodies are read on demand.
-        lock: A :class:`~skills_core.catalog.lock.SkillLock`, or the path of a lock file (read
-            on the first refresh): serve only the skills it names, and each file only while its
-            bytes match their locked digest.
+        trust: What the catalog trusts: a lock, signing keys, the user's approvals (see
+            :class:`~skills_core.trust.policy.TrustPolicy`; by default none of them).
+
+    Raises:
+        UnsupportedSourceError: ``trust`` has keys, and the backend reads no published index.
+        SignatureError: A key of ``trust`` is not an Ed25519 public key.
     """
 
     def __init__(
@@ -88,30 +93,30 @@ class SkillCatalog:
         keep_bodies: bool = True,
         body_cache: int | None = None,
         cache: CacheOption = False,
-        lock: LockSource | None = None,
+        trust: TrustPolicy | None = None,
     ) -> None:
         self._backend = backend
         self._limits = limits
         self._format_limits = format_limits
         self._file_lists = FileLists(backend)
+        self._cache = cache_link(
+            cache, backend, strict=strict, limits=limits, format_limits=format_limits
+        )
+        sequences = None if self._cache is None else self._cache.cache
+        self._trust = CatalogTrust(trust or TrustPolicy(), backend, sequences)
         self._loader = Loader(
             backend,
             limits=limits,
             format_limits=format_limits,
             strict=strict,
             keep_bodies=keep_bodies,
-        )
-        if isinstance(lock, SkillLock):
-            self._loader.lock = lock
-        lock_file = None if lock is None or isinstance(lock, SkillLock) else lock
-        self._cache = cache_link(
-            cache, backend, strict=strict, limits=limits, format_limits=format_limits
+            trust=self._trust,
         )
         if body_cache is None:
             local = isinstance(backend, LocalBackend | MemoryBackend)
             body_cache = 0 if local else REMOTE_BODY_CACHE
         self._keeps_bodies = keep_bodies and self._cache is None
-        self._refresher = Refresher(backend, self._loader, self._cache, self._file_lists, lock_file)
+        self._refresher = Refresher(backend, self._loader, self._cache, self._file_lists)
         self._bodies = BodyStore(backend, self._loader, body_cache)
         self._attached: dict[Hashable, Any] = {}
 
@@ -130,9 +135,14 @@ class SkillCatalog:
         return self._backend
 
     @property
+    def trust(self) -> TrustPolicy:
+        """What this catalog trusts (its lock, keys and approvals)."""
+        return self._trust.policy
+
+    @property
     def lock(self) -> SkillLock | None:
         """The lock this catalog serves by, once read (``None`` without one)."""
-        return self._loader.lock
+        return self._trust.lock
 
     @property
     def limits(self) -> Limits:
@@ -321,7 +331,7 @@ class SkillCatalog:
         if max_bytes is not None:
             limit = min(limit, max_bytes)
         data = await self._backend.read(entry.name, path, max_bytes=limit)
-        lock = self._loader.lock
+        lock = self._trust.lock
         if lock is None:
             return data
         return await lock.verify(name, path, data, location=entry.location)
@@ -384,7 +394,7 @@ class SkillCatalog:
     async def _read_body(self, name: str, entry: CatalogEntry) -> CatalogEntry:
         """``entry`` holding its SKILL.md, checked against the lock when there is one."""
         held = await self._held(entry)
-        lock = self._loader.lock
+        lock = self._trust.lock
         if lock is not None:
             await lock.verify_skill_md(name, held.raw, location=entry.location)
         return held

@@ -446,9 +446,14 @@ def verified(
 
 def refusal(entry: CatalogEntry, error: EntryMismatchError) -> CatalogEntry:
     """``entry`` refused for ``error``, until its source lists the skill otherwise."""
-    problem = SkillProblem(
-        entry.served_name, error.location or entry.location, codes.ENTRY_MISMATCH, error.message
+    where = error.location or entry.location
+    return refused(
+        entry, SkillProblem(entry.served_name, where, codes.ENTRY_MISMATCH, error.message)
     )
+
+
+def refused(entry: CatalogEntry, problem: SkillProblem) -> CatalogEntry:
+    """A loaded ``entry`` refused for ``problem`` (its lock's, or its listing's)."""
     return entry._replace(
         metadata=None,
         raw=b"",

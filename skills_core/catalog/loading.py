@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import os
 from collections.abc import Callable, Mapping, Sequence
 
 from backends.base import Backend, FileEntry, SkillDocument, SkillRef
@@ -27,7 +26,6 @@ from backends.capabilities import (
     fetch_many,
     list_documents,
     listing_failures,
-    withheld_fields_of,
 )
 from backends.digests import digest_of
 from backends.errors import SignatureError, SkillfsError, SkillNotFoundError, StorageError
@@ -40,11 +38,11 @@ from skills_core.catalog.entries import (
     judge_document,
     listed_entry,
     problem_from_error,
+    refused,
     unreadable_entry,
     verified,
     withhold,
 )
-from skills_core.catalog.lock import SkillLock
 from skills_core.catalog.snapshot import (
     EMPTY_SNAPSHOT,
     CatalogSnapshot,
@@ -55,6 +53,7 @@ from skills_core.catalog.snapshot import (
 )
 from skills_core.format.format_limits import FormatLimits
 from skills_core.format.problems import SkillProblem
+from skills_core.trust.policy import CatalogTrust
 
 FETCH_BATCH = 512
 """SKILL.md files fetched and judged together."""
@@ -76,9 +75,7 @@ class Loader:
         format_limits: The frontmatter's limits.
         strict: Judge as ``skillfs validate`` does.
         keep_bodies: Keep each SKILL.md on its entry; otherwise only its hash.
-
-    Attributes:
-        lock: The lock each SKILL.md is judged against, when the catalog has one.
+        trust: The catalog's trust: its lock (once read), what each skill withholds.
     """
 
     def __init__(
@@ -89,6 +86,7 @@ class Loader:
         format_limits: FormatLimits,
         strict: bool,
         keep_bodies: bool,
+        trust: CatalogTrust,
     ) -> None:
         self._backend = backend
         self._limits = limits
@@ -96,17 +94,19 @@ class Loader:
         self._strict = strict
         self._keep_bodies = keep_bodies
         self._batch = FETCH_BATCH if keep_bodies else LEAN_FETCH_BATCH
-        self._withheld_of = withheld_fields_of(backend)
-        self.lock: SkillLock | None = None
+        self._withheld_of = trust.withheld_of
+        self.trust = trust
 
     async def listing(self, *, cold: bool) -> Sequence[ListedDocument]:
         """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
+        listing = None
         if cold and self._keep_bodies:
             limit = self._limits.max_skill_md_bytes
             listing = await list_documents(self._backend, max_bytes=limit)
-            if listing is not None:
-                return listing
-        return await self._backend.list()
+        if listing is None:
+            listing = await self._backend.list()
+        await self.trust.learn(listing)
+        return listing
 
     async def changes(
         self,
@@ -125,7 +125,7 @@ class Loader:
         pending: list[SkillRef] = []
         max_size = self._limits.max_skill_md_bytes
         old_entries = old.entries
-        withheld_of = self._withheld_of
+        withheld_of, lock = self._withheld_of, self.trust.lock
         known = 0
         for item in listing:
             if isinstance(item, SkillDocument):
@@ -146,7 +146,7 @@ class Loader:
                 oversize = too_large("SKILL.md", item.size, max_size, location=item.location)
                 changes[item.name] = unreadable_entry(item, oversize)
             else:  # a listed frontmatter judged unread, but against a lock only with a digest
-                unread = item.frontmatter is not None and (self.lock is None or item.digest)
+                unread = item.frontmatter is not None and (lock is None or item.digest)
                 (from_listing if unread else pending).append(item)
         if known < len(old_entries):  # some folders are gone
             listed = {item.name for item in listing}
@@ -155,9 +155,9 @@ class Loader:
         read_bytes = await self._judge_batch(read, read, old, changes, problems)
         await self._judge_batch(from_listing, from_listing, old, changes, problems)
         read_bytes += await self._fetch(pending, old, changes, problems, progress)
-        if self.lock is not None:  # by name: a locked skill moved to another folder is not gone
+        if lock is not None:  # by name: a locked skill moved to another folder is not gone
             entries = {**old_entries, **changes}.values()
-            problems += self.lock.missing({e.declared_name for e in entries if e is not None})
+            problems += lock.missing({e.declared_name for e in entries if e is not None})
         reads = Reads(
             fetched=len(read) + len(pending), bytes_read=read_bytes, reads=1 + len(pending)
         )
@@ -201,12 +201,20 @@ class Loader:
             previous=previous,
         )
         entry = withhold(entry, withheld or {})  # also gives back fields approved since
-        return entry if self.lock is None else self.lock.judge(entry, digest_of(document.data))
+        return self._locked(entry, lambda: digest_of(document.data))
 
     def judge_listed(self, ref: SkillRef, withheld: Mapping[str, str] | None) -> CatalogEntry:
-        """Judge a skill from the frontmatter its ref lists (:mod:`skills_core.catalog.entries`)."""
+        """Judge a skill from the frontmatter its ref lists (see :func:`listed_entry`)."""
         entry = withhold(listed_entry(ref, strict=self._strict), withheld or {})
-        return entry if self.lock is None else self.lock.judge(entry, ref.digest)
+        return self._locked(entry, lambda: ref.digest)
+
+    def _locked(self, entry: CatalogEntry, digest: Callable[[], str | None]) -> CatalogEntry:
+        """``entry``, refused unless the lock (if any) names it with its SKILL.md's ``digest``."""
+        lock = self.trust.lock
+        if lock is None or entry.metadata is None:
+            return entry
+        problem = lock.problem(entry.metadata.name, entry.location, digest())
+        return entry if problem is None else refused(entry, problem)
 
     def verify(self, entry: CatalogEntry, document: SkillDocument) -> CatalogEntry:
         """A listed ``entry`` holding ``document``, once it matches the listing (see there).
@@ -311,11 +319,9 @@ class Refresher:
 
     Args:
         backend: Where the skills live.
-        loader: Lists the backend and judges what changed (and holds the lock, once read).
+        loader: Lists the backend and judges what changed (and holds the catalog's trust).
         cache: The catalog's share of the persistent cache, if it has one.
         file_lists: The file lists to forget once a listing succeeds.
-        lock_file: A lock file to read on the first refresh (fails closed: unread, nothing is
-            served).
     """
 
     def __init__(
@@ -324,7 +330,6 @@ class Refresher:
         loader: Loader,
         cache: CacheLink | None,
         file_lists: FileLists,
-        lock_file: str | os.PathLike[str] | None,
     ) -> None:
         self.snapshot = EMPTY_SNAPSHOT
         self.file_digests = FileDigests()
@@ -333,7 +338,6 @@ class Refresher:
         self._loader = loader
         self._cache = cache
         self._file_lists = file_lists
-        self._lock_file = lock_file
         self._lock = asyncio.Lock()
 
     async def refresh(self, progress: Progress | None = None) -> ReloadReport:
@@ -341,12 +345,10 @@ class Refresher:
         async with self._lock:
             old = base = self.snapshot
             try:
-                if self._lock_file is not None:  # fails closed: no lock read, nothing served
-                    self._loader.lock = await asyncio.to_thread(SkillLock.read, self._lock_file)
-                    self._lock_file = None
+                await self._loader.trust.ready()  # fails closed: no lock read, nothing served
                 if old is EMPTY_SNAPSHOT and self._cache is not None:
                     base, listing = await self._cache.seed_while(
-                        self._loader.listing, self.file_digests, self._loader.lock
+                        self._loader.listing, self.file_digests, self._loader.trust.lock
                     )
                 else:
                     listing = await self._loader.listing(cold=not old.entries)

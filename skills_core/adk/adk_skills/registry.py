@@ -22,11 +22,11 @@ from backends.memory import MemoryBackend
 from skills_core.adk.adk_skills.tools import read_reference_tool, run_script_tool, use_skill_tool
 from skills_core.adk.attach import Source, open_sources
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.lock import LockSource
 from skills_core.format.models import Skill, SkillMetadata
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, SkillTools
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.refresh import RefreshGate
+from skills_core.trust.policy import TrustPolicy
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,15 +40,15 @@ class SkillsConfig:
             seconds passed since the last refresh (``0``: every turn; ``None``: never).
         max_resource_bytes: Largest file ``read_reference`` returns (the tool limit of
             :class:`~skills_core.tools.SkillTools`, under the same name).
-        lock: A lock (or a lock file's path): serve only the skills it pins, each file only
-            while it matches (as ``with_skills(..., lock=)`` and ``SkillCatalog(lock=)`` do).
+        trust: What the catalog trusts: a lock, signing keys, the user's approvals (as
+            ``with_skills(..., trust=)`` and ``SkillCatalog(trust=)`` take it).
     """
 
     scripts: ScriptPolicy | None = None
     strict_validation: bool = False
     refresh_every: float | None = 5.0
     max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
-    lock: LockSource | None = None
+    trust: TrustPolicy | None = None
 
 
 class SkillsRegistry:
@@ -186,7 +186,7 @@ class SkillsRegistry:
 
     def _serve(self, backend: Backend) -> SkillTools:
         config = self.config
-        catalog = SkillCatalog(backend, strict=config.strict_validation, lock=config.lock)
+        catalog = SkillCatalog(backend, strict=config.strict_validation, trust=config.trust)
         return SkillTools(
             catalog,
             scripts=config.scripts,

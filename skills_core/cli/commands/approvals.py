@@ -6,10 +6,10 @@ import argparse
 import sys
 
 from backends.errors import echoed
-from skills_core.catalog.approvals import ApprovalStore
 from skills_core.cli import exits
 from skills_core.cli.output import add_json_flag, format_table, plural, print_json
 from skills_core.cli.terminal import Style, print_message
+from skills_core.trust.approvals import ApprovalStore
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

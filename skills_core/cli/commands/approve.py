@@ -1,7 +1,7 @@
 """``skillfs approve [URL] NAME [--scripts] [--tools] [--digest D] [--json]``: approve a skill.
 
 The approval is stored by the digest of every file of the skill (see
-:mod:`skills_core.catalog.approvals`): once any file changes, the skill needs approval again.
+:mod:`skills_core.trust.approvals`): once any file changes, the skill needs approval again.
 A skill from no folder on this machine (an MCP server's: ``skillfs approve mcp+https://host/mcp
 NAME``) is approved at its location, server label and URI included
 (:func:`~skills_core.tools.script_approval.approval_source`).
@@ -17,7 +17,6 @@ import asyncio
 from backends.base import Backend
 from backends.digests import is_digest, skill_digest
 from backends.errors import echoed
-from skills_core.catalog.approvals import Approval, ApprovalStore
 from skills_core.cli import exits, running
 from skills_core.cli.output import add_json_flag, print_json
 from skills_core.cli.source import (
@@ -29,6 +28,7 @@ from skills_core.cli.source import (
 )
 from skills_core.cli.terminal import print_message
 from skills_core.tools.script_approval import approval_source
+from skills_core.trust.approvals import Approval, ApprovalStore
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -23,6 +23,7 @@ from skills_core.cli.output import plural, problems_record
 from skills_core.cli.packing import Packing, add_verdict_options, run_packing, skipped_suffix
 from skills_core.cli.source import add_url_argument
 from skills_core.cli.terminal import printable
+from skills_core.trust.policy import TrustPolicy
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +49,11 @@ async def _build(
     source: Backend, strict: bool, skip_invalid: bool, progress: Progress | None, lock: str | None
 ) -> Bundle:
     return await build_bundle(
-        source, strict=strict, skip_invalid=skip_invalid, progress=progress, lock=lock
+        source,
+        strict=strict,
+        skip_invalid=skip_invalid,
+        progress=progress,
+        trust=TrustPolicy(lock=lock),
     )
 
 

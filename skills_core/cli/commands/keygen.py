@@ -38,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the key pair, or explain why not (exit 2)."""
-    from backends.index.signing import key_id, new_key_pair, public_key
+    from skills_core.trust.signing import key_id, new_key_pair, public_key
 
     private: Path = args.output
     public = private.with_name(private.name + PUBLIC_SUFFIX)

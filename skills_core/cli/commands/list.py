@@ -29,6 +29,7 @@ from skills_core.cli.source import (
     load_catalog,
     open_source,
     open_trusted,
+    trusted_keys,
 )
 from skills_core.cli.terminal import Style, one_line
 from skills_core.format.models import SkillMetadata
@@ -45,12 +46,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print a NAME / DESCRIPTION table (or JSON) of every loaded skill."""
-    if args.trust:
-        sources = [open_trusted(url, args.trust, cache=args.cache) for url in args.url or [None]]
-    else:
-        sources = [open_source(url) for url in args.url or [None]]
+    keys = trusted_keys(args.trust) if args.trust else []
+    opening = open_trusted if args.trust else open_source
+    sources = [opening(url) for url in args.url or [None]]
     source = sources[0] if len(sources) == 1 else CompositeBackend(sources)
-    catalog = running.run(load_catalog(source, cache=args.cache, lock=args.lock))
+    catalog = running.run(load_catalog(source, cache=args.cache, lock=args.lock, keys=keys))
     misplaced = report_catalog(catalog)
     skills = catalog.list()
     if args.json:

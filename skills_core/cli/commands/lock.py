@@ -1,6 +1,6 @@
 """``skillfs lock [URL] [-o FILE] [--check | --update NAME] [--json] [-q]``: pin by content.
 
-Writes the lock of :mod:`skills_core.catalog.lock` for every skill ``skillfs list`` serves;
+Writes the lock of :mod:`skills_core.trust.lock` for every skill ``skillfs list`` serves;
 ``--check`` lists what differs from the lock (exit 1), a CI gate; ``--update NAME`` re-pins one
 skill and leaves the others as locked. Without a URL, ``--check`` and ``--update`` read the
 source the lock records. On a terminal, progress bars count the SKILL.md files read and the
@@ -14,13 +14,12 @@ import sys
 from typing import Any
 
 from backends.errors import echoed
-from skills_core.catalog.lock import DEFAULT_LOCK_FILE, SkillLock
-from skills_core.catalog.lock_build import lock_of
 from skills_core.cli import exits, running
 from skills_core.cli.output import add_json_flag, plural, print_json, report_catalog
 from skills_core.cli.progress import add_quiet_flag, progress_bar
 from skills_core.cli.source import add_url_argument, load_catalog, open_source
 from skills_core.cli.terminal import print_message, printable
+from skills_core.trust.lock import DEFAULT_LOCK_FILE, SkillLock, lock_of
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

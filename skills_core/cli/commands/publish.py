@@ -32,6 +32,7 @@ from skills_core.cli.output import plural, problems_record
 from skills_core.cli.packing import Packing, add_verdict_options, run_packing, skipped_suffix
 from skills_core.cli.source import add_url_argument
 from skills_core.cli.terminal import printable
+from skills_core.trust.policy import TrustPolicy
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     """Publish and summarize; exit 1, writing nothing, when a skill is refused."""
     if args.sign is None:
         return run_packing(args, PUBLISHING)
-    from backends.index.signing import private_key, read_key_file
+    from skills_core.trust.signing import private_key, read_key_file
 
     key = private_key(read_key_file(args.sign), location=str(args.sign))
     return run_packing(args, PUBLISHING._replace(build=partial(_build, signing_key=key)))
@@ -83,7 +84,7 @@ async def _build(
         skip_invalid=skip_invalid,
         progress=progress,
         signing_key=signing_key,
-        lock=lock,
+        trust=TrustPolicy(lock=lock),
     )
 
 

@@ -14,7 +14,6 @@ import sys
 from collections.abc import Sequence
 
 from skills_core.catalog.catalog import Verdict, verdicts_of
-from skills_core.catalog.lock_build import lock_problems
 from skills_core.cli import exits, running
 from skills_core.cli.output import (
     add_json_flag,
@@ -33,6 +32,7 @@ from skills_core.cli.source import (
     open_source,
 )
 from skills_core.cli.terminal import Style
+from skills_core.trust.lock import lock_problems
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

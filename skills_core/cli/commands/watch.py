@@ -22,6 +22,7 @@ from skills_core.cli.output import add_json_flag, plural, problem_line
 from skills_core.cli.source import add_cache_flag, add_lock_flag, add_url_argument, open_root
 from skills_core.cli.terminal import Style, printable
 from skills_core.format.problems import SkillProblem
+from skills_core.trust.policy import TrustPolicy
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 async def _watch(
     backend: Backend, *, interval: float, as_json: bool, lock: str | None, cache: bool
 ) -> int:
-    catalog = SkillCatalog(backend, lock=lock, cache=cache)
+    catalog = SkillCatalog(backend, trust=TrustPolicy(lock=lock), cache=cache)
     printed: set[SkillProblem] = set()
     first = True
     async for report in catalog.watch(interval=interval):
