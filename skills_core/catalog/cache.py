@@ -675,13 +675,6 @@ class _Unpickler(pickle.Unpickler):
         return found
 
 
-DECODE_ALONE_BYTES = 1 << 20
-"""A cached row larger than this (about 2,700 local skills, 4 ms to decode) is decoded in a
-worker thread of its own while the backend lists, which pays off when the listing waits on
-the network; a smaller one as it is read (at 1,000 local skills a second thread costs 0.3 ms
-of CPU, 4% of a new process's first refresh, and saves no time)."""
-
-
 class Listing(Protocol):
     """The loader's listing: a cold one reads SKILL.md files in the same pass."""
 
@@ -766,34 +759,21 @@ class CacheLink:
         self._saved: dict[str, tuple[CatalogEntry, bytes]] = {}
         self._state: bytes | None = None  # the backend's, as saved or loaded
 
-    async def seed_while(
+    async def seed(
         self, listing: Listing, files: FileDigests, lock: SkillLock | None = None
     ) -> tuple[CatalogSnapshot, Sequence[ListedDocument]]:
         """The snapshot saved for this source (or an empty one), and the backend's listing.
 
-        ``files`` gets the file digests saved with the snapshot.
-
-        When the cache holds the source, as judged by this catalog (with ``lock``, when it has
-        one), the listing reads nothing; otherwise it is a cold one. A small row is decoded as
-        it is read, in the same worker call; a large one while the backend lists (stat calls
-        and requests wait without holding the GIL), in a second worker thread, which costs more
-        than it saves below :data:`DECODE_ALONE_BYTES`.
+        ``files`` gets the file digests saved with the snapshot. When the cache holds the
+        source, as judged by this catalog (with ``lock``, when it has one), the backend is given
+        its saved state and the listing reads nothing; otherwise it is a cold one.
         """
         read = await self._guarded(functools.partial(self._read, files, lock), None)
         if read is None:
             return EMPTY_SNAPSHOT, await listing(cold=True)
-        stored, seed = read
-        self._state = stored.state
-        import_state(self._backend, stored.state)
-        if seed is not None:
-            return seed, await listing(cold=False)
-        seed_now = functools.partial(self._seed, stored, files)
-        seeding = asyncio.ensure_future(self._guarded(seed_now, None))
-        try:
-            listed = await listing(cold=False)
-        finally:
-            seed = await seeding
-        return seed or EMPTY_SNAPSHOT, listed
+        self._state, seed = read
+        import_state(self._backend, self._state)
+        return seed, await listing(cold=False)
 
     async def save(
         self, snapshot: CatalogSnapshot, files: FileDigests, *, seeded_from: CatalogSnapshot
@@ -821,8 +801,8 @@ class CacheLink:
 
     def _read(
         self, files: FileDigests, lock: SkillLock | None
-    ) -> tuple[Stored, CatalogSnapshot | None] | None:
-        """The row saved for this source, and its snapshot when the row is small."""
+    ) -> tuple[bytes | None, CatalogSnapshot] | None:
+        """The backend's state saved for this source and the snapshot of its entries, if any."""
         judged_by: tuple[object, ...] = self._judged_by
         if lock is not None:  # its refusals name where it is
             judged_by += (lock.digest, lock.location)
@@ -831,17 +811,12 @@ class CacheLink:
         stored = self.cache.stored(self._source, self._settings)
         if stored is None:
             return None
-        if len(stored.data) > DECODE_ALONE_BYTES:
-            return stored, None
-        return stored, self._seed(stored, files) or EMPTY_SNAPSHOT
-
-    def _seed(self, stored: Stored, files: FileDigests) -> CatalogSnapshot | None:
         with collector_paused():  # the snapshot's mappings are as many objects again
             decoded = self.cache.decoded(self._source, stored)
             if not decoded or not decoded[0]:
-                return None
+                return stored.state, EMPTY_SNAPSHOT
             files.restore(decoded[1])
-            return CatalogSnapshot.build(decoded[0])
+            return stored.state, CatalogSnapshot.build(decoded[0])
 
     def _save(
         self,

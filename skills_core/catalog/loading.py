@@ -55,15 +55,12 @@ from skills_core.format.format_limits import FormatLimits
 from skills_core.format.problems import SkillProblem
 from skills_core.trust.policy import CatalogTrust
 
-FETCH_BATCH = 512
-"""SKILL.md files fetched and judged together."""
+FETCH_BATCH = 64
+"""SKILL.md files fetched and judged together (a catalog keeping metadata only holds no more
+SKILL.md bytes at once: see docs/benchmarks.md, "Catalog scale")."""
 Progress = Callable[[int, int], None]
 """Long work's progress hook, called with (done, in all) as it goes: SKILL.md files read by a
 refresh, skills hashed by a lock, skills packed by a bundle."""
-
-LEAN_FETCH_BATCH = 64
-"""The same for a catalog keeping metadata only: fewer bytes held at once (its peak memory at
-10,000 skills drops by about 5 MiB against batches of 512) for a few more thread hops."""
 
 
 class Loader:
@@ -93,7 +90,6 @@ class Loader:
         self._format_limits = format_limits
         self._strict = strict
         self._keep_bodies = keep_bodies
-        self._batch = FETCH_BATCH if keep_bodies else LEAN_FETCH_BATCH
         self._withheld_of = trust.withheld_of
         self.trust = trust
 
@@ -173,8 +169,8 @@ class Loader:
     ) -> int:
         """Fetch and judge ``pending`` batch by batch into ``changes``; the bytes read."""
         read_bytes = 0
-        for start in range(0, len(pending), self._batch):
-            batch = pending[start : start + self._batch]
+        for start in range(0, len(pending), FETCH_BATCH):
+            batch = pending[start : start + FETCH_BATCH]
             results = await fetch_many(self._backend, [ref.name for ref in batch])
             read_bytes += await self._judge_batch(batch, results, old, changes, problems)
             if progress is not None:
@@ -347,7 +343,7 @@ class Refresher:
             try:
                 await self._loader.trust.ready()  # fails closed: no lock read, nothing served
                 if old is EMPTY_SNAPSHOT and self._cache is not None:
-                    base, listing = await self._cache.seed_while(
+                    base, listing = await self._cache.seed(
                         self._loader.listing, self.file_digests, self._loader.trust.lock
                     )
                 else:
