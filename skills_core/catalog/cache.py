@@ -499,6 +499,9 @@ _SHARED = frozenset({"name", "license", "compatibility", "allowed_tools", "tags"
 """Fields whose values repeat (a folder's name is its skill's too): equal values are written,
 and read back, as one object."""
 _ENTRY_FIELDS = tuple(field for field in CatalogEntry._fields if field not in ("metadata", "raw"))
+_CONSTANTS = (None, (), True, False, "")
+Column = list[object] | tuple[object]
+"""A column's values, or ``(value,)``: one of :data:`_CONSTANTS` for every row."""
 
 Decoded = tuple[dict[str, CatalogEntry], dict[str, tuple[FileDigest, ...]]]
 """The entries :func:`encode` wrote, and the file digests of those that have some, by folder."""
@@ -512,15 +515,19 @@ def encode(
     """``entries`` as bytes, with the hash of each one's SKILL.md and its file digests (in order).
 
     Entries are written by column (every name, then every fingerprint, …), pickled: a new
-    process rebuilds them in C loops, not a Python call per entry. The SKILL.md bytes are never
-    written (a loaded skill's frontmatter text is, for ``skillfs serve`` to publish).
+    process rebuilds them in C loops, not a Python call per entry. A column holding one constant
+    throughout (no skill has ``hooks``) is written as that constant alone. The SKILL.md bytes
+    are never written (a loaded skill's frontmatter text is, for ``skillfs serve``).
     """
     rows = list(entries.values())
     metas = [entry.metadata for entry in rows if entry.metadata is not None]
     shared: dict[object, object] = {}
 
-    def column(values: Iterable[object], field: str) -> list[object]:
+    def column(values: Iterable[object], field: str) -> Column:
         found = list(values)
+        first = found[0] if found else None
+        if found and any(first is c for c in _CONSTANTS) and all(v is first for v in found):
+            return (first,)
         if field in _SHARED:
             with contextlib.suppress(TypeError):  # an unhashable value: the column as it is
                 return list(map(shared.setdefault, found, found))
@@ -542,7 +549,7 @@ def encode(
             field: column(map(operator.attrgetter(field), metas), field)
             for field in SkillMetadata._fields
         },
-        list(files),
+        column(files, "files"),
     )
     buffer = io.BytesIO()
     _Pickler(buffer, 5).dump(columns)
@@ -586,19 +593,31 @@ def _decode(data: bytes) -> Decoded:
     if view[: len(_FORMAT)] != _FORMAT or zlib.crc32(view[start:]) != crc:
         raise ValueError("unknown format or damaged data")
     entry_columns, loaded, meta_columns, files = _Unpickler(io.BytesIO(view[start:])).load()
+    rows, served = len(loaded), sum(loaded)
+    entry_columns = {key: _values(column, rows) for key, column in entry_columns.items()}
+    meta_columns = {key: _values(column, served) for key, column in meta_columns.items()}
+    names = entry_columns["name"]
     for field in _MAPPINGS:
         meta_columns[field] = [
             MappingProxyType(items) if items else EMPTY_MAPPING for items in meta_columns[field]
         ]
     metas = iter(_rows(SkillMetadata, (meta_columns[field] for field in SkillMetadata._fields)))
-    names = entry_columns["name"]
     entry_columns["metadata"] = [next(metas) if flag else None for flag in loaded]
     entry_columns["raw"] = [b""] * len(names)
     if next(metas, None) is not None:
         raise ValueError("more metadata than loaded entries")
     entries = _rows(CatalogEntry, (entry_columns[field] for field in CatalogEntry._fields))
-    digested = {name: kept for name, kept in zip(names, files, strict=True) if kept}
+    digested = {name: kept for name, kept in zip(names, _values(files, rows), strict=True) if kept}
     return dict(zip(names, entries, strict=True)), digested
+
+
+def _values(column: Column, rows: int) -> list[Any]:
+    """A column's values, a constant one's repeated ``rows`` times."""
+    if isinstance(column, list):
+        return column
+    if len(column) != 1 or not any(column[0] is constant for constant in _CONSTANTS):
+        raise ValueError("a column of one value that is no constant")
+    return [column[0]] * rows
 
 
 @contextlib.contextmanager

@@ -137,6 +137,25 @@ def test_odd_offsets_and_digests_come_back_exactly(entries: dict[str, CatalogEnt
     assert [entry.digest for entry in decoded.values()] == digests
 
 
+def test_a_column_of_one_constant_is_written_once(entries: dict[str, CatalogEntry]) -> None:
+    data = saved(entries)
+    entry_columns, _loaded, meta_columns, files = pickle.loads(data[HEADER:])
+    assert files == ((),)  # no file digest known
+    assert meta_columns["shell"] == (None,)  # no skill has one
+    assert entry_columns["withheld"] == ((),)
+    assert all(entry.metadata.shell is None for entry in decode(data)[0].values() if entry.metadata)
+
+
+def test_a_planted_column_of_one_mutable_value_is_refused(
+    entries: dict[str, CatalogEntry],
+) -> None:
+    plain = {folder: entry for folder, entry in entries.items() if folder not in ("rich", "twin")}
+    entry_columns, loaded, meta_columns, files = pickle.loads(saved(plain)[HEADER:])
+    meta_columns["license"] = (["shared by every skill"],)
+    with pytest.raises(ValueError, match="not a cached catalog"):
+        decode(framed(pickle.dumps((entry_columns, loaded, meta_columns, files))))
+
+
 def test_file_digests_come_back_by_folder_for_the_skills_that_have_some(
     entries: dict[str, CatalogEntry],
 ) -> None:
