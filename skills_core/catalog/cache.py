@@ -1,24 +1,20 @@
 """The persistent catalog cache: what refreshes learned, on disk, shared by processes.
 
-One SQLite file (``catalogs.sqlite3`` in the cache folder, see
-:func:`~skills_core.trust.approvals.default_cache_folder`) holds one row per source and
-catalog settings: its entries (fingerprint, judged metadata, problems, a hash of each SKILL.md,
-each file's digest; never the bodies) as one blob, the backend's own state
-(:class:`~backends.capabilities.SourceState`: a published index's validator, a bundle's central
-directory), and when a process last saw it. A second table holds the highest sequence accepted
-per signed index (the rollback check), never pruned. A write is one atomic transaction, WAL
-mode lets any number of processes read while one writes, and locks die with their process.
+One SQLite file (``catalogs.sqlite3`` in the cache folder) holds one row per source and catalog
+settings: its entries (fingerprint, judged metadata, problems, a hash of each SKILL.md, each
+file's digest; never the bodies) as one blob, the backend's own state
+(:class:`~backends.capabilities.SourceState`), and when a process last saw it; a second table
+the highest sequence accepted per signed index. A write is one atomic transaction; WAL mode lets
+processes read while one writes.
 
-A catalog's first refresh starts from the entries a previous process saved for the same source
-(:class:`CacheLink`), so a new process on an unchanged source lists, compares fingerprints and
-reads nothing. Entries are keyed by the backend's location and a digest of everything that
-decides a verdict (skillfs's code, the schema, the backend's type, ``strict``, the limits, a
-lock's digest and location); an entry is reused only when its fingerprint equals the listing's.
+A catalog's first refresh starts from the entries a previous process saved for its source
+(:class:`CacheLink`), keyed by the backend's location and a digest of everything that decides a
+verdict (skillfs's code, the schema, the backend's type, ``strict``, the limits, a lock); an
+entry is reused only when its fingerprint equals the listing's.
 
-Nothing here is ever fatal or trusted blindly: a file that is not the user's, is writable by
-others, corrupt, truncated or from a newer schema is logged once, removed and rebuilt; a lock
-held past ``timeout`` or a full disk skips that read or write. Every SQLite call runs in a
-worker thread, never on the event loop.
+Nothing here is fatal or trusted blindly: a file that is not the user's, is writable by others,
+corrupt or from another schema is logged once, removed and rebuilt; a lock held past
+``timeout`` or a full disk skips that read or write. Blocking: run from worker threads.
 """
 
 from __future__ import annotations

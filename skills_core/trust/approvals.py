@@ -1,21 +1,14 @@
 """The user's approvals, kept by skill content in the cache folder, and that folder's trust.
 
-``approvals.json`` beside ``catalogs.sqlite3`` in the cache folder (``$SKILLFS_CACHE_DIR``,
-else ``$XDG_CACHE_HOME/skillfs``, else ``~/.cache/skillfs``; mode 0700), mode 0600, written
-whole and atomically (a temporary file renamed over it)::
-
-    {"schema": 2, "approvals": {"sha256:…": {"name": "pdf", "source": "./skills",
-     "scripts": true, "tools": false, "approved": "2026-11-26T05:50:00Z"}}}
-
-A digest covers every file of the skill (:func:`backends.digests.files_digest`), so a changed
-skill is a new key: it needs approval again. Schema 1 files (keyed by an ambiguous encoding of
-the files) are never honoured. Writers in every process take turns: each holds an ``flock`` on
-``approvals.lock`` while it reads the file, changes it and renames the new one in, so no
-approval or revocation is lost. A folder or file that is not the user's, is writable by others,
-is not what it should be (a symlink), is larger than ``MAX_APPROVALS_FILE_BYTES`` or cannot be
-read as this layout is never trusted: nothing is approved, logged once. Blocking: load and
-write from a worker thread; :meth:`ApprovalStore.granted` and :meth:`ApprovalStore.grants_of`
-read what was loaded and never block.
+``approvals.json`` (schema 2, shown in docs/trust.md) beside ``catalogs.sqlite3`` in the cache
+folder (``$SKILLFS_CACHE_DIR``, else ``$XDG_CACHE_HOME/skillfs``, else ``~/.cache/skillfs``;
+mode 0700), mode 0600, written whole and atomically. A digest covers every file of the skill
+(:func:`backends.digests.files_digest`), so a changed skill is a new key. Writers in every
+process take turns on an ``flock`` of ``approvals.lock``, so no approval or revocation is lost.
+A folder or file that is not the user's, is writable by others, is no regular file, is larger
+than ``MAX_APPROVALS_FILE_BYTES`` or is not this layout is never trusted: nothing is approved,
+logged once. Blocking: load and write from a worker thread; :meth:`ApprovalStore.granted` and
+:meth:`ApprovalStore.grants_of` read what was loaded and never block.
 """
 
 from __future__ import annotations

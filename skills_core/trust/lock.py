@@ -1,24 +1,9 @@
 """A lock: which skills a catalog may serve, and the SHA-256 of every file of each.
 
-The lock file is JSON (``skillfs-lock/1``), read and written with the standard library alone,
-deterministically: one entry per skill sorted by name, each file's digest on its own line, so a
-change reviews as a small diff::
-
-    {
-      "format": "skillfs-lock/1",
-      "source": "/srv/skills",
-      "skills": [
-        {
-          "name": "pdf",
-          "folder": "pdf",
-          "location": "/srv/skills/pdf/SKILL.md",
-          "files": {
-            "SKILL.md": "sha256:…",
-            "scripts/fill.py": "sha256:…"
-          }
-        }
-      ]
-    }
+The lock file is JSON (``skillfs-lock/1``, shown in docs/trust.md), read and written with the
+standard library alone, deterministically (one entry per skill sorted by name, each file's
+digest on its own line) so a change reviews as a small diff, and read strictly: a repeated key,
+a skill locked twice or a path out of its folder refuses the whole file.
 
 A catalog whose :class:`~skills_core.trust.policy.TrustPolicy` has a lock judges each SKILL.md
 against it as it loads (:meth:`SkillLock.problem`), reports locked skills the source lost
