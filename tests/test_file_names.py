@@ -27,7 +27,6 @@ SHARED = {
     "search": "ranked search: the index in the context layer, printed by `skillfs search`",
     "testing": "what tests of code using the package need (backend conformance; a scripted model)",
     "tools": "the skill tools as one adapter serves them (the adk-skills design's; plain MCP)",
-    "watch": "keeping a catalog current: the catalog's watch, run by `skillfs watch`",
 }
 
 

@@ -19,11 +19,9 @@ again and every resource read is checked against it.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import html
-import importlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +35,7 @@ from backends.local import LocalBackend
 from backends.memory import MemoryBackend
 from skills_core.catalog.cache import CacheOption, cache_link
 from skills_core.catalog.entries import CatalogEntry, entry_digest, refusal
-from skills_core.catalog.loading import FileLists, Loader, Progress, Refresher
+from skills_core.catalog.loading import FileLists, Loader, Progress, Refresher, watch_refreshes
 from skills_core.catalog.snapshot import CatalogSnapshot, ReloadReport
 from skills_core.errors import EntryMismatchError
 from skills_core.format.format_limits import DEFAULT_FORMAT_LIMITS, FormatLimits
@@ -359,9 +357,8 @@ class SkillCatalog:
         Local folders are watched for filesystem events (with ``agent-skillfs[watch]``); other
         backends are polled every ``interval`` seconds.
         """
-        # The watcher (and watchfiles) is imported on first use, off the event loop.
-        watcher = await asyncio.to_thread(importlib.import_module, "skills_core.catalog.watch")
-        async with contextlib.aclosing(watcher.watch_catalog(self, interval=interval)) as reports:
+        watching = watch_refreshes(self.refresh, self._backend, interval=interval)
+        async with contextlib.aclosing(watching) as reports:
             async for report in reports:
                 yield report
 

@@ -11,18 +11,29 @@ keeps the last good snapshot and comes back as the report's ``failure``, never r
 source a listing went without (a composite's failed members) is an error of the refresh with
 no skill name, ``LIST_FAILED`` (or ``SIGNATURE_REFUSED``), logged when it starts failing or its
 reason changes.
+
+:func:`watch_refreshes` keeps a catalog current: on the backend's change events where it has
+them, polling elsewhere.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    Awaitable,
+    Callable,
+    Mapping,
+    Sequence,
+)
 
 from backends.base import Backend, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import (
     ListedDocument,
+    change_events,
     fetch_many,
     list_documents,
     listing_failures,
@@ -54,6 +65,8 @@ from skills_core.catalog.snapshot import (
 from skills_core.format.format_limits import FormatLimits
 from skills_core.format.problems import SkillProblem
 from skills_core.trust.policy import CatalogTrust
+
+logger = logging.getLogger("skillfs")
 
 FETCH_BATCH = 64
 """SKILL.md files fetched and judged together (a catalog keeping metadata only holds no more
@@ -267,9 +280,9 @@ class Loader:
                 fields = withheld.get(listed.name)
                 entry = self.judge(_sharing_strings(result, listed), previous, fields)
                 if _keeps_locked(previous, entry):  # a refused change: keep the locked bytes
-                    refused = entry.errors[0]
-                    note = f"{refused.message}; still serving the locked version"
-                    problems.append(dataclasses.replace(refused, message=note))
+                    locked_out = entry.errors[0]
+                    note = f"{locked_out.message}; still serving the locked version"
+                    problems.append(dataclasses.replace(locked_out, message=note))
                     continue
                 changes[listed.name] = entry if keep_bodies else entry.without_body()
             elif isinstance(result, SkillNotFoundError):
@@ -305,9 +318,6 @@ def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDo
     if document is listed or document.fingerprint != listed.fingerprint:
         return document
     return document._replace(fingerprint=listed.fingerprint, location=listed.location)
-
-
-logger = logging.getLogger("skillfs")
 
 
 class Refresher:
@@ -469,3 +479,111 @@ def _listing_code(exc: Exception) -> str:
 def _is_bug(exc: Exception) -> bool:
     """True unless a storage error says all there is to say (else the traceback is worth it)."""
     return not isinstance(exc, StorageError)
+
+
+async def watch_refreshes(
+    refresh: Callable[[], Awaitable[ReloadReport]], backend: Backend, *, interval: float
+) -> AsyncGenerator[ReloadReport, None]:
+    """Yield the first refresh's report, then one per refresh that changed something.
+
+    A refresh "changed something" when skills were added, changed or removed, when the listing
+    failed, or when the set of errors differs from the last report's. Change events are read by
+    a task of their own, so a burst of them during a refresh becomes one refresh. Events that
+    stop are reported, not taken for the end of the watch: the next refresh carries a
+    ``WATCH_INTERRUPTED`` failure (unless its listing failed), and after ``interval`` seconds
+    the events are asked for again, with a refresh each time, until they come back.
+    """
+    report = await refresh()
+    yield report
+    last_errors = report.errors
+    async with contextlib.aclosing(refresh_triggers(backend, interval)) as triggers:
+        async for stopped in triggers:
+            report = await refresh()
+            if stopped is not None and report.failure is None:
+                where = stopped.location or backend.location
+                message = f"{stopped.message}; refreshed, and asking for them again"
+                problem = SkillProblem(None, where, codes.WATCH_INTERRUPTED, message)
+                report = dataclasses.replace(report, failure=problem, cause=stopped)
+            if report.has_changes or not report.ok or report.errors != last_errors:
+                last_errors = report.errors
+                yield report
+
+
+async def refresh_triggers(
+    backend: Backend, interval: float
+) -> AsyncGenerator[StorageError | None, None]:
+    """When to refresh: on change events, or every ``interval`` seconds.
+
+    Yields ``None`` for a refresh, or why the change events stopped. The events' first signal
+    (the watch is running) triggers a refresh too, catching what changed between the first
+    refresh and the start of the watch.
+    """
+    watched = False
+    while True:
+        pending = asyncio.Event()
+        pump = asyncio.create_task(_pump(backend, pending))
+        try:
+            while await _signalled(pending, pump):
+                watched = True
+                yield None
+        finally:
+            pump.cancel()
+            await asyncio.wait({pump})
+        stopped = _why_stopped(pump, backend)
+        if stopped is None and not watched:  # the backend has no events: poll
+            while True:
+                await asyncio.sleep(interval)
+                yield None
+        watched = True
+        yield stopped or StorageError("change events are not offered", location=backend.location)
+        await asyncio.sleep(interval)
+
+
+async def _pump(backend: Backend, pending: asyncio.Event) -> bool:
+    """Set ``pending`` at each of the backend's change signals; False when it has none.
+
+    The events are opened, read and closed in this one task (SDK clients need that).
+    """
+    events = await change_events(backend)
+    if events is None:
+        return False
+    try:
+        async for _ in events:
+            pending.set()
+    finally:
+        close = getattr(events, "aclose", None)  # async generators need closing
+        if close is not None:
+            await close()
+    return True
+
+
+async def _signalled(pending: asyncio.Event, pump: asyncio.Task[bool]) -> bool:
+    """Wait for a signal (True, all signals so far merged into it) or the pump's end (False)."""
+    if not pending.is_set():
+        waiter = asyncio.create_task(pending.wait())
+        try:
+            await asyncio.wait({waiter, pump}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+    if pending.is_set():
+        pending.clear()
+        return True
+    return False
+
+
+def _why_stopped(pump: asyncio.Task[bool], backend: Backend) -> StorageError | None:
+    """Why the events ended: their error, or that they ended; None when there were none."""
+    error = pump.exception()
+    if isinstance(error, StorageError):
+        stopped = error
+    elif error is not None:  # a foreign error: worth its traceback, never the watch's end
+        logger.error("%s: change events failed", backend.location, exc_info=error)
+        stopped = StorageError(f"change events failed: {error!r}", location=backend.location)
+    elif pump.result():
+        stopped = StorageError("the source ended its change events", location=backend.location)
+    else:
+        return None
+    logger.warning(
+        "%s: %s; refreshing, and asking for them again", backend.location, stopped.message
+    )
+    return stopped

@@ -53,8 +53,8 @@ from backends.mcp.wire import (
     ReadDirectoryResult,
 )
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.catalog.loading import refresh_triggers
 from skills_core.catalog.snapshot import ReloadReport
-from skills_core.catalog.watch import refresh_triggers
 from skills_core.context.budget import ListingPolicy, visible_names
 from skills_core.context.shown_order import ShownOrder
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published
