@@ -15,7 +15,7 @@ screened as readers screen it and the index must fit ``Limits.max_index_bytes`` 
 anything is written; then the artifacts are written, the index last (one atomic replacement),
 and only then the files the replaced index listed, or that skillfs names, are removed: until
 the index lands, the old publication stays whole. A signing key adds a ``skillfs-sequence``
-and ``index.json.sig``, written just before the index (:mod:`backends.index.signing`).
+and ``index.json.sig``, written just before the index (:mod:`skills_core.trust.signing`).
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ from backends.remote.output_folder import OutputFolder
 from backends.remote.urls import join_location
 from skills_core.bundle.writer import deterministic_zip, opened_for, read_skill_files
 from skills_core.catalog.loading import Progress
-from skills_core.catalog.lock import LockSource
 from skills_core.format.models import SkillMetadata, SkillProblem
+from skills_core.trust.policy import TrustPolicy
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -106,7 +106,7 @@ async def build_publication(
     limits: Limits = DEFAULT_LIMITS,
     max_concurrency: int = 16,
     signing_key: Ed25519PrivateKey | None = None,
-    lock: LockSource | None = None,
+    trust: TrustPolicy | None = None,
 ) -> Publication:
     """The index and artifacts for every skill a catalog of ``backend`` serves.
 
@@ -119,7 +119,8 @@ async def build_publication(
         max_concurrency: Most files read at once.
         signing_key: Signs the index: it then carries a sequence, and its signature is one
             more file (needs ``skillfs[sign]``).
-        lock: Publish only what this lock pins, as :func:`~skills_core.bundle.writer.build_bundle`.
+        trust: What the catalog trusts; with a lock, publish only what it pins, as
+            :func:`~skills_core.bundle.writer.build_bundle` does.
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -133,7 +134,7 @@ async def build_publication(
         progress=progress,
         limits=limits,
         max_concurrency=max_concurrency,
-        lock=lock,
+        trust=trust,
     )
     files = await asyncio.to_thread(
         _artifacts,
@@ -289,7 +290,7 @@ def _artifacts(
     if signing_key is None:
         index = render_index(entries)
     else:
-        from backends.index.signing import new_sequence, signature_file
+        from skills_core.trust.signing import new_sequence, signature_file
 
         index = render_index(entries, sequence=new_sequence())
         signature = signature_file(index, signing_key)

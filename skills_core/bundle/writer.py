@@ -36,9 +36,10 @@ from backends.remote.output_folder import write_bytes
 from backends.remote.urls import check_names_something, last_link, protocol_of
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
-from skills_core.catalog.lock import LockSource, refusal
 from skills_core.errors import InvalidSkillsError, LockMismatchError
 from skills_core.format.models import SkillMetadata, SkillProblem
+from skills_core.trust.lock import refusal
+from skills_core.trust.policy import TrustPolicy
 
 _TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 _MODE = 0o644
@@ -82,7 +83,7 @@ async def build_bundle(
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
     max_concurrency: int = 16,
-    lock: LockSource | None = None,
+    trust: TrustPolicy | None = None,
 ) -> Bundle:
     """Pack every skill a catalog of ``backend`` serves.
 
@@ -94,8 +95,9 @@ async def build_bundle(
         limits: Limits for loading, for each file (``max_bundle_entry_bytes``) and for the
             archive (it must load under them).
         max_concurrency: Most files read at once.
-        lock: Pack only the skills this lock (or lock file) pins, each only when every file
-            matches it; the others are refused (``NOT_LOCKED``, ``LOCK_MISMATCH``).
+        trust: What the catalog trusts; with a lock, pack only the skills it pins, each only
+            when every file matches it; the others are refused (``NOT_LOCKED``,
+            ``LOCK_MISMATCH``).
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -109,7 +111,7 @@ async def build_bundle(
         progress=progress,
         limits=limits,
         max_concurrency=max_concurrency,
-        lock=lock,
+        trust=trust,
     )
     members, executables = read.members, read.executables
     manifest = _manifest(read.skills, members, executables)
@@ -129,7 +131,7 @@ async def write_bundle(
     skip_invalid: bool = False,
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
-    lock: LockSource | None = None,
+    trust: TrustPolicy | None = None,
     out_options: Mapping[str, Any] | None = None,
     **source_options: Any,
 ) -> Bundle:
@@ -144,7 +146,8 @@ async def write_bundle(
         skip_invalid: Leave refused skills out instead of refusing to bundle.
         progress: Called as skills are packed, e.g. to drive a progress bar.
         limits: Limits for validation and for the archive (it must load under them).
-        lock: Pack only what this lock (or lock file) pins, as pinned, as :func:`build_bundle`.
+        trust: What the catalog trusts; with a lock, pack only what it pins, as
+            :func:`build_bundle` does.
         out_options: Storage options for ``out`` (credentials, endpoint).
         **source_options: Storage options for ``source``.
 
@@ -162,7 +165,7 @@ async def write_bundle(
         skip_invalid=skip_invalid,
         progress=progress,
         limits=limits,
-        lock=lock,
+        trust=trust,
     )
     location = await write_bytes(os.fspath(out), bundle.data, **(out_options or {}))
     return replace(bundle, location=location)
@@ -194,11 +197,11 @@ async def read_skill_files(
     progress: Progress | None,
     limits: Limits,
     max_concurrency: int,
-    lock: LockSource | None = None,
+    trust: TrustPolicy | None = None,
 ) -> SkillFiles:
     """Every file of every skill a catalog of ``backend`` serves (see :func:`build_bundle`).
 
-    With a ``lock``, a skill with a file that differs from it is refused like an invalid one.
+    With a lock, a skill with a file that differs from it is refused like an invalid one.
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -206,7 +209,7 @@ async def read_skill_files(
         StorageError: The source could not be listed or read.
     """
     files_limit = replace(limits, max_read_bytes=limits.max_bundle_entry_bytes)
-    catalog = SkillCatalog(backend, strict=strict, limits=files_limit, lock=lock)
+    catalog = SkillCatalog(backend, strict=strict, limits=files_limit, trust=trust)
     report = await catalog.refresh()
     report.raise_for_failure()
     served = catalog.list()  # read even when some are refused: every problem is reported
