@@ -30,7 +30,7 @@ class SkillRef(NamedTuple):
         frontmatter: The skill's whole frontmatter, when the listing carries it (an MCP
             server's ``skills/list`` entry): the catalog builds the skill's entry from it and
             reads SKILL.md only when the skill is used, checked against it then
-            (:mod:`skills_core.catalog.listed`).
+            (:mod:`skills_core.catalog.entries`).
         digest: The ``sha256:`` digest of SKILL.md, when the listing gives it.
     """
 

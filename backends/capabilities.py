@@ -11,7 +11,8 @@ ability                helper                          fallback
 :class:`DocumentLister` :func:`list_documents`         ``None``: list, then fetch
 :class:`LocalFolders`  :func:`local_folder`            ``None``: the skill has no local folder
 :class:`ChangeEvents`  :func:`change_events`           ``None``: poll
-:class:`WithheldFields` :func:`withheld_fields_of`     ``None``: nothing withheld
+:class:`Provenances`   :func:`provenance_of`           ``None``: a source trusted as any other
+:class:`SignedIndexes` :func:`require_signatures`      refused: not a published index
 :class:`SourceState`   :func:`export_state`,           ``None``, ignored: a new process lists
                        :func:`import_state`            its source as a first refresh does
 :class:`PartialListings` :func:`listing_failures`      ``()``: a listing fails whole or not at all
@@ -21,22 +22,25 @@ ability                helper                          fallback
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from backends.base import Backend, SkillDocument, SkillRef
-from backends.errors import StorageError
+from backends.errors import StorageError, UnsupportedSourceError
 
 __all__ = [
     "BatchFetcher",
     "ChangeEvents",
     "DocumentLister",
     "FetchResult",
+    "IndexVerifier",
     "ListedDocument",
     "LocalFolders",
     "PartialListings",
+    "Provenance",
+    "Provenances",
+    "SignedIndexes",
     "SourceState",
-    "WithheldFields",
     "change_events",
     "export_state",
     "fetch_many",
@@ -44,7 +48,8 @@ __all__ = [
     "list_documents",
     "listing_failures",
     "local_folder",
-    "withheld_fields_of",
+    "provenance_of",
+    "require_signatures",
 ]
 
 FetchResult = SkillDocument | StorageError
@@ -105,16 +110,59 @@ class ChangeEvents(Protocol):
         """
 
 
-@runtime_checkable
-class WithheldFields(Protocol):
-    """A backend whose skills come from an origin not trusted to grant permissions.
+class Provenance(NamedTuple):
+    """Where a skill comes from, as far as trust goes: reported by its backend, never judged.
 
-    Skills served over MCP are one: their ``allowed-tools`` must not widen what a model may do
-    unless the user approved it. The catalog resets each withheld field and warns.
+    A catalog's :class:`~skills_core.trust.policy.TrustPolicy` decides what such a skill may
+    do (its ``allowed-tools``, its scripts) until the user approves its content.
+
+    Attributes:
+        origin: :data:`MCP` (an MCP server's skills extension) or :data:`PROJECT` (a folder a
+            cloned repository brought).
+        content: The digest of every file of the skill (:func:`backends.digests.files_digest`)
+            when the source knows it without a read (an MCP entry lists each file's digest).
     """
 
-    def withheld_fields(self, name: str) -> Mapping[str, str]:
-        """The frontmatter keys to ignore for this skill, each with the reason (may be empty)."""
+    origin: str
+    content: str | None = None
+
+
+MCP = "mcp"
+PROJECT = "project"
+
+
+@runtime_checkable
+class Provenances(Protocol):
+    """A backend whose skills come from an origin not trusted to grant permissions."""
+
+    def provenance(self, name: str) -> Provenance | None:
+        """Where the skill comes from; ``None``: trusted as any source the user chose."""
+
+
+@runtime_checkable
+class IndexVerifier(Protocol):
+    """Checks each new published index before anything of it is used (signed publications).
+
+    :class:`skills_core.trust.signing.IndexVerifier` is one (blocking calls).
+    """
+
+    def check_signature(self, index: bytes, signature: bytes | None, *, location: str) -> None:
+        """Raise :class:`~backends.errors.SignatureError` unless a trusted key signed ``index``."""
+
+    def check_sequence(self, sequence: int | None, *, location: str) -> None:
+        """Raise :class:`~backends.errors.SignatureError` for an older publication (rollback)."""
+
+
+@runtime_checkable
+class SignedIndexes(Protocol):
+    """A backend that reads published indexes, and can serve only those a verifier accepts."""
+
+    def require_signatures(self, verifier: IndexVerifier) -> None:
+        """Serve only indexes ``verifier`` accepts, from the next listing on.
+
+        Raises:
+            UnsupportedSourceError: This source is no published index (a bundle).
+        """
 
 
 @runtime_checkable
@@ -181,14 +229,27 @@ async def change_events(backend: Backend) -> AsyncIterator[None] | None:
     return None
 
 
-def withheld_fields_of(backend: Backend) -> Callable[[str], Mapping[str, str]] | None:
-    """By skill name, the frontmatter keys the catalog must ignore, with the reason for each.
+def provenance_of(backend: Backend) -> Callable[[str], Provenance | None] | None:
+    """By skill name, where each skill comes from; ``None`` when every skill is trusted alike.
 
-    ``None`` when the backend withholds nothing. Ask once per backend and keep the answer:
-    checking a runtime protocol costs microseconds, as much as judging a clean skill's
-    frontmatter if it were done once per skill.
+    Ask once per backend and keep the answer: checking a runtime protocol costs microseconds,
+    as much as judging a clean skill's frontmatter if it were done once per skill.
     """
-    return backend.withheld_fields if isinstance(backend, WithheldFields) else None
+    return backend.provenance if isinstance(backend, Provenances) else None
+
+
+def require_signatures(backend: Backend, verifier: IndexVerifier) -> None:
+    """Make ``backend`` serve only published indexes ``verifier`` accepts.
+
+    Raises:
+        UnsupportedSourceError: The backend reads no published index.
+    """
+    if not isinstance(backend, SignedIndexes):
+        raise UnsupportedSourceError(
+            "trusted keys verify published indexes: this source is not one",
+            location=backend.location,
+        )
+    backend.require_signatures(verifier)
 
 
 def export_state(backend: object) -> bytes | None:

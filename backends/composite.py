@@ -5,24 +5,25 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import AsyncIterator, Sequence
 
 from backends.base import AsyncResource, Backend, FileEntry, SkillDocument, SkillRef
 from backends.capabilities import (
     FetchResult,
+    IndexVerifier,
+    Provenance,
     change_events,
     export_state,
     fetch_many,
     import_state,
     local_folder,
-    withheld_fields_of,
+    provenance_of,
+    require_signatures,
 )
 from backends.errors import SkillNotFoundError, StorageError, UnsafePathError
 from backends.limits import DEFAULT_LIMITS
 from backends.paths import check_skill_name
 
-_NOTHING_WITHHELD: Mapping[str, str] = MappingProxyType({})
 _STATE_TAG = b"skillfs-composite-state-1\n"
 
 
@@ -51,10 +52,10 @@ class CompositeBackend(AsyncResource):
         self._owners: dict[str, int] = {}
         self._listed: list[Sequence[SkillRef]] = [() for _ in self._backends]
         self._failures: tuple[tuple[str, Exception], ...] = ()
-        self._withheld_of = tuple(withheld_fields_of(backend) for backend in self._backends)
-        if any(ask is not None for ask in self._withheld_of):
-            # Only then: a catalog skips per-skill withholding for backends without the ability.
-            self.withheld_fields = self._withheld
+        self._provenance_of = tuple(provenance_of(backend) for backend in self._backends)
+        if any(ask is not None for ask in self._provenance_of):
+            # Only then: a catalog skips per-skill trust decisions for backends without it.
+            self.provenance = self._provenance
 
     def __repr__(self) -> str:
         return f"CompositeBackend({list(self._backends)!r})"
@@ -191,11 +192,20 @@ class CompositeBackend(AsyncResource):
         ready = [stream for stream in streams if stream is not None]
         return merged(ready) if len(ready) == len(streams) else None
 
-    def _withheld(self, name: str) -> Mapping[str, str]:
-        """What the member serving ``name`` withholds (an MCP member's unapproved grants)."""
+    def require_signatures(self, verifier: IndexVerifier) -> None:
+        """Make every member serve only published indexes ``verifier`` accepts.
+
+        Raises:
+            UnsupportedSourceError: A member reads no published index.
+        """
+        for backend in self._backends:
+            require_signatures(backend, verifier)
+
+    def _provenance(self, name: str) -> Provenance | None:
+        """Where the member serving ``name`` says it comes from (an MCP member's skills)."""
         index = self._owners.get(name)
-        ask = None if index is None else self._withheld_of[index]
-        return ask(name) if ask is not None else _NOTHING_WITHHELD
+        ask = None if index is None else self._provenance_of[index]
+        return ask(name) if ask is not None else None
 
     async def _owner(self, name: str) -> int:
         await self._learn_owners([name])

@@ -54,7 +54,7 @@ def files_digest(digests: Mapping[str, str]) -> str:
     characters escaped): a text that reads back as exactly one set of files, so two different
     sets never share a digest, whatever their names hold. The ``sha256sum``-style lines used
     before did not (a name holding a newline could spell another file's line); approvals given
-    to those digests are dropped (:mod:`skills_core.catalog.approvals`, schema 2). The MCP
+    to those digests are dropped (:mod:`skills_core.trust.approvals`, schema 2). The MCP
     skills extension's per-file digests give the same value without a read.
     """
     pairs = sorted(digests.items())

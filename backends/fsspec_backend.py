@@ -9,10 +9,10 @@ from __future__ import annotations
 import asyncio
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
-from backends.capabilities import FetchResult, fetch_many
+from backends.capabilities import FetchResult, IndexVerifier, fetch_many
 from backends.errors import (
     ResourceNotFoundError,
     SignatureError,
@@ -22,7 +22,6 @@ from backends.errors import (
 )
 from backends.index.document import INDEX_PATH
 from backends.index.reader import IndexBackend, StoreTransport
-from backends.index.verification import index_verifier
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name, is_skill_name
 from backends.remote.bundles import BundleSource
@@ -30,9 +29,6 @@ from backends.remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryP
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.layout import Layout, SkillFolder, StoredFile, build_layout, listing_candidates
 from backends.remote.urls import join_location, parse_source
-
-if TYPE_CHECKING:
-    from backends.index.signing import SequenceMemory, TrustedKey
 
 
 class SkillView(Protocol):
@@ -253,38 +249,30 @@ class FsspecBackend(StoreBackend):
     an ``index.json``, is read through the index (:class:`~backends.index.reader.IndexBackend`):
     one HEAD per refresh. The first listing decides, once (a state exported by an earlier process
     skips it); a refresh that finds the index gone, or one published into a plain folder, fails.
-    With ``trusted_keys``, only an index signed by one of them is served; a folder without one is
-    refused.
+    Told to require signatures (:meth:`require_signatures`, as a catalog trusting ``keys`` does),
+    only an index its verifier accepts is served; a folder without one is refused.
 
     Args:
         url: The folder, or an ``index.json`` in it.
-        trusted_keys: Ed25519 public keys (PEM bytes or key objects), one of which must have
-            signed the index. ``None``: no check.
-        sequences: Where the highest sequence accepted is remembered across processes; by
-            default only while this backend lives.
         **options: The arguments of :class:`StoreBackend`.
-
-    Raises:
-        SignatureError: A trusted key is not an Ed25519 public key.
     """
 
     _BUNDLES = False
     _WRONG_KIND = "a zip bundle: BundleBackend (which open_backend gives) reads it"
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        trusted_keys: Sequence[TrustedKey] | None = None,
-        sequences: SequenceMemory | None = None,
-        **options: Any,
-    ) -> None:
+    def __init__(self, url: str, **options: Any) -> None:
         super().__init__(url, **options)
-        self._verifier = index_verifier(trusted_keys, sequences)
+        self._verifier: IndexVerifier | None = None
         self._index: IndexBackend | None = None
         self._kind: str | None = None  # "folder", "index", or "saved" (unconfirmed) once decided
         self._pending: _FolderView | None = None  # the listing that decided, for the next refresh
         self._deciding = asyncio.Lock()
+
+    def require_signatures(self, verifier: IndexVerifier) -> None:
+        """Serve only a published index ``verifier`` accepts, from the next listing on."""
+        self._verifier = verifier
+        if self._index is not None:
+            self._index.require_signatures(verifier)
 
     async def list(self) -> Sequence[SkillRef]:
         """List the folder (or its index) once: every skill, refused ones with their reason."""

@@ -8,7 +8,8 @@ logs each skill a higher-precedence folder shadows.
 
 The project's own skills come from a repository the user may just have cloned: unless the
 project is trusted, they are served as :class:`~backends.untrusted.UntrustedFolder` skills,
-whose ``allowed-tools`` and scripts wait for the user's approval of their content.
+whose ``allowed-tools`` and scripts wait for the user's approval of their content (a catalog's
+:class:`~skills_core.trust.policy.TrustPolicy` ``approvals``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from backends.base import Backend, SkillRef
 from backends.composite import CompositeBackend
 from backends.local import LocalBackend
 from backends.memory import MemoryBackend
-from backends.untrusted import Approved, UntrustedFolder
+from backends.untrusted import UntrustedFolder
 
 logger = logging.getLogger("skillfs")
 
@@ -38,8 +39,7 @@ class ProjectSkills(CompositeBackend):
         folders: ``(scope, path)`` of every skill folder, highest precedence first.
         project: The project folder.
         trusted: Trust the ``project`` scope's skills as the user's own; else they grant
-            nothing unless ``approved`` (see :class:`~backends.untrusted.UntrustedFolder`).
-        approved: What the user approved for a skill content digest.
+            nothing until approved (see :class:`~backends.untrusted.UntrustedFolder`).
     """
 
     def __init__(
@@ -48,12 +48,9 @@ class ProjectSkills(CompositeBackend):
         *,
         project: str,
         trusted: bool = False,
-        approved: Approved | None = None,
     ) -> None:
         members: list[Backend] = [
-            LocalBackend(path)
-            if trusted or scope != "project"
-            else UntrustedFolder(path, approved=approved)
+            LocalBackend(path) if trusted or scope != "project" else UntrustedFolder(path)
             for scope, path in folders
         ]
         super().__init__(members or [MemoryBackend()])
@@ -91,7 +88,6 @@ async def project_backend(
     *,
     home: str | os.PathLike[str] | None = None,
     trusted: bool = False,
-    approved: Approved | None = None,
 ) -> ProjectSkills:
     """The skills of ``project`` and of the user, in the client guide's precedence.
 
@@ -105,11 +101,9 @@ async def project_backend(
         trusted: ``True`` trusts the project's own skills as the user's; by default (a freshly
             cloned repository) their ``allowed-tools`` grant nothing and their scripts do not
             run until the user approves their content.
-        approved: What the user approved for a skill content digest, e.g.
-            ``ApprovalStore().grants_of`` (:mod:`skills_core.catalog.approvals`).
     """
     found, project_root = await asyncio.to_thread(_skill_folders, project, home)
-    return ProjectSkills(found, project=project_root, trusted=trusted, approved=approved)
+    return ProjectSkills(found, project=project_root, trusted=trusted)
 
 
 def _skill_folders(

@@ -22,8 +22,9 @@ from backends import LocalBackend
 from benchmarks.corpus import write_corpus
 from benchmarks.timing import machine
 from skills_core import SkillCatalog
-from skills_core.catalog.cache_store import CatalogCache
-from skills_core.catalog.lock_build import lock_of
+from skills_core.catalog.cache import CatalogCache
+from skills_core.trust.lock import lock_of
+from skills_core.trust.policy import TrustPolicy
 
 
 def first_refresh_cpu(root: Path, lock: Path | None, cache: Path | None = None) -> float:
@@ -35,7 +36,7 @@ def first_refresh_cpu(root: Path, lock: Path | None, cache: Path | None = None) 
     gc.collect()
     started = time.process_time()
     store = CatalogCache(cache) if cache is not None else False
-    catalog = SkillCatalog(LocalBackend(root), lock=lock, cache=store)
+    catalog = SkillCatalog(LocalBackend(root), trust=TrustPolicy(lock=lock), cache=store)
     report = asyncio.run(catalog.refresh())
     spent = time.process_time() - started
     assert not report.errors, report.errors[:3]
@@ -79,7 +80,11 @@ def main() -> None:
             first_refresh_cpu(root, None)  # page cache, imports
             for path in (None, lock):  # warm the persistent cache, once per key
                 store = CatalogCache(cache)
-                asyncio.run(SkillCatalog(LocalBackend(root), lock=path, cache=store).refresh())
+                asyncio.run(
+                    SkillCatalog(
+                        LocalBackend(root), trust=TrustPolicy(lock=path), cache=store
+                    ).refresh()
+                )
                 store.close()
             cases = [(None, None), (lock, None), (None, cache), (lock, cache)]
             samples: list[list[float]] = [[] for _ in cases]

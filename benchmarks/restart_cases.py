@@ -27,8 +27,7 @@ import time
 from collections.abc import Callable
 
 from backends import LocalBackend
-from skills_core import SkillCatalog
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core import CatalogCache, SkillCatalog
 
 
 def timed(run: Callable[[], object], repeats: int) -> list[tuple[float, float]]:

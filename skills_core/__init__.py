@@ -21,31 +21,34 @@ from skills_core import errors
 if TYPE_CHECKING:
     from skills_core.bundle.publish import Publication, build_publication, publish
     from skills_core.bundle.writer import Bundle, build_bundle, write_bundle
-    from skills_core.catalog.cache_store import CatalogCache
+    from skills_core.catalog.cache import CatalogCache
     from skills_core.catalog.catalog import SkillCatalog
-    from skills_core.catalog.lock import SkillLock
-    from skills_core.catalog.lock_build import lock_of
-    from skills_core.catalog.report import ReloadReport
+    from skills_core.catalog.snapshot import ReloadReport
     from skills_core.errors import *  # noqa: F403 - the exception tree
     from skills_core.format.models import FormatLimits, Skill, SkillMetadata, SkillProblem
     from skills_core.format.parsing import parse_skill_md
     from skills_core.format.validation import ValidationReport, validate_skill
+    from skills_core.trust.approvals import ApprovalStore
+    from skills_core.trust.lock import SkillLock, lock_of
+    from skills_core.trust.policy import TrustPolicy
 
 _EXPORTS = {
+    "ApprovalStore": "skills_core.trust.approvals",
     "Bundle": "skills_core.bundle.writer",
-    "CatalogCache": "skills_core.catalog.cache_store",
+    "CatalogCache": "skills_core.catalog.cache",
     "FormatLimits": "skills_core.format.models",
     "Publication": "skills_core.bundle.publish",
-    "ReloadReport": "skills_core.catalog.report",
+    "ReloadReport": "skills_core.catalog.snapshot",
     "Skill": "skills_core.format.models",
     "SkillCatalog": "skills_core.catalog.catalog",
-    "SkillLock": "skills_core.catalog.lock",
+    "SkillLock": "skills_core.trust.lock",
     "SkillMetadata": "skills_core.format.models",
     "SkillProblem": "skills_core.format.models",
+    "TrustPolicy": "skills_core.trust.policy",
     "ValidationReport": "skills_core.format.validation",
     "build_bundle": "skills_core.bundle.writer",
     "build_publication": "skills_core.bundle.publish",
-    "lock_of": "skills_core.catalog.lock_build",
+    "lock_of": "skills_core.trust.lock",
     "parse_skill_md": "skills_core.format.parsing",
     "publish": "skills_core.bundle.publish",
     "validate_skill": "skills_core.format.validation",
@@ -54,6 +57,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "ApprovalStore",
     "Bundle",
     "CatalogCache",
     "FormatLimits",
@@ -64,6 +68,7 @@ __all__ = [
     "SkillLock",
     "SkillMetadata",
     "SkillProblem",
+    "TrustPolicy",
     "ValidationReport",
     "build_bundle",
     "build_publication",

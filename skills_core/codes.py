@@ -52,7 +52,7 @@ DUPLICATE_NAME = "DUPLICATE_NAME"
 # type): that skill is refused, every other one still loads.
 LOAD_FAILED = "LOAD_FAILED"
 
-# A catalog with a lock (skills_core.catalog.lock): a skill or file unlike its locked digest
+# A catalog with a lock (skills_core.trust.lock): a skill or file unlike its locked digest
 # (also a tool's error), a skill the lock does not name, a locked skill the source lost.
 LOCK_MISMATCH = "LOCK_MISMATCH"
 NOT_LOCKED = "NOT_LOCKED"

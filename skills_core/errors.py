@@ -107,7 +107,7 @@ class InvalidSkillsError(SkillfsError):
 
 
 class LockFileError(SkillfsError):
-    """A lock file cannot be read or is not a skillfs lock (:mod:`skills_core.catalog.lock`)."""
+    """A lock file cannot be read or is not a skillfs lock (:mod:`skills_core.trust.lock`)."""
 
 
 class LockMismatchError(VerificationError):

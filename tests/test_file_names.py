@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 SHARED = {
     "errors": "a package's exception classes (storage errors; the whole tree)",
+    "policy": "what a layer allows, one frozen object (ScriptPolicy: scripts; TrustPolicy: trust)",
     "testing": "what tests of code using the package need (backend conformance; a scripted model)",
 }
 

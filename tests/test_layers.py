@@ -38,6 +38,7 @@ FORBIDDEN = {
     "skills_core.tool_table": ("skills_core", "backends"),
     "skills_core.format": ABOVE_FORMAT,
     "skills_core.skeleton": ABOVE_FORMAT,
+    "skills_core.trust": ABOVE_FORMAT,
     "skills_core.catalog": ABOVE_CATALOG,
     "skills_core.context": ADAPTERS,
     "skills_core.tools": ADAPTERS,

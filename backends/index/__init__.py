@@ -3,6 +3,6 @@
 :mod:`~backends.index.document` (the index's JSON, read and written),
 :mod:`~backends.index.reader` (the backend over any transport, a skill's artifact, the store
 transport), :mod:`~backends.index.http` (:class:`~backends.index.http.HttpIndexBackend`),
-:mod:`~backends.index.signing` (signed publications) and :mod:`~backends.index.verification`
-(each new index checked before it is used).
+and :mod:`~backends.index.verification` (each new index checked by a verifier,
+:mod:`skills_core.trust.signing`'s, before it is used).
 """

@@ -13,7 +13,7 @@ fields are ignored. One malformed entry never hides the others: it is reported i
 skillfs publications add one field to each entry, which other clients ignore:
 ``skillfs-skill-md``, the skill's SKILL.md, so a catalog loads from the index alone and fetches
 an archive only when a skill's files are needed. A signed publication's index also carries
-``skillfs-sequence`` at its top level (:mod:`backends.index.signing`).
+``skillfs-sequence`` at its top level (:mod:`skills_core.trust.signing`).
 """
 
 from __future__ import annotations

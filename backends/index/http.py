@@ -13,21 +13,17 @@ a hop only while the chain has stayed on that origin, never again once it left.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from backends.errors import ResourceNotFoundError, StorageError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH, SIGNATURE_SUFFIX
 from backends.index.reader import Fetched, IndexBackend
-from backends.index.verification import index_verifier
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from backends.remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.urls import WEB, SourceSpec
-
-if TYPE_CHECKING:
-    from backends.index.signing import SequenceMemory, TrustedKey
 
 _CHUNK = 64 * 1024
 
@@ -220,20 +216,12 @@ class HttpIndexBackend(IndexBackend):
         limits: Index, SKILL.md and archive limits.
         retry: How transient failures are retried (4 attempts with backoff by default).
         timeout: Seconds one request may take, retries included (as for ``FsspecBackend``).
-        trusted_keys: Serve only an index signed by one of these Ed25519 public keys (PEM
-            bytes or key objects; two during a key rotation), verified before anything of it
-            is used (:mod:`backends.index.signing`). ``None``: no check.
-        sequences: Where the highest sequence accepted is remembered across processes
-            (:class:`~skills_core.catalog.cache_store.CatalogCache`); by default only while
-            this backend lives.
         **storage_options: For fsspec's HTTP filesystem (``client_kwargs`` for aiohttp); its
             headers and ``auth``, like a top-level ``auth=``, go to the index's origin only.
 
     Raises:
         UnsupportedSourceError: The URL is not http(s).
-        MissingDependencyError: aiohttp is not installed (``skillfs[http]``), or
-            ``trusted_keys`` are given and cryptography is not (``skillfs[sign]``).
-        SignatureError: A trusted key is not an Ed25519 public key.
+        MissingDependencyError: aiohttp is not installed (``skillfs[http]``).
     """
 
     def __init__(
@@ -244,8 +232,6 @@ class HttpIndexBackend(IndexBackend):
         limits: Limits = DEFAULT_LIMITS,
         retry: RetryPolicy | None = None,
         timeout: float | None = DEFAULT_TIMEOUT,
-        trusted_keys: Sequence[TrustedKey] | None = None,
-        sequences: SequenceMemory | None = None,
         **storage_options: Any,
     ) -> None:
         deadline = Deadline(timeout)
@@ -272,8 +258,7 @@ class HttpIndexBackend(IndexBackend):
             retry=retry or default_retry(scheme),
             deadline=deadline,
         )
-        verifier = index_verifier(trusted_keys, sequences)
-        super().__init__(transport, limits=limits, verifier=verifier)
+        super().__init__(transport, limits=limits)
 
 
 MAX_REDIRECTS = 10

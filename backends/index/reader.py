@@ -11,8 +11,8 @@
 - A digest mismatch, or an artifact that cannot be fetched, reads the index again once: an
   artifact replaced before its index, or removed by a newer publication, is served under the
   new index's entry; anything else is refused (:class:`~backends.errors.VerificationError`).
-- With a ``verifier`` (``trusted_keys``), each new index is verified before anything of it is
-  used (:mod:`backends.index.verification`); a refused one fails the refresh with a
+- With a ``verifier`` (a catalog trusting ``keys``), each new index is verified before anything
+  of it is used (:mod:`backends.index.verification`); a refused one fails the refresh with a
   :class:`~backends.errors.SignatureError` and the backend keeps serving what it had verified.
 - **Across processes** the index's bytes and validator are exported
   (:class:`~backends.capabilities.SourceState`): a new backend sends its first request
@@ -27,10 +27,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Coroutine, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
 from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
+from backends.capabilities import IndexVerifier
 from backends.digests import digest_of, digest_off_loop
 from backends.errors import (
     LimitExceededError,
@@ -54,9 +55,6 @@ from backends.remote.archives import TarBundle, ZipBundle
 from backends.remote.filesystem import RemoteFS
 from backends.remote.layout import SkillFolder, StoredFile, fingerprint
 from backends.remote.urls import join_location
-
-if TYPE_CHECKING:
-    from backends.index.signing import IndexVerifier
 
 
 class Fetched(NamedTuple):
@@ -144,8 +142,8 @@ class IndexBackend(AsyncResource):
         transport: How the index and its artifacts are fetched.
         limits: ``max_index_bytes`` for the index, ``max_skill_md_bytes`` for SKILL.md
             artifacts, and the bundle limits for archives.
-        verifier: Checks each new index's signature and sequence before it is used
-            (:class:`~backends.index.signing.IndexVerifier`); ``None``: no check.
+        verifier: Checks each new index's signature and sequence before it is used;
+            ``None``: no check (see :meth:`require_signatures`).
     """
 
     def __init__(
@@ -167,6 +165,10 @@ class IndexBackend(AsyncResource):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.location!r})"
+
+    def require_signatures(self, verifier: IndexVerifier) -> None:
+        """Serve only indexes ``verifier`` accepts, from the next index read on."""
+        self._verifier = verifier
 
     @property
     def location(self) -> str:

@@ -16,11 +16,11 @@ The host rules of the extension (SEP-2640), as a backend keeps them:
   file is read; skills whose content is ``"dynamic"`` (no digests) are refused.
 - **Lazy retrieval**: a listing reads no file; each ref carries its entry's frontmatter and
   ``SKILL.md`` digest, from which the catalog builds the skill's entry
-  (:mod:`skills_core.catalog.listed`), fetching and verifying ``SKILL.md`` on first use.
-- **No implicit grants**: ``allowed-tools`` is withheld from every skill unless
-  ``approve_allowed_tools`` approves its entry, and ``scripts`` always: a script runs only once
-  the user approved the content that runs, for this skill of this server
-  (:mod:`skills_core.tools.script_approval`).
+  (:mod:`skills_core.catalog.entries`), fetching and verifying ``SKILL.md`` on first use.
+- **No implicit grants**: each skill reports its provenance (:data:`~backends.capabilities.MCP`,
+  and its content's digest from the entry); a catalog's trust policy withholds its
+  ``allowed-tools`` and scripts until the user approves that content
+  (:mod:`skills_core.trust.policy`).
 - **Deadlines**: the handshake and a whole listing (every page) each end within ``timeout``.
 """
 
@@ -30,13 +30,13 @@ import asyncio
 import contextlib
 import os
 import shlex
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
-from backends.digests import digest_off_loop
+from backends.capabilities import MCP, Provenance
+from backends.digests import digest_off_loop, files_digest
 from backends.errors import (
     LimitExceededError,
     ResourceNotFoundError,
@@ -64,10 +64,6 @@ from backends.paths import check_resource_path, check_skill_name
 MAX_PAGES = 1000
 """Most ``skills/list`` pages one listing follows (a cursor loop cannot hang a refresh)."""
 
-Approval = Callable[[SkillEntry], bool]
-"""Decides from a skill's entry (URI, frontmatter, every file's digest) whether its
-``allowed-tools`` may take effect."""
-
 
 class McpSkillsBackend(AsyncResource):
     """Skills served by an MCP server's skills extension.
@@ -78,8 +74,6 @@ class McpSkillsBackend(AsyncResource):
             :class:`mcp.StdioServerParameters`, or anything else :class:`mcp.Client` accepts.
         label: The host's name for the server, shown in every location (default: from the
             URL or command).
-        approve_allowed_tools: Lets a skill's ``allowed-tools`` take effect when it returns
-            True for the skill's entry; by default no MCP skill grants tools.
         max_files: Most files one skill may list (the extension's 512 by default).
         max_skill_bytes: Largest total size of one skill (the extension's 16 MiB by default).
         timeout: Seconds the handshake may take, and any one response, and a whole listing
@@ -97,7 +91,6 @@ class McpSkillsBackend(AsyncResource):
         server: Any,
         *,
         label: str | None = None,
-        approve_allowed_tools: Approval | None = None,
         max_files: int = HOST_SKILL_FILES,
         max_skill_bytes: int = HOST_SKILL_BYTES,
         timeout: float = 30.0,
@@ -115,7 +108,6 @@ class McpSkillsBackend(AsyncResource):
             # Any file of the largest skill, base64-encoded or escaped, and any listing page.
             max_answer_bytes=2 * max(max_skill_bytes, HOST_SKILL_BYTES),
         )
-        self._approve = approve_allowed_tools
         self._max_files = max_files
         self._max_skill_bytes = max_skill_bytes
         self._timeout = timeout
@@ -186,12 +178,12 @@ class McpSkillsBackend(AsyncResource):
         """The server's resource list-changed notifications (listen stream or session)."""
         return await self._connection.change_events()
 
-    def withheld_fields(self, name: str) -> Mapping[str, str]:
-        """``scripts``, and ``allowed-tools`` unless the skill's entry is approved."""
+    def provenance(self, name: str) -> Provenance:
+        """:data:`~backends.capabilities.MCP`, with the digest of every file its entry lists."""
         entry = self._entries.get(name)
-        if entry is not None and self._approve is not None and self._approve(entry):
-            return _SCRIPTS
-        return _UNAPPROVED
+        if entry is None:
+            return Provenance(MCP)
+        return Provenance(MCP, files_digest({path: f.digest for path, f in entry.files.items()}))
 
     async def aclose(self) -> None:
         """Close the connection (a stdio server exits)."""
@@ -273,14 +265,6 @@ class McpSkillsBackend(AsyncResource):
 
     def _where(self, file: SkillFile) -> str:
         return f"{self.location}:{file.uri}"
-
-
-_SCRIPTS: Mapping[str, str] = MappingProxyType(
-    {"scripts": "skills served over MCP run no script until the user approves its content"}
-)
-_UNAPPROVED: Mapping[str, str] = MappingProxyType(
-    {"allowed-tools": "skills served over MCP grant no tools unless approved", **_SCRIPTS}
-)
 
 
 async def _all_pages(connection: McpConnection, location: str, seconds: float) -> list[Any]:

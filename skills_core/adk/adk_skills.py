@@ -41,9 +41,7 @@ from backends.paths import check_relative_path
 from skills_core import codes
 from skills_core.adk.handlers import Handler, SkillTool, inject_state, run_confirmed
 from skills_core.adk.toolset import RefreshGate, Source, open_sources
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.lock import LockSource
-from skills_core.catalog.verdicts import verdicts_of
+from skills_core.catalog.catalog import SkillCatalog, verdicts_of
 from skills_core.format.models import Skill, SkillMetadata, SkillProblem
 from skills_core.skeleton import create_skeleton
 from skills_core.tool_table import (
@@ -58,6 +56,7 @@ from skills_core.tools.content import base_location
 from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, LoadPolicy, SkillTools
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.results import ToolResult, is_error, never_raises, require_text
+from skills_core.trust.policy import TrustPolicy
 
 NAMES = ToolNames(
     load_skill="use_skill", load_skill_resource="read_reference", run_skill_script="run_script"
@@ -86,15 +85,15 @@ class SkillsConfig:
             seconds passed since the last refresh (``0``: every turn; ``None``: never).
         max_resource_bytes: Largest file ``read_reference`` returns (the design's
             ``max_reference_bytes``, under the name of :class:`~skills_core.tools.LoadPolicy`).
-        lock: A lock (or a lock file's path): serve only the skills it pins, each file only
-            while it matches (as ``with_skills(..., lock=)`` and ``SkillCatalog(lock=)`` do).
+        trust: What the catalog trusts: a lock, signing keys, the user's approvals (as
+            ``with_skills(..., trust=)`` and ``SkillCatalog(trust=)`` take it).
     """
 
     scripts: ScriptPolicy | None = None
     strict_validation: bool = False
     refresh_every: float | None = 5.0
     max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
-    lock: LockSource | None = None
+    trust: TrustPolicy | None = None
 
 
 class SkillsRegistry:
@@ -301,7 +300,7 @@ class SkillsRegistry:
 
     def _serve(self, backend: Backend) -> SkillTools:
         config = self.config
-        catalog = SkillCatalog(backend, strict=config.strict_validation, lock=config.lock)
+        catalog = SkillCatalog(backend, strict=config.strict_validation, trust=config.trust)
         loading = LoadPolicy(max_resource_bytes=config.max_resource_bytes)
         return SkillTools(catalog, scripts=config.scripts, loading=loading)
 

@@ -49,13 +49,13 @@ from skills_core.adk.handlers import (
 )
 from skills_core.adk.options import Listing, Loading, PromptContext, Prompts
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.lock import LockSource
 from skills_core.codes import SCRIPT_NOT_APPROVED
 from skills_core.context.budget import ShownOrder, model_visible
 from skills_core.tool_table import LIST_SKILLS
 from skills_core.tools.factory import LoadPolicy, SkillTools
 from skills_core.tools.policy import ScriptPolicy
 from skills_core.tools.results import ToolResult, tool_error
+from skills_core.trust.policy import TrustPolicy
 
 logger = logging.getLogger("skillfs.tools")
 
@@ -485,7 +485,7 @@ def open_sources(sources: Sequence[Source]) -> tuple[list[Backend], list[Backend
 def with_skills(
     agent: LlmAgent,
     *sources: Source,
-    lock: LockSource | None = None,
+    trust: TrustPolicy | None = None,
     **options: Any,
 ) -> LlmAgent:
     """Add a :class:`SkillsToolset` serving ``sources`` to ``agent`` and return the agent.
@@ -499,8 +499,8 @@ def with_skills(
     Args:
         agent: The agent to extend.
         *sources: Paths, URLs (anything :func:`backends.open_backend` opens) or backends.
-        lock: A lock (or a lock file's path): serve only the skills it pins, as pinned (see
-            :class:`~skills_core.catalog.catalog.SkillCatalog`).
+        trust: What the catalog trusts: a lock, signing keys, the user's approvals (see
+            :class:`~skills_core.trust.policy.TrustPolicy`).
         **options: Keyword options for :class:`SkillsToolset` (``scripts=``,
             ``listing=``...).
 
@@ -512,7 +512,7 @@ def with_skills(
         raise ValueError("with_skills needs at least one path, URL or backend")
     backends, opened = open_sources(sources)
     backend = backends[0] if len(backends) == 1 else CompositeBackend(backends)
-    agent.tools.append(_OwningToolset(SkillCatalog(backend, lock=lock), opened, **options))
+    agent.tools.append(_OwningToolset(SkillCatalog(backend, trust=trust), opened, **options))
     return agent
 
 

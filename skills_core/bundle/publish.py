@@ -42,8 +42,8 @@ from backends.remote.output_folder import OutputFolder
 from backends.remote.urls import join_location
 from skills_core.bundle.writer import deterministic_zip, opened_for, read_skill_files
 from skills_core.catalog.loading import Progress
-from skills_core.catalog.lock import LockSource
 from skills_core.format.models import SkillMetadata, SkillProblem
+from skills_core.trust.policy import TrustPolicy
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -83,13 +83,13 @@ async def build_publication(
     limits: Limits = DEFAULT_LIMITS,
     max_concurrency: int = 16,
     signing_key: Ed25519PrivateKey | None = None,
-    lock: LockSource | None = None,
+    trust: TrustPolicy | None = None,
 ) -> Publication:
     """The index and artifacts for every skill a catalog of ``backend`` serves.
 
-    Options as for :func:`~skills_core.bundle.writer.build_bundle`; each archive must load
-    under ``limits`` and the index fit. A ``signing_key`` adds a sequence to the index and
-    its signature file (needs ``skillfs[sign]``).
+    Options as for :func:`~skills_core.bundle.writer.build_bundle` (``trust``: with a lock,
+    publish only what it pins); each archive must load under ``limits`` and the index fit. A
+    ``signing_key`` adds a sequence to the index and its signature file (needs ``skillfs[sign]``).
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
@@ -103,7 +103,7 @@ async def build_publication(
         progress=progress,
         limits=limits,
         max_concurrency=max_concurrency,
-        lock=lock,
+        trust=trust,
     )
     files = await asyncio.to_thread(
         _artifacts,
@@ -244,7 +244,7 @@ def _artifacts(
     if signing_key is None:
         index = render_index(entries)
     else:
-        from backends.index.signing import new_sequence, signature_file
+        from skills_core.trust.signing import new_sequence, signature_file
 
         index = render_index(entries, sequence=new_sequence())
         files[SIGNATURE_PATH] = signature_file(index, signing_key)

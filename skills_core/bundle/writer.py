@@ -30,9 +30,10 @@ from backends.remote.output_folder import write_bytes
 from backends.remote.urls import check_names_something, last_link, protocol_of
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
-from skills_core.catalog.lock import LockSource, refusal
 from skills_core.errors import InvalidSkillsError, LockMismatchError
 from skills_core.format.models import SkillMetadata, SkillProblem
+from skills_core.trust.lock import refusal
+from skills_core.trust.policy import TrustPolicy
 
 _TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 _MODE = 0o644
@@ -66,13 +67,13 @@ async def build_bundle(
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
     max_concurrency: int = 16,
-    lock: LockSource | None = None,
+    trust: TrustPolicy | None = None,
 ) -> Bundle:
     """Pack every skill a catalog of ``backend`` serves.
 
     ``strict`` judges as ``skillfs validate`` does; ``skip_invalid`` leaves refused skills out
     instead of raising. Each file must fit ``limits.max_bundle_entry_bytes`` and the archive
-    load under ``limits``. With a ``lock`` (or lock file), only the skills it pins are packed,
+    load under ``limits``. With a lock in ``trust``, only the skills it pins are packed,
     each only when every file matches it (others: ``NOT_LOCKED``, ``LOCK_MISMATCH``).
 
     Raises:
@@ -87,7 +88,7 @@ async def build_bundle(
         progress=progress,
         limits=limits,
         max_concurrency=max_concurrency,
-        lock=lock,
+        trust=trust,
     )
     members, executables = read.members, read.executables
     manifest = _manifest(read.skills, members, executables)
@@ -107,7 +108,7 @@ async def write_bundle(
     skip_invalid: bool = False,
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
-    lock: LockSource | None = None,
+    trust: TrustPolicy | None = None,
     out_options: Mapping[str, Any] | None = None,
     **source_options: Any,
 ) -> Bundle:
@@ -128,7 +129,7 @@ async def write_bundle(
         skip_invalid=skip_invalid,
         progress=progress,
         limits=limits,
-        lock=lock,
+        trust=trust,
     )
     location = await write_bytes(os.fspath(out), bundle.data, **(out_options or {}))
     return replace(bundle, location=location)
@@ -152,7 +153,7 @@ async def read_skill_files(
     progress: Progress | None,
     limits: Limits,
     max_concurrency: int,
-    lock: LockSource | None = None,
+    trust: TrustPolicy | None = None,
 ) -> SkillFiles:
     """Every file of every skill a catalog of ``backend`` serves (see :func:`build_bundle`).
 
@@ -160,7 +161,7 @@ async def read_skill_files(
         InvalidSkillsError, LimitExceededError, StorageError: As :func:`build_bundle`.
     """
     files_limit = replace(limits, max_read_bytes=limits.max_bundle_entry_bytes)
-    catalog = SkillCatalog(backend, strict=strict, limits=files_limit, lock=lock)
+    catalog = SkillCatalog(backend, strict=strict, limits=files_limit, trust=trust)
     report = await catalog.refresh()
     report.raise_for_failure()
     served = catalog.list()  # read even when some are refused: every problem is reported

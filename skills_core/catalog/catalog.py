@@ -1,47 +1,43 @@
-"""SkillCatalog: the incremental cache between a backend and its readers.
+"""SkillCatalog: the incremental cache between a backend and its readers, and its reads.
 
 ``refresh()`` lists the backend once, reuses every entry whose fingerprint is unchanged, fetches
-and parses only new or changed SKILL.md files (a touched file with equal bytes counts as
-unchanged), then swaps in a new immutable snapshot in one assignment, so concurrent readers
-never see a half-applied refresh; when nothing changed the old snapshot stays as it is.
+and parses only new or changed SKILL.md files, then swaps in a new immutable snapshot in one
+assignment, so concurrent readers never see a half-applied refresh (see
+:mod:`skills_core.catalog.loading`). It never raises (but for cancellation): a failure keeps the
+last good snapshot and is reported in ``ReloadReport.failure``.
 
-``refresh()`` never raises (but for cancellation): a failed listing, or anything unexpected
-while building the new snapshot, leaves the last good snapshot in place and is reported in
-``ReloadReport.failure``; each skill is judged under its own guard, so one skill that breaks
-the loader is refused alone.
+Skills are served under their frontmatter ``name`` (their folder's when they have none); the
+folder stays the storage key for backend calls.
 
-Skills are served under their frontmatter ``name`` (their folder's when they have none): one
-name for every reader (``list``, ``get``, ``to_prompt``, reports, tools). The folder stays the
-storage key for backend calls.
-
-The class is the catalog's face: a refresh runs in :mod:`skills_core.catalog.refresher`, and
-reads of a skill's files and their digests (checked against the lock) in
-:mod:`skills_core.catalog.skill_bytes` and :mod:`skills_core.catalog.skill_reads`.
+A catalog that does not hold a skill's SKILL.md (``keep_bodies=False``, skills from the
+persistent cache, skills known from their source's listing) reads it on demand through
+:class:`BodyStore`, checked against the fingerprint and hash its entry was built from, never
+stale; a listed skill's SKILL.md is verified against its listing before any other file of it is
+read. With a lock (its :class:`~skills_core.trust.policy.TrustPolicy`), every SKILL.md read
+again and every resource read is checked against it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import importlib
-from collections.abc import AsyncIterator, Sequence
+import functools
+import html
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
-from backends.base import Backend
-from backends.errors import SkillNotFoundError, echoed
+from backends.base import Backend, FileEntry
+from backends.digests import digest_text
+from backends.errors import SkillNotFoundError, VerificationError, echoed
 from backends.limits import DEFAULT_LIMITS, Limits
-from skills_core.catalog.attachments import Attachable
-from skills_core.catalog.bodies import BodyStore, default_body_cache
-from skills_core.catalog.cache_link import CacheOption, cache_link
-from skills_core.catalog.entries import CatalogEntry
-from skills_core.catalog.file_lists import FileLists
-from skills_core.catalog.loading import Loader, Progress
-from skills_core.catalog.lock import LockSource, SkillLock
-from skills_core.catalog.prompt import format_available_skills
-from skills_core.catalog.refresher import Refresher
-from skills_core.catalog.report import ReloadReport
-from skills_core.catalog.skill_bytes import SkillBytes
-from skills_core.catalog.skill_reads import SkillReads
-from skills_core.catalog.snapshot import CatalogSnapshot
+from backends.local import LocalBackend
+from backends.memory import MemoryBackend
+from skills_core.catalog.cache import CacheOption, cache_link
+from skills_core.catalog.entries import CatalogEntry, entry_digest, refusal
+from skills_core.catalog.loading import FileLists, Loader, Progress, Refresher, watch_refreshes
+from skills_core.catalog.snapshot import CatalogSnapshot, ReloadReport
+from skills_core.errors import EntryMismatchError
 from skills_core.format.models import (
     DEFAULT_FORMAT_LIMITS,
     FormatLimits,
@@ -50,42 +46,43 @@ from skills_core.format.models import (
     SkillProblem,
 )
 from skills_core.telemetry import SOURCE, mark_error, span
+from skills_core.trust.lock import SkillLock
+from skills_core.trust.policy import CatalogTrust, TrustPolicy
+
+T = TypeVar("T")
+
+REMOTE_BODY_CACHE = 1024
+"""SKILL.md files a catalog that does not hold them keeps by default for a remote backend
+(about 5 MiB of typical skills); none for local folders and memory, where a read is cheap."""
 
 
-class SkillCatalog(SkillBytes, Attachable):
+class SkillCatalog:
     """The skills of one backend, kept current by :meth:`refresh`.
 
     ``SkillCatalog(open_backend(url))`` is the catalog of a path or URL. Whoever opens a
-    backend closes it: the catalog never closes the backend it is given (its opener does,
-    ``async with open_backend(url) as backend``).
+    backend closes it: the catalog never closes the backend it is given.
 
     Args:
         backend: Where the skills live.
         strict: Refuse skills with any spec violation, as ``skillfs validate`` does; by
             default only a skill without readable frontmatter, a description or a usable
             name is refused (agentskills.io's lenient validation).
-        limits: Storage limits applied while loading and reading (SKILL.md and resource
-            sizes).
+        limits: Storage limits applied while loading and reading.
         format_limits: The frontmatter's limits (its size, YAML aliases and nesting).
         keep_bodies: Keep every SKILL.md in memory (the default: ``get()`` needs no storage
-            request). ``False`` keeps metadata only and reads bodies on demand, checked
-            against the fingerprint each skill was loaded from, never stale (see
-            :mod:`skills_core.catalog.bodies`).
+            request). ``False`` keeps metadata only and reads bodies on demand.
         body_cache: With ``keep_bodies=False``, how many SKILL.md files to keep, most recently
             read first; by default none for local folders, 1,024 for remote backends.
-        cache: A persistent cache that a new process's first refresh starts from, so it
-            re-reads only what changed since any process last looked: ``True`` for the default
-            folder, a cache folder's path, or a
-            :class:`~skills_core.catalog.cache_store.CatalogCache` (see
-            :mod:`skills_core.catalog.cache_link`; never for memory backends).
-            Skills it supplies hold no SKILL.md bytes: their bodies are read on demand, as
-            with ``keep_bodies=False``.
-        lock: A :class:`~skills_core.catalog.lock.SkillLock`, or the path of a lock file (read
-            on the first refresh): serve only the skills it names, and each file only while its
-            bytes match their locked digest (see :mod:`skills_core.catalog.lock`). With a
-            ``cache``, its entries are kept under the lock's digest: a new process with the
-            same lock reads no unchanged SKILL.md, and checks each one against the lock when
-            it reads it.
+        cache: A persistent cache a new process's first refresh starts from: ``True`` for the
+            default folder, a cache folder's path, or a
+            :class:`~skills_core.catalog.cache.CatalogCache` (never for memory backends).
+            Skills it supplies hold no SKILL.md bytes: their bodies are read on demand.
+        trust: What the catalog trusts: a lock, signing keys, the user's approvals (see
+            :class:`~skills_core.trust.policy.TrustPolicy`; by default none of them).
+
+    Raises:
+        UnsupportedSourceError: ``trust`` has keys, and the backend reads no published index.
+        SignatureError: A key of ``trust`` is not an Ed25519 public key.
     """
 
     def __init__(
@@ -98,40 +95,32 @@ class SkillCatalog(SkillBytes, Attachable):
         keep_bodies: bool = True,
         body_cache: int | None = None,
         cache: CacheOption = False,
-        lock: LockSource | None = None,
+        trust: TrustPolicy | None = None,
     ) -> None:
         self._backend = backend
         self._limits = limits
         self._format_limits = format_limits
-        file_lists = FileLists(backend)
+        self._file_lists = FileLists(backend)
+        self._cache = cache_link(
+            cache, backend, strict=strict, limits=limits, format_limits=format_limits
+        )
+        sequences = None if self._cache is None else self._cache.cache
+        self._trust = CatalogTrust(trust or TrustPolicy(), backend, sequences)
         self._loader = Loader(
             backend,
             limits=limits,
             format_limits=format_limits,
             strict=strict,
             keep_bodies=keep_bodies,
+            trust=self._trust,
         )
-        if isinstance(lock, SkillLock):
-            self._loader.lock = lock
-        lock_file = None if lock is None or isinstance(lock, SkillLock) else lock
-        self._cache = cache_link(
-            cache,
-            backend,
-            strict=strict,
-            limits=limits,
-            format_limits=format_limits,
-        )
-        kept = default_body_cache(backend) if body_cache is None else body_cache
+        if body_cache is None:
+            local = isinstance(backend, LocalBackend | MemoryBackend)
+            body_cache = 0 if local else REMOTE_BODY_CACHE
         self._keeps_bodies = keep_bodies and self._cache is None
-        self._refresher = Refresher(backend, self._loader, self._cache, file_lists, lock_file)
-        self._reads = SkillReads(
-            backend,
-            limits,
-            self._loader,
-            file_lists,
-            bodies=BodyStore(backend, self._loader, kept),
-            replace=self._refresher.replace,
-        )
+        self._refresher = Refresher(backend, self._loader, self._cache, self._file_lists)
+        self._bodies = BodyStore(backend, self._loader, body_cache)
+        self._attached: dict[Hashable, Any] = {}
 
     def __repr__(self) -> str:
         return f"SkillCatalog({self._backend!r}, {len(self.snapshot.skills)} skills)"
@@ -148,9 +137,14 @@ class SkillCatalog(SkillBytes, Attachable):
         return self._backend
 
     @property
+    def trust(self) -> TrustPolicy:
+        """What this catalog trusts (its lock, keys and approvals)."""
+        return self._trust.policy
+
+    @property
     def lock(self) -> SkillLock | None:
         """The lock this catalog serves by, once read (``None`` without one)."""
-        return self._loader.lock
+        return self._trust.lock
 
     @property
     def limits(self) -> Limits:
@@ -177,6 +171,26 @@ class SkillCatalog(SkillBytes, Attachable):
         """Warnings about loaded skills."""
         return self.snapshot.warnings
 
+    @property
+    def keeps_bodies(self) -> bool:
+        """True when every SKILL.md loaded is held in memory (``keep_bodies``, no ``cache``).
+
+        Skills known from their source's listing (MCP) hold theirs in no catalog: it is read
+        when the skill is used.
+        """
+        return self._keeps_bodies
+
+    def attached(self, key: Hashable, make: Callable[[], T]) -> T:
+        """The value kept on this catalog under ``key``, made by ``make()`` when first asked for.
+
+        Per-catalog state of the layers above (search indexes, refresh clocks) lives here, as
+        long as the catalog. Two threads asking at once may both make one; the first kept wins.
+        """
+        value = self._attached.get(key)
+        if value is None:
+            value = self._attached.setdefault(key, make())
+        return cast(T, value)
+
     def list(self) -> Sequence[SkillMetadata]:
         """Metadata of every loaded skill, sorted by name."""
         return self.snapshot.skills
@@ -188,6 +202,14 @@ class SkillCatalog(SkillBytes, Attachable):
             SkillNotFoundError: No loaded skill has that name.
         """
         return self._loaded_entry(name)[1]
+
+    def folder(self, name: str) -> str:
+        """The folder (the backend's storage key) of a loaded skill.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        return self._loaded_entry(name)[0].name
 
     def restricting_tools(self, name: str) -> tuple[str, ...]:
         """The ``allowed-tools`` rules that bound one loaded skill's tool calls.
@@ -205,9 +227,6 @@ class SkillCatalog(SkillBytes, Attachable):
     async def get(self, name: str) -> Skill:
         """One loaded skill with its body and its files as of the last refresh.
 
-        The file list is asked of the backend once per refresh, then served from memory (see
-        :mod:`skills_core.catalog.file_lists`).
-
         Raises:
             SkillNotFoundError: No loaded skill has that name.
             LockMismatchError: The catalog has a lock, and a SKILL.md read again differs.
@@ -215,31 +234,116 @@ class SkillCatalog(SkillBytes, Attachable):
                 frontmatter): refused from then on.
         """
         entry, metadata = self._loaded_entry(name)
-        return await self._reads.skill(name, entry, metadata)
+        if not entry.raw:
+            held = await self._read_body(name, entry)
+            assert held.metadata is not None
+            entry, metadata = held, held.metadata
+        return Skill(metadata, entry.body, entry.location, await self._file_lists.of(entry.name))
 
-    def folder(self, name: str) -> str:
-        """The folder (the backend's storage key) of a loaded skill.
+    async def files(self, name: str) -> tuple[FileEntry, ...]:
+        """The files of one loaded skill as :meth:`get` gives them, listed once per refresh.
+
+        A local resource added, removed or edited shows after the next refresh;
+        :meth:`read_resource` always reads the file as it is now.
 
         Raises:
             SkillNotFoundError: No loaded skill has that name.
         """
-        return self._loaded_entry(name)[0].name
+        return await self._file_lists.of(self._loaded_entry(name)[0].name)
 
-    @property
-    def keeps_bodies(self) -> bool:
-        """True when every SKILL.md loaded is held in memory (``keep_bodies``, no ``cache``).
+    def skill_md_digest(self, name: str) -> str:
+        """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read.
 
-        Skills known from their source's listing (MCP) hold theirs in no catalog: it is read
-        when the skill is used.
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
         """
-        return self._keeps_bodies
+        return digest_text(entry_digest(self._loaded_entry(name)[0]))
+
+    async def file_digests(
+        self, name: str, files: Sequence[FileEntry], *, max_bytes: int | None = None
+    ) -> Sequence[tuple[str, int]]:
+        """The ``sha256:`` digest and size of each of ``files`` of a loaded skill, in order.
+
+        Only a file not listed as it was hashed (see
+        :class:`~skills_core.catalog.cache.FileDigests`) is read, as :meth:`read_resource`
+        reads it.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            StorageError: A file could not be read.
+        """
+        read = functools.partial(self.read_resource, name, max_bytes=max_bytes)
+        return await self._refresher.file_digests.of(self.folder(name), files, read)
+
+    async def save_file_digests(self) -> None:
+        """Keep the file digests learned since the last save in the persistent cache, if any."""
+        await self._refresher.save_file_digests()
+
+    async def with_body(self, entry: CatalogEntry) -> CatalogEntry:
+        """A loaded entry of this catalog holding its SKILL.md (internal: for search indexes).
+
+        Raises:
+            SkillNotFoundError: The skill is gone, or no longer loads under its name.
+            StorageError: It could not be read.
+        """
+        return entry if entry.raw else await self._held(entry)
+
+    def skill_md(self, name: str) -> bytes:
+        """The SKILL.md bytes a loaded skill was built from, without a storage request.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            RuntimeError: The catalog does not hold it: use :meth:`read_skill_md`.
+        """
+        raw = self._loaded_entry(name)[0].raw
+        if not raw:
+            raise RuntimeError("this catalog does not hold that SKILL.md: await read_skill_md")
+        return raw
+
+    async def read_skill_md(self, name: str) -> bytes:
+        """The SKILL.md bytes of a loaded skill: held ones, or read as :meth:`get` reads them.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            StorageError: A catalog keeping metadata only could not read it.
+            LockMismatchError: The catalog has a lock, and the SKILL.md read differs.
+        """
+        entry = self._loaded_entry(name)[0]
+        return entry.raw or (await self._read_body(name, entry)).raw
+
+    async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
+        """Read one file of a loaded skill, confined to its folder and size-limited.
+
+        Args:
+            name: The skill's name.
+            path: The file's path relative to the skill folder.
+            max_bytes: A tighter size limit for this read; never looser than ``limits``.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            ResourceNotFoundError: No such file.
+            UnsafePathError: The path would leave the skill folder.
+            LimitExceededError: The file is over ``max_bytes`` or ``limits.max_read_bytes``.
+            LockMismatchError: The catalog has a lock, and the file is not in it or differs.
+        """
+        entry = self._loaded_entry(name)[0]
+        if entry.listed is not None and not entry.raw:
+            await self._held(entry)  # verified first: no file of a refused skill is read
+        limit = self._limits.max_read_bytes
+        if max_bytes is not None:
+            limit = min(limit, max_bytes)
+        data = await self._backend.read(entry.name, path, max_bytes=limit)
+        lock = self._trust.lock
+        if lock is None:
+            return data
+        return await lock.verify(name, path, data, location=entry.location)
 
     def to_prompt(self, *, include_location: bool = True) -> str:
         """The ``<available_skills>`` XML block of every skill a model may invoke, escaped.
 
-        Skills with ``disable-model-invocation: true`` are left out, as everywhere a model
-        reads. ``include_location`` gives each SKILL.md's location (skills-ref's format); without it
-        the block is google-adk's. To fit a budget or filter by path and tags, use
+        Skills with ``disable-model-invocation: true`` are left out. ``include_location`` gives
+        each SKILL.md's location (skills-ref's format); without it the block is google-adk's.
+        To fit a budget or filter by path and tags, use
         :func:`skills_core.context.budget.catalog_prompt`.
         """
         snapshot = self.snapshot
@@ -257,19 +361,17 @@ class SkillCatalog(SkillBytes, Attachable):
         Local folders are watched for filesystem events (with ``agent-skillfs[watch]``); other
         backends are polled every ``interval`` seconds.
         """
-        # The watcher (and watchfiles) is imported on first use, off the event loop.
-        watcher = await asyncio.to_thread(importlib.import_module, "skills_core.catalog.watch")
-        async with contextlib.aclosing(watcher.watch_catalog(self, interval=interval)) as reports:
+        watching = watch_refreshes(self.refresh, self._backend, interval=interval)
+        async with contextlib.aclosing(watching) as reports:
             async for report in reports:
                 yield report
 
     async def refresh(self, *, progress: Progress | None = None) -> ReloadReport:
         """List the backend and re-read only what changed; see the module docstring.
 
-        ``progress``, when given, is called with (SKILL.md files read, files to read) as
-        new and changed skills are fetched, batch by batch (a local folder's first load reads
-        them with its listing: nothing to report). Where OpenTelemetry is in use, each refresh
-        is a ``skillfs.refresh`` span (:mod:`skills_core.telemetry`).
+        ``progress``, when given, is called with (SKILL.md files read, files to read) as new
+        and changed skills are fetched. Where OpenTelemetry is in use, each refresh is a
+        ``skillfs.refresh`` span (:mod:`skills_core.telemetry`).
         """
         with span("skillfs.refresh", {SOURCE: self._backend.location}) as current:
             report = await self._refresher.refresh(progress)
@@ -289,3 +391,174 @@ class SkillCatalog(SkillBytes, Attachable):
                 location=self._backend.location,
             )
         return entry, entry.metadata
+
+    async def _read_body(self, name: str, entry: CatalogEntry) -> CatalogEntry:
+        """``entry`` holding its SKILL.md, checked against the lock when there is one."""
+        held = await self._held(entry)
+        lock = self._trust.lock
+        if lock is not None:
+            await lock.verify_skill_md(name, held.raw, location=entry.location)
+        return held
+
+    async def _held(self, entry: CatalogEntry) -> CatalogEntry:
+        """What the body store reads; a listed entry it refuses is refused in the catalog."""
+        try:
+            return await self._bodies.held(entry)
+        except EntryMismatchError as exc:
+            self._refresher.replace(entry, refusal(entry, exc))
+            raise
+
+
+class BodyStore:
+    """Reads the SKILL.md of catalog entries that do not hold it, through a small LRU cache.
+
+    The cache is keyed by folder *and* fingerprint, so an edit is never answered from it.
+
+    Args:
+        backend: Where the skills live.
+        loader: Judges a SKILL.md that changed since it was listed, and verifies one against
+            the entry its source listed.
+        cache_size: How many SKILL.md files to keep.
+    """
+
+    def __init__(self, backend: Backend, loader: Loader, cache_size: int) -> None:
+        self._backend = backend
+        self._loader = loader
+        self._cache_size = cache_size
+        self._cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+
+    async def held(self, entry: CatalogEntry) -> CatalogEntry:
+        """A loaded ``entry`` holding its SKILL.md as stored now.
+
+        The same fingerprint: the bytes the entry was judged from. Another one (changed since
+        the last refresh): judged again, served as it is now. An entry known from its source's
+        listing is verified against it instead.
+
+        Raises:
+            SkillNotFoundError: The skill is gone, or no longer loads under its name.
+            EntryMismatchError: A listed entry's SKILL.md is not the one its source listed.
+            StorageError: It could not be read.
+        """
+        metadata = entry.metadata
+        if metadata is None:
+            raise SkillNotFoundError(f"skill {entry.name!r} is not loaded", location=entry.location)
+        key = (entry.name, entry.fingerprint)
+        raw = self._cache.get(key)
+        if raw is not None:
+            self._cache.move_to_end(key)
+            return entry._replace(raw=raw)
+        try:
+            document = await self._backend.get(entry.name)
+        except VerificationError as exc:
+            if entry.listed is None:
+                raise
+            raise EntryMismatchError(exc.message, location=exc.location) from exc
+        if entry.listed is not None:
+            current = self._loader.verify(entry, document)
+        else:
+            current = entry._replace(raw=document.data)
+            if document.fingerprint != entry.fingerprint or not entry.holds(document.data):
+                current = self._loader.judge(document)._replace(raw=document.data)
+                if current.metadata is None or current.metadata.name != metadata.name:
+                    raise SkillNotFoundError(
+                        f"skill {metadata.name!r} changed since the last refresh and no longer "
+                        "loads under that name: refresh the catalog",
+                        location=entry.location,
+                    )
+        if self._cache_size > 0:
+            self._cache[(entry.name, document.fingerprint)] = document.data
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return current
+
+
+def format_available_skills(
+    skills: Iterable[tuple[str, str | None, str | None]],
+    *,
+    note: str | None = None,
+    lines: Sequence[tuple[str, str]] = (),
+    names: Sequence[str] = (),
+) -> str:
+    """The ``<available_skills>`` block of ``(name, description, location)`` triples, escaped.
+
+    With locations this is skills-ref's format; without (``None``), google-adk's. A ``None``
+    description is left out, and a ``note`` comes first. The compact forms of a catalog over
+    its budget follow the entries: ``lines``, ``(name, description)`` written
+    ``name: description`` one per line, then ``names`` on one comma-separated line.
+    """
+    parts = ["<available_skills>"]
+    if note is not None:
+        parts += ["<note>", html.escape(note), "</note>"]
+    for name, description, location in skills:
+        parts += ["<skill>", "<name>", html.escape(name), "</name>"]
+        if description is not None:
+            parts += ["<description>", html.escape(description), "</description>"]
+        if location is not None:
+            parts += ["<location>", html.escape(location), "</location>"]
+        parts.append("</skill>")
+    parts += (html.escape(f"{name}: {text}", quote=False) for name, text in lines)
+    if names:
+        parts.append(html.escape(", ".join(names), quote=False))
+    parts.append("</available_skills>")
+    return "\n".join(parts)
+
+
+@dataclass
+class Verdict:
+    """Every problem of one skill (``skillfs validate``).
+
+    Attributes:
+        name: The name the skill gives itself, which ``list``, ``show`` and ``prompt`` use.
+        folder: The skill's folder (its storage key).
+    """
+
+    name: str
+    folder: str
+    location: str
+    errors: list[SkillProblem] = field(default_factory=list)
+    warnings: list[SkillProblem] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        """True when the skill has no error."""
+        return not self.errors
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping."""
+        return {
+            "name": self.name,
+            "folder": self.folder,
+            "location": self.location,
+            "valid": self.valid,
+            "errors": [problem.to_dict() for problem in self.errors],
+            "warnings": [problem.to_dict() for problem in self.warnings],
+        }
+
+
+def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
+    """One verdict per listed skill, in name order, with every problem found.
+
+    Problems are filed by folder, so two folders claiming one name keep their own verdicts. A
+    skill's own problems come from its entry (a refused skill keeps its advice); problems the
+    catalog adds (failed re-reads, shadowed names) are filed under their skill.
+    """
+    entries = catalog.snapshot.entries
+    verdicts = {
+        folder: Verdict(
+            entry.declared_name, folder, entry.location, list(entry.errors), list(entry.warnings)
+        )
+        for folder, entry in entries.items()
+    }
+    own = {problem for entry in entries.values() for problem in (*entry.errors, *entry.warnings)}
+
+    def verdict_for(problem: SkillProblem) -> Verdict:
+        folder = problem.subject
+        return verdicts.setdefault(folder, Verdict(folder, folder, problem.location or folder))
+
+    for problem in catalog.errors:
+        if problem not in own:
+            verdict_for(problem).errors.append(problem)
+    for problem in catalog.warnings:
+        if problem not in own:
+            verdict_for(problem).warnings.append(problem)
+    return sorted(verdicts.values(), key=lambda verdict: (verdict.name, verdict.folder))

@@ -1,43 +1,48 @@
-"""One catalog entry per skill: parsed and judged once, reused until its fingerprint changes.
+"""One catalog entry per skill: judged once, reused until its fingerprint changes.
 
 Which skills load, as agentskills.io's client-implementation guide asks: one without readable
 frontmatter, without a description, with a name no catalog can serve (not a string, empty, a
 path separator or control character) or over a limit is refused; every other spec violation
-(a name unlike its folder or over 64 characters, unquoted colons YAML refuses, wrong types)
-loads with warnings attached, unless the catalog is strict. A loaded skill is served under its
-frontmatter ``name`` (its folder's when it has none); the folder stays the storage key.
+loads with warnings attached, unless the catalog is strict. Judging never raises: an
+unexpected exception while judging one skill refuses that skill alone with ``LOAD_FAILED``.
 
-Judging never raises: an unexpected exception while judging one skill (a bug, or a backend
-handing back the wrong type) refuses that skill alone with ``LOAD_FAILED``.
-
-A SKILL.md whose fingerprint changed but whose bytes did not (a touched file, an identical
-upload) keeps its entry: the new bytes are compared with the ones held. That costs nothing on a
-cold load, where hashing every file (SHA-256 runs at about 300 MB/s without SHA extensions) would
-cost more than reading it; an entry that drops its bytes keeps their SHA-256 instead
+A SKILL.md whose fingerprint changed but whose bytes did not (a touched file) keeps its entry:
+the new bytes are compared with the ones held, or with their SHA-256 once dropped
 (:func:`entry_digest`). The body stays bytes until a reader asks for it.
+
+Entries known from a listing: a source whose listing carries each skill's whole frontmatter
+(an MCP server's ``skills/list``) gives entries without a read (:func:`listed_entry`, the same
+rules). The SKILL.md is fetched when the skill is first used and checked before anything of it
+is served: the backend checks its bytes against the listed digest, :func:`verified` its
+frontmatter against the listed one, field by field, as JSON (``true`` is not ``1``). On any
+difference the skill is refused with ``ENTRY_MISMATCH``. A backend that lists two skills of one
+name names the second otherwise (``b.pdf``), and the catalog serves it so, with a warning.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from backends.base import SkillDocument
+from backends.base import SkillDocument, SkillRef
 from backends.capabilities import ListedDocument
 from backends.errors import (
     LimitExceededError,
+    SkillNotFoundError,
     StorageError,
     UnsafePathError,
 )
 from backends.limits import Limits
 from skills_core import codes
-from skills_core.errors import SkillParseError
+from skills_core.errors import EntryMismatchError, SkillParseError
 from skills_core.format.fast_path import read_clean_skill
 from skills_core.format.models import FormatLimits, SkillMetadata, SkillProblem
 from skills_core.format.parsing import (
     body_text,
+    frontmatter_json,
     frontmatter_text,
     read_frontmatter,
     split_skill_md,
@@ -73,7 +78,7 @@ class CatalogEntry(NamedTuple):
         withheld: The metadata fields :func:`withhold` reset, with the values the SKILL.md
             gave them, so a later verdict can restore them without reading it again.
         listed: The frontmatter the backend's listing gave, for an entry built from it
-            (:mod:`skills_core.catalog.listed`): its SKILL.md, read on first use, must match
+            (:mod:`skills_core.catalog.entries`): its SKILL.md, read on first use, must match
             it; ``None`` for an entry built from a SKILL.md.
         frontmatter: A loaded skill's frontmatter text when ``raw`` is not held (dropped, or
             restored from the persistent cache): what ``skillfs serve`` publishes it from
@@ -152,7 +157,7 @@ def content_digest(data: bytes) -> bytes:
 
     The digest the MCP skills extension and lock files publish (as ``sha256:`` and hex, see
     :func:`backends.digests.digest_text`), so the persistent cache keeps one hash that serves
-    both (:mod:`skills_core.catalog.cache_link`): a new process publishes it without a read.
+    both (:mod:`skills_core.catalog.cache`): a new process publishes it without a read.
     About 5 µs for a 7 KB file with SHA extensions (as fast as SHA-1), twice that without.
     """
     return hashlib.sha256(data).digest()
@@ -225,10 +230,10 @@ def load_document(
 
 
 def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
-    """Reset the frontmatter fields the backend withholds, with a warning for each one set.
+    """Reset the frontmatter fields the trust policy withholds, with a warning for each one set.
 
     ``withheld`` maps frontmatter keys to the reason (see
-    :class:`backends.capabilities.WithheldFields`): ``allowed-tools`` of a skill served over
+    :class:`skills_core.trust.policy.TrustPolicy`): ``allowed-tools`` of a skill served over
     MCP grants nothing unless the user approved it. An entry withheld before is judged afresh:
     fields no longer withheld get back the values its SKILL.md gave them.
     """
@@ -359,3 +364,109 @@ def _problems(
     name: str, location: str, found: tuple[SkillProblem, ...]
 ) -> tuple[SkillProblem, ...]:
     return tuple(problem.at(name, location) for problem in found) if found else ()
+
+
+_NAMED_FIELDS = 5
+"""Most differing fields a refusal names."""
+_ABSENT = object()
+
+
+def listed_entry(ref: SkillRef, *, strict: bool) -> CatalogEntry:
+    """The entry of a skill whose ref carries its frontmatter, served under the ref's name."""
+    listed = ref.frontmatter
+    assert listed is not None
+    declared = listed.get("name")
+    named = ref._replace(name=declared) if isinstance(declared, str) and declared else ref
+    entry = frontmatter_verdict(named, dict(listed), strict=strict)
+    digest = bytes.fromhex(ref.digest.removeprefix("sha256:")) if ref.digest else b""
+    entry = entry._replace(name=ref.name, listed=listed, digest=digest)
+    metadata = entry.metadata
+    if metadata is None or metadata.name == ref.name:
+        return entry
+    message = f"served as {ref.name!r}: its source lists another skill named {metadata.name!r}"
+    renamed = SkillProblem(ref.name, ref.location, codes.DUPLICATE_NAME, message)
+    return entry._replace(
+        metadata=metadata._replace(name=ref.name), warnings=(*entry.warnings, renamed)
+    )
+
+
+def verified(
+    entry: CatalogEntry,
+    document: SkillDocument,
+    *,
+    limits: Limits,
+    format_limits: FormatLimits,
+) -> CatalogEntry:
+    """``entry`` holding ``document``, its SKILL.md, once its frontmatter is the listed one.
+
+    The backend checked the bytes against the digest and size it listed (a mismatch there is
+    a :class:`~backends.errors.VerificationError`, which the catalog reports the same way).
+
+    Raises:
+        EntryMismatchError: Its frontmatter is not the listed one.
+        SkillNotFoundError: The skill changed since the catalog's last refresh.
+    """
+    listed = entry.listed
+    assert listed is not None
+    if document.fingerprint != entry.fingerprint:
+        raise SkillNotFoundError(
+            f"skill {entry.served_name!r} changed since the last refresh: refresh the catalog",
+            location=entry.location,
+        )
+    try:
+        source = split_skill_md(
+            document.data,
+            location=entry.location,
+            limits=format_limits,
+            max_skill_md_bytes=limits.max_skill_md_bytes,
+        )
+        frontmatter = frontmatter_json(
+            source.frontmatter, location=entry.location, limits=format_limits
+        )
+    except (SkillParseError, LimitExceededError) as exc:
+        raise _mismatch(
+            entry, f"its SKILL.md's frontmatter cannot be read ({exc.message})"
+        ) from exc
+    keys = sorted({*frontmatter, *listed}, key=str)
+    differing = [
+        key
+        for key in keys
+        if _as_json(frontmatter.get(key, _ABSENT)) != _as_json(listed.get(key, _ABSENT))
+    ]
+    if differing:
+        named = ", ".join(map(repr, differing[:_NAMED_FIELDS]))
+        more = len(differing) - _NAMED_FIELDS
+        named += f" and {more} more" if more > 0 else ""
+        raise _mismatch(entry, f"its SKILL.md's frontmatter differs from its entry's in {named}")
+    return entry._replace(raw=document.data, body_start=source.body_start)
+
+
+def refusal(entry: CatalogEntry, error: EntryMismatchError) -> CatalogEntry:
+    """``entry`` refused for ``error``, until its source lists the skill otherwise."""
+    where = error.location or entry.location
+    return refused(
+        entry, SkillProblem(entry.served_name, where, codes.ENTRY_MISMATCH, error.message)
+    )
+
+
+def refused(entry: CatalogEntry, problem: SkillProblem) -> CatalogEntry:
+    """A loaded ``entry`` refused for ``problem`` (its lock's, or its listing's)."""
+    return entry._replace(
+        metadata=None,
+        raw=b"",
+        errors=(problem,),
+        warnings=(),
+        frontmatter_name=entry.served_name,
+        withheld=(),
+    )
+
+
+def _mismatch(entry: CatalogEntry, why: str) -> EntryMismatchError:
+    return EntryMismatchError(
+        f"refused: {why} (changed since listed, or tampered with)", location=entry.location
+    )
+
+
+def _as_json(value: Any) -> str | None:
+    """A value as canonical JSON text, so ``true`` and ``1`` differ; ``None`` when absent."""
+    return None if value is _ABSENT else json.dumps(value, sort_keys=True)

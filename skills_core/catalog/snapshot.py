@@ -1,10 +1,9 @@
-"""An immutable view of a catalog at one moment; a refresh swaps in a new one atomically.
+"""Snapshots of a catalog, and the report of what a refresh changed.
 
-A first load builds a snapshot from every entry (:meth:`CatalogSnapshot.build`). Later
-refreshes hand over only what changed (:meth:`CatalogSnapshot.updated`): the new snapshot
-copies the old one's mappings (a copy in C, not a loop in Python) and places only the changed
-entries, plus the other claimants of any name they claim, so an edit to one skill among 100,000
-costs about what a no-change refresh does.
+A snapshot is immutable; a refresh swaps in a new one in one assignment. A first load builds
+it from every entry (:meth:`CatalogSnapshot.build`); later refreshes place only the changed
+entries, plus the other claimants of any name they claim (:meth:`CatalogSnapshot.updated`), so
+an edit to one skill among 100,000 costs about what a no-change refresh does.
 
 Two skills claiming one name: the first by folder is served and the others are refused with
 ``DUPLICATE_NAME``; when the one served goes, the next by folder takes its place.
@@ -15,10 +14,12 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, TypedDict, TypeVar
 
 from backends.base import SkillRef
 from backends.capabilities import ListedDocument
+from backends.errors import SkillfsError, StorageError
 from skills_core import codes
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.format.models import SkillMetadata, SkillProblem
@@ -273,3 +274,122 @@ def shadowing_of(listing: Sequence[ListedDocument]) -> Shadowing:
 
 
 EMPTY_SNAPSHOT = CatalogSnapshot.build({})
+
+
+@dataclass(frozen=True, slots=True)
+class ReloadReport:
+    """What a refresh changed. Name sets cover loaded skills only; refused ones are in errors.
+
+    Attributes:
+        added: Skills that are loaded now and were not before.
+        changed: Loaded before and after, with different SKILL.md content.
+        removed: Loaded before, gone or refused now.
+        unchanged: Loaded before and after with the same content.
+        errors: Every skill refused in the current catalog, plus failures of this refresh.
+        warnings: Every warning about the loaded skills.
+        fetched: How many SKILL.md files this refresh read from the backend.
+        bytes_read: How many bytes of SKILL.md those were.
+        reads: Backend reads made: the listing, plus one per SKILL.md read after it. Not
+            network requests: a backend may serve a read from what its listing fetched.
+        failure: Why the listing failed, when it did; the catalog then kept its last snapshot.
+            In a watch, also why its change events stopped (``WATCH_INTERRUPTED``), on the
+            report of the refresh that followed.
+        cause: The exception that failed the listing (or stopped the events).
+    """
+
+    added: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    unchanged: tuple[str, ...] = ()
+    errors: tuple[SkillProblem, ...] = ()
+    warnings: tuple[SkillProblem, ...] = ()
+    fetched: int = 0
+    bytes_read: int = field(default=0, compare=False)  # costs, not verdicts: a one-pass
+    reads: int = field(default=0, compare=False)  # first load makes fewer reads
+    failure: SkillProblem | None = None
+    cause: Exception | None = field(default=None, compare=False, repr=False)
+
+    def raise_for_failure(self) -> None:
+        """Raise the failed listing's own error, which names its cause in one line.
+
+        Raises:
+            SkillfsError: The listing's error, or a :class:`StorageError` wrapping a foreign one.
+        """
+        if self.failure is None:
+            return
+        if isinstance(self.cause, SkillfsError):
+            raise self.cause
+        message = f"cannot list skills: {self.cause}" if self.cause else self.failure.message
+        raise StorageError(message, location=self.failure.location) from self.cause
+
+    @property
+    def ok(self) -> bool:
+        """True when the listing succeeded (individual skills may still have errors)."""
+        return self.failure is None
+
+    @property
+    def has_changes(self) -> bool:
+        """True when any skill was added, changed or removed."""
+        return bool(self.added or self.changed or self.removed)
+
+    def telemetry(self) -> dict[str, int]:
+        """Span attributes: ``skillfs.refresh.<field>`` counts and totals."""
+        counts = {
+            field: len(getattr(self, field))
+            for field in ("added", "changed", "removed", "unchanged", "errors", "warnings")
+        }
+        totals = {"fetched": self.fetched, "bytes": self.bytes_read, "reads": self.reads}
+        return {f"skillfs.refresh.{key}": value for key, value in (counts | totals).items()}
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping."""
+        return {
+            "ok": self.ok,
+            "added": list(self.added),
+            "changed": list(self.changed),
+            "removed": list(self.removed),
+            "unchanged": len(self.unchanged),
+            "fetched": self.fetched,
+            "bytes_read": self.bytes_read,
+            "reads": self.reads,
+            "errors": [problem.to_dict() for problem in self.errors],
+            "warnings": [problem.to_dict() for problem in self.warnings],
+            "failure": self.failure.to_dict() if self.failure else None,
+        }
+
+
+class Reads(TypedDict):
+    """What one refresh read: the report's ``fetched``, ``bytes_read`` and ``reads``."""
+
+    fetched: int
+    bytes_read: int
+    reads: int
+
+
+def compare(
+    old: CatalogSnapshot, new: CatalogSnapshot, changes: Changes, reads: Reads
+) -> ReloadReport:
+    """Name what a refresh changed, among the names ``changes`` could have moved."""
+    names = old.affected_names(changes)
+    before, after = old.loaded, new.loaded
+    added = sorted(name for name in names if name in after and name not in before)
+    removed = sorted(name for name in names if name in before and name not in after)
+    changed = sorted(
+        name
+        for name in names
+        if name in before and name in after and _differs(before[name], after[name])
+    )
+    moved = {*added, *changed}
+    return ReloadReport(
+        added=tuple(added),
+        changed=tuple(changed),
+        removed=tuple(removed),
+        unchanged=tuple(itertools.filterfalse(moved.__contains__, new.names)),
+        errors=new.errors,
+        warnings=new.warnings,
+        **reads,
+    )
+
+
+def _differs(before: CatalogEntry, after: CatalogEntry) -> bool:
+    return before is not after and not before.same_content(after)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Coroutine, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, TypeVarTuple, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, TypeVarTuple, runtime_checkable
 
 from backends.base import Backend
 from backends.errors import SkillfsError, SkillNotFoundError, StorageError, UnsupportedSourceError
@@ -31,11 +31,14 @@ from backends.local import LocalBackend, open_skill_folder
 from backends.opener import backend_factory, open_backend
 from backends.paths import skill_md_name
 from backends.remote.urls import WEB, protocol_of
-from skills_core.catalog.cache_store import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.loading import Progress
 from skills_core.cli.app import SOURCE_RULE
 from skills_core.cli.output import print_message, print_problems
+from skills_core.trust.policy import TrustPolicy
+
+if TYPE_CHECKING:
+    from skills_core.trust.signing import TrustedKey
 
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
@@ -161,27 +164,19 @@ def open_source(url: str | None) -> Backend:
     return open_skill_folder(folder) or backend
 
 
-def open_trusted(url: str | None, trust: Sequence[Path], *, cache: bool) -> Backend:
-    """The published index at ``url``, served only when signed by a key in the files ``trust``.
-
-    The sequences it accepts are remembered in the catalog cache folder unless ``cache`` is
-    false (then only while the command runs).
+def open_trusted(url: str | None) -> Backend:
+    """The published index at ``url``, for a catalog that trusts keys (``--trust``).
 
     Raises:
         UnsupportedSourceError: The source is no published index (nor a folder or bucket
             that may hold one).
-        StorageError: A key file cannot be read.
-        SignatureError: A key file holds no Ed25519 public key.
     """
     from backends.fsspec_backend import FsspecBackend
     from backends.index.http import HttpIndexBackend
-    from backends.index.signing import public_key, read_key_file
 
-    keys = [public_key(read_key_file(path), location=str(path)) for path in trust]
-    sequences = CatalogCache() if cache else None
     scheme = None if url is None else "memory" if url.startswith("memory:") else protocol_of(url)
     if scheme in WEB:
-        return HttpIndexBackend(str(url), trusted_keys=keys, sequences=sequences)
+        return HttpIndexBackend(str(url))
     if url is None or (scheme != "file" and backend_factory(str(scheme)) is not None):
         raise UnsupportedSourceError(
             "--trust verifies a published index (an http(s) site, or a folder or bucket "
@@ -190,7 +185,19 @@ def open_trusted(url: str | None, trust: Sequence[Path], *, cache: bool) -> Back
         )
     if scheme == "file" and "::" not in url:
         url = Path(url.removeprefix("file://")).absolute().as_uri()
-    return FsspecBackend(url, trusted_keys=keys, sequences=sequences)
+    return FsspecBackend(url)
+
+
+def trusted_keys(files: Sequence[Path]) -> list[TrustedKey]:
+    """The public keys in the key files ``--trust`` names.
+
+    Raises:
+        StorageError: A key file cannot be read.
+        SignatureError: A key file holds no Ed25519 public key.
+    """
+    from skills_core.trust.signing import public_key, read_key_file
+
+    return [public_key(read_key_file(path), location=str(path)) for path in files]
 
 
 def add_cache_flag(parser: argparse.ArgumentParser) -> None:
@@ -218,14 +225,19 @@ async def load_catalog(
     strict: bool = False,
     cache: bool,
     lock: str | None = None,
+    keys: Sequence[TrustedKey] = (),
     progress: Progress | None = None,
 ) -> SkillCatalog:
     """A catalog of ``source`` after one refresh (``progress`` hears the SKILL.md files read).
 
+    It trusts the ``lock`` file and the ``keys`` (a signed index's sequences are remembered in
+    the catalog cache, or only while the command runs without it).
+
     Raises:
         SkillfsError: The source (or the ``lock`` file) could not be read.
     """
-    catalog = SkillCatalog(source, strict=strict, cache=cache, lock=lock)
+    trust = TrustPolicy(lock=lock, keys=keys)
+    catalog = SkillCatalog(source, strict=strict, cache=cache, trust=trust)
     (await catalog.refresh(progress=progress)).raise_for_failure()
     return catalog
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from skills_core.catalog.prompt import format_available_skills
+from skills_core.catalog.catalog import format_available_skills
 from skills_core.context.selection import TagFilter, skill_tags
 from skills_core.format.models import SkillMetadata
 from skills_core.tool_table import DEFAULT_NAMES, LOAD_SKILL, SEARCH_SKILLS, ToolNames

@@ -25,7 +25,7 @@ from contextvars import ContextVar
 from typing import Generic, NamedTuple, TypeVar
 
 from backends.errors import StorageError
-from skills_core.catalog.cache_codec import collector_paused
+from skills_core.catalog.cache import collector_paused
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
 from skills_core.catalog.snapshot import CatalogSnapshot

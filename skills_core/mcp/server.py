@@ -73,8 +73,8 @@ from backends.mcp.extension import (
     resource_uri,
 )
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.report import ReloadReport
-from skills_core.catalog.watch import refresh_triggers
+from skills_core.catalog.loading import refresh_triggers
+from skills_core.catalog.snapshot import ReloadReport
 from skills_core.context.budget import ListingPolicy, ShownOrder, visible_names
 from skills_core.mcp.manifest import LEFT_OUT_META, Manifests, Published, skill_root
 from skills_core.tool_table import skill_name_enum

@@ -21,7 +21,6 @@ from typing import Any, Protocol, runtime_checkable
 
 from backends.errors import echoed
 from backends.limits import KIB, MIB
-from skills_core.catalog.approvals import ApprovalStore
 from skills_core.tools.runners.command import ProcessOutcome
 
 DEFAULT_INTERPRETERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -81,7 +80,8 @@ class ScriptPolicy:
         env: Extra variables set for every run (they win over the host's).
         max_output_bytes: Bytes of stdout, and of stderr, returned to the model.
         max_workspace_bytes: Largest total size of a remote skill copied to run locally.
-        confirm: Ask the user to confirm each run (adapters with a confirmation flow).
+        confirm: Ask the user to confirm each run (adapters with a confirmation flow); a run
+            of content the catalog's trust ``approvals`` hold runs without asking.
         max_processes: Most processes one run may have at once (``None``: no limit of ours).
         max_scratch_bytes: In the sandbox, the size of each of its two writable tmpfs mounts,
             ``/tmp`` (the scratch folder) and ``/dev/shm``, held in memory; for the process
@@ -93,10 +93,6 @@ class ScriptPolicy:
             the system (the data they work on); other runners can read them anyway.
         runner: What runs scripts and isolates them; ``None``: the bubblewrap sandbox where it
             works (Linux with ``bwrap``), else the process runner, with a warning.
-        approvals: The user's approvals: scripts of skills whose source grants none (a cloned
-            project's) run once their content is approved there; with ``confirm``, an
-            approved content runs without asking and a confirmation is recorded. ``None``:
-            such scripts never run, and ``confirm`` asks every time.
         code_tools: Names of the agent's own tools that run code (a ``bash`` or ``run_python``
             tool): once the model was shown a skill whose scripts need approval (served over
             MCP, a cloned project's), a call of one is refused until the user approves that
@@ -117,7 +113,6 @@ class ScriptPolicy:
     network: bool = False
     readable: tuple[str, ...] = ()
     runner: ScriptRunner | None = None
-    approvals: ApprovalStore | None = None
     code_tools: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:

@@ -1,19 +1,16 @@
 """ScriptApprovals: whether a skill's scripts may run as far as trust goes, and recording a yes.
 
-A skill whose source withholds ``scripts`` (a cloned project's skills, see
-:class:`backends.untrusted.UntrustedFolder`) runs none until the user approved its content in
-the policy's :class:`~skills_core.catalog.approvals.ApprovalStore` (``skillfs approve [URL]
-NAME --scripts``, or a confirmation in an adapter with a confirmation flow). Such a skill runs
-from a private copy made for the run (:class:`~skills_core.tools.workspace.Workspaces`), and
-the digest checked is the copy's: what runs is the content approved, even if a file of the
-source is swapped between the check and the run. Each check reads the store again (approvals
-given or revoked by other processes count).
+A skill whose source withholds ``scripts`` (an MCP server's, a cloned project's: see
+:mod:`skills_core.trust.policy`) runs none until the user approved its content in the catalog's
+:class:`~skills_core.trust.policy.TrustPolicy` ``approvals`` (``skillfs approve [URL] NAME
+--scripts``, or a confirmation in an adapter with a confirmation flow). Such a skill runs from a
+private copy made for the run (:class:`~skills_core.tools.workspace.Workspaces`), and the digest
+checked is the copy's: what runs is the content approved. Each check reads the store again.
 
-Skills served over MCP withhold ``scripts`` too (:class:`backends.mcp.backend.McpSkillsBackend`):
-they run the same way, each approval bound to its skill as well as its content. A skill that
-sits in no folder on this machine is approved at its location (an MCP skill's server label and
-URI, ``mcp[team]:skill://pdf/SKILL.md``), which the approval records as its source, and an
-approval of the same content elsewhere does not count for it (:func:`approval_source`).
+A skill that sits in no folder on this machine is approved at its location (an MCP skill's
+server label and URI, ``mcp[team]:skill://pdf/SKILL.md``), which the approval records as its
+source, and an approval of the same content elsewhere does not count for it
+(:func:`approval_source`).
 """
 
 from __future__ import annotations
@@ -22,24 +19,21 @@ import asyncio
 import os
 import shlex
 
-from backends.capabilities import local_folder, withheld_fields_of
+from backends.capabilities import local_folder, provenance_of
 from backends.digests import skill_digest
-from skills_core.catalog.approvals import ApprovalStore
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import SCRIPT_NOT_APPROVED
 from skills_core.tools.results import ToolResult, tool_error
-
-SCRIPTS = "scripts"
-"""The withheld field that says a skill's source grants it no scripts."""
+from skills_core.trust.policy import SCRIPTS, withheld_fields
 
 
 class ScriptApprovals:
-    """Trust in one catalog's scripts, kept in ``store`` (``None``: nothing is approved)."""
+    """Trust in one catalog's scripts, kept in its trust policy's ``approvals`` (if any)."""
 
-    def __init__(self, catalog: SkillCatalog, store: ApprovalStore | None) -> None:
+    def __init__(self, catalog: SkillCatalog) -> None:
         self._catalog = catalog
-        self._store = store
-        self._withheld_of = withheld_fields_of(catalog.backend)
+        self._store = catalog.trust.approvals
+        self._provenance = provenance_of(catalog.backend)
 
     @property
     def kept(self) -> bool:
@@ -49,7 +43,7 @@ class ScriptApprovals:
     @property
     def gating(self) -> bool:
         """Whether the catalog's source may withhold scripts (MCP, a cloned project's skills)."""
-        return self._withheld_of is not None
+        return self._provenance is not None
 
     def gated(self, skill_name: str) -> bool:
         """Whether the skill's scripts run only once the user approved the content that runs."""
@@ -95,8 +89,10 @@ class ScriptApprovals:
             )
 
     def _reason(self, skill_name: str) -> str | None:
-        ask = self._withheld_of
-        return ask(self._catalog.folder(skill_name)).get(SCRIPTS) if ask is not None else None
+        if self._provenance is None:
+            return None
+        provenance = self._provenance(self._catalog.folder(skill_name))
+        return withheld_fields(provenance, frozenset()).get(SCRIPTS)
 
     async def granted(self, skill_name: str, digest: str) -> bool:
         """Whether the user approved running the scripts of content ``digest`` of the skill."""

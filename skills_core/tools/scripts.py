@@ -103,7 +103,7 @@ class ScriptTool:
         self._policy = policy
         self._workspaces = Workspaces(catalog)
         self._runner: ScriptRunner | None = policy.runner if policy else None
-        self.approvals = ScriptApprovals(catalog, policy.approvals if policy else None)
+        self.approvals = ScriptApprovals(catalog)
 
     async def run(self, skill_name: Any, file_path: Any, args: Any) -> ToolResult:
         """Run one script; see :meth:`SkillTools.run_skill_script`."""

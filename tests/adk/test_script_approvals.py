@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from google.adk.agents import LlmAgent
 from google.adk.events import Event
 
+from backends.capabilities import PROJECT, Provenance
 from backends.digests import skill_digest
 from backends.local import LocalBackend
 from backends.scopes import project_backend
 from backends.testing import BackendHarness
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog, TrustPolicy, codes
 from skills_core.adk import SkillsToolset
-from skills_core.catalog.approvals import ApprovalStore
 from skills_core.tools import ScriptPolicy
+from skills_core.trust.approvals import ApprovalStore
 from tests.adk.scripted import Conversation, ScriptedLlm, call, calls, responses, say
 from tests.adk.skills import FILL_PY, TREE
 from tests.adk.test_scripts_agent import CONFIRMATION, confirmation_reply
@@ -34,8 +35,8 @@ async def store(tmp_path: Path) -> ApprovalStore:
 @pytest.fixture
 async def asking(harness: BackendHarness, store: ApprovalStore) -> AsyncIterator[SkillsToolset]:
     """The harness's skills, each run confirmed by the user and the confirmation kept."""
-    catalog = SkillCatalog(await harness.make_backend(TREE))
-    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True, approvals=store))
+    catalog = SkillCatalog(await harness.make_backend(TREE), trust=TrustPolicy(approvals=store))
+    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True))
     yield toolset
     await toolset.close()
 
@@ -70,8 +71,8 @@ async def test_a_confirmation_is_remembered_until_the_script_changes(
     harness: BackendHarness, store: ApprovalStore
 ) -> None:
     backend = await harness.make_backend(TREE)
-    catalog = SkillCatalog(backend)
-    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True, approvals=store))
+    catalog = SkillCatalog(backend, trust=TrustPolicy(approvals=store))
+    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True))
     model = ScriptedLlm(steps=[RUN, say("filled"), RUN, say("again"), RUN, say("changed")])
     chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
 
@@ -110,16 +111,16 @@ async def test_a_project_skill_runs_once_the_user_confirms_it(
 ) -> None:
     project_skills(tmp_path)
     backend = await project_backend(tmp_path / "repo", home=tmp_path / "home")
-    catalog = SkillCatalog(backend)
+    catalog = SkillCatalog(backend, trust=TrustPolicy(approvals=store))
 
-    plain = SkillsToolset(catalog, scripts=ScriptPolicy(approvals=store))
+    plain = SkillsToolset(catalog, scripts=ScriptPolicy())
     refused = await Conversation(
         LlmAgent(name="assistant", model=ScriptedLlm(steps=[RUN, say("no")]), tools=[plain])
     ).send("fill it")
     result = dict(responses(refused))["run_skill_script"]
     assert result["error_code"] == codes.SCRIPT_NOT_APPROVED
 
-    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True, approvals=store))
+    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True))
     model = ScriptedLlm(steps=[RUN, say("filled"), RUN, say("again")])
     chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
     request_id = asked(await chat.send("fill it"))
@@ -139,8 +140,9 @@ async def test_a_confirmation_approves_the_content_the_user_was_asked_about(
     """A script swapped while the question waits is neither approved nor run by the yes."""
     root = project_skills(tmp_path)
     asked_about = await skill_digest(LocalBackend(root), "pdf")
-    catalog = SkillCatalog(await project_backend(tmp_path / "repo", home=tmp_path / "home"))
-    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True, approvals=store))
+    backend = await project_backend(tmp_path / "repo", home=tmp_path / "home")
+    catalog = SkillCatalog(backend, trust=TrustPolicy(approvals=store))
+    toolset = SkillsToolset(catalog, scripts=ScriptPolicy(confirm=True))
     model = ScriptedLlm(steps=[RUN, say("done")])
     chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
     request_id = asked(await chat.send("fill it"))
@@ -190,10 +192,13 @@ async def test_a_question_answered_after_its_content_was_approved_leaves_nothing
 
 
 class ProjectMemory(CountingMemoryBackend):
-    """Counts reads; grants no skill its scripts until the user approves (as a project)."""
+    """Counts reads; grants no skill its scripts until the user approves (as a project).
 
-    def withheld_fields(self, name: str) -> Mapping[str, str]:
-        return {"scripts": "project skills grant nothing until the user approves them"}
+    It knows each skill's content digest without a read (as an MCP entry lists it).
+    """
+
+    def provenance(self, name: str) -> Provenance:
+        return Provenance(PROJECT, "sha256:" + "0" * 64)
 
 
 async def test_a_confirmed_run_reads_the_skill_once_for_the_question_and_once_to_run(
@@ -203,7 +208,8 @@ async def test_a_confirmed_run_reads_the_skill_once_for_the_question_and_once_to
     pdf = {path.removeprefix("pdf/"): data for path, data in TREE.items() if path[:4] == "pdf/"}
     backend = ProjectMemory({"pdf": pdf})
     toolset = SkillsToolset(
-        SkillCatalog(backend), scripts=ScriptPolicy(confirm=True, approvals=store)
+        SkillCatalog(backend, trust=TrustPolicy(approvals=store)),
+        scripts=ScriptPolicy(confirm=True),
     )
     chat = Conversation(
         LlmAgent(name="assistant", model=ScriptedLlm(steps=[RUN, say("done")]), tools=[toolset])

@@ -15,7 +15,8 @@ from backends import MemoryBackend, UnsupportedSourceError
 from backends.digests import digest_of
 from backends.testing import skill_md
 from skills_core.adk import SkillsToolset, with_skills
-from skills_core.catalog.lock import LockedSkill, SkillLock
+from skills_core.trust.lock import LockedSkill, SkillLock
+from skills_core.trust.policy import TrustPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.remote.connections import connections
 from tests.remote.harnesses import S3Harness
@@ -156,7 +157,9 @@ async def test_a_lock_file_limits_what_the_agent_is_shown(tmp_path: Path) -> Non
     await asyncio.to_thread(lock.write, path)
     steps = [call("list_skills"), call("load_skill", skill_name="other"), say("ok")]
     model = ScriptedLlm(steps=steps)
-    agent = with_skills(LlmAgent(name="a", model=model, instruction="Help."), memory, lock=path)
+    agent = with_skills(
+        LlmAgent(name="a", model=model, instruction="Help."), memory, trust=TrustPolicy(lock=path)
+    )
     chat = Conversation(agent)
     events = await chat.send("what can you do?")
     await chat.close()

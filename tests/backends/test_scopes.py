@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from backends.limits import DEFAULT_LIMITS
 from backends.scopes import project_backend
 from backends.testing import skill_md
 from backends.untrusted import UntrustedFolder
-from skills_core import SkillCatalog, codes
+from skills_core import ApprovalStore, SkillCatalog, TrustPolicy, codes
 from tests.collections.shapes import uipath
 
 
@@ -96,20 +98,25 @@ async def test_project_skills_grant_no_tools_by_default(granting: tuple[Path, Pa
     assert catalog.metadata("notes").allowed_tools == ("Read",)  # the user's own
 
 
+@pytest.fixture
+def store(tmp_path: Path) -> ApprovalStore:
+    return ApprovalStore(tmp_path / "cache")
+
+
 async def test_an_approved_or_trusted_project_grants_its_tools(
-    granting: tuple[Path, Path],
+    granting: tuple[Path, Path], store: ApprovalStore
 ) -> None:
     project, home = granting
-    approvals: dict[str, frozenset[str]] = {}
-    backend = await project_backend(project, home=home, approved=lambda d: approvals.get(d, ()))
-    catalog = SkillCatalog(backend)
+    backend = await project_backend(project, home=home)
+    catalog = SkillCatalog(backend, trust=TrustPolicy(approvals=store))
     await catalog.refresh()
     assert catalog.metadata("deploy").allowed_tools == ()
     digest = await skill_digest(LocalBackend(project / ".agents" / "skills"), "deploy")
-    approvals[digest] = frozenset({"scripts"})
+    approve = functools.partial(store.approve, digest, name="deploy", source=str(project))
+    await asyncio.to_thread(approve, scripts=True)
     await catalog.refresh()
     assert catalog.metadata("deploy").allowed_tools == ()  # scripts only
-    approvals[digest] = frozenset({"allowed-tools"})
+    await asyncio.to_thread(approve, tools=True)
     await catalog.refresh()
     assert catalog.metadata("deploy").allowed_tools == ("Bash", "Read")
     (project / ".agents" / "skills" / "deploy" / "notes.md").write_text("changed\n")
@@ -158,15 +165,18 @@ class CountingFolder(UntrustedFolder):
         return await super().read(name, path, max_bytes=max_bytes)
 
 
-async def test_a_listing_reads_only_the_skills_whose_files_changed(tmp_path: Path) -> None:
+async def test_a_listing_reads_only_the_skills_whose_files_changed(
+    tmp_path: Path, store: ApprovalStore
+) -> None:
     for name in ("deploy", "review"):
-        put(tmp_path, name, f"{name.title()}s things.")
-        (tmp_path / name / "notes.md").write_text("notes\n")
-    folder = CountingFolder(tmp_path, approved=lambda digest: ())
-    await folder.list()
+        put(tmp_path / "skills", name, f"{name.title()}s things.")
+        (tmp_path / "skills" / name / "notes.md").write_text("notes\n")
+    folder = CountingFolder(tmp_path / "skills")
+    catalog = SkillCatalog(folder, trust=TrustPolicy(approvals=store))
+    await catalog.refresh()
     assert folder.reads == 4  # two files of each skill, to learn its digest
-    await folder.list()
+    await catalog.refresh()
     assert folder.reads == 4  # nothing changed: nothing read
-    (tmp_path / "review" / "notes.md").write_text("longer notes\n")
-    await folder.list()
+    (tmp_path / "skills" / "review" / "notes.md").write_text("longer notes\n")
+    await catalog.refresh()
     assert folder.reads == 6  # the changed skill's two files

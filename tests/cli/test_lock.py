@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from backends.digests import digest_of
-from skills_core.catalog.lock import SkillLock
 from skills_core.errors import LockFileError
+from skills_core.trust.lock import SkillLock
 from tests.cli.conftest import GOOD, RunCli, skill_md
 
 

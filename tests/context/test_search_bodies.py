@@ -17,7 +17,7 @@ import pytest
 from backends import LocalBackend, MemoryBackend, SkillDocument
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from skills_core.context import SelectionPolicy, search_index, select_skills
 from skills_core.context.derived import BodiesNotRead
 from skills_core.context.search import run_selection

@@ -17,8 +17,7 @@ import pytest
 from backends import Limits, LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import FormatLimits, SkillCatalog
-from skills_core.catalog.cache_codec import encode
-from skills_core.catalog.cache_store import FILE_NAME, CatalogCache
+from skills_core.catalog.cache import FILE_NAME, CatalogCache, encode
 from tests.support.files import files_of
 from tests.support.processes import run_python
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import marshal
 import os
 import pickle
 import sqlite3
@@ -23,9 +22,7 @@ import pytest
 from backends import LocalBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.catalog.cache_codec import decode, framed
-from skills_core.catalog.cache_store import FILE_NAME, CatalogCache
-from skills_core.format.models import SkillMetadata
+from skills_core.catalog.cache import FILE_NAME, CatalogCache, decode, framed
 
 SKILLS = 12
 ROOT = Path(__file__).parents[2]
@@ -34,7 +31,7 @@ REFRESH = """
 import asyncio, json, sys
 from backends import LocalBackend
 from skills_core import SkillCatalog
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 
 async def main():
     catalog = SkillCatalog(LocalBackend(sys.argv[1]), cache=CatalogCache(sys.argv[2]))
@@ -249,15 +246,8 @@ def test_a_full_disk_degrades_to_no_cache(folder: Path, cache_folder: Path) -> N
 
 def test_a_planted_column_with_a_valid_checksum_runs_nothing(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
-    planted = ("pickle", pickle.dumps([_Run(f"touch {marker}")]))
-    columns = (
-        {"name": ("marshal", ["one"])},
-        ("marshal", [True]),
-        dict.fromkeys(SkillMetadata._fields, planted),
-        ("same", ()),
-    )
-    payload = marshal.dumps(columns)
-    data = framed(payload)
+    columns = ({"name": ["one"]}, [True], {"name": [_Run(f"touch {marker}")]}, [()])
+    data = framed(pickle.dumps(columns))
     with pytest.raises(ValueError, match="is not part of a catalog entry"):
         decode(data)
     assert not marker.exists()

@@ -19,7 +19,8 @@ from backends import LocalBackend
 from backends.digests import INLINE_HASH_BYTES, digest_of, digest_off_loop, skill_digest
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.catalog.lock_build import lock_of
+from skills_core.trust.lock import lock_of
+from skills_core.trust.policy import TrustPolicy
 
 BIG = b"x" * (4 * INLINE_HASH_BYTES)
 
@@ -51,7 +52,7 @@ def skills(tmp_path: Path) -> Path:
 async def read_locked(skills: Path) -> list[int]:
     unlocked = SkillCatalog(LocalBackend(skills))
     await unlocked.refresh()
-    catalog = SkillCatalog(LocalBackend(skills), lock=await lock_of(unlocked))
+    catalog = SkillCatalog(LocalBackend(skills), trust=TrustPolicy(lock=await lock_of(unlocked)))
     await catalog.refresh()
     with hashed_on_this_thread() as sizes:
         assert await catalog.read_resource("big", "assets/data.bin") == BIG

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from backends import MemoryBackend, SkillNotFoundError
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes
-from skills_core.catalog.report import ReloadReport
-from skills_core.catalog.snapshot import CatalogSnapshot
+from skills_core.catalog.snapshot import CatalogSnapshot, ReloadReport
 from tests.backends.harnesses import LocalHarness
 
 SKILLS = 200

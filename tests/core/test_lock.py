@@ -14,16 +14,17 @@ from backends import LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import LockFileError, SkillCatalog, SkillLock, codes, lock_of
 from skills_core.bundle.writer import write_bundle
-from skills_core.catalog.lock import LockedSkill
 from skills_core.context.search import search_index
 from skills_core.errors import InvalidSkillsError
+from skills_core.trust.lock import LockedSkill
+from skills_core.trust.policy import TrustPolicy
 
 
 async def test_a_catalog_keeping_metadata_only_refuses_a_changed_skill() -> None:
     backend = MemoryBackend({"pdf": {"SKILL.md": skill_md("pdf")}})
     plain = SkillCatalog(backend)
     await plain.refresh()
-    catalog = SkillCatalog(backend, keep_bodies=False, lock=await lock_of(plain))
+    catalog = SkillCatalog(backend, keep_bodies=False, trust=TrustPolicy(lock=await lock_of(plain)))
     await catalog.refresh()
     assert "pdf" in catalog
     backend.put("pdf", {"SKILL.md": skill_md("pdf", "Changed.")})
@@ -35,7 +36,9 @@ async def test_a_catalog_keeping_metadata_only_refuses_a_changed_skill() -> None
 
 
 async def test_an_unreadable_lock_file_serves_nothing() -> None:
-    catalog = SkillCatalog(MemoryBackend({"pdf": {"SKILL.md": skill_md("pdf")}}), lock="nowhere")
+    catalog = SkillCatalog(
+        MemoryBackend({"pdf": {"SKILL.md": skill_md("pdf")}}), trust=TrustPolicy(lock="nowhere")
+    )
     report = await catalog.refresh()
     assert report.failure is not None
     assert "cannot read the lock" in report.failure.message
@@ -82,7 +85,7 @@ async def test_a_locked_skill_in_a_renamed_folder_is_served_not_reported_gone(
     (tmp_path / "pdf" / "SKILL.md").write_bytes(skill_md("pdf"))
     lock = await lock_of(await refreshed(SkillCatalog(LocalBackend(tmp_path))))
     (tmp_path / "pdf").rename(tmp_path / "pdf-v2")
-    catalog = await refreshed(SkillCatalog(LocalBackend(tmp_path), lock=lock))
+    catalog = await refreshed(SkillCatalog(LocalBackend(tmp_path), trust=TrustPolicy(lock=lock)))
     assert [meta.name for meta in catalog.list()] == ["pdf"]
     assert [p.code for p in catalog.errors] == []
     (tmp_path / "pdf-v2" / "SKILL.md").unlink()
@@ -101,9 +104,11 @@ async def test_write_bundle_packs_only_what_its_lock_pins(tmp_path: Path) -> Non
     lock = await lock_of(await refreshed(SkillCatalog(backend)))
     backend.put("extra", {"SKILL.md": skill_md("extra")})
     with pytest.raises(InvalidSkillsError) as refused:
-        await write_bundle(backend, tmp_path / "all.zip", lock=lock)
+        await write_bundle(backend, tmp_path / "all.zip", trust=TrustPolicy(lock=lock))
     assert [(p.name, p.code) for p in refused.value.problems] == [("extra", codes.NOT_LOCKED)]
-    bundle = await write_bundle(backend, tmp_path / "locked.zip", lock=lock, skip_invalid=True)
+    bundle = await write_bundle(
+        backend, tmp_path / "locked.zip", trust=TrustPolicy(lock=lock), skip_invalid=True
+    )
     assert bundle.skills == ("pdf",)
 
 
@@ -111,7 +116,7 @@ async def test_search_indexes_no_body_that_differs_from_the_lock() -> None:
     """A catalog holding no bodies reads them for search: a changed one is left out."""
     backend = MemoryBackend({"pdf": {"SKILL.md": skill_md("pdf")}})
     lock = await lock_of(await refreshed(SkillCatalog(backend)))
-    catalog = SkillCatalog(backend, keep_bodies=False, lock=lock)
+    catalog = SkillCatalog(backend, keep_bodies=False, trust=TrustPolicy(lock=lock))
     await catalog.refresh()
     changed = skill_md("pdf") + b"\nAlso rotates zebraquux pages.\n"
     backend.put("pdf", {"SKILL.md": changed})  # no refresh: the search reads it

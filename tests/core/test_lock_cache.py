@@ -14,9 +14,10 @@ import pytest
 from backends import LocalBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog, codes, lock_of
-from skills_core.catalog.cache_store import CatalogCache
-from skills_core.catalog.lock import SkillLock
+from skills_core.catalog.cache import CatalogCache
 from skills_core.errors import LockMismatchError
+from skills_core.trust.lock import SkillLock
+from skills_core.trust.policy import TrustPolicy
 
 NAMES = ("alpha", "beta", "gamma")
 
@@ -46,7 +47,7 @@ def cache(tmp_path: Path) -> CatalogCache:
 
 
 async def started(folder: Path, cache: CatalogCache, lock: Path | SkillLock) -> SkillCatalog:
-    catalog = SkillCatalog(LocalBackend(folder), cache=cache, lock=lock)
+    catalog = SkillCatalog(LocalBackend(folder), cache=cache, trust=TrustPolicy(lock=lock))
     (await catalog.refresh()).raise_for_failure()
     return catalog
 
@@ -54,10 +55,10 @@ async def started(folder: Path, cache: CatalogCache, lock: Path | SkillLock) -> 
 async def test_a_restart_with_the_same_lock_reads_no_skill_md(
     folder: Path, cache: CatalogCache, lock_file: Path
 ) -> None:
-    first = SkillCatalog(LocalBackend(folder), cache=cache, lock=lock_file)
+    first = SkillCatalog(LocalBackend(folder), cache=cache, trust=TrustPolicy(lock=lock_file))
     assert (await first.refresh()).fetched == len(NAMES)
 
-    restarted = SkillCatalog(LocalBackend(folder), cache=cache, lock=lock_file)
+    restarted = SkillCatalog(LocalBackend(folder), cache=cache, trust=TrustPolicy(lock=lock_file))
     report = await restarted.refresh()
     assert (report.fetched, report.reads) == (0, 1)
     assert [meta.name for meta in restarted.list()] == list(NAMES)
@@ -75,7 +76,7 @@ async def test_a_changed_lock_judges_every_skill_again(
     narrower = SkillLock([], source=full.source, location=str(lock_file)).pinning("beta", full)
     await asyncio.to_thread(narrower.write, lock_file)
 
-    restarted = SkillCatalog(LocalBackend(folder), cache=cache, lock=lock_file)
+    restarted = SkillCatalog(LocalBackend(folder), cache=cache, trust=TrustPolicy(lock=lock_file))
     report = await restarted.refresh()
     assert report.fetched == len(NAMES)
     assert [meta.name for meta in restarted.list()] == ["beta"]
@@ -92,7 +93,7 @@ async def test_a_changed_file_is_still_refused_after_a_restart(
     (folder / "alpha" / "SKILL.md").write_bytes(skill_md("alpha", "Changed. Use for alpha."))
     (folder / "beta" / "scripts" / "run.py").write_text("print('swapped')\n")
 
-    restarted = SkillCatalog(LocalBackend(folder), cache=cache, lock=lock_file)
+    restarted = SkillCatalog(LocalBackend(folder), cache=cache, trust=TrustPolicy(lock=lock_file))
     report = await restarted.refresh()
     assert report.fetched == 1  # alpha's SKILL.md only
     assert [meta.name for meta in restarted.list()] == ["beta", "gamma"]
@@ -108,7 +109,7 @@ async def test_a_lock_given_as_an_object_shares_the_file_s_cache(
 ) -> None:
     await started(folder, cache, lock_file)
     lock = await asyncio.to_thread(SkillLock.read, lock_file)
-    restarted = SkillCatalog(LocalBackend(folder), cache=cache, lock=lock)
+    restarted = SkillCatalog(LocalBackend(folder), cache=cache, trust=TrustPolicy(lock=lock))
     assert (await restarted.refresh()).fetched == 0
     unlocked = SkillCatalog(LocalBackend(folder), cache=cache)
     assert (await unlocked.refresh()).fetched == len(NAMES)  # judged without a lock: its own

@@ -18,6 +18,7 @@ from skills_core.adk.adk_skills import (
     with_registry,
 )
 from skills_core.errors import SkillValidationError
+from skills_core.trust.policy import TrustPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, call, declarations, responses, say
 from tests.backends.harnesses import LocalHarness
 from tests.facade.skills import TREE
@@ -150,7 +151,7 @@ async def test_with_registry_serves_only_what_its_lock_pins(skills: Path, tmp_pa
     asks = [call("use_skill", name=name) for name in ("pdf-processing", "web-scraper")]
     model = ScriptedLlm(steps=[*asks, say("ok")])
     agent = LlmAgent(name="assistant", model=model, instruction="Help.")
-    await with_registry(agent, [str(skills)], SkillsConfig(lock=path))
+    await with_registry(agent, [str(skills)], SkillsConfig(trust=TrustPolicy(lock=path)))
     chat = Conversation(agent)
     events = await chat.send("scrape a site, then a pdf")
     await chat.close()

@@ -18,7 +18,7 @@ from backends.capabilities import export_state, import_state
 from backends.index.document import INDEX_PATH
 from backends.testing import skill_md
 from skills_core import SkillCatalog, publish
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from tests.backends.harnesses import LocalHarness
 from tests.index.harnesses import BucketHarness, PublishedHarness, SiteHarness
 from tests.index.sites import FOLDER, Site

@@ -14,8 +14,9 @@ from backends.digests import skill_digest
 from backends.mcp.backend import McpSkillsBackend
 from skills_core import codes
 from skills_core.adk import ACTIVE_SKILL_KEY, SkillToolGuard
-from skills_core.catalog.approvals import ApprovalStore
 from skills_core.catalog.catalog import SkillCatalog
+from skills_core.trust.approvals import ApprovalStore
+from skills_core.trust.policy import TrustPolicy
 from tests.mcp.harness import ServedFolder
 
 pytestmark = pytest.mark.asyncio
@@ -25,9 +26,9 @@ async def test_an_approval_stored_from_the_folder_applies_to_the_same_content_ov
     served: ServedFolder, tmp_path: Path
 ) -> None:
     store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
-    backend = McpSkillsBackend(served.url, approve_allowed_tools=store.approves_tools)
+    backend = McpSkillsBackend(served.url)
     try:
-        catalog = SkillCatalog(backend)
+        catalog = SkillCatalog(backend, trust=TrustPolicy(approvals=store))
         report = await catalog.refresh()
         assert catalog.metadata("deploy").allowed_tools == ()
         assert [(w.name, w.code) for w in report.warnings] == [("deploy", codes.FIELD_WITHHELD)]
@@ -49,8 +50,8 @@ async def test_only_a_tools_approval_grants_tools(served: ServedFolder, tmp_path
     store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
     digest = await skill_digest(LocalBackend(tmp_path / "skills"), "deploy")
     await asyncio.to_thread(store.approve, digest, name="deploy", source=".", scripts=True)
-    async with McpSkillsBackend(served.url, approve_allowed_tools=store.approves_tools) as backend:
-        catalog = SkillCatalog(backend)
+    async with McpSkillsBackend(served.url) as backend:
+        catalog = SkillCatalog(backend, trust=TrustPolicy(approvals=store))
         await catalog.refresh()
         assert catalog.metadata("deploy").allowed_tools == ()
 

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from backends import open_backend
+from backends import LocalBackend, open_backend
+from backends.capabilities import MCP, Provenance
+from backends.digests import skill_digest
 from backends.errors import (
     LimitExceededError,
     SkillNotFoundError,
@@ -15,14 +17,23 @@ from backends.errors import (
     UnsupportedSourceError,
 )
 from backends.mcp.backend import McpSkillsBackend, VerificationError
-from backends.mcp.extension import SkillEntry
-from skills_core import codes
+from skills_core import ApprovalStore, TrustPolicy, codes
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.errors import EntryMismatchError
 from tests.mcp.harness import ServedFolder
 from tests.mcp.recording import Corrupter, RequestLog
 
 pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> ApprovalStore:
+    return ApprovalStore(tmp_path / "cache")
+
+
+async def approve_tools(store: ApprovalStore, digest: str) -> None:
+    """The user approves ``allowed-tools`` of skill ``deploy``'s content ``digest``."""
+    await asyncio.to_thread(store.approve, digest, name="deploy", source=".", tools=True)
 
 
 async def test_request_counts_for_cold_no_change_and_one_change(
@@ -161,25 +172,21 @@ async def test_host_limits_refuse_a_skill_before_any_read(
 
 
 async def test_allowed_tools_of_mcp_skills_are_withheld_unless_approved(
-    served: ServedFolder,
+    served: ServedFolder, store: ApprovalStore, tmp_path: Path
 ) -> None:
     backend = McpSkillsBackend(served.url)
-    approved: list[SkillEntry] = []
-
-    def approve(entry: SkillEntry) -> bool:
-        approved.append(entry)
-        return entry.uri == "skill://deploy/SKILL.md" and entry.skill_md.size > 0
-
-    trusting = McpSkillsBackend(served.url, approve_allowed_tools=approve)
+    trusting = McpSkillsBackend(served.url)
+    await approve_tools(store, await skill_digest(LocalBackend(tmp_path / "skills"), "deploy"))
     try:
         catalog = SkillCatalog(backend)
         report = await catalog.refresh()
         assert catalog.metadata("deploy").allowed_tools == ()
         assert [(w.name, w.code) for w in report.warnings] == [("deploy", codes.FIELD_WITHHELD)]
-        trusted = SkillCatalog(trusting)
+        trusted = SkillCatalog(trusting, trust=TrustPolicy(approvals=store))
         await trusted.refresh()
         assert trusted.metadata("deploy").allowed_tools == ("Bash", "Read")
-        assert approved[0].files["scripts/ship.sh"].digest.startswith("sha256:")
+        content = await skill_digest(LocalBackend(tmp_path / "skills"), "deploy")
+        assert trusting.provenance("deploy") == Provenance(MCP, content)  # from the entry
     finally:
         await backend.aclose()
         await trusting.aclose()
@@ -187,23 +194,23 @@ async def test_allowed_tools_of_mcp_skills_are_withheld_unless_approved(
 
 @pytest.mark.parametrize("keep_bodies", [True, False])
 async def test_an_approval_is_decided_again_at_every_listing_without_reading_again(
-    served: ServedFolder, log: RequestLog, keep_bodies: bool
+    served: ServedFolder, log: RequestLog, keep_bodies: bool, store: ApprovalStore, tmp_path: Path
 ) -> None:
-    approve = {"deploy": True}
-    backend = McpSkillsBackend(
-        served.url, approve_allowed_tools=lambda entry: approve.get(entry.name, False)
-    )
+    digest = await skill_digest(LocalBackend(tmp_path / "skills"), "deploy")
+    await approve_tools(store, digest)
+    backend = McpSkillsBackend(served.url)
     try:
-        catalog = SkillCatalog(backend, keep_bodies=keep_bodies)
+        trust = TrustPolicy(approvals=store)
+        catalog = SkillCatalog(backend, keep_bodies=keep_bodies, trust=trust)
         await catalog.refresh()
         assert catalog.metadata("deploy").allowed_tools == ("Bash", "Read")
         log.take()
-        approve["deploy"] = False  # withdrawn
+        await asyncio.to_thread(store.revoke, "deploy")  # withdrawn
         withdrawn = await catalog.refresh()
         assert catalog.metadata("deploy").allowed_tools == ()
         assert withdrawn.changed == ("deploy",)
         assert [(w.name, w.code) for w in withdrawn.warnings] == [("deploy", codes.FIELD_WITHHELD)]
-        approve["deploy"] = True  # given again
+        await approve_tools(store, digest)  # given again
         given = await catalog.refresh()
         assert catalog.metadata("deploy").allowed_tools == ("Bash", "Read")
         assert given.changed == ("deploy",)

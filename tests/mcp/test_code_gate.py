@@ -24,7 +24,6 @@ from backends.scopes import project_backend
 from skills_core import codes
 from skills_core.adk import AutoSkillsPlugin, SkillContextProvider, SkillsToolset
 from skills_core.adk.testing import Step
-from skills_core.catalog.approvals import ApprovalStore
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.selection import SelectionPolicy
 from skills_core.context.turns import (
@@ -34,6 +33,8 @@ from skills_core.context.turns import (
     ValidationMode,
 )
 from skills_core.tools import ScriptPolicy, SkillTools
+from skills_core.trust.approvals import ApprovalStore
+from skills_core.trust.policy import TrustPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say, system_text
 from tests.adk.test_script_approvals import project_skills
 from tests.mcp.conftest import write_tree
@@ -42,9 +43,9 @@ from tests.mcp.recording import RequestLog
 
 
 @pytest.fixture
-async def catalog(backend: McpSkillsBackend) -> SkillCatalog:
-    """The served skills, listed."""
-    catalog = SkillCatalog(backend)
+async def catalog(backend: McpSkillsBackend, store: ApprovalStore) -> SkillCatalog:
+    """The served skills, listed, trusting the user's approvals."""
+    catalog = SkillCatalog(backend, trust=TrustPolicy(approvals=store))
     await catalog.refresh()
     return catalog
 
@@ -69,7 +70,7 @@ def refusal(served: ServedFolder, running: str) -> str:
 class Agent:
     """An agent with MCP skills and a code tool of its own that records what it ran."""
 
-    def __init__(self, catalog: SkillCatalog, store: ApprovalStore, steps: Sequence[Step]) -> None:
+    def __init__(self, catalog: SkillCatalog, steps: Sequence[Step]) -> None:
         self.ran: list[str] = []
 
         async def bash(command: str) -> dict[str, Any]:
@@ -78,7 +79,7 @@ class Agent:
             return {"stdout": f"ran {command}"}
 
         self.model = ScriptedLlm(steps=[*steps, say("Done.")])
-        policy = ScriptPolicy(approvals=store, code_tools=("bash",))
+        policy = ScriptPolicy(code_tools=("bash",))
         toolset = SkillsToolset(catalog, scripts=policy, refresh_every=None)
         self.agent = LlmAgent(
             name="assistant", model=self.model, tools=[toolset, FunctionTool(bash)]
@@ -108,18 +109,18 @@ def code_results(model: ScriptedLlm) -> list[str | None]:
     ]
 
 
-async def approve(catalog: SkillCatalog, store: ApprovalStore, name: str = "deploy") -> None:
+async def approve(catalog: SkillCatalog, name: str = "deploy") -> None:
     """The user approves the current content of skill ``name`` (as ``skillfs approve`` does)."""
-    tools = SkillTools(catalog, scripts=ScriptPolicy(approvals=store))
+    tools = SkillTools(catalog, scripts=ScriptPolicy())
     await tools.script_approvals.approve(name)
 
 
 async def test_a_code_tool_is_refused_after_an_unapproved_mcp_skill_and_runs_once_approved(
-    served: ServedFolder, log: RequestLog, catalog: SkillCatalog, store: ApprovalStore
+    served: ServedFolder, log: RequestLog, catalog: SkillCatalog
 ) -> None:
     log.take()
 
-    agent = Agent(catalog, store, [call("bash", command="ls"), *LOAD_THEN_BASH])
+    agent = Agent(catalog, [call("bash", command="ls"), *LOAD_THEN_BASH])
     answers = await agent.turn()
     assert log.take() == {"resources/read": 1}  # the SKILL.md: the digest is the entry's
     assert answers[0] == ("bash", {"stdout": "ran ls"})  # no skill shown yet
@@ -129,30 +130,30 @@ async def test_a_code_tool_is_refused_after_an_unapproved_mcp_skill_and_runs_onc
     )
     assert agent.ran == ["ls"]  # before: ["ls", "make deploy"], and nobody asked
 
-    await approve(catalog, store)
-    agent = Agent(catalog, store, LOAD_THEN_BASH)
+    await approve(catalog)
+    agent = Agent(catalog, LOAD_THEN_BASH)
     assert (await agent.turn())[1] == ("bash", {"stdout": "ran make deploy"})
     assert agent.ran == ["make deploy"]
 
     await served.write("deploy/scripts/ship.sh", b"echo changed\n")  # a new content
     await catalog.refresh()
-    agent = Agent(catalog, store, LOAD_THEN_BASH)
+    agent = Agent(catalog, LOAD_THEN_BASH)
     assert (await agent.turn())[1][1]["error_code"] == codes.SCRIPT_NOT_APPROVED
     assert agent.ran == []
 
 
 async def test_the_gate_holds_a_session_a_new_agent_resumes_and_a_skill_no_longer_served(
-    served: ServedFolder, catalog: SkillCatalog, store: ApprovalStore
+    served: ServedFolder, catalog: SkillCatalog
 ) -> None:
-    first = Conversation(Agent(catalog, store, [call("load_skill", skill_name="deploy")]).agent)
+    first = Conversation(Agent(catalog, [call("load_skill", skill_name="deploy")]).agent)
     await first.send("Ship it.")
 
-    later = Agent(catalog, store, [call("bash", command="make deploy")])  # a new process's
+    later = Agent(catalog, [call("bash", command="make deploy")])  # a new process's
     assert (await later.turn(first))[0][1]["error_code"] == codes.SCRIPT_NOT_APPROVED
 
     await served.delete_skill("deploy")
     await catalog.refresh()
-    gone = Agent(catalog, store, [call("bash", command="make deploy")])
+    gone = Agent(catalog, [call("bash", command="make deploy")])
     assert (await gone.turn(first))[0][1] == {
         "error": "skill 'deploy', shown to the model in this session, is no longer served: its "
         "content cannot be approved, so no code runs in this session (a call of 'bash')",
@@ -167,11 +168,11 @@ async def test_a_code_tool_runs_after_a_local_skill_beside_an_mcp_source(
 ) -> None:
     notes = {"notes/SKILL.md": "---\nname: notes\ndescription: Notes.\n---\nWrite.\n"}
     root = await asyncio.to_thread(write_tree, tmp_path / "local", notes)
-    catalog = SkillCatalog(CompositeBackend([LocalBackend(root), backend]))
-    await catalog.refresh()
-    agent = Agent(
-        catalog, store, [call("load_skill", skill_name="notes"), call("bash", command="ls")]
+    catalog = SkillCatalog(
+        CompositeBackend([LocalBackend(root), backend]), trust=TrustPolicy(approvals=store)
     )
+    await catalog.refresh()
+    agent = Agent(catalog, [call("load_skill", skill_name="notes"), call("bash", command="ls")])
     assert (await agent.turn())[1] == ("bash", {"stdout": "ran ls"})
     assert agent.ran == ["ls"]
 
@@ -180,25 +181,26 @@ async def test_a_cloned_projects_skill_holds_code_tools_alike(
     store: ApprovalStore, tmp_path: Path
 ) -> None:
     await asyncio.to_thread(project_skills, tmp_path)
-    catalog = SkillCatalog(await project_backend(tmp_path / "repo", home=tmp_path / "home"))
+    backend = await project_backend(tmp_path / "repo", home=tmp_path / "home")
+    catalog = SkillCatalog(backend, trust=TrustPolicy(approvals=store))
     await catalog.refresh()
     steps = [call("load_skill", skill_name="pdf"), call("bash", command="ls")]
-    refused = await Agent(catalog, store, steps).turn()
+    refused = await Agent(catalog, steps).turn()
     assert refused[1][1]["error_code"] == codes.SCRIPT_NOT_APPROVED
 
-    await approve(catalog, store, "pdf")
-    assert (await Agent(catalog, store, steps).turn())[1] == ("bash", {"stdout": "ran ls"})
+    await approve(catalog, "pdf")
+    assert (await Agent(catalog, steps).turn())[1] == ("bash", {"stdout": "ran ls"})
 
 
 async def test_the_code_executor_runs_nothing_after_an_unapproved_mcp_skill(
-    served: ServedFolder, catalog: SkillCatalog, store: ApprovalStore, tmp_path: Path
+    served: ServedFolder, catalog: SkillCatalog, tmp_path: Path
 ) -> None:
     marker = tmp_path / "ran"
     code = f"```python\nopen({str(marker)!r}, 'w').write('ran')\n```"
 
     async def turn() -> ScriptedLlm:
         model = ScriptedLlm(steps=[call("load_skill", skill_name="deploy"), say(code), say("No.")])
-        toolset = SkillsToolset(catalog, scripts=ScriptPolicy(approvals=store), refresh_every=None)
+        toolset = SkillsToolset(catalog, scripts=ScriptPolicy(), refresh_every=None)
         executor = UnsafeLocalCodeExecutor()
         agent = LlmAgent(name="assistant", model=model, tools=[toolset], code_executor=executor)
         chat = Conversation(agent)
@@ -213,7 +215,7 @@ async def test_the_code_executor_runs_nothing_after_an_unapproved_mcp_skill(
     expected = refusal(served, "the agent's code executor")
     assert code_results(model) == [f"{expected} [SCRIPT_NOT_APPROVED]"]
 
-    await approve(catalog, store)
+    await approve(catalog)
     await turn()
     assert marker.read_text() == "ran"
 
@@ -235,11 +237,11 @@ def code_tool(ran: list[str], name: str = "bash") -> FunctionTool:
 
 
 async def test_a_skill_the_plugin_injects_holds_code_tools_as_a_loaded_one(
-    served: ServedFolder, catalog: SkillCatalog, store: ApprovalStore
+    served: ServedFolder, catalog: SkillCatalog
 ) -> None:
     ran: list[str] = []
     model = ScriptedLlm(steps=[call("bash", command="make deploy"), say("Done.")])
-    policy = ScriptPolicy(approvals=store, code_tools=("bash",))
+    policy = ScriptPolicy(code_tools=("bash",))
     tools = [SkillsToolset(catalog, scripts=policy, refresh_every=None), code_tool(ran)]
     plugin = AutoSkillsPlugin(catalog, policy=LOOSE, refresh_every=None)
     chat = Conversation(LlmAgent(name="assistant", model=model, tools=tools), plugins=[plugin])
@@ -261,9 +263,9 @@ async def test_a_skill_the_plugin_injects_holds_code_tools_as_a_loaded_one(
 
 
 async def test_the_plugin_as_a_mode_of_a_toolset_gates_and_opens_once_approved(
-    catalog: SkillCatalog, store: ApprovalStore
+    catalog: SkillCatalog,
 ) -> None:
-    policy = ScriptPolicy(approvals=store, code_tools=("bash",))
+    policy = ScriptPolicy(code_tools=("bash",))
     toolset = SkillsToolset(catalog, scripts=policy, refresh_every=None)
 
     async def turn() -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
@@ -279,7 +281,7 @@ async def test_the_plugin_as_a_mode_of_a_toolset_gates_and_opens_once_approved(
     answers, ran = await turn()
     assert answers[0][1]["error_code"] == codes.SCRIPT_NOT_APPROVED
     assert ran == []
-    await approve(catalog, store)
+    await approve(catalog)
     assert await turn() == ([("bash", {"stdout": "ran make deploy"})], ["make deploy"])
 
 
@@ -310,9 +312,9 @@ async def test_a_skill_the_coordinator_binds_holds_the_code_executor(
 
 
 async def test_the_coordinator_as_a_mode_of_a_toolset_holds_code_tools(
-    served: ServedFolder, catalog: SkillCatalog, store: ApprovalStore
+    served: ServedFolder, catalog: SkillCatalog
 ) -> None:
-    policy = ScriptPolicy(approvals=store, code_tools=("bash",))
+    policy = ScriptPolicy(code_tools=("bash",))
     toolset = SkillsToolset(catalog, scripts=policy, refresh_every=None)
 
     async def turn() -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
@@ -341,5 +343,5 @@ async def test_the_coordinator_as_a_mode_of_a_toolset_holds_code_tools(
         )
     ]
     assert ran == []
-    await approve(catalog, store)
+    await approve(catalog)
     assert await turn() == ([("bash", {"stdout": "ran make deploy"})], ["make deploy"])

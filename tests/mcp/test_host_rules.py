@@ -15,7 +15,7 @@ from mcp.shared.exceptions import MCPError
 
 from backends.mcp.backend import McpSkillsBackend
 from skills_core import build_bundle, codes
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.context.search import rank_skills, run_selection
 from skills_core.context.turns import select_skill_prompt_block

@@ -14,7 +14,7 @@ from mcp.client import advertise
 from backends import LocalBackend
 from backends.digests import digest_of
 from backends.mcp.extension import SKILLS_EXTENSION
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.mcp.server import SkillServer
 from tests.mcp.client import list_skills

@@ -19,9 +19,10 @@ from backends import open_backend
 from backends.digests import digest_of
 from backends.mcp.backend import McpSkillsBackend
 from skills_core import codes
-from skills_core.catalog.approvals import ApprovalStore
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.tools import ProcessRunner, ScriptPolicy, SkillTools
+from skills_core.trust.approvals import ApprovalStore
+from skills_core.trust.policy import TrustPolicy
 from tests.mcp.conftest import ROOT, write_tree
 from tests.mcp.harness import ServedFolder
 from tests.mcp.recording import RequestLog
@@ -108,9 +109,9 @@ async def test_a_script_runs_once_approved_and_not_after_its_content_changes(
     served: Served, tmp_path: Path
 ) -> None:
     store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
-    catalog = SkillCatalog(served.backend)
+    catalog = SkillCatalog(served.backend, trust=TrustPolicy(approvals=store))
     await catalog.refresh()
-    tools = SkillTools(catalog, scripts=ScriptPolicy(runner=ProcessRunner(), approvals=store))
+    tools = SkillTools(catalog, scripts=ScriptPolicy(runner=ProcessRunner()))
     marker = tmp_path / "ran"
     try:
         refused = await tools.run_skill_script("deploy", SCRIPT, [str(marker)])
@@ -152,12 +153,13 @@ async def test_an_approval_holds_for_its_server_label_and_uri_only(
     served: Served, tmp_path: Path
 ) -> None:
     store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
-    policy = ScriptPolicy(runner=ProcessRunner(), approvals=store)
-    team = SkillTools(SkillCatalog(served.backend), scripts=policy)
+    trust = TrustPolicy(approvals=store)
+    policy = ScriptPolicy(runner=ProcessRunner())
+    team = SkillTools(SkillCatalog(served.backend, trust=trust), scripts=policy)
     await team.catalog.refresh()
     await team.script_approvals.approve("deploy")
     other = open_backend(served.url.removesuffix("#team"))  # the same server, another label
-    others = SkillTools(SkillCatalog(other), scripts=policy)
+    others = SkillTools(SkillCatalog(other, trust=trust), scripts=policy)
     marker = tmp_path / "ran"
     try:
         await others.catalog.refresh()

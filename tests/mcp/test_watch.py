@@ -16,7 +16,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from backends.mcp.backend import McpSkillsBackend
 from skills_core import codes
 from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.report import ReloadReport
+from skills_core.catalog.snapshot import ReloadReport
 from tests.mcp.harness import ServedFolder
 
 pytestmark = pytest.mark.asyncio

@@ -45,7 +45,7 @@ runpy.run_module("skills_core.cli", run_name="__main__", alter_sys=True)
         "argparse",  # building the parser
         "skills_core.cli.commands.reading",  # the command's module
         "skills_core.catalog.catalog",  # the catalog and backends
-        "skills_core.catalog.watch",  # the watcher, imported in a worker thread
+        "skills_core.catalog.loading",  # the refresh and the watcher, imported with the catalog
     ],
 )
 def test_ctrl_c_while_watch_starts_prints_no_traceback(moment: str) -> None:

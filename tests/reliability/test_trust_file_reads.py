@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from backends.limits import MAX_APPROVALS_FILE_BYTES, MAX_KEY_FILE_BYTES, MAX_LOCK_FILE_BYTES
-from skills_core.catalog.approvals import FILE_NAME, ApprovalStore
 from skills_core.cli.source import EXAMPLES
+from skills_core.trust.approvals import FILE_NAME, ApprovalStore
 from tests.cli.test_subprocess import skillfs as run_skillfs
 
 MEMORY_CEILING = 1 << 30

@@ -20,7 +20,7 @@ from backends.remote.bundles import SavedBundle
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.bundle.writer import build_bundle
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from tests.remote.servers import FolderServer, S3Server
 from tests.remote.settings import FAST_RETRY, s3_options
 from tests.remote.trees import SKILLS, skills_tree

@@ -14,13 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from backends.digests import digest_of, files_digest
 from backends.scopes import project_backend
-from skills_core import SkillCatalog, codes
-from skills_core.catalog.approvals import ApprovalStore
+from skills_core import SkillCatalog, TrustPolicy, codes
 from skills_core.tools import ProcessRunner, ScriptPolicy, SkillTools
+from skills_core.trust.approvals import ApprovalStore
 from tests.scripts.support import MARK, write_skill
 
 _ON_OPEN: dict[str, Callable[[], None]] = {}
@@ -37,19 +35,15 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
 sys.addaudithook(_audit)  # audit hooks cannot be removed: this one is idle unless armed
 
 
-@pytest.mark.parametrize("listing_knows", [False, True], ids=["policy", "policy-and-listing"])
-async def test_a_script_swapped_between_check_and_run_does_not_run(
-    tmp_path: Path, listing_knows: bool
-) -> None:
+async def test_a_script_swapped_between_check_and_run_does_not_run(tmp_path: Path) -> None:
     project = tmp_path / "repo"
     skills = project / ".agents" / "skills"
     folder = write_skill(skills, "marker", {"scripts/mark.py": MARK.format("approved", "ok")})
     store = await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
-    approved = store.grants_of if listing_knows else None
-    backend = await project_backend(project, home=tmp_path / "no-home", approved=approved)
-    catalog = SkillCatalog(backend)
+    backend = await project_backend(project, home=tmp_path / "no-home")
+    catalog = SkillCatalog(backend, trust=TrustPolicy(approvals=store))
     await catalog.refresh()
-    tools = SkillTools(catalog, scripts=ScriptPolicy(runner=ProcessRunner(), approvals=store))
+    tools = SkillTools(catalog, scripts=ScriptPolicy(runner=ProcessRunner()))
     script, marker = folder / "scripts" / "mark.py", tmp_path / "ran"
     swapped = MARK.format("swapped", "swapped")
     try:
@@ -84,9 +78,10 @@ async def test_an_approval_never_runs_content_whose_file_names_spelled_it(tmp_pa
     await asyncio.to_thread(
         store.approve, files_digest(approved), name="marker", source=str(skills), scripts=True
     )
-    catalog = SkillCatalog(await project_backend(project, home=tmp_path / "no-home"))
+    backend = await project_backend(project, home=tmp_path / "no-home")
+    catalog = SkillCatalog(backend, trust=TrustPolicy(approvals=store))
     await catalog.refresh()
-    tools = SkillTools(catalog, scripts=ScriptPolicy(runner=ProcessRunner(), approvals=store))
+    tools = SkillTools(catalog, scripts=ScriptPolicy(runner=ProcessRunner()))
     marker = tmp_path / "ran"
     try:
         result = await tools.run_skill_script("marker", "scripts/mark.py", [str(marker)])

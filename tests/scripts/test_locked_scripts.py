@@ -6,8 +6,9 @@ from pathlib import Path
 
 from backends import LocalBackend
 from skills_core import SkillCatalog, codes
-from skills_core.catalog.lock_build import lock_of
 from skills_core.tools import ProcessRunner, ScriptPolicy, SkillTools
+from skills_core.trust.lock import lock_of
+from skills_core.trust.policy import TrustPolicy
 from tests.scripts.support import MARK, write_skill
 
 
@@ -17,7 +18,7 @@ async def test_a_swapped_script_never_runs(tmp_path: Path) -> None:
     backend = LocalBackend(root)
     unlocked = SkillCatalog(backend)
     await unlocked.refresh()
-    catalog = SkillCatalog(backend, lock=await lock_of(unlocked))
+    catalog = SkillCatalog(backend, trust=TrustPolicy(lock=await lock_of(unlocked)))
     await catalog.refresh()
     tools = SkillTools(catalog, scripts=ScriptPolicy(runner=ProcessRunner()))
     marker = tmp_path / "ran"

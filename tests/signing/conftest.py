@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
-from backends import MemoryBackend
-from backends.index.signing import new_key_pair, private_key
+from backends import Backend, MemoryBackend
+from backends.capabilities import require_signatures
 from backends.testing import skill_md
 from skills_core.bundle.publish import build_publication
+from skills_core.trust.signing import IndexVerifier, SequenceMemory, new_key_pair, private_key
 from tests.index.conftest import site, web
 
 __all__ = ["site", "web"]
@@ -28,7 +30,7 @@ class Keys:
 
     @property
     def pem(self) -> bytes:
-        """The public key's PEM, as ``trusted_keys`` takes it."""
+        """The public key's PEM, as ``TrustPolicy(keys=...)`` takes it."""
         return self.public.read_bytes()
 
 
@@ -48,6 +50,15 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
     monkeypatch.setenv("SKILLFS_CACHE_DIR", str(folder))
     return folder
+
+
+B = TypeVar("B", bound=Backend)
+
+
+def trusting(backend: B, *keys: Keys, sequences: SequenceMemory | None = None) -> B:
+    """``backend`` serving only indexes ``keys`` signed, as a catalog trusting them makes it."""
+    require_signatures(backend, IndexVerifier([key.pem for key in keys], sequences=sequences))
+    return backend
 
 
 SKILLS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from backends.index.document import INDEX_PATH
-from backends.index.signing import key_id, public_key
+from skills_core.trust.signing import key_id, public_key
 from tests.cli.conftest import RunCli, cli
 from tests.signing.conftest import Keys
 

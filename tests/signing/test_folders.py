@@ -1,4 +1,4 @@
-"""FsspecBackend(trusted_keys=...) serving a published folder or bucket (moto S3) verifies it."""
+"""A catalog trusting keys verifies a published folder or bucket (moto S3) FsspecBackend reads."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from backends import FsspecBackend, SignatureError, UnsupportedSourceError
+from backends import BundleBackend, FsspecBackend, SignatureError, UnsupportedSourceError
 from backends.index.document import INDEX_PATH
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog, TrustPolicy, codes
 from tests.remote.servers import S3Server
 from tests.remote.settings import FAST_RETRY, s3_options
-from tests.signing.conftest import Keys, signed
+from tests.signing.conftest import Keys, signed, trusting
 
 SIGNATURE = f"{INDEX_PATH}.sig"
 
@@ -34,7 +34,7 @@ def upload(s3_client: Any, bucket: str, files: dict[str, bytes]) -> str:
 
 async def test_a_signed_folder_is_served(tmp_path: Path, keys: Keys) -> None:
     url = write_folder(tmp_path / "site", await signed(keys))
-    catalog = SkillCatalog(FsspecBackend(url, trusted_keys=[keys.pem]))
+    catalog = SkillCatalog(FsspecBackend(url), trust=TrustPolicy(keys=[keys.pem]))
     assert (await catalog.refresh()).ok
     assert [meta.name for meta in catalog.list()] == ["alpha", "beta"]
     assert await catalog.read_resource("alpha", "references/guide.md") == b"# Guide\n"
@@ -45,8 +45,8 @@ async def test_a_signed_bucket_is_served_in_one_more_get(
 ) -> None:
     url = upload(s3_client, bucket, await signed(keys))
     s3_server.log.reset()
-    backend = FsspecBackend(url, retry=FAST_RETRY, trusted_keys=[keys.pem], **s3_options(s3_server))
-    catalog = SkillCatalog(backend)
+    backend = FsspecBackend(url, retry=FAST_RETRY, **s3_options(s3_server))
+    catalog = SkillCatalog(backend, trust=TrustPolicy(keys=[keys.pem]))
     assert (await catalog.refresh()).ok
     assert [meta.name for meta in catalog.list()] == ["alpha", "beta"]
     assert s3_server.log.kinds() == {"GET": 2}  # the index and its signature: no listing
@@ -56,8 +56,8 @@ async def test_an_unsigned_bucket_is_refused(
     s3_server: S3Server, s3_client: Any, bucket: str, keys: Keys
 ) -> None:
     url = upload(s3_client, bucket, await signed(None))
-    backend = FsspecBackend(url, retry=FAST_RETRY, trusted_keys=[keys.pem], **s3_options(s3_server))
-    catalog = SkillCatalog(backend)
+    backend = FsspecBackend(url, retry=FAST_RETRY, **s3_options(s3_server))
+    catalog = SkillCatalog(backend, trust=TrustPolicy(keys=[keys.pem]))
     report = await catalog.refresh()
     assert report.failure is not None
     assert report.failure.code == codes.SIGNATURE_REFUSED
@@ -70,7 +70,7 @@ async def test_a_bucket_signed_by_another_key_is_refused(
     s3_server: S3Server, s3_client: Any, bucket: str, keys: Keys, other_keys: Keys
 ) -> None:
     url = upload(s3_client, bucket, await signed(other_keys))
-    backend = FsspecBackend(url, retry=FAST_RETRY, trusted_keys=[keys.pem], **s3_options(s3_server))
+    backend = trusting(FsspecBackend(url, retry=FAST_RETRY, **s3_options(s3_server)), keys)
     with pytest.raises(SignatureError, match="which is not trusted"):
         await backend.list()
 
@@ -80,7 +80,7 @@ async def test_a_huge_signature_in_a_bucket_is_refused(
 ) -> None:
     files = await signed(keys)
     url = upload(s3_client, bucket, {**files, SIGNATURE: files[SIGNATURE] + b" " * 5_000_000})
-    backend = FsspecBackend(url, retry=FAST_RETRY, trusted_keys=[keys.pem], **s3_options(s3_server))
+    backend = trusting(FsspecBackend(url, retry=FAST_RETRY, **s3_options(s3_server)), keys)
     with pytest.raises(SignatureError) as raised:
         await backend.list()
     assert str(raised.value) == (
@@ -95,7 +95,7 @@ async def test_a_folder_without_an_index_is_refused_not_listed(tmp_path: Path, k
     (folder / "SKILL.md").write_text("---\nname: alpha\ndescription: A.\n---\n")
     url = (tmp_path / "skills").as_uri()
     with pytest.raises(SignatureError) as raised:
-        await FsspecBackend(url, trusted_keys=[keys.pem]).list()
+        await trusting(FsspecBackend(url), keys).list()
     assert str(raised.value) == (
         f"{url}: refused: trusted keys are set, and the folder holds no published index "
         f"({INDEX_PATH})"
@@ -103,13 +103,17 @@ async def test_a_folder_without_an_index_is_refused_not_listed(tmp_path: Path, k
 
 
 def test_trusted_keys_refuse_a_bundle(tmp_path: Path, keys: Keys) -> None:
-    with pytest.raises(UnsupportedSourceError, match="a zip bundle: BundleBackend"):
-        FsspecBackend((tmp_path / "skills.zip").as_uri(), trusted_keys=[keys.pem])
+    with pytest.raises(UnsupportedSourceError, match="this source is not one"):
+        SkillCatalog(
+            BundleBackend((tmp_path / "skills.zip").as_uri()), trust=TrustPolicy(keys=[keys.pem])
+        )
 
 
 def test_a_trusted_key_must_be_an_ed25519_public_key(tmp_path: Path, keys: Keys) -> None:
     with pytest.raises(SignatureError, match="a private key, not a public one"):
-        FsspecBackend(tmp_path.as_uri(), trusted_keys=[keys.private.read_bytes()])
+        SkillCatalog(
+            FsspecBackend(tmp_path.as_uri()), trust=TrustPolicy(keys=[keys.private.read_bytes()])
+        )
 
 
 def release_readers(fifo: Path) -> None:
@@ -130,7 +134,7 @@ async def test_a_signature_that_is_no_file_is_refused_at_once(
         os.mkfifo(path)
     else:
         path.mkdir()
-    catalog = SkillCatalog(FsspecBackend(url, trusted_keys=[keys.pem], timeout=2))
+    catalog = SkillCatalog(FsspecBackend(url, timeout=2), trust=TrustPolicy(keys=[keys.pem]))
     what = "a named pipe (FIFO)" if kind == "fifo" else "a directory"
     try:
         for _ in range(8):  # more than the default executor's threads on two cores

@@ -1,4 +1,4 @@
-"""HttpIndexBackend(trusted_keys=...) serves a signed index and nothing else, over real HTTP."""
+"""A catalog trusting keys serves a signed index and nothing else, over real HTTP."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 from backends import HttpIndexBackend, SignatureError, VerificationError
 from backends.digests import digest_of
 from backends.index.document import INDEX_PATH
-from backends.index.signing import key_id, public_key
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core import SkillCatalog, TrustPolicy, codes
+from skills_core.catalog.cache import CatalogCache
+from skills_core.trust.signing import key_id, public_key
 from tests.index.sites import Site
 from tests.remote.settings import FAST_RETRY
 from tests.remote.zips import zip_bytes
@@ -25,7 +25,7 @@ SIGNATURE = f"{INDEX_PATH}.sig"
 
 def catalog_of(site: Site, *trusted: Keys) -> SkillCatalog:
     keys = [keys.pem for keys in trusted]
-    return SkillCatalog(HttpIndexBackend(site.url, retry=FAST_RETRY, trusted_keys=keys))
+    return SkillCatalog(HttpIndexBackend(site.url, retry=FAST_RETRY), trust=TrustPolicy(keys=keys))
 
 
 def identity(keys: Keys) -> str:
@@ -164,8 +164,8 @@ async def test_an_index_restored_from_the_cache_is_verified_as_a_fetched_one(
     plain = HttpIndexBackend(site.url, retry=FAST_RETRY)
     assert (await SkillCatalog(plain, cache=cache).refresh()).ok
 
-    trusting = HttpIndexBackend(site.url, retry=FAST_RETRY, trusted_keys=[keys.pem])
-    catalog = SkillCatalog(trusting, cache=cache)
+    trusting = HttpIndexBackend(site.url, retry=FAST_RETRY)
+    catalog = SkillCatalog(trusting, cache=cache, trust=TrustPolicy(keys=[keys.pem]))
     report = await catalog.refresh()
     assert report.failure is not None
     assert report.failure.code == codes.SIGNATURE_REFUSED

@@ -11,15 +11,15 @@ import pytest
 
 from backends import FsspecBackend, HttpIndexBackend, SignatureError
 from backends.index.document import INDEX_PATH, SEQUENCE, render_index
-from backends.index.signing import private_key, signature_file
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core import SkillCatalog, TrustPolicy, codes
+from skills_core.catalog.cache import CatalogCache
+from skills_core.trust.signing import private_key, signature_file
 from tests.cli.conftest import RunCli, cli
 from tests.index.sites import Site
 from tests.remote.servers import S3Server
 from tests.remote.settings import FAST_RETRY, s3_options
-from tests.signing.conftest import Keys, signed
+from tests.signing.conftest import Keys, signed, trusting
 from tests.signing.test_folders import upload, write_folder
 
 __all__ = ["cli"]
@@ -44,7 +44,9 @@ async def test_a_replayed_older_index_is_refused_and_the_newer_one_kept(
     old, new = await signed(keys), await signed(keys, NEWER)
     assert sequence(new) > sequence(old)
     site.put_all(old)
-    catalog = SkillCatalog(HttpIndexBackend(site.url, retry=FAST_RETRY, trusted_keys=[keys.pem]))
+    catalog = SkillCatalog(
+        HttpIndexBackend(site.url, retry=FAST_RETRY), trust=TrustPolicy(keys=[keys.pem])
+    )
     assert (await catalog.refresh()).ok
     site.mirror(new)
     assert (await catalog.refresh()).added == ("gamma",)
@@ -63,15 +65,18 @@ async def test_the_cache_folder_remembers_the_sequence_for_the_next_process(
 ) -> None:
     old, new = await signed(keys), await signed(keys, NEWER)
     site.put_all(new)
-    first = HttpIndexBackend(site.url, trusted_keys=[keys.pem], sequences=CatalogCache(tmp_path))
-    assert len(await first.list()) == 2
-    await first.aclose()
+    trust = TrustPolicy(keys=[keys.pem])
+    first = SkillCatalog(HttpIndexBackend(site.url), cache=CatalogCache(tmp_path), trust=trust)
+    assert len((await first.refresh()).added) == 2
+    await first.backend.aclose()
     site.mirror(old)
-    fresh = HttpIndexBackend(site.url, trusted_keys=[keys.pem], sequences=CatalogCache(tmp_path))
-    with pytest.raises(SignatureError, match="rollback"):
-        await fresh.list()
-    forgetful = HttpIndexBackend(site.url, trusted_keys=[keys.pem])  # no memory across processes
-    assert [ref.name for ref in await forgetful.list()] == ["alpha", "beta"]
+    fresh = SkillCatalog(HttpIndexBackend(site.url), cache=CatalogCache(tmp_path), trust=trust)
+    report = await fresh.refresh()
+    assert report.failure is not None
+    assert report.failure.code == codes.SIGNATURE_REFUSED
+    assert "rollback" in report.failure.message
+    forgetful = SkillCatalog(HttpIndexBackend(site.url), trust=trust)  # no cache, no memory
+    assert (await forgetful.refresh()).added == ("alpha", "beta")
 
 
 async def test_a_rollback_in_a_bucket_is_refused(
@@ -79,16 +84,12 @@ async def test_a_rollback_in_a_bucket_is_refused(
 ) -> None:
     old, new = await signed(keys), await signed(keys, NEWER)
     url = upload(s3_client, bucket, new)
-    options: dict[str, Any] = {
-        "retry": FAST_RETRY,
-        "trusted_keys": [keys.pem],
-        **s3_options(s3_server),
-    }
+    options: dict[str, Any] = {"retry": FAST_RETRY, **s3_options(s3_server)}
     memory = CatalogCache(tmp_path)
-    assert len(await FsspecBackend(url, sequences=memory, **options).list()) == 2
+    assert len(await trusting(FsspecBackend(url, **options), keys, sequences=memory).list()) == 2
     upload(s3_client, bucket, old)
     with pytest.raises(SignatureError) as raised:
-        await FsspecBackend(url, sequences=memory, **options).list()
+        await trusting(FsspecBackend(url, **options), keys, sequences=memory).list()
     assert str(raised.value) == rollback_line(f"{url}/{INDEX_PATH}", old, new)
 
 
@@ -100,7 +101,7 @@ async def test_a_signed_index_without_a_sequence_is_refused(tmp_path: Path, keys
     }
     url = write_folder(tmp_path / "site", files)
     with pytest.raises(SignatureError) as raised:
-        await FsspecBackend(url, trusted_keys=[keys.pem]).list()
+        await trusting(FsspecBackend(url), keys).list()
     assert str(raised.value) == (
         f"{url}/{INDEX_PATH}: refused: the signed index carries no skillfs-sequence"
     )

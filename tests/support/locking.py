@@ -14,13 +14,13 @@ import pytest_asyncio
 from backends import Backend
 from backends.testing import CANONICAL_TREE, BackendHarness, skill_md
 from skills_core import SkillCatalog, codes
-from skills_core.catalog.lock import SkillLock
-from skills_core.catalog.lock_build import lock_of
 from skills_core.errors import LockMismatchError
+from skills_core.trust.lock import SkillLock, lock_of
+from skills_core.trust.policy import TrustPolicy
 
 
 async def locked_catalog(backend: Backend, lock: SkillLock) -> SkillCatalog:
-    catalog = SkillCatalog(backend, lock=lock)
+    catalog = SkillCatalog(backend, trust=TrustPolicy(lock=lock))
     await catalog.refresh()
     return catalog
 

@@ -10,9 +10,9 @@ import pytest
 
 from backends.scopes import project_backend
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.catalog.approvals import ApprovalStore
+from skills_core import SkillCatalog, TrustPolicy, codes
 from skills_core.tools import ScriptPolicy, SkillTools
+from skills_core.trust.approvals import ApprovalStore
 
 HELLO = "print('hello')\n"
 
@@ -31,16 +31,18 @@ async def store(tmp_path: Path) -> ApprovalStore:
     return await asyncio.to_thread(ApprovalStore, tmp_path / "cache")
 
 
-async def tools_for(project: Path, policy: ScriptPolicy, **options: object) -> SkillTools:
+async def tools_for(
+    project: Path, policy: ScriptPolicy, trust: TrustPolicy | None = None, **options: object
+) -> SkillTools:
     backend = await project_backend(project, home=project / "no-home", **options)  # type: ignore[arg-type]
-    catalog = SkillCatalog(backend)
+    catalog = SkillCatalog(backend, trust=trust)
     await catalog.refresh()
     return SkillTools(catalog, scripts=policy)
 
 
 @pytest.fixture
 async def tools(project: Path, store: ApprovalStore) -> AsyncIterator[SkillTools]:
-    tools = await tools_for(project, ScriptPolicy(timeout=10, approvals=store))
+    tools = await tools_for(project, ScriptPolicy(timeout=10), TrustPolicy(approvals=store))
     yield tools
     await tools.close()
 
@@ -75,9 +77,9 @@ async def test_an_approval_from_another_process_counts(
     tools: SkillTools, store: ApprovalStore
 ) -> None:
     other = await asyncio.to_thread(ApprovalStore, store.folder)  # as `skillfs approve` would
-    await SkillTools(tools.catalog, scripts=ScriptPolicy(approvals=other)).script_approvals.approve(
-        "build"
-    )
+    catalog = SkillCatalog(tools.catalog.backend, trust=TrustPolicy(approvals=other))
+    await catalog.refresh()
+    await SkillTools(catalog, scripts=ScriptPolicy()).script_approvals.approve("build")
     result = await tools.run_skill_script("build", "scripts/hello.py")
     assert result.get("exit_code") == 0, result
 

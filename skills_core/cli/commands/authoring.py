@@ -8,7 +8,7 @@
   warning. With ``--lock``, a skill the lock does not pin, or a file that differs from it, is
   not named by it or is gone, is an error too. Exit 1 when any skill has an error.
 - ``lock [URL] [-o FILE] [--check | --update NAME]``: pins every skill ``list`` serves by the
-  sha256 of every file (:mod:`skills_core.catalog.lock`); ``--check`` lists what differs (exit
+  sha256 of every file (:mod:`skills_core.trust.lock`); ``--check`` lists what differs (exit
   1: a CI gate), ``--update NAME`` re-pins one skill. Without a URL, ``--check`` and
   ``--update`` read the source the lock records.
 
@@ -24,9 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from backends.errors import echoed
-from skills_core.catalog.lock import DEFAULT_LOCK_FILE, SkillLock
-from skills_core.catalog.lock_build import lock_of, lock_problems
-from skills_core.catalog.verdicts import Verdict, verdicts_of
+from skills_core.catalog.catalog import Verdict, verdicts_of
 from skills_core.cli import exits
 from skills_core.cli.output import (
     Style,
@@ -52,6 +50,7 @@ from skills_core.cli.source import (
 )
 from skills_core.errors import SkillValidationError
 from skills_core.skeleton import RESOURCE_FOLDERS, create_skeleton
+from skills_core.trust.lock import DEFAULT_LOCK_FILE, SkillLock, lock_of, lock_problems
 
 
 def configure_new(parser: argparse.ArgumentParser) -> None:

@@ -65,6 +65,7 @@ from skills_core.cli.source import (
 )
 from skills_core.errors import InvalidSkillsError
 from skills_core.format.models import SkillProblem
+from skills_core.trust.policy import TrustPolicy
 
 
 class Packed(Protocol):
@@ -98,7 +99,7 @@ class Build(Protocol[P_co]):
         strict: bool,
         skip_invalid: bool,
         progress: Progress | None,
-        lock: str | None,
+        trust: TrustPolicy,
     ) -> Awaitable[P_co]:
         """What ``backend`` serves, packed."""
 
@@ -171,7 +172,7 @@ def _run_packing(args: argparse.Namespace, packing: Packing[P]) -> int:
             strict=args.strict,
             skip_invalid=args.skip_invalid,
             progress=progress,
-            lock=args.lock,
+            trust=TrustPolicy(lock=args.lock),
         )
         if not built.skills and not built.skipped:
             folders = await skill_folders_elsewhere(source)
@@ -282,7 +283,7 @@ def run_publish(args: argparse.Namespace) -> int:
     """Publish and summarize; exit 1, writing nothing, when a skill is refused."""
     if args.sign is None:
         return _run_packing(args, PUBLISHING)
-    from backends.index.signing import private_key, read_key_file
+    from skills_core.trust.signing import private_key, read_key_file
 
     key = private_key(read_key_file(args.sign), location=str(args.sign))
     return _run_packing(
@@ -345,7 +346,7 @@ def configure_keygen(parser: argparse.ArgumentParser) -> None:
 
 def run_keygen(args: argparse.Namespace) -> int:
     """Write the key pair, or explain why not (exit 2)."""
-    from backends.index.signing import key_id, new_key_pair, public_key
+    from skills_core.trust.signing import key_id, new_key_pair, public_key
 
     private: Path = args.output
     public = private.with_name(private.name + PUBLIC_SUFFIX)

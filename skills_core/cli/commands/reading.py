@@ -32,8 +32,7 @@ from backends.digests import skill_digest
 from backends.errors import SkillNotFoundError, echoed
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.catalog.entries import CatalogEntry
-from skills_core.catalog.report import ReloadReport
-from skills_core.catalog.snapshot import CatalogSnapshot
+from skills_core.catalog.snapshot import CatalogSnapshot, ReloadReport
 from skills_core.cli import exits
 from skills_core.cli.app import characters, positive_seconds, whole_number
 from skills_core.cli.output import (
@@ -64,12 +63,14 @@ from skills_core.cli.source import (
     report_catalog,
     run,
     source_hint,
+    trusted_keys,
 )
 from skills_core.context.budget import catalog_prompt
 from skills_core.format.models import Skill, SkillMetadata, SkillProblem
 from skills_core.tool_table import SEARCH_SKILLS
 from skills_core.tools.factory import DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SkillTools
 from skills_core.tools.results import ToolResult, is_error
+from skills_core.trust.policy import TrustPolicy
 
 
 def read_catalog(args: argparse.Namespace) -> SkillCatalog | None:
@@ -89,12 +90,11 @@ def configure_list(parser: argparse.ArgumentParser) -> None:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print a NAME / DESCRIPTION table (or JSON) of every loaded skill."""
-    if args.trust:
-        sources = [open_trusted(url, args.trust, cache=args.cache) for url in args.url or [None]]
-    else:
-        sources = [open_source(url) for url in args.url or [None]]
+    keys = trusted_keys(args.trust) if args.trust else []
+    opening = open_trusted if args.trust else open_source
+    sources = [opening(url) for url in args.url or [None]]
     source = sources[0] if len(sources) == 1 else CompositeBackend(sources)
-    catalog = run(load_catalog(source, cache=args.cache, lock=args.lock))
+    catalog = run(load_catalog(source, cache=args.cache, lock=args.lock, keys=keys))
     misplaced = report_catalog(catalog)
     skills = catalog.list()
     if args.json:
@@ -370,7 +370,7 @@ def run_watch(args: argparse.Namespace) -> int:
 
 
 async def _watch(backend: Backend, args: argparse.Namespace) -> int:
-    catalog = SkillCatalog(backend, lock=args.lock, cache=args.cache)
+    catalog = SkillCatalog(backend, trust=TrustPolicy(lock=args.lock), cache=args.cache)
     printed: set[SkillProblem] = set()
     first = True
     async for report in catalog.watch(interval=args.interval):

@@ -31,6 +31,7 @@ from skills_core.cli.output import (
 from skills_core.cli.source import add_cache_flag, add_lock_flag, add_url_argument, open_root
 from skills_core.context.budget import ListingPolicy
 from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, LoadPolicy
+from skills_core.trust.policy import TrustPolicy
 
 if TYPE_CHECKING:
     from skills_core.mcp.server import SkillServer
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from skills_core.mcp.server import SkillServer  # the MCP SDK, or the install hint
     from skills_core.tools.policy import ScriptPolicy
 
-    catalog = SkillCatalog(open_root(args.url), lock=args.lock, cache=args.cache)
+    catalog = SkillCatalog(open_root(args.url), trust=TrustPolicy(lock=args.lock), cache=args.cache)
     server = SkillServer(
         catalog,
         scripts=ScriptPolicy() if args.allow_scripts else None,

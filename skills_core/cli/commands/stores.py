@@ -2,7 +2,7 @@
 
 - ``cache info|clear``: where the catalog cache is and what it holds, or remove it.
 - ``approve [URL] NAME [--scripts] [--tools] [--digest D]``: approve a skill's current
-  content, by the digest of every file (:mod:`skills_core.catalog.approvals`): once any file
+  content, by the digest of every file (:mod:`skills_core.trust.approvals`): once any file
   changes, it needs approval again. A skill from no folder on this machine (an MCP server's)
   is approved at its location (:func:`~skills_core.tools.script_approval.approval_source`).
   ``--digest`` binds it to what the user reviewed (the digest ``skillfs show`` printed).
@@ -19,8 +19,7 @@ import time
 from backends.base import Backend
 from backends.digests import is_digest, skill_digest
 from backends.errors import echoed
-from skills_core.catalog.approvals import Approval, ApprovalStore
-from skills_core.catalog.cache_store import CatalogCache
+from skills_core.catalog.cache import CatalogCache
 from skills_core.cli import exits
 from skills_core.cli.output import (
     Style,
@@ -40,6 +39,7 @@ from skills_core.cli.source import (
     run,
 )
 from skills_core.tools.script_approval import approval_source
+from skills_core.trust.approvals import Approval, ApprovalStore
 
 
 def configure_cache(parser: argparse.ArgumentParser) -> None:

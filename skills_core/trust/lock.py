@@ -1,50 +1,39 @@
 """A lock: which skills a catalog may serve, and the SHA-256 of every file of each.
 
-The lock file is JSON (``skillfs-lock/1``): Python reads and writes it with the standard
-library alone (``tomllib`` cannot write TOML), and it is the format of the digests beside it,
-the bundle manifest and the well-known index. It is written deterministically, one entry per
-skill sorted by name, each file's digest on its own line, so a change reviews as a small diff::
+The lock file is JSON (``skillfs-lock/1``, shown in docs/trust.md), read and written with the
+standard library alone, deterministically (one entry per skill sorted by name, each file's
+digest on its own line) so a change reviews as a small diff, and read strictly: a repeated key,
+a skill locked twice or a path out of its folder refuses the whole file.
 
-    {
-      "format": "skillfs-lock/1",
-      "source": "/srv/skills",
-      "skills": [
-        {
-          "name": "pdf",
-          "folder": "pdf",
-          "location": "/srv/skills/pdf/SKILL.md",
-          "files": {
-            "SKILL.md": "sha256:…",
-            "scripts/fill.py": "sha256:…"
-          }
-        }
-      ]
-    }
-
-A catalog built with a lock (``SkillCatalog(backend, lock=...)``) judges each SKILL.md against
-it as it loads (:meth:`SkillLock.judge`), reports locked skills the source lost
+A catalog whose :class:`~skills_core.trust.policy.TrustPolicy` has a lock judges each SKILL.md
+against it as it loads (:meth:`SkillLock.problem`), reports locked skills the source lost
 (:meth:`SkillLock.missing`) and checks every other file when it is read
-(:meth:`SkillLock.verify`).
+(:meth:`SkillLock.verify`). :func:`lock_of` locks what a catalog serves: a file whose backend
+lists a verified ``sha256:`` digest (MCP) is locked from its listing, every other one is read
+through the catalog and hashed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Set
-from typing import Any, NamedTuple
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence, Set
+from typing import Any, NamedTuple, Protocol, TypeVar
 
+from backends.base import Backend
 from backends.digests import digest_off_loop, is_digest
 from backends.errors import StorageError, UnsafePathError
 from backends.limits import MAX_LOCK_FILE_BYTES
 from backends.local_files import read_regular_file, replace_file
-from backends.paths import check_relative_path, skill_md_name
+from backends.paths import SKILL_MD_NAMES, check_relative_path, skill_md_name
 from skills_core import codes
-from skills_core.catalog.entries import CatalogEntry
 from skills_core.errors import LockFileError, LockMismatchError
-from skills_core.format.models import SkillProblem
+from skills_core.format.models import Skill, SkillMetadata, SkillProblem
+
+T = TypeVar("T")
 
 LOCK_FORMAT = "skillfs-lock/1"
 DEFAULT_LOCK_FILE = "skills.lock"
@@ -130,7 +119,7 @@ class SkillLock:
             document = json.loads(text, object_pairs_hook=_unique_keys)
             if document.get("format") != LOCK_FORMAT:
                 raise ValueError(f"format is not {LOCK_FORMAT!r}")
-            skills = [_locked_skill(item) for item in document["skills"]]
+            skills = [_parsed_skill(item) for item in document["skills"]]
             twice = [name for name, count in Counter(s.name for s in skills).items() if count > 1]
             if twice:
                 raise ValueError(f"skill {twice[0]!r} is locked twice")
@@ -199,21 +188,17 @@ class SkillLock:
             lines += (f"{what} file: {name}/{path}" for what, path in files)
         return lines
 
-    def judge(self, entry: CatalogEntry, digest: str | None) -> CatalogEntry:
-        """``entry``, refused unless the lock names it and ``digest`` (its SKILL.md's) matches."""
-        if entry.metadata is None:
-            return entry
-        name = entry.metadata.name
+    def problem(self, name: str, location: str, digest: str | None) -> SkillProblem | None:
+        """Why skill ``name`` is refused: not locked, or its SKILL.md's ``digest`` differs."""
         locked = self.skills.get(name)
         if locked is None:
             message = f"not in the lock {self.location}; not served"
-            return _refused(entry, SkillProblem(name, entry.location, codes.NOT_LOCKED, message))
+            return SkillProblem(name, location, codes.NOT_LOCKED, message)
         path = _skill_md_path(locked)
         if locked.files.get(path) != digest:
             message = f"{path} differs from the lock {self.location}; refused"
-            problem = SkillProblem(name, entry.location, codes.LOCK_MISMATCH, message)
-            return _refused(entry, problem)
-        return entry
+            return SkillProblem(name, location, codes.LOCK_MISMATCH, message)
+        return None
 
     def missing(self, names: Set[str]) -> list[SkillProblem]:
         """A ``LOCK_MISSING`` problem for each locked skill whose name is not in ``names``."""
@@ -284,12 +269,6 @@ def refusal(name: str, error: LockMismatchError) -> SkillProblem:
     return SkillProblem(name, error.location, codes.LOCK_MISMATCH, error.message)
 
 
-def _refused(entry: CatalogEntry, problem: SkillProblem) -> CatalogEntry:
-    return entry._replace(
-        metadata=None, raw=b"", errors=(problem,), warnings=(), frontmatter_name=problem.name
-    )
-
-
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose keys are all different (``object_pairs_hook``): else ValueError.
 
@@ -301,7 +280,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def _locked_skill(item: Any) -> LockedSkill:
+def _parsed_skill(item: Any) -> LockedSkill:
     """One entry of a parsed lock file, checked; each path normalised as the backends do."""
     name, folder, location, files = item["name"], item["folder"], item["location"], item["files"]
     if not all(isinstance(value, str) for value in (name, folder, location)):
@@ -320,6 +299,125 @@ def _locked_skill(item: Any) -> LockedSkill:
     return LockedSkill(name, folder, location, checked)
 
 
-LockSource = SkillLock | str | os.PathLike[str]
-"""What every ``lock=`` takes: a :class:`SkillLock`, or a lock file's path (read by the
-catalog on its first refresh)."""
+class LockedCatalog(Protocol):
+    """What :func:`lock_of` reads of a :class:`~skills_core.catalog.catalog.SkillCatalog`."""
+
+    @property
+    def backend(self) -> Backend:
+        """Where the skills live."""
+
+    @property
+    def lock(self) -> SkillLock | None:
+        """The lock the catalog serves by, if any."""
+
+    def list(self) -> Sequence[SkillMetadata]:
+        """Every served skill."""
+
+    def folder(self, name: str) -> str:
+        """A served skill's folder."""
+
+    async def get(self, name: str) -> Skill:
+        """A served skill with its files."""
+
+    async def read_skill_md(self, name: str) -> bytes:
+        """A served skill's SKILL.md, checked against the lock."""
+
+    async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
+        """A file of a served skill, checked against the lock."""
+
+
+_PARALLEL_SKILLS = 16
+
+
+async def lock_of(
+    catalog: LockedCatalog, progress: Callable[[int, int], None] | None = None
+) -> SkillLock:
+    """The lock of every skill ``catalog`` serves now (refresh it first).
+
+    ``progress`` hears how many skills were hashed, as each one is.
+
+    Raises:
+        StorageError: A file of a served skill could not be read.
+    """
+    skills = await _each_skill(catalog, _locked_skill, progress)
+    return SkillLock(skills, source=catalog.backend.location)
+
+
+async def lock_problems(
+    catalog: LockedCatalog, progress: Callable[[int, int], None] | None = None
+) -> list[SkillProblem]:
+    """Each file of a served skill that breaks the catalog's lock, as a ``LOCK_MISMATCH``.
+
+    A file breaks it when it differs, when the lock does not name it, or when the lock names
+    it and it is gone; each is read through the catalog, which checks it against the lock.
+    An unlocked catalog has none. ``progress`` hears how many skills were checked.
+
+    Raises:
+        StorageError: A file of a served skill could not be read.
+    """
+    lock = catalog.lock
+    if lock is None:
+        return []
+
+    def problems(catalog: LockedCatalog, name: str) -> Awaitable[list[SkillProblem]]:
+        return _skill_problems(catalog, lock, name)
+
+    checks = await _each_skill(catalog, problems, progress)
+    return [problem for found in checks for problem in found]
+
+
+async def _each_skill(
+    catalog: LockedCatalog,
+    work: Callable[[LockedCatalog, str], Awaitable[T]],
+    progress: Callable[[int, int], None] | None,
+) -> list[T]:
+    """``work`` on every served skill, :data:`_PARALLEL_SKILLS` at a time, in name order."""
+    gate = asyncio.Semaphore(_PARALLEL_SKILLS)
+    names = [meta.name for meta in catalog.list()]
+    done = 0
+
+    async def one(name: str) -> T:
+        nonlocal done
+        async with gate:
+            result = await work(catalog, name)
+        done += 1
+        if progress is not None:
+            progress(done, len(names))
+        return result
+
+    return await asyncio.gather(*(one(name) for name in names))
+
+
+async def _skill_problems(catalog: LockedCatalog, lock: SkillLock, name: str) -> list[SkillProblem]:
+    skill = await catalog.get(name)
+    found = []
+    for file in skill.files:
+        if file.path in SKILL_MD_NAMES:  # judged against the lock as it loaded
+            continue
+        try:
+            await catalog.read_resource(name, file.path)
+        except LockMismatchError as exc:
+            found.append(refusal(name, exc))
+    gone = lock.skills[name].files.keys() - {*(file.path for file in skill.files), *SKILL_MD_NAMES}
+    message = "{} is locked in {} but gone from the skill"
+    found += (
+        SkillProblem(name, skill.location, codes.LOCK_MISMATCH, message.format(path, lock.location))
+        for path in sorted(gone)
+    )
+    return found
+
+
+async def _locked_skill(catalog: LockedCatalog, name: str) -> LockedSkill:
+    skill = await catalog.get(name)
+    skill_md = skill_md_name([file.path for file in skill.files])
+    files: dict[str, str] = {}
+    if skill_md is None:  # a backend that lists no SKILL.md: lock the bytes served
+        files["SKILL.md"] = await digest_off_loop(await catalog.read_skill_md(name))
+    for file in skill.files:
+        if is_digest(file.fingerprint):
+            files[file.path] = file.fingerprint
+        elif file.path == skill_md:
+            files[file.path] = await digest_off_loop(await catalog.read_skill_md(name))
+        else:
+            files[file.path] = await digest_off_loop(await catalog.read_resource(name, file.path))
+    return LockedSkill(name, catalog.folder(name), skill.location, files)

@@ -40,9 +40,6 @@ except ImportError as exc:  # pragma: no cover - the extra is installed in tests
         f"signed publications need the cryptography package: {install_command('sign')}"
     ) from exc
 
-MAX_SIGNATURE_BYTES = 4096
-"""A signature file is read no further than this (a real one is about 150 bytes)."""
-
 ALGORITHM = "ed25519"
 _SIGNATURE_LENGTH = 64
 
@@ -53,7 +50,7 @@ TrustedKey = Ed25519PublicKey | bytes
 class SequenceMemory(Protocol):
     """The highest sequence accepted per index, kept across processes (blocking calls).
 
-    :class:`~skills_core.catalog.cache_store.CatalogCache` is one, in the catalog cache folder.
+    :class:`~skills_core.catalog.cache.CatalogCache` is one, in the catalog cache folder.
     """
 
     def last_sequence(self, index: str) -> int | None:
@@ -151,6 +148,9 @@ def signature_file(index: bytes, key: Ed25519PrivateKey) -> bytes:
 
 class IndexVerifier:
     """Checks an index against its signature and the sequences already seen.
+
+    The :class:`backends.capabilities.IndexVerifier` that a
+    :class:`~skills_core.trust.policy.TrustPolicy` with ``keys`` gives a catalog's backend.
 
     Args:
         trusted_keys: Every key whose signature is accepted (two during a key rotation).

@@ -1,22 +1,14 @@
-"""ApprovalStore: the user's approvals, keyed by skill content, in the catalog cache folder.
+"""The user's approvals, kept by skill content in the cache folder, and that folder's trust.
 
-One JSON file, ``approvals.json`` beside ``catalogs.sqlite3`` (see
-:mod:`skills_core.catalog.cache_folder`), mode 0600, written whole and atomically (a temporary
-file renamed over it)::
-
-    {"schema": 2, "approvals": {"sha256:…": {"name": "pdf", "source": "./skills",
-     "scripts": true, "tools": false, "approved": "2026-11-26T05:50:00Z"}}}
-
-A digest covers every file of the skill (:func:`backends.digests.files_digest`), so a changed
-skill is a new key: it needs approval again. Schema 1 files keyed approvals by an ambiguous
-encoding of the files; they are never honoured (the user approves again). Writers in every
-process take turns: each holds an ``flock`` on ``approvals.lock`` while it reads the file, adds
-or removes its approvals and renames the new file in, so no approval or revocation is lost to
-another at the same moment. A file that is not the user's, is writable by others, is larger
-than ``MAX_APPROVALS_FILE_BYTES`` or cannot be read as this layout is ignored (nothing is
-approved), logged once; the next approval replaces it. Blocking: load and write from a worker
-thread or before the event loop; :meth:`granted` and :meth:`approves_tools` read what was
-loaded and never block.
+``approvals.json`` (schema 2, shown in docs/trust.md) beside ``catalogs.sqlite3`` in the cache
+folder (``$SKILLFS_CACHE_DIR``, else ``$XDG_CACHE_HOME/skillfs``, else ``~/.cache/skillfs``;
+mode 0700), mode 0600, written whole and atomically. A digest covers every file of the skill
+(:func:`backends.digests.files_digest`), so a changed skill is a new key. Writers in every
+process take turns on an ``flock`` of ``approvals.lock``, so no approval or revocation is lost.
+A folder or file that is not the user's, is writable by others, is no regular file, is larger
+than ``MAX_APPROVALS_FILE_BYTES`` or is not this layout is never trusted: nothing is approved,
+logged once. Blocking: load and write from a worker thread; :meth:`ApprovalStore.granted` and
+:meth:`ApprovalStore.grants_of` read what was loaded and never block.
 """
 
 from __future__ import annotations
@@ -25,21 +17,18 @@ import fcntl
 import json
 import logging
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from backends.digests import files_digest, is_digest
+from backends.digests import is_digest
 from backends.errors import StorageError
 from backends.limits import MAX_APPROVALS_FILE_BYTES
 from backends.local_files import read_regular_file
-from skills_core.catalog.cache_folder import default_cache_folder, ensure_folder, untrusted_file
-
-if TYPE_CHECKING:
-    from backends.mcp.extension import SkillEntry
 
 logger = logging.getLogger("skillfs")
 
@@ -100,17 +89,9 @@ class ApprovalStore:
         return self._approvals.get(digest)
 
     def grants_of(self, digest: str) -> frozenset[str]:
-        """What the content ``digest`` may do: ``scripts``, ``allowed-tools``, both or none.
-
-        The ``approved`` callable of :func:`backends.scopes.project_backend`.
-        """
+        """What the content ``digest`` may do: ``scripts``, ``allowed-tools``, both or none."""
         found = self._approvals.get(digest)
         return frozenset() if found is None else frozenset(found.given)
-
-    def approves_tools(self, entry: SkillEntry) -> bool:
-        """Whether an MCP skill's ``allowed-tools`` were approved: ``approve_allowed_tools``."""
-        digests = {path: file.digest for path, file in entry.files.items()}
-        return "allowed-tools" in self.grants_of(files_digest(digests))
 
     def reload(self) -> None:
         """Read the file again (blocking): approvals given by other processes take effect."""
@@ -220,3 +201,49 @@ def _decode(record: Any) -> dict[str, Approval]:
             raise TypeError(f"the approval of {digest} holds values of the wrong type")
         approvals[digest] = Approval(digest, *fields)
     return approvals
+
+
+CACHE_DIR_VARIABLE = "SKILLFS_CACHE_DIR"
+"""The environment variable that moves the cache folder."""
+
+_WRITABLE_BY_OTHERS = stat.S_IWGRP | stat.S_IWOTH
+
+
+def default_cache_folder() -> Path:
+    """The cache folder the environment names (see the module docstring)."""
+    moved = os.environ.get(CACHE_DIR_VARIABLE)
+    if moved:
+        return Path(moved)
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "skillfs"
+
+
+def ensure_folder(folder: Path) -> str | None:
+    """Create ``folder`` (mode 0700) if needed; why it cannot be trusted, or ``None``."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.lstat()
+    except OSError as exc:
+        return f"cannot create the cache folder: {exc.strerror or exc}"
+    if not stat.S_ISDIR(info.st_mode):
+        return "the cache folder is not a directory"
+    return _untrusted(info, "the cache folder")
+
+
+def untrusted_file(path: Path) -> str | None:
+    """Why the existing file at ``path`` cannot be trusted, or ``None`` (also when absent)."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return f"{path.name} is not a regular file"
+    return _untrusted(info, path.name)
+
+
+def _untrusted(info: os.stat_result, what: str) -> str | None:
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        return f"{what} is owned by another user"
+    if info.st_mode & _WRITABLE_BY_OTHERS:
+        return f"{what} is writable by other users"
+    return None
