@@ -1,10 +1,7 @@
 """What a tool hands back to the model: a result mapping, or an error as a value.
 
-Tools never raise. Every failure a model should see is built by :func:`tool_error`, with an
-``error_code`` from :mod:`skills_core.codes`, so adapters, tests and models match on codes,
-never on message text. :func:`error_from_exception` translates skillfs's exceptions in one
-place, most specific first, and :func:`never_raises` is the last line of defence around every
-tool.
+Tools never raise: every failure is built by :func:`tool_error` with an ``error_code`` from
+:mod:`skills_core.codes`; :func:`never_raises` is the last line of defence around every tool.
 """
 
 from __future__ import annotations
@@ -84,11 +81,7 @@ P = ParamSpec("P")
 def never_raises(
     tool: Callable[P, Awaitable[ToolResult]],
 ) -> Callable[P, Awaitable[ToolResult]]:
-    """Turn any exception escaping ``tool`` into an error value (logged with its traceback).
-
-    skillfs's own exceptions become their specific codes; anything else is a bug or a
-    broken dependency and becomes ``INTERNAL_ERROR``, so one failing tool never ends a run.
-    """
+    """Turn any exception escaping ``tool`` into an error value (``INTERNAL_ERROR``, logged)."""
 
     @functools.wraps(tool)
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> ToolResult:
