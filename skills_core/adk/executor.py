@@ -1,18 +1,9 @@
 """CodeExecutorRunner: skill scripts run by a google-adk code executor.
 
-ADK users who already run model code in a container, on GKE, in Vertex AI or in the unsafe
-local executor can run skill scripts there too. An executor elsewhere sees none of the host's
-files, so the runner hands it one self-contained Python program, as google-adk's own
-``SkillToolset`` does: the skill's files (base64, with their executable bit), the run's spec
-and the supervisor's source, which unpacks the skill, runs the script supervised and prints
-one marked result line (:func:`~skills_core.tools.runners.supervisor.run_portable`), from
-which the runner reads the exit code and output.
-
-Isolation is the executor's: ``UnsafeLocalCodeExecutor`` runs the program as a plain local
-process with the agent's whole environment (the script itself gets the policy's scrubbed
-environment, but can read its parent's through ``/proc``); a container executor isolates what
-its container isolates. Inside, the program still kills every process the script started when
-it ends, and stops it after the policy's time limit.
+The executor gets one self-contained Python program: the skill's files, the run's spec and
+the supervisor's source, which prints one marked result line
+(:func:`~skills_core.tools.runners.supervisor.run_portable`). Isolation is the executor's
+(docs/scripts.md).
 """
 
 from __future__ import annotations
@@ -60,12 +51,7 @@ def running_in(invocation: InvocationContext) -> Iterator[None]:
 
 
 class CodeExecutorRunner:
-    """Runs skill scripts through a google-adk :class:`BaseCodeExecutor`.
-
-    Args:
-        executor: The executor; ``None`` uses the calling agent's ``code_executor``, as
-            google-adk's ``SkillToolset`` does.
-    """
+    """Runs skill scripts through ``executor`` (``None``: the calling agent's)."""
 
     def __init__(self, executor: BaseCodeExecutor | None = None) -> None:
         self._executor = executor
@@ -76,7 +62,7 @@ class CodeExecutorRunner:
         return f"adk:{type(self._executor).__name__}" if self._executor else "adk:agent"
 
     async def run(self, run: ScriptRun) -> ProcessOutcome:
-        """Run the script through the executor (in a worker thread: executors block).
+        """Run the script through the executor, in a worker thread.
 
         Raises:
             RunnerUnavailableError: No executor was given and the agent has none.
