@@ -30,7 +30,7 @@ from backends.paths import is_within
 from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
 from skills_core.tools.policy import ScriptRun
 from skills_core.tools.runners.command import Captured, ProcessOutcome
-from skills_core.tools.runners.process import SUPERVISOR
+from skills_core.tools.runners.process import SUPERVISOR, with_status
 
 if TYPE_CHECKING:
     from google.adk.agents.invocation_context import InvocationContext
@@ -143,19 +143,14 @@ def parse_result(program: PortableProgram, stdout: str) -> ProcessOutcome | None
         return None
     try:
         result = json.loads(lines[-1][len(program.marker) :])
-        streams = [
+        out, err = (
             Captured(base64.b64decode(result[name]), int(result[f"{name}_total"]))
             for name in ("stdout", "stderr")
-        ]
+        )
     except (ValueError, KeyError, TypeError, binascii.Error):
         return None
-    kind, _, detail = str(result.get("status", "")).partition(" ")
-    if kind == "error":
-        number, _, message = detail.partition(" ")
-        raise OSError(int(number), message)
-    timed_out = kind == "timeout"
-    exit_code = -9 if timed_out else int(detail) if kind == "exit" else -int(detail or 9)
-    return ProcessOutcome(exit_code, streams[0], streams[1], timed_out)
+    status = str(result.get("status", ""))
+    return with_status(ProcessOutcome(0, out, err, status == "timeout"), status)
 
 
 def _carried_files(run: ScriptRun) -> dict[str, tuple[str, bool]]:

@@ -188,11 +188,6 @@ class SkillContextProvider:
         self._turns: OrderedDict[str, SkillContext[BaseTool] | None] = OrderedDict()
         self.toolset: BaseToolset = _ContextToolset(self)  # for the agent's tools
 
-    @property
-    def coordinator(self) -> ContextCoordinator[BaseTool]:
-        """The coordinator choosing skills."""
-        return self._coordinator
-
     async def context(self, readonly_context: ReadonlyContext) -> SkillContext[BaseTool] | None:
         """The skill context of this turn (built once per invocation)."""
         turn = readonly_context.invocation_id

@@ -56,22 +56,20 @@ def is_error(result: ToolResult) -> bool:
     return "error_code" in result
 
 
+_CODES: tuple[tuple[type[SkillfsError], str], ...] = (
+    (SkillNotFoundError, SKILL_NOT_FOUND),
+    (ResourceNotFoundError, RESOURCE_NOT_FOUND),
+    (UnsafePathError, INVALID_PATH),
+    (LimitExceededError, RESOURCE_TOO_LARGE),
+    (LockMismatchError, LOCK_MISMATCH),
+    (EntryMismatchError, ENTRY_MISMATCH),
+)
+"""The code of each skillfs exception, most specific first; any other is ``READ_FAILED``."""
+
+
 def error_from_exception(exc: SkillfsError) -> ToolResult:
     """Translate a skillfs exception into the error value the model sees."""
-    if isinstance(exc, SkillNotFoundError):
-        code = SKILL_NOT_FOUND
-    elif isinstance(exc, ResourceNotFoundError):
-        code = RESOURCE_NOT_FOUND
-    elif isinstance(exc, UnsafePathError):
-        code = INVALID_PATH
-    elif isinstance(exc, LimitExceededError):
-        code = RESOURCE_TOO_LARGE
-    elif isinstance(exc, LockMismatchError):
-        code = LOCK_MISMATCH
-    elif isinstance(exc, EntryMismatchError):
-        code = ENTRY_MISMATCH
-    else:
-        code = READ_FAILED
+    code = next((code for kind, code in _CODES if isinstance(exc, kind)), READ_FAILED)
     return tool_error(code, exc.message)
 
 

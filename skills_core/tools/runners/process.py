@@ -126,10 +126,16 @@ async def run_supervised(
         for fd in (status_read, status_write):
             with contextlib.suppress(OSError):
                 os.close(fd)
-    return _with_status(outcome, status)
+    return with_status(outcome, status)
 
 
-def _with_status(outcome: ProcessOutcome, status: str) -> ProcessOutcome:
+def with_status(outcome: ProcessOutcome, status: str) -> ProcessOutcome:
+    """``outcome`` with the exit code the supervisor's status line reports.
+
+    Raises:
+        OSError: The command could not be started.
+        ScriptRunnerError: There is no status: the supervisor never ran the command.
+    """
     kind, _, detail = status.strip().partition(" ")
     if outcome.timed_out:
         return replace(outcome, exit_code=-9)
