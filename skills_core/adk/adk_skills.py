@@ -1,17 +1,8 @@
 """The API of the "adk-skills" design (``adk_skills_agent``), served from any skillfs source.
 
-A compatibility module: ``SkillsRegistry`` with its ``use_skill``, ``read_reference`` and
-``run_script`` tools, ``with_registry`` (the design's ``with_skills``),
-``validate_skill_folder`` (its ``validate_skill``) and ``create_skill_template``. The tools
-are the shared skill tools under the design's names (:data:`NAMES`), translating only its
-argument names and result shapes. Skills may live anywhere skillfs reads, and the catalog
-refreshes at the start of each agent turn. No name here shadows a primary one
-(:class:`skills_core.adk.SkillsToolset`, :func:`skills_core.adk.with_skills`).
-
->>> from skills_core.adk.adk_skills import SkillsRegistry
->>> registry = SkillsRegistry()
->>> await registry.discover(["./skills"])  # doctest: +SKIP
->>> agent = LlmAgent(..., tools=[registry.create_use_skill_tool()])  # doctest: +SKIP
+A compatibility module (docs/adk.md, "The adk-skills design's API"): the shared skill tools
+under the design's names (:data:`NAMES`), translating only its argument names and result
+shapes. No name here shadows a primary one.
 """
 
 from __future__ import annotations
@@ -39,7 +30,7 @@ from backends.local import open_skill_folder
 from backends.memory import MemoryBackend
 from backends.paths import check_relative_path
 from skills_core import codes
-from skills_core.adk.handlers import Handler, SkillTool, inject_state, run_confirmed
+from skills_core.adk.handlers import Handler, SkillTool, fixed, inject_state, run_confirmed
 from skills_core.adk.toolset import RefreshGate, Source, open_sources
 from skills_core.catalog.catalog import SkillCatalog, verdicts_of
 from skills_core.format.models import Skill, SkillMetadata, SkillProblem
@@ -97,11 +88,7 @@ class SkillsConfig:
 
 
 class SkillsRegistry:
-    """Discover skills, read them, and make the ``use_skill`` family of ADK tools.
-
-    Args:
-        config: Options; the defaults serve skills leniently with scripts off.
-    """
+    """Discover skills, read them, and make the ``use_skill`` family of ADK tools."""
 
     def __init__(self, config: SkillsConfig | None = None) -> None:
         self.config = config or SkillsConfig()
@@ -126,15 +113,13 @@ class SkillsRegistry:
 
     @property
     def tools(self) -> SkillTools:
-        """The framework-neutral skill tools the ADK tools delegate to."""
+        """The skill tools the ADK tools delegate to."""
         return self._tools
 
     async def discover(self, sources: Sequence[Source]) -> int:
         """Load the skills of ``sources`` after those discovered before; return the count.
 
-        Sources compose in precedence order: on a name clash the earlier source wins and the
-        hidden skill is reported in ``catalog.warnings`` (code ``SHADOWED``). A leading ``~``
-        in a path is expanded.
+        The earlier source wins a name clash (``SHADOWED`` in ``catalog.warnings``).
 
         Raises:
             ValueError: No source was given.
@@ -170,19 +155,11 @@ class SkillsRegistry:
             return None
 
     async def load_skill(self, name: str) -> Skill:
-        """One skill with its instructions (``body``) and current file list.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """One skill (``SkillNotFoundError`` when no loaded skill has that name)."""
         return await self.catalog.get(name)
 
     def to_available_skills_xml(self, *, include_location: bool = False) -> str:
-        """The ``<available_skills>`` block: each skill's name and description, escaped.
-
-        Args:
-            include_location: Add each SKILL.md's location, for agents that read files.
-        """
+        """The ``<available_skills>`` block (with each SKILL.md's location if asked)."""
         return self.catalog.to_prompt(include_location=include_location)
 
     async def refresh_for_turn(self, turn: str) -> None:
@@ -190,10 +167,9 @@ class SkillsRegistry:
         await self._gate.refresh_for_turn(turn)
 
     def create_use_skill_tool(self, *, include_skills_listing: bool = True) -> BaseTool:
-        """The ``use_skill(name)`` tool: ``{skill_name, base_directory, instructions, has_*}``.
+        """The ``use_skill(name)`` tool; its description lists the current skills if asked.
 
-        Its description lists the current skills unless ``include_skills_listing`` is off. A
-        long skill comes whole: the design has no way to read on.
+        A long skill comes whole: the design has no way to read on.
         """
 
         def describe() -> str:
@@ -223,10 +199,7 @@ class SkillsRegistry:
         return self._tool(LOAD_SKILL, describe, {"name": SKILL_NAME}, use_skill)
 
     def create_read_reference_tool(self) -> BaseTool:
-        """The ``read_reference(skill, reference)`` tool: a ``references/`` file.
-
-        ``load_skill_resource``'s result, plus the file's ``path`` and ``filename``.
-        """
+        """The ``read_reference(skill, reference)`` tool: a ``references/`` file."""
 
         @never_raises
         async def read_reference(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
@@ -247,13 +220,11 @@ class SkillsRegistry:
                 "('api_docs.md') or its path below that folder ('forms/w2.md').",
             },
         }
-        describe = _fixed("Reads one of a skill's reference documents (files in references/).")
+        describe = fixed("Reads one of a skill's reference documents (files in references/).")
         return self._tool(LOAD_SKILL_RESOURCE, describe, parameters, read_reference)
 
     def create_run_script_tool(self) -> BaseTool:
-        """The ``run_script(skill, script, args)`` tool, its ``exit_code`` as ``returncode``.
-
-        ``success`` says whether the script exited with 0.
+        """The ``run_script(skill, script, args)`` tool (``returncode`` and ``success``).
 
         Raises:
             ValueError: ``config.scripts`` is ``None``: scripts are off.
@@ -285,14 +256,11 @@ class SkillsRegistry:
             },
             "args": NAMED_ARGS,
         }
-        describe = _fixed("Runs one of a skill's scripts and returns its output and exit code.")
+        describe = fixed("Runs one of a skill's scripts and returns its output and exit code.")
         return self._tool(RUN_SKILL_SCRIPT, describe, parameters, run_script)
 
     async def close(self) -> None:
-        """Delete local copies made to run remote scripts; close the sources opened here.
-
-        Backends passed to :meth:`discover` stay open: whoever opened them closes them.
-        """
+        """Delete script copies; close the sources opened here (backends passed in stay open)."""
         try:
             await self._tools.close()
         finally:
@@ -340,17 +308,9 @@ class _TurnTool(SkillTool):
 
 
 def _inside(folder: str, path: str) -> str:
-    """``path`` as a path in the skill: below ``folder/`` unless it names that folder already.
-
-    Raises:
-        UnsafePathError: ``path`` is absolute or climbs with ``..``.
-    """
+    """``path`` below ``folder/`` unless it names that folder already (``UnsafePathError``)."""
     relative = check_relative_path(path)
     return relative if relative.startswith(f"{folder}/") else f"{folder}/{relative}"
-
-
-def _fixed(text: str) -> Callable[[], str]:
-    return lambda: text
 
 
 async def _close(backends: Sequence[Backend]) -> None:
@@ -367,14 +327,8 @@ async def with_registry(
 ) -> LlmAgent:
     """Discover ``sources`` and give ``agent`` the ``use_skill`` tool; return the agent.
 
-    The tools join ``agent.tools`` as one toolset, so closing the runner closes the registry.
-
-    Args:
-        agent: The agent to extend.
-        sources: Paths, URLs or backends, highest precedence first.
-        config: Registry options; ``config.scripts`` is required for ``include_script_tool``.
-        include_script_tool: Add ``run_script`` too.
-        include_reference_tool: Add ``read_reference`` too.
+    The tools join ``agent.tools`` as one toolset, so closing the runner closes the registry;
+    ``run_script`` needs ``config.scripts``.
 
     Raises:
         ValueError: No source was given, or scripts were asked for without a policy.
@@ -410,15 +364,7 @@ class _RegistryToolset(BaseToolset):
 
 @dataclass(frozen=True, slots=True)
 class ValidationResult:
-    """The spec's verdict on one skill folder.
-
-    Attributes:
-        valid: True when the skill has no error (warnings are advice).
-        skill_path: The folder (or SKILL.md) that was checked.
-        errors: Every error, as messages.
-        warnings: Every warning, as messages.
-        problems: The same problems with their codes and locations, errors first.
-    """
+    """The spec's verdict on one skill folder: messages, and ``problems`` with their codes."""
 
     valid: bool
     skill_path: str
@@ -433,8 +379,7 @@ class ValidationResult:
 async def validate_skill_folder(path: str | os.PathLike[str]) -> ValidationResult:
     """Check one local skill folder (or its SKILL.md) as ``skillfs validate`` does.
 
-    A path that holds no SKILL.md (a skills root, a URL) gives an invalid result
-    (``READ_FAILED``).
+    A path holding no SKILL.md gives an invalid result (``READ_FAILED``).
 
     Raises:
         SkillfsError: The folder could not be listed.
@@ -468,8 +413,8 @@ async def create_skill_template(
     """Write the skeleton ``skillfs new`` writes, ``output_dir/name``; return its folder.
 
     Raises:
-        SkillValidationError: The name or description breaks the spec; nothing was written.
-        FileExistsError: The folder exists already; it is left alone.
+        SkillValidationError: The name or description breaks the spec.
+        FileExistsError: The folder exists already.
     """
     return await asyncio.to_thread(create_skeleton, Path(output_dir), name, description)
 

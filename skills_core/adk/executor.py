@@ -1,18 +1,9 @@
 """CodeExecutorRunner: skill scripts run by a google-adk code executor.
 
-ADK users who already run model code in a container, on GKE, in Vertex AI or in the unsafe
-local executor can run skill scripts there too. An executor elsewhere sees none of the host's
-files, so the runner hands it one self-contained Python program, as google-adk's own
-``SkillToolset`` does: the skill's files (base64, with their executable bit), the run's spec
-and the supervisor's source, which unpacks the skill, runs the script supervised and prints
-one marked result line (:func:`~skills_core.tools.runners.supervisor.run_portable`), from
-which the runner reads the exit code and output.
-
-Isolation is the executor's: ``UnsafeLocalCodeExecutor`` runs the program as a plain local
-process with the agent's whole environment (the script itself gets the policy's scrubbed
-environment, but can read its parent's through ``/proc``); a container executor isolates what
-its container isolates. Inside, the program still kills every process the script started when
-it ends, and stops it after the policy's time limit.
+The executor gets one self-contained Python program: the skill's files, the run's spec and
+the supervisor's source, which prints one marked result line
+(:func:`~skills_core.tools.runners.supervisor.run_portable`). Isolation is the executor's
+(docs/scripts.md).
 """
 
 from __future__ import annotations
@@ -39,7 +30,7 @@ from backends.paths import is_within
 from skills_core.errors import RunnerUnavailableError, ScriptRunnerError
 from skills_core.tools.policy import ScriptRun
 from skills_core.tools.runners.command import Captured, ProcessOutcome
-from skills_core.tools.runners.process import SUPERVISOR
+from skills_core.tools.runners.process import SUPERVISOR, with_status
 
 if TYPE_CHECKING:
     from google.adk.agents.invocation_context import InvocationContext
@@ -60,12 +51,7 @@ def running_in(invocation: InvocationContext) -> Iterator[None]:
 
 
 class CodeExecutorRunner:
-    """Runs skill scripts through a google-adk :class:`BaseCodeExecutor`.
-
-    Args:
-        executor: The executor; ``None`` uses the calling agent's ``code_executor``, as
-            google-adk's ``SkillToolset`` does.
-    """
+    """Runs skill scripts through ``executor`` (``None``: the calling agent's)."""
 
     def __init__(self, executor: BaseCodeExecutor | None = None) -> None:
         self._executor = executor
@@ -76,7 +62,7 @@ class CodeExecutorRunner:
         return f"adk:{type(self._executor).__name__}" if self._executor else "adk:agent"
 
     async def run(self, run: ScriptRun) -> ProcessOutcome:
-        """Run the script through the executor (in a worker thread: executors block).
+        """Run the script through the executor, in a worker thread.
 
         Raises:
             RunnerUnavailableError: No executor was given and the agent has none.
@@ -157,19 +143,14 @@ def parse_result(program: PortableProgram, stdout: str) -> ProcessOutcome | None
         return None
     try:
         result = json.loads(lines[-1][len(program.marker) :])
-        streams = [
+        out, err = (
             Captured(base64.b64decode(result[name]), int(result[f"{name}_total"]))
             for name in ("stdout", "stderr")
-        ]
+        )
     except (ValueError, KeyError, TypeError, binascii.Error):
         return None
-    kind, _, detail = str(result.get("status", "")).partition(" ")
-    if kind == "error":
-        number, _, message = detail.partition(" ")
-        raise OSError(int(number), message)
-    timed_out = kind == "timeout"
-    exit_code = -9 if timed_out else int(detail) if kind == "exit" else -int(detail or 9)
-    return ProcessOutcome(exit_code, streams[0], streams[1], timed_out)
+    status = str(result.get("status", ""))
+    return with_status(ProcessOutcome(0, out, err, status == "timeout"), status)
 
 
 def _carried_files(run: ScriptRun) -> dict[str, tuple[str, bool]]:

@@ -1,9 +1,7 @@
-"""Fork-mode skills: run a skill in a sub-agent and return its final answer.
+"""Fork-mode skills: run a skill in a sub-agent and return its final answer (docs/adk.md).
 
-Frontmatter ``context: fork`` gives the sub-agent a fresh context - the skill's content and
-the request, nothing else. ``context: fork_with_context`` also gives it the conversation so
-far. Frontmatter ``agent`` and ``model`` pick the sub-agent and its model through resolvers
-the user supplies (an agent hub and a model hub, as in Eino's skill middleware).
+``context: fork`` gives the sub-agent the skill and the request, ``fork_with_context`` the
+conversation too; ``agent`` and ``model`` are resolved by the user's resolvers.
 """
 
 from __future__ import annotations
@@ -41,16 +39,7 @@ ModelResolver = Callable[[str], Maybe[BaseLlm | str | None]]
 
 @dataclass(frozen=True, slots=True)
 class ForkCall:
-    """One request to run a skill in a sub-agent.
-
-    Attributes:
-        skill_name: The skill.
-        mode: ``"fork"`` or ``"fork_with_context"``.
-        content: The skill's loaded content.
-        request: What the sub-agent should do.
-        agent: Frontmatter ``agent``, if any.
-        model: Frontmatter ``model``, if any.
-    """
+    """One request to run a skill (its mode, content, frontmatter ``agent``/``model``)."""
 
     skill_name: str
     mode: str
@@ -63,10 +52,8 @@ class ForkCall:
 class Forker:
     """Resolves and runs sub-agents for fork-mode skills.
 
-    Args:
-        agents: Resolves frontmatter ``agent`` names; without it a default ``LlmAgent`` on
-            the caller's model runs the skill, and skills naming an agent are refused.
-        models: Resolves frontmatter ``model`` names; without it skills naming one are refused.
+    Without ``agents`` a default ``LlmAgent`` on the caller's model runs the skill; without a
+    resolver, a skill naming an agent or model is refused.
     """
 
     def __init__(

@@ -1,11 +1,8 @@
 """The ADK skill tools: the shared tools behind ADK's names and calling convention.
 
-Only what ADK adds lives here: ``load_skill`` fills in session state for skills that set
-``metadata.adk_inject_state`` (:func:`inject_state`) and runs fork-mode skills in a sub-agent;
-``load_skill_resource`` sends images, audio, video and PDF as inline data in the next request
-(:class:`InlineFiles`); ``run_skill_script`` can ask the user to confirm a run through ADK's
-tool confirmation, a yes recorded in the policy's approvals; and every content shown of a skill
-whose scripts need approval is recorded in session state for the code gate (:func:`note_shown`).
+Only what ADK adds lives here: state injection (:func:`inject_state`), fork-mode skills,
+inline files (:class:`InlineFiles`), run confirmations, and the gated contents shown, noted
+for the code gate (:func:`note_shown`).
 """
 
 from __future__ import annotations
@@ -58,23 +55,20 @@ logger = logging.getLogger("skillfs.adk")
 CONTEXT_PATH_KEY = "skillfs:context_path"
 """Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
 SHOWN_PREFIX = "skillfs:shown:"
-"""Session-state key prefix (then the source's location): ``{skill: {digest: True}}``, the
-gated contents the model was shown."""
+"""Session-state key prefix, then the source's location: the gated contents shown,
+``{skill: {digest: True}}``."""
 _ASKED_PREFIX = "skillfs:asked:"
 """Session-state key prefix (then the call's id): the content a run confirmation asked about."""
 
 Handler = Callable[[Mapping[str, Any], ToolContext], Awaitable[ToolResult]]
-"""Runs one call: the model's arguments and ADK's tool context in, a result mapping out."""
 
 
 class SessionState(Protocol):
     """What skillfs needs of ADK's session state (``tool_context.state``, a dict, …)."""
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """The value under ``key``, or ``default``."""
+    def get(self, key: str, default: Any = None) -> Any: ...  # noqa: D102
 
-    def __setitem__(self, key: str, value: Any) -> None:
-        """Set ``key``."""
+    def __setitem__(self, key: str, value: Any) -> None: ...
 
 
 def context_path_of(state: Any) -> str | None:
@@ -84,14 +78,13 @@ def context_path_of(state: Any) -> str | None:
 
 
 class SkillTool(BaseTool):
-    """A tool whose description may change with every request (it is rebuilt each time).
+    """A tool whose description and ``skill_name`` enum are rebuilt for every request.
 
     Args:
         declaration: The tool's name and arguments (its description is ``describe``'s).
         describe: Returns the current description.
         handler: Runs a call; it must return error values, never raise.
-        skill_names: Returns the skill names a model may give now, the skill-name argument's
-            ``enum``; ``None``: any string.
+        skill_names: Returns the skill-name argument's ``enum``; ``None``: any string.
         kind: Which skill tool this is (``"load_skill"``, …), whatever it is named.
     """
 
@@ -140,10 +133,7 @@ def build_tools(
     inline: InlineFiles,
     order: ShownOrder,
 ) -> dict[str, SkillTool]:
-    """The skill tools of :data:`~skills_core.tool_table.TOOLS`, keyed by their default names.
-
-    Their ``skill_name`` enums list the skills in ``order`` (new ones join at its end).
-    """
+    """The skill tools of :data:`~skills_core.tool_table.TOOLS`, keyed by their default names."""
 
     async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
         return await tools.list_skills(context_path=context_path_of(context.state))
@@ -208,7 +198,7 @@ def build_tools(
         shown = declaration.with_parameters(request=REQUEST) if forks else declaration
         built[kind] = SkillTool(
             replace(shown, name=getattr(names, kind)),
-            describe=describe_load_skill if forks else _fixed(declaration.description),
+            describe=describe_load_skill if forks else fixed(declaration.description),
             handler=special.get(kind) or partial(_plain, tools, kind),
             skill_names=skill_names,
             kind=kind,
@@ -217,20 +207,20 @@ def build_tools(
 
 
 def _forks(catalog: SkillCatalog, name: object) -> bool:
-    """Whether the loaded skill ``name`` runs in a sub-agent (``context: fork`` and the like)."""
+    """Whether the loaded skill ``name`` runs in a sub-agent (``context: fork``...)."""
     return (
         isinstance(name, str) and name in catalog and catalog.metadata(name).context in FORK_MODES
     )
 
 
-def _fixed(text: str) -> Callable[[], str]:
+def fixed(text: str) -> Callable[[], str]:
+    """A description that never changes."""
     return lambda: text
 
 
 async def _plain(
     tools: SkillTools, kind: str, args: Mapping[str, Any], context: ToolContext
 ) -> ToolResult:
-    """A tool ADK adds nothing to: the factory's tool, called as declared."""
     return await tools.call(kind, args)
 
 
@@ -277,10 +267,7 @@ async def run_confirmed(
 async def _confirmed(
     tools: SkillTools, context: ToolContext, skill_name: Any, file_path: Any, args: Any
 ) -> ToolResult | None:
-    """``None`` once the user approved this run or this content; else why it cannot run (yet).
-
-    A skill whose source grants no scripts is asked about too: the confirmation approves it.
-    """
+    """``None`` once the user approved this run or content; else why it cannot run (yet)."""
     asked = f"{_ASKED_PREFIX}{context.function_call_id}"  # the content the question is about
     decision = context.tool_confirmation
     # Dropped before anything can return: every answer, whatever follows it, clears its key.
@@ -311,11 +298,9 @@ async def _confirmed(
 
 
 def _answered(state: Any, key: str) -> str | None:
-    """The digest kept at ``key`` for a question now answered; the key keeps no value after.
+    """The digest kept at ``key`` for a question now answered; the key is set to ``None``.
 
-    ADK cannot delete a state key (``State`` has no ``__delitem__``; session services apply a
-    delta with ``dict.update``), so ``None`` is what a removal can leave. The key is per call:
-    one per skill would let one answer clear what another pending question still needs.
+    ADK cannot delete a state key. The key is per call, so one answer never clears another's.
     """
     digest = state.get(key)
     if digest is not None:
@@ -330,9 +315,7 @@ _KEPT_FILES = 16
 class InlineFiles:
     """Holds the binary files models read recently, for the requests that answer those reads.
 
-    Files are shared by every session of the toolset and keyed by skill and path: the bytes of
-    one file are the same whichever session asked. Bytes a caller asked for explicitly
-    (``as_bytes``) stay base64 in the response: models refuse unknown inline types.
+    Keyed by skill and path, shared by every session (the bytes are the same whoever asked).
     """
 
     def __init__(self) -> None:
@@ -391,11 +374,7 @@ class _Placeholder(NamedTuple):
 
 
 def inject_state_flag(value: object) -> bool | None:
-    """``adk_inject_state`` as a boolean: a bool, or ``"true"``/``"false"`` in any case.
-
-    Returns:
-        ``None`` for any other value.
-    """
+    """``adk_inject_state`` as a bool (``"true"``/``"false"`` in any case); else ``None``."""
     if isinstance(value, bool):
         return value
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
@@ -406,14 +385,8 @@ def inject_state_flag(value: object) -> bool | None:
 async def inject_state(skill: Skill, context: ToolContext) -> Skill | ToolResult:
     """``skill`` with its body's placeholders filled in from ``context``, if it opted in.
 
-    google-adk's syntax: ``{var}``, ``{var?}`` (empty when missing), ``{app:var}``,
-    ``{artifact.name}``...; braces around anything else stay as written. Where google-adk
-    raises ``KeyError`` at the first missing value, this returns one error naming them all.
-
-    Returns:
-        The skill (unchanged unless its metadata turns injection on), or a
-        ``STATE_VARIABLE_MISSING`` error value listing every required value the session
-        does not hold.
+    google-adk's syntax (``{var}``, ``{var?}``, ``{app:var}``, ``{artifact.name}``); a
+    ``STATE_VARIABLE_MISSING`` error names every required value the session lacks.
     """
     raw = skill.metadata.metadata.get(INJECT_STATE)
     if raw is None:

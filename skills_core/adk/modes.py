@@ -1,32 +1,13 @@
 """The per-turn modes of a SkillsToolset: injection, coordination and the tool guard.
 
-Each is a thin wrapper over a :class:`~skills_core.adk.SkillsToolset` - given one, or made
-over the catalog given - and shares its tools, its catalog's refresh gate (storage is listed
-once per turn however many read it) and its code gate: a skill whose scripts need approval
-that a mode shows the model holds code as one loaded with ``load_skill`` does.
+Each wraps a :class:`~skills_core.adk.SkillsToolset` (given, or made over the catalog given)
+and shares its tools, refresh gate and code gate (docs/adk.md, "Which entry point";
+docs/choosing-skills.md):
 
-- :class:`AutoSkillsPlugin` (adk-rust's auto-skills) puts the best-fitting skill's
-  instructions before every user message (:mod:`skills_core.context.turns`), before the
-  agent runs and before the message is stored::
-
-      runner = InMemoryRunner(agent=agent, plugins=[AutoSkillsPlugin(catalog)])
-
-- :class:`SkillContextProvider` runs a ContextCoordinator per turn: the user's message picks a
-  skill (by default ``ByQuery(message)``), the agent's instruction becomes that skill's framed
-  instruction and its toolset offers exactly the tools the instruction names::
-
-      tools = await agent_tool_registry([knowledge, transfer_call, crm_toolset])
-      skills = SkillContextProvider(ContextCoordinator(catalog, tools))
-      agent = LlmAgent(..., instruction=skills.instruction, tools=[skills.toolset])
-
-  A turn no skill fits gets an empty instruction (or ``fallback_instruction``) and no tools.
-- :class:`SkillToolGuard` refuses the tool calls the active skill's ``allowed-tools`` do not
-  permit. The active skill is the one the model loaded last in the session, or one set with
-  :func:`activate_skill` (session state :data:`ACTIVE_SKILL_KEY`). A call it does not permit
-  gets a ``TOOL_NOT_PERMITTED`` error value naming the skill, the call and what the skill
-  allows; the skill tools always run. Without an active skill, or when it has no
-  ``allowed-tools``, nothing is refused; ``allowed-tools`` its source withholds (MCP, an
-  untrusted project) still restrict.
+- :class:`AutoSkillsPlugin` puts the best-fitting skill before every user message;
+- :class:`SkillContextProvider` picks a skill per turn from the user's message and offers
+  exactly the tools its instruction names;
+- :class:`SkillToolGuard` refuses the calls the active skill's ``allowed-tools`` do not permit.
 """
 
 from __future__ import annotations
@@ -74,8 +55,7 @@ from skills_core.tools.results import ToolResult, is_error, tool_error
 logger = logging.getLogger("skillfs.adk")
 
 Skills = SkillCatalog | SkillsToolset
-"""What a mode serves: a toolset whose tools and gates it shares, or a catalog (it then makes
-a toolset of its own over it)."""
+"""What a mode serves: a toolset to share, or a catalog (served by a toolset of its own)."""
 
 Strategies = Callable[[str], Sequence[Strategy]]
 """The strategies to try for a turn, from the user's message."""
@@ -96,18 +76,15 @@ def _toolset(skills: Skills, refresh_every: float | None) -> SkillsToolset:
 
 
 class AutoSkillsPlugin(BasePlugin):
-    """Inject the best skill into every user message of a runner.
+    """Inject the best skill into every user message of a runner (adk-rust's auto-skills).
 
     Args:
-        skills: The toolset to share (its catalog, or its catalog per user), or a catalog.
-        policy: Which skills qualify (default: the top match, at the selector's own lowest
-            score; a ranked match must also be strong, unless ``min_score`` is set).
+        skills: The toolset to share, or a catalog.
+        policy: Which skills qualify (default: the top match; a ranked one must be strong
+            unless ``min_score`` is set).
         max_chars: How much of the skill's body to inject.
-        selector: How skills are chosen: ranked search (default) or
-            :func:`~skills_core.context.selection.select_skills` for adk-rust's scores.
-        refresh_every: For a catalog, refresh it before a message when this many seconds
-            passed since the last refresh (``0``: every message; ``None``: never); a toolset
-            refreshes as it was told.
+        selector: How skills are chosen: ranked search (default) or ``select_skills``.
+        refresh_every: For a catalog, the toolset's ``refresh_every``.
         name: The plugin's name in the runner.
     """
 
@@ -165,10 +142,7 @@ class AutoSkillsPlugin(BasePlugin):
 async def agent_tool_registry(
     tools: LlmAgent | Sequence[ToolUnion], context: ReadonlyContext | None = None
 ) -> ToolMap[BaseTool]:
-    """A tool registry of an agent's tools (or a list of tools, functions and toolsets).
-
-    Toolsets are asked for their tools once, now, with ``context`` (``None``: no session).
-    """
+    """A tool registry of an agent's tools (or tools, functions and toolsets), resolved now."""
     if isinstance(tools, LlmAgent):
         return ToolMap(await tools.canonical_tools(context))
     resolved: list[BaseTool] = []
@@ -188,12 +162,9 @@ class SkillContextProvider:
     Args:
         coordinator: Chooses the skill and binds its tools.
         strategies: The strategies for a turn's message (default: ``[ByQuery(message)]``).
-        fallback_instruction: The instruction of a turn no skill fits.
-        refresh_every: Refresh the catalog at the start of a turn when this many seconds
-            passed since the last refresh (``0``: every turn; ``None``: never), unless a
-            ``toolset`` is given: it refreshes as it was told.
-        toolset: A toolset over the coordinator's catalog whose tools and gates to share
-            (default: one of the provider's own).
+        fallback_instruction: The instruction of a turn no skill fits (which gets no tools).
+        refresh_every: Without a ``toolset``, its own toolset's ``refresh_every``.
+        toolset: A toolset over the coordinator's catalog to share.
 
     Raises:
         ValueError: ``toolset`` serves another catalog than the coordinator's.
@@ -215,13 +186,7 @@ class SkillContextProvider:
         self._strategies = strategies or (lambda message: [ByQuery(message)])
         self._fallback = fallback_instruction
         self._turns: OrderedDict[str, SkillContext[BaseTool] | None] = OrderedDict()
-        self.toolset: BaseToolset = _ContextToolset(self)
-        """Offers the tools of the turn's skill; put it in the agent's ``tools``."""
-
-    @property
-    def coordinator(self) -> ContextCoordinator[BaseTool]:
-        """The coordinator choosing skills."""
-        return self._coordinator
+        self.toolset: BaseToolset = _ContextToolset(self)  # for the agent's tools
 
     async def context(self, readonly_context: ReadonlyContext) -> SkillContext[BaseTool] | None:
         """The skill context of this turn (built once per invocation)."""
@@ -290,18 +255,15 @@ def activate_skill(state: SessionState, skill_name: str | None) -> None:
 
 
 class SkillToolGuard(BasePlugin):
-    """Refuses tool calls the active skill does not permit; see the module docstring.
+    """Refuses tool calls the active skill's ``allowed-tools`` do not permit.
 
-    Opt in per runner (``Runner(..., plugins=[guard])``) or per agent
-    (``LlmAgent(..., before_tool_callback=guard.before_tool,
-    after_tool_callback=guard.after_tool)``).
+    The active skill is the one loaded last in the session, or set with :func:`activate_skill`.
+    Use it as a plugin, or per agent with ``before_tool`` and ``after_tool`` as callbacks.
 
     Args:
-        skills: The toolset (its catalog, or its catalog per user) or catalog where the
-            active skill's ``allowed-tools`` are read, current at each call.
+        skills: The toolset or catalog where the active skill's ``allowed-tools`` are read.
         aliases: The rule name of a tool whose name differs (``{"run_shell": "Bash"}``).
-        detail: What a call does, matched against rule specifiers (default: its
-            ``command`` argument).
+        detail: What a call does, matched against rule specifiers (default: ``command``).
         always_allowed: Tools that always run, besides the skill tools.
         name: The plugin's name.
     """
@@ -328,10 +290,7 @@ class SkillToolGuard(BasePlugin):
         state: SessionState,
         catalog: SkillCatalog | None = None,
     ) -> ToolResult | None:
-        """The error value for a call the active skill does not permit; ``None`` to let it run.
-
-        ``catalog``: the one serving the call (default: the toolset's only one).
-        """
+        """``TOOL_NOT_PERMITTED`` for a call the active skill does not permit, else ``None``."""
         skill_name = state.get(ACTIVE_SKILL_KEY)
         if not skill_name or isinstance(tool, SkillTool) or tool.name in self._always_allowed:
             return None

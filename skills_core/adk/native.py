@@ -1,15 +1,9 @@
 """The ADK-native adapters: google-adk's own ``SkillToolset`` fed by any skillfs catalog.
 
-- :class:`CatalogSkillRegistry` is ADK's ``SkillRegistry`` over a catalog:
-  ``SkillToolset(registry=CatalogSkillRegistry(catalog))`` loads skills from S3, GCS, zip
-  bundles or memory, not only local folders, and sees them change.
-- :func:`load_adk_skills` and :func:`to_adk_skill` build ADK's ``Skill`` models, for
-  ``SkillToolset(skills=...)``.
-
-skillfs loads some skills with a warning that ADK's stricter model would refuse outright (a
-description over 1,024 characters, a string ``"true"`` for ``adk_inject_state``...). Those get
-the smallest fix that keeps their meaning, and each fix is logged with the skill's location.
-ADK addresses files under ``references/``, ``assets/`` and ``scripts/`` only.
+:class:`CatalogSkillRegistry` is ADK's ``SkillRegistry`` over a live catalog;
+:func:`load_adk_skills` and :func:`to_adk_skill` build ADK's ``Skill`` models. Where ADK's
+model is stricter than skillfs (a description over 1,024 characters...), the smallest fix that
+keeps the meaning is made and logged. ADK addresses ``references/``, ``assets/``, ``scripts/``.
 """
 
 from __future__ import annotations
@@ -46,12 +40,8 @@ _SECTIONS = ("references", "assets", "scripts")
 def to_adk_skill(skill: Skill, resources: Mapping[str, bytes] | None = None) -> AdkSkill:
     """ADK's ``Skill`` for ``skill``, with ``resources`` (``{relative path: bytes}``) attached.
 
-    Its ``_uri`` (ADK's source for the ``gen_ai.skill.source.uri`` span attribute) names the
-    skill folder: a ``file://`` URI for local skills, the storage URL for the others.
-
     Raises:
-        SkillValidationError: ADK cannot represent the skill even after the faithful fixes
-            (for instance a non-ASCII name, which ADK's name pattern refuses).
+        SkillValidationError: ADK cannot represent the skill even after the fixes.
     """
     frontmatter = to_adk_frontmatter(skill.metadata, location=skill.location)
     converted = AdkSkill(
@@ -97,10 +87,7 @@ def to_adk_frontmatter(metadata: SkillMetadata, *, location: str) -> Frontmatter
 async def load_adk_skill(
     catalog: SkillCatalog, name: str, *, max_file_bytes: int | None = None
 ) -> AdkSkill:
-    """Load one skill with its resources, as ADK's ``Skill``.
-
-    Files larger than ``max_file_bytes`` (default: the catalog's resource limit) are left
-    out with a warning: ADK holds every resource in memory.
+    """Load one skill with its resources (each within ``max_file_bytes``), as ADK's ``Skill``.
 
     Raises:
         SkillNotFoundError: No loaded skill has that name.
@@ -129,11 +116,7 @@ async def load_adk_skill(
 async def load_adk_skills(catalog: SkillCatalog) -> list[AdkSkill]:
     """Every skill a model may choose as ADK's ``Skill``, for ``SkillToolset(skills=...)``.
 
-    ADK's toolset lists every skill it is given, so skills only a user may invoke
-    (``disable-model-invocation: true``) are left out, as from every listing
-    (:func:`~skills_core.context.budget.model_visible`); ADK's ``load_skill`` still loads
-    them by name when the toolset also has ``registry=CatalogSkillRegistry(catalog)``. A
-    skill ADK cannot represent is left out with a warning; the others still load.
+    A skill ADK cannot represent is left out with a warning; the others still load.
     """
     loaded = []
     for metadata in model_visible(catalog.list()):
@@ -182,13 +165,7 @@ def _field(loc: tuple[int | str, ...]) -> str | None:
 
 
 class CatalogSkillRegistry(SkillRegistry):
-    """Serve a catalog's skills through ADK's registry interface.
-
-    Args:
-        catalog: The skills, from any backend.
-        refresh_every: Refresh the catalog before a lookup when this many seconds passed
-            since the last refresh (``0``: every lookup; ``None``: never).
-    """
+    """Serve a catalog's skills through ADK's registry, refreshed as a toolset's would be."""
 
     def __init__(self, catalog: SkillCatalog, *, refresh_every: float | None = 5.0) -> None:
         self._catalog = catalog
@@ -200,12 +177,7 @@ class CatalogSkillRegistry(SkillRegistry):
         return self._catalog
 
     async def get_skill(self, *, name: str) -> AdkSkill:
-        """One skill with its references, assets and scripts, as ADK's ``Skill``.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-            SkillValidationError: ADK cannot represent the skill.
-        """
+        """One skill with its references, assets and scripts, as ADK's ``Skill``."""
         await self._refresh.maybe_refresh()
         return await load_adk_skill(self._catalog, name)
 

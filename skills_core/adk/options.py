@@ -1,14 +1,7 @@
 """SkillsToolset's option objects, and what the model is told by default.
 
-Each groups the keyword options of one concern, as httpx's ``Timeout`` and ``Limits`` do::
-
-    SkillsToolset(catalog, listing=Listing(budget=8000), loading=Loading(models=models))
-
-:class:`Listing` and :class:`Loading` are the tools' own policies
-(:class:`~skills_core.context.budget.ListingPolicy`, :class:`~skills_core.tools.LoadPolicy`)
-plus what only ADK does, and reach :class:`~skills_core.tools.SkillTools` unchanged. The
-system prompt and ``load_skill``'s description are functions, so users can replace them (as
-with Eino's skill middleware).
+:class:`Listing` and :class:`Loading` are the tools' own policies plus what only ADK does, and
+reach :class:`~skills_core.tools.SkillTools` unchanged; the prompts are replaceable functions.
 """
 
 from __future__ import annotations
@@ -28,14 +21,7 @@ Discovery = Literal["lazy", "eager"]
 
 @dataclass(frozen=True, slots=True)
 class Listing(ListingPolicy):
-    """How the model discovers the catalog, and how much of it it is shown.
-
-    The listing policy (``budget``, ``include_tags``, ``exclude_tags``, ``search``: by default
-    ``search_skills`` is offered when there is a ``budget``), plus how the model reaches it.
-    Over the budget a listing degrades as :mod:`skills_core.context.budget` says, its notes
-    naming the tools as ``Prompts(names=...)`` and the toolset's prefix do. Skills whose
-    ``paths`` miss the session's context path (state ``"skillfs:context_path"``) are not
-    listed; filters apply before the budget.
+    """How the model discovers the catalog: the listing policy, and how the model reaches it.
 
     Attributes:
         discovery: ``"lazy"``: the model calls ``list_skills``; ``"eager"``: the catalog is
@@ -56,11 +42,7 @@ class Listing(ListingPolicy):
 
 @dataclass(frozen=True, slots=True)
 class Loading(LoadPolicy):
-    """What ``load_skill`` and ``load_skill_resource`` return, and who runs fork-mode skills.
-
-    The load policy (``build_content``, which sees the body with session state filled in for
-    skills that set ``metadata.adk_inject_state``; ``max_resource_bytes``;
-    ``max_load_chars``), plus:
+    """The load policy, and who runs fork-mode skills.
 
     Attributes:
         agents: Resolves frontmatter ``agent`` for fork-mode skills.
@@ -79,7 +61,7 @@ class PromptContext:
         names: The tool names as the model sees them (prefix applied).
         scripts: Whether ``run_skill_script`` is offered.
         eager: Whether the skill catalog follows in the system instruction.
-        skills: The skills a model may choose right now (not those only a user may invoke).
+        skills: The skills a model may choose right now.
         search: Whether ``search_skills`` is offered.
     """
 
@@ -152,8 +134,7 @@ class Prompts:
     Attributes:
         names: The tool names (default: google-adk's).
         load_skill_description: Builds ``load_skill``'s description from the current skills.
-        system_prompt: The skills part of the system instruction: text, or a function of a
-            :class:`PromptContext`.
+        system_prompt: Text, or a function of a :class:`PromptContext`.
     """
 
     names: ToolNames = field(default_factory=ToolNames)

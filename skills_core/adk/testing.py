@@ -28,8 +28,7 @@ _call_ids = itertools.count(1)
 _NO_TOKENS = types.GenerateContentResponseUsageMetadata(
     prompt_token_count=0, candidates_token_count=0, total_token_count=0
 )
-"""What a scripted turn spends. Reported because ADK's metrics log a warning per model call
-without usage ("Skipping missing token usage metadata"), which a user cannot act on."""
+"""Reported so that ADK's metrics log no warning per model call without usage."""
 
 
 class ScriptedLlm(BaseLlm):
@@ -47,11 +46,7 @@ class ScriptedLlm(BaseLlm):
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncGenerator[LlmResponse, None]:
-        """Yield the next step's parts as one model turn.
-
-        Raises:
-            AssertionError: No step is left: the agent asked more than the script expected.
-        """
+        """Yield the next step's parts as one model turn (``AssertionError`` when none is left)."""
         self.requests.append(_snapshot(llm_request))
         if not self.steps:
             raise AssertionError("the scripted model ran out of steps")

@@ -1,11 +1,8 @@
-"""SkillsToolset: an ADK toolset serving the skills of any skillfs catalog.
+"""SkillsToolset: an ADK toolset serving the skills of any skillfs catalog (docs/adk.md).
 
-The tools carry the names and parameters of google-adk's own SkillToolset. Unlike it, they
-read a live catalog: a turn may start with a refresh (:class:`RefreshGate`), and every
-declaration and instruction is built from the catalog's current snapshot. A toolset picking a
-catalog per user keeps each catalog's tools on that catalog, under the toolset held weakly:
-they go with the catalog (or the toolset), and so do the copies its remote scripts ran from.
-The per-turn modes (:mod:`skills_core.adk.modes`) share a toolset's tools and gates.
+The tools carry google-adk's SkillToolset names and parameters but read a live catalog: a turn
+may start with a refresh (:class:`RefreshGate`). Each catalog's tools are kept on the catalog,
+under the toolset held weakly, so they go with either.
 """
 
 from __future__ import annotations
@@ -60,9 +57,8 @@ from skills_core.trust.policy import TrustPolicy
 logger = logging.getLogger("skillfs.tools")
 
 CatalogSelector = Callable[[ReadonlyContext], SkillCatalog | Awaitable[SkillCatalog]]
-"""Picks the catalog for a user or session from ADK's context (sync or async). It must return
-the same catalog object each time for the same skills: tools are built once per catalog, and
-kept while the catalog is (drop a user's catalog and its tools and script copies go too)."""
+"""Picks the catalog for a user or session (sync or async); the same object for the same
+skills, as tools are built once per catalog."""
 
 Source = str | os.PathLike[str] | Backend
 """A folder path (a leading ``~`` is expanded), a URL :func:`backends.open_backend` opens, or
@@ -73,20 +69,15 @@ class SkillsToolset(BaseToolset):
     """Skill tools for an ADK agent: ``LlmAgent(..., tools=[SkillsToolset(catalog)])``.
 
     Args:
-        catalog: The skills to serve, from any backend; or a :data:`CatalogSelector` that
-            picks them per user or session (``lambda context: catalogs[context.user_id]``).
-            The toolset does not close the catalog's backend: its opener does.
+        catalog: The skills to serve (its backend stays its opener's to close), or a
+            :data:`CatalogSelector` picking them per user or session.
         refresh_every: Refresh the catalog at the start of a turn when this many seconds
-            passed since the last refresh (``0``: every turn; ``None``: never - keep it
-            current yourself, e.g. with ``catalog.watch()``).
+            passed since the last refresh (``0``: every turn; ``None``: never).
         scripts: Allows ``run_skill_script`` under this policy; ``None`` keeps scripts off.
-        listing: How the catalog is discovered (lazy or eager), searched, budgeted and
-            filtered (:class:`~skills_core.adk.options.Listing`).
-        prompts: Tool names, ``load_skill``'s description and the system instruction
-            (:class:`~skills_core.adk.options.Prompts`).
-        loading: What ``load_skill`` and ``load_skill_resource`` return: the tools'
-            :class:`~skills_core.tools.LoadPolicy`, or its ADK form with fork-mode resolvers
-            (:class:`~skills_core.adk.options.Loading`).
+        listing: How the catalog is discovered, searched, budgeted and filtered.
+        prompts: Tool names, ``load_skill``'s description and the system instruction.
+        loading: What the load tools return (a ``LoadPolicy``, or ``Loading`` with fork
+            resolvers).
         tool_name_prefix: Prefix for every tool name (ADK's toolset option).
         tool_filter: Which tools to offer (ADK's toolset option).
     """
@@ -144,7 +135,6 @@ class SkillsToolset(BaseToolset):
 
         self._serve = serve
         self.code_gate = CodeGate(self.tools_for)
-        """The gate holding code while the model acts on a skill that needs approval."""
         self._catalogs: weakref.WeakSet[SkillCatalog] = weakref.WeakSet()  # served, for close()
         self._catalog: SkillCatalog | None = None
         self._select: CatalogSelector
@@ -157,20 +147,12 @@ class SkillsToolset(BaseToolset):
 
     @property
     def catalog(self) -> SkillCatalog:
-        """The catalog the tools read.
-
-        Raises:
-            AttributeError: The catalog is picked per context (see ``catalog_for``).
-        """
+        """The catalog the tools read (``AttributeError`` when picked per context)."""
         return self.tools.catalog
 
     @property
     def tools(self) -> SkillTools:
-        """The framework-neutral tools behind this toolset.
-
-        Raises:
-            AttributeError: The catalog is picked per context.
-        """
+        """The tools behind this toolset (``AttributeError`` when picked per context)."""
         if self._catalog is None:
             raise AttributeError("this toolset picks its catalog per context: use catalog_for()")
         return self._served_by(self._catalog).tools
@@ -184,10 +166,7 @@ class SkillsToolset(BaseToolset):
         return (await self._served_for(context)).tools
 
     async def turn_tools(self, context: ReadonlyContext) -> SkillTools:
-        """:meth:`tools_for`, their catalog refreshed first when ``context``'s turn is new.
-
-        Each turn refreshes at most once, and only after ``refresh_every`` seconds.
-        """
+        """:meth:`tools_for`, their catalog refreshed first when ``context``'s turn is new."""
         return (await self._turn(context)).tools
 
     async def get_tools(self, readonly_context: ReadonlyContext | None = None) -> list[BaseTool]:
@@ -203,10 +182,7 @@ class SkillsToolset(BaseToolset):
     async def process_llm_request(
         self, *, tool_context: ToolContext, llm_request: LlmRequest
     ) -> None:
-        """Add the skills guidance (and, when eager, the catalog) to the system instruction.
-
-        Binary files the model just read follow as inline data.
-        """
+        """Add the skills guidance (and the eager catalog) to the instruction; inline files."""
         served = await self._served_for(tool_context)
         agent = tool_context.get_invocation_context().agent
         self.code_gate.guard(served.tools, agent)  # before the model can answer with code
@@ -241,7 +217,6 @@ class SkillsToolset(BaseToolset):
         return served
 
     async def _served_for(self, context: ReadonlyContext) -> _Served:
-        """The tools of the catalog for ``context``: the fixed one, or the one picked."""
         picked = self._select(context)
         catalog = await picked if inspect.isawaitable(picked) else picked
         if not isinstance(catalog, SkillCatalog):
@@ -249,7 +224,7 @@ class SkillsToolset(BaseToolset):
         return self._served_by(catalog)
 
     def _served_by(self, catalog: SkillCatalog) -> _Served:
-        """This toolset's tools of ``catalog``, built once and kept on it (see the module)."""
+        """This toolset's tools of ``catalog``, built once and kept on it."""
         toolsets: weakref.WeakKeyDictionary[SkillsToolset, _Served]
         toolsets = catalog.attached(SkillsToolset, weakref.WeakKeyDictionary)
         served = toolsets.get(self)
@@ -261,15 +236,13 @@ class SkillsToolset(BaseToolset):
 
 @dataclass(frozen=True, slots=True)
 class _Served:
-    """One catalog's tools, and the gate that refreshes the catalog once per turn."""
+    """One catalog's tools, its refresh gate, and the order it was first shown in."""
 
     tools: SkillTools
     inline: InlineFiles
     offered: list[BaseTool]
     refresh: RefreshGate
     order: ShownOrder
-    """The order the catalog was first shown in, shared by the eager instruction and the
-    ``skill_name`` enums, so both only grow at their end and list the skills alike."""
 
 
 @dataclass(slots=True)
@@ -280,16 +253,10 @@ class _LastRefresh:
 
 
 class RefreshGate:
-    """Refreshes a catalog before use, at most once every so many seconds.
+    """Refreshes a catalog before use, at most once every ``every`` seconds (``None``: never).
 
-    The gates of one catalog share its clock (kept on the catalog): a refresh through any of
-    them counts for all, so an agent whose toolset and plugin read the same catalog lists its
-    storage once per turn, not once per mechanism.
-
-    Args:
-        catalog: The catalog to refresh.
-        every: Least seconds between refreshes of the catalog, through this gate or any
-            other (``0``: every time; ``None``: never). A catalog's first request refreshes.
+    The gates of one catalog share its clock, kept on the catalog: a refresh through any of
+    them counts for all, so storage is listed once per turn however many read it.
     """
 
     def __init__(self, catalog: SkillCatalog, every: float | None) -> None:
@@ -307,9 +274,8 @@ class RefreshGate:
     async def maybe_refresh(self) -> bool:
         """Refresh unless one ran within the interval (through any gate); True when one ran.
 
-        A refresh that raises never costs a caller its skills (ADK would drop a toolset whose
-        tools fail to load, silently to the model): the failure is logged and the catalog
-        keeps serving its last good snapshot.
+        A failed refresh is logged and the catalog keeps its last good snapshot (ADK would
+        silently drop a toolset whose tools fail to load).
         """
         if self._every is None:
             return False
@@ -328,11 +294,7 @@ class RefreshGate:
         return True
 
     async def refresh_for_turn(self, turn: str) -> bool:
-        """Refresh when ``turn`` (an ADK invocation id) is new, within the interval's limit.
-
-        Every model request of a turn asks; only the turn's first may refresh, so the skills
-        a model sees stay the same for the whole turn.
-        """
+        """Refresh when ``turn`` (an invocation id) is new, so a turn's skills stay the same."""
         if turn == self._turn:
             return False
         self._turn = turn
@@ -345,17 +307,10 @@ _REMEMBERED_TURNS = 64
 class CodeGate:
     """No code runs while the model acts on a skill whose scripts need approval (SEP-2640).
 
-    Once the model was shown such a skill's content in a session (served over MCP, a cloned
-    project's; by ``load_skill``, ``load_skill_resource`` or a mode), a call of a tool
-    ``ScriptPolicy(code_tools=...)`` names, and code the agent's ``code_executor`` would run
-    from the model's answer, are refused with ``SCRIPT_NOT_APPROVED`` until the user approves
-    every content shown. Contents are kept in session state per source with their digests
-    (:func:`~skills_core.adk.handlers.note_shown`): approving a later content does not cover
-    an earlier one, and a skill no longer served keeps refusing. ``BuiltInCodeExecutor`` runs
-    code in the model provider's sandbox, not on this host: it is not gated.
-
-    Args:
-        tools_for: The skill tools serving a context (a toolset's catalog for its user).
+    Once the model was shown such a skill's content in a session, the ``code_tools`` and the
+    agent's ``code_executor`` (not ``BuiltInCodeExecutor``, which runs at the provider) are
+    refused with ``SCRIPT_NOT_APPROVED`` until the user approves every content shown (by
+    digest, in session state: :func:`~skills_core.adk.handlers.note_shown`); docs/adk.md.
     """
 
     def __init__(self, tools_for: Callable[[ReadonlyContext], Awaitable[SkillTools]]) -> None:
@@ -377,11 +332,7 @@ class CodeGate:
             agent.after_model_callback = [self.after_model, *agent.canonical_after_model_callbacks]
 
     def shown(self, turn: str, skill_name: str) -> None:
-        """Note a skill a mode showed the model in ``turn`` (an instruction, an injected message).
-
-        It is recorded in session state at the turn's next model request, where the state can
-        be written.
-        """
+        """Note a skill a mode showed the model in ``turn``; recorded at its next model request."""
         names = self._pending.setdefault(turn, [])
         if skill_name not in names:
             names.append(skill_name)
@@ -440,12 +391,9 @@ class CodeGate:
 
 
 async def code_refusal(tools: SkillTools, state: SessionState, running: str) -> ToolResult | None:
-    """The ``SCRIPT_NOT_APPROVED`` error while a gated content shown is unapproved, else ``None``.
+    """``SCRIPT_NOT_APPROVED`` while a gated content shown is unapproved, else ``None``.
 
-    Args:
-        tools: The skill tools whose catalog and approvals decide.
-        state: The session's state.
-        running: What would run, for the message (``"a call of 'bash'"``).
+    ``running`` names what would run, for the message (``"a call of 'bash'"``).
     """
     what = f"code while the model acts on it ({running})"
     for name, digests in shown_contents(tools, state).items():
@@ -464,9 +412,7 @@ async def code_refusal(tools: SkillTools, state: SessionState, running: str) -> 
 
 
 def open_sources(sources: Sequence[Source]) -> tuple[list[Backend], list[Backend]]:
-    """Each source as a backend, and the backends opened here (from paths and URLs).
-
-    The second list is the caller's to close; backends given as such stay their opener's.
+    """Each source as a backend, and those opened here from paths and URLs (the caller's to close).
 
     Raises:
         UnsupportedSourceError: A URL names storage skillfs cannot open.
@@ -490,11 +436,8 @@ def with_skills(
 ) -> LlmAgent:
     """Add a :class:`SkillsToolset` serving ``sources`` to ``agent`` and return the agent.
 
-    Several sources merge in precedence order (the first wins a name clash), as a
-    :class:`~backends.CompositeBackend`. The catalog is refreshed on the agent's first turn
-    and then at most every ``refresh_every`` seconds (5 by default). The backends opened here
-    from paths and URLs are closed when the toolset is (``runner.close()`` closes it); backends
-    passed in stay open, as their opener's to close.
+    Several sources merge in precedence order (the first wins a name clash). Backends opened
+    here from paths and URLs close with the toolset; backends passed in stay open.
 
     Args:
         agent: The agent to extend.

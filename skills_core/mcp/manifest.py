@@ -1,19 +1,9 @@
 """The skills extension's entries for a catalog: frontmatter, and every file with its digest.
 
-A file's digest is computed once per version of the file (its backend fingerprint and size)
-and kept by the catalog (:meth:`~SkillCatalog.file_digests`), with its persistent cache when it
-has one: rebuilding the entries after a refresh, or in a new process, reads only files that
-changed. ``SKILL.md`` is not read at all: its digest is the catalog's
-(:meth:`~SkillCatalog.skill_md_digest`, which the persistent cache keeps), its size the file
-list's, and the frontmatter is the file's as a YAML 1.2 reader reads it
-(:func:`~skills_core.format.parsing.frontmatter_json`), from the text the catalog
-holds (:func:`~skills_core.catalog.entries.frontmatter_of`, kept by the persistent cache too),
-so a new process on an unchanged source publishes without a GET. Every skill the catalog
-serves is published as it serves it: one loaded with warnings (a description over 1,024
-characters, a name unlike its folder) carries them in its entry's ``_meta`` under
-:data:`WARNINGS_META`. Skills the extension cannot carry (a name outside its naming rules, over
-512 files or 16 MiB, a frontmatter JSON cannot render as the file means it) are left out with
-the reason: they stay reachable through the plain tools.
+Digests come from the catalog (kept per file version, and by its persistent cache), and the
+frontmatter from the text it holds, so an unchanged source publishes without a GET. Warnings
+go in an entry's ``_meta``; skills the extension cannot carry are left out with the reason
+(docs/mcp.md).
 """
 
 from __future__ import annotations
@@ -52,14 +42,7 @@ LEFT_OUT_META = "skillfs/leftOut"
 
 
 class Published(NamedTuple):
-    """One skill as the extension publishes it.
-
-    Attributes:
-        name: The skill's name in the catalog (the last segment of its URIs).
-        entry: The wire entry.
-        paths: Each file's path in the skill's storage by its URI (``SKILL.md`` may be a
-            lowercase ``skill.md`` there).
-    """
+    """One skill as published: its name, wire entry, and each file's storage path by URI."""
 
     name: str
     entry: Entry
@@ -147,11 +130,7 @@ class Manifests:
     async def _skill_md(
         self, name: str, entry: CatalogEntry, files: tuple[FileEntry, ...], main: str
     ) -> tuple[str, int]:
-        """The SKILL.md's digest and size: the catalog's, read only if its file changed since.
-
-        The size is the file list's when it lists the version the catalog judged (the same
-        fingerprint); else, as for a file changed since the refresh, the SKILL.md is read.
-        """
+        """The SKILL.md's digest and size: the catalog's, read only if its file changed since."""
         listed = next((file for file in files if file.path == main), None)
         if listed is not None and listed.fingerprint == entry.fingerprint:
             return self._catalog.skill_md_digest(name), listed.size

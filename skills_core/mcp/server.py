@@ -1,28 +1,11 @@
-"""SkillServer: a catalog over MCP, by the skills extension and by plain tools.
+"""SkillServer: a catalog over MCP, by the skills extension and by plain tools (docs/mcp.md).
 
-The extension (``io.modelcontextprotocol/skills``, SEP-2640) gets ``skills/list`` (paged),
-``skills/get``, one ``skill://<name>/<path>`` resource per file, read with ``resources/read``,
-and ``resources/directory/read`` of the skill's root and every folder in it
-(``directoryRead: true``); every digest and size comes from the catalog. Every ``skills/list``
-page names the skills the extension leaves out, and why, in its ``_meta``
-(:data:`~skills_core.mcp.manifest.LEFT_OUT_META`). Skills only a user may invoke
-(``disable-model-invocation: true``) are in ``skills/list`` and ``resources/list``, which a host
-reads to build its registry, but in no listing a model reads.
-
-The plain tools, for clients that predate the extension, are the shared skill tools as
-:mod:`skills_core.tool_table` declares them (``search_skills`` unless the listing has no
-search tool, ``run_skill_script`` only under a script policy), their ``skill_name`` an enum of
-the names a model may give, rebuilt per ``tools/list``. Each result is the tools' JSON mapping,
-as text and as structured content; error values are flagged ``isError``. A binary file's bytes
-are sent once, as an embedded blob resource with its MIME type: never as text, never twice.
-
-:meth:`SkillServer.refresh` and :meth:`SkillServer.watch` keep the server current and tell
-every client when the skills changed: ``subscriptions/listen`` streams (2026-07-28) through the
-subscription bus, handshake-era clients by ``notifications/resources/list_changed`` (and
-``tools/list_changed`` when the ``skill_name`` enum changes) on the session of each
-``initialize``, the most recent :data:`MAX_HANDSHAKE_SESSIONS` of them. Each connection is told
-concurrently and gets :data:`SEND_TIMEOUT` seconds to take it; one that does not, or is gone,
-is forgotten.
+The extension (SEP-2640) gets ``skills/list``, ``skills/get``, a ``skill://<name>/<path>``
+resource per file and ``resources/directory/read``; the plain tools are the shared skill tools,
+their ``skill_name`` an enum rebuilt per ``tools/list``. :meth:`SkillServer.refresh` and
+:meth:`SkillServer.watch` tell every client when the skills changed: listen streams, and the
+most recent :data:`MAX_HANDSHAKE_SESSIONS` handshake-era sessions, each given
+:data:`SEND_TIMEOUT` seconds.
 """
 
 from __future__ import annotations
@@ -101,16 +84,12 @@ class SkillServer:
 
     Args:
         catalog: The skills to serve; refresh it (or call :meth:`refresh`) before serving.
-        scripts: Offers ``run_skill_script`` under this policy; ``None`` (the default) never
-            runs a script.
+        scripts: Offers ``run_skill_script`` under this policy; ``None`` runs no script.
         name: The server's name in its ``serverInfo`` (its version is skillfs's).
-        page_size: Skills per ``skills/list`` page, children per ``resources/directory/read`` page.
-        listing: What ``list_skills`` lists and in how many characters (default: every
-            skill, whole, as the ADK toolset's default); over a ``budget`` it degrades as
-            :mod:`skills_core.context.budget` says, its note pointing to the tools served.
-            ``search_skills`` is offered unless its ``search`` is ``False``.
-        loading: What ``load_skill`` and ``load_skill_resource`` return
-            (:class:`~skills_core.tools.LoadPolicy`: longer skills come in parts).
+        page_size: Skills per ``skills/list`` page, children per directory page.
+        listing: What ``list_skills`` lists and in how many characters; ``search_skills`` is
+            offered unless its ``search`` is ``False``.
+        loading: What ``load_skill`` and ``load_skill_resource`` return.
     """
 
     def __init__(
@@ -143,7 +122,6 @@ class SkillServer:
         self._left_out: dict[str, str] = {}
         self._page_size = page_size
         self.changes = ListChanged()
-        """Who hears about changes: listen streams and handshake-era sessions."""
         self._listen = ListenHandler(self.changes.bus)
         self.lowlevel: Server[Any] = _LiveServer(
             name,
@@ -155,7 +133,6 @@ class SkillServer:
             on_read_resource=self._read_resource,
             on_subscriptions_listen=self._listen,
         )
-        """The SDK server: run it on any transport (see :mod:`skills_core.mcp.transports`)."""
         self.lowlevel.add_request_handler(LIST_METHOD, ListSkillsParams, self._list_skills)
         self.lowlevel.add_request_handler(GET_METHOD, GetSkillParams, self._get_skill)
         self.lowlevel.add_request_handler(
@@ -198,10 +175,7 @@ class SkillServer:
         return True
 
     async def watch(self, *, interval: float = 2.0) -> None:
-        """Refresh on every change the backend signals, or every ``interval`` seconds.
-
-        Never returns: cancel it to stop.
-        """
+        """Refresh on every change the backend signals, or every ``interval`` s, until cancelled."""
         async with contextlib.aclosing(refresh_triggers(self._catalog.backend, interval)) as events:
             async for _ in events:
                 await self.refresh()
@@ -229,7 +203,6 @@ class SkillServer:
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        """Run one call and wrap its result; an unknown tool is a protocol error (-32602)."""
         if params.name not in self._offered:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {echoed(params.name)!r}")
         result, blob = _without_bytes(await self._tools.call(params.name, params.arguments or {}))
@@ -319,7 +292,6 @@ class SkillServer:
     async def _read_directory(
         self, ctx: ServerRequestContext[Any], params: ReadDirectoryParams
     ) -> ReadDirectoryResult:
-        """The direct children of a skill's root or of a folder in it, a page at a time."""
         uri = params.uri
         item = self._published.get(_skill_md_uri(uri))
         children = _children(item, uri) if item is not None else {}
@@ -356,10 +328,7 @@ def _skill_md_uri(uri: str) -> str:
 
 
 def _children(item: Published, uri: str) -> dict[str, types.Resource]:
-    """The files and folders directly in the skill's folder at ``uri``, by name.
-
-    None when ``uri`` is no folder of the skill (its root is ``skill://<name>``).
-    """
+    """The files and folders directly in the skill's folder at ``uri`` (empty: no folder)."""
     root = item.entry["uri"].removesuffix("/" + SKILL_MD)
     folder = unquote(uri.removeprefix(root).removeprefix("/"))
     prefix = f"{folder}/" if folder else ""
@@ -408,8 +377,7 @@ class ListChanged:
     """Fans one "the skills changed" out to every client that can hear it."""
 
     def __init__(self) -> None:
-        self.bus = InMemorySubscriptionBus()
-        """The ``subscriptions/listen`` bus."""
+        self.bus = InMemorySubscriptionBus()  # for subscriptions/listen
         self._sessions: deque[ServerSession] = deque(maxlen=MAX_HANDSHAKE_SESSIONS)
         self._closed = False
 
@@ -443,7 +411,7 @@ class ListChanged:
 
 
 async def _tell(session: ServerSession, resources: bool, tools: bool) -> bool:
-    """Send the list-changed notifications; False when the connection did not take them in time."""
+    """Send the list-changed notifications; False when the connection did not take them."""
     try:
         async with asyncio.timeout(SEND_TIMEOUT):
             if resources:

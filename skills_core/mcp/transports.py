@@ -1,12 +1,7 @@
 """Running a :class:`~skills_core.mcp.server.SkillServer` on stdio or streamable HTTP.
 
-On stdio, a line that is not a JSON-RPC message is answered as the HTTP transport answers such
-a request: ``-32700`` when it is not JSON, ``-32602`` when it is JSON but no valid message,
-with the line's ``id`` when it has a usable one (``null`` otherwise; a malformed response gets
-no answer). A client that goes away ends the serving quietly.
-
-HTTP binds to loopback unless told otherwise; the SDK then also refuses requests whose
-``Host`` or ``Origin`` is not local (DNS rebinding protection).
+Every stdio line that is no JSON-RPC message is answered as HTTP answers it (docs/mcp.md);
+HTTP binds to loopback unless told otherwise.
 """
 
 from __future__ import annotations
@@ -37,10 +32,7 @@ DEFAULT_PATH = "/mcp"
 
 
 async def serve_stdio(server: SkillServer) -> None:
-    """Serve one client over this process's stdin and stdout until it disconnects.
-
-    Every line that is no JSON-RPC message is answered (see the module docstring).
-    """
+    """Serve one client over this process's stdin and stdout until it disconnects."""
     lowlevel = server.lowlevel
     # fd 0 stays in place: the server's script runners give every child /dev/null as stdin.
     # Wrapping it reads nothing; its lines are read off the loop (_read_messages).
@@ -65,8 +57,8 @@ async def _read_messages(
 ) -> None:
     """Hand the session each line that is a JSON-RPC message, parsed once; answer every other.
 
-    Each line is read in the loop's executor, whose read a cancellation leaves behind (anyio's
-    file waits for it): Ctrl-C ends the serving at once, not after the client's next line.
+    Lines are read in the loop's executor, so Ctrl-C ends the serving at once (anyio's file
+    would wait for the client's next line).
     """
     loop = asyncio.get_running_loop()
     async with session:
@@ -124,13 +116,10 @@ class HttpEndpoint:
 async def http_server(
     server: SkillServer, *, host: str = LOOPBACK, port: int = 0, path: str = DEFAULT_PATH
 ) -> AsyncIterator[HttpEndpoint]:
-    """Serve streamable HTTP while the block runs.
-
-    ``port=0`` picks a free port; the endpoint's URL names the one chosen.
+    """Serve streamable HTTP while the block runs (``port=0``: a free one, in the URL).
 
     Raises:
-        OSError: ``host`` is not a name or address of this machine, or the port is taken
-            (:func:`socket.gaierror` when the name does not resolve).
+        OSError: ``host`` is not of this machine, or the port is taken.
     """
     app = server.lowlevel.streamable_http_app(streamable_http_path=path, host=host)
     listener = await _listen(host, port)

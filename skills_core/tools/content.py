@@ -1,13 +1,7 @@
 """What a model is shown of a skill: its instructions, in parts, its files, its resources.
 
-A ``load_skill`` reply longer than its bound (measured as the JSON a model receives) comes in
-parts (:func:`fit_loaded`), cut at a heading or a paragraph, every character reachable by
-``offset`` / ``next_offset`` or ``section``; headings are ATX lines outside fenced code, a
-repeated title numbered ``## Usage#2``. A skill's files are listed whole up to
-:data:`MAX_LISTED_FILES` paths (:data:`MAX_LISTED_CHARS`), else summarised by top-level folder,
-each folder listable on its own (:func:`folder_listing`). A resource is text when it is UTF-8
-without NUL bytes; a binary file is judged by its MIME type (:data:`FILE_KINDS`): what a model
-reads goes as bytes where the adapter sends bytes as such, anything else is described.
+docs/adk.md tells the whole story ("Long skills come in parts", "What the model receives for
+each file"); sizes are measured as the JSON a model receives.
 """
 
 from __future__ import annotations
@@ -24,7 +18,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from backends.base import FileEntry
 from backends.errors import echoed
@@ -37,8 +31,7 @@ ContentBuilder = Callable[[Skill], str]
 """Builds the instructions ``load_skill`` returns for a skill (default: its body)."""
 
 SkillPreparer = Callable[[Skill], Awaitable[Skill | ToolResult]]
-"""Adapts a skill to one ``load_skill`` call before its content is built (an adapter fills in
-session state there); an error value it returns becomes the call's result."""
+"""Adapts a skill to one ``load_skill`` call; an error value it returns is the call's result."""
 
 MAX_LISTED_FILES = 100
 """Most file paths ``load_skill`` lists, and most entries one folder listing shows."""
@@ -50,8 +43,7 @@ ROOT_FOLDERS = frozenset({".", "./"})
 """Paths that name the skill's own folder in a folder listing."""
 
 MIN_PART_CHARS = 1_000
-"""Fewest characters of instructions one reply carries, so reading on always progresses (a
-bound smaller than a reply's fixed part is exceeded by this much at most)."""
+"""Fewest characters of instructions one reply carries, so reading on always progresses."""
 
 _OUTLINE_SHARE = 4
 """The headings of the rest take at most this fraction (1/4) of the bound."""
@@ -113,12 +105,7 @@ def files_summary(files: Sequence[FileEntry]) -> dict[str, Any]:
 
 
 def folder_listing(files: Sequence[FileEntry], folder: str) -> dict[str, Any] | None:
-    """What one folder of a skill holds, bounded; ``None`` when no file lies below it.
-
-    Args:
-        files: Every file of the skill.
-        folder: A normalised relative folder path, or ``"."`` for the skill's own folder.
-    """
+    """What ``folder`` (normalised, ``"."`` for the root) holds, bounded; ``None`` if empty."""
     prefix = "" if folder == "." else f"{folder}/"
     direct: list[FileEntry] = []
     below: Counter[str] = Counter()
@@ -162,20 +149,15 @@ def _within_budget(items: Sequence[Any], key: Any = str) -> list[Any]:
 
 
 class Delivery(StrEnum):
-    """How a file reaches the model."""
+    """How a file reaches the model: inline data, described (type, size, sha256), or bytes."""
 
     TEXT = "text"
-    """Decoded, in ``content``."""
     INLINE = "inline"
-    """Bytes a model reads (``content_base64``), for an adapter that sends them as such."""
     DESCRIBED = "described"
-    """Type, size and sha256 only, with how to use the file from a script."""
     BYTES = "bytes"
-    """Base64 bytes in ``content_base64``, because the caller asked for them."""
 
 
-@dataclass(frozen=True, slots=True)
-class FileKind:
+class FileKind(NamedTuple):
     """One row of :data:`FILE_KINDS`: binary files whose MIME type starts with a prefix."""
 
     name: str
@@ -217,8 +199,7 @@ FILE_KINDS = (
         ),
     ),
 )
-"""Binary files by MIME type, first match wins; any other binary file is ``binary``,
-described. A file that is UTF-8 without NUL bytes is ``text`` whatever its name."""
+"""Binary files by MIME type, first match wins; any other binary file is ``binary``."""
 
 OTHER_BINARY = FileKind("binary", Delivery.DESCRIBED, ())
 
@@ -273,12 +254,9 @@ def as_text(data: bytes) -> str | None:
 def resource_result(
     skill_name: str, path: str, data: bytes, *, as_bytes: bool = False, inline: bool = False
 ) -> ToolResult:
-    """What ``load_skill_resource`` returns for a file.
+    """What ``load_skill_resource`` returns for a file: text, or a binary's description.
 
-    Text comes as ``content``. A binary file is described unless ``as_bytes`` asks for its
-    bytes, or ``inline`` says the adapter sends the files a model reads as such: either puts
-    its base64 in ``content_base64``, which the adapter takes out (ADK as inline data, MCP as
-    a blob).
+    ``as_bytes``, or ``inline`` for kinds a model reads, puts base64 in ``content_base64``.
     """
     result: ToolResult = {"skill_name": skill_name, "file_path": path, "size": len(data)}
     text = as_text(data)
@@ -316,15 +294,7 @@ _NUMBERED = re.compile(r"(.*?)#(\d+)")
 
 @dataclass(frozen=True, slots=True)
 class Heading:
-    """One heading of a text.
-
-    Attributes:
-        line: The heading line as written, e.g. ``"## Forms"``.
-        title: Its text without the ``#`` marks.
-        level: 1 for ``#`` to 6 for ``######``.
-        offset: Where its line starts, in characters.
-        occurrence: 1 for the first heading of its title, 2 for the second, and so on.
-    """
+    """One heading: its line as written (``"## Forms"``), title, level, offset, occurrence."""
 
     line: str
     title: str
@@ -366,10 +336,8 @@ def headings(text: str) -> list[Heading]:
 def find_section(found: list[Heading], wanted: str, length: int) -> tuple[Heading, int] | None:
     """The heading ``wanted`` names and where its section ends; ``None`` when none does.
 
-    ``wanted`` is a heading's title or its whole line (``"Forms"`` or ``"## Forms"``),
-    compared without case or repeated spaces: the first heading of that title. A repeated
-    title's later headings are named by their :attr:`Heading.label` (``"## Usage#2"``, or
-    ``"Usage#2"``); a heading whose own title is ``wanted`` comes first.
+    ``wanted`` is a title or a whole line, without case or repeated spaces; a repeated title's
+    later headings by their :attr:`Heading.label` (a heading titled ``wanted`` comes first).
     """
     index = _index(found, _key(wanted), 1)
     if index is None and (numbered := _NUMBERED.fullmatch(wanted.strip())):
@@ -382,7 +350,6 @@ def find_section(found: list[Heading], wanted: str, length: int) -> tuple[Headin
 
 
 def _index(found: list[Heading], key: str, occurrence: int) -> int | None:
-    """Where the ``occurrence``-th heading titled ``key`` is in ``found``."""
     for index, heading in enumerate(found):
         if heading.occurrence == occurrence and _key(heading.title) == key:
             return index
@@ -396,13 +363,9 @@ def _key(title: str) -> str:
 def fit_loaded(
     loaded: ToolResult, max_chars: int, *, section: Any = None, offset: Any = None
 ) -> ToolResult:
-    """``loaded`` (a whole ``load_skill`` result) as one part of at most ``max_chars``.
+    """A whole ``load_skill`` result as one part of at most ``max_chars`` JSON characters.
 
-    Args:
-        loaded: The whole result, with all of its ``instructions``.
-        max_chars: The bound on the reply's JSON length.
-        section: A heading (its title or whole line): reply with that section.
-        offset: A character offset into the instructions: reply with the text from there.
+    ``section`` (a heading) or ``offset`` (into the instructions) picks where the part starts.
     """
     name, text = loaded["skill_name"], loaded["instructions"]
     if section is None and offset is None and _size(loaded) <= max_chars:
@@ -490,8 +453,8 @@ def _reply(
 def _cut(text: str, found: list[Heading], start: int, end: int, budget: int) -> int:
     """Where a part from ``start`` ends: within ``budget`` JSON characters, at a boundary.
 
-    The longest piece that fits, cut back to its last heading, blank line or line break in
-    its second half; never fewer than :data:`MIN_PART_CHARS` characters (or all that is left).
+    The longest piece that fits, cut back to a heading, blank line or line break in its second
+    half; never fewer than :data:`MIN_PART_CHARS` characters (or all that is left).
     """
     low, high = 0, end - start  # the longest piece that fits has a length in [low, high]
     while low < high:

@@ -1,10 +1,7 @@
 """SkillTools: the skill tools every adapter serves, built once from a catalog.
 
-Each tool is an async function returning a JSON-ready mapping; failures come back as error
-values (:mod:`skills_core.tools.results`), never as exceptions. Adapters (the ADK toolset, the
-MCP server) only translate calling conventions; they take the tools' option objects
-(:class:`LoadPolicy`, :class:`~skills_core.context.budget.ListingPolicy`,
-:class:`~skills_core.tools.policy.ScriptPolicy`) and pass them through unchanged.
+Each tool returns a JSON-ready mapping, failures as error values, never exceptions. Adapters
+(ADK, MCP) translate calling conventions and pass the option objects through unchanged.
 """
 
 from __future__ import annotations
@@ -62,8 +59,7 @@ DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
 """Largest resource ``load_skill_resource`` returns: more would flood a model's context."""
 
 DEFAULT_MAX_LOAD_CHARS = 20_000
-"""Longest ``load_skill`` reply, in JSON characters (about 5,000 tokens); a longer skill
-comes in parts (see :mod:`skills_core.tools.content`)."""
+"""Longest ``load_skill`` reply, in JSON characters (about 5,000 tokens)."""
 
 DEFAULT_SEARCH_LIMIT = 5
 MAX_SEARCH_LIMIT = 20
@@ -90,10 +86,7 @@ ToolMethod = Callable[Concatenate["SkillTools", P], Awaitable[ToolResult]]
 
 
 def traced(tool: str) -> Callable[[ToolMethod[P]], ToolMethod[P]]:
-    """Run a :class:`SkillTools` tool inside a ``skillfs.<tool>`` span when tracing is on.
-
-    The span carries google-adk's ``gen_ai.skill.*`` attributes (:mod:`skills_core.telemetry`).
-    """
+    """Run a :class:`SkillTools` tool inside a ``skillfs.<tool>`` span when tracing is on."""
 
     def decorate(method: ToolMethod[P]) -> ToolMethod[P]:
         signature = inspect.signature(method)
@@ -117,11 +110,7 @@ def traced(tool: str) -> Callable[[ToolMethod[P]], ToolMethod[P]]:
 def tool_attributes(
     catalog: SkillCatalog, arguments: Mapping[str, Any], result: ToolResult
 ) -> dict[str, Any]:
-    """The ``gen_ai.skill.*`` attributes of one call, as google-adk sets them on its spans.
-
-    The skill name is recorded as asked, even when no such skill exists; its description and
-    source only when it is loaded.
-    """
+    """The ``gen_ai.skill.*`` attributes of one call, as google-adk sets them on its spans."""
     attributes: dict[str, Any] = {}
     name, path = arguments.get("skill_name"), arguments.get("file_path")
     if isinstance(name, str):
@@ -140,23 +129,16 @@ def tool_attributes(
 
 
 class SkillTools:
-    """List, load, read and run the skills of one catalog.
-
-    The tools always read the catalog's current snapshot, so a refresh shows up in the very
-    next call.
+    """List, load, read and run the skills of one catalog (its current snapshot, every call).
 
     Args:
         catalog: Where the skills come from.
         scripts: Permission and limits for running scripts; ``None`` keeps them off.
-        loading: What ``load_skill`` and ``load_skill_resource`` return (default: the body,
-            within the default bounds).
-        listing: What ``list_skills`` lists and in how many characters (default: every
-            skill, whole); see :mod:`skills_core.context.budget`.
-        names: What the adapter calls the tools, as the listing's notes name them (default:
-            the table's names).
-        inline_files: The adapter sends images, audio, video and PDF to the model as inline
-            data (ADK) or blobs (MCP), so ``load_skill_resource`` returns their bytes; by
-            default every binary file is described unless ``as_bytes`` asks for it.
+        loading: What ``load_skill`` and ``load_skill_resource`` return.
+        listing: What ``list_skills`` lists and in how many characters (default: all, whole).
+        names: What the adapter calls the tools, as the listing's notes name them.
+        inline_files: The adapter sends images, audio, video and PDF as inline data or blobs,
+            so ``load_skill_resource`` returns their bytes (otherwise they are described).
     """
 
     def __init__(
@@ -172,7 +154,6 @@ class SkillTools:
         self._catalog = catalog
         self._listing = listing or ListingPolicy()
         self.names = names
-        """What the adapter calls the tools."""
         self._scripts = scripts
         self._loading = loading or LoadPolicy()
         self._inline_files = inline_files
@@ -194,11 +175,7 @@ class SkillTools:
         return self._listing
 
     def offered(self) -> list[ToolDeclaration]:
-        """The tools to offer, in the table's order.
-
-        ``search_skills`` only when the listing offers search, ``run_skill_script`` only under
-        a script policy.
-        """
+        """The tools to offer, in the table's order (search and scripts only when enabled)."""
         left_out = {
             SEARCH_SKILLS: not self._listing.searches,
             RUN_SKILL_SCRIPT: self._scripts is None,
@@ -213,14 +190,10 @@ class SkillTools:
     @traced(LIST_SKILLS)
     @never_raises
     async def list_skills(self, *, context_path: str | None = None) -> ToolResult:
-        """Every skill that applies: name and description, within the listing's budget.
-
-        When sources of the catalog are unavailable (a failed member of several), the
-        ``note`` names them: their skills may be missing.
+        """Every skill that applies, within the budget; ``note`` names unavailable sources.
 
         Args:
-            context_path: The file being worked on; skills whose ``paths`` do not match it
-                are left out.
+            context_path: The file being worked on; skills whose ``paths`` miss it are left out.
         """
         snapshot = self._catalog.snapshot
         listing = self._listing.listing(snapshot.skills, context_path, names=self.names)
@@ -234,13 +207,7 @@ class SkillTools:
     @traced(SEARCH_SKILLS)
     @never_raises
     async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
-        """The skills that best fit ``query`` (ranked search), best first, with descriptions.
-
-        Every skill sharing a term with the query is a candidate, with its ``score`` and its
-        ``strength``: ``strong`` above the catalog's calibrated bar, ``weak`` at or below it
-        (see :mod:`skills_core.context.search`). The list is empty only when no skill shares
-        a word with the query.
-        """
+        """The skills sharing a term with ``query``, best first, each ``strong`` or ``weak``."""
         if problem := require_text(query=query):
             return problem
         limit = whole_number(limit)
@@ -271,14 +238,11 @@ class SkillTools:
         prepare: SkillPreparer | None = None,
         whole: bool = False,
     ) -> ToolResult:
-        """A skill's instructions, where it lives and the files it holds, within the bound.
+        """A skill's instructions, where it lives and its files, within the bound.
 
-        Longer instructions come in parts (:mod:`skills_core.tools.content`): ``section``
-        (a heading) or ``offset`` (from a reply's ``next_offset``) picks the part.
-        ``prepare``, when given, adapts the skill to this call before its content is built;
-        an error value it returns is returned as is. ``whole`` returns every character at
-        once, for callers that hand the instructions to something other than the model's
-        context (a sub-agent's instruction).
+        Longer instructions come in parts picked by ``section`` (a heading) or ``offset``.
+        ``prepare`` adapts the skill to this call (an error value it returns is the result);
+        ``whole`` returns every character at once (for a sub-agent's instruction).
         """
         if problem := require_text(skill_name=skill_name):
             return problem
@@ -298,12 +262,9 @@ class SkillTools:
     async def load_skill_resource(
         self, skill_name: Any, file_path: Any, as_bytes: Any = False
     ) -> ToolResult:
-        """One file of a skill, size-capped, as :mod:`skills_core.tools.content` decides.
+        """One file of a skill, size-capped: text, or a binary described unless ``as_bytes``.
 
-        Text comes as text; a binary file as a description unless ``as_bytes`` is true
-        (images, audio, video and PDF as base64 where the adapter sends them inline). A
-        folder's path (``"references"``, ``"."`` for the skill's own) lists that folder
-        instead, bounded: what a model asks for after ``load_skill`` summarised a big skill.
+        A folder's path (``"references"``, ``"."``) lists that folder instead, bounded.
         """
         if problem := require_text(skill_name=skill_name, file_path=file_path):
             return problem
@@ -336,15 +297,11 @@ class SkillTools:
     async def run_skill_script(
         self, skill_name: Any, file_path: Any, args: Any = None
     ) -> ToolResult:
-        """Run one of a skill's scripts under the script policy; see :class:`ScriptPolicy`."""
+        """Run one of a skill's scripts under the script policy."""
         return await self._script_tool.run(skill_name, file_path, args)
 
     async def check_script(self, skill_name: Any, file_path: Any, args: Any = None) -> ScriptCheck:
-        """Everything :meth:`run_skill_script` checks, without running; see :class:`ScriptCheck`.
-
-        Adapters call this before asking a user to confirm a run that would fail anyway; the
-        ``digest`` of a gated skill's checked copy is the content to ask about, so the skill is
-        not read again for it.
+        """Everything :meth:`run_skill_script` checks, without running (before a confirmation).
 
         Raises:
             SkillfsError: What :meth:`run_skill_script` would return as an error value.

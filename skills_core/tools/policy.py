@@ -1,12 +1,8 @@
-"""ScriptPolicy: whether, how and where skill scripts may run.
+"""ScriptPolicy: whether, how and where skill scripts may run (docs/scripts.md).
 
-Scripts are off unless a policy is given. A policy names the interpreter for each file
-extension (``.py`` with the running Python, ``.sh`` with bash) and the interpreters an
-extensionless script may ask for in its ``#!`` line (collections ship ``scripts/task-brief``
-starting ``#!/usr/bin/env bash``): the policy's command runs it, never the path the file
-names, and every refusal says what to allow. It also sets the environment variables a script
-may see, its time, process and output limits, and the
-:class:`ScriptRunner` that isolates it.
+Scripts are off unless a policy is given. Interpreters come from the policy, by extension or
+by the name a ``#!`` line gives (never the path the file names); every refusal says what to
+allow.
 """
 
 from __future__ import annotations
@@ -34,7 +30,7 @@ DEFAULT_SHEBANGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 """Interpreters an extensionless script may name in its ``#!`` line, and what runs it."""
 
 DEFAULT_MAX_PROCESSES = 256
-"""Processes a run may have at once: bounds fork storms (see ``runners.process``)."""
+"""Processes a run may have at once: bounds fork storms."""
 
 DEFAULT_MAX_SCRATCH_BYTES = 256 * MIB
 """Bytes a run may write to its scratch space (a tmpfs, so memory, in the sandbox)."""
@@ -55,18 +51,6 @@ DEFAULT_ENV_ALLOW = (
 """Variables passed through from the host; everything else (keys, tokens) is dropped."""
 
 
-def _default_interpreters() -> Mapping[str, tuple[str, ...]]:
-    return DEFAULT_INTERPRETERS
-
-
-def _default_shebangs() -> Mapping[str, tuple[str, ...]]:
-    return DEFAULT_SHEBANGS
-
-
-def _no_env() -> Mapping[str, str]:
-    return MappingProxyType({})
-
-
 @dataclass(frozen=True, slots=True)
 class ScriptPolicy:
     """Permission and limits for running skill scripts.
@@ -74,8 +58,7 @@ class ScriptPolicy:
     Attributes:
         timeout: Seconds before the script's whole process tree is killed.
         interpreters: Command prefix by lowercase file extension (``".py"``).
-        shebangs: Command prefix by the interpreter name a ``#!`` line gives (``"bash"``),
-            for files whose extension ``interpreters`` does not cover.
+        shebangs: Command prefix by the interpreter a ``#!`` line names (``"bash"``).
         env_allow: Host environment variables the script may see.
         env: Extra variables set for every run (they win over the host's).
         max_output_bytes: Bytes of stdout, and of stderr, returned to the model.
@@ -83,14 +66,11 @@ class ScriptPolicy:
         confirm: Ask the user to confirm each run (adapters with a confirmation flow); a run
             of content the catalog's trust ``approvals`` hold runs without asking.
         max_processes: Most processes one run may have at once (``None``: no limit of ours).
-        max_scratch_bytes: In the sandbox, the size of each of its two writable tmpfs mounts,
-            ``/tmp`` (the scratch folder) and ``/dev/shm``, held in memory; for the process
-            runner, ``RLIMIT_FSIZE``: the largest file a script may write anywhere.
-        max_memory_bytes: Virtual memory of each process of a run (``RLIMIT_AS``, local
-            runners); ``None``, the default: no limit of ours.
-        network: Let sandboxed scripts use the network (other runners cannot take it away).
-        readable: Host folders or files sandboxed scripts may read besides their skill and
-            the system (the data they work on); other runners can read them anyway.
+        max_scratch_bytes: The sandbox's ``/tmp`` and ``/dev/shm`` tmpfs sizes; the process
+            runner's ``RLIMIT_FSIZE``.
+        max_memory_bytes: ``RLIMIT_AS`` of each process of a run (``None``: no limit of ours).
+        network: Let sandboxed scripts use the network.
+        readable: Host paths sandboxed scripts may read besides their skill and the system.
         runner: What runs scripts and isolates them; ``None``: the bubblewrap sandbox where it
             works (Linux with ``bwrap``), else the process runner, with a warning.
         code_tools: Names of the agent's own tools that run code (a ``bash`` or ``run_python``
@@ -100,13 +80,15 @@ class ScriptPolicy:
     """
 
     timeout: float = 30.0
-    interpreters: Mapping[str, tuple[str, ...]] = field(default_factory=_default_interpreters)
+    interpreters: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: DEFAULT_INTERPRETERS
+    )
     env_allow: tuple[str, ...] = DEFAULT_ENV_ALLOW
-    env: Mapping[str, str] = field(default_factory=_no_env)
+    env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     max_output_bytes: int = 64 * KIB
     max_workspace_bytes: int = 50 * MIB
     confirm: bool = False
-    shebangs: Mapping[str, tuple[str, ...]] = field(default_factory=_default_shebangs)
+    shebangs: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: DEFAULT_SHEBANGS)
     max_processes: int | None = DEFAULT_MAX_PROCESSES
     max_scratch_bytes: int = DEFAULT_MAX_SCRATCH_BYTES
     max_memory_bytes: int | None = None
@@ -142,10 +124,7 @@ class ScriptPolicy:
         return self.interpreters.get(posixpath.splitext(path)[1].lower())
 
     def command_by_shebang(self, path: str, head: bytes) -> tuple[str, ...] | str:
-        """The command prefix for a script the extensions do not cover, or why it cannot run.
-
-        ``head`` is the script's first :data:`HEAD_BYTES` bytes.
-        """
+        """The command for a script by its first bytes' ``#!`` line, or why it cannot run."""
         words = shebang(head)
         if words is None:
             extension = posixpath.splitext(path)[1].lower() or "(none)"
@@ -180,11 +159,7 @@ HEAD_BYTES = 512
 
 
 def shebang(head: bytes) -> tuple[str, ...] | None:
-    """The interpreter and its arguments from a ``#!`` line, ``env`` unwrapped; else ``None``.
-
-    ``#!/usr/bin/env -S python3 -u`` gives ``("python3", "-u")``; ``#!/bin/bash -e`` gives
-    ``("/bin/bash", "-e")``.
-    """
+    """The interpreter and its arguments from a ``#!`` line, ``env`` unwrapped; else ``None``."""
     if not head.startswith(b"#!"):
         return None
     line = head[2:].split(b"\n", 1)[0].decode("utf-8", errors="replace")
@@ -201,8 +176,8 @@ def shebang(head: bytes) -> tuple[str, ...] | None:
 def script_arguments(args: Any) -> list[str]:
     """Turn the model's ``args`` into an argument list (never a shell string).
 
-    A list is taken as the arguments themselves; a mapping becomes long options
-    (``{"pages": 3, "verbose": true}`` -> ``--pages 3 --verbose``; ``false``/``null`` omit it).
+    A list is the arguments; a mapping becomes long options (``{"pages": 3, "verbose": true}``
+    -> ``--pages 3 --verbose``; ``false``/``null`` omit it).
 
     Raises:
         ValueError: ``args`` is neither, or holds nested values.
@@ -241,15 +216,13 @@ class ScriptRun:
     """One checked script run: script found, interpreter allowed, arguments plain strings.
 
     Attributes:
-        folder: The skill's local folder: the working directory, read-only where the runner
-            can enforce it.
+        folder: The skill's local folder, the working directory.
         script: The script's POSIX path relative to ``folder``.
         interpreter: The command prefix that runs it; the script's path and arguments follow.
         arguments: The script's arguments.
         files: Every file of the skill, relative to ``folder`` (what a runner copies elsewhere).
-        policy: The limits a runner applies where it can: time, output, processes, scratch,
-            memory, network, readable paths, and the largest skill it may copy elsewhere.
-        env: The scrubbed environment the policy allows (:meth:`ScriptPolicy.environment`).
+        policy: The limits a runner applies where it can.
+        env: The scrubbed environment the policy allows.
     """
 
     folder: str
@@ -269,9 +242,7 @@ class ScriptRun:
 class ScriptRunner(Protocol):
     """Decides only *where and how isolated* a :class:`ScriptRun` runs, and reports how it ended.
 
-    Three ship with skillfs: :class:`~skills_core.tools.runners.sandbox.SandboxRunner`
-    (bubblewrap), :class:`~skills_core.tools.runners.process.ProcessRunner` (a supervised
-    subprocess) and ``skills_core.adk.executor.CodeExecutorRunner`` (a google-adk executor).
+    ``SandboxRunner`` (bubblewrap), ``ProcessRunner`` and ADK's ``CodeExecutorRunner`` ship.
     """
 
     @property
@@ -279,9 +250,7 @@ class ScriptRunner(Protocol):
         """A short name for messages and logs (``"sandbox"``, ``"process"``)."""
 
     async def run(self, run: ScriptRun) -> ProcessOutcome:
-        """Run ``run`` to its end, its time limit, or the caller's cancellation.
-
-        Nothing the script started may outlive the call.
+        """Run ``run`` to its end, time limit or cancellation; nothing it started outlives it.
 
         Raises:
             RunnerUnavailableError: The runner cannot work here (what to install is named).

@@ -1,10 +1,7 @@
 """What a tool hands back to the model: a result mapping, or an error as a value.
 
-Tools never raise. Every failure a model should see is built by :func:`tool_error`, with an
-``error_code`` from :mod:`skills_core.codes`, so adapters, tests and models match on codes,
-never on message text. :func:`error_from_exception` translates skillfs's exceptions in one
-place, most specific first, and :func:`never_raises` is the last line of defence around every
-tool.
+Tools never raise: every failure is built by :func:`tool_error` with an ``error_code`` from
+:mod:`skills_core.codes`; :func:`never_raises` is the last line of defence around every tool.
 """
 
 from __future__ import annotations
@@ -59,22 +56,20 @@ def is_error(result: ToolResult) -> bool:
     return "error_code" in result
 
 
+_CODES: tuple[tuple[type[SkillfsError], str], ...] = (
+    (SkillNotFoundError, SKILL_NOT_FOUND),
+    (ResourceNotFoundError, RESOURCE_NOT_FOUND),
+    (UnsafePathError, INVALID_PATH),
+    (LimitExceededError, RESOURCE_TOO_LARGE),
+    (LockMismatchError, LOCK_MISMATCH),
+    (EntryMismatchError, ENTRY_MISMATCH),
+)
+"""The code of each skillfs exception, most specific first; any other is ``READ_FAILED``."""
+
+
 def error_from_exception(exc: SkillfsError) -> ToolResult:
     """Translate a skillfs exception into the error value the model sees."""
-    if isinstance(exc, SkillNotFoundError):
-        code = SKILL_NOT_FOUND
-    elif isinstance(exc, ResourceNotFoundError):
-        code = RESOURCE_NOT_FOUND
-    elif isinstance(exc, UnsafePathError):
-        code = INVALID_PATH
-    elif isinstance(exc, LimitExceededError):
-        code = RESOURCE_TOO_LARGE
-    elif isinstance(exc, LockMismatchError):
-        code = LOCK_MISMATCH
-    elif isinstance(exc, EntryMismatchError):
-        code = ENTRY_MISMATCH
-    else:
-        code = READ_FAILED
+    code = next((code for kind, code in _CODES if isinstance(exc, kind)), READ_FAILED)
     return tool_error(code, exc.message)
 
 
@@ -84,11 +79,7 @@ P = ParamSpec("P")
 def never_raises(
     tool: Callable[P, Awaitable[ToolResult]],
 ) -> Callable[P, Awaitable[ToolResult]]:
-    """Turn any exception escaping ``tool`` into an error value (logged with its traceback).
-
-    skillfs's own exceptions become their specific codes; anything else is a bug or a
-    broken dependency and becomes ``INTERNAL_ERROR``, so one failing tool never ends a run.
-    """
+    """Turn any exception escaping ``tool`` into an error value (``INTERNAL_ERROR``, logged)."""
 
     @functools.wraps(tool)
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> ToolResult:

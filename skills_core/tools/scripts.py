@@ -1,21 +1,13 @@
 """ScriptTool: ``run_skill_script`` from the model's call to the runner's outcome.
 
-Checks come first and cost nothing: scripts enabled, arguments plain, the path confined and
-listed by the skill, the interpreter allowed. Then the folder the script runs in is found
-(:class:`Workspaces`), the approval checked against the copy's digest, an extensionless
-script's ``#!`` line read, and the policy's
-:class:`~skills_core.tools.policy.ScriptRunner` runs it.
+Checks needing no storage come first; then :class:`Workspaces` finds the folder the script
+runs in, the approval is checked against that copy's digest and the policy's runner runs it.
 
-A skill in a folder on this machine (:func:`backends.capabilities.local_folder`) runs in
-place, unless the run is checked; a checked run always runs from a private copy, so what was
-checked is what runs: a locked skill's copy is checked against the lock as it is read, and a
-run that needs the user's approval gets a copy of its own whose digest is computed over the
-very bytes copied. A remote skill is copied once per version (the catalog's fingerprint of its
-SKILL.md plus its file listing) into a private temporary folder, reused by later runs and
-deleted once a newer version replaced it and no script runs in it; every copy goes with
-:meth:`Workspaces.close`, or when the workspaces are dropped. Copied files are read-only;
-scripts (:attr:`backends.FileEntry.executable`) are also executable, so a script that runs a
-sibling by path works from a bucket as it does from a folder.
+A local skill runs in place unless the run is checked (a locked skill, or one needing
+approval): a checked run runs from a private copy, so what was checked is what runs. A remote
+skill is copied once per version (SKILL.md fingerprint plus file listing), reused by later
+runs and deleted once replaced and idle, or on :meth:`Workspaces.close`. Copied files are
+read-only, scripts (:attr:`backends.FileEntry.executable`) also executable.
 """
 
 from __future__ import annotations
@@ -82,8 +74,7 @@ class ScriptCheck(NamedTuple):
 
     Attributes:
         problem: Why the run cannot go ahead (a tool error), ``{}`` when it can.
-        digest: The digest of the copy a checked skill's run was judged on (one whose scripts
-            need the user's approval), ``None`` for any other.
+        digest: The digest of the copy a gated skill's run was judged on, else ``None``.
     """
 
     problem: ToolResult
@@ -91,12 +82,7 @@ class ScriptCheck(NamedTuple):
 
 
 class ScriptTool:
-    """Runs the scripts of one catalog's skills under one policy.
-
-    Args:
-        catalog: Where the skills come from.
-        policy: Permission and limits; ``None`` keeps scripts off.
-    """
+    """Runs the scripts of one catalog's skills under one policy (``None``: scripts off)."""
 
     def __init__(self, catalog: SkillCatalog, policy: ScriptPolicy | None) -> None:
         self._catalog = catalog
@@ -234,13 +220,7 @@ def _script_result(skill_name: str, path: str, outcome: ProcessOutcome) -> ToolR
 
 
 class Workspace(NamedTuple):
-    """Where one script runs.
-
-    Attributes:
-        folder: The skill's folder, or its private copy.
-        script: The script's path in it.
-        digest: The content digest of the copied files (a ``digested`` run), else ``None``.
-    """
+    """Where one script runs: the skill's folder or copy, the script, the copy's digest."""
 
     folder: str
     script: str
@@ -257,11 +237,7 @@ class _Copy:
 
 
 class Workspaces:
-    """Hands out the folder each script runs in.
-
-    Args:
-        catalog: The catalog whose skills run.
-    """
+    """Hands out the folder each script of ``catalog`` runs in."""
 
     def __init__(self, catalog: SkillCatalog) -> None:
         self._catalog = catalog
@@ -275,8 +251,8 @@ class Workspaces:
     ) -> AsyncIterator[Workspace]:
         """Yield the :class:`Workspace` for running ``relative`` of the skill ``name``.
 
-        ``max_bytes`` bounds the total size of a skill copied to run locally. ``digested``:
-        copy the skill for this run alone, and give the digest of the copied bytes.
+        ``max_bytes`` bounds a copied skill; ``digested`` copies it for this run alone, with
+        the digest of the bytes copied.
 
         Raises:
             UnsafePathError: The script resolves outside the skill folder.
@@ -326,12 +302,9 @@ class Workspaces:
     async def _copy(
         self, name: str, skill: Skill, max_bytes: int, *, digested: bool = False
     ) -> tuple[str, str | None]:
-        """Copy every file of a skill into a new private folder: the folder, and its digest.
+        """Copy a skill into a new private folder: the folder, and (``digested``) its digest.
 
-        The digest (of the bytes copied) is computed when ``digested``, else ``None``.
-
-        Each file is written (aiofiles) as soon as it is read, at most ``_PARALLEL_READS`` at
-        a time, so a copy never holds more than that many files in memory.
+        Each file is written as soon as it is read, at most ``_PARALLEL_READS`` at a time.
         """
         total = sum(entry.size for entry in skill.files)
         if total > max_bytes:
@@ -385,17 +358,12 @@ def _make_folders(name: str, paths: Sequence[str]) -> str:
 
 def _creating(mode: int) -> Callable[[str, int], int]:
     """An ``open`` opener that creates the file with ``mode`` (read-only files included)."""
-
-    def opener(path: str, flags: int) -> int:
-        return os.open(path, flags, mode)
-
-    return opener
+    return lambda path, flags: os.open(path, flags, mode)
 
 
 def _discard(copies: dict[str, _Copy]) -> None:
     """Delete the copies of dropped workspaces, in a worker thread if an event loop runs here."""
-    paths = [copy.path for copy in copies.values()]
-    if not paths:
+    if not (paths := [copy.path for copy in copies.values()]):
         return
     try:
         asyncio.get_running_loop().run_in_executor(None, _remove_all, paths)

@@ -1,9 +1,7 @@
 """Run one command without blocking the event loop: a time limit, capped output, no leftovers.
 
-The command starts in a new session (its own process group). On timeout or cancellation it is
-asked to stop (SIGTERM: the supervisor and bubblewrap then kill everything they started), and
-killed with its group if it has not ended after a grace period; after any ending, whatever is
-left in its group is killed too.
+The command leads its own process group. On timeout or cancellation it gets SIGTERM, then
+SIGKILL with its group after a grace period; after any ending its group is killed.
 """
 
 from __future__ import annotations
@@ -21,11 +19,7 @@ SCRATCH_VARIABLES = ("TMPDIR", "TMP", "TEMP", "HOME")
 
 
 def script_environment(base: Mapping[str, str], folder: str, scratch: str) -> dict[str, str]:
-    """``base`` plus what every runner sets: scratch as home and temp, the skill on PYTHONPATH.
-
-    With the skill folder on ``PYTHONPATH``, package-style imports from the skill root
-    (``from scripts.helpers import x``, as ``python -m scripts.x`` would allow) work.
-    """
+    """``base`` with scratch as home and temp, and the skill on PYTHONPATH (``scripts.x``)."""
     env = dict(base)
     env.update(dict.fromkeys(SCRATCH_VARIABLES, scratch))
     extra = env.get("PYTHONPATH")
@@ -59,14 +53,7 @@ class Captured:
 
 @dataclass(frozen=True, slots=True)
 class ProcessOutcome:
-    """How a command ended.
-
-    Attributes:
-        exit_code: The exit status; negative for a signal (``-9`` after a timeout kill).
-        stdout: What it wrote to stdout, capped.
-        stderr: What it wrote to stderr, capped.
-        timed_out: True when it was killed for running past its time limit.
-    """
+    """How a command ended: exit code (``-N`` for signal N), capped output, timed out or not."""
 
     exit_code: int
     stdout: Captured
@@ -85,13 +72,7 @@ async def run_process(
 ) -> ProcessOutcome:
     """Run ``argv`` (no shell) in ``cwd`` with exactly ``env``, stopped after ``time_limit`` s.
 
-    Args:
-        argv: The command and its arguments.
-        cwd: Its working directory.
-        env: Its whole environment.
-        time_limit: Seconds before it is stopped.
-        max_output_bytes: Bytes of stdout, and of stderr, to keep.
-        pass_fds: Descriptors it inherits (a status pipe).
+    ``max_output_bytes`` of stdout, and of stderr, are kept; ``pass_fds`` are inherited.
 
     Raises:
         OSError: The command could not be started (no such program, bad folder).

@@ -1,17 +1,10 @@
 """ProcessRunner: a script as a plain subprocess of the agent, under a supervisor.
 
-It isolates nothing but the environment variables and the lifetime: the script runs as the
-agent's user. No process it starts outlives the call: a child subreaper
-(:mod:`~skills_core.tools.runners.supervisor`) kills every descendant when the script ends,
-times out or is cancelled, and when the agent dies. Both local runners start the supervisor
-(:func:`run_supervised`; the sandbox inside bubblewrap), which reports how the script ended on
-a status pipe: no answer means it never ran, an error rather than a script failure.
-
-The process limit is ``RLIMIT_NPROC``, which counts every process of the user (here the
-user's current count plus ``max_processes`` is allowed), or for root, whom the kernel exempts,
-a pids cgroup of the run's own; where neither works a warning says it is not enforced.
-Scratch folders (``skillfs-scratch-<pid>-<random>``) are locked while a run uses them; the
-first run of an agent removes those a killed agent left behind.
+It isolates only the environment and the lifetime (docs/scripts.md). Both local runners start
+the supervisor (:func:`run_supervised`), which reports how the script ended on a status pipe:
+no answer means it never ran. The process limit is ``RLIMIT_NPROC`` (the user's current count
+plus ``max_processes``), or for root a pids cgroup of the run's own. Scratch folders are
+locked while in use; an agent's first run removes those a killed agent left behind.
 """
 
 from __future__ import annotations
@@ -50,12 +43,7 @@ class ProcessRunner:
         return "process"
 
     async def run(self, run: ScriptRun) -> ProcessOutcome:
-        """Run the script in its folder with a scratch folder as home and temp.
-
-        ``RLIMIT_FSIZE`` caps each file the script writes at ``run.policy.max_scratch_bytes``; the
-        scratch folder of an agent killed mid-run is removed by the next agent's first run
-        (see :mod:`~skills_core.tools.runners.process`).
-        """
+        """Run the script in its folder, a scratch folder as home and temp, files capped."""
         async with (
             scratch_folder() as scratch,
             process_limit(run.policy.max_processes, user_wide=True) as limit,
@@ -92,12 +80,8 @@ def supervisor_argv(
 ) -> list[str]:
     """The supervisor's command line, up to and including the ``--`` before the command.
 
-    Args:
-        status_fd: Where the supervisor reports how the command ended.
-        limit: The run's process limit.
-        parent: Stop when this process dies.
-        max_file_bytes: ``RLIMIT_FSIZE`` for the command: no file it writes grows past it.
-        max_memory_bytes: ``RLIMIT_AS`` for the command: each process's virtual memory.
+    The supervisor reports on ``status_fd``, stops when ``parent`` dies, and gives the command
+    ``RLIMIT_FSIZE`` ``max_file_bytes`` and ``RLIMIT_AS`` ``max_memory_bytes``.
     """
     argv = [sys.executable, "-I", "-S", "-c", LAUNCH, RUNNERS, "--status-fd", str(status_fd)]
     argv += limit.options()
@@ -118,8 +102,6 @@ async def run_supervised(
     pass_fds: Sequence[int] = (),
 ) -> ProcessOutcome:
     """Run the command ``argv_for(status_fd)`` builds, and take its exit code from the status.
-
-    ``pass_fds`` are descriptors the command inherits besides the status pipe.
 
     Raises:
         ScriptRunnerError: The supervisor never reported (its wrapper failed to start).
@@ -144,10 +126,16 @@ async def run_supervised(
         for fd in (status_read, status_write):
             with contextlib.suppress(OSError):
                 os.close(fd)
-    return _with_status(outcome, status)
+    return with_status(outcome, status)
 
 
-def _with_status(outcome: ProcessOutcome, status: str) -> ProcessOutcome:
+def with_status(outcome: ProcessOutcome, status: str) -> ProcessOutcome:
+    """``outcome`` with the exit code the supervisor's status line reports.
+
+    Raises:
+        OSError: The command could not be started.
+        ScriptRunnerError: There is no status: the supervisor never ran the command.
+    """
     kind, _, detail = status.strip().partition(" ")
     if outcome.timed_out:
         return replace(outcome, exit_code=-9)
@@ -169,12 +157,7 @@ _REMOVE_TRIES = 100
 
 @dataclass(frozen=True, slots=True)
 class ProcessLimit:
-    """The process limit of one run, as the supervisor applies it.
-
-    Attributes:
-        nproc: ``RLIMIT_NPROC`` for the command.
-        cgroup: A pids cgroup folder the supervisor joins before starting the command.
-    """
+    """The process limit of one run: ``RLIMIT_NPROC``, or a pids cgroup folder to join."""
 
     nproc: int | None = None
     cgroup: str | None = None
@@ -193,11 +176,9 @@ class ProcessLimit:
 async def process_limit(
     max_processes: int | None, *, user_wide: bool
 ) -> AsyncIterator[ProcessLimit]:
-    """The limit for one run of at most ``max_processes`` processes; see the module docstring.
+    """The limit for a run of at most ``max_processes`` (``None``: none) processes.
 
-    Args:
-        max_processes: The limit, or ``None`` for none.
-        user_wide: True when ``RLIMIT_NPROC`` will count all of the user's processes.
+    ``user_wide``: ``RLIMIT_NPROC`` will count all of the user's processes.
     """
     if max_processes is None:
         yield ProcessLimit()
@@ -307,10 +288,7 @@ _STALE = re.compile(re.escape(PREFIX) + r"(\d+)-[a-z0-9_]+")
 
 @asynccontextmanager
 async def scratch_folder() -> AsyncIterator[str]:
-    """A private empty folder for one run (mode 0700), deleted with everything in it after.
-
-    The first call in a process first removes the stale folders of dead agents.
-    """
+    """A private empty folder for one run (mode 0700), deleted after; stale ones go first."""
     await asyncio.to_thread(remove_stale_scratch)
     folder, lock = await asyncio.to_thread(_make_locked)
     try:

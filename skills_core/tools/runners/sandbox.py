@@ -1,16 +1,8 @@
 """SandboxRunner: each script run in its own set of Linux namespaces, through bubblewrap.
 
-A script gets its own user (uid :data:`SANDBOX_ID`, no capabilities), PID, IPC, UTS and,
-unless the policy allows the network, network namespaces; of the host it reads only the
-system's programs and libraries, what programs need of ``/etc`` (:data:`ETC`), the Python
-running skillfs, the interpreter's installation, its skill and the policy's ``readable``
-paths; it writes only two tmpfs mounts of ``max_scratch_bytes`` (``/tmp``, its home, and
-``/dev/shm``). The PID namespace dies with every process in it when the call ends, and
-bubblewrap with the agent. docs/scripts.md ("What a sandboxed script sees") lists it all.
-
-A policy that names no runner gets :func:`default_runner`: the sandbox where it works (probed
-once per process: ``bwrap`` on PATH, able to create the namespaces and a size-limited tmpfs,
-0.8.0 or newer), else the process runner, with a warning and the install hint.
+docs/scripts.md ("What a sandboxed script sees") lists what a script reads and writes. A
+policy that names no runner gets :func:`default_runner`: the sandbox where it works (probed
+once per process), else the process runner, with a warning and the install hint.
 """
 
 from __future__ import annotations
@@ -100,8 +92,7 @@ class SandboxRunner:
         """Run the script in a fresh sandbox.
 
         Raises:
-            RunnerUnavailableError: bubblewrap is not installed (or this is not Linux), or is
-            older than 0.8.0, which brought the ``--size`` the scratch cap needs.
+            RunnerUnavailableError: No Linux, no bubblewrap, or one older than 0.8.0.
         """
         bwrap = await self._find_bwrap()
         async with process_limit(run.policy.max_processes, user_wide=False) as limit:
@@ -155,10 +146,7 @@ class SandboxRunner:
 def sandbox_arguments(
     run: ScriptRun, *, limit: ProcessLimit, path: str | None, accounts: Mapping[str, int]
 ) -> list[str]:
-    """The ``bwrap`` options for one run (blocking: it looks at the host's filesystem).
-
-    ``accounts`` maps each of :data:`ACCOUNTS` to a descriptor bubblewrap reads it from.
-    """
+    """The ``bwrap`` options for one run (blocking); ``accounts`` maps files to descriptors."""
     arguments = [*NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     if not run.policy.network:
         arguments.append("--unshare-net")

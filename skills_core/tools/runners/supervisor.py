@@ -1,24 +1,11 @@
 """Run one command so that no process it starts outlives it: a stdlib-only program.
 
-The runners start it as ``python -I -S -c LAUNCH FOLDER [options] -- COMMAND...``
-(:data:`LAUNCH` imports it from its folder, so its cached bytecode is used); the ADK runner
-embeds its source in the program it hands an executor, so it imports nothing but the standard
-library and never runs code at import.
-
-The supervisor makes itself a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``): every
-process the command starts stays its descendant, daemons that ``setsid()`` and fork again
-included, because an orphan is handed to the nearest subreaper instead of init. It runs the
-command, and when the command exits - or the supervisor is told to stop (SIGTERM, SIGINT,
-SIGHUP, its time limit, or its parent's death) - it SIGKILLs every descendant left and reaps
-them all, so pipes the command shared close at once. It then writes one status line to
-``--status-fd``: ``exit N``, ``signal N``, or ``error ERRNO MESSAGE`` when the command could not
-start.
-
-Limits, applied before the command starts: ``--cgroup DIR`` moves the supervisor into a pids
-cgroup (a kernel-enforced process limit for root), ``--nproc N`` sets ``RLIMIT_NPROC`` on the
-command (effective for other users), ``--fsize N`` sets ``RLIMIT_FSIZE`` (no file the command
-writes grows past N bytes), ``--as N`` sets ``RLIMIT_AS`` (each process's virtual memory).
-``--parent PID`` stops the supervisor when that process dies.
+Started as ``python -I -S -c LAUNCH FOLDER [options] -- COMMAND...``, or embedded by the ADK
+runner, so it imports only the standard library and runs nothing at import. As a child
+subreaper it adopts every orphan the command leaves; when the command exits or it is told to
+stop (a signal, its time limit, its parent's death) it SIGKILLs and reaps every descendant,
+then writes ``exit N``, ``signal N`` or ``error ERRNO MESSAGE`` to ``--status-fd``. Limits
+(``--cgroup``, ``--nproc``, ``--fsize``, ``--as``) apply before the command starts.
 """
 
 from __future__ import annotations
@@ -75,15 +62,10 @@ def main(argv: Sequence[str]) -> None:
 
 
 def run_portable(spec_text: str) -> None:
-    """Unpack a skill, run one of its scripts supervised, print one result line.
+    """Unpack a skill, run one of its scripts supervised, print one result line (ADK executors).
 
-    This is how the ADK runner runs a script inside a code executor on another machine: the
-    program it hands over is this file's source followed by a call of this function with a JSON
-    spec (``files``: base64 content and an executable flag by path; ``script``,
-    ``interpreter``, where ``{python}`` stands for this Python; ``arguments``, ``env``,
-    ``time_limit``, ``max_output_bytes``, ``marker``; process limits are the executor's).
-    The result is printed as ``marker`` followed by JSON: ``status``, and base64
-    ``stdout``/``stderr`` with their totals.
+    ``spec_text`` is the JSON :func:`skills_core.adk.executor.build_program` writes; the line is
+    ``marker`` and JSON: ``status``, base64 ``stdout``/``stderr`` and their totals.
     """
     import base64
     import json
@@ -142,10 +124,7 @@ def supervise(
     stdout: int | None = None,
     stderr: int | None = None,
 ) -> str:
-    """Run ``command`` to its end and kill everything it left; return the status line.
-
-    The status is ``timeout`` when ``time_limit`` seconds passed first.
-    """
+    """Run ``command`` to its end and kill everything it left; return the status line."""
     if cgroup is not None:
         with open(os.path.join(cgroup, "cgroup.procs"), "w") as procs:
             procs.write(str(os.getpid()))
