@@ -88,30 +88,18 @@ class Style:
         return styled(f"{kind}:") if styled else f"{kind}:"
 
 
-def message_line(
-    kind: str, location: str | None, message: str, *, code: str | None = None, style: Style
-) -> str:
-    """``<kind>: <location>: <message> [<CODE>]``, escaped, the label and code styled."""
+def print_message(
+    kind: str, location: str | None, message: str, *, code: str | None = None
+) -> None:
+    """Print ``<kind>: <location>: <message> [<CODE>]`` to stderr, escaped and styled."""
+    style = Style.of(sys.stderr)
     parts = [style.label(kind)]
     if location:
         parts.append(f"{printable(location)}:")
     parts.append(printable(message))
     if code:
         parts.append(style.dim(f"[{code}]"))
-    return " ".join(parts)
-
-
-def print_message(
-    kind: str, location: str | None, message: str, *, code: str | None = None
-) -> None:
-    """Print one ``error:`` or ``warning:`` line to stderr."""
-    style = Style.of(sys.stderr)
-    print(message_line(kind, location, message, code=code, style=style), file=sys.stderr)
-
-
-def problem_line(kind: str, problem: SkillProblem, *, style: Style) -> str:
-    """``<kind>: <location>: <message> [<CODE>]`` for a problem."""
-    return message_line(kind, problem.location, problem.message, code=problem.code, style=style)
+    print(" ".join(parts), file=sys.stderr)
 
 
 def print_problems(errors: Iterable[SkillProblem], warnings: Iterable[SkillProblem] = ()) -> None:

@@ -34,7 +34,6 @@ from skills_core.cli.output import (
     print_message,
     print_problems,
     printable,
-    problem_line,
     problems_record,
 )
 from skills_core.cli.source import (
@@ -390,12 +389,9 @@ def describe(report: ReloadReport, *, first: bool = False) -> str:
 def _print_new_problems(report: ReloadReport, printed: set[SkillProblem]) -> set[SkillProblem]:
     """Print the problems not printed for the previous reload; return the current set."""
     failure = () if report.failure is None else (report.failure,)
-    style = Style.of(sys.stderr)
-    for kind, problems in (("error", (*failure, *report.errors)), ("warning", report.warnings)):
-        for problem in problems:
-            if problem not in printed:
-                print(problem_line(kind, problem, style=style), file=sys.stderr, flush=True)
-    return {*failure, *report.errors, *report.warnings}
+    errors = (*failure, *report.errors)
+    print_problems(*([p for p in group if p not in printed] for group in (errors, report.warnings)))
+    return {*errors, *report.warnings}
 
 
 HANDLERS = {
