@@ -53,25 +53,8 @@ from skills_core.cli.source import (
 from skills_core.errors import InvalidSkillsError
 from skills_core.format.models import SkillProblem
 
-
-class Packed(Protocol):
-    """A built bundle or publication."""
-
-    @property
-    def skills(self) -> tuple[str, ...]:
-        """The skills it carries."""
-
-    @property
-    def skipped(self) -> tuple[SkillProblem, ...]:
-        """Why skills were left out."""
-
-    @property
-    def warnings(self) -> tuple[SkillProblem, ...]:
-        """Warnings about the skills it carries."""
-
-
-P = TypeVar("P", bound=Packed)
-P_co = TypeVar("P_co", bound=Packed, covariant=True)
+P = TypeVar("P", bound=Bundle | Publication)
+P_co = TypeVar("P_co", bound=Bundle | Publication, covariant=True)
 
 
 class Build(Protocol[P_co]):
