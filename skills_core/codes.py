@@ -1,7 +1,6 @@
-"""Stable codes: every problem skillfs reports about a skill, and every tool error a model sees.
+"""Stable codes, plain strings: every problem reported about a skill, every tool error a model sees.
 
-Codes are plain strings so they serialise to JSON unchanged; tests and scripts match on
-them, never on message text.
+docs/limits-and-errors.md tells what each means.
 """
 
 from __future__ import annotations
@@ -18,9 +17,7 @@ YAML_DEPTH = "YAML_DEPTH"
 YAML_NUMBER = "YAML_NUMBER"
 NOT_A_MAPPING = "NOT_A_MAPPING"
 
-# The skill's name and description. A missing or empty description, or a name that is not a
-# string, is empty or holds a path separator or control character, refuses the skill; the
-# rest are spec violations like those below (a missing name falls back to the folder's).
+# The skill's name and description (a missing name falls back to the folder's).
 NAME_MISSING = "NAME_MISSING"
 NAME_INVALID = "NAME_INVALID"
 NAME_MISMATCH = "NAME_MISMATCH"
@@ -34,8 +31,7 @@ WRONG_TYPE = "WRONG_TYPE"
 INVALID_VALUE = "INVALID_VALUE"
 UNKNOWN_FIELD = "UNKNOWN_FIELD"
 
-# Frontmatter only lenient catalogs read: YAML refuses it, the agentskills.io client guide
-# asks clients to repair it (a strict catalog refuses it as INVALID_YAML).
+# Frontmatter YAML refuses that lenient catalogs repair (agentskills.io's client guide).
 UNQUOTED_COLON = "UNQUOTED_COLON"
 
 # Advice: never makes a skill invalid.
@@ -48,8 +44,7 @@ FIELD_WITHHELD = "FIELD_WITHHELD"  # e.g. allowed-tools of a skill served over M
 # Two skills claim one name: the first by folder order is served, the other refused.
 DUPLICATE_NAME = "DUPLICATE_NAME"
 
-# Judging one skill raised an unexpected exception (a bug, or a backend handing back the wrong
-# type): that skill is refused, every other one still loads.
+# Judging one skill raised an unexpected exception: that skill alone is refused.
 LOAD_FAILED = "LOAD_FAILED"
 
 # A catalog with a lock (skills_core.trust.lock): a skill or file unlike its locked digest
@@ -58,23 +53,19 @@ LOCK_MISMATCH = "LOCK_MISMATCH"
 NOT_LOCKED = "NOT_LOCKED"
 LOCK_MISSING = "LOCK_MISSING"
 
-# A skill known from its source's listing (MCP) whose SKILL.md, read when it is used, is not
-# what the listing gave (digest or frontmatter): refused, none of its other files read (also
-# a tool's error).
+# A SKILL.md unlike what its source's listing (MCP) gave: refused (also a tool's error).
 ENTRY_MISMATCH = "ENTRY_MISMATCH"
 
 # Storage problems for one skill or the whole listing.
 UNSAFE_PATH = "UNSAFE_PATH"
 LIST_FAILED = "LIST_FAILED"
 REFRESH_FAILED = "REFRESH_FAILED"
-# A signed index refused (unsigned, untrusted key, bad signature, rollback): nothing from it
-# is served; a catalog keeps what it had verified.
+# A signed index refused (unsigned, untrusted key, bad signature, rollback).
 SIGNATURE_REFUSED = "SIGNATURE_REFUSED"
-# A watch's change events stopped: the catalog was refreshed, and the events are asked for again.
+# A watch's change events stopped: refreshed, and asked for again.
 WATCH_INTERRUPTED = "WATCH_INTERRUPTED"
 
-# Tool results: the error values a model sees (built by skills_core.tools.results.tool_error;
-# READ_FAILED above is also a tool's when storage could not deliver a file).
+# Tool results: the error values a model sees (skills_core.tools.results.tool_error).
 INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
 SKILL_NOT_FOUND = "SKILL_NOT_FOUND"
 RESOURCE_NOT_FOUND = "RESOURCE_NOT_FOUND"

@@ -60,11 +60,7 @@ __all__ += _storage.__all__
 
 
 class SkillParseError(SkillfsError):
-    """SKILL.md could not be split into frontmatter and body, or its YAML is invalid.
-
-    Attributes:
-        code: A stable code from :mod:`skills_core.codes`.
-    """
+    """SKILL.md has no readable frontmatter; ``code`` is from :mod:`skills_core.codes`."""
 
     def __init__(self, message: str, *, location: str | None, code: str) -> None:
         super().__init__(message, location=location)
@@ -76,11 +72,7 @@ class YamlLimitError(SkillParseError):
 
 
 class SkillValidationError(SkillfsError):
-    """A skill breaks the spec.
-
-    Attributes:
-        report: Every problem found, errors and warnings.
-    """
+    """A skill breaks the spec; ``report`` holds every problem found."""
 
     def __init__(self, report: ValidationReport, *, location: str | None) -> None:
         messages = "; ".join(issue.message for issue in report.errors)
@@ -89,13 +81,7 @@ class SkillValidationError(SkillfsError):
 
 
 class InvalidSkillsError(SkillfsError):
-    """Skills of the source break the spec, so no bundle was written.
-
-    Raised by :func:`skills_core.bundle.writer.build_bundle` unless invalid skills are skipped.
-
-    Attributes:
-        problems: Why each refused skill is refused.
-    """
+    """Skills of the source break the spec (``problems``), so no bundle was written."""
 
     def __init__(self, problems: Sequence[SkillProblem], *, location: str) -> None:
         names = ", ".join(sorted({problem.subject for problem in problems}))

@@ -1,7 +1,4 @@
-"""A new skill's skeleton: a ``SKILL.md`` that passes validation and empty resource folders.
-
-``skillfs new`` and the adk-skills ``create_skill_template`` both write it.
-"""
+"""A new skill's skeleton (``skillfs new``): a valid ``SKILL.md`` and empty resource folders."""
 
 from __future__ import annotations
 
@@ -39,11 +36,6 @@ ones in which it should not.
 
 def create_skeleton(parent: Path, name: str, description: str | None = None) -> Path:
     """Write ``parent/name/SKILL.md`` and empty resource folders; return the skill folder.
-
-    Args:
-        parent: The skills folder to create it in (made when missing).
-        name: The skill's name.
-        description: What it does (default: a sentence to replace).
 
     Raises:
         SkillValidationError: The name or description breaks the spec; nothing was written.

@@ -1,13 +1,7 @@
-"""Optional OpenTelemetry spans: one per skill tool call, one per catalog refresh.
+"""Optional OpenTelemetry spans, one per skill tool call and catalog refresh (docs/telemetry.md).
 
-skillfs never imports OpenTelemetry. An application that traces has imported it already (to
-set up its tracer provider; google-adk imports it too), and then skillfs's spans go to that
-provider. Otherwise every function here does nothing and costs a dictionary lookup, so
-``opentelemetry-api`` stays an optional dependency (``agent-skillfs[otel]``).
-
-Tool spans carry the attributes google-adk 2.13 puts on its own skill tool spans
-(``gen_ai.skill.name``, ``.description``, ``.source.uri``, ``.resource.name``), so one trace
-query finds skills whichever toolset served them.
+skillfs never imports OpenTelemetry: without it in ``sys.modules`` every function here does
+nothing. Tool spans carry google-adk's skill span attributes (``gen_ai.skill.name``, ...).
 """
 
 from __future__ import annotations

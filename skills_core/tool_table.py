@@ -1,10 +1,7 @@
-"""The skill tools, declared once: names, descriptions and JSON-schema arguments.
+"""The skill tools, declared once: names (google-adk's), descriptions and JSON-schema arguments.
 
-Every adapter declares its tools from :data:`TOOLS` (the ADK toolset, the MCP server) and the
-catalog budget's notes name tools from it, so adding a tool is a row here and its
-implementation (:class:`~skills_core.tools.SkillTools`). The names are google-adk's own
-``SkillToolset`` names; what one adapter calls them is a :class:`ToolNames`, the one place a
-tool is renamed. This module imports nothing of skillfs, so every layer may read it.
+Every adapter declares its tools from :data:`TOOLS`; :class:`ToolNames` is the one place a tool
+is renamed. This module imports nothing of skillfs, so every layer may read it.
 """
 
 from __future__ import annotations
@@ -21,13 +18,11 @@ LOAD_SKILL_RESOURCE = "load_skill_resource"
 RUN_SKILL_SCRIPT = "run_skill_script"
 
 Schema = Mapping[str, Any]
-"""The JSON schema of one argument."""
 
 SKILL_NAME: Schema = {"type": "string", "description": "The name of the skill."}
 
 MAX_ENUM_SKILLS = 200
-"""Most skills whose names the skill-name argument lists as an ``enum``; over it the argument
-takes any string (the names would crowd the declaration; the catalog and search name them)."""
+"""Most skills whose names the skill-name argument lists as an ``enum`` (else any string)."""
 FILE_PATH: Schema = {
     "type": "string",
     "description": "A file's path inside the skill, e.g. 'references/guide.md' or "
@@ -74,15 +69,7 @@ REQUEST: Schema = {
 
 @dataclass(frozen=True, slots=True)
 class ToolDeclaration:
-    """One skill tool as a model sees it.
-
-    Attributes:
-        name: The tool's default name.
-        description: What the tool does (ADK rebuilds ``load_skill``'s from the current
-            skills for each request).
-        parameters: JSON-schema properties of the arguments, by argument name.
-        required: Names of the required arguments.
-    """
+    """One skill tool as a model sees it: its default name, description and arguments."""
 
     name: str
     description: str
@@ -90,11 +77,7 @@ class ToolDeclaration:
     required: tuple[str, ...] = ()
 
     def input_schema(self, skill_names: Sequence[str] | None = None) -> dict[str, Any]:
-        """The arguments as one JSON-schema object.
-
-        ``skill_names``: the names a model may give now, the skill-name argument's ``enum``
-        (:func:`with_skill_names`).
-        """
+        """The arguments as one JSON-schema object, ``skill_names`` as :func:`with_skill_names`."""
         parameters = self.parameters
         if skill_names is not None:
             parameters = with_skill_names(parameters, skill_names)
@@ -105,22 +88,14 @@ class ToolDeclaration:
         return replace(self, parameters={**self.parameters, **parameters})
 
     def arguments(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """The declared arguments of a call; anything else is dropped.
-
-        Every required argument is passed (``None`` when missing, for the tool to refuse);
-        optional ones only when given, so the tool's defaults apply.
-        """
+        """A call's declared arguments: required ones (``None`` if missing), others if given."""
         return {
             key: given.get(key) for key in self.parameters if key in self.required or key in given
         }
 
 
 def skill_name_enum(names: Sequence[str]) -> list[str] | None:
-    """The ``enum`` a skill-name argument is limited to, or ``None`` (any string).
-
-    ``names`` for 1 to :data:`MAX_ENUM_SKILLS` of them, so a model cannot name a skill that
-    does not exist.
-    """
+    """The skill-name ``enum``: ``names`` if 1 to :data:`MAX_ENUM_SKILLS`, else ``None``."""
     return list(names) if 0 < len(names) <= MAX_ENUM_SKILLS else None
 
 
@@ -175,12 +150,7 @@ TOOLS: Mapping[str, ToolDeclaration] = {
 
 @dataclass(frozen=True, slots=True)
 class ToolNames:
-    """What each skill tool is called; rename any (``ToolNames(load_skill="skill")``).
-
-    The one place a tool's name is given: the ADK toolset takes it in ``Prompts(names=...)``
-    (``SkillsToolset(tool_name_prefix=...)`` prefixes all of them, as for any ADK toolset),
-    and the notes of a listing within a budget name the tools by it.
-    """
+    """What each skill tool is called; rename any (``ToolNames(load_skill="skill")``)."""
 
     list_skills: str = LIST_SKILLS
     load_skill: str = LOAD_SKILL

@@ -1,10 +1,7 @@
-"""The ``skillfs`` program: its commands, the parser and option values, shell completion.
+"""The ``skillfs`` program: its commands, the parser and option types.
 
-Each command lives in a module of :mod:`skills_core.cli.commands` whose ``HANDLERS`` maps the
-command's name to its ``configure(parser)`` and ``run(args) -> int``; :data:`COMMANDS` names
-the module. Only the module of the command being run is imported, so ``skillfs --help`` and
-completion load neither the catalog, fsspec nor google.adk. A value an option type refuses is
-a usage error (one ``error:`` line, exit 2) before the command reads or binds anything.
+Only the module of the command being run is imported (docs/cli.md, "Start-up cost and adding a
+command"); a value an option type refuses is a usage error before anything is read or bound.
 """
 
 from __future__ import annotations
@@ -24,10 +21,7 @@ from backends.errors import echoed
 from skills_core.cli import exits
 
 Configure = Callable[[argparse.ArgumentParser], None]
-"""Adds a command's arguments."""
-
 Run = Callable[[argparse.Namespace], int]
-"""Runs a command and returns its exit code."""
 
 
 class Command(NamedTuple):
@@ -36,11 +30,6 @@ class Command(NamedTuple):
     name: str
     summary: str
     group: str
-
-    @property
-    def module(self) -> str:
-        """The module that implements the command."""
-        return f"skills_core.cli.commands.{self.group}"
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -131,7 +120,7 @@ def build_parser(command: str | None) -> tuple[argparse.ArgumentParser, Run | No
     for spec in COMMANDS:
         subparser = subparsers.add_parser(spec.name, help=spec.summary, description=spec.summary)
         if spec.name == command:
-            module = importlib.import_module(spec.module)
+            module = importlib.import_module(f"skills_core.cli.commands.{spec.group}")
             handlers: Mapping[str, tuple[Configure, Run]] = module.HANDLERS
             configure, chosen = handlers[spec.name]
             configure(subparser)
@@ -232,11 +221,7 @@ def port(text: str) -> int:
 
 
 def host(text: str) -> str:
-    """An address to bind: a host name, or an IP address that must be valid.
-
-    Text of digits and dots, or holding a colon, is an address (``999.1.1.1`` is refused, never
-    looked up as a name).
-    """
+    """An address to bind: a host name, or a valid IP address (digits and dots, or a colon)."""
     if not text:
         raise argparse.ArgumentTypeError("must be a host name or an IP address, not ''")
     if ":" in text or _DOTTED_NUMBERS.fullmatch(text):

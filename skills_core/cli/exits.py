@@ -1,7 +1,6 @@
-"""The exit codes every ``skillfs`` command uses, and the one table that explains them.
+"""The exit codes every ``skillfs`` command uses, and :data:`TABLE`, the one that explains them.
 
-:data:`TABLE` is printed by ``skillfs --help`` (:func:`help_text`) and copied in docs/cli.md,
-which a test holds equal to it: what each code means for every command is written here only.
+``skillfs --help`` prints it; docs/cli.md copies it, tested equal.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
-r"""What the CLI prints: text from skills made harmless, colour, tables, JSON and progress bars.
+"""What the CLI prints: text from skills made harmless, colour, tables, JSON and progress bars.
 
-Folder names, descriptions, licenses, metadata and messages quoting them come from skills,
-which may be hostile: an escape sequence can set the window title or fake a link, a carriage
-return can overwrite what was printed, a newline in a folder name can forge an ``error:``
-line. :func:`printable` shows each such character as a visible escape (``\x1b``, ``\r``,
-``\n``, ``\u202e``) before anything is printed; ``--json`` output is exact instead (JSON
-escapes control characters itself). Colour (:class:`Style`) is added after escaping, only on a
-terminal, with ``NO_COLOR`` unset or empty and ``TERM`` not ``dumb``. Problems go to stderr,
-one line each. Long work draws a progress bar on stderr when it is a terminal.
+Text from skills may be hostile (an escape sequence, a carriage return, a newline forging an
+``error:`` line): :func:`printable` shows each control character as a visible escape before
+anything is printed, and colour is added after. docs/cli.md ("Output conventions").
 """
 
 from __future__ import annotations
@@ -28,8 +23,7 @@ if TYPE_CHECKING:
     from skills_core.format.models import SkillProblem
 
 _OTHER_UNSAFE = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-"""DEL, C1 controls, line and paragraph separators, and the bidirectional overrides and
-isolates that reorder what a terminal shows."""
+"""DEL, C1 controls, line and paragraph separators, bidirectional overrides and isolates."""
 
 _SINGLE_LINE = re.compile(f"[\x00-\x1f{_OTHER_UNSAFE}]")
 _MULTILINE = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHER_UNSAFE}]")  # keeps tab and newline
@@ -38,12 +32,7 @@ _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def printable(text: str, *, multiline: bool = False) -> str:
-    """``text`` with every control character shown as a visible escape.
-
-    Args:
-        text: Text that may come from a skill.
-        multiline: Keep newlines and tabs (for a skill's body); everything else is escaped.
-    """
+    """``text`` with each control character as a visible escape (``multiline``: but LF and tab)."""
     pattern = _MULTILINE if multiline else _SINGLE_LINE
     return pattern.sub(_escape, text)
 
@@ -62,12 +51,15 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-class Style:
-    """Colour and emphasis for one output stream, or plain text when it has none.
+def _painter(codes: str) -> Callable[[Style, str], str]:
+    def paint(style: Style, text: str) -> str:
+        return style._sgr(codes, text)
 
-    Args:
-        enabled: Whether to add ANSI escape sequences.
-    """
+    return paint
+
+
+class Style:
+    """Colour and emphasis for one output stream (``enabled``), or plain text."""
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -83,29 +75,12 @@ class Style:
     def _sgr(self, codes: str, text: str) -> str:
         return f"\x1b[{codes}m{text}\x1b[0m" if self.enabled and text else text
 
-    def error(self, text: str) -> str:
-        """Bold red: an error's label."""
-        return self._sgr("1;31", text)
-
-    def warning(self, text: str) -> str:
-        """Bold yellow: a warning's label."""
-        return self._sgr("1;33", text)
-
-    def ok(self, text: str) -> str:
-        """Green: a passed check."""
-        return self._sgr("32", text)
-
-    def name(self, text: str) -> str:
-        """Bold cyan: a skill's name."""
-        return self._sgr("1;36", text)
-
-    def heading(self, text: str) -> str:
-        """Bold: a table's header."""
-        return self._sgr("1", text)
-
-    def dim(self, text: str) -> str:
-        """Dim: secondary detail, such as a problem's code."""
-        return self._sgr("2", text)
+    error = _painter("1;31")  # bold red: an error's label
+    warning = _painter("1;33")  # bold yellow: a warning's label
+    ok = _painter("32")  # green: a passed check
+    name = _painter("1;36")  # bold cyan: a skill's name
+    heading = _painter("1")  # bold: a table's header
+    dim = _painter("2")  # secondary detail, such as a problem's code
 
     def label(self, kind: str) -> str:
         """``error:`` or ``warning:`` (any other kind is left plain), styled."""
@@ -113,30 +88,18 @@ class Style:
         return styled(f"{kind}:") if styled else f"{kind}:"
 
 
-def message_line(
-    kind: str, location: str | None, message: str, *, code: str | None = None, style: Style
-) -> str:
-    """``<kind>: <location>: <message> [<CODE>]``, escaped, the label and code styled."""
+def print_message(
+    kind: str, location: str | None, message: str, *, code: str | None = None
+) -> None:
+    """Print ``<kind>: <location>: <message> [<CODE>]`` to stderr, escaped and styled."""
+    style = Style.of(sys.stderr)
     parts = [style.label(kind)]
     if location:
         parts.append(f"{printable(location)}:")
     parts.append(printable(message))
     if code:
         parts.append(style.dim(f"[{code}]"))
-    return " ".join(parts)
-
-
-def print_message(
-    kind: str, location: str | None, message: str, *, code: str | None = None
-) -> None:
-    """Print one ``error:`` or ``warning:`` line to stderr."""
-    style = Style.of(sys.stderr)
-    print(message_line(kind, location, message, code=code, style=style), file=sys.stderr)
-
-
-def problem_line(kind: str, problem: SkillProblem, *, style: Style) -> str:
-    """``<kind>: <location>: <message> [<CODE>]`` for a problem."""
-    return message_line(kind, problem.location, problem.message, code=problem.code, style=style)
+    print(" ".join(parts), file=sys.stderr)
 
 
 def print_problems(errors: Iterable[SkillProblem], warnings: Iterable[SkillProblem] = ()) -> None:
@@ -163,11 +126,7 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def print_json(data: Any) -> None:
-    """Print ``data`` as indented JSON; values JSON lacks (dates) are printed as text.
-
-    The data is exact; what JSON leaves raw but a terminal acts on (DEL, C1 controls, line
-    separators, bidirectional overrides) is written as JSON's four-hex-digit escapes.
-    """
+    """Print ``data`` as indented JSON (dates as text), what a terminal acts on escaped."""
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
     print(_JSON_RAW.sub(lambda match: f"\\u{ord(match.group()):04x}", text))
 
@@ -178,7 +137,6 @@ def problems_record(problems: Iterable[SkillProblem]) -> list[dict[str, Any]]:
 
 
 CellStyle = Callable[[str], str]
-"""Colour for one table cell (a :class:`Style` method)."""
 
 _GAP = "  "
 _MIN_LAST_COLUMN = 20
@@ -192,14 +150,9 @@ def format_table(
     styles: Sequence[CellStyle | None] = (),
     header: CellStyle | None = None,
 ) -> list[str]:
-    """Align ``rows`` in columns; the last column is cut to fit ``width``.
+    """Align ``rows`` (escaped) in columns, the last one cut to fit ``width`` (the terminal's).
 
-    Args:
-        rows: Cells of equal count per row; control characters in a cell are shown
-            escaped (collapse prose with :func:`one_line` first).
-        width: The line width; default: the terminal's (``COLUMNS`` when set).
-        styles: Colour per column (for the rows after the header, when there is one).
-        header: Colour for the first row's cells, which are then a header.
+    ``styles`` colour each column, ``header`` the first row, which is then a header.
     """
     cells = [[printable(cell) for cell in row] for row in rows]
     if not cells:
@@ -239,22 +192,12 @@ def plural(count: int, noun: str) -> str:
 
 
 BAR_WIDTH = 30
-"""Cells in a progress bar."""
-
 BAR_INTERVAL = 0.1
 """Seconds between redraws of a progress bar; the last step is always drawn."""
 
 
 class ProgressBar:
-    """``[#########                     ] 120/400 skills``, redrawn in place on a terminal.
-
-    Call it with ``(done, total)``, as :func:`skills_core.bundle.writer.write_bundle` calls its
-    ``progress``; :meth:`close` ends the line once anything was drawn.
-
-    Args:
-        stream: Where to draw it, a terminal.
-        noun: What is counted.
-    """
+    """``[#####          ] 120/400 skills``, redrawn in place, called with ``(done, total)``."""
 
     def __init__(self, stream: TextIO, *, noun: str = "skills") -> None:
         self._stream = stream
@@ -262,7 +205,7 @@ class ProgressBar:
         self._drawn_at: float | None = None
 
     def __call__(self, done: int, total: int) -> None:
-        """Redraw the bar, unless it was drawn under :data:`BAR_INTERVAL` ago and is not full."""
+        """Redraw the bar, unless drawn under :data:`BAR_INTERVAL` ago and not full."""
         now = time.monotonic()
         if done < total and self._drawn_at is not None and now - self._drawn_at < BAR_INTERVAL:
             return
@@ -272,7 +215,7 @@ class ProgressBar:
         self._stream.flush()
 
     def close(self) -> None:
-        """End the bar's line, so what is printed next starts on its own line."""
+        """End the bar's line, if anything was drawn."""
         if self._drawn_at is not None:
             self._stream.write("\n")
             self._stream.flush()
@@ -290,10 +233,7 @@ def add_quiet_flag(parser: argparse.ArgumentParser) -> None:
 def progress_bar(
     stream: TextIO, *, noun: str = "skills", quiet: bool = False
 ) -> Iterator[ProgressBar | None]:
-    """A :class:`ProgressBar` on ``stream`` if it is a terminal (and not ``quiet``), else ``None``.
-
-    The bar's line is ended on exit, also when the work fails or is interrupted.
-    """
+    """A :class:`ProgressBar` on ``stream`` if a terminal (and not ``quiet``), else ``None``."""
     if quiet or not stream.isatty():
         yield None
         return

@@ -1,11 +1,7 @@
 """A command's source: the backend a URL opens, its catalog, and where skills are if not there.
 
-Commands run their coroutines with :func:`run`, whose event loop runs blocking calls in daemon
-threads: ``asyncio.run`` would wait, on Ctrl-C, for a call blocked on the network (a credential
-lookup, a synchronous filesystem's connect) for as long as its own timeout; here what still
-runs when the command ends is abandoned. A source holding no skill while its hidden or nested
-folders do (openai/skills keeps them in ``skills/.curated``) is named as the wrong folder,
-with where the skills are.
+Commands run their coroutines with :func:`run`, whose blocking calls run in daemon threads, so
+Ctrl-C never waits for a call blocked on the network.
 """
 
 from __future__ import annotations
@@ -44,7 +40,7 @@ T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
-"""The example skills shipped inside the package, used when a command gets no URL."""
+"""The example skills shipped in the package, read when a command gets no URL."""
 
 # The catalog logs a failed listing with its traceback; commands report it as one line instead.
 logging.getLogger("skillfs").addHandler(logging.NullHandler())
@@ -68,10 +64,7 @@ def add_url_argument(
 
 
 def source_paths(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[str]:
-    """Complete a URL: local paths, while no positional was given (else NAME or QUERY is next).
-
-    argparse gives a lone word to NAME, so the URL slot stays open once a source was given.
-    """
+    """Complete a URL: local paths, while no positional was given (else NAME or QUERY is next)."""
     if any(getattr(parsed_args, dest, None) is not None for dest in ("url", "name", "query")):
         return []
     from argcomplete.completers import FilesCompleter
@@ -97,11 +90,7 @@ def reading_name(name: str | None, command: str) -> Iterator[None]:
 
 
 def source_hint(argument: str, command: str, then: str = "NAME") -> str:
-    """What to add when ``argument``, read as a NAME or QUERY, is a local folder, file or URL.
-
-    ``"; 'skills' is a folder: a source comes first, as in 'skillfs show skills NAME'"``, or
-    ``""``.
-    """
+    """What to add when ``argument``, read as a NAME or QUERY, is a local folder, file or URL."""
     if os.path.isdir(argument):
         what = "a folder"
     elif os.path.exists(argument):
@@ -121,11 +110,7 @@ def add_name_argument(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def skill_names(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[str]:
-    """Complete a NAME: the skills of the source before it, else of the bundled examples.
-
-    A lone word before the cursor, which argparse gives to NAME, is the source. A source that
-    cannot be read offers nothing.
-    """
+    """Complete a NAME: the skills of the source before it (a lone word), else of the examples."""
     url = parsed_args.url if parsed_args.url is not None else getattr(parsed_args, "name", None)
     try:
         catalog = run(load_catalog(open_source(url), cache=True))
@@ -147,11 +132,7 @@ def add_trust_option(parser: argparse.ArgumentParser) -> None:
 
 
 def open_source(url: str | None) -> Backend:
-    """Open ``url`` for a one-shot command (outside the event loop: it checks the filesystem).
-
-    A local folder holding a SKILL.md (or that SKILL.md's path) is that one skill; one holding
-    a published index (``skillfs publish``) is read through it.
-    """
+    """Open ``url`` for a one-shot command (blocking): one skill's folder, or a published index."""
     backend = open_root(url)
     if not isinstance(backend, LocalBackend):
         return backend
@@ -249,12 +230,7 @@ def report_catalog(catalog: SkillCatalog) -> bool:
 
 
 def report_empty(catalog: SkillCatalog) -> bool:
-    """Say on stderr when ``catalog`` found no skill, and where skills sit instead.
-
-    Returns:
-        True when they sit in hidden or nested folders: the command was pointed at the wrong
-        folder (printed as an error) and exits 2.
-    """
+    """Say on stderr when ``catalog`` found no skill; True (an error) when skills sit elsewhere."""
     if catalog.snapshot.entries:
         return False
     location = catalog.backend.location
@@ -273,7 +249,6 @@ MAX_FOLDERS = 10_000
 """Most local folders looked at: a search never walks a whole disk."""
 
 SHOWN = 5
-"""Most places named in one hint."""
 
 _NEVER_SEARCHED = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
 
@@ -287,10 +262,7 @@ class ElsewhereFinder(Protocol):
 
 
 async def skill_folders_elsewhere(backend: Backend) -> Sequence[str]:
-    """Folders of ``backend`` (relative to its root) holding a SKILL.md that is no skill there.
-
-    A local folder is searched; other backends answer from their last listing, or not at all.
-    """
+    """Folders of ``backend`` (relative to its root) holding a SKILL.md that is no skill there."""
     if isinstance(backend, LocalBackend):
         return await asyncio.to_thread(search_folder, backend.root)
     if isinstance(backend, ElsewhereFinder):
@@ -302,10 +274,9 @@ async def skill_folders_elsewhere(backend: Backend) -> Sequence[str]:
 
 
 def search_folder(root: Path) -> list[str]:
-    """Folders below ``root`` holding a SKILL.md, hidden ones included (blocking).
+    """Folders below ``root`` holding a SKILL.md, hidden ones included (blocking, breadth first).
 
-    Breadth first, :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders at most, entering
-    no symlink and no VCS, dependency or cache folder.
+    No symlink, VCS, dependency or cache folder is entered.
     """
     found: list[str] = []
     level = [(root, "")]
@@ -352,7 +323,6 @@ def elsewhere_hint(location: str, folders: Sequence[str]) -> str:
 
 
 _Call = tuple["Future[Any]", Callable[..., Any], tuple[Any, ...], dict[str, Any]] | None
-"""A call to make, or ``None``: the thread that takes it ends."""
 
 
 def run(main: Coroutine[Any, Any, T]) -> T:
@@ -368,10 +338,7 @@ else:
 
 
 class _Loop(_EventLoop):
-    """An event loop whose calls without an executor (``asyncio.to_thread``) use daemon threads.
-
-    ``set_default_executor`` accepts only a ``ThreadPoolExecutor``, whose threads are joined.
-    """
+    """An event loop whose calls without an executor (``asyncio.to_thread``) use daemon threads."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -380,22 +347,17 @@ class _Loop(_EventLoop):
     def run_in_executor(
         self, executor: Executor | None, func: Callable[[*Ts], T], *args: *Ts
     ) -> asyncio.Future[T]:
-        """Run ``func(*args)`` in ``executor``, or in a daemon thread when it is ``None``."""
+        """Run ``func(*args)`` in ``executor``, else in a daemon thread."""
         return super().run_in_executor(executor or self._daemon_threads, func, *args)
 
     def close(self) -> None:
-        """Close the loop; its threads end once idle, and nothing waits for them."""
+        """Close the loop; nothing waits for its threads."""
         self._daemon_threads.shutdown(wait=False)
         super().close()
 
 
 class DaemonThreads(Executor):
-    """A pool of daemon threads: nothing waits for them when the work is abandoned.
-
-    Threads start as calls arrive, up to ``max_workers`` (the standard pool's default), and
-    an idle thread takes the next call. ``shutdown`` returns at once, whatever ``wait`` says:
-    each thread ends when it is next idle.
-    """
+    """A pool of daemon threads; ``shutdown`` never waits, each thread ends when next idle."""
 
     def __init__(self, max_workers: int = min(32, (os.cpu_count() or 1) + 4)) -> None:
         self._calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
@@ -430,5 +392,5 @@ class DaemonThreads(Executor):
                     future.set_result(fn(*args, **kwargs))
                 except BaseException as exc:  # delivered to the caller, as ThreadPoolExecutor does
                     future.set_exception(exc)
-            del call, future, fn, args, kwargs  # drop references before waiting for the next
+            del call, future, fn, args, kwargs  # no references held while idle
             self._idle.release()

@@ -1,22 +1,9 @@
 """Catalogs within a character budget: every skill accounted for, every name kept while they fit.
 
-The same rules fit the ``<available_skills>`` block (:func:`catalog_prompt`), ``list_skills``'
-JSON (:func:`skills_listing`) and what :class:`ListingPolicy` tool sets list. Filters (a
-skill's ``paths`` against the file worked on, include/exclude tags) apply first. A catalog over
-its budget (about 4 characters per token) degrades one form at a time, richest first, with a
-note the model reads:
-
-1. ``full``: every entry, descriptions whole (no note);
-2. ``short``: every entry, descriptions cut at a word to the longest length that fits (at
-   least :data:`MIN_DESCRIPTION_CHARS`), marked ``…``;
-3. ``lines``: one ``name: description`` line per skill, cut to fit; when not every skill fits
-   so, the first ones take that form and the rest are named only;
-4. ``names``: every name, comma-separated;
-5. ``count``: the number of skills and the search tool that finds them (the first skills
-   named as far as they fit); only with a search tool, else ``names`` is the last form.
-
-Skills come in name order, or in a :class:`ShownOrder` (the order a model was first shown
-them), so text listing them only grows at its end and provider prompt caches keep its prefix.
+A catalog over its budget degrades one form (:data:`Tier`) at a time, richest first, with a
+note the model reads: ``full``, ``short`` (descriptions cut), ``lines`` (``name:
+description``), ``names``, ``count`` (only with a search tool). docs/choosing-skills.md
+("Catalogs within a budget") tells the whole rule.
 """
 
 from __future__ import annotations
@@ -46,13 +33,9 @@ class FittedCatalog:
     """What of a catalog fits a budget.
 
     Attributes:
-        tier: The richest form shown; see the module docstring.
-        skills: Every skill that applies (shown or not).
-        description_chars: The longest description shown, in the ``short`` and ``lines`` tiers.
-        listed: In the ``lines`` tier, how many skills (the first) have a description, the
-            rest being named only; in the ``count`` tier, how many are named; ``None``: all
-            (``lines``) or none (``count``).
-        note: What the model is told about what is not shown (``None`` in the ``full`` tier).
+        description_chars: The longest description shown (``short`` and ``lines``).
+        listed: How many skills (the first) have a description (``lines``) or are named
+            (``count``); ``None``: all (``lines``) or none (``count``).
         over_budget: True when even the last form is larger than the budget.
     """
 
@@ -76,7 +59,7 @@ class FittedCatalog:
 
     @property
     def lines(self) -> list[tuple[str, str]]:
-        """``(name, one-line description)`` of the skills shown on a line each."""
+        """``(name, one-line description)`` of the skills shown one per line."""
         if self.tier != "lines":
             return []
         limit = self.description_chars or MIN_DESCRIPTION_CHARS
@@ -96,7 +79,6 @@ class FittedCatalog:
 
 
 Measure = Callable[[FittedCatalog], int]
-"""The size, in characters, of what a fitted catalog renders to."""
 
 
 def fit_catalog(
@@ -107,19 +89,10 @@ def fit_catalog(
     search_tool: str | None,
     load_tool: str,
 ) -> FittedCatalog:
-    """The richest form of ``skills`` whose rendering fits ``budget`` characters (``None``: all).
+    """The richest form of ``skills`` whose rendering (``measure``) fits ``budget`` characters.
 
-    When not even the smallest form fits (names, or the count when there is a search tool),
-    that form is returned with ``over_budget`` set, and a :class:`UserWarning` gives its
-    size: a budget is never exceeded without a word.
-
-    Args:
-        skills: The skills that apply, in the order to show them.
-        budget: The most characters the rendering may take; ``None`` for no limit.
-        measure: Renders a candidate and returns its length.
-        search_tool: The tool that finds skills by request, named in the notes; ``None``
-            when none is offered (then nothing smaller than names is possible).
-        load_tool: The tool that loads a skill, named in the notes.
+    When not even the smallest form fits, that form is returned with ``over_budget`` set and
+    a :class:`UserWarning` giving its size. Without a ``search_tool``, names are the last form.
     """
     if budget is not None and budget < 0:
         raise ValueError(f"budget must be 0 or more characters, not {budget}")
@@ -170,10 +143,7 @@ def fit_catalog(
 def shorten(text: str, limit: int, *, keep_punctuation: bool = False) -> str:
     """``text`` cut to at most ``limit`` characters, at a word when one is near, marked ``…``.
 
-    A listing drops the spaces and the comma, stop, colon or dash before the cut, spending no
-    characters on them. ``keep_punctuation`` keeps the text verbatim up to the ``…``, dropping
-    only white space (line breaks too): a converter shortening an author's text to fit
-    another format (ADK's 1,024-character description) changes no character it keeps.
+    Punctuation before the cut is dropped, unless ``keep_punctuation`` (white space only).
     """
     if len(text) <= limit:
         return text
@@ -185,14 +155,14 @@ def shorten(text: str, limit: int, *, keep_punctuation: bool = False) -> str:
 
 
 def one_line(text: str) -> str:
-    """``text`` with every run of white space, line breaks included, made one space."""
+    """``text`` with every run of white space made one space."""
     return " ".join(text.split())
 
 
 def _largest(
     make: Callable[[int], FittedCatalog], low: int, high: int, fits: Callable[[FittedCatalog], bool]
 ) -> FittedCatalog | None:
-    """``make(n)`` for the largest ``n`` from ``low`` to ``high`` that fits (a binary search)."""
+    """``make(n)`` for the largest ``n`` from ``low`` to ``high`` that fits (binary search)."""
     best = None
     while low <= high:
         middle = (low + high) // 2
@@ -257,11 +227,10 @@ class _Notes:
 
 
 class ShownOrder:
-    """Ranks skill names by when they were first shown; shared by every reader of one catalog.
+    """Ranks skill names by when they were first shown, so listings only grow at their end.
 
-    Names not shown at the moment (filtered out, removed) keep their rank, so a filter that
-    shows a skill again puts it back where it was. The ranks of names no longer in the catalog
-    are forgotten once they outnumber those present, which changes no text.
+    Hidden names keep their rank; those of removed skills are forgotten once they outnumber
+    the present ones.
     """
 
     def __init__(self) -> None:
@@ -271,12 +240,7 @@ class ShownOrder:
     def arrange(
         self, skills: Sequence[SkillMetadata], present: Collection[str]
     ) -> list[SkillMetadata]:
-        """``skills`` in shown order; those never shown before go last, in their given order.
-
-        Args:
-            skills: The skills to show now.
-            present: Every name in the catalog now, to forget the ranks of removed skills.
-        """
+        """``skills`` in shown order, new ones last; ``present``: every name in the catalog."""
         rank = self._rank
         for meta in skills:
             if meta.name not in rank:
@@ -300,14 +264,10 @@ def visible_names(catalog: SkillCatalog, order: ShownOrder) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class SkillFilter:
-    """Which skills apply here, before any budget.
-
-    Skills only a user may invoke (``disable-model-invocation: true``) never apply: see
-    :func:`model_visible`.
+    """Which skills apply here, before any budget (never user-only ones: :func:`model_visible`).
 
     Attributes:
-        context_path: The file being worked on, relative to the project root: skills with
-            ``paths`` apply only when one of them matches it; ``None`` keeps every skill.
+        context_path: The file worked on: skills with ``paths`` apply only when one matches it.
         include_tags: When set, only skills with one of these tags (case-insensitive).
         exclude_tags: Skills with any of these tags never apply (wins over include).
     """
@@ -340,8 +300,7 @@ def catalog_prompt(
 ) -> str:
     """The ``<available_skills>`` block of a catalog's applicable skills, within ``budget``.
 
-    Skills come in name order, or in ``order`` (the order they were first shown, new ones
-    last) so that a block built again after skills were added starts with the earlier one.
+    Skills come in name order, or in ``order`` (:class:`ShownOrder`).
     """
     skills = (skill_filter or SkillFilter()).apply(catalog.list())
     entries = catalog.snapshot.loaded
@@ -372,9 +331,8 @@ def skills_listing(
 ) -> dict[str, Any]:
     """What ``list_skills`` returns, within ``budget`` characters of JSON (``json.dumps``).
 
-    ``{"skills": [{"name", "description"}, ...]}``; when that does not fit, the smaller forms
-    of the module docstring: ``lines`` (``["name: description", ...]``) and
-    ``names`` (``"a, b, c"``) in place of ``skills``, with ``total`` and ``note``.
+    ``{"skills": [{"name", "description"}, ...]}``, or the smaller forms: ``lines``
+    (``["name: description", ...]``), ``names`` (``"a, b, c"``), with ``total`` and ``note``.
     """
     fitted = fit_catalog(
         skills,
@@ -403,17 +361,10 @@ def _listing(fitted: FittedCatalog) -> dict[str, Any]:
 class ListingPolicy:
     """How a tool set lists its catalog: filters, a budget, and whether search is offered.
 
-    The tools its notes point to are named by the adapter's :class:`~skills_core.tool_table.
-    ToolNames`, given to :meth:`listing` and :meth:`prompt`: a tool's name is given in one
-    place.
-
     Attributes:
         budget: The most characters a listing may take; ``None`` for no limit.
-        include_tags: When set, only skills with one of these tags are listed.
-        exclude_tags: Skills with any of these tags are not listed.
-        search: Whether the reader has ``search_skills``, so that notes point to it and a
-            listing over budget may name only some skills; ``None`` (the default): when there
-            is a ``budget`` (the MCP server offers it whatever the budget when not told).
+        search: Whether the reader has ``search_skills`` (notes point to it, a listing over
+            budget may name only some skills); ``None``: when there is a ``budget``.
     """
 
     budget: int | None = None

@@ -1,18 +1,9 @@
-"""Values derived from each skill a model may choose, kept in step with the catalog.
+"""Values derived from each skill a model may choose, re-derived only for skills a refresh changed.
 
-Search and selection derive one value per skill (its tokens, its word counts) and re-derive
-only the skills a refresh changed: :meth:`DerivedSkills.sync` costs one identity check per
-skill after a refresh and nothing when there was none. A skill only a user may invoke
-(``disable-model-invocation: true``) gets no value, so no built-in selector finds it.
-
-A catalog built with ``keep_bodies=False``, or restored from the persistent cache, holds no
-SKILL.md bodies. :meth:`DerivedSkills.read_bodies` then reads the bodies the next sync needs
-through the catalog's checked body path (:meth:`~skills_core.catalog.catalog.SkillCatalog.
-with_body`), :data:`BODY_READS` at a time, and derives them :data:`CHUNK` at a time in a worker
-thread, so only the values stay in memory. A skill its source listed with its frontmatter (MCP)
-is derived from its metadata alone. A synchronous sync never reads storage: it raises
-:class:`BodiesNotRead`. :func:`run_with_bodies` reads first, then runs the work in a worker
-thread, where :func:`skill_body` reads the one body a mechanism chose on the caller's loop.
+A catalog without SKILL.md bodies (``keep_bodies=False``, the persistent cache) has them read
+by :meth:`DerivedSkills.read_bodies`; a synchronous sync never reads storage and raises
+:class:`BodiesNotRead` instead. :func:`run_with_bodies` reads first, then runs the work in a
+worker thread, where :func:`skill_body` reads a chosen body on the caller's loop.
 """
 
 from __future__ import annotations
@@ -49,7 +40,6 @@ _LOOP: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("skillfs_bodies
 """The event loop a :func:`run_with_bodies` worker thread reads bodies on."""
 
 Derive = Callable[[str, CatalogEntry, SkillMetadata], T]
-"""Builds the value of one loaded skill from its name in the catalog, its entry and metadata."""
 
 Key = tuple[str, str, str, bytes]
 
@@ -71,14 +61,7 @@ class _Slot(NamedTuple, Generic[T]):
 
 
 class DerivedSkills(Generic[T]):
-    """A value per loaded skill of ``catalog`` a model may choose, kept in step with its snapshot.
-
-    Thread-safe: syncs are serialised, so worker threads may share one instance. A sync that
-    derives pauses the cyclic garbage collector (the values hold no cycles).
-
-    Args:
-        catalog: The catalog to follow.
-        derive: Builds one skill's value.
+    """A value per loaded skill of ``catalog`` a model may choose (thread-safe).
 
     Attributes:
         derived: How many values were built so far (a refresh that changed one skill adds 1).
@@ -118,10 +101,9 @@ class DerivedSkills(Generic[T]):
                 return self._catch_up(snapshot)
 
     async def read_bodies(self) -> int:
-        """Read and derive the skills the next sync derives whose entries hold no body; how many.
+        """Read and derive the bodies the next sync needs; how many.
 
-        A body that cannot be read (gone or broken since the last refresh) is logged, and its
-        skill derived without it until it changes.
+        A body that cannot be read is logged, and its skill derived without it.
         """
         stale = self._stale(self._catalog.snapshot)
         return await self._reads.read([(name, entry) for name, entry in stale if not _held(entry)])
@@ -174,10 +156,7 @@ class DerivedSkills(Generic[T]):
 
 
 class _BodyReads(Generic[T]):
-    """Values derived from bodies read on demand, until a sync takes them.
-
-    A body being read by one task is awaited, not read again, by another of the same loop.
-    """
+    """Values derived from bodies read on demand, until a sync takes them (read once per loop)."""
 
     def __init__(self, catalog: SkillCatalog, derive: Derive[T]) -> None:
         self._catalog = catalog
@@ -193,7 +172,7 @@ class _BodyReads(Generic[T]):
         return self._ready.pop(_key(entry))
 
     def keep_only(self, entries: Iterable[CatalogEntry]) -> None:
-        """Forget values of entries (not in ``entries``) a refresh replaced before a sync."""
+        """Forget the values of entries not in ``entries``."""
         if not self._ready:
             return
         for key in self._ready.keys() - set(map(_key, entries)):
@@ -253,11 +232,7 @@ class _BodyReads(Generic[T]):
 
 
 async def run_with_bodies(read_bodies: Callable[[], Awaitable[int]], work: Callable[[], R]) -> R:
-    """``work()`` in a worker thread, after ``read_bodies()`` read what it needs.
-
-    Read again when a refresh changed skills between the reads and the work
-    (:class:`BodiesNotRead`); :func:`skill_body` in ``work`` reads on this event loop.
-    """
+    """``work()`` in a worker thread, after ``read_bodies()`` (again if a refresh came between)."""
     token = _LOOP.set(asyncio.get_running_loop())  # to_thread copies the context
     try:
         for attempt in range(_ATTEMPTS):
@@ -274,9 +249,6 @@ async def run_with_bodies(read_bodies: Callable[[], Awaitable[int]], work: Calla
 
 def skill_body(catalog: SkillCatalog, name: str) -> str | None:
     """A loaded skill's instructions; ``None`` when it is gone or can no longer be read.
-
-    A body the catalog does not hold is read, checked, on the event loop of the
-    :func:`run_with_bodies` that runs this thread.
 
     Raises:
         BodiesNotRead: The catalog does not hold it, outside :func:`run_with_bodies`.
@@ -300,11 +272,7 @@ def skill_body(catalog: SkillCatalog, name: str) -> str | None:
 
 
 def _held(entry: CatalogEntry) -> bool:
-    """Whether a skill's value is derived from what its entry holds, with no read.
-
-    True for an entry holding its SKILL.md, and for one its source listed (ranked by its
-    metadata alone: its SKILL.md is fetched only when the skill is used).
-    """
+    """Whether a skill's value needs no read: its entry holds its SKILL.md, or was listed (MCP)."""
     return bool(entry.raw) or entry.listed is not None
 
 

@@ -1,9 +1,6 @@
-"""A project's instruction files as skills: ``SkillCatalog(instruction_skills("."))``.
+"""A project's instruction files (AGENTS.md, CLAUDE.md, ``.skills/``) as skills.
 
-:func:`instruction_skills` joins the backend that walks the project
-(:class:`backends.instruction_files.InstructionFilesBackend`) and the conversion of a
-convention file into a SKILL.md (:mod:`skills_core.format.parsing`), so a refresh
-re-reads only the files that changed. :func:`instruction_documents` describes each loaded
+``SkillCatalog(instruction_skills("."))``; :func:`instruction_documents` describes each loaded
 document as adk-rust's index does.
 """
 
@@ -25,9 +22,6 @@ class InstructionDocument(NamedTuple):
 
     Attributes:
         id: The normalised name and the first 12 hex digits of ``hash`` (``agents-1f2e…``).
-        name: The skill's name.
-        description: What it is for.
-        tags: Its tags (``convention``, ``agents-md``, … for convention files).
         path: The file, relative to the project root.
         hash: SHA-256 of the file's bytes, as hex.
         modified: Its modification time, in seconds since the epoch.
@@ -43,11 +37,7 @@ class InstructionDocument(NamedTuple):
 
 
 def instruction_skills(root: str | os.PathLike[str]) -> InstructionFilesBackend:
-    """The instruction files under a project root, served as skills; see the module docstring.
-
-    Args:
-        root: The project root.
-    """
+    """The instruction files under the project ``root``, served as skills."""
     return InstructionFilesBackend(root, prepare_convention=convention_skill_md)
 
 

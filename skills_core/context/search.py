@@ -1,25 +1,9 @@
 """Ranked search: BM25F over the name, description, tags and whole body of every skill.
 
-Requests are cut into terms (:func:`~skills_core.context.words.search_terms`: stems, without
-stopwords). A term counts ``3`` times per name occurrence, twice per description or tag
-occurrence, and once per body occurrence of a word sharing its stem, divided by the body's
-length against the catalog's average (``1 - B + B * length / average``); the sum is saturated
-(``K1``) and weighted by the term's inverse document frequency. A score is the share of the
-request's attainable weight a skill covers, between 0 and 1, so words no skill holds lower
-every score.
-
-Each match is ``strong`` above the catalog's own bar, ``weak`` at or below it. The bar is what
-:data:`CHANCE_REQUESTS` requests made by chance reach at the :data:`CHANCE_QUANTILE` quantile:
-each pairs a distinctive term of a skill drawn at random (fixed seed) with a word no skill
-holds, as requests no skill fits usually look ("a joke about *notes*"). Mechanisms acting
-without the model keep strong matches only
-(:func:`~skills_core.context.selection.confident`).
-
-A skill's index never depends on other skills, so a refresh that changes 1 skill of 10,000
-re-indexes that one. Where the catalog holds no bodies, :meth:`SkillSearchIndex.search_async`
-reads them first (:mod:`skills_core.context.derived`); a synchronous
-:meth:`~SkillSearchIndex.search` never reads storage and raises
-:class:`~skills_core.context.derived.BodiesNotRead` instead.
+A score is the share of the request's attainable weight a skill covers, between 0 and 1. A
+match is ``strong`` above the catalog's bar, what :data:`CHANCE_REQUESTS` requests made by
+chance (a distinctive term of a random skill and a word no skill holds) reach at the
+:data:`CHANCE_QUANTILE` quantile. docs/choosing-skills.md ("Ranked search") tells the whole rule.
 """
 
 from __future__ import annotations
@@ -67,8 +51,7 @@ DESCRIPTION_WEIGHT = 2
 TAG_WEIGHT = 2
 
 MAX_QUERY_TERMS = 1_000
-"""How many distinct terms of a query are scored: a pasted log or document costs at most the
-first 1,000 (each term new to the index looks up its stem's forms once)."""
+"""How many distinct terms of a query are scored (the first)."""
 
 MAX_KEPT_HOLDERS = 1_000_000
 """How many (term, skill) scores searches keep between catalog changes, in all."""
@@ -76,8 +59,7 @@ MAX_KEPT_HOLDERS = 1_000_000
 CHANCE_REQUESTS = 32
 CHANCE_QUANTILE = 0.9
 DISTINCTIVE_SHARE = 0.1
-"""A chance request's term is held by at most this share of the skills (at least by one): a
-word nearly every skill holds tells nothing."""
+"""A chance request's term is held by at most this share of the skills (at least by one)."""
 DRAWS = 8
 """Draws per chance request at most, to find a distinctive term."""
 RECALIBRATE_SHARE = 0.05
@@ -86,17 +68,11 @@ UNKNOWN = "no skill holds this"
 """A term no skill can hold (terms never contain spaces)."""
 
 SEARCH_POLICY = SelectionPolicy(top_k=5)
-"""The default policy of ranked search: the five best skills sharing a term with the request."""
 
 
 @dataclass(frozen=True, slots=True)
 class IndexedSkill(SkillFacts):
-    """One skill as the index holds it: what a match reports, and its term counts.
-
-    Attributes:
-        head: Weighted counts of the name, description and tag terms.
-        body: Counts of the body's words (tokens, not stemmed), made by the index's postings.
-    """
+    """One skill as the index holds it: weighted ``head`` term counts, ``body`` word counts."""
 
     head: Mapping[str, int]
     body: WordCounts
@@ -108,14 +84,7 @@ class IndexedSkill(SkillFacts):
 
 
 class SkillSearchIndex:
-    """A ranked search over one catalog's skills, kept in step with it.
-
-    Every search first catches up with the catalog's current snapshot, re-indexing only the
-    skills that changed. Thread-safe.
-
-    Args:
-        catalog: The skills to search.
-    """
+    """A ranked search over one catalog's skills, re-indexing those that changed (thread-safe)."""
 
     def __init__(self, catalog: SkillCatalog) -> None:
         self._words = new_postings()
@@ -158,16 +127,11 @@ class SkillSearchIndex:
     def search(self, query: str, policy: SelectionPolicy | None = None) -> list[SkillMatch]:
         """The skills best fitting ``query``, best first (default policy: :data:`SEARCH_POLICY`).
 
-        With ``min_score`` unset, every skill sharing a term with the query is a candidate. Only
-        the first :data:`MAX_QUERY_TERMS` distinct terms of the query's first
-        :data:`~skills_core.context.selection.MAX_QUERY_CHARS` characters are scored. A
-        query without terms (empty, or stopwords only) finds nothing, unless the policy
-        includes tags: then every skill carrying them scores 0 (kept when ``min_score`` is 0).
-        Skills only a user may invoke (``disable-model-invocation: true``) are never found.
+        A query without terms finds nothing, unless the policy includes tags: then every skill
+        carrying them scores 0.
 
         Raises:
-            BodiesNotRead: Skills to index hold no body (a catalog with ``keep_bodies=False``
-                or a persistent cache): use :meth:`search_async`, or :meth:`read_bodies` first.
+            BodiesNotRead: Skills to index hold no body: use :meth:`search_async`.
         """
         policy = policy or SEARCH_POLICY
         tags = TagFilter(policy.include_tags, policy.exclude_tags)
@@ -196,22 +160,15 @@ class SkillSearchIndex:
     async def search_async(
         self, query: str, policy: SelectionPolicy | None = None
     ) -> list[SkillMatch]:
-        """:meth:`search` in a worker thread, after reading the bodies the catalog does not hold.
-
-        A first search of a large catalog indexes it; on a catalog without bodies it reads
-        each skill's body once (:meth:`read_bodies`).
-        """
+        """:meth:`search` in a worker thread, after reading the bodies the catalog does not hold."""
         return await run_with_bodies(self.read_bodies, lambda: self.search(query, policy))
 
     async def read_bodies(self) -> int:
-        """Read the bodies of the skills the next sync indexes that the catalog does not hold.
-
-        Returns how many were read: 0 when the catalog keeps bodies or nothing changed.
-        """
+        """Read the bodies the next sync indexes that the catalog does not hold; how many."""
         return await self._skills.read_bodies()
 
     def _index_skill(self, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> IndexedSkill:
-        """Count a skill's head terms, each repeated by its field's weight, and its body's words."""
+        """Count a skill's head terms, weighted by field, and its body's words."""
         tags = skill_tags(metadata)
         head = Counter(
             search_terms(metadata.name) * NAME_WEIGHT
@@ -244,12 +201,7 @@ class SkillSearchIndex:
         return scores
 
     def _saturated(self, term: str) -> dict[str, float]:
-        """``{skill: tf / (tf + K1)}`` of every skill holding ``term``, between 0 and 1.
-
-        ``tf`` is the term's weighted count in the skill: its head count plus the
-        length-normalised count of its body words sharing the term's stem. Kept until the
-        catalog changes, up to :data:`MAX_KEPT_HOLDERS` holders in all.
-        """
+        """``{skill: tf / (tf + K1)}`` of every skill holding ``term``, kept until a change."""
         saturated = self._kept.get(term)
         if saturated is None:
             words = self._words
@@ -286,7 +238,7 @@ class SkillSearchIndex:
         return best[min(len(best) - 1, int(CHANCE_QUANTILE * len(best)))] if best else 0.0
 
     def _chance_term(self, skill: IndexedSkill, rng: random.Random) -> str:
-        """A term of ``skill`` drawn at random: one of its head's or its body's, stemmed."""
+        """A term of ``skill``'s head or body drawn at random."""
         heads = len(skill.head)
         if not heads + len(skill.body):
             return ""
@@ -334,9 +286,7 @@ def rank_skills(
 async def run_selection(catalog: SkillCatalog, selector: Selector, work: Callable[[], R]) -> R:
     """``work()``, which selects with ``selector`` on ``catalog``, in a worker thread.
 
-    For :func:`rank_skills` and :func:`~skills_core.context.selection.select_skills`, the
-    bodies the catalog does not hold are read first (see the module docstring); another
-    selector gets no bodies read for it.
+    For the built-in selectors, the bodies the catalog does not hold are read first.
     """
     if selector is rank_skills:
         return await run_with_bodies(search_index(catalog).read_bodies, work)

@@ -1,15 +1,6 @@
 """What every selector shares, and ``select_skills``: adk-rust's ``adk-skill`` scorer, exactly.
 
-For each query token (repeats counted) a skill earns +4.0 when the token is in its name, +2.5
-in its description, +2.0 in its tags and +1.0 in its body, each field taken as a set of tokens
-(:func:`~skills_core.context.words.tokenize`); the sum is divided by the square root of the
-number of distinct body tokens (at least 1). Skill ``code-search``, described "Search Rust
-code with rg", tagged ``[code, search]``, body "Use rg --files then rg." scores 5.5 for "search
-rust codebase". Only a query's first :data:`MAX_QUERY_CHARS` characters are read.
-
-Tag filters come first (an excluded tag wins; tags compare case-insensitively), then scores
-below ``min_score`` go, then the best ``top_k`` are kept, by score and then name. Ranked search
-(:mod:`skills_core.context.search`) ranks free-text requests better.
+The scores and filters are told in docs/choosing-skills.md ("Selection: adk-rust's scores").
 """
 
 from __future__ import annotations
@@ -36,9 +27,7 @@ TAG_WEIGHT = 2.0
 BODY_WEIGHT = 1.0
 
 MAX_QUERY_CHARS = 65_536
-"""How much of a query is scored: its first 65,536 characters (the crate reads all). A longer
-message scores exactly as its first ``MAX_QUERY_CHARS`` characters would (a word cut there
-counts as its first part), which bounds what a pasted log or document costs a selection."""
+"""How much of a query is scored: its first characters (the crate reads all)."""
 
 
 Strength = Literal["strong", "weak"]
@@ -53,14 +42,10 @@ class SelectionPolicy:
     """Which skills a selection keeps (adk-rust's defaults).
 
     Attributes:
-        top_k: How many matches at most.
-        min_score: The lowest score kept; ``None`` for the scorer's own default:
-            :data:`MIN_SCORE` (1.0, as adk-rust) for :func:`select_skills`; for ranked
-            search, whose scores lie between 0 and 1, every skill sharing a term with the
-            request (mechanisms acting without the model then keep strong ones only:
-            :func:`confident`).
-        include_tags: When set, only skills carrying one of these tags.
-        exclude_tags: Skills carrying any of these tags never match.
+        min_score: The lowest score kept; ``None``: :data:`MIN_SCORE` for
+            :func:`select_skills`, any shared term for ranked search (strong ones only for
+            mechanisms acting without the model: :func:`confident`).
+        exclude_tags: Skills carrying any of these tags never match (wins over include).
     """
 
     top_k: int = 1
@@ -79,13 +64,9 @@ class SkillMatch:
     """One selected skill and why.
 
     Attributes:
-        name: The skill's name.
-        score: Its score for the query (adk-rust's scale, or ranked search's).
-        location: Where its SKILL.md lives.
-        metadata: Its frontmatter.
-        tags: Its tags: frontmatter ``tags`` then ``metadata.tags``.
-        strength: Ranked search's verdict, :data:`STRONG` or :data:`WEAK` (against the
-            catalog's calibrated bar); ``None`` from adk-rust's scorer.
+        tags: Frontmatter ``tags`` then ``metadata.tags``.
+        strength: Ranked search's verdict, :data:`STRONG` or :data:`WEAK`; ``None`` from
+            adk-rust's scorer.
     """
 
     name: str
@@ -102,16 +83,13 @@ class SkillMatch:
 
 
 Selector = Callable[[SkillCatalog, str, SelectionPolicy | None], list[SkillMatch]]
-"""Picks skills for a query, the one selector type every per-turn mechanism takes:
-:func:`~skills_core.context.search.rank_skills` (ranked search, the default everywhere) or
-:func:`select_skills` (adk-rust's scores, for parity with agents built on the crate)."""
+"""Picks skills for a query: ``rank_skills`` (the default everywhere) or :func:`select_skills`."""
 
 
 def skill_tags(metadata: SkillMetadata) -> tuple[str, ...]:
     """A skill's tags: frontmatter ``tags``, then comma-separated ``metadata.tags``, deduplicated.
 
-    ``metadata`` holds strings only, so a YAML list there arrives as its text (``"['a', 'b']"``):
-    brackets and quotes around each item are dropped.
+    Brackets and quotes around each item are dropped (a YAML list there arrives as text).
     """
     extra = metadata.metadata.get("tags", "")
     items = [*metadata.tags, *(item.strip(" \t[]'\"") for item in extra.split(","))]
@@ -161,11 +139,7 @@ class QueryTokens:
         return bool(self.counts)
 
     def occurrences(self, tokens: frozenset[str]) -> int:
-        """How many of the query's tokens (repeats counted) are in ``tokens``.
-
-        The intersection walks the smaller of the two sets, so a long query costs a skill no
-        more than its own field.
-        """
+        """How many of the query's tokens (repeats counted) are in ``tokens``."""
         return sum(map(self.counts.__getitem__, tokens & self.distinct))
 
 
@@ -214,9 +188,7 @@ def select_skills(
 ) -> list[SkillMatch]:
     """The skills of ``catalog`` that best fit ``query``, scored as adk-rust does.
 
-    An empty query with no include tags selects nothing; an empty query with include tags
-    scores every tagged skill 0 (kept when ``min_score`` is 0). Only the first
-    :data:`MAX_QUERY_CHARS` characters of ``query`` are read.
+    An empty query selects nothing, unless tags are included: then every tagged skill scores 0.
     """
     policy = policy or SelectionPolicy()
     tags = TagFilter(policy.include_tags, policy.exclude_tags)
@@ -241,9 +213,8 @@ def model_choices(
 ) -> list[SkillMatch]:
     """``selector``'s :func:`confident` matches for ``query`` a model may be given, best first.
 
-    The one gate of every mechanism choosing for the model (injection, the coordinator): a
-    skill only a user may invoke (``disable-model-invocation: true``, in the catalog now) goes,
-    whatever the selector, a user's own too. The built-in selectors never find one.
+    The one gate of every mechanism choosing for the model: user-only skills go, whatever the
+    selector.
     """
     matches = confident(selector(catalog, query, policy), policy)
     loaded = catalog.snapshot.loaded
@@ -257,22 +228,14 @@ def model_choices(
 
 
 def confident(matches: Iterable[SkillMatch], policy: SelectionPolicy | None) -> list[SkillMatch]:
-    """The matches a mechanism acting without the model may use (injection, the coordinator).
-
-    A wrong skill costs there, so weak ranked matches go, unless the policy sets its own
-    ``min_score``: then the caller chose the floor and every match above it stays.
-    """
+    """What a mechanism acting without the model may use: no weak match (unless ``min_score``)."""
     if policy is not None and policy.min_score is not None:
         return list(matches)
     return [match for match in matches if match.strength != WEAK]
 
 
 def ranked_scores(scores: Mapping[str, float], top_k: int) -> list[tuple[str, float]]:
-    """The best ``top_k`` of ``{name: score}``: highest score first, then by name.
-
-    Only the skills scoring at least the ``top_k``-th best score are sorted, and matches are
-    made for the ``top_k`` kept alone.
-    """
+    """The best ``top_k`` of ``{name: score}``: highest score first, then by name."""
     if len(scores) <= top_k or top_k <= 0:
         pairs = list(scores.items())
     else:

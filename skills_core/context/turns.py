@@ -1,29 +1,7 @@
-r"""A skill chosen for a turn without the model: injected before a message, or coordinated.
+"""A skill chosen for a turn without the model: injected before a message, or coordinated.
 
-Both pick the best of a selector's :func:`~skills_core.context.selection.model_choices`
-(ranked search by default; ``select_skills`` for adk-rust's scores) and frame its body in a
-block whose delimiters inside the name, description and body are neutralised
-(:func:`escape_block_delimiters`), so a skill can neither end its block nor open another.
-
-**Injection** (adk-rust's ``SkillInjector``): a user message with text gets the top skill's
-block, ``[skill:<name>]\n<body cut to max_chars>\n[/skill]``, and a blank line before its
-first text part (the query is its text parts joined by ``"\n"``). Messages are any objects
-shaped like google-genai's ``Content``, so no model SDK is needed. (The crate writes the whole
-query into the first part and keeps the others, so the model reads them twice; here each is
-read once.)
-
-**The coordinator** (adk-rust's ``ContextCoordinator``): a skill that says "use
-``transfer_call``" must never reach a model without that tool. It resolves each candidate's
-``allowed-tools`` through a :class:`ToolRegistry` and keeps the first that can be served:
-strict mode (default) needs every tool, permissive mode binds those that resolve. An entry
-names a tool exactly; a rule such as ``Bash(git:*)`` binds ``Bash`` when no tool has the
-rule's name. Its instruction is the crate's, parts joined by a blank line::
-
-    [skill:<name>]
-    # <name>\n<description>
-    You have access to the following tools: a, b.      (only when tools are bound)
-    ## Instructions\n<body>                             (a body over the cap is cut and
-    [/skill]                                            gets "\n[... truncated]")
+Injection is adk-rust's ``SkillInjector``, the coordinator its ``ContextCoordinator`` (a skill
+reaches the model only with the tools it names); docs/choosing-skills.md tells both formats.
 """
 
 from __future__ import annotations
@@ -73,12 +51,9 @@ _DELIMITER = re.compile(r"\[(?=\s*/?\s*skill\b)", re.IGNORECASE)
 
 
 def escape_block_delimiters(text: str) -> str:
-    r"""``text`` with anything read as a skill block delimiter neutralised by a backslash.
+    r"""``text`` with every ``[skill`` or ``[/skill`` (any case, spaces allowed) made ``[\...``.
 
-    Every ``[`` followed by the word ``skill`` or ``/skill`` (any letter case, spaces allowed
-    inside the bracket) gets one: ``[skill:x]`` becomes ``[\skill:x]`` and ``[/skill]``
-    ``[\/skill]``. So a skill's name, description or body can neither close its block,
-    letting what follows read as the user's words, nor open another.
+    So a skill's text can neither close its block nor open another.
     """
     return _DELIMITER.sub(r"[\\", text)  # a template's two backslashes write one
 
@@ -118,13 +93,10 @@ def apply_skill_injection(
     *,
     selector: Selector = rank_skills,
 ) -> SkillMatch | None:
-    """Put the best skill's block before a user message, in place; see the module docstring.
-
-    A message with text has a text part to receive the block, so no part is ever added.
+    """Put the best skill's block before a user message's first text part, in place.
 
     Returns:
-        The match injected, or ``None`` (message left as it was): not a user message, no
-        text, or no skill selected.
+        The match injected, or ``None`` (message left as it was).
     """
     if message.role != "user":
         return None
@@ -200,12 +172,9 @@ class CoordinatorConfig:
     """How a :class:`ContextCoordinator` chooses and frames skills.
 
     Attributes:
-        policy: Which skills are candidates (by default the top one, at the selector's own
-            lowest score; a ranked match must also be strong, unless ``min_score`` is set).
+        policy: Which skills are candidates (a ranked match must also be strong, unless
+            ``min_score`` is set).
         max_instruction_chars: The longest body put in an instruction.
-        validation_mode: Strict (every allowed tool must resolve) or permissive.
-        selector: How candidates are scored: ranked search (default) or
-            :func:`~skills_core.context.selection.select_skills` for adk-rust's scores.
     """
 
     policy: SelectionPolicy = field(default_factory=SelectionPolicy)
@@ -243,7 +212,6 @@ class SkillContext(Generic[ToolT]):
     """One skill, ready for a model: what to tell it and which tools to bind.
 
     Attributes:
-        system_instruction: The skill framed for a system instruction.
         active_tools: The tools to bind: exactly those the instruction names.
         provenance: The match that chose the skill (``inf`` score when chosen by name).
         missing_tools: ``allowed-tools`` entries left unbound (permissive mode only).
@@ -263,7 +231,7 @@ class SkillContext(Generic[ToolT]):
 def engineer_instruction(
     match: SkillMatch, body: str, tool_names: Sequence[str], max_chars: int
 ) -> str:
-    """The crate's system instruction for a skill; see the module docstring."""
+    """The crate's system instruction for a skill (body cut, marked :data:`TRUNCATED`)."""
     name = escape_block_delimiters(match.name)
     description = escape_block_delimiters(match.description)
     cut = TRUNCATED if len(body) > max_chars else ""
@@ -278,10 +246,7 @@ def engineer_instruction(
 class ContextCoordinator(Generic[ToolT]):
     """Turns a query, a name or a tag into a :class:`SkillContext` whose tools are all bound.
 
-    Args:
-        catalog: The skills, from any backend (always read at its current snapshot).
-        tool_registry: The tools the host can bind, by name.
-        config: Candidates, instruction cap and validation mode.
+    An ``allowed-tools`` rule such as ``Bash(git:*)`` binds ``Bash`` when no tool has its name.
     """
 
     def __init__(

@@ -1,20 +1,12 @@
 """Words: how skills and requests are cut into tokens and terms, and bodies posted by word.
 
-A token is a run of ASCII letters and digits, lowercased; every other character (any
-non-ASCII one included) separates tokens: ``"Résumé PDF-forms"`` gives ``["r", "sum", "pdf",
-"forms"]``, exactly as adk-rust's ``adk-skill`` crate does. The cut runs on bytes through one
-translation table (UTF-8 writes non-ASCII characters as bytes of 0x80 and above).
+A token is a run of ASCII letters and digits, lowercased (adk-rust's rule: ``"Résumé"`` gives
+``["r", "sum"]``). Ranked search matches on *terms*: tokens less stopwords, reduced to their
+Snowball English stem; a body's words are kept as tokens and met through :func:`stem_forms`.
 
-Ranked search matches on *terms*: tokens less stopwords, one-letter tokens and contraction
-fragments, reduced to their Snowball English stem. Bodies are indexed as plain tokens; a
-request's term finds the body words sharing its stem among the term with common endings
-(:func:`stem_forms`), so only a request's words and the body words they meet are stemmed.
-
-:class:`Postings` keep skills' body words by word. Two implementations keep the one contract,
-held equal by ``tests/context/test_body_words.py``: :data:`NATIVE`, the C extension
-``skills_core.context._body_words`` (built by ``pip install`` where a C compiler is found; it
-makes no Python object per word occurrence), and :class:`PythonPostings` where it was not
-built. docs/benchmarks.md ("Second routes kept") gives the figures that keep the C one.
+:class:`Postings` has two implementations held equal by ``tests/context/test_body_words.py``:
+:data:`NATIVE`, the C extension, and :class:`PythonPostings` where it was not built
+(docs/benchmarks.md, "Second routes kept").
 """
 
 from __future__ import annotations
@@ -61,10 +53,7 @@ def tokenize_bytes(data: bytes) -> list[str]:
 
 
 class _Terms(dict[str, str]):
-    """Token -> its search term, or ``""`` for a token search ignores; filled on first sight.
-
-    A long-running process that meets over a million distinct tokens starts over.
-    """
+    """Token -> its search term, or ``""`` for a token search ignores (forgotten past a million)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -105,11 +94,7 @@ _SUFFIXES = tuple(_SUFFIX_TEXT.split())
 
 
 def stem_forms(term: str) -> list[str]:
-    """Words that may have ``term`` as their stem: ``term`` with common endings.
-
-    ``"deploy"`` gives ``deploy``, ``deploys``, ``deployment``..., ``"queri"`` gives
-    ``queries`` and ``query``; callers keep those some skill holds and whose stem is ``term``.
-    """
+    """Words that may have ``term`` as their stem (``"queri"``: ``queries``, ``query``...)."""
     bases = [term]
     if term.endswith("e"):
         bases.append(term[:-1])  # write: writing
@@ -131,30 +116,23 @@ class WordCounts(Protocol):
 
 
 class Postings(Protocol):
-    """Skills' body words, by word.
-
-    :meth:`count` never depends on other skills, so any thread may count a body while another
-    searches.
-    """
+    """Skills' body words, by word (:meth:`count` may run in any thread)."""
 
     def count(self, data: bytes, /) -> WordCounts:
         """The words of one body's UTF-8 bytes (:func:`tokenize_bytes`' rule), counted."""
 
     def add(self, skills: Mapping[str, WordCounts], /) -> None:
-        """Post each skill's counts (made by this same instance) under its name.
+        """Post each skill's counts (made by this instance), all or none.
 
-        A name posted already or named twice (``KeyError``), or counts of another instance
-        (``ValueError``), refuse the whole call: nothing is posted.
+        Raises ``KeyError`` for a name posted or given twice, ``ValueError`` for another
+        instance's counts.
         """
 
     def remove(self, name: str, /) -> None:
         """Take a skill's counts off (``KeyError`` when it holds none)."""
 
     def held(self, words: Iterable[str], /) -> list[str]:
-        """Those of ``words`` some posted skill holds, in their order.
-
-        The pure-Python twin may also name a word only removed skills held.
-        """
+        """Those of ``words`` some posted skill holds (or held, in Python), in their order."""
 
     def counts(
         self,
@@ -168,10 +146,8 @@ class Postings(Protocol):
     ) -> dict[str, float]:
         """``{skill: how often its body holds any of words}`` for every skill holding one.
 
-        With an ``average`` body length, each occurrence weighs ``1 / (1 - b + b * length /
-        average)``: BM25's length normalisation. ``extra`` (``{skill: count}`` of posted
-        skills) is added to the sums, and with ``k1`` each sum ``tf`` becomes
-        ``tf / (tf + k1)``: BM25's saturation.
+        With an ``average`` length, BM25's length normalisation (``b``); ``extra`` is added to
+        the sums; with ``k1``, BM25's saturation ``tf / (tf + k1)``.
         """
 
     def word(self, counts: WordCounts, at: int, /) -> str:
@@ -182,8 +158,7 @@ class Postings(Protocol):
 
 
 SHELVES = 32
-"""Shelves of :class:`PythonPostings`: a word's holders are looked for on the shelves whose
-skills hold (or held) it, not in every skill's counts."""
+"""Shelves of :class:`PythonPostings`: a word is looked for on the shelves holding it."""
 
 
 class PythonWordCounts:
@@ -195,7 +170,6 @@ class PythonWordCounts:
         self.counts = counts
         self.length = length
         self.owner = owner
-        """The serial of the :class:`PythonPostings` that made these counts."""
         self._order: list[str] | None = None
 
     def __len__(self) -> int:
@@ -211,9 +185,8 @@ class PythonWordCounts:
 class PythonPostings:
     """:class:`Postings` in pure Python, for where the C extension was not built.
 
-    Each skill sits on one of :data:`SHELVES` shelves (by its name's hash); each shelf keeps
-    the words its skills ever held (a removed skill's words cost a wasted look, never a wrong
-    answer), so a rare word visits a few hundred skills, not all.
+    Each skill sits on one of :data:`SHELVES` shelves; each shelf keeps the words its skills
+    ever held.
     """
 
     def __init__(self) -> None:

@@ -1,19 +1,4 @@
-"""Commands for a skill's author and their CI: new, validate, lock.
-
-- ``new NAME [--dir DIR] [--description TEXT]``: ``DIR/NAME/SKILL.md`` (which passes
-  ``validate``) and empty ``scripts/``, ``references/`` and ``assets/``; invalid names and
-  existing folders are refused (exit 2).
-- ``validate [URL|SKILL_DIR] [--lock FILE]``: the verdict on every skill. The catalog is
-  strict, so every spec violation is an error; advice (an empty or very long body) stays a
-  warning. With ``--lock``, a skill the lock does not pin, or a file that differs from it, is
-  not named by it or is gone, is an error too. Exit 1 when any skill has an error.
-- ``lock [URL] [-o FILE] [--check | --update NAME]``: pins every skill ``list`` serves by the
-  sha256 of every file (:mod:`skills_core.trust.lock`); ``--check`` lists what differs (exit
-  1: a CI gate), ``--update NAME`` re-pins one skill. Without a URL, ``--check`` and
-  ``--update`` read the source the lock records.
-
-On a terminal, ``validate`` and ``lock`` draw progress bars (not with ``--quiet``).
-"""
+"""Commands for a skill's author and their CI: new, validate, lock (told in docs/cli.md)."""
 
 from __future__ import annotations
 

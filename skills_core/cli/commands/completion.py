@@ -1,12 +1,7 @@
 """``skillfs completion bash|zsh|fish``: shell completion through argcomplete.
 
-The command prints argcomplete's script for the shell; install it once with
-``eval "$(skillfs completion bash)"`` in ``~/.bashrc`` (``zsh`` likewise in ``~/.zshrc``), or
-``skillfs completion fish | source`` in ``~/.config/fish/config.fish``. The script runs
-``skillfs`` with ``_ARGCOMPLETE`` and ``COMP_LINE`` set, and :func:`complete` answers: commands,
-options and skill names. Only the parser of the command on the line is built, as for
-``--help``: completing a command or an option imports no other command's dependencies. A
-skill name is completed by :func:`skills_core.cli.source.skill_names`.
+The script runs ``skillfs`` with ``_ARGCOMPLETE`` set, and :func:`complete` answers, building
+only the parser of the command on the line.
 """
 
 from __future__ import annotations
@@ -25,7 +20,6 @@ from skills_core.cli import exits
 SHELLS = ("bash", "zsh", "fish")
 
 ParserBuilder = Callable[[str | None], tuple[argparse.ArgumentParser, Any]]
-"""Builds the parser with the arguments of one command (``skills_core.cli.app.build_parser``)."""
 
 
 def configure_completion(parser: argparse.ArgumentParser) -> None:

@@ -1,20 +1,7 @@
 """Commands that pack what a source serves: bundle, publish, and keygen for signing.
 
-- ``bundle [URL] -o OUT``: the deterministic zip of :mod:`skills_core.bundle.writer` (same
-  skills, same bytes), written to a local path or any fsspec URL, never inside the source.
-- ``publish [URL] -o OUT [--sign KEY]``: the agentskills.io discovery layout
-  (:mod:`skills_core.bundle.publish`) below the folder or bucket OUT, then the files of the
-  publication it replaced that the new index no longer lists are removed. ``--sign KEY``
-  signs the index with the Ed25519 private key in KEY; the signature goes beside it.
-- ``keygen -o KEYFILE``: the private key (PKCS#8 PEM, mode 0600) and KEYFILE.pub, the file
-  readers trust (``skillfs list --trust``). Each file is written whole to a temporary file
-  made with its final mode, then linked into place: the private key is never readable by
-  others, and an existing file is never overwritten (exit 2).
-
-Both packers take what ``list`` serves (``--strict``: what ``validate`` passes; ``--lock``:
-only what the lock pins, as pinned), stop with exit 1 when a skill is refused unless
-``--skip-invalid`` (nothing written), write nothing when the source's skills all sit in
-hidden or nested folders, and draw a progress bar on a terminal (not with ``--quiet``).
+Told in docs/cli.md. Both packers write nothing when a skill is refused (unless
+``--skip-invalid``) or when the source's skills all sit in hidden or nested folders.
 """
 
 from __future__ import annotations
@@ -67,25 +54,8 @@ from skills_core.errors import InvalidSkillsError
 from skills_core.format.models import SkillProblem
 from skills_core.trust.policy import TrustPolicy
 
-
-class Packed(Protocol):
-    """A built bundle or publication."""
-
-    @property
-    def skills(self) -> tuple[str, ...]:
-        """The skills it carries."""
-
-    @property
-    def skipped(self) -> tuple[SkillProblem, ...]:
-        """Why skills were left out."""
-
-    @property
-    def warnings(self) -> tuple[SkillProblem, ...]:
-        """Warnings about the skills it carries."""
-
-
-P = TypeVar("P", bound=Packed)
-P_co = TypeVar("P_co", bound=Packed, covariant=True)
+P = TypeVar("P", bound=Bundle | Publication)
+P_co = TypeVar("P_co", bound=Bundle | Publication, covariant=True)
 
 
 class Build(Protocol[P_co]):
@@ -111,16 +81,7 @@ class Misplaced(NamedTuple):
 
 
 class Packing(NamedTuple, Generic[P]):
-    """How one command builds, writes and reports.
-
-    Attributes:
-        build: Builds from the source.
-        store: Writes what was built to the output; returns it with its location.
-        folder: The output is a folder (a publication), not a file.
-        empty: The warning when nothing is carried.
-        summary: The line printed after writing.
-        record: The ``--json`` summary (after the source).
-    """
+    """How one command builds, writes (``store``: to a ``folder`` or a file) and reports."""
 
     build: Build[P]
     store: Callable[[P, str], Awaitable[P]]
@@ -371,7 +332,7 @@ def run_keygen(args: argparse.Namespace) -> int:
 
 
 def _write_new(path: Path, data: bytes, mode: int) -> None:
-    """Write ``path``, which must not exist, with ``mode``, whole or not at all.
+    """Write ``path``, which must not exist, with ``mode``, whole or not at all (never replaced).
 
     Raises:
         FileExistsError: ``path`` appeared meanwhile (the file there is left alone).

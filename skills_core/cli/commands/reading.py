@@ -1,19 +1,6 @@
 """Commands that read a source and print what it serves: list, show, search, prompt, watch.
 
-- ``list [URL]... [--trust KEY]...``: the loaded skills; several URLs merge, the first winning
-  a name clash. One that cannot be listed is one ``error:`` line and exit 1 (2 when none can
-  be); with ``--trust``, only published indexes signed by one of the keys are listed.
-- ``show [URL] NAME``: one skill's metadata, files, content digest (the one ``approve
-  --digest`` binds to) and instructions. NAME is the served name or its folder's; a lone
-  argument holding a path separator is one skill's folder.
-- ``search [URL] QUERY [--limit N]``: the ``search_skills`` tool's answer, for a person: each
-  skill found, best first, with its score, its strength and where it is.
-- ``prompt [URL] [--no-location] [--budget CHARS [--no-search-tool]]``: the
-  ``<available_skills>`` block.
-- ``watch [URL] [--interval S]``: one line per reload until Ctrl-C (exit 0); local folders are
-  watched for filesystem events (with ``agent-skillfs[watch]``), other sources polled.
-
-Problems go to stderr; ``--json`` prints one JSON document instead of text.
+Each is told in docs/cli.md; problems go to stderr, ``--json`` prints one JSON document.
 """
 
 from __future__ import annotations
@@ -46,7 +33,6 @@ from skills_core.cli.output import (
     print_message,
     print_problems,
     printable,
-    problem_line,
     problems_record,
 )
 from skills_core.cli.source import (
@@ -124,7 +110,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 USER_ONLY = "[user only] "
-"""Marks a skill with ``disable-model-invocation: true``: hidden from models, loadable by name."""
+"""Marks a skill with ``disable-model-invocation: true``."""
 
 
 def _described(meta: SkillMetadata) -> str:
@@ -173,10 +159,9 @@ def run_show(args: argparse.Namespace) -> int:
 async def _fetch(
     source: Backend, name: str | None, *, cache: bool, lock: str | None
 ) -> tuple[CatalogEntry, tuple[Skill, str] | None]:
-    """The skill ``name`` means and its content digest (``None``: not served), problems printed.
+    """The skill ``name`` (or its folder's) means and its digest (``None``: not served).
 
-    A folder's name means the skill that folder serves (a note says so); a refused folder
-    prints why (another folder serving its name included).
+    Its problems are printed, and a note when a folder serves another name.
     """
     catalog = await load_catalog(source, cache=cache, lock=lock)
     snapshot = catalog.snapshot
@@ -194,9 +179,7 @@ async def _fetch(
 
 
 def _entry(snapshot: CatalogSnapshot, source: Backend, name: str | None) -> CatalogEntry:
-    """The entry served under ``name``, else the one in the folder ``name``.
-
-    With no name, the one skill a skill folder holds.
+    """The entry served under ``name``, else in the folder ``name``, else a folder's one skill.
 
     Raises:
         SkillNotFoundError: No such skill, or no name for a source of several.
@@ -357,11 +340,7 @@ def configure_watch(parser: argparse.ArgumentParser) -> None:
 
 
 def run_watch(args: argparse.Namespace) -> int:
-    """Watch until Ctrl-C (exit 0); exit 2 when the first listing fails.
-
-    Each reload prints what was added, changed or removed; problems not printed before go to
-    stderr. The first load starts from the catalog cache unless ``--no-cache``.
-    """
+    """Print a line per reload until Ctrl-C (exit 0); exit 2 when the first listing fails."""
     backend = open_root(args.url)
     try:
         return run(_watch(backend, args))
@@ -410,12 +389,9 @@ def describe(report: ReloadReport, *, first: bool = False) -> str:
 def _print_new_problems(report: ReloadReport, printed: set[SkillProblem]) -> set[SkillProblem]:
     """Print the problems not printed for the previous reload; return the current set."""
     failure = () if report.failure is None else (report.failure,)
-    style = Style.of(sys.stderr)
-    for kind, problems in (("error", (*failure, *report.errors)), ("warning", report.warnings)):
-        for problem in problems:
-            if problem not in printed:
-                print(problem_line(kind, problem, style=style), file=sys.stderr, flush=True)
-    return {*failure, *report.errors, *report.warnings}
+    errors = (*failure, *report.errors)
+    print_problems(*([p for p in group if p not in printed] for group in (errors, report.warnings)))
+    return {*errors, *report.warnings}
 
 
 HANDLERS = {

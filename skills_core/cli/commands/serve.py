@@ -1,9 +1,5 @@
-"""``skillfs serve [URL] [--http [--host H] [--port P]] [--budget CHARS] [--no-cache]``: MCP.
+"""``skillfs serve``: the skills at URL to MCP clients, over stdio or streamable HTTP.
 
-Speaks stdio by default (an MCP client starts the command), streamable HTTP with ``--http``
-(loopback unless ``--host`` says otherwise). Watches the source and tells clients when skills
-change, unless ``--no-watch``. The first load starts from the catalog cache, as other commands
-do (``--no-cache``: it reads every skill). Scripts never run unless ``--allow-scripts``.
 Everything the command prints goes to stderr: on stdio, stdout is the protocol.
 """
 

@@ -1,13 +1,4 @@
-"""Commands on what skillfs keeps for this user: the catalog cache and the approvals.
-
-- ``cache info|clear``: where the catalog cache is and what it holds, or remove it.
-- ``approve [URL] NAME [--scripts] [--tools] [--digest D]``: approve a skill's current
-  content, by the digest of every file (:mod:`skills_core.trust.approvals`): once any file
-  changes, it needs approval again. A skill from no folder on this machine (an MCP server's)
-  is approved at its location (:func:`~skills_core.tools.script_approval.approval_source`).
-  ``--digest`` binds it to what the user reviewed (the digest ``skillfs show`` printed).
-- ``approvals [--revoke NAME|DIGEST]``: list the approvals, or revoke some.
-"""
+"""Commands on what skillfs keeps for this user: cache, approve, approvals (docs/cli.md)."""
 
 from __future__ import annotations
 
@@ -110,10 +101,7 @@ def configure_approve(parser: argparse.ArgumentParser) -> None:
 
 
 def run_approve(args: argparse.Namespace) -> int:
-    """Record the approval and print it; without --scripts or --tools, a usage error.
-
-    A ``--digest`` unlike the skill's current one approves nothing (exit 1).
-    """
+    """Record the approval and print it (exit 1 when ``--digest`` is not the current one)."""
     if not (args.scripts or args.tools):
         print_message("error", None, "say what to approve: --scripts, --tools or both")
         return exits.USAGE
