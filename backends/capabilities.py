@@ -1,4 +1,4 @@
-"""What a backend may do beyond the five methods of :class:`~backends.base.Backend`.
+"""What a backend may do beyond the five methods of :class:`~backends._base.Backend`.
 
 Each ability is a small protocol a backend implements only when it has something faster or
 more to offer; callers never test for one themselves but call the helper beside it, which
@@ -25,8 +25,8 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from backends.base import Backend, SkillDocument, SkillRef
-from backends.errors import StorageError, UnsupportedSourceError
+from backends._base import Backend, SkillDocument, SkillRef
+from backends._errors import StorageError, UnsupportedSourceError
 
 __all__ = [
     "BatchFetcher",
@@ -113,13 +113,13 @@ class ChangeEvents(Protocol):
 class Provenance(NamedTuple):
     """Where a skill comes from, as far as trust goes: reported by its backend, never judged.
 
-    A catalog's :class:`~skills_core.trust.policy.TrustPolicy` decides what such a skill may
+    A catalog's :class:`~skills_core._trust.policy.TrustPolicy` decides what such a skill may
     do (its ``allowed-tools``, its scripts) until the user approves its content.
 
     Attributes:
         origin: :data:`MCP` (an MCP server's skills extension) or :data:`PROJECT` (a folder a
             cloned repository brought).
-        content: The digest of every file of the skill (:func:`backends.digests.files_digest`)
+        content: The digest of every file of the skill (:func:`backends._digests.files_digest`)
             when the source knows it without a read (an MCP entry lists each file's digest).
     """
 
@@ -143,14 +143,14 @@ class Provenances(Protocol):
 class IndexVerifier(Protocol):
     """Checks each new published index before anything of it is used (signed publications).
 
-    :class:`skills_core.trust.signing.IndexVerifier` is one (blocking calls).
+    :class:`skills_core._trust.signing.IndexVerifier` is one (blocking calls).
     """
 
     def check_signature(self, index: bytes, signature: bytes | None, *, location: str) -> None:
-        """Raise :class:`~backends.errors.SignatureError` unless a trusted key signed ``index``."""
+        """Raise :class:`~backends._errors.SignatureError` unless a trusted key signed ``index``."""
 
     def check_sequence(self, sequence: int | None, *, location: str) -> None:
-        """Raise :class:`~backends.errors.SignatureError` for an older publication (rollback)."""
+        """Raise :class:`~backends._errors.SignatureError` for an older publication (rollback)."""
 
 
 @runtime_checkable

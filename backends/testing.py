@@ -27,14 +27,14 @@ from collections.abc import AsyncIterator, Mapping
 import pytest
 import pytest_asyncio
 
-from backends.base import Backend, SkillDocument, SkillRef
-from backends.capabilities import DocumentLister, fetch_many
-from backends.errors import (
+from backends._base import Backend, SkillDocument, SkillRef
+from backends._errors import (
     LimitExceededError,
     ResourceNotFoundError,
     SkillNotFoundError,
     UnsafePathError,
 )
+from backends.capabilities import DocumentLister, fetch_many
 
 __all__ = [
     "CANONICAL_TREE",

@@ -22,9 +22,9 @@ from backends import LocalBackend
 from benchmarks.corpus import write_corpus
 from benchmarks.timing import machine
 from skills_core import SkillCatalog
-from skills_core.catalog.cache import CatalogCache
-from skills_core.trust.lock import lock_of
-from skills_core.trust.policy import TrustPolicy
+from skills_core._catalog.cache import CatalogCache
+from skills_core._trust.lock import lock_of
+from skills_core._trust.policy import TrustPolicy
 
 
 def first_refresh_cpu(root: Path, lock: Path | None, cache: Path | None = None) -> float:

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from backends import LocalBackend
-from backends.mcp.backend import McpSkillsBackend
+from backends._mcp.backend import McpSkillsBackend
 from benchmarks.corpus import write_corpus
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.mcp.server import SkillServer
-from skills_core.mcp.transports import http_server
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.mcp._server import SkillServer
+from skills_core.mcp._transports import http_server
 from tests.mcp.recording import RequestLog
 
 

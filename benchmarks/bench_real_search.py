@@ -24,8 +24,8 @@ from pathlib import Path
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog
-from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy
+from skills_core.context._search import rank_skills
+from skills_core.context._selection import SelectionPolicy
 from skills_core.tools import SkillTools
 
 EVERY_SKILL = SelectionPolicy(top_k=100_000, min_score=0.0)

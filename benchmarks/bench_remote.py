@@ -40,7 +40,7 @@ from aiobotocore.session import AioSession
 from backends import FsspecBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog, parse_skill_md
-from skills_core.bundle.publish import build_publication
+from skills_core._bundle.publish import build_publication
 from tests.remote.servers import S3Server
 from tests.remote.zips import zip_bytes
 

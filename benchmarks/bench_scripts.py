@@ -18,10 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from skills_core.tools.policy import ScriptPolicy, ScriptRun, ScriptRunner
-from skills_core.tools.runners.command import run_process
-from skills_core.tools.runners.process import ProcessRunner
-from skills_core.tools.runners.sandbox import SandboxRunner
+from skills_core.tools._policy import ScriptPolicy, ScriptRun, ScriptRunner
+from skills_core.tools._runners.command import run_process
+from skills_core.tools._runners.process import ProcessRunner
+from skills_core.tools._runners.sandbox import SandboxRunner
 
 SCRIPTS = {"python": ("trivial.py", "print('ok')\n"), "bash": ("trivial.sh", "echo ok\n")}
 INTERPRETERS = {"python": (sys.executable,), "bash": ("bash",)}

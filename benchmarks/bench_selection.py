@@ -21,7 +21,7 @@ bodies, a long-tailed vocabulary): the index build, the calibration of the stron
 query on a word no query used before (a skill's own identifier, each one new), a common word's
 first and later query, and the catch-up after a refresh that changed 1 skill; then the index
 build and first 3-word queries again on fresh indexes, with the C postings and with their
-pure-Python twin (skills_core/context/words.py), in the same run, and the ratios.
+pure-Python twin (skills_core/context/_words.py), in the same run, and the ratios.
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ from benchmarks.real_sized import real_sized_skills
 from benchmarks.selection_queries import FITTING, NOTHING_FITS
 from benchmarks.selection_skills import domain_skills
 from skills_core import SkillCatalog
-from skills_core.context import words
-from skills_core.context.search import SkillSearchIndex
-from skills_core.context.selection import STRONG, SelectionPolicy, SkillMatch, select_skills
-from skills_core.context.words import search_terms
+from skills_core.context import _words as words
+from skills_core.context._search import SkillSearchIndex
+from skills_core.context._selection import STRONG, SelectionPolicy, SkillMatch, select_skills
+from skills_core.context._words import search_terms
 
 EXAMPLES = Path(__file__).parents[1] / "skills_core" / "examples"
 RANKED = SelectionPolicy(top_k=50, min_score=0.0)

@@ -14,9 +14,9 @@ from collections.abc import Callable
 import yaml
 
 from benchmarks.timing import cpu_median
-from skills_core.errors import SkillParseError
-from skills_core.format import yaml_loader
-from skills_core.format.models import DEFAULT_FORMAT_LIMITS
+from skills_core._errors import SkillParseError
+from skills_core._format import yaml_loader
+from skills_core._format.models import DEFAULT_FORMAT_LIMITS
 from tests.core.test_yaml_limits import HOSTILE, LOADERS
 
 ORDINARY = """name: pdf-forms

@@ -20,7 +20,7 @@ from typing import Any
 
 def write(root: str, out: str) -> dict[str, Any]:
     from backends import LocalBackend
-    from skills_core.bundle.writer import build_bundle
+    from skills_core._bundle.writer import build_bundle
 
     cpu, wall = time.process_time(), time.perf_counter()
     try:

@@ -1,11 +1,11 @@
-"""One codes module: every code is defined in ``skills_core.codes`` and nowhere else."""
+"""One codes module: every code is defined in ``skills_core._codes`` and nowhere else."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from skills_core import codes
+from skills_core import _codes as codes
 
 ROOT = Path(__file__).resolve().parent.parent
 CODES = {name for name in vars(codes) if name.isupper()}
@@ -22,7 +22,7 @@ def test_no_other_module_defines_a_code() -> None:
                     and node.value.value in CODES
                 ):
                     defined.setdefault(node.value.value, []).append(str(path.relative_to(ROOT)))
-    twice = {code: paths for code, paths in defined.items() if paths != ["skills_core/codes.py"]}
+    twice = {code: paths for code, paths in defined.items() if paths != ["skills_core/_codes.py"]}
     assert not twice
 
 

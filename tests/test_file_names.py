@@ -15,8 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 SHARED = {
-    "errors": "a package's exception classes (storage errors; the whole tree)",
-    "policy": "what a layer allows, one frozen object (ScriptPolicy: scripts; TrustPolicy: trust)",
+    "_errors": "a package's exception classes (storage errors; the whole tree)",
     "testing": "what tests of code using the package need (backend conformance; a scripted model)",
 }
 

@@ -8,6 +8,7 @@ them (a failure prints the tables to paste).
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -23,26 +24,26 @@ ONLY = {
 only the CLI completes shells."""
 
 ADAPTERS = ("skills_core.mcp", "skills_core.adk")
-ABOVE_CATALOG = ("skills_core.context", "skills_core.tools", "skills_core.bundle", *ADAPTERS)
-ABOVE_FORMAT = ("skills_core.catalog", *ABOVE_CATALOG)
+ABOVE_CATALOG = ("skills_core.context", "skills_core.tools", "skills_core._bundle", *ADAPTERS)
+ABOVE_FORMAT = ("skills_core._catalog", *ABOVE_CATALOG)
 """Everything above the skill format (and the error tree), which sit under the catalog."""
 
 FORBIDDEN = {
     "backends": ("skills_core", "yaml"),
-    "backends.remote": ("backends.index", "backends.fsspec_backend"),
-    "backends.index": ("mcp", "backends.mcp", "backends.local", "backends.composite"),
+    "backends._remote": ("backends._index", "backends._fsspec_backend"),
+    "backends._index": ("mcp", "backends._mcp", "backends._local", "backends._composite"),
     "skills_core.__init__": ("skills_core.context", "skills_core.tools", *ADAPTERS),
-    "skills_core.codes": ("skills_core", "backends"),
-    "skills_core.telemetry": ("skills_core", "backends"),
-    "skills_core.errors": ABOVE_FORMAT,
-    "skills_core.tool_table": ("skills_core", "backends"),
-    "skills_core.format": ABOVE_FORMAT,
-    "skills_core.skeleton": ABOVE_FORMAT,
-    "skills_core.trust": ABOVE_FORMAT,
-    "skills_core.catalog": ABOVE_CATALOG,
+    "skills_core._codes": ("skills_core", "backends"),
+    "skills_core._telemetry": ("skills_core", "backends"),
+    "skills_core._errors": ABOVE_FORMAT,
+    "skills_core._tool_table": ("skills_core", "backends"),
+    "skills_core._format": ABOVE_FORMAT,
+    "skills_core._skeleton": ABOVE_FORMAT,
+    "skills_core._trust": ABOVE_FORMAT,
+    "skills_core._catalog": ABOVE_CATALOG,
     "skills_core.context": ADAPTERS,
     "skills_core.tools": ADAPTERS,
-    "skills_core.bundle": ADAPTERS,
+    "skills_core._bundle": ADAPTERS,
     "skills_core.mcp": ("skills_core.adk",),
     "skills_core.adk": ("skills_core.mcp",),
     "skills_core.cli": ("skills_core.adk",),
@@ -50,7 +51,7 @@ FORBIDDEN = {
 """What each layer never imports. A layer is a dotted prefix; ``pkg.__init__`` is that module
 alone (``skills_core.__init__``: the package's own names come from its lower layers)."""
 
-ONE_LAYER = {"skills_core.errors": "skills_core.format"}
+ONE_LAYER = {"skills_core._errors": "skills_core._format"}
 """Parts counted as one layer by the no-cycle rule: the error tree carries the format's report."""
 
 
@@ -69,9 +70,32 @@ MODULES = modules()
 NAMES = {name for name, _ in MODULES}
 
 
+_BY_STRING = re.compile(r"(?:backends|skills_core)(?:\.\w+)+(?::\w+)?")
+"""A string naming one of the packages' modules (or ``module:attribute``): an import by string."""
+
+
+def imported_by_string(path: Path) -> set[str]:
+    """The strings of ``path`` that name a module of the packages: imports by string."""
+    return {
+        node.value
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and _BY_STRING.fullmatch(node.value)
+        and _module_of(node.value) in NAMES
+    }
+
+
+def _module_of(target: str) -> str:
+    """The module a string names: ``pkg.module``, ``pkg.module:name`` or ``pkg.module.name``."""
+    module = target.split(":", 1)[0]
+    return module if module in NAMES or ":" in target else module.rpartition(".")[0]
+
+
 def imported(path: Path) -> set[str]:
-    """Every module ``path`` imports; ``from pkg import module`` counts as ``pkg.module``."""
-    names = set()
+    """Every module ``path`` imports, by statement or by string; ``from pkg import module``
+    counts as ``pkg.module``."""
+    names = {_module_of(target) for target in imported_by_string(path)}
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
@@ -126,6 +150,51 @@ def test_no_two_layers_import_each_other() -> None:
     assert not cycles, f"these layers import each other, directly or through others: {cycles}"
 
 
+def test_no_module_imports_itself_through_others() -> None:
+    """No import circle between modules, type-only imports (``if TYPE_CHECKING:``) included."""
+    graph = {module: {name for name in imported(path) if name in NAMES} for module, path in MODULES}
+    circles = sorted(
+        module for module, edges in graph.items() if any(module in _reach(graph, e) for e in edges)
+    )
+    assert not circles, f"these modules import each other, directly or through others: {circles}"
+
+
+@pytest.mark.parametrize(("module", "path"), MODULES, ids=[name for name, _ in MODULES])
+def test_strings_import_no_private_name(module: str, path: Path) -> None:
+    """An import by string names no private function or class, and a private module only from
+    inside the package that owns it."""
+    wrong = sorted(
+        target
+        for target in imported_by_string(path)
+        if _private_attribute(target) or not _within(module, _owner(_module_of(target)))
+    )
+    assert not wrong, f"{module} imports by string {wrong}"
+
+
+def _private_attribute(target: str) -> bool:
+    module = _module_of(target)
+    attribute = target[len(module) + 1 :]
+    return attribute.startswith("_")
+
+
+def _owner(module: str) -> str:
+    """The package a module is private to: the path before its first underscore component."""
+    parts = module.split(".")
+    private = next((i for i, part in enumerate(parts) if part.startswith("_")), len(parts))
+    return ".".join(parts[:private]) if private < len(parts) else module
+
+
+def test_the_string_rule_sees_private_names(tmp_path: Path) -> None:
+    source = tmp_path / "table.py"
+    source.write_text('OPENERS = {"s3": "backends._opener:_open_s3", "x": "backends._opener"}\n')
+    found = imported_by_string(source)
+    assert found == {"backends._opener:_open_s3", "backends._opener"}
+    assert [target for target in found if _private_attribute(target)] == [
+        "backends._opener:_open_s3"
+    ]
+    assert not _within("skills_core._catalog.catalog", _owner("backends._opener"))
+
+
 def test_the_rules_cover_every_module() -> None:
     uncovered = {module for module, _ in MODULES if not rules_for(module)}
     assert not uncovered
@@ -166,8 +235,8 @@ def test_the_checker_sees_imports_inside_functions(tmp_path: Path) -> None:
 
 def test_the_checker_sees_submodules_imported_from_a_package(tmp_path: Path) -> None:
     source = tmp_path / "codes.py"
-    source.write_text("from skills_core import codes, SkillCatalog\n")
-    assert imported(source) == {"skills_core.codes", "skills_core"}
+    source.write_text("from skills_core import _codes, SkillCatalog\n")
+    assert imported(source) == {"skills_core._codes", "skills_core"}
 
 
 def test_the_cycle_rule_sees_a_cycle() -> None:

@@ -7,13 +7,13 @@ import dataclasses
 import inspect
 from pathlib import Path
 
-from backends.limits import HOST_SKILL_BYTES, HOST_SKILL_FILES, Limits
-from backends.mcp.backend import McpSkillsBackend
+from backends._limits import HOST_SKILL_BYTES, HOST_SKILL_FILES, Limits
+from backends._mcp.backend import McpSkillsBackend
+from skills_core._format.models import FormatLimits
 from skills_core.adk import Loading
 from skills_core.adk.adk_skills import SkillsConfig
-from skills_core.format.models import FormatLimits
 from skills_core.tools import LoadPolicy, SkillTools
-from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
+from skills_core.tools._factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,8 +29,8 @@ def test_the_per_skill_host_limits_are_defined_in_backends_limits_alone() -> Non
                 ):
                     found.append(f"{path.relative_to(ROOT)}: {text}")
     assert sorted(found) == [
-        "backends/limits.py: HOST_SKILL_BYTES = 16 * MIB",
-        "backends/limits.py: HOST_SKILL_FILES = 512",
+        "backends/_limits.py: HOST_SKILL_BYTES = 16 * MIB",
+        "backends/_limits.py: HOST_SKILL_FILES = 512",
     ]
     defaults = inspect.signature(McpSkillsBackend).parameters
     assert defaults["max_files"].default == HOST_SKILL_FILES
@@ -71,16 +71,16 @@ def test_the_load_options_are_declared_once_and_passed_through() -> None:
             for name in {"max_load_chars", "build_content"} & set(names):
                 declared.append(f"{path.relative_to(ROOT)}: {node.name}.{name}")
     assert sorted(declared) == [
-        "skills_core/tools/factory.py: LoadPolicy.build_content",
-        "skills_core/tools/factory.py: LoadPolicy.max_load_chars",
+        "skills_core/tools/_factory.py: LoadPolicy.build_content",
+        "skills_core/tools/_factory.py: LoadPolicy.max_load_chars",
     ]
     assert issubclass(Loading, LoadPolicy)
 
 
 def test_each_storage_and_format_knob_is_defined_in_exactly_one_class() -> None:
     homes = {
-        "Limits": "backends/limits.py",  # storage
-        "FormatLimits": "skills_core/format/models.py",  # format
+        "Limits": "backends/_limits.py",  # storage
+        "FormatLimits": "skills_core/_format/models.py",  # format
     }
     knobs = {field.name for cls in (Limits, FormatLimits) for field in dataclasses.fields(cls)}
     found: dict[str, list[str]] = {}

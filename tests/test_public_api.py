@@ -1,4 +1,9 @@
-"""docs/api.md lists every public name of each public module, one line each, and nothing more."""
+"""The public edge: few public modules, few public names, each listed once in docs/api.md.
+
+A module is public when no component of its path starts with an underscore; every other
+module is internal (the httpx layout). docs/api.md has one table per public module listing
+exactly its ``__all__``, and the docs import nothing internal.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +15,29 @@ import pytest
 
 PAGE = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
 
-MODULES = (
-    "backends",
-    "backends.capabilities",
-    "backends.testing",
-    "skills_core",
-    "skills_core.adk",
-    "skills_core.adk.adk_skills",
-    "skills_core.tools",
-    "skills_core.context",
-)
+ROOT = Path(__file__).resolve().parent.parent
 
 
-ERRORS = {"backends": "backends.errors", "skills_core": "skills_core.errors"}
+def public_modules() -> tuple[str, ...]:
+    """Every importable module path of the two packages without an underscore component."""
+    found = set()
+    for package in ("backends", "skills_core"):
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if "examples" in parts:
+                continue  # skills shipped as data
+            parts = parts[:-1] if parts[-1] == "__init__" else parts
+            if not any(part.startswith("_") for part in parts):
+                found.add(".".join(parts))
+    return tuple(sorted(found))
+
+
+MODULES = public_modules()
+MAX_PUBLIC_MODULES = 30
+MAX_PUBLIC_NAMES = 150
+
+
+ERRORS = {"backends": "backends._errors", "skills_core": "skills_core._errors"}
 """The modules whose errors a table names by one row linking to the exception tree (the tree
 itself is held equal to the classes by tests/test_error_tree.py)."""
 
@@ -35,8 +50,26 @@ def documented(module: str) -> list[str]:
     return names
 
 
-def test_every_module_with_a_table_is_tested() -> None:
+def test_every_public_module_has_a_table() -> None:
     assert sorted(re.findall(r"^## `([a-z_.]+)`$", PAGE, flags=re.M)) == sorted(MODULES)
+
+
+def test_the_public_edge_is_small() -> None:
+    names = {name for module in MODULES for name in importlib.import_module(module).__all__}
+    assert len(MODULES) <= MAX_PUBLIC_MODULES, MODULES
+    assert len(names) <= MAX_PUBLIC_NAMES, len(names)
+
+
+def test_the_docs_import_nothing_internal() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    imports = re.compile(r"^\s*(?:from|import) ((?:backends|skills_core)[\w.]*)", flags=re.M)
+    internal = sorted(
+        f"{page.relative_to(ROOT)}: {module}"
+        for page in pages
+        for module in imports.findall(page.read_text())
+        if module not in MODULES
+    )
+    assert not internal
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -12,7 +12,7 @@ re-exported from their own packages.
 >>> tools = [SkillsToolset(catalog, scripts=ScriptPolicy(timeout=30))]  # doctest: +SKIP
 """
 
-from backends.errors import MissingDependencyError, install_command
+from backends._errors import MissingDependencyError, install_command
 
 try:
     import google.adk  # noqa: F401 - fail here, with the install hint, not deep inside
@@ -21,9 +21,11 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         f"skills_core.adk needs google-adk: {install_command('adk')}"
     ) from exc
 
-from backends.opener import open_backend
-from skills_core.adk.executor import CodeExecutorRunner
-from skills_core.adk.modes import (
+from backends._opener import open_backend
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._tool_table import ToolNames
+from skills_core.adk._executor import CodeExecutorRunner
+from skills_core.adk._modes import (
     ACTIVE_SKILL_KEY,
     AutoSkillsPlugin,
     SkillContextProvider,
@@ -31,12 +33,10 @@ from skills_core.adk.modes import (
     activate_skill,
     agent_tool_registry,
 )
-from skills_core.adk.native import CatalogSkillRegistry, load_adk_skills, to_adk_skill
-from skills_core.adk.options import Listing, Loading, PromptContext, Prompts
-from skills_core.adk.toolset import SkillsToolset, with_skills
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.tool_table import ToolNames
-from skills_core.tools.policy import ScriptPolicy
+from skills_core.adk._native import CatalogSkillRegistry, load_adk_skills, to_adk_skill
+from skills_core.adk._options import Listing, Loading, PromptContext, Prompts
+from skills_core.adk._toolset import SkillsToolset, with_skills
+from skills_core.tools._policy import ScriptPolicy
 
 __all__ = [
     "ACTIVE_SKILL_KEY",

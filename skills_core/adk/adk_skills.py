@@ -22,20 +22,18 @@ from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.base_toolset import BaseToolset
 from google.adk.tools.tool_context import ToolContext
 
-from backends.base import Backend
+from backends._base import Backend
+from backends._composite import CompositeBackend
+from backends._errors import SkillNotFoundError, StorageError
+from backends._local import open_skill_folder
+from backends._memory import MemoryBackend
+from backends._paths import check_relative_path
 from backends.capabilities import local_folder
-from backends.composite import CompositeBackend
-from backends.errors import SkillNotFoundError, StorageError
-from backends.local import open_skill_folder
-from backends.memory import MemoryBackend
-from backends.paths import check_relative_path
-from skills_core import codes
-from skills_core.adk.handlers import Handler, SkillTool, fixed, inject_state, run_confirmed
-from skills_core.adk.toolset import RefreshGate, Source, open_sources
-from skills_core.catalog.catalog import SkillCatalog, verdicts_of
-from skills_core.format.models import Skill, SkillMetadata, SkillProblem
-from skills_core.skeleton import create_skeleton
-from skills_core.tool_table import (
+from skills_core import _codes as codes
+from skills_core._catalog.catalog import SkillCatalog, verdicts_of
+from skills_core._format.models import Skill, SkillMetadata, SkillProblem
+from skills_core._skeleton import create_skeleton
+from skills_core._tool_table import (
     LOAD_SKILL,
     LOAD_SKILL_RESOURCE,
     RUN_SKILL_SCRIPT,
@@ -43,11 +41,13 @@ from skills_core.tool_table import (
     ToolDeclaration,
     ToolNames,
 )
-from skills_core.tools.content import base_location
-from skills_core.tools.factory import DEFAULT_MAX_RESOURCE_BYTES, LoadPolicy, SkillTools
-from skills_core.tools.policy import ScriptPolicy
-from skills_core.tools.results import ToolResult, is_error, never_raises, require_text
-from skills_core.trust.policy import TrustPolicy
+from skills_core._trust.policy import TrustPolicy
+from skills_core.adk._handlers import Handler, SkillTool, fixed, inject_state, run_confirmed
+from skills_core.adk._toolset import RefreshGate, Source, open_sources
+from skills_core.tools._content import base_location
+from skills_core.tools._factory import DEFAULT_MAX_RESOURCE_BYTES, LoadPolicy, SkillTools
+from skills_core.tools._policy import ScriptPolicy
+from skills_core.tools._results import ToolResult, is_error, never_raises, require_text
 
 NAMES = ToolNames(
     load_skill="use_skill", load_skill_resource="read_reference", run_skill_script="run_script"

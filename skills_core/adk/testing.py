@@ -19,6 +19,8 @@ from google.adk.models.llm_response import LlmResponse
 from google.genai import types
 from pydantic import Field
 
+__all__ = ["ScriptedLlm", "call", "last_response", "say"]
+
 Parts: TypeAlias = types.Part | Sequence[types.Part]
 Step: TypeAlias = Parts | Callable[[LlmRequest], Parts]
 """What the model answers next: parts, or a function of the request it received."""

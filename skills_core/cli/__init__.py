@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from skills_core.cli import exits
+from skills_core.cli import _exits as exits
 
 __all__ = ["main"]
 
@@ -22,7 +22,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with exit code 130 and no traceback (``watch`` ends with 0 once it is watching).
     """
     try:
-        from skills_core.cli.app import main as run
+        from skills_core.cli._app import main as run
 
         return run(argv)
     except KeyboardInterrupt:

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from backends.lazy import lazy_exports
+from backends._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from skills_core.context.budget import ListingPolicy, SkillFilter, catalog_prompt
-    from skills_core.context.instructions import instruction_documents, instruction_skills
-    from skills_core.context.search import rank_skills, search_index
-    from skills_core.context.selection import SelectionPolicy, select_skills
-    from skills_core.context.turns import (
+    from skills_core._format.matching import validate_paths
+    from skills_core.context._budget import ListingPolicy, SkillFilter, catalog_prompt
+    from skills_core.context._instructions import instruction_documents, instruction_skills
+    from skills_core.context._search import rank_skills, search_index
+    from skills_core.context._selection import SelectionPolicy, select_skills
+    from skills_core.context._turns import (
         ByName,
         ByQuery,
         ByTag,
@@ -45,16 +46,17 @@ _TURNS = (
     "escape_block_delimiters",
 )
 _EXPORTS = {
-    "ListingPolicy": "skills_core.context.budget",
-    "SelectionPolicy": "skills_core.context.selection",
-    "SkillFilter": "skills_core.context.budget",
-    "catalog_prompt": "skills_core.context.budget",
-    "instruction_documents": "skills_core.context.instructions",
-    "instruction_skills": "skills_core.context.instructions",
-    "rank_skills": "skills_core.context.search",
-    "search_index": "skills_core.context.search",
-    "select_skills": "skills_core.context.selection",
-    **dict.fromkeys(_TURNS, "skills_core.context.turns"),
+    "ListingPolicy": "skills_core.context._budget",
+    "SelectionPolicy": "skills_core.context._selection",
+    "SkillFilter": "skills_core.context._budget",
+    "catalog_prompt": "skills_core.context._budget",
+    "instruction_documents": "skills_core.context._instructions",
+    "instruction_skills": "skills_core.context._instructions",
+    "rank_skills": "skills_core.context._search",
+    "search_index": "skills_core.context._search",
+    "select_skills": "skills_core.context._selection",
+    "validate_paths": "skills_core._format.matching",
+    **dict.fromkeys(_TURNS, "skills_core.context._turns"),
 }
 
 __all__ = [
@@ -75,6 +77,7 @@ __all__ = [
     "rank_skills",
     "search_index",
     "select_skills",
+    "validate_paths",
 ]
 
 

@@ -1,4 +1,4 @@
-"""Types of the C extension: see :mod:`skills_core.context.words`."""
+"""Types of the C extension: see :mod:`skills_core.context._words`."""
 
 from collections.abc import Iterable, Mapping
 

@@ -7,10 +7,10 @@
 >>> await tools.load_skill("pdf")  # doctest: +SKIP
 """
 
-from skills_core.tools.factory import LoadPolicy, SkillTools
-from skills_core.tools.policy import DEFAULT_INTERPRETERS, DEFAULT_SHEBANGS, ScriptPolicy
-from skills_core.tools.runners.process import ProcessRunner
-from skills_core.tools.runners.sandbox import SandboxRunner
+from skills_core.tools._factory import LoadPolicy, SkillTools
+from skills_core.tools._policy import DEFAULT_INTERPRETERS, DEFAULT_SHEBANGS, ScriptPolicy
+from skills_core.tools._runners.process import ProcessRunner
+from skills_core.tools._runners.sandbox import SandboxRunner
 
 __all__ = [
     "DEFAULT_INTERPRETERS",

@@ -14,8 +14,8 @@ from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.adk import AutoSkillsPlugin, SkillsToolset
-from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, select_skills
+from skills_core.context._search import rank_skills
+from skills_core.context._selection import SelectionPolicy, select_skills
 from tests.adk.scripted import Conversation, ScriptedLlm, say
 from tests.context.catalogs import HOSTILE, HOSTILE_NAME, block_delimiters
 from tests.tools.skillset import CountingMemoryBackend

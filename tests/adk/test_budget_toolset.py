@@ -8,7 +8,7 @@ from google.adk.agents import LlmAgent
 from backends import MemoryBackend
 from skills_core import SkillCatalog
 from skills_core.adk import Listing, Prompts, SkillsToolset, ToolNames
-from skills_core.adk.handlers import CONTEXT_PATH_KEY
+from skills_core.adk._handlers import CONTEXT_PATH_KEY
 from tests.adk.scripted import (
     Conversation,
     ScriptedLlm,

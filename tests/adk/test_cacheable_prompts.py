@@ -15,10 +15,10 @@ from google.adk.models import LlmRequest
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
+from skills_core._tool_table import LOAD_SKILL
 from skills_core.adk import Listing, SkillsToolset
-from skills_core.adk.handlers import CONTEXT_PATH_KEY
-from skills_core.adk.options import Discovery
-from skills_core.tool_table import LOAD_SKILL
+from skills_core.adk._handlers import CONTEXT_PATH_KEY
+from skills_core.adk._options import Discovery
 from skills_core.tools import ScriptPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, declarations, say, system_text
 

@@ -16,11 +16,11 @@ from google.genai import types
 from backends import LocalBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
+from skills_core._catalog.cache import CatalogCache
 from skills_core.adk import AutoSkillsPlugin, Listing, SkillsToolset
-from skills_core.adk.modes import SkillContextProvider, agent_tool_registry
-from skills_core.catalog.cache import CatalogCache
-from skills_core.context.selection import SelectionPolicy
-from skills_core.context.turns import ContextCoordinator, CoordinatorConfig
+from skills_core.adk._modes import SkillContextProvider, agent_tool_registry
+from skills_core.context._selection import SelectionPolicy
+from skills_core.context._turns import ContextCoordinator, CoordinatorConfig
 from tests.adk.scripted import (
     Conversation,
     ScriptedLlm,

@@ -11,9 +11,9 @@ from google.genai import types
 from backends import MemoryBackend
 from skills_core import SkillCatalog
 from skills_core.adk import SkillsToolset
-from skills_core.adk.modes import SkillContextProvider, agent_tool_registry
-from skills_core.context.selection import SelectionPolicy
-from skills_core.context.turns import ByQuery, ByTag, ContextCoordinator, CoordinatorConfig
+from skills_core.adk._modes import SkillContextProvider, agent_tool_registry
+from skills_core.context._selection import SelectionPolicy
+from skills_core.context._turns import ByQuery, ByTag, ContextCoordinator, CoordinatorConfig
 from tests.adk.scripted import (
     Conversation,
     ScriptedLlm,

@@ -18,8 +18,8 @@ from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.adk import Loading, SkillsToolset
 from skills_core.tools import LoadPolicy
-from skills_core.tools.content import find_section, headings
-from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS
+from skills_core.tools._content import find_section, headings
+from skills_core.tools._factory import DEFAULT_MAX_LOAD_CHARS
 from tests.adk.scripted import (
     ScriptedLlm,
     call,

@@ -28,8 +28,8 @@ from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.adk import SkillsToolset
-from skills_core.tools.policy import ScriptPolicy
-from skills_core.tools.runners.process import ProcessRunner
+from skills_core.tools._policy import ScriptPolicy
+from skills_core.tools._runners.process import ProcessRunner
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 
 USERS = 1_000

@@ -12,7 +12,7 @@ from backends import MemoryBackend, SkillNotFoundError
 from backends.testing import LOGO, BackendHarness, skill_md
 from skills_core import SkillCatalog, SkillValidationError
 from skills_core.adk import CatalogSkillRegistry, load_adk_skills, to_adk_skill
-from skills_core.adk.native import load_adk_skill
+from skills_core.adk._native import load_adk_skill
 from tests.adk.scripted import Conversation, ScriptedLlm, call, one_turn, responses, say
 from tests.adk.skills import FORM_GUIDE, TREE
 

@@ -10,15 +10,16 @@ import pytest
 from google.adk.agents import LlmAgent
 from google.adk.events import Event
 
+from backends._digests import skill_digest
+from backends._local import LocalBackend
+from backends._scopes import project_backend
 from backends.capabilities import PROJECT, Provenance
-from backends.digests import skill_digest
-from backends.local import LocalBackend
-from backends.scopes import project_backend
 from backends.testing import BackendHarness
-from skills_core import SkillCatalog, TrustPolicy, codes
+from skills_core import SkillCatalog, TrustPolicy
+from skills_core import _codes as codes
+from skills_core._trust.approvals import ApprovalStore
 from skills_core.adk import SkillsToolset
 from skills_core.tools import ScriptPolicy
-from skills_core.trust.approvals import ApprovalStore
 from tests.adk.scripted import Conversation, ScriptedLlm, call, calls, responses, say
 from tests.adk.skills import FILL_PY, TREE
 from tests.adk.test_scripts_agent import CONFIRMATION, confirmation_reply

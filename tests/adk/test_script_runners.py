@@ -27,7 +27,7 @@ from backends.testing import BackendHarness
 from skills_core import SkillCatalog
 from skills_core.adk import CodeExecutorRunner, SkillsToolset
 from skills_core.tools import ScriptPolicy
-from skills_core.tools.policy import ScriptRunner
+from skills_core.tools._policy import ScriptRunner
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.adk.skills import TREE, flat
 from tests.scripts.support import make_runner

@@ -11,13 +11,13 @@ from google.adk.agents import LlmAgent
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.adk import SkillsToolset
-from skills_core.tool_table import (
+from skills_core._tool_table import (
     LOAD_SKILL,
     LOAD_SKILL_RESOURCE,
     MAX_ENUM_SKILLS,
     RUN_SKILL_SCRIPT,
 )
+from skills_core.adk import SkillsToolset
 from skills_core.tools import ScriptPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, declarations, say
 from tests.context.test_user_only import SKILLS

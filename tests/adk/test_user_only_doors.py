@@ -16,10 +16,10 @@ from google.adk.models import LlmRequest
 from backends import MemoryBackend
 from skills_core import SkillCatalog
 from skills_core.adk import AutoSkillsPlugin
-from skills_core.adk.modes import SkillContextProvider
-from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, Selector, select_skills
-from skills_core.context.turns import (
+from skills_core.adk._modes import SkillContextProvider
+from skills_core.context._search import rank_skills
+from skills_core.context._selection import SelectionPolicy, Selector, select_skills
+from skills_core.context._turns import (
     ByQuery,
     ByTag,
     ContextCoordinator,

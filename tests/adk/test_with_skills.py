@@ -12,11 +12,11 @@ import pytest
 from google.adk.agents import LlmAgent
 
 from backends import MemoryBackend, UnsupportedSourceError
-from backends.digests import digest_of
+from backends._digests import digest_of
 from backends.testing import skill_md
+from skills_core._trust.lock import LockedSkill, SkillLock
+from skills_core._trust.policy import TrustPolicy
 from skills_core.adk import SkillsToolset, with_skills
-from skills_core.trust.lock import LockedSkill, SkillLock
-from skills_core.trust.policy import TrustPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.remote.connections import connections
 from tests.remote.harnesses import S3Harness
@@ -110,8 +110,8 @@ def test_bad_sources_are_refused() -> None:
 
 def test_core_tools_and_cli_never_import_adk() -> None:
     code = (
-        "import sys, backends, skills_core, skills_core.tools, skills_core.catalog.catalog\n"
-        "import skills_core.cli.app, skills_core.cli.source\n"
+        "import sys, backends, skills_core, skills_core.tools, skills_core._catalog.catalog\n"
+        "import skills_core.cli._app, skills_core.cli._source\n"
         "print(sorted(m for m in sys.modules if m.startswith('google.adk')))"
     )
     root = Path(__file__).resolve().parents[2]

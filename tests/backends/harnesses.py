@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from backends import Backend, CompositeBackend, LocalBackend, MemoryBackend
-from backends.errors import UnsafePathError
+from backends._errors import UnsafePathError
 from backends.testing import BackendHarness, SymlinkHarness
 
 

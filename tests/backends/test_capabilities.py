@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from backends import CompositeBackend, LocalBackend, MemoryBackend
+from backends._composite import merged
 from backends.capabilities import change_events, fetch_many, local_folder
-from backends.composite import merged
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.tools import ScriptPolicy, SkillTools

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from backends.digests import digest_of, files_digest
+from backends._digests import digest_of, files_digest
 from tests.support.examples import examples
 
 SKILL_MD, NOTES, EVIL = digest_of(b"---\n..."), digest_of(b"notes"), digest_of(b"rm -rf ~")

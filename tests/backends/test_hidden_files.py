@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from backends import BundleBackend, LocalBackend, MemoryBackend, UnsafePathError
-from backends.base import Backend
-from backends.paths import check_resource_path, is_hidden
+from backends._base import Backend
+from backends._paths import check_resource_path, is_hidden
 from skills_core import SkillCatalog
-from skills_core.tools.factory import SkillTools
+from skills_core.tools._factory import SkillTools
 from tests.collections.shapes import k_dense
 from tests.remote.zips import zip_bytes
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from backends import LocalBackend
-from backends.errors import SkillNotFoundError
+from backends._errors import SkillNotFoundError
 from backends.testing import skill_md
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from backends import LocalBackend, UnsupportedSourceError, open_backend, register_backend
-from backends.opener import ENTRY_POINT_GROUP
+from backends._opener import ENTRY_POINT_GROUP
 from examples.sqlite_backend import SCHEMA, SqliteBackend
 from skills_core import SkillCatalog
 from tests.support.processes import ROOT, run_python
@@ -95,7 +95,7 @@ def test_an_entry_point_that_fails_to_load_is_named(tmp_path: Path) -> None:
 
 REGISTRY_FIRST = """
 import pytest
-from backends.opener import register_backend
+from backends._opener import register_backend
 from examples.sqlite_backend import SqliteBackend
 
 register_backend("sqlite", SqliteBackend)  # before anything imported the opener

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from backends import LocalBackend
-from backends.digests import skill_digest
-from backends.limits import DEFAULT_LIMITS
-from backends.scopes import project_backend
+from backends._digests import skill_digest
+from backends._limits import DEFAULT_LIMITS
+from backends._scopes import project_backend
+from backends._untrusted import UntrustedFolder
 from backends.testing import skill_md
-from backends.untrusted import UntrustedFolder
-from skills_core import ApprovalStore, SkillCatalog, TrustPolicy, codes
+from skills_core import ApprovalStore, SkillCatalog, TrustPolicy
+from skills_core import _codes as codes
 from tests.collections.shapes import uipath
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from backends.local import find_skill_md, holds_skill, open_skill_folder
-from backends.paths import skill_md_name
+from backends._local import find_skill_md, holds_skill, open_skill_folder
+from backends._paths import skill_md_name
 from tests.support.processes import run_python
 
 
@@ -35,7 +35,7 @@ sys.addaudithook(
     if event in ("os.listdir", "os.scandir") and str(args[0]).startswith(root)
     else None
 )
-from backends.local import open_skill_folder
+from backends._local import open_skill_folder
 
 skill = open_skill_folder(sys.argv[1])
 print([ref.name for ref in asyncio.run(skill.list())], listed)

@@ -14,7 +14,7 @@ from benchmarks.children import HERE
 SLOWER = """
 import time
 
-from skills_core.catalog.catalog import SkillCatalog
+from skills_core._catalog.catalog import SkillCatalog
 
 _refresh = SkillCatalog.refresh
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from skills_core import codes
+from skills_core import _codes as codes
 from skills_core.cli import main
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from backends.digests import digest_of, files_digest
-from skills_core.cli.source import EXAMPLES
-from skills_core.trust.approvals import ApprovalStore
+from backends._digests import digest_of, files_digest
+from skills_core._trust.approvals import ApprovalStore
+from skills_core.cli._source import EXAMPLES
 from tests.cli.conftest import RunCli, skill_md
 from tests.cli.test_bundle import skill_files
 from tests.cli.test_subprocess import ROOT

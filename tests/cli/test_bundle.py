@@ -15,9 +15,9 @@ import pytest
 
 from backends import open_backend
 from skills_core import SkillCatalog
-from skills_core.cli import output
-from skills_core.cli.output import progress_bar
-from skills_core.cli.source import EXAMPLES
+from skills_core.cli import _output as output
+from skills_core.cli._output import progress_bar
+from skills_core.cli._source import EXAMPLES
 from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RENAMED, STRICTLY_INVALID, RunCli
 from tests.cli.test_subprocess import ROOT, skillfs
 from tests.remote.harnesses import S3Harness

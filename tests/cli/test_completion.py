@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from skills_core.cli.app import COMMANDS
+from skills_core.cli._app import COMMANDS
 from tests.cli.conftest import GOOD
 from tests.cli.test_subprocess import ROOT, skillfs
 from tests.support.processes import run_python
@@ -65,8 +65,8 @@ def test_commands_complete_without_loading_any_command(tmp_path: Path) -> None:
         for module in modules
         if module.split(".")[0] in ("fsspec", "google")
         or (
-            module.startswith(("skills_core.cli.commands.", "skills_core.catalog"))
-            and module != "skills_core.cli.commands.completion"
+            module.startswith(("skills_core.cli._commands.", "skills_core._catalog"))
+            and module != "skills_core.cli._commands.completion"
         )
     }
     assert unwanted == set()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from skills_core.cli import exits
+from skills_core.cli import _exits as exits
 from tests.cli.test_subprocess import ROOT, skillfs
 
 BACKTICK, QUOTE = "`", "'"

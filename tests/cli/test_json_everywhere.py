@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from skills_core.cli.app import COMMANDS
+from skills_core.cli._app import COMMANDS
 from tests.cli.conftest import GOOD
 from tests.cli.test_subprocess import ROOT, skillfs
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from backends.testing import skill_md
-from skills_core import codes
-from skills_core.cli.source import EXAMPLES
+from skills_core import _codes as codes
+from skills_core.cli._source import EXAMPLES
 from tests.cli.conftest import ADVICE, BROKEN, GOOD, LENIENT, RENAMED, RunCli
 from tests.cli.test_subprocess import skillfs
 from tests.context.test_user_only import DEPLOY
@@ -147,7 +147,7 @@ def test_unsupported_scheme_is_one_line_on_stderr_and_exit_2(cli: RunCli) -> Non
 
 
 def test_ctrl_c_exits_130_without_a_traceback(cli: RunCli, monkeypatch: pytest.MonkeyPatch) -> None:
-    import skills_core.cli.commands.reading as list_command
+    import skills_core.cli._commands.reading as list_command
 
     def interrupted(url: str | None) -> None:
         raise KeyboardInterrupt

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from backends.digests import digest_of
-from skills_core.errors import LockFileError
-from skills_core.trust.lock import SkillLock
+from backends._digests import digest_of
+from skills_core._errors import LockFileError
+from skills_core._trust.lock import SkillLock
 from tests.cli.conftest import GOOD, RunCli, skill_md
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from skills_core.catalog.cache import CatalogCache
+from skills_core._catalog.cache import CatalogCache
 from tests.cli.conftest import GOOD
 from tests.cli.test_watch import ROOT, Watcher, watch  # noqa: F401 (a fixture)
 from tests.remote.harnesses import S3Harness

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skills_core import codes
+from skills_core import _codes as codes
 from tests.cli.conftest import RunCli
 
 

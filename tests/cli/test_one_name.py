@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from skills_core import codes
-from skills_core.cli.source import EXAMPLES
+from skills_core import _codes as codes
+from skills_core.cli._source import EXAMPLES
 from tests.cli.conftest import RunCli, skill_md
 from tests.cli.test_subprocess import ROOT, skillfs
 

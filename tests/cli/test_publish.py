@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from backends.digests import digest_of
-from backends.index.document import INDEX_PATH, SCHEMA
-from skills_core.cli.source import EXAMPLES
+from backends._digests import digest_of
+from backends._index.document import INDEX_PATH, SCHEMA
+from skills_core.cli._source import EXAMPLES
 from tests.cli.conftest import BROKEN, GOOD, RunCli
 from tests.cli.test_bundle import uploaded
 from tests.remote.harnesses import S3Harness

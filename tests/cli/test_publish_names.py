@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from backends.index.document import INDEX_PATH
+from backends._index.document import INDEX_PATH
 from tests.cli.conftest import RunCli, skill_md
 from tests.cli.test_publish import listed, published
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from backends import Backend, FsspecBackend, HttpIndexBackend, LocalBackend
-from backends.index.document import INDEX_PATH, SCHEMA
+from backends._index.document import INDEX_PATH, SCHEMA
 from backends.testing import skill_md
 from skills_core import SkillCatalog, publish
 from tests.remote.servers import S3Server

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from backends import LocalBackend
-from skills_core.bundle.publish import publish
-from skills_core.bundle.writer import build_bundle
+from skills_core._bundle.publish import publish
+from skills_core._bundle.writer import build_bundle
 from tests.cli.test_subprocess import skillfs
 from tests.remote.harnesses import S3Harness
 from tests.remote.trees import skills_tree

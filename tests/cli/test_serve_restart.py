@@ -19,7 +19,7 @@ from typing import Any
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from backends.mcp.extension import SKILLS_EXTENSION
+from backends._mcp.extension import SKILLS_EXTENSION
 from tests.cli.conftest import GOOD, skill_md
 from tests.mcp.client import list_skills, read_verified
 from tests.mcp.conftest import ROOT

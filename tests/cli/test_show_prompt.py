@@ -6,9 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from backends.digests import digest_of, files_digest
-from skills_core import codes
-from skills_core.cli.source import EXAMPLES
+from backends._digests import digest_of, files_digest
+from skills_core import _codes as codes
+from skills_core.cli._source import EXAMPLES
 from tests.cli.conftest import GOOD, RunCli
 from tests.cli.test_subprocess import skillfs
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from skills_core.cli.app import COMMANDS, SOURCE_RULE
+from skills_core.cli._app import COMMANDS, SOURCE_RULE
 from tests.cli.test_subprocess import skillfs
 
 READS_NO_SOURCE = {"new", "keygen", "cache", "approvals", "completion"}

@@ -64,13 +64,13 @@ def test_help_imports_neither_adk_nor_fsspec_nor_any_command(tmp_path: Path) -> 
     assert result.returncode == 0
     for command in ("list", "validate", "show", "prompt", "bundle", "new", "watch"):
         assert re.search(rf"^    {command} ", result.stdout, re.M), command
-    assert "skills_core.cli.app" in modules
+    assert "skills_core.cli._app" in modules
     unwanted = {
         module
         for module in modules
         if module.split(".")[0] == "fsspec"
         or module.startswith(
-            ("google.adk", "skills_core.cli.commands.", "skills_core.catalog.catalog")
+            ("google.adk", "skills_core.cli._commands.", "skills_core._catalog.catalog")
         )
     }
     assert unwanted == set()
@@ -80,8 +80,8 @@ def test_command_help_imports_only_that_command(tmp_path: Path) -> None:
     result, modules = skillfs_modules(tmp_path, "list", "--help")
     assert result.returncode == 0
     assert "--json" in result.stdout
-    commands = {module for module in modules if module.startswith("skills_core.cli.commands.")}
-    assert commands == {"skills_core.cli.commands.reading"}
+    commands = {module for module in modules if module.startswith("skills_core.cli._commands.")}
+    assert commands == {"skills_core.cli._commands.reading"}
     assert not any(module.startswith("google.adk") for module in modules)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from skills_core import codes
-from skills_core.cli.source import EXAMPLES
+from skills_core import _codes as codes
+from skills_core.cli._source import EXAMPLES
 from tests.cli.conftest import ADVICE, GOOD, RENAMED, STRICTLY_INVALID, RunCli, skill_md
 
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skills_core.context import words
-from skills_core.context.words import (
+from skills_core.context import _words as words
+from skills_core.context._words import (
     NATIVE,
     SHELVES,
     Postings,

@@ -10,7 +10,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, rule
 
-from skills_core.context.words import (
+from skills_core.context._words import (
     NATIVE,
     Postings,
     PythonPostings,

@@ -9,7 +9,7 @@ from functools import partial
 
 import pytest
 
-from skills_core.context.words import NATIVE
+from skills_core.context._words import NATIVE
 
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 

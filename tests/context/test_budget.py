@@ -8,7 +8,7 @@ import pytest
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog, SkillMetadata
-from skills_core.context.budget import (
+from skills_core.context._budget import (
     MIN_DESCRIPTION_CHARS,
     FittedCatalog,
     ListingPolicy,
@@ -19,7 +19,7 @@ from skills_core.context.budget import (
     shorten,
     skills_listing,
 )
-from skills_core.tools.factory import SkillTools
+from skills_core.tools._factory import SkillTools
 from tests.context.lookalikes import lookalike_catalog, named_in, note_of
 
 

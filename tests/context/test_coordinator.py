@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, Selector, select_skills
-from skills_core.context.turns import (
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.context._search import rank_skills
+from skills_core.context._selection import SelectionPolicy, Selector, select_skills
+from skills_core.context._turns import (
     ByName,
     ByQuery,
     ByTag,

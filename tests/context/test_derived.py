@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gc
 
-from skills_core.catalog.entries import CatalogEntry
-from skills_core.context.derived import DerivedSkills
-from skills_core.format.models import SkillMetadata
+from skills_core._catalog.entries import CatalogEntry
+from skills_core._format.models import SkillMetadata
+from skills_core.context._derived import DerivedSkills
 from tests.context.catalogs import catalog_of, skill
 
 

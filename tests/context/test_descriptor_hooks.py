@@ -7,9 +7,10 @@ from typing import Any
 import yaml
 
 from backends import MemoryBackend
-from skills_core import SkillCatalog, codes
-from skills_core.format.matching import HookAction, HookRule, Hooks, parse_hooks
-from skills_core.format.validation import analyze, validate_skill
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core._format.matching import HookAction, HookRule, Hooks, parse_hooks
+from skills_core._format.validation import analyze, validate_skill
 
 HOOKS_YAML = """\
 hooks:

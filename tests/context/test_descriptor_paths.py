@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from backends import MemoryBackend
-from skills_core import SkillCatalog, SkillMetadata, codes
-from skills_core.format.matching import matches_context_path, validate_paths
-from skills_core.format.validation import validate_skill
+from skills_core import SkillCatalog, SkillMetadata
+from skills_core import _codes as codes
+from skills_core._format.matching import matches_context_path, validate_paths
+from skills_core._format.validation import validate_skill
 
 
 def with_paths(*paths: str) -> SkillMetadata:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from skills_core import SkillMetadata, codes
-from skills_core.format.matching import ToolRule, parse_tool_rule, split_call
-from skills_core.format.validation import analyze, validate_skill
+from skills_core import SkillMetadata
+from skills_core import _codes as codes
+from skills_core._format.matching import ToolRule, parse_tool_rule, split_call
+from skills_core._format.validation import analyze, validate_skill
 
 
 def allowing(*rules: str) -> SkillMetadata:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, select_skills
-from skills_core.context.turns import (
+from skills_core.context._search import rank_skills
+from skills_core.context._selection import SelectionPolicy, select_skills
+from skills_core.context._turns import (
     apply_skill_injection,
     message_text,
     select_skill_prompt_block,

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from backends.instruction_files import InstructionFilesBackend
-from skills_core import SkillCatalog, codes
-from skills_core.context.instructions import (
+from backends._instruction_files import InstructionFilesBackend
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core.context._instructions import (
     instruction_documents,
     instruction_skills,
     normalize_id,

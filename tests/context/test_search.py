@@ -11,16 +11,16 @@ import pytest
 from benchmarks.selection_queries import FITTING, NOTHING_FITS
 from benchmarks.selection_skills import domain_skills
 from skills_core import SkillCatalog
-from skills_core.context import words
-from skills_core.context.search import (
+from skills_core.context import _words as words
+from skills_core.context._search import (
     MAX_QUERY_TERMS,
     SEARCH_POLICY,
     SkillSearchIndex,
     rank_skills,
     search_index,
 )
-from skills_core.context.selection import STRONG, WEAK, SelectionPolicy, confident, select_skills
-from skills_core.context.words import search_terms
+from skills_core.context._selection import STRONG, WEAK, SelectionPolicy, confident, select_skills
+from skills_core.context._words import search_terms
 from tests.context.catalogs import CODE_SEARCH, RELEASE_NOTES, Skills, catalog_of, skill
 
 EXAMPLES = Path(__file__).parents[2] / "skills_core" / "examples"

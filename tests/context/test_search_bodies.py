@@ -17,10 +17,10 @@ import pytest
 from backends import LocalBackend, MemoryBackend, SkillDocument
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.catalog.cache import CatalogCache
+from skills_core._catalog.cache import CatalogCache
 from skills_core.context import SelectionPolicy, search_index, select_skills
-from skills_core.context.derived import BodiesNotRead
-from skills_core.context.search import run_selection
+from skills_core.context._derived import BodiesNotRead
+from skills_core.context._search import run_selection
 from tests.support.backends import CountingBackend
 
 SKILLS = 12

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from skills_core import codes
+from skills_core import _codes as codes
 from skills_core.tools import SkillTools
 from tests.context.catalogs import CODE_SEARCH, RELEASE_NOTES, Skills, catalog_of, skill
 

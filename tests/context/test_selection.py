@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.selection import (
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.context._selection import (
     MAX_QUERY_CHARS,
     LexicalSkill,
     QueryTokens,
@@ -20,7 +20,7 @@ from skills_core.context.selection import (
     select_skills,
     skill_tags,
 )
-from skills_core.context.words import tokenize
+from skills_core.context._words import tokenize
 from tests.context.catalogs import CODE_SEARCH, RELEASE_NOTES, Skills, catalog_of, skill
 from tests.support.examples import examples
 

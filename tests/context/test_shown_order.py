@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from skills_core import SkillMetadata
-from skills_core.context.budget import ShownOrder
+from skills_core.context._budget import ShownOrder
 
 
 def metas(*names: str) -> list[SkillMetadata]:

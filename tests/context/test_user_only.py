@@ -7,10 +7,10 @@ import pytest
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.context.budget import catalog_prompt
-from skills_core.context.search import rank_skills
-from skills_core.context.selection import SelectionPolicy, Selector, SkillMatch, select_skills
-from skills_core.context.turns import (
+from skills_core.context._budget import catalog_prompt
+from skills_core.context._search import rank_skills
+from skills_core.context._selection import SelectionPolicy, Selector, SkillMatch, select_skills
+from skills_core.context._turns import (
     ContextCoordinator,
     CoordinatorConfig,
     ToolMap,

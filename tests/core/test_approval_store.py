@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from skills_core.trust.approvals import FILE_NAME, ApprovalStore
+from skills_core._trust.approvals import FILE_NAME, ApprovalStore
 
 DIGEST = "sha256:" + "ab" * 32
 

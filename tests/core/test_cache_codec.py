@@ -9,9 +9,9 @@ import pytest
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog
-from skills_core.catalog.cache import decode, encode, framed
-from skills_core.catalog.entries import CatalogEntry, frontmatter_of
-from skills_core.format.models import EMPTY_MAPPING
+from skills_core._catalog.cache import decode, encode, framed
+from skills_core._catalog.entries import CatalogEntry, frontmatter_of
+from skills_core._format.models import EMPTY_MAPPING
 
 SKILLS = {
     "plain": b"---\nname: plain\ndescription: Plain.\n---\nbody\n",

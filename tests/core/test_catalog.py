@@ -9,10 +9,16 @@ from pathlib import Path
 import pytest
 
 from backends import CompositeBackend, LocalBackend, MemoryBackend
-from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError, UnsafePathError
-from backends.limits import Limits
+from backends._errors import (
+    ResourceNotFoundError,
+    SkillNotFoundError,
+    StorageError,
+    UnsafePathError,
+)
+from backends._limits import Limits
 from backends.testing import skill_md
-from skills_core import FormatLimits, SkillCatalog, codes
+from skills_core import FormatLimits, SkillCatalog
+from skills_core import _codes as codes
 from tests.support.backends import CountingBackend
 
 LONG_DESCRIPTION = "Build apps with the Claude API. " * 34  # 1,088 characters, like claude-api
@@ -358,7 +364,7 @@ async def test_a_failed_report_raises_the_listing_error_itself(memory: MemoryBac
 async def test_a_refresh_reports_its_progress_batch_by_batch(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("skills_core.catalog.loading.FETCH_BATCH", 4)
+    monkeypatch.setattr("skills_core._catalog.loading.FETCH_BATCH", 4)
     skills = {f"s{index}": {"SKILL.md": skill_md(f"s{index}")} for index in range(10)}
     backend = MemoryBackend(skills)
     catalog = SkillCatalog(backend)

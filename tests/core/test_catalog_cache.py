@@ -17,7 +17,7 @@ import pytest
 from backends import Limits, LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import FormatLimits, SkillCatalog
-from skills_core.catalog.cache import FILE_NAME, CatalogCache, encode
+from skills_core._catalog.cache import FILE_NAME, CatalogCache, encode
 from tests.support.files import files_of
 from tests.support.processes import run_python
 

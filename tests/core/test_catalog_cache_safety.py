@@ -22,7 +22,7 @@ import pytest
 from backends import LocalBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.catalog.cache import FILE_NAME, CatalogCache, decode, framed
+from skills_core._catalog.cache import FILE_NAME, CatalogCache, decode, framed
 
 SKILLS = 12
 ROOT = Path(__file__).parents[2]
@@ -31,7 +31,7 @@ REFRESH = """
 import asyncio, json, sys
 from backends import LocalBackend
 from skills_core import SkillCatalog
-from skills_core.catalog.cache import CatalogCache
+from skills_core._catalog.cache import CatalogCache
 
 async def main():
     catalog = SkillCatalog(LocalBackend(sys.argv[1]), cache=CatalogCache(sys.argv[2]))

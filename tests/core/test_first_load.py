@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from backends import LocalBackend
+from backends._errors import StorageError
+from backends._limits import Limits
 from backends.capabilities import list_documents
-from backends.errors import StorageError
-from backends.limits import Limits
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.cli.source import open_source
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core.cli._source import open_source
 from tests.core.test_catalog import BROKEN, GOOD, WARNED
 from tests.support.backends import CountingBackend, CountingLister
 

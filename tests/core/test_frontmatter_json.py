@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from skills_core import codes
-from skills_core.errors import SkillParseError
-from skills_core.format.parsing import frontmatter_json
+from skills_core import _codes as codes
+from skills_core._errors import SkillParseError
+from skills_core._format.parsing import frontmatter_json
 
 FORMS = """name: forms
 description: Every form. Use for: tests

@@ -1,7 +1,7 @@
 """Large files are hashed in a worker thread: lock checks, lock writing and content digests.
 
 Hashing is CPU work blockbuster cannot see, so a profile hook on the event loop's thread
-records every :func:`backends.digests.digest_of` run there and the size it hashed.
+records every :func:`backends._digests.digest_of` run there and the size it hashed.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from backends import LocalBackend
-from backends.digests import INLINE_HASH_BYTES, digest_of, digest_off_loop, skill_digest
+from backends._digests import INLINE_HASH_BYTES, digest_of, digest_off_loop, skill_digest
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.trust.lock import lock_of
-from skills_core.trust.policy import TrustPolicy
+from skills_core._trust.lock import lock_of
+from skills_core._trust.policy import TrustPolicy
 
 BIG = b"x" * (4 * INLINE_HASH_BYTES)
 

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from backends import MemoryBackend, SkillNotFoundError
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.catalog.snapshot import CatalogSnapshot, ReloadReport
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core._catalog.snapshot import CatalogSnapshot, ReloadReport
 from tests.backends.harnesses import LocalHarness
 
 SKILLS = 200

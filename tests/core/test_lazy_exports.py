@@ -30,9 +30,9 @@ def printed_by(code: str) -> str:
 
 def test_importing_the_package_loads_no_catalog_or_backend() -> None:
     code = (
-        "import sys, skills_core.codes\n"
-        "heavy = [m for m in sys.modules if m == 'skills_core.catalog.catalog'"
-        " or m.startswith('backends.') and m not in ('backends.lazy', 'backends.errors')]\n"
+        "import sys, skills_core._codes\n"
+        "heavy = [m for m in sys.modules if m == 'skills_core._catalog.catalog'"
+        " or m.startswith('backends.') and m not in ('backends._lazy', 'backends._errors')]\n"
         "print(','.join(heavy))"
     )
     assert printed_by(code) == ""
@@ -41,15 +41,15 @@ def test_importing_the_package_loads_no_catalog_or_backend() -> None:
 def test_both_packages_export_lazily_with_one_helper() -> None:
     import backends
 
-    assert skills_core.__getattr__.__module__ == "backends.lazy"
-    assert backends.__getattr__.__module__ == "backends.lazy"  # type: ignore[attr-defined]
+    assert skills_core.__getattr__.__module__ == "backends._lazy"
+    assert backends.__getattr__.__module__ == "backends._lazy"  # type: ignore[attr-defined]
 
 
 def test_importing_backends_loads_no_backend() -> None:
     code = (
         "import sys, backends\n"
         "print(','.join(m for m in sys.modules if m.startswith(('backends.', 'asyncio'))"
-        " and m not in ('backends.lazy', 'backends.errors')))"
+        " and m not in ('backends._lazy', 'backends._errors')))"
     )
     assert printed_by(code) == ""
 
@@ -62,9 +62,10 @@ def test_every_public_name_resolves_to_its_defining_object() -> None:
 
 
 def test_from_import_of_names_and_submodules_still_works() -> None:
-    from skills_core import SkillCatalog, codes
+    from skills_core import SkillCatalog
+    from skills_core import _codes as codes
 
-    assert SkillCatalog.__module__ == "skills_core.catalog.catalog"
+    assert SkillCatalog.__module__ == "skills_core._catalog.catalog"
     assert codes.TOO_LONG == "TOO_LONG"
 
 

@@ -12,12 +12,13 @@ import pytest
 
 from backends import LocalBackend, MemoryBackend
 from backends.testing import skill_md
-from skills_core import LockFileError, SkillCatalog, SkillLock, codes, lock_of
-from skills_core.bundle.writer import write_bundle
-from skills_core.context.search import search_index
-from skills_core.errors import InvalidSkillsError
-from skills_core.trust.lock import LockedSkill
-from skills_core.trust.policy import TrustPolicy
+from skills_core import LockFileError, SkillCatalog, SkillLock, lock_of
+from skills_core import _codes as codes
+from skills_core._bundle.writer import write_bundle
+from skills_core._errors import InvalidSkillsError
+from skills_core._trust.lock import LockedSkill
+from skills_core._trust.policy import TrustPolicy
+from skills_core.context._search import search_index
 
 
 async def test_a_catalog_keeping_metadata_only_refuses_a_changed_skill() -> None:

@@ -13,11 +13,12 @@ import pytest
 
 from backends import LocalBackend
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes, lock_of
-from skills_core.catalog.cache import CatalogCache
-from skills_core.errors import LockMismatchError
-from skills_core.trust.lock import SkillLock
-from skills_core.trust.policy import TrustPolicy
+from skills_core import SkillCatalog, lock_of
+from skills_core import _codes as codes
+from skills_core._catalog.cache import CatalogCache
+from skills_core._errors import LockMismatchError
+from skills_core._trust.lock import SkillLock
+from skills_core._trust.policy import TrustPolicy
 
 NAMES = ("alpha", "beta", "gamma")
 

@@ -11,7 +11,7 @@ from google.adk.skills import Frontmatter
 from benchmarks.bench_memory import retained
 from benchmarks.corpus import iter_corpus
 from skills_core import parse_skill_md
-from skills_core.format.validation import analyze
+from skills_core._format.validation import analyze
 from tests.support.examples import examples
 
 COUNT = examples(2_000)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from backends.errors import LimitExceededError
-from skills_core import FormatLimits, codes, parse_skill_md
-from skills_core.errors import SkillParseError
+from backends._errors import LimitExceededError
+from skills_core import FormatLimits, parse_skill_md
+from skills_core import _codes as codes
+from skills_core._errors import SkillParseError
 
 LOCATION = "skills/pdf/SKILL.md"
 

@@ -6,7 +6,8 @@ The catalog's own ``warnings`` still cover loaded skills only.
 from __future__ import annotations
 
 from backends import MemoryBackend
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
 
 MISNAMED_AND_EMPTY = "---\nname: other\ndescription: d\n---\n"
 TOO_LONG_AND_EMPTY = "---\nname: wordy\ndescription: " + "x" * 1100 + "\n---\n"

@@ -13,13 +13,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from backends.errors import LimitExceededError
-from skills_core.errors import SkillParseError
-from skills_core.format.fast_path import CleanSkill, load_simple_mapping, read_clean_skill
-from skills_core.format.models import FormatLimits
-from skills_core.format.parsing import parse_frontmatter, split_skill_md
-from skills_core.format.validation import analyze
-from skills_core.format.yaml_loader import CORE_LOADER, CorePythonLoader
+from backends._errors import LimitExceededError
+from skills_core._errors import SkillParseError
+from skills_core._format.fast_path import CleanSkill, load_simple_mapping, read_clean_skill
+from skills_core._format.models import FormatLimits
+from skills_core._format.parsing import parse_frontmatter, split_skill_md
+from skills_core._format.validation import analyze
+from skills_core._format.yaml_loader import CORE_LOADER, CorePythonLoader
 from tests.support.examples import examples
 
 LOADERS = [

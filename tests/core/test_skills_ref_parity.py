@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from skills_ref.validator import validate as skills_ref_validate
 
-from backends.errors import LimitExceededError
+from backends._errors import LimitExceededError
 from skills_core import parse_skill_md, validate_skill
-from skills_core.errors import SkillParseError
+from skills_core._errors import SkillParseError
 
 # Why skillfs's verdict may differ from skills-ref's.
 WRONG_TYPES = "skillfs reads YAML types (PyYAML) and refuses non-strings where strings are due"

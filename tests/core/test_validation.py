@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from skills_core import codes, validate_skill
-from skills_core.format.validation import analyze
+from skills_core import _codes as codes
+from skills_core import validate_skill
+from skills_core._format.validation import analyze
 
 VALID: dict[str, Any] = {"name": "pdf-forms", "description": "Fill PDF forms."}
 

@@ -12,8 +12,9 @@ import pytest
 from backends import CompositeBackend, MemoryBackend
 from backends.capabilities import MCP, Provenance, provenance_of
 from backends.testing import skill_md
-from skills_core import ApprovalStore, TrustPolicy, codes
-from skills_core.catalog.catalog import SkillCatalog
+from skills_core import ApprovalStore, TrustPolicy
+from skills_core import _codes as codes
+from skills_core._catalog.catalog import SkillCatalog
 
 GRANTING = (
     "---\nname: deploy\ndescription: Deploys.\nallowed-tools: Bash Read\nlicense: MIT\n---\nGo.\n"

@@ -15,10 +15,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skills_core import FormatLimits, codes, parse_skill_md
-from skills_core.errors import YamlLimitError
-from skills_core.format import yaml_loader
-from skills_core.format.fast_path import load_simple_mapping
+from skills_core import FormatLimits, parse_skill_md
+from skills_core import _codes as codes
+from skills_core._errors import YamlLimitError
+from skills_core._format import yaml_loader
+from skills_core._format.fast_path import load_simple_mapping
 from tests.support.examples import examples
 
 LOCATION = "skills/pdf/SKILL.md"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from backends.errors import DISTRIBUTION, install_command
+from backends._errors import DISTRIBUTION, install_command
 from tests.docs.pages import ROOT, page_id, user_pages
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())

@@ -4,8 +4,8 @@ Pages drift from the code one renamed module or dropped flag at a time (``skills
 was named long after the codes moved). Each inline code span (single backticks, outside fenced
 blocks) of README.md and docs/ is read for two kinds of names:
 
-- a dotted path rooted at ``backends`` or ``skills_core`` (``skills_core.context.budget`` or
-  ``skills_core.context.budget.catalog_prompt(...)``): its longest importable prefix is
+- a dotted path rooted at ``backends`` or ``skills_core`` (``skills_core.context._budget`` or
+  ``skills_core.context._budget.catalog_prompt(...)``): its longest importable prefix is
   imported and the rest is looked up as attributes;
 - a ``skillfs CMD ... --flag`` command line, or a ``--flag`` in a section headed by a command
   (docs/cli.md's ``## prompt``): CMD is a command and every ``--flag`` appears in
@@ -27,7 +27,7 @@ from types import ModuleType
 import pytest
 
 from skills_core.cli import main
-from skills_core.cli.app import COMMANDS
+from skills_core.cli._app import COMMANDS
 from tests.docs.pages import page_id, user_pages
 
 _FENCED = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
@@ -147,8 +147,8 @@ def test_the_checks_see_what_they_should() -> None:
     """The pages name enough to check, and the resolver tells names apart."""
     assert len(PATHS) > 20
     assert len(FLAGS) > 20
-    assert resolves("skills_core.tools.results.SKILL_NOT_FOUND")
-    assert resolves("skills_core.context.budget.catalog_prompt")
+    assert resolves("skills_core.tools._results.SKILL_NOT_FOUND")
+    assert resolves("skills_core.context._budget.catalog_prompt")
     assert not resolves("skills_core.tools.codes")
     assert not resolves("skills_core.SkillCatalog.no_such_method")
     assert "--budget" in help_text("prompt")
@@ -179,7 +179,7 @@ def test_a_command_section_names_its_flags() -> None:
     ]
 
 
-@pytest.mark.parametrize("package", ["backends.remote", "backends.index"])
+@pytest.mark.parametrize("package", ["backends._remote", "backends._index"])
 def test_a_package_that_lists_its_modules_lists_them_all(package: str) -> None:
     module = importlib.import_module(package)
     assert module.__file__

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from backends.testing import BackendHarness
-from skills_core.adk.toolset import Source
+from skills_core.adk._toolset import Source
 from tests.backends.harnesses import LocalHarness
 from tests.facade.skills import TREE
 from tests.remote.harnesses import S3Harness

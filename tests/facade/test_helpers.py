@@ -9,7 +9,10 @@ import pytest
 from google.adk.agents import LlmAgent
 
 from backends import LocalBackend
-from skills_core import SkillCatalog, SkillLock, codes, lock_of
+from skills_core import SkillCatalog, SkillLock, lock_of
+from skills_core import _codes as codes
+from skills_core._errors import SkillValidationError
+from skills_core._trust.policy import TrustPolicy
 from skills_core.adk.adk_skills import (
     ScriptPolicy,
     SkillsConfig,
@@ -17,8 +20,6 @@ from skills_core.adk.adk_skills import (
     validate_skill_folder,
     with_registry,
 )
-from skills_core.errors import SkillValidationError
-from skills_core.trust.policy import TrustPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, call, declarations, responses, say
 from tests.backends.harnesses import LocalHarness
 from tests.facade.skills import TREE

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from backends import MemoryBackend
-from backends.errors import SkillNotFoundError, StorageError
+from backends._errors import SkillNotFoundError, StorageError
 from backends.testing import skill_md
-from skills_core import codes
+from skills_core import _codes as codes
 from skills_core.adk.adk_skills import SkillsConfig, SkillsRegistry
 from tests.backends.harnesses import LocalHarness
 from tests.facade.skills import PDF_DESCRIPTION, TREE

@@ -13,7 +13,7 @@ import pytest
 from google.adk.agents import LlmAgent
 from google.genai import types
 
-from skills_core import codes
+from skills_core import _codes as codes
 from skills_core.adk.adk_skills import ScriptPolicy, SkillsConfig, SkillsRegistry
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.backends.harnesses import LocalHarness

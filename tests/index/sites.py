@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
-from backends.digests import digest_of
-from backends.index.document import INDEX_PATH, SCHEMA
+from backends._digests import digest_of
+from backends._index.document import INDEX_PATH, SCHEMA
 from tests.remote.servers import RequestLog, StaticServer
 from tests.remote.zips import zip_bytes
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from backends import FsspecBackend
-from backends.index.document import INDEX_PATH
+from backends._index.document import INDEX_PATH
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from tests.index.harnesses import BucketHarness

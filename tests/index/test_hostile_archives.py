@@ -12,9 +12,10 @@ from collections.abc import Callable
 import pytest
 
 from backends import HttpIndexBackend, LimitExceededError, Limits, StorageError, UnsafePathError
-from backends.index.document import INDEX_PATH
+from backends._index.document import INDEX_PATH
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
 from tests.index.sites import ARCHIVERS, FOLDER, Site, entry, index, tar_gz, tar_gz_members
 from tests.remote.settings import FAST_RETRY
 from tests.remote.zips import (

@@ -15,10 +15,11 @@ from backends import (
     StorageError,
     open_backend,
 )
-from backends.index.document import INDEX_PATH, SCHEMA
-from backends.index.reader import archive_format
+from backends._index.document import INDEX_PATH, SCHEMA
+from backends._index.reader import archive_format
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
 from tests.index.sites import FOLDER, Site, entry, index, tar_gz
 from tests.remote.servers import StaticServer
 from tests.remote.settings import FAST_RETRY

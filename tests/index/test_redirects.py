@@ -15,8 +15,8 @@ import aiohttp
 import pytest
 
 from backends import HttpIndexBackend, StorageError
-from backends.index.document import INDEX_PATH
-from backends.index.http import MAX_REDIRECTS
+from backends._index.document import INDEX_PATH
+from backends._index.http import MAX_REDIRECTS
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from tests.index.sites import FOLDER, Site, entry, index

@@ -12,7 +12,7 @@ import hashlib
 from pathlib import Path
 
 from backends import HttpIndexBackend
-from backends.index.document import INDEX_PATH
+from backends._index.document import INDEX_PATH
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from tests.index.harnesses import BucketHarness, PublishedHarness, SiteHarness

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from backends import FsspecBackend
+from backends._index.document import INDEX_PATH
 from backends.capabilities import export_state, import_state
-from backends.index.document import INDEX_PATH
 from backends.testing import skill_md
 from skills_core import SkillCatalog, publish
-from skills_core.catalog.cache import CatalogCache
+from skills_core._catalog.cache import CatalogCache
 from tests.backends.harnesses import LocalHarness
 from tests.index.harnesses import BucketHarness, PublishedHarness, SiteHarness
 from tests.index.sites import FOLDER, Site

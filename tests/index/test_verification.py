@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from backends import HttpIndexBackend, VerificationError
-from backends.digests import digest_of
-from backends.index.document import INDEX_PATH
+from backends._digests import digest_of
+from backends._index.document import INDEX_PATH
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
 from tests.index.harnesses import SiteHarness
 from tests.index.sites import FOLDER, Site, entry, index, tar_gz
 from tests.remote.settings import FAST_RETRY

@@ -10,7 +10,7 @@ from typing import Any, Literal
 import mcp_types as types
 from mcp import ClientSession
 
-from backends.mcp.extension import (
+from backends._mcp.extension import (
     GetSkillParams,
     GetSkillRequest,
     GetSkillResult,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from backends.mcp.backend import McpSkillsBackend
+from backends._mcp.backend import McpSkillsBackend
 from tests.mcp.harness import ServedFolder
 from tests.mcp.recording import RequestLog
 

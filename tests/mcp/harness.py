@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from backends import Backend, LocalBackend
-from backends.mcp.backend import McpSkillsBackend
+from backends._mcp.backend import McpSkillsBackend
 from backends.testing import BackendHarness
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.mcp.server import SkillServer
-from skills_core.mcp.transports import http_server
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.mcp._server import SkillServer
+from skills_core.mcp._transports import http_server
 from tests.backends.harnesses import LocalHarness
 
 

@@ -26,9 +26,9 @@ import sys
 from pathlib import Path
 
 from backends import LocalBackend
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.mcp.server import SkillServer
-from skills_core.mcp.transports import serve_stdio
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.mcp._server import SkillServer
+from skills_core.mcp._transports import serve_stdio
 
 root, mode, log = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
 WIRE = os.dup(1)  # the SDK points fd 1 at stderr while it serves

@@ -15,10 +15,10 @@ import json
 import os
 import sys
 
-from backends.mcp.backend import McpSkillsBackend
-from backends.mcp.extension import SKILL_MD
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.tools.factory import SkillTools
+from backends._mcp.backend import McpSkillsBackend
+from backends._mcp.extension import SKILL_MD
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.tools._factory import SkillTools
 
 LIST_ONLY = "sep-2640-client-no-prefetch"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from google.adk.agents import LlmAgent
 
-from backends.mcp.backend import McpSkillsBackend
+from backends._mcp.backend import McpSkillsBackend
+from skills_core._catalog.catalog import SkillCatalog
 from skills_core.adk import SkillsToolset
-from skills_core.catalog.catalog import SkillCatalog
 from tests.adk.scripted import Conversation, ScriptedLlm, call, calls, final_text, responses, say
 from tests.mcp.conftest import SKILLS, write_tree
 

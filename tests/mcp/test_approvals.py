@@ -10,13 +10,13 @@ import pytest
 from google.adk.tools import FunctionTool
 
 from backends import LocalBackend
-from backends.digests import skill_digest
-from backends.mcp.backend import McpSkillsBackend
-from skills_core import codes
+from backends._digests import skill_digest
+from backends._mcp.backend import McpSkillsBackend
+from skills_core import _codes as codes
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._trust.approvals import ApprovalStore
+from skills_core._trust.policy import TrustPolicy
 from skills_core.adk import ACTIVE_SKILL_KEY, SkillToolGuard
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.trust.approvals import ApprovalStore
-from skills_core.trust.policy import TrustPolicy
 from tests.mcp.harness import ServedFolder
 
 pytestmark = pytest.mark.asyncio

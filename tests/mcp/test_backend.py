@@ -8,18 +8,19 @@ from pathlib import Path
 import pytest
 
 from backends import LocalBackend, open_backend
-from backends.capabilities import MCP, Provenance
-from backends.digests import skill_digest
-from backends.errors import (
+from backends._digests import skill_digest
+from backends._errors import (
     LimitExceededError,
     SkillNotFoundError,
     StorageError,
     UnsupportedSourceError,
 )
-from backends.mcp.backend import McpSkillsBackend, VerificationError
-from skills_core import ApprovalStore, TrustPolicy, codes
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.errors import EntryMismatchError
+from backends._mcp.backend import McpSkillsBackend, VerificationError
+from backends.capabilities import MCP, Provenance
+from skills_core import ApprovalStore, TrustPolicy
+from skills_core import _codes as codes
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._errors import EntryMismatchError
 from tests.mcp.harness import ServedFolder
 from tests.mcp.recording import Corrupter, RequestLog
 

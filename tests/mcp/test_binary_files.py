@@ -18,10 +18,10 @@ import pytest
 from mcp import Client
 
 from backends import LocalBackend
-from skills_core import codes
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.mcp.server import SkillServer
-from skills_core.tools.factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
+from skills_core import _codes as codes
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.mcp._server import SkillServer
+from skills_core.tools._factory import DEFAULT_MAX_LOAD_CHARS, DEFAULT_MAX_RESOURCE_BYTES
 from tests.collections.shapes import PNG_HEADER, TTF_HEADER
 from tests.mcp.conftest import SKILLS, write_tree
 from tests.tools.long_skills import long_body

@@ -19,22 +19,22 @@ from google.adk.runners import Runner
 from google.adk.tools import FunctionTool
 
 from backends import CompositeBackend, LocalBackend
-from backends.mcp.backend import McpSkillsBackend
-from backends.scopes import project_backend
-from skills_core import codes
+from backends._mcp.backend import McpSkillsBackend
+from backends._scopes import project_backend
+from skills_core import _codes as codes
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._trust.approvals import ApprovalStore
+from skills_core._trust.policy import TrustPolicy
 from skills_core.adk import AutoSkillsPlugin, SkillContextProvider, SkillsToolset
 from skills_core.adk.testing import Step
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.selection import SelectionPolicy
-from skills_core.context.turns import (
+from skills_core.context._selection import SelectionPolicy
+from skills_core.context._turns import (
     ContextCoordinator,
     CoordinatorConfig,
     ToolMap,
     ValidationMode,
 )
 from skills_core.tools import ScriptPolicy, SkillTools
-from skills_core.trust.approvals import ApprovalStore
-from skills_core.trust.policy import TrustPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say, system_text
 from tests.adk.test_script_approvals import project_skills
 from tests.mcp.conftest import write_tree

@@ -15,7 +15,7 @@ from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
-from backends.mcp.extension import ListSkillsParams, ListSkillsRequest, ListSkillsResult
+from backends._mcp.extension import ListSkillsParams, ListSkillsRequest, ListSkillsResult
 from tests.mcp.client import get_skill
 from tests.mcp.test_serve_process import stdio_params
 from tests.tools.test_echo_bound import BIG, BOUND, CALLS

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from backends import LocalBackend
-from backends.mcp.extension import ListSkillsParams, ListSkillsRequest, ListSkillsResult
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.mcp.manifest import LEFT_OUT_META
-from skills_core.mcp.server import SkillServer
+from backends._mcp.extension import ListSkillsParams, ListSkillsRequest, ListSkillsResult
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.mcp._manifest import LEFT_OUT_META
+from skills_core.mcp._server import SkillServer
 from tests.mcp.client import get_skill, list_skills
 from tests.mcp.conftest import write_tree
 from tests.mcp.harness import ServedFolder

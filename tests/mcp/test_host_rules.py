@@ -13,13 +13,14 @@ import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from backends.mcp.backend import McpSkillsBackend
-from skills_core import build_bundle, codes
-from skills_core.catalog.cache import CatalogCache
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.context.search import rank_skills, run_selection
-from skills_core.context.turns import select_skill_prompt_block
-from skills_core.errors import EntryMismatchError
+from backends._mcp.backend import McpSkillsBackend
+from skills_core import _codes as codes
+from skills_core import build_bundle
+from skills_core._catalog.cache import CatalogCache
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._errors import EntryMismatchError
+from skills_core.context._search import rank_skills, run_selection
+from skills_core.context._turns import select_skill_prompt_block
 from skills_core.tools import SkillTools
 from tests.mcp.conftest import SKILLS
 from tests.mcp.harness import ServedFolder

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from backends.errors import LimitExceededError, StorageError
-from backends.limits import MIB
-from backends.mcp.backend import McpSkillsBackend
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.codes import RESOURCE_TOO_LARGE
+from backends._errors import LimitExceededError, StorageError
+from backends._limits import MIB
+from backends._mcp.backend import McpSkillsBackend
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._codes import RESOURCE_TOO_LARGE
 from skills_core.tools import SkillTools
 from tests.mcp.harness import ServedFolder
 from tests.mcp.hostile import HostileServer

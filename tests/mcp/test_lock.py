@@ -9,8 +9,8 @@ import pytest_asyncio
 
 from backends import Backend
 from backends.testing import skill_md
-from skills_core import codes
-from skills_core.trust.lock import SkillLock
+from skills_core import _codes as codes
+from skills_core._trust.lock import SkillLock
 from tests.mcp.harness import ServedFolder
 from tests.support.locking import LockConformance, codes_by_name, locked_catalog
 

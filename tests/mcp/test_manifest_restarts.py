@@ -12,11 +12,11 @@ from mcp import Client
 from mcp.client import advertise
 
 from backends import LocalBackend
-from backends.digests import digest_of
-from backends.mcp.extension import SKILLS_EXTENSION
-from skills_core.catalog.cache import CatalogCache
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.mcp.server import SkillServer
+from backends._digests import digest_of
+from backends._mcp.extension import SKILLS_EXTENSION
+from skills_core._catalog.cache import CatalogCache
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.mcp._server import SkillServer
 from tests.mcp.client import list_skills
 from tests.mcp.conftest import SKILLS, write_tree
 from tests.mcp.test_entries_as_written import AS_WRITTEN, EXPECTED

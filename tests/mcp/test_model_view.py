@@ -15,9 +15,9 @@ from mcp import Client
 from mcp.server.subscriptions import ResourcesListChanged, ToolsListChanged
 
 from backends import LocalBackend
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.mcp.server import SkillServer
-from skills_core.tool_table import MAX_ENUM_SKILLS
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._tool_table import MAX_ENUM_SKILLS
+from skills_core.mcp._server import SkillServer
 from tests.mcp.client import get_skill, list_skills
 from tests.mcp.conftest import write_tree
 from tests.mcp.test_server import connect, events

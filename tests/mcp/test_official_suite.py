@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from skills_core.cli.source import EXAMPLES
+from skills_core.cli._source import EXAMPLES
 from tests.mcp.conftest import ROOT
 from tests.mcp.suite_fixtures import SKILLS, write_fixtures
 

@@ -15,10 +15,10 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from backends import LocalBackend
-from backends.errors import installed_version
-from backends.mcp.extension import SKILLS_EXTENSION
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.mcp.server import SkillServer
+from backends._errors import installed_version
+from backends._mcp.extension import SKILLS_EXTENSION
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.mcp._server import SkillServer
 from tests.mcp.client import read_directory
 from tests.mcp.conftest import write_tree
 from tests.mcp.test_server import connect

@@ -16,13 +16,13 @@ import pytest
 from mcp import StdioServerParameters
 
 from backends import open_backend
-from backends.digests import digest_of
-from backends.mcp.backend import McpSkillsBackend
-from skills_core import codes
-from skills_core.catalog.catalog import SkillCatalog
+from backends._digests import digest_of
+from backends._mcp.backend import McpSkillsBackend
+from skills_core import _codes as codes
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._trust.approvals import ApprovalStore
+from skills_core._trust.policy import TrustPolicy
 from skills_core.tools import ProcessRunner, ScriptPolicy, SkillTools
-from skills_core.trust.approvals import ApprovalStore
-from skills_core.trust.policy import TrustPolicy
 from tests.mcp.conftest import ROOT, write_tree
 from tests.mcp.harness import ServedFolder
 from tests.mcp.recording import RequestLog

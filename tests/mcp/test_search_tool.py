@@ -13,9 +13,9 @@ from mcp_types import INVALID_PARAMS
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.context.budget import ListingPolicy
-from skills_core.mcp.server import SkillServer
-from skills_core.tools.factory import SkillTools
+from skills_core.context._budget import ListingPolicy
+from skills_core.mcp._server import SkillServer
+from skills_core.tools._factory import SkillTools
 
 SKILLS = {
     "pdf": {"SKILL.md": skill_md("pdf", "Fill PDF forms and merge PDF files.")},

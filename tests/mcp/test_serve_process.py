@@ -22,9 +22,9 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.client.subscriptions import ResourcesListChanged, listen
 
-from backends.mcp.extension import SKILLS_EXTENSION
-from skills_core import codes
-from skills_core.mcp.manifest import WARNINGS_META
+from backends._mcp.extension import SKILLS_EXTENSION
+from skills_core import _codes as codes
+from skills_core.mcp._manifest import WARNINGS_META
 from tests.mcp.client import get_skill, list_skills, read_verified
 from tests.mcp.conftest import PNG, ROOT, SKILLS, write_tree
 

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from backends.mcp.backend import McpSkillsBackend
+from backends._mcp.backend import McpSkillsBackend
 from tests.mcp.harness import ServedFolder
 
 pytestmark = pytest.mark.asyncio

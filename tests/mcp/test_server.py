@@ -15,17 +15,17 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.subscriptions import ServerEvent
 
 from backends import LocalBackend
-from backends.mcp.extension import (
+from backends._mcp.extension import (
     SKILLS_EXTENSION,
     ListSkillsParams,
     ListSkillsRequest,
     ListSkillsResult,
 )
-from backends.untrusted import UntrustedFolder
-from skills_core import codes
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.mcp.manifest import LEFT_OUT_META, WARNINGS_META
-from skills_core.mcp.server import SkillServer
+from backends._untrusted import UntrustedFolder
+from skills_core import _codes as codes
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core.mcp._manifest import LEFT_OUT_META, WARNINGS_META
+from skills_core.mcp._server import SkillServer
 from tests.mcp.client import get_skill, list_skills, read_verified
 from tests.mcp.conftest import write_tree
 

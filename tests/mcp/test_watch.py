@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 
-from backends.mcp.backend import McpSkillsBackend
-from skills_core import codes
-from skills_core.catalog.catalog import SkillCatalog
-from skills_core.catalog.snapshot import ReloadReport
+from backends._mcp.backend import McpSkillsBackend
+from skills_core import _codes as codes
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._catalog.snapshot import ReloadReport
 from tests.mcp.harness import ServedFolder
 
 pytestmark = pytest.mark.asyncio

@@ -16,10 +16,10 @@ import pytest
 from backends import LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
+from skills_core._codes import INVALID_PATH, RESOURCE_NOT_FOUND
 from skills_core.adk import SkillsToolset
-from skills_core.codes import INVALID_PATH, RESOURCE_NOT_FOUND
-from skills_core.tools.content import MAX_LISTED_FILES
-from skills_core.tools.factory import SkillTools
+from skills_core.tools._content import MAX_LISTED_FILES
+from skills_core.tools._factory import SkillTools
 from tests.adk.scripted import ScriptedLlm, call, one_turn, responses, say
 
 PACKAGES = [f"UiPath.Package{index:02}.Activities" for index in range(25)]

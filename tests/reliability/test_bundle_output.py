@@ -17,7 +17,7 @@ import pytest
 
 from backends import UnsafePathError, UnsupportedSourceError
 from backends.testing import skill_md
-from skills_core.bundle.writer import write_bundle
+from skills_core._bundle.writer import write_bundle
 from skills_core.cli import main
 from tests.remote.servers import S3Server
 from tests.remote.settings import s3_options

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from backends import LocalBackend, MemoryBackend
-from backends.errors import SkillNotFoundError
+from backends._errors import SkillNotFoundError
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.context.derived import skill_body
-from skills_core.tools.factory import SkillTools
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core.context._derived import skill_body
+from skills_core.tools._factory import SkillTools
 
 LIGATURE = "\ufb01le"  # "ﬁle": NFKC turns the ligature into "fi"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from skills_core.cli.source import EXAMPLES
+from skills_core.cli._source import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,11 +41,11 @@ runpy.run_module("skills_core.cli", run_name="__main__", alter_sys=True)
 @pytest.mark.parametrize(
     "moment",
     [
-        "skills_core.cli.app",  # the entry point
+        "skills_core.cli._app",  # the entry point
         "argparse",  # building the parser
-        "skills_core.cli.commands.reading",  # the command's module
-        "skills_core.catalog.catalog",  # the catalog and backends
-        "skills_core.catalog.loading",  # the refresh and the watcher, imported with the catalog
+        "skills_core.cli._commands.reading",  # the command's module
+        "skills_core._catalog.catalog",  # the catalog and backends
+        "skills_core._catalog.loading",  # the refresh and the watcher, imported with the catalog
     ],
 )
 def test_ctrl_c_while_watch_starts_prints_no_traceback(moment: str) -> None:

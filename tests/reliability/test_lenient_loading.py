@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from backends import LocalBackend, MemoryBackend
-from skills_core import SkillCatalog, codes
-from skills_core.tools.factory import SkillTools
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core.tools._factory import SkillTools
 from tests.cli.conftest import RunCli, cli, terminal_width  # noqa: F401 - fixtures
 
 PREFIXED = (

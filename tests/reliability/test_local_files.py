@@ -21,11 +21,12 @@ from pathlib import Path
 import pytest
 
 from backends import LocalBackend
-from backends.errors import ResourceNotFoundError, StorageError
+from backends._errors import ResourceNotFoundError, StorageError
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.codes import READ_FAILED, RESOURCE_NOT_FOUND
-from skills_core.tools.factory import SkillTools
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core._codes import READ_FAILED, RESOURCE_NOT_FOUND
+from skills_core.tools._factory import SkillTools
 
 pytestmark = pytest.mark.timeout(60)  # a regression hangs: fail it well before the suite's limit
 

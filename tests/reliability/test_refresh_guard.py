@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from backends import MemoryBackend, SkillDocument
 from backends.capabilities import FetchResult
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
 from tests.support.backends import CountingBackend
 from tests.support.examples import examples
 

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from backends import Backend, FsspecBackend, StorageError, open_backend
-from backends.remote.failures import IncompleteReadError
+from backends._remote.failures import IncompleteReadError
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
 from tests.remote.conftest import gcs_bucket, gcs_fs, gcs_server, github, repo  # noqa: F401
 from tests.remote.servers import FakeGithub, GcsServer, S3Server
 from tests.remote.settings import FAST_RETRY, gcs_options, s3_client, s3_options

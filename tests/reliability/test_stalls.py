@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from backends import FsspecBackend, StorageError, open_backend
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
 from tests.remote.conftest import github, repo  # noqa: F401
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import FakeGithub, S3Server

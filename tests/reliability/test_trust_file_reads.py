@@ -1,7 +1,7 @@
 """The user's trust files are read bounded and never wait: lock, approvals.json, key files.
 
 A FIFO, a device (``/dev/zero``) or a directory is refused unread, and a file over its ceiling
-(``backends.limits``) is refused from its size, each with one line naming the file and why.
+(``backends._limits``) is refused from its size, each with one line naming the file and why.
 The commands run in a process of their own, under a memory ceiling and a timeout (60 s,
 generous: a refusal takes well under one), so a regression (a read that blocks on a FIFO or
 never ends on ``/dev/zero``) fails instead of hanging or filling the machine's memory.
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from backends.limits import MAX_APPROVALS_FILE_BYTES, MAX_KEY_FILE_BYTES, MAX_LOCK_FILE_BYTES
-from skills_core.cli.source import EXAMPLES
-from skills_core.trust.approvals import FILE_NAME, ApprovalStore
+from backends._limits import MAX_APPROVALS_FILE_BYTES, MAX_KEY_FILE_BYTES, MAX_LOCK_FILE_BYTES
+from skills_core._trust.approvals import FILE_NAME, ApprovalStore
+from skills_core.cli._source import EXAMPLES
 from tests.cli.test_subprocess import skillfs as run_skillfs
 
 MEMORY_CEILING = 1 << 30

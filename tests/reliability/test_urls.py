@@ -21,7 +21,7 @@ from backends import (
     UnsupportedSourceError,
     open_backend,
 )
-from backends.remote.output_folder import write_bytes
+from backends._remote.output_folder import write_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from backends import BundleBackend, FsspecBackend, LimitExceededError, StorageError
-from backends.paths import is_hidden
+from backends._paths import is_hidden
 from backends.testing import CANONICAL_TREE, skill_md
 from skills_core import SkillCatalog
-from skills_core.bundle.writer import MANIFEST_NAME, InvalidSkillsError, build_bundle, write_bundle
+from skills_core._bundle.writer import MANIFEST_NAME, InvalidSkillsError, build_bundle, write_bundle
 from tests.backends.harnesses import LocalHarness
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server

@@ -1,7 +1,7 @@
 """A new process with a warm catalog cache restarts a zip bundle in one HEAD.
 
 The cache keeps the bundle's fingerprint, central directory and manifest beside the entries
-(:mod:`backends.remote.bundles`); a new backend whose HEAD finds the same fingerprint lists
+(:mod:`backends._remote.bundles`); a new backend whose HEAD finds the same fingerprint lists
 the bundle from them and reads members with ranged requests when they are wanted. A bundle
 replaced since, or a saved state that is not one, is read again: never served from the cache.
 """
@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from backends import BundleBackend, LocalBackend, open_backend
-from backends.errors import StorageError
-from backends.remote.bundles import SavedBundle
+from backends._errors import StorageError
+from backends._remote.bundles import SavedBundle
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.bundle.writer import build_bundle
-from skills_core.catalog.cache import CatalogCache
+from skills_core._bundle.writer import build_bundle
+from skills_core._catalog.cache import CatalogCache
 from tests.remote.servers import FolderServer, S3Server
 from tests.remote.settings import FAST_RETRY, s3_options
 from tests.remote.trees import SKILLS, skills_tree

@@ -15,7 +15,7 @@ import pytest
 from backends import FsspecBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.catalog.cache import CatalogCache
+from skills_core._catalog.cache import CatalogCache
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import GcsServer, S3Server
 from tests.remote.settings import gcs_options

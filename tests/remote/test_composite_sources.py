@@ -15,8 +15,9 @@ import pytest
 
 from backends import CompositeBackend, LocalBackend, open_backend
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.catalog.cache import CatalogCache
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core._catalog.cache import CatalogCache
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server
 from tests.remote.settings import FAST_RETRY, s3_options

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from backends import FsspecBackend, RetryPolicy
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import FakeGithub, S3Server
 from tests.remote.settings import FAST_RETRY, s3_options

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from fsspec.config import conf
 
-from backends.errors import StorageError
-from backends.remote.filesystem import NO_GCS_CREDENTIALS, with_credentials
+from backends._errors import StorageError
+from backends._remote.filesystem import NO_GCS_CREDENTIALS, with_credentials
 
 LOCATION = "gs://bucket/skills"
 

@@ -22,7 +22,8 @@ from backends import (
     UnsafePathError,
 )
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
 from tests.remote.harnesses import S3Harness, replace_file
 from tests.remote.servers import FakeGithub, S3Server
 from tests.remote.zips import (

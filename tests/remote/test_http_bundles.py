@@ -23,8 +23,9 @@ from backends import (
     open_backend,
 )
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.bundle.writer import build_bundle
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core._bundle.writer import build_bundle
 from tests.remote.servers import FolderServer
 
 SKILLS = {

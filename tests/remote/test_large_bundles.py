@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 
 from backends import BundleBackend, Limits, MemoryBackend, VerificationError
-from backends.remote.archives import MANIFEST_NAME, TAIL_BYTES
+from backends._remote.archives import MANIFEST_NAME, TAIL_BYTES
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.bundle.writer import build_bundle
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core._bundle.writer import build_bundle
 from tests.remote.harnesses import replace_file
 from tests.remote.servers import Request, S3Server
 from tests.remote.settings import FAST_RETRY, s3_options

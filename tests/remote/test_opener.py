@@ -17,7 +17,7 @@ from backends import (
     UnsupportedSourceError,
     open_backend,
 )
-from backends.remote.urls import protocol_of
+from backends._remote.urls import protocol_of
 from tests.remote.servers import FakeGithub, S3Server
 from tests.remote.settings import s3_options
 

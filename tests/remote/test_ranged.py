@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from backends.remote.bundles import (
+from backends._remote.bundles import (
     FALLBACK_BYTES,
     GAP_BYTES,
     WINDOW_BYTES,

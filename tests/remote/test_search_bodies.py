@@ -13,7 +13,7 @@ from typing import Any
 
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core.catalog.cache import CatalogCache
+from skills_core._catalog.cache import CatalogCache
 from skills_core.context import SelectionPolicy, search_index
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server

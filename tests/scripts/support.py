@@ -16,7 +16,7 @@ import pytest
 from backends import LocalBackend
 from skills_core import SkillCatalog
 from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy, SkillTools
-from skills_core.tools.policy import ScriptRunner
+from skills_core.tools._policy import ScriptRunner
 
 LOCAL_RUNNERS = ["sandbox", "process"]
 ALL_RUNNERS = [*LOCAL_RUNNERS, "adk"]

@@ -14,11 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from backends.digests import digest_of, files_digest
-from backends.scopes import project_backend
-from skills_core import SkillCatalog, TrustPolicy, codes
+from backends._digests import digest_of, files_digest
+from backends._scopes import project_backend
+from skills_core import SkillCatalog, TrustPolicy
+from skills_core import _codes as codes
+from skills_core._trust.approvals import ApprovalStore
 from skills_core.tools import ProcessRunner, ScriptPolicy, SkillTools
-from skills_core.trust.approvals import ApprovalStore
 from tests.scripts.support import MARK, write_skill
 
 _ON_OPEN: dict[str, Callable[[], None]] = {}

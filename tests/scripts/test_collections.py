@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from skills_core import codes
+from skills_core import _codes as codes
 from tests.scripts.collections_skills import COLLECTION
 from tests.scripts.support import ALL_RUNNERS, make_runner, run_script, write_skill
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from skills_core import codes
+from skills_core import _codes as codes
 from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy
-from skills_core.tools.runners.sandbox import (
+from skills_core.tools._runners.sandbox import (
     ACCOUNTS,
     ETC,
     SANDBOX_ID,

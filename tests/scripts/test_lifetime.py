@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from skills_core import codes
+from skills_core import _codes as codes
 from tests.scripts import attacks
 from tests.scripts.processes import appeared, survivors
 from tests.scripts.support import make_runner, run_script, write_skill

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from backends import LocalBackend
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core._trust.lock import lock_of
+from skills_core._trust.policy import TrustPolicy
 from skills_core.tools import ProcessRunner, ScriptPolicy, SkillTools
-from skills_core.trust.lock import lock_of
-from skills_core.trust.policy import TrustPolicy
 from tests.scripts.support import MARK, write_skill
 
 

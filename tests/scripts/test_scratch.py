@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from skills_core import codes
+from skills_core import _codes as codes
 from skills_core.tools import ProcessRunner, SandboxRunner, ScriptPolicy
-from skills_core.tools.runners.sandbox import default_runner, sandbox_works
+from skills_core.tools._runners.sandbox import default_runner, sandbox_works
 from tests.scripts import attacks
 from tests.scripts.processes import appeared, survivors
 from tests.scripts.support import make_runner, run_script, write_skill

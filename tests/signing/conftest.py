@@ -11,8 +11,8 @@ import pytest
 from backends import Backend, MemoryBackend
 from backends.capabilities import require_signatures
 from backends.testing import skill_md
-from skills_core.bundle.publish import build_publication
-from skills_core.trust.signing import IndexVerifier, SequenceMemory, new_key_pair, private_key
+from skills_core._bundle.publish import build_publication
+from skills_core._trust.signing import IndexVerifier, SequenceMemory, new_key_pair, private_key
 from tests.index.conftest import site, web
 
 __all__ = ["site", "web"]

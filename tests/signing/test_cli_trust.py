@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from backends.index.document import INDEX_PATH
-from skills_core.trust.signing import key_id, public_key
+from backends._index.document import INDEX_PATH
+from skills_core._trust.signing import key_id, public_key
 from tests.cli.conftest import RunCli, cli
 from tests.signing.conftest import Keys
 

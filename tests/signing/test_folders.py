@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from backends import BundleBackend, FsspecBackend, SignatureError, UnsupportedSourceError
-from backends.index.document import INDEX_PATH
-from skills_core import SkillCatalog, TrustPolicy, codes
+from backends._index.document import INDEX_PATH
+from skills_core import SkillCatalog, TrustPolicy
+from skills_core import _codes as codes
 from tests.remote.servers import S3Server
 from tests.remote.settings import FAST_RETRY, s3_options
 from tests.signing.conftest import Keys, signed, trusting

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from backends import HttpIndexBackend, SignatureError, VerificationError
-from backends.digests import digest_of
-from backends.index.document import INDEX_PATH
+from backends._digests import digest_of
+from backends._index.document import INDEX_PATH
 from backends.testing import skill_md
-from skills_core import SkillCatalog, TrustPolicy, codes
-from skills_core.catalog.cache import CatalogCache
-from skills_core.trust.signing import key_id, public_key
+from skills_core import SkillCatalog, TrustPolicy
+from skills_core import _codes as codes
+from skills_core._catalog.cache import CatalogCache
+from skills_core._trust.signing import key_id, public_key
 from tests.index.sites import Site
 from tests.remote.settings import FAST_RETRY
 from tests.remote.zips import zip_bytes

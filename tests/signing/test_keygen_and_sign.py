@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.serialization import load_pem_public_key
 
-from backends.index.document import INDEX_PATH, SEQUENCE, parse_index
+from backends._index.document import INDEX_PATH, SEQUENCE, parse_index
 from tests.cli.conftest import RunCli, cli
 from tests.signing.conftest import Keys
 

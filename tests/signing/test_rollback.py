@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from backends import FsspecBackend, HttpIndexBackend, SignatureError
-from backends.index.document import INDEX_PATH, SEQUENCE, render_index
+from backends._index.document import INDEX_PATH, SEQUENCE, render_index
 from backends.testing import skill_md
-from skills_core import SkillCatalog, TrustPolicy, codes
-from skills_core.catalog.cache import CatalogCache
-from skills_core.trust.signing import private_key, signature_file
+from skills_core import SkillCatalog, TrustPolicy
+from skills_core import _codes as codes
+from skills_core._catalog.cache import CatalogCache
+from skills_core._trust.signing import private_key, signature_file
 from tests.cli.conftest import RunCli, cli
 from tests.index.sites import Site
 from tests.remote.servers import S3Server

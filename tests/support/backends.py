@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import Sequence
 
 from backends import Backend, FileEntry, SkillDocument, SkillRef
+from backends._errors import StorageError
 from backends.capabilities import DocumentLister, FetchResult, ListedDocument, fetch_many
-from backends.errors import StorageError
 
 
 class CountingBackend:

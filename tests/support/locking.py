@@ -13,10 +13,11 @@ import pytest_asyncio
 
 from backends import Backend
 from backends.testing import CANONICAL_TREE, BackendHarness, skill_md
-from skills_core import SkillCatalog, codes
-from skills_core.errors import LockMismatchError
-from skills_core.trust.lock import SkillLock, lock_of
-from skills_core.trust.policy import TrustPolicy
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
+from skills_core._errors import LockMismatchError
+from skills_core._trust.lock import SkillLock, lock_of
+from skills_core._trust.policy import TrustPolicy
 
 
 async def locked_catalog(backend: Backend, lock: SkillLock) -> SkillCatalog:

@@ -14,7 +14,7 @@ from backends import LocalBackend, MemoryBackend, open_backend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core.tools import ScriptPolicy
-from skills_core.tools.factory import SkillTools
+from skills_core.tools._factory import SkillTools
 from tests.collections.shapes import k_dense
 from tests.remote.harnesses import S3Harness
 from tests.remote.servers import S3Server
@@ -146,7 +146,7 @@ def test_without_opentelemetry_nothing_is_imported_and_everything_works(tmp_path
         "from backends import MemoryBackend\n"
         "from backends.testing import skill_md\n"
         "from skills_core import SkillCatalog\n"
-        "from skills_core.tools.factory import SkillTools\n"
+        "from skills_core.tools._factory import SkillTools\n"
         "async def main():\n"
         "    tools = SkillTools(SkillCatalog(MemoryBackend({'a': {'SKILL.md': skill_md('a')}})))\n"
         "    report = await tools.catalog.refresh()\n"

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from backends import FileEntry, MemoryBackend, SkillRef
-from backends.limits import DEFAULT_LIMITS
+from backends._limits import DEFAULT_LIMITS
 from backends.testing import LOGO, skill_md
 
 GUIDE = "# Forms\n\nFill every field.\n"

@@ -14,10 +14,10 @@ from google.adk.agents import LlmAgent
 from google.adk.tools import FunctionTool
 
 from backends import MemoryBackend
-from backends.errors import MAX_ECHOED_CHARS, echoed
+from backends._errors import MAX_ECHOED_CHARS, echoed
 from skills_core import SkillCatalog
 from skills_core.adk import Listing, SkillsToolset, SkillToolGuard
-from skills_core.tools.policy import ScriptPolicy
+from skills_core.tools._policy import ScriptPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 from tests.adk.test_tool_guard import GIT_HELPER
 from tests.tools.skillset import PDF_SKILL

@@ -12,7 +12,8 @@ import pytest
 
 from backends import FileEntry, MemoryBackend
 from backends.testing import LOGO, skill_md
-from skills_core import Skill, SkillCatalog, codes
+from skills_core import Skill, SkillCatalog
+from skills_core import _codes as codes
 from skills_core.tools import LoadPolicy, SkillTools
 from tests.tools.skillset import GUIDE, PDF_SKILL
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skills_core.tools.content import FILE_KINDS, OTHER_BINARY, Delivery, resource_result
+from skills_core.tools._content import FILE_KINDS, OTHER_BINARY, Delivery, resource_result
 from tests.collections.shapes import PDF_HEADER, PNG_HEADER, TTF_HEADER, anthropics, binary
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "adk.md"

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from backends.scopes import project_backend
+from backends._scopes import project_backend
 from backends.testing import skill_md
-from skills_core import SkillCatalog, TrustPolicy, codes
+from skills_core import SkillCatalog, TrustPolicy
+from skills_core import _codes as codes
+from skills_core._trust.approvals import ApprovalStore
 from skills_core.tools import ScriptPolicy, SkillTools
-from skills_core.trust.approvals import ApprovalStore
 
 HELLO = "print('hello')\n"
 

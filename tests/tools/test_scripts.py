@@ -14,9 +14,10 @@ import pytest
 
 from backends import Backend, LocalBackend
 from backends.testing import skill_md
-from skills_core import SkillCatalog, codes
+from skills_core import SkillCatalog
+from skills_core import _codes as codes
 from skills_core.tools import DEFAULT_INTERPRETERS, ScriptPolicy, SkillTools
-from skills_core.tools.policy import shebang
+from skills_core.tools._policy import shebang
 from tests.tools.skillset import PDF_SKILL, CountingMemoryBackend
 
 

@@ -2,7 +2,7 @@
 
 The ADK toolset and the MCP server are asked for their tools as a model or client sees them
 (ADK's function declarations, MCP's ``tools/list``) and compared with
-:data:`skills_core.tool_table.TOOLS`; the budget notes name the table's tools.
+:data:`skills_core._tool_table.TOOLS`; the budget notes name the table's tools.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from mcp import Client
 from backends import MemoryBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog, SkillMetadata
+from skills_core._tool_table import LOAD_SKILL, REQUEST, SEARCH_SKILLS, TOOLS, with_skill_names
 from skills_core.adk import Listing, SkillsToolset, ToolNames
-from skills_core.context.budget import ListingPolicy
-from skills_core.mcp.server import SkillServer
-from skills_core.tool_table import LOAD_SKILL, REQUEST, SEARCH_SKILLS, TOOLS, with_skill_names
+from skills_core.context._budget import ListingPolicy
+from skills_core.mcp._server import SkillServer
 from skills_core.tools import ScriptPolicy
 from tests.adk.scripted import ScriptedLlm, declarations, one_turn, say
 
@@ -123,4 +123,4 @@ def test_no_module_but_the_table_spells_a_tool_name() -> None:
             }
             if names:
                 spelled[str(path.relative_to(ROOT))] = names
-    assert list(spelled) == ["skills_core/tool_table.py"]
+    assert list(spelled) == ["skills_core/_tool_table.py"]

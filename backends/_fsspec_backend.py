@@ -1,0 +1,471 @@
+"""The backends on fsspec storage: a folder of skills (or the index published in it), a bundle.
+
+``open_backend`` tells a bundle from a folder by the URL; a folder's first listing tells
+whether it holds a published index, once: a later listing that finds the kind changed fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from backends._base import AsyncResource, FileEntry, SkillDocument, SkillRef
+from backends._errors import (
+    ResourceNotFoundError,
+    SignatureError,
+    SkillNotFoundError,
+    StorageError,
+    UnsupportedSourceError,
+)
+from backends._index.document import INDEX_PATH
+from backends._index.reader import IndexBackend, StoreTransport
+from backends._limits import DEFAULT_LIMITS, Limits, check_size
+from backends._paths import check_resource_path, check_skill_name, is_skill_name
+from backends._remote.bundles import BundleSource
+from backends._remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
+from backends._remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends._remote.layout import (
+    Layout,
+    SkillFolder,
+    StoredFile,
+    build_layout,
+    listing_candidates,
+)
+from backends._remote.urls import join_location, parse_source
+from backends.capabilities import FetchResult, IndexVerifier, fetch_many
+
+
+class SkillView(Protocol):
+    """The skills of one listing, and how to read their files as of that listing."""
+
+    @property
+    def layout(self) -> Layout:
+        """The skill folders found."""
+
+    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
+        """Read several SKILL.md files; a missing one is a :class:`SkillNotFoundError`."""
+
+    async def read(self, stored: StoredFile) -> bytes:
+        """Read one resource file."""
+
+
+class StoreBackend(AsyncResource):
+    """Skill folders on storage fsspec opens, served from the latest listing (:meth:`_list`).
+
+    ``files()`` and ``read()`` use the last listing, listed again only for a name not in it. The
+    storage opens on first use, again after :meth:`aclose`.
+
+    Args:
+        url: The folder or bundle.
+        limits: Bundle limits (archive size, members, declared sizes and ratios).
+        retry: How transient failures are retried; by default 4 attempts with backoff (none of
+            skillfs's own for GCS, whose client always retries).
+        timeout: Seconds one storage operation may take, retries included, plus a second per
+            MiB it transfers (:class:`~backends._remote.failures.Deadline`). ``None``: only the
+            store's own timeouts.
+        max_concurrency: Most requests in flight at once (SKILL.md downloads, ranged reads).
+        **storage_options: For the fsspec filesystem: credentials, ``endpoint_url``, …
+
+    Raises:
+        UnsupportedSourceError: fsspec knows no filesystem for the URL, or it names the other
+            kind (a bundle for a folder's backend, or the reverse).
+        MissingDependencyError: The filesystem's package is not installed.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        limits: Limits = DEFAULT_LIMITS,
+        retry: RetryPolicy | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        max_concurrency: int = 16,
+        **storage_options: Any,
+    ) -> None:
+        if max_concurrency < 1:
+            raise ValueError("max_concurrency must be at least 1")
+        self._deadline = Deadline(timeout)
+        self._spec = parse_source(url)
+        self._redact = Redactor.for_source(url, storage_options)
+        self._location = self._redact.url(url)
+        if self._spec.bundle is not self._BUNDLES:
+            raise UnsupportedSourceError(self._WRONG_KIND, location=self._location)
+        check_available(self._spec, location=self._location)
+        self._target, self._options = prepare(self._spec.target, storage_options, timeout=timeout)
+        self._retry = retry or default_retry(self._spec.protocol)
+        self._limits = limits
+        self._max_concurrency = max_concurrency
+        self._fs: RemoteFS | None = None
+        self._view: SkillView | None = None
+        self._imported: bytes | None = None  # another process's state, for the first listing
+        self._opening = asyncio.Lock()
+
+    _BUNDLES: bool
+    """Whether the backend serves zip bundles (else folders)."""
+    _WRONG_KIND: str
+    """Why a URL of the other kind is refused."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._location!r})"
+
+    @property
+    def location(self) -> str:
+        """The URL, with any password in it hidden."""
+        return self._location
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds one storage operation may take, retries included (``None``: no deadline)."""
+        return self._deadline.timeout
+
+    async def list(self) -> Sequence[SkillRef]:
+        """List the storage once and return every skill, refused ones with their reason."""
+        return (await self._refresh()).layout.refs()
+
+    async def get(self, name: str) -> SkillDocument:
+        """Fetch one SKILL.md (listing first when the name is not known yet)."""
+        (result,) = await self.get_many([name])
+        if isinstance(result, StorageError):
+            raise result
+        return result
+
+    async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
+        """Fetch several SKILL.md files concurrently, in order; failures are returned."""
+        view = await self._view_knowing(names)
+        results: dict[int, FetchResult] = {}
+        wanted: list[tuple[int, SkillFolder]] = []
+        for index, name in enumerate(names):
+            try:
+                wanted.append((index, self._folder(view, name)))
+            except StorageError as exc:
+                results[index] = exc
+        fetched = await view.fetch([folder.skill_md for _, folder in wanted])
+        for (index, folder), data in zip(wanted, fetched, strict=True):
+            skill_md = folder.skill_md
+            results[index] = (
+                data
+                if isinstance(data, StorageError)
+                else SkillDocument(folder.name, data, skill_md.fingerprint, skill_md.location)
+            )
+        return [results[index] for index in range(len(names))]
+
+    async def files(self, name: str) -> Sequence[FileEntry]:
+        """A skill's visible files as of the last listing (no request once listed)."""
+        check_skill_name(name)
+        return self._folder(await self._view_knowing([name]), name).entries()
+
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
+    ) -> bytes:
+        """Read one file of a skill as of the last listing, refusing oversize ones unread."""
+        check_skill_name(name)
+        relative = check_resource_path(path, location=join_location(self._location, name))
+        view = await self._view_knowing([name])
+        folder = self._folder(view, name)
+        stored = folder.files.get(relative)
+        if stored is None:
+            skill_folder = folder.skill_md.location.rsplit("/", 1)[0]
+            raise ResourceNotFoundError("no such file", location=f"{skill_folder}/{relative}")
+        check_size(stored.size, max_bytes, location=stored.location)
+        data = await view.read(stored)
+        check_size(len(data), max_bytes, location=stored.location)
+        return data
+
+    async def skill_folders_elsewhere(self) -> Sequence[str]:
+        """Folders of the last listing (relative to the root) holding a SKILL.md that is no skill.
+
+        Hidden ones (``.curated/pdf``), deeper ones (``skills/pdf``), the root itself (``""``).
+        """
+        view = self._view or await self._refresh()
+        return view.layout.elsewhere
+
+    def import_state(self, state: bytes) -> None:
+        """Keep another process's state for the first listing."""
+        if self._fs is None:
+            self._imported = state
+
+    async def aclose(self) -> None:
+        """Close the storage's connections; a later call opens them again."""
+        async with self._opening:
+            fs, self._fs, self._view = self._fs, None, None
+            self._closed()
+        if fs is not None:
+            await fs.aclose()
+
+    def _closed(self) -> None:
+        """Drop what was read through the closed storage."""
+
+    @abstractmethod
+    async def _list(self, fs: RemoteFS) -> SkillView:
+        """List the storage once (the refresh's one listing)."""
+
+    async def _storage(self) -> RemoteFS:
+        """The storage, opened at the URL's target on first use."""
+        async with self._opening:
+            if self._fs is None:
+                self._fs = await RemoteFS.open(
+                    self._target,
+                    self._options,
+                    location=self._target_location,
+                    redact=self._redact,
+                    retry=self._retry,
+                    deadline=self._deadline,
+                )
+            return self._fs
+
+    @property
+    def _target_location(self) -> str:
+        """The target's URL (any password hidden), for messages."""
+        return self._redact.url(self._spec.target)
+
+    async def _refresh(self) -> SkillView:
+        self._view = await self._list(await self._storage())
+        return self._view
+
+    async def _view_knowing(self, names: Sequence[str]) -> SkillView:
+        """The current view, listed again when a plain name is not in it (it may be new)."""
+        view = self._view
+        if view is None or any(
+            is_skill_name(name) and name not in view.layout.skills for name in names
+        ):
+            view = await self._refresh()
+        return view
+
+    def _folder(self, view: SkillView, name: str) -> SkillFolder:
+        check_skill_name(name)
+        folder = view.layout.skills.get(name)
+        if folder is None:
+            raise SkillNotFoundError(f"no skill named {name!r}", location=self._location)
+        refusal = folder.refusal
+        if refusal is not None:
+            raise type(refusal)(refusal.message, location=refusal.location)
+        return folder
+
+
+class FsspecBackend(StoreBackend):
+    """A folder of skill folders on any storage fsspec can open, or the index published in it.
+
+    ``s3://bucket/skills``, ``gs://…``, ``github://org:repo@ref/skills``, ``memory://…``,
+    ``file://…``: a refresh is one recursive listing (S3: one LIST per 1,000 keys; GitHub: one
+    trees request), then one GET per changed SKILL.md, resources on demand.
+
+    A folder holding ``.well-known/agent-skills/index.json`` (``skillfs publish``), or a URL naming
+    an ``index.json``, is read through the index (:class:`~backends._index.reader.IndexBackend`):
+    one HEAD per refresh. The first listing decides, once (a state exported by an earlier process
+    skips it); a refresh that finds the index gone, or one published into a plain folder, fails.
+    Told to require signatures (:meth:`require_signatures`, as a catalog trusting ``keys`` does),
+    only an index its verifier accepts is served; a folder without one is refused.
+
+    Args:
+        url: The folder, or an ``index.json`` in it.
+        **options: The arguments of :class:`StoreBackend`.
+    """
+
+    _BUNDLES = False
+    _WRONG_KIND = "a zip bundle: BundleBackend (which open_backend gives) reads it"
+
+    def __init__(self, url: str, **options: Any) -> None:
+        super().__init__(url, **options)
+        self._verifier: IndexVerifier | None = None
+        self._index: IndexBackend | None = None
+        self._kind: str | None = None  # "folder", "index", or "saved" (unconfirmed) once decided
+        self._pending: _FolderView | None = None  # the listing that decided, for the next refresh
+        self._deciding = asyncio.Lock()
+
+    def require_signatures(self, verifier: IndexVerifier) -> None:
+        """Serve only a published index ``verifier`` accepts, from the next listing on."""
+        self._verifier = verifier
+        if self._index is not None:
+            self._index.require_signatures(verifier)
+
+    async def list(self) -> Sequence[SkillRef]:
+        """List the folder (or its index) once: every skill, refused ones with their reason."""
+        index = await self._published()
+        if index is None:
+            return await super().list()
+        try:
+            refs = await index.list()
+        except ResourceNotFoundError as exc:
+            if self._kind == "index":
+                raise self._kind_changed("its published index is gone") from exc
+            if self._kind != "saved":
+                raise
+            await self.aclose()  # the index another process saw is gone: look at the folder
+            return await self.list()
+        self._kind = "index"
+        return refs
+
+    async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
+        """Fetch several SKILL.md files concurrently, in order; failures are returned."""
+        index = await self._published()
+        return await (super().get_many(names) if index is None else fetch_many(index, names))
+
+    async def files(self, name: str) -> Sequence[FileEntry]:
+        """A skill's visible files (a folder's from its last listing, no request)."""
+        index = await self._published()
+        return await (super().files(name) if index is None else index.files(name))
+
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
+    ) -> bytes:
+        """Read one file of a skill, refusing oversize ones unread."""
+        index = await self._published()
+        if index is None:
+            return await super().read(name, path, max_bytes=max_bytes)
+        return await index.read(name, path, max_bytes=max_bytes)
+
+    def export_state(self) -> bytes | None:
+        """The published index's state (validator and bytes); ``None`` for a plain folder."""
+        return None if self._index is None else self._index.export_state()
+
+    async def skill_folders_elsewhere(self) -> Sequence[str]:
+        """As :meth:`StoreBackend.skill_folders_elsewhere`; a published index has none."""
+        if await self._published() is not None:
+            return ()
+        return await super().skill_folders_elsewhere()
+
+    def _closed(self) -> None:
+        self._index, self._kind, self._pending = None, None, None
+
+    async def _published(self) -> IndexBackend | None:
+        """The index to read through, or ``None`` for a folder; decided on first use."""
+        async with self._deciding:
+            if self._kind is None and self._index is None:
+                fs = await self._storage()
+                imported, self._imported = self._imported, None
+                self._index = await self._find_index(fs, imported)
+                if self._index is not None and imported is not None:
+                    self._index.import_state(imported)
+            return self._index
+
+    async def _find_index(self, fs: RemoteFS, imported: bytes | None) -> IndexBackend | None:
+        """The index the URL names, the one another process saw, or the one the listing shows."""
+        location, path = self._target_location, fs.path.rstrip("/")
+        if path.endswith(".json"):
+            return self._through(StoreTransport.named(fs, location=location))
+        if imported is not None and IndexBackend.recognises(imported):
+            self._kind = "saved"  # the index's first listing confirms it (see list())
+            return self._through(StoreTransport(fs, base=path, index=INDEX_PATH, location=location))
+        if self._verifier is None:
+            self._pending = await self._list_folder(fs)
+            if not self._pending.holds_index:
+                self._kind = "folder"
+                return None
+        limit = self._limits.max_index_bytes
+        transport = await StoreTransport.found(fs, location=location, max_bytes=limit)
+        if transport is not None:
+            return self._through(transport)
+        if self._verifier is not None:
+            raise SignatureError(
+                f"refused: trusted keys are set, and the folder holds no published index "
+                f"({INDEX_PATH})",
+                location=location,
+            )
+        self._kind = "folder"
+        return None
+
+    def _through(self, transport: StoreTransport) -> IndexBackend:
+        return IndexBackend(transport, limits=self._limits, verifier=self._verifier)
+
+    async def _list(self, fs: RemoteFS) -> SkillView:
+        view, self._pending = self._pending, None
+        if view is None:
+            view = await self._list_folder(fs)
+            if view.holds_index:
+                raise self._kind_changed("it now holds a published index")
+        return view
+
+    async def _list_folder(self, fs: RemoteFS) -> _FolderView:
+        root = fs.path
+        listing = await fs.find(root, location=self._target_location)
+        layout = await asyncio.to_thread(_folder_layout, listing, root, self._target_location)
+        index_key = f"{root.rstrip('/')}/{INDEX_PATH}" if root.rstrip("/") else INDEX_PATH
+        return _FolderView(fs, layout, self._max_concurrency, holds_index=index_key in listing)
+
+    def _kind_changed(self, what: str) -> StorageError:
+        was = "a published index" if self._kind == "index" else "a folder of skills"
+        return StorageError(
+            f"{what}: this backend reads it as {was}, as it was when first listed; "
+            "open it again to read it as it is now",
+            location=self._location,
+        )
+
+
+class BundleBackend(StoreBackend):
+    """A zip bundle whose root (or single top folder) holds the skill folders.
+
+    ``./skills.zip``, ``s3://bucket/skills.zip``, ``https://host/skills.zip``, or a chained
+    ``zip://[folder]::<archive URL>``. A refresh is one HEAD, and nothing more while the archive's
+    fingerprint stays put (:mod:`backends._remote.bundles`). Takes the arguments of
+    :class:`StoreBackend`.
+    """
+
+    _BUNDLES = True
+    _WRONG_KIND = (
+        "not a zip bundle: name a .zip file or a zip://::<URL> chain (FsspecBackend serves folders)"
+    )
+    _bundle: BundleSource | None = None
+
+    def export_state(self) -> bytes | None:
+        """The archive's fingerprint and listing, once read."""
+        return None if self._bundle is None else self._bundle.export_state()
+
+    def _closed(self) -> None:
+        self._bundle = None
+
+    async def _list(self, fs: RemoteFS) -> SkillView:
+        if self._bundle is None:
+            self._bundle = BundleSource(
+                fs,
+                inner_root=self._spec.inner_root,
+                limits=self._limits,
+                location=self._target_location,
+                concurrency=self._max_concurrency,
+            )
+            imported, self._imported = self._imported, None
+            if imported:
+                self._bundle.import_state(imported)
+        return await self._bundle.snapshot()
+
+
+class _FolderView:
+    """A folder's listing; files are read from the live filesystem, one GET each."""
+
+    def __init__(self, fs: RemoteFS, layout: Layout, concurrency: int, *, holds_index: bool):
+        self._fs = fs
+        self.layout = layout
+        self._concurrency = concurrency
+        self.holds_index = holds_index
+
+    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
+        """GET every file, at most ``concurrency`` at a time, with no HEAD before them."""
+        semaphore = asyncio.Semaphore(self._concurrency)
+
+        async def one(stored: StoredFile) -> bytes | StorageError:
+            async with semaphore:
+                try:
+                    return await self._fs.cat(
+                        stored.key,
+                        location=stored.location,
+                        missing=SkillNotFoundError,
+                        size=stored.expected_size,
+                    )
+                except StorageError as exc:
+                    return exc
+
+        return list(await asyncio.gather(*(one(stored) for stored in files)))
+
+    async def read(self, stored: StoredFile) -> bytes:
+        """GET one file."""
+        return await self._fs.cat(
+            stored.key,
+            location=stored.location,
+            missing=ResourceNotFoundError,
+            size=stored.expected_size,
+        )
+
+
+def _folder_layout(listing: Mapping[str, Mapping[str, Any]], root: str, location: str) -> Layout:
+    return build_layout(listing_candidates(listing, root, base=location))

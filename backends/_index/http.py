@@ -1,0 +1,322 @@
+"""HttpIndexBackend: the skills a site publishes at ``/.well-known/agent-skills/index.json``.
+
+A refresh is one conditional GET of the index (``If-None-Match`` with its ``ETag``, else
+``If-Modified-Since``), answered 304 when nothing changed. Requests go through fsspec's HTTP
+session (aiohttp), retried and translated like every remote call; bodies are read no further
+than their limit. Credentials (a ``user:password@`` in the URL, ``headers``,
+``client_kwargs={"headers": ..., "auth": ...}`` or ``auth=``) go to the index's own origin
+only: redirects are followed one hop at a time (aiohttp, left to follow them, drops only
+``Authorization`` and ``Cookie`` when one leaves the origin), and the caller's headers go with
+a hop only while the chain has stayed on that origin, never again once it left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from backends._errors import ResourceNotFoundError, StorageError, UnsupportedSourceError
+from backends._index.document import INDEX_PATH, SIGNATURE_SUFFIX
+from backends._index.reader import Fetched, IndexBackend
+from backends._limits import DEFAULT_LIMITS, Limits, too_large
+from backends._remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
+from backends._remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends._remote.urls import WEB, SourceSpec
+
+_CHUNK = 64 * 1024
+
+
+class _Response(NamedTuple):
+    status: int
+    body: bytes
+    etag: str | None
+    modified: str | None
+    content_type: str | None
+
+
+def index_url(url: str) -> str:
+    """The index a URL names: itself when it ends in ``.json``, else its well-known index."""
+    parts = urlsplit(url)
+    if parts.path.endswith(".json"):
+        return url
+    path = f"{parts.path.rstrip('/')}/{INDEX_PATH}"
+    return urlunsplit(parts._replace(path=path, fragment=""))
+
+
+class HttpTransport:
+    """Conditional GETs of an index over HTTP(S), and GETs of its artifacts.
+
+    Args:
+        url: The index's URL, credentials removed.
+        options: Options for fsspec's HTTP filesystem.
+        credentials: Headers sent to the index's origin only.
+        redact: Hides credentials in messages.
+        retry: How transient failures are retried.
+        deadline: How long one request may take, retries included.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        options: Mapping[str, Any],
+        *,
+        credentials: Credentials,
+        redact: Redactor,
+        retry: RetryPolicy,
+        deadline: Deadline,
+    ) -> None:
+        self._url = url
+        self._options = dict(options)
+        self._credentials = credentials
+        self._redact = redact
+        self._retry = retry
+        self._deadline = deadline
+        self._fs: RemoteFS | None = None
+        self._opening = asyncio.Lock()
+
+    @property
+    def location(self) -> str:
+        """The index's URL."""
+        return self._redact.url(self._url)
+
+    def resolve(self, url: str) -> tuple[str, str]:
+        """The artifact's absolute URL (twice: it is both how to fetch it and where it is).
+
+        Raises:
+            StorageError: It is not an http(s) URL.
+        """
+        target = urljoin(self._url, url).split("#", 1)[0]
+        if urlsplit(target).scheme not in WEB:
+            raise StorageError(f"artifact URL {url!r} is not http(s)", location=self.location)
+        return target, self._redact.url(target)
+
+    async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
+        """One GET, conditional on ``validator``; ``None`` when answered 304."""
+        headers = {}
+        kind, _, value = (validator or "").partition(":")
+        if kind == "etag":
+            headers["If-None-Match"] = value
+        elif kind == "modified":
+            headers["If-Modified-Since"] = value
+        response = await self._get(
+            self._url,
+            headers,
+            max_bytes,
+            what="skills index",
+            location=self.location,
+            missing=ResourceNotFoundError,
+        )
+        if response.status == 304:
+            return None
+        etag, modified = response.etag, response.modified
+        validator = f"etag:{etag}" if etag else f"modified:{modified}" if modified else None
+        return Fetched(response.body, validator, response.content_type)
+
+    async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
+        """One GET, with the credentials only when the artifact is on the index's origin."""
+        response = await self._get(key, {}, max_bytes, what="artifact", location=location)
+        return Fetched(response.body, None, response.content_type)
+
+    async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
+        """One GET of the index's URL plus ``.sig``; ``None`` when answered 404."""
+        parts = urlsplit(self._url)
+        url = urlunsplit(parts._replace(path=parts.path + SIGNATURE_SUFFIX))
+        location = self._redact.url(url)
+        try:
+            response = await self._get(
+                url,
+                {},
+                max_bytes,
+                what="signature file",
+                location=location,
+                missing=ResourceNotFoundError,
+            )
+        except ResourceNotFoundError:
+            return None
+        return response.body
+
+    async def aclose(self) -> None:
+        """Close the HTTP session; a later request opens a new one."""
+        async with self._opening:
+            fs, self._fs = self._fs, None
+        if fs is not None:
+            await fs.aclose()
+
+    async def _get(
+        self,
+        url: str,
+        headers: Mapping[str, str],
+        max_bytes: int,
+        *,
+        what: str,
+        location: str,
+        missing: type[StorageError] = StorageError,
+    ) -> _Response:
+        async def get(fs: Any) -> _Response:
+            session = await fs.set_session()
+            response = await get_following(
+                session,
+                url,
+                headers=headers,
+                credentials=self._credentials,
+                options=fs.kwargs,
+                location=location,
+            )
+            async with response:
+                if response.status == 404:
+                    raise FileNotFoundError(url)
+                response.raise_for_status()
+                declared = response.content_length
+                if declared is not None and declared > max_bytes:
+                    raise too_large(what, declared, max_bytes, location=location)
+                body = bytearray()
+                async for chunk in response.content.iter_chunked(_CHUNK):
+                    body += chunk
+                    if len(body) > max_bytes:
+                        raise too_large(what, len(body), max_bytes, location=location)
+                found = response.headers  # case-insensitive
+                return _Response(
+                    response.status,
+                    bytes(body),
+                    found.get("ETag"),
+                    found.get("Last-Modified"),
+                    found.get("Content-Type"),
+                )
+
+        fs = await self._opened()
+        return await fs.run(get, location=location, missing=missing)
+
+    async def _opened(self) -> RemoteFS:
+        async with self._opening:
+            if self._fs is None:
+                self._fs = await RemoteFS.open(
+                    self._url,
+                    self._options,
+                    location=self.location,
+                    redact=self._redact,
+                    retry=self._retry,
+                    deadline=self._deadline,
+                )
+            return self._fs
+
+
+class HttpIndexBackend(IndexBackend):
+    """The skills a site lists in its well-known index, read over HTTP(S).
+
+    ``https://example.com`` (or any URL not ending in ``.json``) reads
+    ``https://example.com/.well-known/agent-skills/index.json``; a URL ending in ``.json``
+    names the index itself (a versioned one, say). ``open_backend`` gives this backend for
+    every http(s) URL that does not name a ``.zip`` bundle.
+
+    Args:
+        url: The site (or folder) publishing the index, or the index's own URL.
+        headers: HTTP headers for the index's origin (``Authorization``, ``X-Api-Key``).
+        limits: Index, SKILL.md and archive limits.
+        retry: How transient failures are retried (4 attempts with backoff by default).
+        timeout: Seconds one request may take, retries included (as for ``FsspecBackend``).
+        **storage_options: For fsspec's HTTP filesystem (``client_kwargs`` for aiohttp); its
+            headers and ``auth``, like a top-level ``auth=``, go to the index's origin only.
+
+    Raises:
+        UnsupportedSourceError: The URL is not http(s).
+        MissingDependencyError: aiohttp is not installed (``skillfs[http]``).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        retry: RetryPolicy | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        **storage_options: Any,
+    ) -> None:
+        deadline = Deadline(timeout)
+        redact = Redactor.for_source(url, {**storage_options, "headers": dict(headers or {})})
+        target = index_url(url)
+        scheme = urlsplit(target).scheme.lower()
+        if scheme not in WEB:
+            raise UnsupportedSourceError("not an http(s) URL", location=redact.url(url))
+        # The archive flag only stops the check from refusing a URL that names no bundle.
+        check_available(SourceSpec(target, bundle=True), location=redact.url(target))
+        target, options = prepare(target, storage_options, timeout=timeout)
+        client = dict(options.get("client_kwargs") or {})
+        origin_headers = {**client.pop("headers", {}), **(headers or {})}
+        auth = options.pop("auth", client.pop("auth", None))  # an aiohttp.BasicAuth
+        if auth is not None:
+            origin_headers.setdefault("Authorization", auth.encode())
+        options["client_kwargs"] = client
+        credentials = Credentials(origin(target), origin_headers)
+        transport = HttpTransport(
+            target,
+            options,
+            credentials=credentials,
+            redact=redact,
+            retry=retry or default_retry(scheme),
+            deadline=deadline,
+        )
+        super().__init__(transport, limits=limits)
+
+
+MAX_REDIRECTS = 10
+"""Hops followed before a request fails (aiohttp's own default)."""
+
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """A URL's origin: scheme, host and port (the scheme's default port when none is given)."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme)
+
+
+class Credentials(NamedTuple):
+    """Headers the caller sends to one origin only."""
+
+    origin: tuple[str, str, int | None]
+    headers: Mapping[str, str]
+
+
+async def get_following(
+    session: Any,
+    url: str,
+    *,
+    headers: Mapping[str, str],
+    credentials: Credentials,
+    options: Mapping[str, Any],
+    location: str,
+) -> Any:
+    """The final response to a GET of ``url`` (an aiohttp response: the caller closes it).
+
+    Args:
+        session: The aiohttp session.
+        url: Where to start.
+        headers: Sent on every hop (conditional headers).
+        credentials: Sent on a hop only while every hop so far was on their origin.
+        options: Other aiohttp request options.
+        location: Where the request is from, for messages.
+
+    Raises:
+        StorageError: A redirect named no location or a non-http(s) URL, or more than
+            ``MAX_REDIRECTS`` redirects.
+    """
+    trusted = True
+    for _ in range(MAX_REDIRECTS + 1):
+        trusted = trusted and origin(url) == credentials.origin
+        sent = {**headers, **credentials.headers} if trusted else dict(headers)
+        response = await session.get(url, **{**options, "headers": sent, "allow_redirects": False})
+        if response.status not in _REDIRECTS:
+            return response
+        target = response.headers.get("Location")
+        response.release()
+        if not target:
+            raise StorageError(f"redirect {response.status} without a Location", location=location)
+        url = urljoin(url, target).split("#", 1)[0]
+        if urlsplit(url).scheme.lower() not in WEB:
+            raise StorageError(f"redirected to a non-http(s) URL {target!r}", location=location)
+    raise StorageError(f"more than {MAX_REDIRECTS} redirects", location=location)

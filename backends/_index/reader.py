@@ -1,0 +1,669 @@
+"""IndexBackend: the skills a well-known index lists, as a backend, over any transport.
+
+- **Listing** is the index alone: one conditional request when nothing changed (an HTTP GET
+  answered 304, or a HEAD on a bucket), one GET when it did. Each skill's fingerprint is its
+  artifact's digest, so a catalog re-reads exactly the skills whose artifact changed.
+- **SKILL.md** comes from the index when it carries it (skillfs publications), else from the
+  artifact, fetched on first use.
+- **Files** come from the artifact (the skill's SKILL.md, or a zip or tar.gz of its folder),
+  fetched on first use, verified against its digest before anything is read, screened as zip
+  bundles are (:mod:`backends._remote.archives`), and kept while the index lists that digest.
+- A digest mismatch, or an artifact that cannot be fetched, reads the index again once: an
+  artifact replaced before its index, or removed by a newer publication, is served under the
+  new index's entry; anything else is refused (:class:`~backends._errors.VerificationError`).
+- With a ``verifier`` (a catalog trusting ``keys``), each new index is verified before anything
+  of it is used (:mod:`backends._index.verification`); a refused one fails the refresh with a
+  :class:`~backends._errors.SignatureError` and the backend keeps serving what it had verified.
+- **Across processes** the index's bytes and validator are exported
+  (:class:`~backends.capabilities.SourceState`): a new backend sends its first request
+  conditional on that validator and, told "not modified", lists those bytes.
+
+Transports: :class:`StoreTransport` here (any fsspec store: a HEAD per refresh), and
+:class:`~backends._index.http.HttpTransport` (conditional GETs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Coroutine, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
+from urllib.parse import urlsplit
+
+from backends._base import AsyncResource, FileEntry, SkillDocument, SkillRef
+from backends._digests import digest_of, digest_off_loop
+from backends._errors import (
+    LimitExceededError,
+    ResourceNotFoundError,
+    SkillNotFoundError,
+    StorageError,
+    VerificationError,
+)
+from backends._index.document import (
+    INDEX_PATH,
+    SIGNATURE_SUFFIX,
+    SKILL_MD,
+    Index,
+    IndexEntry,
+    artifact_path,
+)
+from backends._index.verification import verified_index
+from backends._limits import DEFAULT_LIMITS, Limits, check_size
+from backends._paths import check_resource_path, check_skill_name
+from backends._remote.archives import TarBundle, ZipBundle
+from backends._remote.filesystem import RemoteFS
+from backends._remote.layout import SkillFolder, StoredFile, fingerprint
+from backends._remote.urls import join_location
+from backends.capabilities import IndexVerifier
+
+
+class Fetched(NamedTuple):
+    """A response with a body.
+
+    Attributes:
+        data: The body.
+        validator: What to send next time to be told "not modified", if anything.
+        content_type: The ``Content-Type``, when the storage gives one.
+    """
+
+    data: bytes
+    validator: str | None = None
+    content_type: str | None = None
+
+
+class IndexTransport(Protocol):
+    """How an index and its artifacts are fetched from one kind of storage."""
+
+    @property
+    def location(self) -> str:
+        """The index's URL, for messages."""
+
+    def resolve(self, url: str) -> tuple[str, str]:
+        """An entry's ``url`` as ``(key, location)``: how to fetch it, and where it is.
+
+        Raises:
+            StorageError: The URL cannot be fetched through this transport.
+        """
+
+    async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
+        """The index, or ``None`` when it is unchanged since ``validator``.
+
+        Raises:
+            ResourceNotFoundError: There is no index.
+            LimitExceededError: It is larger than ``max_bytes``.
+        """
+
+    async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
+        """One artifact.
+
+        Raises:
+            LimitExceededError: It is larger than ``max_bytes``.
+        """
+
+    async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
+        """The index's signature file (its name plus ``.sig``), or ``None`` when there is none.
+
+        Raises:
+            LimitExceededError: It is larger than ``max_bytes``.
+        """
+
+    async def aclose(self) -> None:
+        """Release connections."""
+
+
+class _Listed(NamedTuple):
+    entry: IndexEntry
+    key: str
+    location: str
+
+    @property
+    def skill_md_location(self) -> str:
+        archive = self.entry.type != SKILL_MD
+        return f"{self.location}!/SKILL.md" if archive else self.location
+
+
+class _State(NamedTuple):
+    raw: bytes
+    validator: str | None
+    skills: Mapping[str, _Listed]
+    problems: Mapping[str, StorageError]
+    refs: tuple[SkillRef, ...]
+
+
+_EMPTY = _State(b"", None, {}, {}, ())
+_STATE_TAG = b"skillfs-index/1\n"
+"""How an exported index state starts: the validator's line, then the index's bytes follow."""
+
+
+class IndexBackend(AsyncResource):
+    """The skills of a well-known index, read through ``transport``; see the module docstring.
+
+    Args:
+        transport: How the index and its artifacts are fetched.
+        limits: ``max_index_bytes`` for the index, ``max_skill_md_bytes`` for SKILL.md
+            artifacts, and the bundle limits for archives.
+        verifier: Checks each new index's signature and sequence before it is used;
+            ``None``: no check (see :meth:`require_signatures`).
+    """
+
+    def __init__(
+        self,
+        transport: IndexTransport,
+        *,
+        limits: Limits = DEFAULT_LIMITS,
+        verifier: IndexVerifier | None = None,
+    ) -> None:
+        self._transport = transport
+        self._limits = limits
+        self._verifier = verifier
+        self._state = _EMPTY
+        self._imported: Fetched | None = None  # what another process read, not yet confirmed
+        self._listed_once = False
+        self._artifacts: dict[str, Artifact | StorageError] = {}
+        self._downloads: dict[str, asyncio.Future[tuple[Artifact | StorageError, _Listed]]] = {}
+        self._refreshing = asyncio.Lock()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.location!r})"
+
+    def require_signatures(self, verifier: IndexVerifier) -> None:
+        """Serve only indexes ``verifier`` accepts, from the next index read on."""
+        self._verifier = verifier
+
+    @property
+    def location(self) -> str:
+        """The index's URL (any password hidden)."""
+        return self._transport.location
+
+    async def list(self) -> Sequence[SkillRef]:
+        """Every skill the index lists, and every entry it cannot use, with the reason."""
+        return (await self._refresh()).refs
+
+    async def get(self, name: str) -> SkillDocument:
+        """A skill's SKILL.md: from the index when it carries it, else from the artifact."""
+        listed = await self._listed(name)
+        inline = listed.entry.skill_md
+        if inline is not None:
+            return SkillDocument(name, inline, listed.entry.digest, listed.skill_md_location)
+        artifact, listed = await self._artifact(listed)
+        stored = artifact.skill_md
+        data = await asyncio.to_thread(artifact.read, stored)
+        return SkillDocument(name, data, listed.entry.digest, stored.location)
+
+    async def files(self, name: str) -> Sequence[FileEntry]:
+        """A skill's visible files, from its artifact."""
+        artifact, _ = await self._artifact(await self._listed(name))
+        return artifact.entries()
+
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
+    ) -> bytes:
+        """One file of a skill, from its verified artifact."""
+        listed = await self._listed(name)
+        relative = check_resource_path(path, location=f"{listed.location}!/{path}")
+        artifact, _ = await self._artifact(listed)
+        stored = artifact.file(relative)
+        if stored is None:
+            raise ResourceNotFoundError("no such file", location=f"{listed.location}!/{relative}")
+        check_size(stored.size, max_bytes, location=stored.location)
+        return await asyncio.to_thread(artifact.read, stored)
+
+    def export_state(self) -> bytes | None:
+        """The index's validator and bytes as last read; ``None`` before the first read."""
+        state = self._state
+        if not state.raw:
+            return None
+        return b"%s%s\n%s" % (_STATE_TAG, (state.validator or "").encode(), state.raw)
+
+    def import_state(self, state: bytes) -> None:
+        """Send the first request conditional on an exported state's validator."""
+        if self._state is _EMPTY and self.recognises(state):
+            line, _, raw = state[len(_STATE_TAG) :].partition(b"\n")
+            self._imported = Fetched(raw, line.decode(errors="replace") or None)
+
+    @staticmethod
+    def recognises(state: bytes) -> bool:
+        """True when ``state`` is an index's exported state."""
+        return state.startswith(_STATE_TAG)
+
+    async def aclose(self) -> None:
+        """Close the transport's connections and drop every artifact held."""
+        self._artifacts.clear()
+        self._state, self._listed_once = _EMPTY, False
+        await self._transport.aclose()
+
+    async def _refresh(self) -> _State:
+        async with self._refreshing:
+            state = self._state
+            imported, self._imported = self._imported, None
+            if state is not _EMPTY:
+                imported = None
+            validator = imported.validator if imported is not None else state.validator
+            limit = self._limits.max_index_bytes
+            fetched = await self._transport.fetch_index(validator, max_bytes=limit)
+            self._listed_once = True
+            if fetched is None and imported is not None:  # unchanged since another process
+                try:
+                    return self._adopt(imported, await self._verified(imported.data))
+                except StorageError:  # a damaged state is never fatal: read the index
+                    fetched = await self._transport.fetch_index(None, max_bytes=limit)
+            if fetched is None or fetched.data == state.raw:
+                if fetched is not None:
+                    self._state = state._replace(validator=fetched.validator)
+                return self._state
+            return self._adopt(fetched, await self._verified(fetched.data))
+
+    async def _verified(self, data: bytes) -> Index:
+        """``data`` parsed, once verified with the verifier, if any (see the module docstring)."""
+        return await verified_index(data, self._transport, self._verifier)
+
+    def _adopt(self, fetched: Fetched, index: Index) -> _State:
+        """Serve ``index``, as ``fetched`` brought it, and drop artifacts it no longer lists."""
+        self._state = self._build(fetched, index)
+        listed = {entry.entry.digest for entry in self._state.skills.values()}
+        for digest in set(self._artifacts) - listed:
+            del self._artifacts[digest]
+        return self._state
+
+    def _build(self, fetched: Fetched, index: Index) -> _State:
+        skills: dict[str, _Listed] = {}
+        problems = dict(index.problems)
+        for name, entry in index.entries.items():
+            try:
+                key, location = self._transport.resolve(entry.url)
+            except StorageError as exc:
+                problems[name] = exc
+                continue
+            skills[name] = _Listed(entry, key, location)
+        refs = [
+            SkillRef(
+                name,
+                listed.entry.digest,
+                listed.skill_md_location,
+                len(listed.entry.skill_md) if listed.entry.skill_md is not None else None,
+            )
+            for name, listed in skills.items()
+        ]
+        refs += [
+            SkillRef(
+                label, f"refused:{error.message}", error.location or self.location, error=error
+            )
+            for label, error in problems.items()
+        ]
+        refs.sort(key=lambda ref: ref.name)
+        return _State(fetched.data, fetched.validator, skills, problems, tuple(refs))
+
+    async def _listed(self, name: str) -> _Listed:
+        """The entry of ``name``, reading the index again when the name is new to it."""
+        check_skill_name(name)
+        state = self._state
+        if not self._listed_once or (name not in state.skills and name not in state.problems):
+            state = await self._refresh()
+        listed = state.skills.get(name)
+        if listed is not None:
+            return listed
+        problem = state.problems.get(name)
+        if problem is not None:
+            raise type(problem)(problem.message, location=problem.location)
+        raise SkillNotFoundError(f"no skill named {name!r}", location=self.location)
+
+    async def _artifact(self, listed: _Listed) -> tuple[Artifact, _Listed]:
+        """The skill's verified artifact and the entry it matches; see the module docstring."""
+        entry = listed.entry
+        inline = entry.skill_md if entry.type == SKILL_MD else None
+        if inline is not None and digest_of(inline) == entry.digest:  # in the index: verified
+            return self._skill_md(listed, inline), listed
+        found = self._artifacts.get(entry.digest)
+        held, listed = (found, listed) if found is not None else await self._downloaded(listed)
+        if isinstance(held, StorageError):
+            raise type(held)(held.message, location=held.location)
+        return held, listed
+
+    async def _downloaded(self, listed: _Listed) -> tuple[Artifact | StorageError, _Listed]:
+        """One download per digest, however many readers wait for it (and if they give up)."""
+        digest = listed.entry.digest
+        download = self._downloads.get(digest)
+        if download is None:
+            download = asyncio.ensure_future(self._download(listed))
+            self._downloads[digest] = download
+            download.add_done_callback(lambda _: self._downloads.pop(digest, None))
+        return await asyncio.shield(download)
+
+    async def _download(
+        self, listed: _Listed, *, again: bool = True
+    ) -> tuple[Artifact | StorageError, _Listed]:
+        """Fetch, verify and screen one artifact; a refusal is kept like an artifact."""
+        entry = listed.entry
+        archive = entry.type != SKILL_MD
+        # An archive is read whole into memory: no larger than a bundle downloaded whole.
+        limit = self._limits.bundle_download_bytes if archive else self._limits.max_skill_md_bytes
+        try:
+            fetched = await self._transport.fetch_artifact(
+                listed.key, location=listed.location, max_bytes=limit
+            )
+        except StorageError:
+            moved = await self._moved(listed) if again else None
+            if moved is None:
+                raise
+            return await self._download(moved, again=False)
+        digest = await digest_off_loop(fetched.data)
+        if digest != entry.digest:
+            listed = await self._newer(listed, digest)
+        artifact: Artifact | StorageError
+        if archive:
+            try:
+                artifact = await asyncio.to_thread(
+                    open_archive,
+                    entry.name,
+                    fetched.data,
+                    content_type=fetched.content_type,
+                    limits=self._limits,
+                    location=listed.location,
+                )
+            except StorageError as exc:
+                artifact = exc
+        else:
+            artifact = self._skill_md(listed, fetched.data)
+        self._artifacts[digest] = artifact
+        return artifact, listed
+
+    async def _moved(self, listed: _Listed) -> _Listed | None:
+        """The entry a fresh index gives the skill when it names another artifact, if it does."""
+        try:
+            fresh = (await self._refresh()).skills.get(listed.entry.name)
+        except StorageError:
+            return None  # the artifact's own failure is the one to report
+        return fresh if fresh is not None and fresh.key != listed.key else None
+
+    async def _newer(self, listed: _Listed, digest: str) -> _Listed:
+        """The entry a fresh index gives for an artifact that no longer matches ``listed``.
+
+        Raises:
+            VerificationError: The fresh index does not list these bytes either.
+        """
+        fresh = (await self._refresh()).skills.get(listed.entry.name)
+        if fresh is not None and fresh.entry.digest == digest and fresh.key == listed.key:
+            return fresh
+        raise VerificationError(
+            f"refused: the artifact's digest is {digest}, the index lists {listed.entry.digest} "
+            "(changed since the index was read, or tampered with)",
+            location=listed.location,
+        )
+
+    @staticmethod
+    def _skill_md(listed: _Listed, data: bytes) -> Artifact:
+        entry = listed.entry
+        return skill_md_artifact(
+            entry.name, data, fingerprint=entry.digest, location=listed.location
+        )
+
+
+ZIP = "zip"
+TAR_GZ = "tar.gz"
+
+_CONTENT_TYPES = {
+    "application/zip": ZIP,
+    "application/x-zip-compressed": ZIP,
+    "application/gzip": TAR_GZ,
+    "application/x-gzip": TAR_GZ,
+    "application/x-gtar": TAR_GZ,
+    "application/x-tgz": TAR_GZ,
+}
+_EXTENSIONS = ((".zip", ZIP), (".tar.gz", TAR_GZ), (".tgz", TAR_GZ))
+_MAGIC = ((b"PK\x03\x04", ZIP), (b"PK\x05\x06", ZIP), (b"\x1f\x8b", TAR_GZ))
+_SHOWN_PROBLEMS = 3
+
+
+class _Members(Protocol):
+    def read(self, key: str, *, location: str) -> bytes:
+        """One member's bytes (blocking)."""
+
+
+class Artifact:
+    """The files of one skill, screened, as its verified artifact holds them."""
+
+    def __init__(self, folder: SkillFolder, members: _Members) -> None:
+        self._folder = folder
+        self._members = members
+
+    @property
+    def skill_md(self) -> StoredFile:
+        """The skill's SKILL.md."""
+        return self._folder.skill_md
+
+    def entries(self) -> tuple[FileEntry, ...]:
+        """Every visible file, sorted by path."""
+        return self._folder.entries()
+
+    def file(self, path: str) -> StoredFile | None:
+        """The file at a normalised relative path, if there is one."""
+        return self._folder.files.get(path)
+
+    def read(self, stored: StoredFile) -> bytes:
+        """One file's bytes (blocking: inflating a zip member takes CPU)."""
+        return self._members.read(stored.key, location=stored.location)
+
+
+class _Whole:
+    """A SKILL.md artifact: its one member is the artifact itself."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    def read(self, key: str, *, location: str) -> bytes:
+        return self._data
+
+
+def skill_md_artifact(name: str, data: bytes, *, fingerprint: str, location: str) -> Artifact:
+    """A skill whose artifact is its SKILL.md alone."""
+    stored = StoredFile("SKILL.md", len(data), fingerprint, location)
+    return Artifact(SkillFolder(name, stored, {"SKILL.md": stored}), _Whole(data))
+
+
+def open_archive(
+    name: str, data: bytes, *, content_type: str | None, limits: Limits, location: str
+) -> Artifact:
+    """Screen an archive of the skill ``name`` (blocking: run it in a worker thread).
+
+    Raises:
+        LimitExceededError, UnsafePathError, StorageError: The archive, or a member, is refused;
+            the message names the member(s) and why.
+    """
+    check_size(len(data), limits.max_bundle_bytes, location=location, what="archive")
+    kind = archive_format(content_type, location, data)
+    bundle: ZipBundle | TarBundle
+    if kind == ZIP:
+        bundle = ZipBundle.load(data, limits=limits, inner_root="", location=location, mount=name)
+    else:
+        bundle = TarBundle.load(data, limits=limits, location=location, mount=name)
+    layout = bundle.layout
+    folder = layout.skills.get(name)
+    problems = [ref.error for ref in layout.strays if ref.error is not None]
+    if folder is not None and folder.refusal is not None:
+        problems.insert(0, folder.refusal)
+    if problems:
+        raise _refusal(problems, mount=name)
+    if folder is None:
+        raise StorageError(
+            f"the {kind} archive holds no SKILL.md at its root (files must not sit in a folder)",
+            location=location,
+        )
+    return Artifact(folder, bundle)
+
+
+def archive_format(content_type: str | None, url: str, data: bytes) -> str:
+    """``zip`` or ``tar.gz``: from the Content-Type, else the URL's extension, else the bytes.
+
+    Raises:
+        StorageError: None of the three tells.
+    """
+    declared = (content_type or "").split(";", 1)[0].strip().lower()
+    if declared in _CONTENT_TYPES:
+        return _CONTENT_TYPES[declared]
+    path = urlsplit(url).path.lower()
+    for extension, kind in _EXTENSIONS:
+        if path.endswith(extension):
+            return kind
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            return kind
+    raise StorageError(
+        "not a zip or tar.gz archive (by its Content-Type, URL or first bytes)", location=url
+    )
+
+
+def _refusal(problems: Sequence[StorageError], *, mount: str) -> StorageError:
+    """One error of the first problem's type, naming the first few members as archived."""
+    shown = "; ".join(problem.message for problem in problems[:_SHOWN_PROBLEMS])
+    shown = shown.replace(f"'{mount}/", "'")  # the layout saw each member below the skill
+    more = len(problems) - _SHOWN_PROBLEMS
+    suffix = f" (and {more} more)" if more > 0 else ""
+    first = problems[0]
+    return type(first)(f"{shown}{suffix}", location=first.location)
+
+
+class StoreTransport:
+    """Fetches an index and its artifacts from one fsspec filesystem.
+
+    The first read is one GET with no HEAD before it; the next refresh makes the HEAD that
+    gives the index's fingerprint, and reads the index again only when it differs from the
+    validator: after a first read, that is the fingerprint S3 gives a single-part upload of
+    the bytes read (their MD5), so an unchanged index on S3 is never read twice.
+
+    Args:
+        fs: The opened filesystem; the transport closes it.
+        base: The base folder's path on ``fs``.
+        index: The index's path relative to ``base``.
+        location: The base folder's URL, for messages.
+        read: The index's bytes, when a check just read them (saving the first GET).
+    """
+
+    def __init__(
+        self, fs: RemoteFS, *, base: str, index: str, location: str, read: bytes | None = None
+    ) -> None:
+        self._fs = fs
+        self._base = base.rstrip("/")
+        self._index = index
+        self._base_location = location
+        self._read = read
+
+    @classmethod
+    def named(cls, fs: RemoteFS, *, location: str) -> StoreTransport:
+        """The index ``fs.path`` names (an ``index.json``, the well-known one or another)."""
+        path = fs.path.rstrip("/")
+        suffix = f"/{INDEX_PATH}"
+        if path.endswith(suffix):
+            base, index = path[: -len(suffix)], INDEX_PATH
+        else:
+            base, _, index = path.rpartition("/")
+        return cls(fs, base=base, index=index, location=location[: -len(index)].rstrip("/"))
+
+    @classmethod
+    async def found(cls, fs: RemoteFS, *, location: str, max_bytes: int) -> StoreTransport | None:
+        """The index the folder ``fs.path`` holds, read in one GET (its first read); else ``None``.
+
+        Raises:
+            LimitExceededError: The index is larger than ``max_bytes``.
+        """
+        path = fs.path.rstrip("/")
+        try:
+            read = await read_bounded(
+                fs,
+                f"{path}/{INDEX_PATH}" if path else INDEX_PATH,
+                max_bytes,
+                location=join_location(location, INDEX_PATH),
+                missing=ResourceNotFoundError,
+            )
+        except ResourceNotFoundError:
+            return None
+        return cls(fs, base=path, index=INDEX_PATH, location=location, read=read)
+
+    @property
+    def location(self) -> str:
+        """The index's URL."""
+        return join_location(self._base_location, self._index)
+
+    def resolve(self, url: str) -> tuple[str, str]:
+        """The artifact's path on the filesystem and its URL.
+
+        Raises:
+            StorageError: The URL names another host or scheme, or leaves the base folder.
+        """
+        relative = artifact_path(self._index, url, location=self.location)
+        return self._path(relative), join_location(self._base_location, relative)
+
+    async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
+        """Without a validator one GET; else one HEAD, and one GET when the index changed."""
+        path, location = self._path(self._index), self.location
+        if validator is None:
+            data, self._read = self._read, None
+            if data is None:
+                data = await read_bounded(
+                    self._fs, path, max_bytes, location=location, missing=ResourceNotFoundError
+                )
+            return Fetched(data, _content_token(data))
+        details = await self._fs.info(path, location=location, missing=ResourceNotFoundError)
+        token = fingerprint(details)
+        if token == validator:
+            return None
+        size = details.get("size")
+        if isinstance(size, int):
+            check_size(size, max_bytes, location=location, what="skills index")
+        data = await read_bounded(
+            self._fs, path, max_bytes, location=location, missing=ResourceNotFoundError
+        )
+        return Fetched(data, token)
+
+    async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
+        """One GET of at most ``max_bytes + 1`` bytes."""
+        return Fetched(await read_bounded(self._fs, key, max_bytes, location=location))
+
+    async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
+        """One GET of at most ``max_bytes + 1`` bytes; ``None`` when there is no signature."""
+        index = self._index + SIGNATURE_SUFFIX
+        location = join_location(self._base_location, index)
+        try:
+            return await read_bounded(
+                self._fs,
+                self._path(index),
+                max_bytes,
+                location=location,
+                missing=ResourceNotFoundError,
+            )
+        except ResourceNotFoundError:
+            return None
+
+    async def aclose(self) -> None:
+        """Close the filesystem's session."""
+        await self._fs.aclose()
+
+    def _path(self, relative: str) -> str:
+        return f"{self._base}/{relative}" if self._base else relative
+
+
+async def read_bounded(
+    fs: RemoteFS,
+    path: str,
+    max_bytes: int,
+    *,
+    location: str,
+    missing: type[StorageError] = StorageError,
+) -> bytes:
+    """One file in one GET of at most ``max_bytes + 1`` bytes (a range request).
+
+    Raises:
+        LimitExceededError: The file is larger than ``max_bytes``.
+    """
+
+    def read(filesystem: Any) -> Coroutine[Any, Any, bytes]:
+        return filesystem._cat_file(path, start=0, end=max_bytes + 1)  # type: ignore[no-any-return]
+
+    data = bytes(await fs.run(read, location=location, missing=missing))
+    if len(data) > max_bytes:
+        raise LimitExceededError(f"larger than the {max_bytes}-byte limit", location=location)
+    return data
+
+
+def _content_token(data: bytes) -> str:
+    """The fingerprint S3 gives a single-part upload of ``data`` (its ETag is their MD5)."""
+    return f"ETag:{hashlib.md5(data, usedforsecurity=False).hexdigest()}"

@@ -1,0 +1,303 @@
+"""Instruction files under a project root, as adk-rust's ``adk-skill`` discovers them.
+
+Two kinds of document, each one skill:
+
+- under ``<root>/.skills/``: every ``*.md`` file (a single-file skill), and every folder
+  holding a ``SKILL.md`` (an ordinary skill folder; its other files are its resources);
+- anywhere else: the convention files ``AGENTS.md``, ``AGENT.md``, ``CLAUDE.md``,
+  ``GEMINI.md``, ``COPILOT.md``, ``SKILLS.md`` (any letter case) and, at the root only,
+  ``SOUL.md``.
+
+Folders such as ``.git``, ``node_modules``, ``target``, ``.venv`` and ``__pycache__`` are never
+entered; symlinks are not followed. Like every backend this one deals in names, fingerprints
+and bytes: turning a convention file without frontmatter into a SKILL.md is format work
+(:func:`skills_core._format.parsing.convention_skill_md`), handed in as
+``prepare_convention`` by :func:`skills_core.context._instructions.instruction_skills`.
+
+Each document's storage name is one kebab-case word: ``AGENTS.md`` -> ``agents``,
+``pkg/CLAUDE.md`` -> ``pkg-claude``, ``.skills/git/commit.md`` -> ``commit``,
+``.skills/tools/pdf/SKILL.md`` -> ``pdf``; a name already taken by a document earlier in
+path order gets the first 8 hex digits of its path's SHA-256 appended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import re
+import stat
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
+
+from backends._base import AsyncResource, FileEntry, SkillDocument, SkillRef
+from backends._errors import ResourceNotFoundError, SkillNotFoundError, StorageError
+from backends._limits import DEFAULT_LIMITS, check_size
+from backends._local import LocalBackend
+from backends._local_files import fingerprint as file_fingerprint
+from backends._local_files import open_regular, read_at_most
+from backends._paths import check_resource_path, skill_md_name
+
+SKILLS_FOLDER = ".skills"
+CONVENTION_FILES = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "GEMINI.md", "COPILOT.md", "SKILLS.md")
+ROOT_ONLY_FILES = ("SOUL.md",)
+"""Convention files honoured only at the project root."""
+IGNORED_FOLDERS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "target",
+        "node_modules",
+        ".next",
+        "dist",
+        "build",
+        "coverage",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+    }
+)
+"""Folder names never searched (compared case-insensitively)."""
+
+_CONVENTIONS = {name.lower() for name in CONVENTION_FILES}
+_ROOT_ONLY = {name.lower() for name in ROOT_ONLY_FILES}
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
+_MD_SUFFIX = re.compile(r"\.md\Z", re.IGNORECASE)
+
+
+class InstructionFile(NamedTuple):
+    """One discovered document.
+
+    Attributes:
+        name: Its storage name.
+        path: Its POSIX path relative to the root (a folder skill's SKILL.md).
+        convention: True for a convention file (``AGENTS.md``, …), whose frontmatter is
+            optional; false for a document under ``.skills/``, which needs one.
+        folder: For a skill folder under ``.skills/``, the folder's relative path.
+        size: Its size in bytes.
+        modified: Its modification time, in seconds since the epoch.
+        fingerprint: Changes whenever the file may have changed (mtime, size, inode, ctime).
+    """
+
+    name: str
+    path: str
+    convention: bool
+    folder: str | None
+    size: int
+    modified: float
+    fingerprint: str
+
+
+class ConventionPreparer(Protocol):
+    """Turns a convention file's bytes into the SKILL.md it stands for."""
+
+    def __call__(self, data: bytes, *, name: str, file_name: str) -> bytes:
+        """The SKILL.md for ``data``: ``name`` is the skill's, ``file_name`` the file's own."""
+
+
+def is_convention_file(relative_path: str) -> bool:
+    """True for ``AGENTS.md`` and the like outside ``.skills/`` (``SOUL.md`` only at the root)."""
+    folder, _, file_name = relative_path.rpartition("/")
+    lowered = file_name.lower()
+    if folder.split("/")[0] == SKILLS_FOLDER:
+        return False
+    return lowered in _CONVENTIONS or (lowered in _ROOT_ONLY and not folder)
+
+
+class InstructionFilesBackend(AsyncResource):
+    """The instruction files under ``root``; see the module docstring.
+
+    Args:
+        root: The project root.
+        prepare_convention: Applied to each convention file as :meth:`get` reads it (a
+            frontmatter for one that lacks it); ``None`` serves every file as stored.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        prepare_convention: ConventionPreparer | None = None,
+    ) -> None:
+        path = os.fspath(root)
+        # normpath is pure string work; only a relative path needs the (cached, in-kernel) cwd.
+        self._root = os.path.normpath(path) if os.path.isabs(path) else os.path.abspath(path)
+        self._prepare = prepare_convention
+        self._found: dict[str, InstructionFile] = {}
+        self._hashes: dict[tuple[str, str], str] = {}  # (name, fingerprint) -> sha256
+
+    def __repr__(self) -> str:
+        return f"InstructionFilesBackend({self._root!r})"
+
+    @property
+    def location(self) -> str:
+        """The absolute path of the project root."""
+        return self._root
+
+    def describe(self, name: str) -> InstructionFile | None:
+        """What the last listing found under ``name``, or ``None``."""
+        return self._found.get(name)
+
+    async def list(self) -> Sequence[SkillRef]:
+        """Walk the root once (one thread hop) and list every document, sorted by path."""
+        found = await asyncio.to_thread(self._discover)
+        self._found = {item.name: item for item in found}
+        listed = {(item.name, item.fingerprint) for item in found}
+        self._hashes = {key: value for key, value in self._hashes.items() if key in listed}
+        return [
+            SkillRef(item.name, item.fingerprint, self._absolute(item.path), size=item.size)
+            for item in found
+        ]
+
+    async def get(self, name: str) -> SkillDocument:
+        """The document as a SKILL.md: as stored, or prepared when it is a convention file."""
+        item = await self._lookup(name)
+        data = await asyncio.to_thread(
+            self._read_file, item.path, DEFAULT_LIMITS.max_skill_md_bytes
+        )
+        self._hashes[name, item.fingerprint] = hashlib.sha256(data).hexdigest()
+        if item.convention and self._prepare is not None:
+            file_name = item.path.rpartition("/")[2]
+            data = self._prepare(data, name=name, file_name=file_name)
+        return SkillDocument(name, data, item.fingerprint, self._absolute(item.path))
+
+    def file_hash(self, name: str, fingerprint: str) -> str | None:
+        """SHA-256 of the file as last read under ``fingerprint`` (before any preparing)."""
+        return self._hashes.get((name, fingerprint))
+
+    async def files(self, name: str) -> Sequence[FileEntry]:
+        """A skill folder's files; a single-file skill's one file."""
+        item = await self._lookup(name)
+        if item.folder is not None:
+            parent, folder = self._split_folder(item.folder)
+            return await LocalBackend(parent).files(folder)
+        file_name = item.path.rpartition("/")[2]
+        return [FileEntry(file_name, item.size, item.fingerprint)]
+
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
+    ) -> bytes:
+        """Read one file of a skill folder, or a single-file skill's own file."""
+        item = await self._lookup(name)
+        if item.folder is not None:
+            parent, folder = self._split_folder(item.folder)
+            return await LocalBackend(parent).read(folder, path, max_bytes=max_bytes)
+        relative = check_resource_path(path, location=self._absolute(item.path))
+        if relative != item.path.rpartition("/")[2]:
+            raise ResourceNotFoundError("no such file", location=self._absolute(relative))
+        return await asyncio.to_thread(self._read_file, item.path, max_bytes)
+
+    async def local_folder(self, name: str) -> str | None:
+        """A skill folder's path on this machine; ``None`` for a single-file skill."""
+        item = await self._lookup(name)
+        return None if item.folder is None else self._absolute(item.folder)
+
+    async def aclose(self) -> None:
+        """Nothing to release: every file is closed after each call."""
+
+    async def _lookup(self, name: str) -> InstructionFile:
+        if name not in self._found:
+            await self.list()
+        item = self._found.get(name)
+        if item is None:
+            raise SkillNotFoundError(f"no instruction file named {name!r}", location=self._root)
+        return item
+
+    def _absolute(self, relative: str) -> str:
+        return os.path.join(self._root, *relative.split("/"))
+
+    def _split_folder(self, relative: str) -> tuple[str, str]:
+        parent, _, folder = relative.rpartition("/")
+        return self._absolute(parent), folder
+
+    # -- blocking helpers, only ever called through asyncio.to_thread ---------------------
+
+    def _discover(self) -> Sequence[InstructionFile]:
+        if not os.path.isdir(self._root):
+            raise StorageError("the project root is not a folder", location=self._root)
+        return self._identify(_walk_documents(self._root))
+
+    def _identify(self, candidates: Sequence[tuple[str, str | None]]) -> Sequence[InstructionFile]:
+        found = []
+        taken: set[str] = set()
+        for path, folder in candidates:
+            try:
+                st = os.lstat(self._absolute(path))
+            except OSError:
+                continue  # vanished while walking
+            if not stat.S_ISREG(st.st_mode):
+                continue  # symlinks are not followed
+            name = storage_name(folder if folder is not None else path)
+            if name in taken:
+                name += "-" + hashlib.sha256(path.encode()).hexdigest()[:8]
+            taken.add(name)
+            fingerprint = file_fingerprint(st)
+            convention = is_convention_file(path)
+            found.append(
+                InstructionFile(
+                    name, path, convention, folder, st.st_size, st.st_mtime, fingerprint
+                )
+            )
+        return found
+
+    def _read_file(self, relative: str, max_bytes: int) -> bytes:
+        location = self._absolute(relative)
+        try:
+            fd = open_regular(location)
+        except FileNotFoundError as exc:
+            raise SkillNotFoundError("the file is gone", location=location) from exc
+        except OSError as exc:  # a FIFO or device swapped in is refused unread
+            raise StorageError(f"cannot open: {exc.strerror}", location=location) from exc
+        try:
+            data = read_at_most(fd, max_bytes + 1)
+        finally:
+            os.close(fd)
+        check_size(len(data), max_bytes, location=location)
+        return data
+
+
+def storage_name(relative_path: str) -> str:
+    """A document's storage name: one kebab-case word.
+
+    Under ``.skills/`` the file's stem (``.skills/git/commit.md`` -> ``commit``) or the skill
+    folder's name, as a skill's name usually is; a convention file's whole path
+    (``pkg/CLAUDE.md`` -> ``pkg-claude``), so that nested ones stay apart.
+    """
+    parts = _MD_SUFFIX.sub("", relative_path).split("/")
+    if parts[0] == SKILLS_FOLDER:
+        parts = parts[-1:]
+    words = [_NOT_WORD.sub("-", part.lower()).strip("-") for part in parts]
+    return "-".join(word for word in words if word) or "skill"
+
+
+def _walk_documents(root: str) -> list[tuple[str, str | None]]:
+    """Every document under ``root`` in path order, as ``(path, skill folder)``."""
+    candidates: list[tuple[str, str | None]] = []
+    for folder, subfolders, file_names in os.walk(root):
+        relative = os.path.relpath(folder, root).replace(os.sep, "/")
+        relative = "" if relative == "." else relative
+        subfolders[:] = sorted(d for d in subfolders if d.lower() not in IGNORED_FOLDERS)
+        candidates += _documents_in(relative, subfolders, file_names)
+    return sorted(candidates)
+
+
+def _documents_in(
+    relative: str, subfolders: list[str], file_names: list[str]
+) -> list[tuple[str, str | None]]:
+    """The documents one folder of the walk holds, as ``(path, skill folder)``."""
+    prefix = f"{relative}/" if relative else ""
+    in_skills = relative.split("/", maxsplit=1)[0] == SKILLS_FOLDER
+    if in_skills and relative != SKILLS_FOLDER:
+        skill_md = skill_md_name(file_names)
+        if skill_md is not None:
+            subfolders[:] = []  # a skill folder's contents are its resources
+            return [(prefix + skill_md, relative)]
+    if in_skills:
+        return [(prefix + name, None) for name in file_names if name.lower().endswith(".md")]
+    return [(prefix + name, None) for name in file_names if is_convention_file(prefix + name)]

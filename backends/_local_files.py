@@ -1,0 +1,263 @@
+"""Blocking helpers of :class:`~backends._local.LocalBackend`: open, read, walk and replace, safely.
+
+Nothing here reads a file that is not a regular one. A SKILL.md or resource that is a named
+pipe (FIFO), a device, a socket or a directory is refused with what it is: files are opened
+with ``O_NONBLOCK`` (so opening a FIFO never waits for a writer) and ``O_NOCTTY``, checked with
+``fstat`` and closed unread unless regular. Every ``OSError`` becomes one of skillfs's storage
+errors, with the path it concerns. Callers run these functions through ``asyncio.to_thread``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import secrets
+import stat
+from collections.abc import Sequence
+
+from backends._base import FileEntry
+from backends._errors import ResourceNotFoundError, SkillNotFoundError, StorageError
+from backends._limits import check_size
+from backends._paths import check_file_name, is_hidden, is_within
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+OPEN_FLAGS = (
+    os.O_RDONLY
+    | _NOFOLLOW
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+)
+"""Flags for every file LocalBackend opens: never follow, never wait, never a terminal."""
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISLNK, "a symbolic link"),
+)
+NOT_FOUND = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)
+"""Errors that mean "no such file" for a path asked for: one too long cannot exist either."""
+_VANISHED = (errno.ENOENT, errno.ENOTDIR)
+
+
+def fingerprint(st: os.stat_result) -> str:
+    """The change token of a local file: mtime, size, inode and ctime.
+
+    The ctime (inode change time) moves on every write, rename or ``chmod``, and no program
+    can set it back: an edit that keeps the size and restores the mtime (``touch -d``,
+    ``rsync --times``, ``cp -p``) still changes it.
+    """
+    return f"{st.st_mtime_ns}-{st.st_size}-{st.st_ino}-{st.st_ctime_ns}"
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, for messages: ``a named pipe (FIFO)``, ``a directory``..."""
+    return next((kind for is_kind, kind in _KINDS if is_kind(mode)), "not a regular file")
+
+
+def not_regular(what: str, mode: int, *, location: str) -> StorageError:
+    """The error for ``what`` (``SKILL.md``, a file) being something other than a file."""
+    return StorageError(
+        f"{what} is {file_kind(mode)}, not a regular file; not read", location=location
+    )
+
+
+def open_error(what: str, exc: OSError, *, location: str) -> StorageError:
+    """Why ``what`` at ``location`` could not be opened; a socket, for one, refuses ``open``."""
+    try:
+        mode = os.stat(location).st_mode
+    except OSError:
+        mode = stat.S_IFREG
+    if not stat.S_ISREG(mode):
+        return not_regular(what, mode, location=location)
+    return StorageError(f"cannot open: {exc.strerror}", location=location)
+
+
+class NotRegularFileError(OSError):
+    """A file opened to be read is not a regular file (raised by :func:`open_regular`)."""
+
+    def __init__(self, mode: int) -> None:
+        super().__init__(errno.EINVAL, file_kind(mode))
+        self.mode = mode
+
+
+def open_regular(path: str, flags: int = 0, *, follow_symlinks: bool = False) -> int:
+    """Open ``path`` for reading, only if it is a regular file (a symlink only if following).
+
+    Usable as the ``opener`` of ``open()`` (with ``functools.partial`` to follow symlinks).
+
+    Raises:
+        NotRegularFileError: It is a FIFO, device, socket or directory (closed unread).
+        OSError: It cannot be opened.
+    """
+    fd = os.open(path, flags | (OPEN_FLAGS & ~_NOFOLLOW if follow_symlinks else OPEN_FLAGS))
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegularFileError(mode)
+    return fd
+
+
+def read_fd(fd: int, expected_size: int) -> bytes:
+    """Everything an open file holds, even when it grew since its size was taken."""
+    data = os.read(fd, expected_size + 1)
+    if len(data) <= expected_size:
+        return data
+    parts = [data]
+    while chunk := os.read(fd, 1 << 16):
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def read_at_most(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes of an open file, fewer only at its end."""
+    parts: list[bytes] = []
+    left = limit
+    while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)
+
+
+def read_regular_file(path: str | os.PathLike[str], max_bytes: int, *, what: str) -> bytes:
+    """A local file's bytes, only if it is a regular file of at most ``max_bytes`` (blocking).
+
+    For the user's own files (a lock, the approvals file, a key): symlinks are followed. A FIFO
+    or device is refused unread (opening never waits for a writer), a file over ``max_bytes``
+    is refused from its size, and one that grows past it while read is refused too.
+
+    Raises:
+        FileNotFoundError: There is no such file.
+        StorageError: It is not a regular file, is too large (``LimitExceededError``) or
+            cannot be read; the message names ``what`` (``the lock``) and the location ``path``.
+    """
+    location = os.fspath(path)
+    try:
+        fd = open_regular(location, follow_symlinks=True)
+    except NotRegularFileError as exc:
+        raise not_regular(what, exc.mode, location=location) from exc
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise StorageError(f"cannot read {what}: {exc.strerror}", location=location) from exc
+    try:
+        check_size(os.fstat(fd).st_size, max_bytes, location=location, what=what)
+        data = read_at_most(fd, max_bytes + 1)
+        check_size(len(data), max_bytes, location=location, what=what)
+    except OSError as exc:
+        raise StorageError(f"cannot read {what}: {exc.strerror}", location=location) from exc
+    finally:
+        os.close(fd)
+    return data
+
+
+_TEMPORARY = re.compile(r"\.skillfs-[0-9a-f]{16}\.tmp")
+
+
+def is_temporary(name: str) -> bool:
+    """True for the name of a :func:`replace_file` temporary (left behind by a killed write)."""
+    return _TEMPORARY.fullmatch(name) is not None
+
+
+def replace_file(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace the file at ``path`` with ``data``, whole: a reader sees the old or the new one.
+
+    ``data`` goes to a new file of its own beside ``path`` (``.skillfs-<16 hex>.tmp``, so
+    writers at once never share one), is flushed to disk and renamed over ``path``; the
+    temporary is removed on any failure. The file gets the mode of the one it replaces, or
+    ``0o666`` less the umask when it is new, as any program's output does.
+
+    Raises:
+        OSError: The folder is missing or not writable, the disk is full...
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    temporary = os.path.join(folder, f".skillfs-{secrets.token_hex(8)}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            with contextlib.suppress(FileNotFoundError):
+                os.fchmod(descriptor, stat.S_IMODE(os.stat(path).st_mode))
+            handle.write(data)
+            handle.flush()
+            os.fsync(descriptor)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def resource_error(exc: OSError, *, location: str) -> StorageError:
+    """Translate an ``OSError`` met while reading a resource, most specific first."""
+    if isinstance(exc, NotRegularFileError):
+        return ResourceNotFoundError(
+            f"{file_kind(exc.mode)}, not a regular file", location=location
+        )
+    if exc.errno in NOT_FOUND:
+        return ResourceNotFoundError("no such file", location=location)
+    return StorageError(f"cannot read: {exc.strerror}", location=location)
+
+
+def walk_files(real_folder: str) -> Sequence[FileEntry]:
+    """Every visible regular file below a skill folder, sorted by path.
+
+    Hidden files, symlinks that leave the folder and anything not a regular file are skipped;
+    a sub-folder that vanishes during the walk is skipped too.
+
+    Raises:
+        SkillNotFoundError: The skill folder itself vanished.
+        UnsafePathError: A visible name holds a control character: the skill is refused.
+        StorageError: A folder could not be listed (its location says which).
+    """
+    found: list[FileEntry] = []
+    pending = [""]
+    while pending:
+        prefix = pending.pop()
+        folder = os.path.join(real_folder, prefix)
+        try:
+            with os.scandir(folder) as iterator:
+                entries = list(iterator)
+        except OSError as exc:
+            if exc.errno not in _VANISHED:
+                message = f"cannot list folder: {exc.strerror}"
+                raise StorageError(message, location=folder) from exc
+            if not prefix:
+                raise SkillNotFoundError("skill folder vanished", location=folder) from exc
+            continue
+        for entry in entries:
+            if is_hidden(entry.name):
+                continue
+            check_file_name(entry.name, location=entry.path)
+            relative = f"{prefix}/{entry.name}" if prefix else entry.name
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)  # d_type: no system call
+            except OSError:
+                continue  # gone since the listing
+            if is_folder:
+                pending.append(relative)
+                continue
+            st = _regular_file_stat(real_folder, entry)
+            if st is not None:
+                mode = stat.S_IMODE(st.st_mode)
+                found.append(FileEntry(relative, st.st_size, fingerprint(st), mode))
+    return sorted(found, key=lambda item: item.path)
+
+
+def _regular_file_stat(real_folder: str, entry: os.DirEntry[str]) -> os.stat_result | None:
+    """The stat of a regular file (a symlink's target, when it stays inside); else ``None``."""
+    try:
+        if entry.is_symlink() and not is_within(real_folder, os.path.realpath(entry.path)):
+            return None
+        st = entry.stat()
+    except OSError:
+        return None  # gone, or unreadable: not a file the skill can serve
+    return st if stat.S_ISREG(st.st_mode) else None

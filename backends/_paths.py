@@ -1,0 +1,150 @@
+"""Checks that keep skill names and resource paths inside their skill folder.
+
+Every backend runs names and paths through these before touching storage, so a hostile
+``../..``, an absolute or drive path, a backslash or a control character (NUL, newline, ESC,
+DEL, C1) is refused the same way everywhere. A control character in a name can forge a line of
+output or of any text listing files; no skill needs one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Collection
+
+from backends._errors import UnsafePathError, echoed
+
+SKILL_MD_NAMES = ("SKILL.md", "skill.md")
+"""File names that make a folder a skill, in order of preference."""
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def skill_md_name(file_names: Collection[str]) -> str | None:
+    """Which of a folder's file names is its SKILL.md (``SKILL.md`` before ``skill.md``)."""
+    return next((name for name in SKILL_MD_NAMES if name in file_names), None)
+
+
+def check_skill_name(name: str) -> str:
+    """Return ``name`` if it is a plain, visible folder name.
+
+    Raises:
+        UnsafePathError: Empty, hidden, ``.``/``..``, or holding a separator or a control
+            character.
+    """
+    if (
+        not name
+        or name[0] == "."
+        or "/" in name
+        or "\\" in name
+        or _CONTROL.search(name)
+        or (":" in name and _DRIVE.match(name))
+    ):
+        raise UnsafePathError(f"not a skill folder name: {echoed(name)!r}")
+    return name
+
+
+def is_skill_name(name: str) -> bool:
+    """True when ``name`` can name a skill folder (:func:`check_skill_name` accepts it)."""
+    try:
+        check_skill_name(name)
+    except UnsafePathError:
+        return False
+    return True
+
+
+def check_file_name(name: str, *, location: str | None = None) -> str:
+    """Return ``name``, a file name or path as storage lists it, unless it holds a control char.
+
+    Raises:
+        UnsafePathError: It holds one (NUL, newline, ESC, DEL, a C1 control).
+    """
+    if _CONTROL.search(name):
+        raise UnsafePathError(
+            f"control character in a file name: {echoed(name)!r}", location=location
+        )
+    return name
+
+
+def check_relative_path(path: str) -> str:
+    """Normalise a resource path to POSIX form relative to its skill folder.
+
+    ``./a//b`` becomes ``a/b``. Anything that could point outside the folder is refused.
+
+    Raises:
+        UnsafePathError: Empty, absolute, drive-qualified, backslashed, with ``..`` or a control
+            character.
+    """
+    check_file_name(path)
+    if not path or "\\" in path:
+        raise UnsafePathError(f"unsafe resource path: {echoed(path)!r}")
+    if path.startswith("/") or _DRIVE.match(path):
+        raise UnsafePathError(f"resource path must be relative: {echoed(path)!r}")
+    parts = [part for part in path.split("/") if part not in ("", ".")]
+    if not parts or ".." in parts:
+        raise UnsafePathError(f"resource path must stay inside the skill: {echoed(path)!r}")
+    return "/".join(parts)
+
+
+VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", "CVS"})
+"""Version-control metadata: never part of what a skill says."""
+
+OS_JUNK = frozenset(
+    {".ds_store", "thumbs.db", "ehthumbs.db", "desktop.ini", "__macosx", ".spotlight-v100"}
+)
+"""Files and folders operating systems and archivers leave behind (compared lowercased);
+AppleDouble ``._*`` files are junk too."""
+
+CACHES = frozenset(
+    {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".ipynb_checkpoints"}
+)
+"""Caches tools write next to code; ``*.pyc`` bytecode too."""
+
+SECRETS = frozenset({".env", ".netrc", ".npmrc", ".pypirc", ".git-credentials"})
+"""Files that hold credentials; ``.env.<anything>`` too, except the templates below."""
+
+ENV_TEMPLATES = frozenset({"example", "sample", "template", "dist", "defaults"})
+"""``.env.example`` and friends document settings and are served."""
+
+_BYTECODE = (".pyc", ".pyo")
+
+
+def is_hidden_name(name: str) -> bool:
+    """True when one file or folder name is never served: see :func:`is_hidden`."""
+    if name in CACHES or name in VCS_FOLDERS or name in SECRETS:
+        return True
+    if name.lower() in OS_JUNK or name.startswith("._") or name.endswith(_BYTECODE):
+        return True
+    return name.startswith(".env.") and name[5:].lower() not in ENV_TEMPLATES
+
+
+def is_hidden(relative_path: str) -> bool:
+    """True when a relative POSIX path lies in, or is, something a skill never serves.
+
+    Only what must stay hidden is: version-control folders (:data:`VCS_FOLDERS`), operating
+    system junk (:data:`OS_JUNK`), caches (:data:`CACHES`, bytecode) and files that hold
+    credentials (:data:`SECRETS`, ``.env.*`` except documented templates such as
+    ``.env.example``). Other dotfiles a skill ships (``assets/.env.example``,
+    ``.prettierrc``) are ordinary files. Skill *folders* whose name starts with a dot are
+    still no skills (:func:`check_skill_name`).
+    """
+    return any(is_hidden_name(part) for part in relative_path.split("/"))
+
+
+def check_resource_path(path: str, *, location: str) -> str:
+    """Normalise a path a caller asks to read; hidden files (:func:`is_hidden`) are never served.
+
+    Raises:
+        UnsafePathError: As for :func:`check_relative_path`, or the path is hidden.
+    """
+    relative = check_relative_path(path)
+    if is_hidden(relative):
+        reason = "version control, OS junk, caches and secrets are never served"
+        raise UnsafePathError(f"hidden file {echoed(path)!r}: {reason}", location=location)
+    return relative
+
+
+def is_within(real_root: str, real_path: str) -> bool:
+    """True when the resolved ``real_path`` is ``real_root`` or lies below it."""
+    return real_path == real_root or real_path.startswith(real_root.rstrip(os.sep) + os.sep)

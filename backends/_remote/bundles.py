@@ -1,0 +1,561 @@
+"""Zip bundles on any storage: a HEAD per refresh, the end record first, then the archive.
+
+A refresh asks for the archive's details (one HEAD) and stops there when its fingerprint did not
+move. Otherwise it reads the archive's tail (one ranged GET, the whole archive when small) and
+refuses it from the end record when it declares too many members. A bundle up to
+``Limits.bundle_download_bytes`` is then downloaded (one more GET) and served from memory; a
+larger one stays where it is: its central directory is fetched once and its members are read
+with ranged requests as they are needed (:class:`RangedArchive`). A server that ignores
+``Range`` answers the tail's GET with the whole archive: a small bundle is served from that
+answer, a larger one refused before its body is read.
+
+The archive's listing is exported (:class:`SavedBundle`): a new process given it, whose HEAD
+finds the same fingerprint and size, lists the archive without another request, and downloads
+a small archive on the first read (served only when its central directory is the one listed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import io
+import json
+import logging
+import threading
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Sequence
+from typing import IO, Any, NamedTuple
+
+from backends._errors import LimitExceededError, StorageError
+from backends._limits import KIB, MIB, Limits, check_size
+from backends._remote.archives import (
+    TAIL_BYTES,
+    Span,
+    ZipBundle,
+    check_end_record,
+    read_end_record,
+)
+from backends._remote.failures import RangesIgnoredError
+from backends._remote.filesystem import RemoteFS
+from backends._remote.layout import Layout, StoredFile, fingerprint
+
+logger = logging.getLogger("skillfs")
+
+Fetch = Callable[[int, int], Coroutine[Any, Any, bytes]]
+"""Reads bytes ``[start, end)`` of the archive."""
+
+WINDOW_BYTES = 4 * MIB
+"""Largest merged ranged request."""
+GAP_BYTES = 256 * KIB
+"""Spans at most this far apart are fetched in one request."""
+FALLBACK_BYTES = 256 * KIB
+"""Least a read outside every window fetches."""
+_FALLBACKS_KEPT = 4
+
+
+class RangedArchive(io.RawIOBase):
+    """A read-only, seekable view of a remote archive of ``size`` bytes, for zipfile.
+
+    Members are read by fetching their spans first (:meth:`spans`): spans close together are
+    merged into one request of at most ``WINDOW_BYTES``, up to ``concurrency`` at once; zipfile
+    then reads the windows from a worker thread without I/O. A read outside every window is
+    fetched from that thread through the caller's loop, at least ``FALLBACK_BYTES`` at a time.
+    (fsspec's file objects fetch synchronously, one block at a time, past skillfs's retries.)
+
+    Args:
+        size: The archive's size.
+        fetch: Reads a byte range (retried and translated by the caller's filesystem layer).
+        known: The bytes already fetched from ``known_start`` to the end (tail and directory).
+        known_start: Where ``known`` starts.
+        concurrency: Most requests in flight at once.
+        pinned: Other byte ranges already at hand, as ``(start, bytes)``, kept for every read.
+    """
+
+    def __init__(
+        self,
+        size: int,
+        fetch: Fetch,
+        *,
+        known: bytes,
+        known_start: int,
+        concurrency: int,
+        pinned: Sequence[tuple[int, bytes]] = (),
+    ) -> None:
+        super().__init__()
+        self._size = size
+        self._fetch = fetch
+        self._known = known
+        self._known_start = known_start
+        self._concurrency = concurrency
+        self._position = 0
+        self._lock = threading.Lock()
+        self._windows: list[tuple[int, bytes]] = list(pinned)
+        self._fallbacks: deque[tuple[int, bytes]] = deque(maxlen=_FALLBACKS_KEPT)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # -- what zipfile calls, from worker threads -------------------------------------------
+
+    def readable(self) -> bool:
+        """Always readable."""
+        return True
+
+    def seekable(self) -> bool:
+        """Always seekable."""
+        return True
+
+    def tell(self) -> int:
+        """The current position."""
+        return self._position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        """Move to ``offset`` from the start, the current position or the end."""
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: self._size}[whence]
+        self._position = max(0, base + offset)
+        return self._position
+
+    def readinto(self, buffer: Any) -> int:
+        """Fill ``buffer`` from the current position (blocking: worker threads only)."""
+        view = memoryview(buffer).cast("B")
+        end = min(self._size, self._position + len(view))
+        if end <= self._position:
+            return 0
+        data = self._cached(self._position, end)
+        if data is None:
+            data = self._fetch_blocking(self._position, end)
+        view[: len(data)] = data
+        self._position += len(data)
+        return len(data)
+
+    # -- prefetching, on the event loop -----------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def spans(self, spans: Sequence[Span]) -> AsyncIterator[None]:
+        """Fetch ``spans`` (merged, concurrently) and keep them for reads until exit."""
+        self._loop = asyncio.get_running_loop()
+        gate = asyncio.Semaphore(self._concurrency)
+
+        async def fetch(window: Span) -> tuple[int, bytes]:
+            async with gate:
+                return window[0], await self._fetch(*window)
+
+        wanted = [(start, min(end, self._known_start)) for start, end in spans]
+        windows = merge_spans([span for span in wanted if span[0] < span[1]])
+        fetched = list(await asyncio.gather(*(fetch(window) for window in windows)))
+        with self._lock:
+            self._windows += fetched
+        try:
+            yield
+        finally:
+            with self._lock:
+                kept = {id(item) for item in fetched}
+                self._windows = [item for item in self._windows if id(item) not in kept]
+
+    def batches(self, spans: Sequence[Span]) -> Iterator[list[int]]:
+        """Indexes of ``spans``, in archive order, in batches of at most ``concurrency`` windows."""
+        batch: list[int] = []
+        windows: list[Span] = []
+        for index in sorted(range(len(spans)), key=lambda index: spans[index]):
+            start, end = spans[index]
+            if windows and _joins(windows[-1], start, end):
+                windows[-1] = (windows[-1][0], max(windows[-1][1], end))
+            elif len(windows) < self._concurrency:
+                windows.append((start, end))
+            else:
+                yield batch
+                batch, windows = [], [(start, end)]
+            batch.append(index)
+        if batch:
+            yield batch
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _cached(self, start: int, end: int) -> bytes | None:
+        if start >= self._known_start:
+            offset = start - self._known_start
+            return self._known[offset : offset + end - start]
+        with self._lock:
+            windows = [*self._windows, *self._fallbacks]
+        for window_start, data in windows:
+            if window_start <= start and end <= window_start + len(data):
+                return data[start - window_start : end - window_start]
+        return None
+
+    def _fetch_blocking(self, start: int, end: int) -> bytes:
+        loop = self._loop
+        if loop is None or _running_loop() is loop:
+            raise RuntimeError("a ranged archive is read in worker threads, inside spans()")
+        stop = min(self._size, max(end, start + FALLBACK_BYTES))
+        data = asyncio.run_coroutine_threadsafe(self._fetch(start, stop), loop).result()
+        with self._lock:
+            self._fallbacks.append((start, data))
+        return data[: end - start]
+
+
+def merge_spans(spans: Sequence[Span]) -> list[Span]:
+    """``spans`` sorted and merged where at most ``GAP_BYTES`` apart, up to ``WINDOW_BYTES``.
+
+    A span larger than ``WINDOW_BYTES`` stays whole.
+    """
+    merged: list[Span] = []
+    for start, end in sorted(spans):
+        if merged and _joins(merged[-1], start, end):
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _joins(window: Span, start: int, end: int) -> bool:
+    """True when the span ``[start, end)`` (starting at or after ``window``) joins it."""
+    first, last = window
+    return end <= last or (start - last <= GAP_BYTES and end - first <= WINDOW_BYTES)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+_TAG = b"skillfs-bundle/1\n"
+
+
+class SavedBundle(NamedTuple):
+    """An archive's listing, as saved.
+
+    Attributes:
+        size: The archive's size.
+        directory_start: Where ``directory`` starts in the archive.
+        directory: The archive's bytes from its central directory to its end.
+        manifest_start: Where ``manifest`` starts (its member's local header).
+        manifest: The manifest member's bytes, as stored (empty: no manifest).
+        token: The archive's fingerprint when it was saved.
+    """
+
+    size: int
+    directory_start: int
+    directory: bytes
+    manifest_start: int
+    manifest: bytes
+    token: str = ""
+
+    def pinned(self) -> tuple[tuple[int, bytes], ...]:
+        """The saved bytes a ranged archive holds besides the directory."""
+        return ((self.manifest_start, self.manifest),) if self.manifest else ()
+
+    def encode(self) -> bytes:
+        """The exported state."""
+        header = [self.token, self.size, self.directory_start, self.manifest_start]
+        return b"%s%s\n%s%s" % (
+            _TAG,
+            json.dumps([*header, len(self.directory)]).encode(),
+            self.directory,
+            self.manifest,
+        )
+
+    @classmethod
+    def decode(cls, state: bytes) -> SavedBundle | None:
+        """The saved listing in an exported state; ``None`` when it is not one (or damaged)."""
+        if not state.startswith(_TAG):
+            return None
+        line, _, rest = state[len(_TAG) :].partition(b"\n")
+        try:
+            token, size, directory_start, manifest_start, length = json.loads(line)
+        except ValueError:
+            return None
+        fields = (size, directory_start, manifest_start, length)
+        if not (isinstance(token, str) and all(type(value) is int for value in fields)):
+            return None
+        if not 0 <= length <= len(rest):
+            return None
+        return cls(size, directory_start, rest[:length], manifest_start, rest[length:], token)
+
+
+def saved_bundle(file: IO[bytes] | io.RawIOBase, size: int, bundle: ZipBundle) -> SavedBundle:
+    """What to save of an indexed archive read through ``file`` (blocking).
+
+    The manifest's bytes must be at hand (an archive in memory, or a ranged one inside the
+    span that read them): nothing is fetched for this.
+    """
+    tail_start = max(0, size - TAIL_BYTES)
+    file.seek(tail_start)
+    end = read_end_record(file.read() or b"", tail_start, location="")
+    file.seek(end.directory_start)
+    directory = file.read() or b""
+    manifest_start, manifest = 0, b""
+    for start, stop in bundle.manifest_spans():
+        file.seek(start)
+        manifest_start, manifest = start, file.read(stop - start) or b""
+    return SavedBundle(size, end.directory_start, directory, manifest_start, manifest)
+
+
+class ZipView:
+    """Files inflated from one screened archive, in worker threads.
+
+    Args:
+        bundle: The archive.
+        saved: What a new process needs to list it again (its fingerprint aside).
+        ranged: Where its bytes come from when it was not downloaded whole.
+    """
+
+    def __init__(
+        self, bundle: ZipBundle, saved: SavedBundle, ranged: RangedArchive | None = None
+    ) -> None:
+        self._bundle = bundle
+        self._ranged = ranged
+        self.saved = saved
+
+    @property
+    def layout(self) -> Layout:
+        """The skill folders of the archive."""
+        return self._bundle.layout
+
+    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
+        """Inflate several members; a range that cannot be fetched fails its members only."""
+        ranged = self._ranged
+        if ranged is None:
+            return await asyncio.to_thread(self._bundle.read_many, files)
+        results: list[bytes | StorageError] = [b""] * len(files)
+        spans = [self._bundle.span(stored.key) for stored in files]
+        for batch in ranged.batches(spans):
+            chosen = [files[index] for index in batch]
+            try:
+                async with ranged.spans([spans[index] for index in batch]):
+                    read = await asyncio.to_thread(self._bundle.read_many, chosen)
+            except StorageError as exc:
+                read = [exc] * len(batch)
+            for index, result in zip(batch, read, strict=True):
+                results[index] = result
+        return results
+
+    async def read(self, stored: StoredFile) -> bytes:
+        """Inflate one member."""
+        (result,) = await self.fetch([stored])
+        if isinstance(result, StorageError):
+            raise result
+        return result
+
+
+class DeferredView:
+    """A bundle listed from a saved listing, whose archive is downloaded on the first read.
+
+    Args:
+        listed: The archive as listed from the saved listing.
+        saved: That listing.
+        download: Downloads the archive, refusing one whose listing is not ``saved``.
+    """
+
+    def __init__(
+        self,
+        listed: ZipBundle,
+        saved: SavedBundle,
+        download: Callable[[], Awaitable[ZipView]],
+    ) -> None:
+        self._listed = listed
+        self._download = download
+        self._view: ZipView | None = None
+        self._downloading = asyncio.Lock()
+        self.saved = saved
+
+    @property
+    def layout(self) -> Layout:
+        """The skill folders of the archive."""
+        return self._listed.layout
+
+    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
+        """Inflate several members from the downloaded archive."""
+        try:
+            view = await self._downloaded()
+        except StorageError as exc:
+            return [exc] * len(files)
+        return await view.fetch(files)
+
+    async def read(self, stored: StoredFile) -> bytes:
+        """Inflate one member from the downloaded archive."""
+        return await (await self._downloaded()).read(stored)
+
+    async def _downloaded(self) -> ZipView:
+        async with self._downloading:
+            if self._view is None:
+                self._view = await self._download()
+            return self._view
+
+
+class BundleSource:
+    """A zip bundle: one HEAD per refresh, and the archive again only when it changed.
+
+    Args:
+        fs: The storage holding the archive.
+        inner_root: The skills folder inside the archive (``None``: found from its members).
+        limits: The bundle limits.
+        location: The archive's URL, for messages.
+        concurrency: Most ranged requests in flight at once for a large archive.
+    """
+
+    def __init__(
+        self,
+        fs: RemoteFS,
+        *,
+        inner_root: str | None,
+        limits: Limits,
+        location: str,
+        concurrency: int,
+    ) -> None:
+        self._fs = fs
+        self._inner_root = inner_root
+        self._limits = limits
+        self._location = location
+        self._concurrency = concurrency
+        self._current: tuple[str, ZipView | DeferredView] | None = None
+        self._imported: SavedBundle | None = None
+
+    def export_state(self) -> bytes | None:
+        """The archive's fingerprint and listing, once read."""
+        current = self._current
+        return None if current is None else current[1].saved._replace(token=current[0]).encode()
+
+    def import_state(self, state: bytes) -> None:
+        """Take the listing another process exported, used if the archive has not changed."""
+        if self._current is None:
+            self._imported = SavedBundle.decode(state)
+
+    async def snapshot(self) -> ZipView | DeferredView:
+        """Check the archive's fingerprint; read and screen it again only if it changed.
+
+        Raises:
+            LimitExceededError: The archive breaks a whole-bundle limit.
+            StorageError: The archive is missing, unreadable or not a zip.
+        """
+        details = await self._fs.info(self._fs.path, location=self._location)
+        token = fingerprint(details)
+        if self._current is not None and self._current[0] == token:
+            return self._current[1]
+        size = details.get("size")
+        imported, self._imported = self._imported, None
+        view: ZipView | DeferredView | None = None
+        if imported is not None and (imported.token, imported.size) == (token, size):
+            view = await self._resumed(imported)
+        if view is None:
+            view = await (self._open(size) if isinstance(size, int) else self._download())
+        self._current = (token, view)
+        return view
+
+    async def aclose(self) -> None:
+        """Close the filesystem's session; the archive held in memory is dropped."""
+        self._current = None
+        await self._fs.aclose()
+
+    async def _open(self, size: int) -> ZipView:
+        """Refuse from the size and the end record, then download or range-read the archive."""
+        limits, location = self._limits, self._location
+        check_size(size, limits.max_bundle_bytes, location=location, what="bundle")
+        tail_start = max(0, size - TAIL_BYTES)
+        data = await self._tail(tail_start, size)
+        tail = data[tail_start:] if len(data) == size else data
+        end = read_end_record(tail, tail_start, location=location)
+        check_end_record(end, limits, location)
+        if size <= limits.bundle_download_bytes:
+            head = await self._range(0, tail_start) if len(data) < size else b""
+            return await self._in_memory(head + data)
+        known_start = min(tail_start, end.directory_start)
+        if known_start < tail_start:
+            tail = await self._range(known_start, tail_start) + tail
+        ranged = RangedArchive(
+            size, self._range, known=tail, known_start=known_start, concurrency=self._concurrency
+        )
+        bundle = await self._directory(ranged)
+        async with ranged.spans(bundle.manifest_spans()):
+            await asyncio.to_thread(bundle.index)
+            saved = await asyncio.to_thread(saved_bundle, ranged, size, bundle)
+        return ZipView(bundle, saved, ranged)
+
+    async def _resumed(self, saved: SavedBundle) -> ZipView | DeferredView | None:
+        """The archive listed from a saved listing, or ``None`` when that cannot be used."""
+        limits, location = self._limits, self._location
+        ranged = RangedArchive(
+            saved.size,
+            self._range,
+            known=saved.directory,
+            known_start=saved.directory_start,
+            concurrency=self._concurrency,
+            pinned=saved.pinned(),
+        )
+        try:
+            check_size(saved.size, limits.max_bundle_bytes, location=location, what="bundle")
+            end = read_end_record(saved.directory, saved.directory_start, location=location)
+            check_end_record(end, limits, location)
+            bundle = await self._directory(ranged)
+            async with ranged.spans(()):  # the manifest is pinned: nothing is fetched
+                await asyncio.to_thread(bundle.index)
+        except StorageError as exc:
+            logger.warning("%s: read again, the saved listing is unusable: %s", location, exc)
+            return None
+        if saved.size <= limits.bundle_download_bytes:
+            return DeferredView(bundle, saved, functools.partial(self._listed_as, saved))
+        return ZipView(bundle, saved, ranged)
+
+    async def _listed_as(self, saved: SavedBundle) -> ZipView:
+        """The archive in one GET, provided its central directory is the one ``saved`` lists.
+
+        Raises:
+            StorageError: It was replaced since it was listed (the next refresh lists it).
+        """
+        data = await self._fs.cat(self._fs.path, location=self._location)
+        if data[saved.directory_start :] != saved.directory:
+            raise StorageError(
+                "the bundle was replaced since it was listed; the next refresh reads it",
+                location=self._location,
+            )
+        return await self._in_memory(data)
+
+    async def _directory(self, ranged: RangedArchive) -> ZipBundle:
+        """The archive's central directory, screened (from the bytes ``ranged`` knows)."""
+        async with ranged.spans(()):
+            return await asyncio.to_thread(
+                ZipBundle.open,
+                ranged,
+                limits=self._limits,
+                inner_root=self._inner_root,
+                location=self._location,
+            )
+
+    async def _download(self) -> ZipView:
+        """The whole archive in one GET, when the store gives no size to plan with."""
+        return await self._in_memory(await self._fs.cat(self._fs.path, location=self._location))
+
+    async def _in_memory(self, data: bytes) -> ZipView:
+        return await asyncio.to_thread(self._loaded, data)
+
+    def _loaded(self, data: bytes) -> ZipView:
+        """Screen and index an archive held in memory (blocking)."""
+        bundle = ZipBundle.load(
+            data, limits=self._limits, inner_root=self._inner_root, location=self._location
+        )
+        file: IO[bytes] = io.BytesIO(data)
+        return ZipView(bundle, saved_bundle(file, len(data), bundle))
+
+    async def _tail(self, start: int, size: int) -> bytes:
+        """The archive's bytes from ``start``, or all of them when the server sends them all.
+
+        A server that ignores ``Range`` answers with the whole archive: it is kept when it may
+        be downloaded whole, and refused unread when it is over ``bundle_download_bytes``.
+        """
+        limit = self._limits.bundle_download_bytes
+        if size <= limit:
+            return await self._fs.cat_range(
+                self._fs.path, start, size, location=self._location, whole=size
+            )
+        try:
+            return await self._range(start, size)
+        except RangesIgnoredError as exc:
+            raise LimitExceededError(
+                f"{exc.message}; a bundle over Limits.bundle_download_bytes ({limit} bytes) "
+                "is only read with ranged requests (serve it where Range is honoured, or raise "
+                "the limit)",
+                location=self._location,
+            ) from exc
+
+    async def _range(self, start: int, end: int) -> bytes:
+        return await self._fs.cat_range(self._fs.path, start, end, location=self._location)

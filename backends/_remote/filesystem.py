@@ -1,0 +1,595 @@
+"""The one module that drives fsspec: what a protocol needs, building a filesystem, calling it.
+
+``fsspec.core.url_to_fs`` resolves the scheme through fsspec's own registry, so any installed
+implementation works; fsspec itself is imported on first use, keeping it off the import path of
+the CLI and of local-only programs. Building runs in a worker thread (GitHub's constructor
+makes a request, others read configuration files).
+
+Native-async filesystems (s3fs, gcsfs, http) are driven on the loop they were built for --
+fsspec's I/O loop -- while the caller awaits the result on its own: their setup blocks (s3fs
+reads botocore's model files, gcsfs refreshes tokens with blocking requests), and sessions
+bound to fsspec's long-lived loop never die with a short-lived caller loop. Sync filesystems
+(GitHub, memory, local) run through fsspec's ``AsyncFileSystemWrapper``. Every call goes
+through one :class:`~backends._remote.failures.Deadline`, one retry layer and one translation of
+foreign errors (:mod:`backends._remote.failures`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import importlib.util
+import os
+import urllib.request
+import weakref
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from backends._errors import (
+    LimitExceededError,
+    MissingDependencyError,
+    ResourceNotFoundError,
+    StorageError,
+    UnsupportedSourceError,
+    install_command,
+)
+from backends._remote.failures import (
+    NO_RETRY,
+    Deadline,
+    IncompleteReadError,
+    RangesIgnoredError,
+    Redactor,
+    RetryPolicy,
+    raise_translated,
+    retrying,
+)
+from backends._remote.urls import WEB, SourceSpec, last_link, protocol_of
+
+T = TypeVar("T")
+
+EXTRAS = {
+    "s3": "s3",
+    "s3a": "s3",
+    "gs": "gcs",
+    "gcs": "gcs",
+    "github": "github",
+    "http": "http",
+    "https": "http",
+}
+"""The skillfs extra that installs each protocol's filesystem."""
+
+_REQUIRES = {
+    "s3": "s3fs",
+    "s3a": "s3fs",
+    "gs": "gcsfs",
+    "gcs": "gcsfs",
+    "github": "requests",
+    "http": "aiohttp",
+    "https": "aiohttp",
+}
+S3_PROTOCOLS = frozenset({"s3", "s3a"})
+GCS_PROTOCOLS = frozenset({"gs", "gcs"})
+_LOCAL = frozenset({"file", "local"})
+_PARTIAL_CONTENT = 206
+
+NO_GCS_CREDENTIALS = (
+    "no Google credentials found: set GOOGLE_APPLICATION_CREDENTIALS to a key file, run "
+    "'gcloud auth application-default login', or set FSSPEC_GS_TOKEN=anon for a public bucket"
+)
+METADATA_TIMEOUT = 0.5
+"""Seconds to wait for Google Cloud's metadata server, asked once."""
+_METADATA_IP = "169.254.169.254"
+_DMI_PRODUCT_NAME = "/sys/class/dmi/id/product_name"
+
+
+class RemoteFS:
+    """One opened fsspec filesystem with typed, non-blocking, retried and translated calls.
+
+    Build it with :meth:`open`. Paths are the filesystem's own (``bucket/key`` for S3).
+    """
+
+    def __init__(
+        self,
+        fs: Any,
+        wrapper: Any,
+        path: str,
+        *,
+        redact: Redactor,
+        retry: RetryPolicy,
+        deadline: Deadline,
+    ) -> None:
+        self._fs = fs
+        self._wrapper = wrapper
+        self._path = path
+        self._redact = redact
+        self._retry = retry
+        self._deadline = deadline
+        if wrapper is None:  # a session on fsspec's loop: close it there, never blocking
+            from fsspec.asyn import get_loop
+
+            self._loop: asyncio.AbstractEventLoop = fs.loop or get_loop()
+            weakref.finalize(self, _close_soon, self._loop, fs)
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        options: Mapping[str, Any],
+        *,
+        location: str,
+        redact: Redactor,
+        retry: RetryPolicy,
+        deadline: Deadline,
+    ) -> RemoteFS:
+        """Build the filesystem for ``url`` in a worker thread, within the deadline.
+
+        Raises:
+            MissingDependencyError: The protocol's package is not installed.
+            StorageError: The filesystem could not be built (bad options, unreachable API,
+                no Google credentials for ``gs://``).
+        """
+
+        async def build() -> tuple[Any, Any, str]:
+            return await asyncio.to_thread(_build, url, dict(options), location)
+
+        try:
+            async with deadline.bounded(location=location):
+                fs, wrapper, path = await retrying(retry, build)
+        except ImportError as exc:
+            hint = install_hint(protocol_of(last_link(url)))
+            raise MissingDependencyError(hint, location=location) from exc
+        except Exception as exc:
+            raise_translated(exc, location=location, redact=redact)
+        return cls(fs, wrapper, path, redact=redact, retry=retry, deadline=deadline)
+
+    @property
+    def path(self) -> str:
+        """The filesystem path the URL named."""
+        return str(self._path)
+
+    @property
+    def protocol(self) -> str:
+        """The filesystem's main protocol name."""
+        protocol = self._fs.protocol
+        return str(protocol if isinstance(protocol, str) else protocol[0])
+
+    async def find(self, root: str, *, location: str) -> Mapping[str, Mapping[str, Any]]:
+        """Every file below ``root`` with its details, in one recursive listing."""
+        self._fs.invalidate_cache(root)
+        if self.protocol == "github":
+            tree: dict[str, dict[str, Any]] = await self._guarded(
+                lambda: asyncio.to_thread(_github_tree, self._fs, root), location=location
+            )
+            return tree
+        return dict(await self._call("find", root, detail=True, location=location))
+
+    async def info(
+        self, path: str, *, location: str, missing: type[StorageError] = StorageError
+    ) -> Mapping[str, Any]:
+        """Fresh details of one file (a HEAD on object stores), never from a cache."""
+        self._fs.invalidate_cache(path)
+        return dict(await self._call("info", path, location=location, missing=missing))
+
+    async def cat(
+        self,
+        path: str,
+        *,
+        location: str,
+        missing: type[StorageError] = StorageError,
+        size: int | None = None,
+    ) -> bytes:
+        """The whole content of one file, in one GET.
+
+        Args:
+            path: The file.
+            location: Where it is, for messages.
+            missing: The error to raise when it does not exist.
+            size: The size the listing gave; a read of any other length is an
+                :class:`IncompleteReadError`, retried like a dropped connection.
+        """
+
+        async def attempt() -> bytes:
+            data = bytes(await self._attempt("cat_file", path))
+            return IncompleteReadError.check(data, size, location=location)
+
+        data: bytes = await self._guarded(attempt, location=location, missing=missing, size=size)
+        return data
+
+    async def cat_range(
+        self, path: str, start: int, end: int, *, location: str, whole: int | None = None
+    ) -> bytes:
+        """Bytes ``[start, end)`` of one file, in one ranged GET.
+
+        Args:
+            path: The file.
+            start: The first byte wanted.
+            end: One past the last byte wanted.
+            location: Where it is, for messages.
+            whole: The file's size, when the whole file may be returned instead (an HTTP
+                server that ignores ``Range`` sends it; the caller tells by the length).
+                Without it, such an answer is refused before its body is read
+                (:class:`RangesIgnoredError`, not retried).
+
+        Any other length is an :class:`IncompleteReadError`, retried like a dropped connection.
+        """
+
+        async def attempt() -> bytes:
+            if self.protocol == "http":
+                data = await self._on_its_loop(
+                    lambda fs: _http_range(
+                        fs, path, start, end, whole_up_to=whole or 0, location=location
+                    )
+                )
+            else:
+                data = bytes(await self._attempt("cat_file", path, start=start, end=end))
+            if whole is not None and len(data) == whole:
+                return data
+            return IncompleteReadError.check(data, end - start, location=location, ranged=True)
+
+        most = end - start if whole is None else whole
+        data: bytes = await self._guarded(attempt, location=location, size=most)
+        return data
+
+    async def pipe(self, path: str, data: bytes, *, location: str) -> None:
+        """Create or replace one file."""
+        await self._guarded(
+            lambda: self._attempt("pipe_file", path, data), location=location, size=len(data)
+        )
+
+    async def remove(self, path: str, *, location: str) -> None:
+        """Delete one file.
+
+        Raises:
+            ResourceNotFoundError: There is no such file.
+        """
+        await self._call("rm_file", path, location=location, missing=ResourceNotFoundError)
+
+    async def aclose(self) -> None:
+        """Close the filesystem's HTTP session, if it holds one, on the loop it belongs to."""
+        closing = _session_closing(self._fs) if self._wrapper is None else None
+        if closing is not None:
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(closing, self._loop))
+
+    async def run(
+        self,
+        work: Callable[[Any], Coroutine[Any, Any, T]],
+        *,
+        location: str,
+        missing: type[StorageError] = StorageError,
+    ) -> T:
+        """Run ``work(fs)`` with the filesystem's async API, retried, bounded and translated.
+
+        ``fs`` is the native-async filesystem, or the wrapper of a sync one; ``work`` runs on
+        the loop the filesystem belongs to.
+        """
+        result: T = await self._guarded(
+            lambda: self._on_its_loop(work), location=location, missing=missing
+        )
+        return result
+
+    async def _call(
+        self,
+        method: str,
+        *args: Any,
+        location: str,
+        missing: type[StorageError] = StorageError,
+        **kwargs: Any,
+    ) -> Any:
+        return await self._guarded(
+            lambda: self._attempt(method, *args, **kwargs), location=location, missing=missing
+        )
+
+    async def _attempt(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """One call of the filesystem's async ``_<method>``, on the loop it belongs to."""
+
+        def work(fs: Any) -> Coroutine[Any, Any, Any]:
+            return getattr(fs, f"_{method}")(*args, **kwargs)  # type: ignore[no-any-return]
+
+        return await self._on_its_loop(work)
+
+    async def _on_its_loop(self, work: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
+        """``work(fs)`` awaited on the loop the filesystem belongs to."""
+        if self._wrapper is not None:
+            return await work(self._wrapper)
+        return await asyncio.wrap_future(
+            asyncio.run_coroutine_threadsafe(work(self._fs), self._loop)
+        )
+
+    async def _guarded(
+        self,
+        attempt: Callable[[], Awaitable[Any]],
+        *,
+        location: str,
+        missing: type[StorageError] = StorageError,
+        size: int | None = None,
+    ) -> Any:
+        """Run ``attempt`` with retries, within the deadline, translating what it raises."""
+        try:
+            async with self._deadline.bounded(location=location, size=size):
+                return await retrying(self._retry, attempt)
+        except Exception as exc:
+            raise_translated(exc, location=location, redact=self._redact, missing=missing)
+
+
+def check_available(spec: SourceSpec, *, location: str) -> None:
+    """Refuse, without importing anything, a protocol fsspec lacks or whose package is absent.
+
+    Raises:
+        UnsupportedSourceError: fsspec knows no such protocol, or an HTTP URL names a folder
+            (HTTP has no listing that could fingerprint one).
+        MissingDependencyError: The protocol's package is not installed.
+    """
+    from fsspec.registry import known_implementations, registry
+
+    if spec.protocol in WEB and not spec.bundle:
+        raise UnsupportedSourceError(
+            "http(s) URLs must name a .zip bundle: HTTP has no listing to fingerprint a folder "
+            "(HttpIndexBackend, which open_backend gives, reads a site's well-known index)",
+            location=location,
+        )
+    for protocol in spec.protocols:
+        if protocol in _LOCAL:
+            continue
+        if protocol not in registry and protocol not in known_implementations:
+            raise UnsupportedSourceError(
+                f"no backend or filesystem for {protocol}:// URLs (add one with "
+                "backends.register_backend or a 'skillfs.backends' entry point)",
+                location=location,
+            )
+        package = _REQUIRES.get(protocol)
+        if package is not None and not _importable(package):
+            raise MissingDependencyError(install_hint(protocol), location=location)
+
+
+def install_hint(protocol: str) -> str:
+    """What to install for ``protocol``, naming the skillfs extra when there is one."""
+    from fsspec.registry import known_implementations
+
+    extra = EXTRAS.get(protocol)
+    if extra is not None:
+        return f"{protocol}:// needs an optional package: {install_command(extra)}"
+    known = known_implementations.get(protocol, {})
+    return str(known.get("err") or f"cannot load the filesystem for {protocol}:// URLs")
+
+
+def prepare(
+    url: str, options: Mapping[str, Any], *, timeout: float | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The URL and options to open, with what skillfs needs unless the caller chose otherwise.
+
+    Every backend gets its own filesystem (``skip_instance_cache``), so tuning it never changes
+    one the application shares. S3: botocore's retries off (skillfs's is the one layer) and
+    ``max_concurrency=1`` (no HEAD before a GET). GitHub: each request times out after
+    ``timeout`` (its requests run in worker threads a deadline cannot cancel). HTTP: a
+    ``user:password@`` in the URL moves into an ``Authorization`` header, because fsspec prints
+    URLs in its errors and logs.
+    """
+    protocol = protocol_of(url)
+    merged: dict[str, Any] = {"skip_instance_cache": True, **options}
+    if protocol == "github" and timeout is not None:
+        merged.setdefault("timeout", timeout)
+    if protocol in S3_PROTOCOLS:
+        merged.setdefault("max_concurrency", 1)
+        config = dict(merged.get("config_kwargs") or {})
+        config.setdefault("retries", {"mode": "standard", "total_max_attempts": 1})
+        merged["config_kwargs"] = config
+    parts = urlsplit(url)
+    if protocol in WEB and parts.password is not None:
+        pair = f"{unquote(parts.username or '')}:{unquote(parts.password)}".encode()
+        client = dict(merged.get("client_kwargs") or {})
+        headers = {"Authorization": f"Basic {base64.b64encode(pair).decode()}"}
+        client["headers"] = {**headers, **(client.get("headers") or {})}
+        merged["client_kwargs"] = client
+        url = urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+    return url, merged
+
+
+def default_retry(protocol: str) -> RetryPolicy:
+    """The retry policy for ``protocol``: none for GCS, whose client always retries."""
+    return NO_RETRY if protocol in GCS_PROTOCOLS else RetryPolicy()
+
+
+def with_credentials(options: Mapping[str, Any], *, location: str) -> dict[str, Any]:
+    """``options`` for gcsfs, with ``token="google_default"`` when the caller chose none.
+
+    Given no token, gcsfs tries google-auth's chain and the metadata server for 15-20 s away
+    from Google Cloud, then fails as a timeout. So skillfs looks where google-auth's default
+    chain does (``GOOGLE_APPLICATION_CREDENTIALS``, gcloud's application default credentials,
+    Google Cloud's metadata server) without importing it, and refuses at once when there is
+    nothing, as ``s3://`` does. Blocking: run it in a worker thread.
+
+    Raises:
+        StorageError: No token was chosen (in ``options`` or fsspec's configuration) and no
+            default credentials exist.
+    """
+    from fsspec.config import conf
+
+    if "token" in options or any("token" in conf.get(p, {}) for p in GCS_PROTOCOLS):
+        return dict(options)
+    if not _default_credentials_exist():
+        raise StorageError(NO_GCS_CREDENTIALS, location=location)
+    return {**options, "token": "google_default"}
+
+
+def _build(url: str, options: dict[str, Any], location: str) -> tuple[Any, Any, str]:
+    """Blocking: resolve ``url`` and wrap a sync filesystem for async use.
+
+    A native-async filesystem is built in asynchronous mode on fsspec's own loop, so it
+    registers no finalizer that would close its session synchronously: :meth:`RemoteFS.aclose`
+    closes it, or a finalizer of ours that only schedules the close.
+    """
+    from fsspec.core import url_to_fs
+    from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
+    from fsspec.implementations.local import LocalFileSystem
+    from fsspec.registry import get_filesystem_class
+
+    from backends._remote.local_reads import RegularLocalFileSystem
+
+    if "::" not in url and protocol_of(url) in GCS_PROTOCOLS:
+        options = with_credentials(options, location=location)
+    if "::" not in url and get_filesystem_class(protocol_of(url)).async_impl:
+        options = {"asynchronous": True, **options}
+    fs, path = url_to_fs(url, **options)
+    if type(fs) is LocalFileSystem:
+        fs = RegularLocalFileSystem(**fs.storage_options)
+    if fs.protocol in S3_PROTOCOLS or (
+        isinstance(fs.protocol, tuple) and S3_PROTOCOLS & set(fs.protocol)
+    ):
+        fs.retries = 1  # s3fs's own retry loop, a class attribute: skillfs retries instead
+    wrapper = None if fs.async_impl else AsyncFileSystemWrapper(fs, asynchronous=True)
+    return fs, wrapper, path
+
+
+def _github_tree(fs: Any, root: str) -> dict[str, dict[str, Any]]:
+    """Every file below ``root`` at the GithubFileSystem's ref, in one request (blocking).
+
+    ``GithubFileSystem.find`` asks once per folder and caches for ever; the recursive trees
+    API answers in one response, each blob with its sha (a perfect fingerprint) and git mode.
+
+    Raises:
+        FileNotFoundError: No such repository or ref.
+        LimitExceededError: GitHub truncated the listing (over 100,000 entries or 7 MB).
+    """
+    import requests
+
+    url = fs.url.format(org=fs.org, repo=fs.repo, sha=fs.root)
+    response = requests.get(url, params={"recursive": "1"}, timeout=fs.timeout, **fs.kw)
+    if response.status_code == 404:
+        raise FileNotFoundError(f"{fs.org}/{fs.repo}@{fs.root}")
+    response.raise_for_status()
+    body = response.json()
+    if body.get("truncated"):
+        raise LimitExceededError(
+            "GitHub truncated the tree listing (over 100,000 entries or 7 MB)",
+            location=f"github://{fs.org}:{fs.repo}@{fs.root}",
+        )
+    prefix = f"{root.strip('/')}/" if root.strip("/") else ""
+    return {
+        entry["path"]: {
+            "name": entry["path"],
+            "size": entry.get("size", 0),
+            "type": "file",
+            "sha": entry["sha"],
+            "mode": entry.get("mode", ""),
+        }
+        for entry in body.get("tree", ())
+        if entry.get("type") == "blob" and entry["path"].startswith(prefix)
+    }
+
+
+async def _http_range(
+    fs: Any, url: str, start: int, end: int, *, whole_up_to: int, location: str
+) -> bytes:
+    """Bytes ``[start, end)`` of ``url``, or the whole file when the server ignores ``Range``.
+
+    fsspec's ``_cat_file`` reads whatever body comes back; here the status is looked at first,
+    as fsspec's ``HTTPFile.async_fetch_range`` does: a 200 is read only when the caller can use
+    up to ``whole_up_to`` bytes, and refused before its body is read otherwise.
+
+    Raises:
+        RangesIgnoredError: The server sent a whole file larger than ``whole_up_to``.
+    """
+    if start >= end:
+        return b""
+    options = dict(fs.kwargs)
+    headers = {**options.pop("headers", {}), "Range": f"bytes={start}-{end - 1}"}
+    session = await fs.set_session()
+    async with session.get(fs.encode_url(url), headers=headers, **options) as response:
+        fs._raise_not_found_for_status(response, url)
+        if response.status == _PARTIAL_CONTENT:
+            return bytes(await response.read())
+        declared = response.content_length
+        if declared is not None and declared > whole_up_to:
+            raise _ranges_ignored(start, end, declared, location)
+        chunks: list[bytes] = []
+        received = 0
+        async for chunk in response.content.iter_any():
+            received += len(chunk)
+            if received > whole_up_to:
+                raise _ranges_ignored(start, end, None, location)
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def _ranges_ignored(start: int, end: int, size: int | None, location: str) -> RangesIgnoredError:
+    sent = "the whole file" if size is None else f"the whole {size}-byte file"
+    return RangesIgnoredError(
+        f"the server does not answer ranged requests: asked for bytes {start}-{end - 1}, "
+        f"it sent {sent}",
+        location=location,
+    )
+
+
+def _session_closing(fs: Any) -> Coroutine[Any, Any, Any] | None:
+    """The coroutine that closes ``fs``'s session (aiohttp or aiobotocore), once."""
+    session = getattr(fs, "_session", None)  # http, gcsfs
+    if session is not None and not session.closed:
+        return session.close()  # type: ignore[no-any-return]
+    creator = getattr(fs, "_s3creator", None)  # s3fs
+    if creator is not None:
+        fs._s3creator = fs._s3 = None
+        return creator.__aexit__(None, None, None)  # type: ignore[no-any-return]
+    return None
+
+
+_CLOSING: set[asyncio.Future[Any]] = set()
+"""Session closes scheduled by finalizers, kept until done (the loop holds tasks weakly)."""
+
+
+def _close_soon(loop: asyncio.AbstractEventLoop, fs: Any) -> None:
+    """Schedule the close of a dropped filesystem's session on ``loop``, never waiting."""
+    if loop.is_running() and not loop.is_closed():
+        loop.call_soon_threadsafe(_start_closing, fs)
+
+
+def _start_closing(fs: Any) -> None:
+    closing = _session_closing(fs)
+    if closing is not None:
+        task = asyncio.ensure_future(closing)
+        _CLOSING.add(task)
+        task.add_done_callback(_CLOSING.discard)
+
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _default_credentials_exist() -> bool:
+    """True where google-auth's default chain would find credentials (its order, its names)."""
+    if os.environ.get("GOOGLE_APPLICATION_CREDENTIALS"):
+        return True  # a missing or broken file is google-auth's to report
+    configured = os.environ.get("CLOUDSDK_CONFIG")
+    if not configured and os.name == "nt":
+        configured = os.path.join(os.environ.get("APPDATA", ""), "gcloud")
+    folder = configured or os.path.join(os.path.expanduser("~"), ".config", "gcloud")
+    if os.path.isfile(os.path.join(folder, "application_default_credentials.json")):
+        return True
+    return _on_google_cloud()
+
+
+def _on_google_cloud() -> bool:
+    """True on Compute Engine (by its DMI product name) or where its metadata server answers.
+
+    Honours google-auth's ``NO_GCE_CHECK`` and ``GCE_METADATA_IP``; the server is asked once,
+    without a proxy (it is link-local).
+    """
+    if os.environ.get("NO_GCE_CHECK") == "true":
+        return False
+    try:
+        with open(_DMI_PRODUCT_NAME) as product:
+            if product.read().startswith("Google"):
+                return True
+    except OSError:
+        pass
+    host = os.environ.get("GCE_METADATA_IP", _METADATA_IP)
+    request = urllib.request.Request(f"http://{host}/", headers={"Metadata-Flavor": "Google"})
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(request, timeout=METADATA_TIMEOUT) as response:
+            return bool(response.headers.get("Metadata-Flavor") == "Google")
+    except (OSError, ValueError):  # refused, unreachable, timed out, an HTTP error status
+        return False

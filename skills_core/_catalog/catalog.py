@@ -1,0 +1,564 @@
+"""SkillCatalog: the incremental cache between a backend and its readers, and its reads.
+
+``refresh()`` lists the backend once, reuses every entry whose fingerprint is unchanged, fetches
+and parses only new or changed SKILL.md files, then swaps in a new immutable snapshot in one
+assignment, so concurrent readers never see a half-applied refresh (see
+:mod:`skills_core._catalog.loading`). It never raises (but for cancellation): a failure keeps the
+last good snapshot and is reported in ``ReloadReport.failure``.
+
+Skills are served under their frontmatter ``name`` (their folder's when they have none); the
+folder stays the storage key for backend calls.
+
+A catalog that does not hold a skill's SKILL.md (``keep_bodies=False``, skills from the
+persistent cache, skills known from their source's listing) reads it on demand through
+:class:`BodyStore`, checked against the fingerprint and hash its entry was built from, never
+stale; a listed skill's SKILL.md is verified against its listing before any other file of it is
+read. With a lock (its :class:`~skills_core._trust.policy.TrustPolicy`), every SKILL.md read
+again and every resource read is checked against it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import html
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+from backends._base import Backend, FileEntry
+from backends._digests import digest_text
+from backends._errors import SkillNotFoundError, VerificationError, echoed
+from backends._limits import DEFAULT_LIMITS, Limits
+from backends._local import LocalBackend
+from backends._memory import MemoryBackend
+from skills_core._catalog.cache import CacheOption, cache_link
+from skills_core._catalog.entries import CatalogEntry, entry_digest, refusal
+from skills_core._catalog.loading import FileLists, Loader, Progress, Refresher, watch_refreshes
+from skills_core._catalog.snapshot import CatalogSnapshot, ReloadReport
+from skills_core._errors import EntryMismatchError
+from skills_core._format.models import (
+    DEFAULT_FORMAT_LIMITS,
+    FormatLimits,
+    Skill,
+    SkillMetadata,
+    SkillProblem,
+)
+from skills_core._telemetry import SOURCE, mark_error, span
+from skills_core._trust.lock import SkillLock
+from skills_core._trust.policy import CatalogTrust, TrustPolicy
+
+T = TypeVar("T")
+
+REMOTE_BODY_CACHE = 1024
+"""SKILL.md files a catalog that does not hold them keeps by default for a remote backend
+(about 5 MiB of typical skills); none for local folders and memory, where a read is cheap."""
+
+
+class SkillCatalog:
+    """The skills of one backend, kept current by :meth:`refresh`.
+
+    ``SkillCatalog(open_backend(url))`` is the catalog of a path or URL. Whoever opens a
+    backend closes it: the catalog never closes the backend it is given.
+
+    Args:
+        backend: Where the skills live.
+        strict: Refuse skills with any spec violation, as ``skillfs validate`` does; by
+            default only a skill without readable frontmatter, a description or a usable
+            name is refused (agentskills.io's lenient validation).
+        limits: Storage limits applied while loading and reading.
+        format_limits: The frontmatter's limits (its size, YAML aliases and nesting).
+        keep_bodies: Keep every SKILL.md in memory (the default: ``get()`` needs no storage
+            request). ``False`` keeps metadata only and reads bodies on demand.
+        body_cache: With ``keep_bodies=False``, how many SKILL.md files to keep, most recently
+            read first; by default none for local folders, 1,024 for remote backends.
+        cache: A persistent cache a new process's first refresh starts from: ``True`` for the
+            default folder, a cache folder's path, or a
+            :class:`~skills_core._catalog.cache.CatalogCache` (never for memory backends).
+            Skills it supplies hold no SKILL.md bytes: their bodies are read on demand.
+        trust: What the catalog trusts: a lock, signing keys, the user's approvals (see
+            :class:`~skills_core._trust.policy.TrustPolicy`; by default none of them).
+
+    Raises:
+        UnsupportedSourceError: ``trust`` has keys, and the backend reads no published index.
+        SignatureError: A key of ``trust`` is not an Ed25519 public key.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        strict: bool = False,
+        limits: Limits = DEFAULT_LIMITS,
+        format_limits: FormatLimits = DEFAULT_FORMAT_LIMITS,
+        keep_bodies: bool = True,
+        body_cache: int | None = None,
+        cache: CacheOption = False,
+        trust: TrustPolicy | None = None,
+    ) -> None:
+        self._backend = backend
+        self._limits = limits
+        self._format_limits = format_limits
+        self._file_lists = FileLists(backend)
+        self._cache = cache_link(
+            cache, backend, strict=strict, limits=limits, format_limits=format_limits
+        )
+        sequences = None if self._cache is None else self._cache.cache
+        self._trust = CatalogTrust(trust or TrustPolicy(), backend, sequences)
+        self._loader = Loader(
+            backend,
+            limits=limits,
+            format_limits=format_limits,
+            strict=strict,
+            keep_bodies=keep_bodies,
+            trust=self._trust,
+        )
+        if body_cache is None:
+            local = isinstance(backend, LocalBackend | MemoryBackend)
+            body_cache = 0 if local else REMOTE_BODY_CACHE
+        self._keeps_bodies = keep_bodies and self._cache is None
+        self._refresher = Refresher(backend, self._loader, self._cache, self._file_lists)
+        self._bodies = BodyStore(backend, self._loader, body_cache)
+        self._attached: dict[Hashable, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"SkillCatalog({self._backend!r}, {len(self.snapshot.skills)} skills)"
+
+    def __len__(self) -> int:
+        return len(self.snapshot.skills)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self.snapshot.loaded
+
+    @property
+    def backend(self) -> Backend:
+        """The backend this catalog reads."""
+        return self._backend
+
+    @property
+    def trust(self) -> TrustPolicy:
+        """What this catalog trusts (its lock, keys and approvals)."""
+        return self._trust.policy
+
+    @property
+    def lock(self) -> SkillLock | None:
+        """The lock this catalog serves by, once read (``None`` without one)."""
+        return self._trust.lock
+
+    @property
+    def limits(self) -> Limits:
+        """The storage limits applied while loading and reading."""
+        return self._limits
+
+    @property
+    def format_limits(self) -> FormatLimits:
+        """The frontmatter's limits applied while loading."""
+        return self._format_limits
+
+    @property
+    def snapshot(self) -> CatalogSnapshot:
+        """The current immutable snapshot (internal: what skillfs's adapters read)."""
+        return self._refresher.snapshot
+
+    @property
+    def errors(self) -> tuple[SkillProblem, ...]:
+        """Why each refused skill is refused, plus failures of the last refresh."""
+        return self.snapshot.errors
+
+    @property
+    def warnings(self) -> tuple[SkillProblem, ...]:
+        """Warnings about loaded skills."""
+        return self.snapshot.warnings
+
+    @property
+    def keeps_bodies(self) -> bool:
+        """True when every SKILL.md loaded is held in memory (``keep_bodies``, no ``cache``).
+
+        Skills known from their source's listing (MCP) hold theirs in no catalog: it is read
+        when the skill is used.
+        """
+        return self._keeps_bodies
+
+    def attached(self, key: Hashable, make: Callable[[], T]) -> T:
+        """The value kept on this catalog under ``key``, made by ``make()`` when first asked for.
+
+        Per-catalog state of the layers above (search indexes, refresh clocks) lives here, as
+        long as the catalog. Two threads asking at once may both make one; the first kept wins.
+        """
+        value = self._attached.get(key)
+        if value is None:
+            value = self._attached.setdefault(key, make())
+        return cast(T, value)
+
+    def list(self) -> Sequence[SkillMetadata]:
+        """Metadata of every loaded skill, sorted by name."""
+        return self.snapshot.skills
+
+    def metadata(self, name: str) -> SkillMetadata:
+        """The metadata of one loaded skill.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        return self._loaded_entry(name)[1]
+
+    def folder(self, name: str) -> str:
+        """The folder (the backend's storage key) of a loaded skill.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        return self._loaded_entry(name)[0].name
+
+    def restricting_tools(self, name: str) -> tuple[str, ...]:
+        """The ``allowed-tools`` rules that bound one loaded skill's tool calls.
+
+        Those it grants, else those its SKILL.md gives but its source withholds (MCP, an
+        untrusted project, unless approved): a withheld grant still restricts, never allowing
+        every tool. Empty when the skill names none.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        entry, metadata = self._loaded_entry(name)
+        return metadata.allowed_tools or dict(entry.withheld).get("allowed_tools", ())
+
+    async def get(self, name: str) -> Skill:
+        """One loaded skill with its body and its files as of the last refresh.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            LockMismatchError: The catalog has a lock, and a SKILL.md read again differs.
+            EntryMismatchError: A skill its source listed has another SKILL.md (digest or
+                frontmatter): refused from then on.
+        """
+        entry, metadata = self._loaded_entry(name)
+        if not entry.raw:
+            held = await self._read_body(name, entry)
+            assert held.metadata is not None
+            entry, metadata = held, held.metadata
+        return Skill(metadata, entry.body, entry.location, await self._file_lists.of(entry.name))
+
+    async def files(self, name: str) -> tuple[FileEntry, ...]:
+        """The files of one loaded skill as :meth:`get` gives them, listed once per refresh.
+
+        A local resource added, removed or edited shows after the next refresh;
+        :meth:`read_resource` always reads the file as it is now.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        return await self._file_lists.of(self._loaded_entry(name)[0].name)
+
+    def skill_md_digest(self, name: str) -> str:
+        """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+        """
+        return digest_text(entry_digest(self._loaded_entry(name)[0]))
+
+    async def file_digests(
+        self, name: str, files: Sequence[FileEntry], *, max_bytes: int | None = None
+    ) -> Sequence[tuple[str, int]]:
+        """The ``sha256:`` digest and size of each of ``files`` of a loaded skill, in order.
+
+        Only a file not listed as it was hashed (see
+        :class:`~skills_core._catalog.cache.FileDigests`) is read, as :meth:`read_resource`
+        reads it.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            StorageError: A file could not be read.
+        """
+        read = functools.partial(self.read_resource, name, max_bytes=max_bytes)
+        return await self._refresher.file_digests.of(self.folder(name), files, read)
+
+    async def save_file_digests(self) -> None:
+        """Keep the file digests learned since the last save in the persistent cache, if any."""
+        await self._refresher.save_file_digests()
+
+    async def with_body(self, entry: CatalogEntry) -> CatalogEntry:
+        """A loaded entry of this catalog holding its SKILL.md (internal: for search indexes).
+
+        Raises:
+            SkillNotFoundError: The skill is gone, or no longer loads under its name.
+            StorageError: It could not be read.
+        """
+        return entry if entry.raw else await self._held(entry)
+
+    def skill_md(self, name: str) -> bytes:
+        """The SKILL.md bytes a loaded skill was built from, without a storage request.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            RuntimeError: The catalog does not hold it: use :meth:`read_skill_md`.
+        """
+        raw = self._loaded_entry(name)[0].raw
+        if not raw:
+            raise RuntimeError("this catalog does not hold that SKILL.md: await read_skill_md")
+        return raw
+
+    async def read_skill_md(self, name: str) -> bytes:
+        """The SKILL.md bytes of a loaded skill: held ones, or read as :meth:`get` reads them.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            StorageError: A catalog keeping metadata only could not read it.
+            LockMismatchError: The catalog has a lock, and the SKILL.md read differs.
+        """
+        entry = self._loaded_entry(name)[0]
+        return entry.raw or (await self._read_body(name, entry)).raw
+
+    async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
+        """Read one file of a loaded skill, confined to its folder and size-limited.
+
+        Args:
+            name: The skill's name.
+            path: The file's path relative to the skill folder.
+            max_bytes: A tighter size limit for this read; never looser than ``limits``.
+
+        Raises:
+            SkillNotFoundError: No loaded skill has that name.
+            ResourceNotFoundError: No such file.
+            UnsafePathError: The path would leave the skill folder.
+            LimitExceededError: The file is over ``max_bytes`` or ``limits.max_read_bytes``.
+            LockMismatchError: The catalog has a lock, and the file is not in it or differs.
+        """
+        entry = self._loaded_entry(name)[0]
+        if entry.listed is not None and not entry.raw:
+            await self._held(entry)  # verified first: no file of a refused skill is read
+        limit = self._limits.max_read_bytes
+        if max_bytes is not None:
+            limit = min(limit, max_bytes)
+        data = await self._backend.read(entry.name, path, max_bytes=limit)
+        lock = self._trust.lock
+        if lock is None:
+            return data
+        return await lock.verify(name, path, data, location=entry.location)
+
+    def to_prompt(self, *, include_location: bool = True) -> str:
+        """The ``<available_skills>`` XML block of every skill a model may invoke, escaped.
+
+        Skills with ``disable-model-invocation: true`` are left out. ``include_location`` gives
+        each SKILL.md's location (skills-ref's format); without it the block is google-adk's.
+        To fit a budget or filter by path and tags, use
+        :func:`skills_core.context._budget.catalog_prompt`.
+        """
+        snapshot = self.snapshot
+        return format_available_skills(
+            (meta.name, meta.description, snapshot.loaded[meta.name].location)
+            if include_location
+            else (meta.name, meta.description, None)
+            for meta in snapshot.skills
+            if meta.model_invocable
+        )
+
+    async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
+        """Refresh whenever the skills may have changed and yield each meaningful report.
+
+        Local folders are watched for filesystem events (with ``agent-skillfs[watch]``); other
+        backends are polled every ``interval`` seconds.
+        """
+        watching = watch_refreshes(self.refresh, self._backend, interval=interval)
+        async with contextlib.aclosing(watching) as reports:
+            async for report in reports:
+                yield report
+
+    async def refresh(self, *, progress: Progress | None = None) -> ReloadReport:
+        """List the backend and re-read only what changed; see the module docstring.
+
+        ``progress``, when given, is called with (SKILL.md files read, files to read) as new
+        and changed skills are fetched. Where OpenTelemetry is in use, each refresh is a
+        ``skillfs.refresh`` span (:mod:`skills_core._telemetry`).
+        """
+        with span("skillfs.refresh", {SOURCE: self._backend.location}) as current:
+            report = await self._refresher.refresh(progress)
+            if current is not None:
+                current.set_attributes(report.telemetry())
+                if report.failure is not None:
+                    mark_error(current, report.failure.code, report.failure.message)
+        return report
+
+    def _loaded_entry(self, name: str) -> tuple[CatalogEntry, SkillMetadata]:
+        snapshot = self.snapshot
+        entry = snapshot.loaded.get(name)
+        if entry is None or entry.metadata is None:
+            why = next((problem.message for problem in snapshot.errors if problem.name == name), "")
+            raise SkillNotFoundError(
+                f"no loaded skill named {echoed(name)!r}{': ' if why else ''}{why}",
+                location=self._backend.location,
+            )
+        return entry, entry.metadata
+
+    async def _read_body(self, name: str, entry: CatalogEntry) -> CatalogEntry:
+        """``entry`` holding its SKILL.md, checked against the lock when there is one."""
+        held = await self._held(entry)
+        lock = self._trust.lock
+        if lock is not None:
+            await lock.verify_skill_md(name, held.raw, location=entry.location)
+        return held
+
+    async def _held(self, entry: CatalogEntry) -> CatalogEntry:
+        """What the body store reads; a listed entry it refuses is refused in the catalog."""
+        try:
+            return await self._bodies.held(entry)
+        except EntryMismatchError as exc:
+            self._refresher.replace(entry, refusal(entry, exc))
+            raise
+
+
+class BodyStore:
+    """Reads the SKILL.md of catalog entries that do not hold it, through a small LRU cache.
+
+    The cache is keyed by folder *and* fingerprint, so an edit is never answered from it.
+
+    Args:
+        backend: Where the skills live.
+        loader: Judges a SKILL.md that changed since it was listed, and verifies one against
+            the entry its source listed.
+        cache_size: How many SKILL.md files to keep.
+    """
+
+    def __init__(self, backend: Backend, loader: Loader, cache_size: int) -> None:
+        self._backend = backend
+        self._loader = loader
+        self._cache_size = cache_size
+        self._cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+
+    async def held(self, entry: CatalogEntry) -> CatalogEntry:
+        """A loaded ``entry`` holding its SKILL.md as stored now.
+
+        The same fingerprint: the bytes the entry was judged from. Another one (changed since
+        the last refresh): judged again, served as it is now. An entry known from its source's
+        listing is verified against it instead.
+
+        Raises:
+            SkillNotFoundError: The skill is gone, or no longer loads under its name.
+            EntryMismatchError: A listed entry's SKILL.md is not the one its source listed.
+            StorageError: It could not be read.
+        """
+        metadata = entry.metadata
+        if metadata is None:
+            raise SkillNotFoundError(f"skill {entry.name!r} is not loaded", location=entry.location)
+        key = (entry.name, entry.fingerprint)
+        raw = self._cache.get(key)
+        if raw is not None:
+            self._cache.move_to_end(key)
+            return entry._replace(raw=raw)
+        try:
+            document = await self._backend.get(entry.name)
+        except VerificationError as exc:
+            if entry.listed is None:
+                raise
+            raise EntryMismatchError(exc.message, location=exc.location) from exc
+        if entry.listed is not None:
+            current = self._loader.verify(entry, document)
+        else:
+            current = entry._replace(raw=document.data)
+            if document.fingerprint != entry.fingerprint or not entry.holds(document.data):
+                current = self._loader.judge(document)._replace(raw=document.data)
+                if current.metadata is None or current.metadata.name != metadata.name:
+                    raise SkillNotFoundError(
+                        f"skill {metadata.name!r} changed since the last refresh and no longer "
+                        "loads under that name: refresh the catalog",
+                        location=entry.location,
+                    )
+        if self._cache_size > 0:
+            self._cache[(entry.name, document.fingerprint)] = document.data
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return current
+
+
+def format_available_skills(
+    skills: Iterable[tuple[str, str | None, str | None]],
+    *,
+    note: str | None = None,
+    lines: Sequence[tuple[str, str]] = (),
+    names: Sequence[str] = (),
+) -> str:
+    """The ``<available_skills>`` block of ``(name, description, location)`` triples, escaped.
+
+    With locations this is skills-ref's format; without (``None``), google-adk's. A ``None``
+    description is left out, and a ``note`` comes first. The compact forms of a catalog over
+    its budget follow the entries: ``lines``, ``(name, description)`` written
+    ``name: description`` one per line, then ``names`` on one comma-separated line.
+    """
+    parts = ["<available_skills>"]
+    if note is not None:
+        parts += ["<note>", html.escape(note), "</note>"]
+    for name, description, location in skills:
+        parts += ["<skill>", "<name>", html.escape(name), "</name>"]
+        if description is not None:
+            parts += ["<description>", html.escape(description), "</description>"]
+        if location is not None:
+            parts += ["<location>", html.escape(location), "</location>"]
+        parts.append("</skill>")
+    parts += (html.escape(f"{name}: {text}", quote=False) for name, text in lines)
+    if names:
+        parts.append(html.escape(", ".join(names), quote=False))
+    parts.append("</available_skills>")
+    return "\n".join(parts)
+
+
+@dataclass
+class Verdict:
+    """Every problem of one skill (``skillfs validate``).
+
+    Attributes:
+        name: The name the skill gives itself, which ``list``, ``show`` and ``prompt`` use.
+        folder: The skill's folder (its storage key).
+    """
+
+    name: str
+    folder: str
+    location: str
+    errors: list[SkillProblem] = field(default_factory=list)
+    warnings: list[SkillProblem] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        """True when the skill has no error."""
+        return not self.errors
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping."""
+        return {
+            "name": self.name,
+            "folder": self.folder,
+            "location": self.location,
+            "valid": self.valid,
+            "errors": [problem.to_dict() for problem in self.errors],
+            "warnings": [problem.to_dict() for problem in self.warnings],
+        }
+
+
+def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
+    """One verdict per listed skill, in name order, with every problem found.
+
+    Problems are filed by folder, so two folders claiming one name keep their own verdicts. A
+    skill's own problems come from its entry (a refused skill keeps its advice); problems the
+    catalog adds (failed re-reads, shadowed names) are filed under their skill.
+    """
+    entries = catalog.snapshot.entries
+    verdicts = {
+        folder: Verdict(
+            entry.declared_name, folder, entry.location, list(entry.errors), list(entry.warnings)
+        )
+        for folder, entry in entries.items()
+    }
+    own = {problem for entry in entries.values() for problem in (*entry.errors, *entry.warnings)}
+
+    def verdict_for(problem: SkillProblem) -> Verdict:
+        folder = problem.subject
+        return verdicts.setdefault(folder, Verdict(folder, folder, problem.location or folder))
+
+    for problem in catalog.errors:
+        if problem not in own:
+            verdict_for(problem).errors.append(problem)
+    for problem in catalog.warnings:
+        if problem not in own:
+            verdict_for(problem).warnings.append(problem)
+    return sorted(verdicts.values(), key=lambda verdict: (verdict.name, verdict.folder))

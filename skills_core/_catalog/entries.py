@@ -1,0 +1,472 @@
+"""One catalog entry per skill: judged once, reused until its fingerprint changes.
+
+Which skills load, as agentskills.io's client-implementation guide asks: one without readable
+frontmatter, without a description, with a name no catalog can serve (not a string, empty, a
+path separator or control character) or over a limit is refused; every other spec violation
+loads with warnings attached, unless the catalog is strict. Judging never raises: an
+unexpected exception while judging one skill refuses that skill alone with ``LOAD_FAILED``.
+
+A SKILL.md whose fingerprint changed but whose bytes did not (a touched file) keeps its entry:
+the new bytes are compared with the ones held, or with their SHA-256 once dropped
+(:func:`entry_digest`). The body stays bytes until a reader asks for it.
+
+Entries known from a listing: a source whose listing carries each skill's whole frontmatter
+(an MCP server's ``skills/list``) gives entries without a read (:func:`listed_entry`, the same
+rules). The SKILL.md is fetched when the skill is first used and checked before anything of it
+is served: the backend checks its bytes against the listed digest, :func:`verified` its
+frontmatter against the listed one, field by field, as JSON (``true`` is not ``1``). On any
+difference the skill is refused with ``ENTRY_MISMATCH``. A backend that lists two skills of one
+name names the second otherwise (``b.pdf``), and the catalog serves it so, with a warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from backends._base import SkillDocument, SkillRef
+from backends._errors import (
+    LimitExceededError,
+    SkillNotFoundError,
+    StorageError,
+    UnsafePathError,
+)
+from backends._limits import Limits
+from backends.capabilities import ListedDocument
+from skills_core import _codes as codes
+from skills_core._errors import EntryMismatchError, SkillParseError
+from skills_core._format.fast_path import read_clean_skill
+from skills_core._format.models import FormatLimits, SkillMetadata, SkillProblem
+from skills_core._format.parsing import (
+    body_text,
+    frontmatter_json,
+    frontmatter_text,
+    read_frontmatter,
+    split_skill_md,
+)
+from skills_core._format.validation import EMPTY_BODY, FIELDS, analyze
+
+logger = logging.getLogger("skillfs")
+
+_MAX_REASON_CHARS = 300
+_READ_AGAIN = "\x00read-again"
+"""The fingerprint of an entry whose read failed: no listing ever gives it."""
+
+
+class CatalogEntry(NamedTuple):
+    """What the catalog knows of one skill.
+
+    Attributes:
+        name: The folder name: the skill's storage key. A loaded skill is served under
+            ``metadata.name`` (see :attr:`served_name`).
+        fingerprint: The backend's fingerprint this entry was built from.
+        location: Where SKILL.md lives.
+        metadata: The typed frontmatter; ``None`` when the skill is refused.
+        raw: The SKILL.md as read (for loaded skills).
+        body_start: Where the body begins in ``raw``.
+        errors: Why the skill is refused (empty when it is loaded).
+        warnings: Spec violations and advice for a loaded skill; only advice for a refused one
+            (kept on the entry, so a full verdict can show it; the catalog's warnings
+            cover loaded skills).
+        digest: In a catalog that keeps metadata only, the SHA-256 of the SKILL.md ``raw``
+            held before it was dropped (see :meth:`without_body`); empty otherwise.
+        frontmatter_name: A refused skill's usable frontmatter ``name``, when it has one (a
+            strict catalog refuses skills a lenient one serves under it); ``None`` otherwise.
+        withheld: The metadata fields :func:`withhold` reset, with the values the SKILL.md
+            gave them, so a later verdict can restore them without reading it again.
+        listed: The frontmatter the backend's listing gave, for an entry built from it
+            (:mod:`skills_core._catalog.entries`): its SKILL.md, read on first use, must match
+            it; ``None`` for an entry built from a SKILL.md.
+        frontmatter: A loaded skill's frontmatter text when ``raw`` is not held (dropped, or
+            restored from the persistent cache): what ``skillfs serve`` publishes it from
+            (see :func:`frontmatter_of`); empty otherwise.
+    """
+
+    name: str
+    fingerprint: str
+    location: str
+    metadata: SkillMetadata | None
+    raw: bytes = b""
+    body_start: int = 0
+    errors: tuple[SkillProblem, ...] = ()
+    warnings: tuple[SkillProblem, ...] = ()
+    digest: bytes = b""
+    frontmatter_name: str | None = None
+    withheld: tuple[tuple[str, Any], ...] = ()
+    listed: Mapping[str, Any] | None = None
+    frontmatter: str = ""
+
+    @property
+    def loaded(self) -> bool:
+        """True when the skill is served."""
+        return self.metadata is not None
+
+    @property
+    def served_name(self) -> str:
+        """The name the skill is known by: its metadata's name once loaded, else its folder."""
+        return self.name if self.metadata is None else self.metadata.name
+
+    @property
+    def declared_name(self) -> str:
+        """The name the skill gives itself (a lenient catalog serves it so), else its folder."""
+        if self.metadata is not None:
+            return self.metadata.name
+        return self.frontmatter_name or self.name
+
+    @property
+    def body(self) -> str:
+        """The markdown instructions, decoded on demand."""
+        return body_text(self.raw, self.body_start) if self.raw else ""
+
+    def same_content(self, other: CatalogEntry) -> bool:
+        """True when both entries hold the same SKILL.md bytes at the same location, judged alike.
+
+        An approval given or withdrawn changes the metadata, not the bytes.
+        """
+        return (
+            self.raw == other.raw
+            and self.digest == other.digest
+            and self.location == other.location
+            and self.metadata == other.metadata
+        )
+
+    def holds(self, data: bytes) -> bool:
+        """True when ``data`` is the SKILL.md this entry was built from."""
+        if self.raw or not self.digest:
+            return self.raw == data
+        return self.digest == content_digest(data)
+
+    def without_body(self) -> CatalogEntry:
+        """This entry without its SKILL.md bytes, remembering their hash and frontmatter."""
+        if not self.raw:
+            return self
+        kept = frontmatter_of(self) if self.loaded else ""
+        return self._replace(raw=b"", digest=content_digest(self.raw), frontmatter=kept)
+
+
+def frontmatter_of(entry: CatalogEntry) -> str:
+    """A loaded entry's frontmatter text, as its SKILL.md writes it between the fences."""
+    return frontmatter_text(entry.raw, entry.body_start) if entry.raw else entry.frontmatter
+
+
+def content_digest(data: bytes) -> bytes:
+    """The SHA-256 of SKILL.md bytes: what tells a changed file from a touched one.
+
+    The digest the MCP skills extension and lock files publish (as ``sha256:`` and hex, see
+    :func:`backends._digests.digest_text`), so the persistent cache keeps one hash that serves
+    both (:mod:`skills_core._catalog.cache`): a new process publishes it without a read.
+    About 5 µs for a 7 KB file with SHA extensions (as fast as SHA-1), twice that without.
+    """
+    return hashlib.sha256(data).digest()
+
+
+def entry_digest(entry: CatalogEntry) -> bytes:
+    """The SHA-256 of the SKILL.md ``entry`` was built from (held, or hashed from its bytes)."""
+    return content_digest(entry.raw) if entry.raw else entry.digest
+
+
+def is_verdict(entry: CatalogEntry) -> bool:
+    """False for an entry whose read failed (:func:`failed_read_entry`): not worth keeping."""
+    return entry.fingerprint != _READ_AGAIN
+
+
+def judge_document(
+    document: SkillDocument,
+    *,
+    limits: Limits,
+    format_limits: FormatLimits,
+    strict: bool,
+    previous: CatalogEntry | None = None,
+) -> CatalogEntry:
+    """:func:`load_document`, with any unexpected exception turned into a refusal."""
+    try:
+        return load_document(
+            document, limits=limits, format_limits=format_limits, strict=strict, previous=previous
+        )
+    except Exception as exc:  # one skill must never fail a refresh
+        logger.error("%s: judging the skill failed", document.location, exc_info=exc)
+        reason = f"{type(exc).__name__}: {exc}"
+        if len(reason) > _MAX_REASON_CHARS:
+            reason = reason[:_MAX_REASON_CHARS] + "..."
+        message = f"loading the skill failed unexpectedly ({reason}); refused"
+        problem = SkillProblem(document.name, document.location, codes.LOAD_FAILED, message)
+        return CatalogEntry(
+            document.name, document.fingerprint, document.location, None, errors=(problem,)
+        )
+
+
+def load_document(
+    document: SkillDocument,
+    *,
+    limits: Limits,
+    format_limits: FormatLimits,
+    strict: bool,
+    previous: CatalogEntry | None = None,
+) -> CatalogEntry:
+    """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same."""
+    name, location = document.name, document.location
+    if previous is not None and previous.loaded and previous.holds(document.data):
+        return previous._replace(fingerprint=document.fingerprint, location=location)
+    if not strict:  # a strict verdict also advises on the body's length: the full path gives it
+        clean = read_clean_skill(
+            document.data,
+            folder_name=name,
+            limits=format_limits,
+            max_skill_md_bytes=limits.max_skill_md_bytes,
+        )
+        if clean is not None:
+            return CatalogEntry(
+                name,
+                document.fingerprint,
+                location,
+                clean.metadata,
+                document.data,
+                clean.body_start,
+            )
+    return _full_verdict(document, limits=limits, format_limits=format_limits, strict=strict)
+
+
+def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
+    """Reset the frontmatter fields the trust policy withholds, with a warning for each one set.
+
+    ``withheld`` maps frontmatter keys to the reason (see
+    :class:`skills_core._trust.policy.TrustPolicy`): ``allowed-tools`` of a skill served over
+    MCP grants nothing unless the user approved it. An entry withheld before is judged afresh:
+    fields no longer withheld get back the values its SKILL.md gave them.
+    """
+    metadata = entry.metadata
+    if metadata is None or not (withheld or entry.withheld):
+        return entry
+    if entry.withheld:
+        metadata = metadata._replace(**dict(entry.withheld))
+    kept = tuple(item for item in entry.warnings if item.code != codes.FIELD_WITHHELD)
+    reset: dict[str, Any] = {}
+    given: list[tuple[str, Any]] = []
+    warnings: list[SkillProblem] = []
+    for key, reason in withheld.items():
+        spec = FIELDS.get(key)
+        if spec is None or getattr(metadata, spec.attr) in (None, (), {}):
+            continue
+        reset[spec.attr] = SkillMetadata._field_defaults[spec.attr]
+        given.append((spec.attr, getattr(metadata, spec.attr)))
+        message = f"{key} is ignored: {reason}"
+        warnings.append(SkillProblem(metadata.name, entry.location, codes.FIELD_WITHHELD, message))
+    if not reset and not entry.withheld:
+        return entry
+    return entry._replace(
+        metadata=metadata._replace(**reset), warnings=(*kept, *warnings), withheld=tuple(given)
+    )
+
+
+def _full_verdict(
+    document: SkillDocument, *, limits: Limits, format_limits: FormatLimits, strict: bool
+) -> CatalogEntry:
+    """Split, parse and validate, collecting every problem."""
+    folder, location = document.name, document.location
+    try:
+        source = split_skill_md(
+            document.data,
+            location=location,
+            limits=format_limits,
+            max_skill_md_bytes=limits.max_skill_md_bytes,
+        )
+        frontmatter, repairs = read_frontmatter(
+            source.frontmatter, location=location, limits=format_limits, strict=strict
+        )
+    except LimitExceededError as exc:
+        return _refused(document, (SkillProblem(folder, location, codes.TOO_LARGE, exc.message),))
+    except SkillParseError as exc:
+        return _refused(document, (SkillProblem(folder, location, exc.code, exc.message),))
+    # Counting a body's lines costs more than parsing its frontmatter: only a strict catalog
+    # (a full verdict, as `skillfs validate` gives) advises on length; emptiness is cheap.
+    entry = frontmatter_verdict(
+        document,
+        frontmatter,
+        strict=strict,
+        body=source.body if strict else None,
+        advice=() if strict or not source.body_is_blank else (EMPTY_BODY,),
+        repairs=repairs,
+    )
+    return entry._replace(raw=source.raw, body_start=source.body_start) if entry.loaded else entry
+
+
+def frontmatter_verdict(
+    source: ListedDocument,
+    frontmatter: Mapping[str, Any],
+    *,
+    strict: bool,
+    body: str | None = None,
+    advice: tuple[SkillProblem, ...] = (),
+    repairs: tuple[SkillProblem, ...] = (),
+) -> CatalogEntry:
+    """Judge a frontmatter mapping: a refused entry, or a loaded one holding no SKILL.md bytes.
+
+    Args:
+        source: The skill's folder (``name``), ``fingerprint`` and ``location``.
+        frontmatter: The mapping, as a SKILL.md's YAML or a listing gave it.
+        strict: Refuse on any spec violation.
+        body: The body, for a strict verdict's advice on its length.
+        advice: Advice found beside the fields (an empty body).
+        repairs: What a lenient reading repaired to read the frontmatter.
+    """
+    folder, location = source.name, source.location
+    metadata, report = analyze(frontmatter, folder_name=folder, body=body)
+    advice_issues = (*report.warnings, *advice)  # without the body, only advice on fields
+    if metadata is None or (strict and report.errors):
+        errors = _problems(folder, location, report.errors)
+        entry = CatalogEntry(
+            folder,
+            source.fingerprint,
+            location,
+            None,
+            errors=errors,
+            warnings=_problems(folder, location, advice_issues),
+        )
+        return entry if metadata is None else entry._replace(frontmatter_name=metadata.name)
+    warnings = _problems(metadata.name, location, (*repairs, *report.errors, *advice_issues))
+    return CatalogEntry(folder, source.fingerprint, location, metadata, warnings=warnings)
+
+
+def _refused(document: SkillDocument, errors: tuple[SkillProblem, ...]) -> CatalogEntry:
+    return CatalogEntry(document.name, document.fingerprint, document.location, None, errors=errors)
+
+
+def unreadable_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
+    """An entry for a skill whose SKILL.md could not be fetched or listed safely."""
+    problem = problem_from_error(ref.name, ref.location, error)
+    return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=(problem,))
+
+
+def failed_read_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
+    """An entry for a skill whose SKILL.md read failed, which the next refresh reads again.
+
+    Its fingerprint matches no listing, so it is never reused as an unchanged entry: a read
+    that failed (a dropped connection, a body cut short, a stalled store) is not a verdict.
+    """
+    return unreadable_entry(ref, error)._replace(fingerprint=_READ_AGAIN)
+
+
+def problem_from_error(name: str | None, location: str, error: StorageError) -> SkillProblem:
+    """Describe a storage error as a problem with the right code."""
+    if isinstance(error, LimitExceededError):
+        code = codes.TOO_LARGE
+    elif isinstance(error, UnsafePathError):
+        code = codes.UNSAFE_PATH
+    else:
+        code = codes.READ_FAILED
+    return SkillProblem(name, error.location or location, code, error.message)
+
+
+def _problems(
+    name: str, location: str, found: tuple[SkillProblem, ...]
+) -> tuple[SkillProblem, ...]:
+    return tuple(problem.at(name, location) for problem in found) if found else ()
+
+
+_NAMED_FIELDS = 5
+"""Most differing fields a refusal names."""
+_ABSENT = object()
+
+
+def listed_entry(ref: SkillRef, *, strict: bool) -> CatalogEntry:
+    """The entry of a skill whose ref carries its frontmatter, served under the ref's name."""
+    listed = ref.frontmatter
+    assert listed is not None
+    declared = listed.get("name")
+    named = ref._replace(name=declared) if isinstance(declared, str) and declared else ref
+    entry = frontmatter_verdict(named, dict(listed), strict=strict)
+    digest = bytes.fromhex(ref.digest.removeprefix("sha256:")) if ref.digest else b""
+    entry = entry._replace(name=ref.name, listed=listed, digest=digest)
+    metadata = entry.metadata
+    if metadata is None or metadata.name == ref.name:
+        return entry
+    message = f"served as {ref.name!r}: its source lists another skill named {metadata.name!r}"
+    renamed = SkillProblem(ref.name, ref.location, codes.DUPLICATE_NAME, message)
+    return entry._replace(
+        metadata=metadata._replace(name=ref.name), warnings=(*entry.warnings, renamed)
+    )
+
+
+def verified(
+    entry: CatalogEntry,
+    document: SkillDocument,
+    *,
+    limits: Limits,
+    format_limits: FormatLimits,
+) -> CatalogEntry:
+    """``entry`` holding ``document``, its SKILL.md, once its frontmatter is the listed one.
+
+    The backend checked the bytes against the digest and size it listed (a mismatch there is
+    a :class:`~backends._errors.VerificationError`, which the catalog reports the same way).
+
+    Raises:
+        EntryMismatchError: Its frontmatter is not the listed one.
+        SkillNotFoundError: The skill changed since the catalog's last refresh.
+    """
+    listed = entry.listed
+    assert listed is not None
+    if document.fingerprint != entry.fingerprint:
+        raise SkillNotFoundError(
+            f"skill {entry.served_name!r} changed since the last refresh: refresh the catalog",
+            location=entry.location,
+        )
+    try:
+        source = split_skill_md(
+            document.data,
+            location=entry.location,
+            limits=format_limits,
+            max_skill_md_bytes=limits.max_skill_md_bytes,
+        )
+        frontmatter = frontmatter_json(
+            source.frontmatter, location=entry.location, limits=format_limits
+        )
+    except (SkillParseError, LimitExceededError) as exc:
+        raise _mismatch(
+            entry, f"its SKILL.md's frontmatter cannot be read ({exc.message})"
+        ) from exc
+    keys = sorted({*frontmatter, *listed}, key=str)
+    differing = [
+        key
+        for key in keys
+        if _as_json(frontmatter.get(key, _ABSENT)) != _as_json(listed.get(key, _ABSENT))
+    ]
+    if differing:
+        named = ", ".join(map(repr, differing[:_NAMED_FIELDS]))
+        more = len(differing) - _NAMED_FIELDS
+        named += f" and {more} more" if more > 0 else ""
+        raise _mismatch(entry, f"its SKILL.md's frontmatter differs from its entry's in {named}")
+    return entry._replace(raw=document.data, body_start=source.body_start)
+
+
+def refusal(entry: CatalogEntry, error: EntryMismatchError) -> CatalogEntry:
+    """``entry`` refused for ``error``, until its source lists the skill otherwise."""
+    where = error.location or entry.location
+    return refused(
+        entry, SkillProblem(entry.served_name, where, codes.ENTRY_MISMATCH, error.message)
+    )
+
+
+def refused(entry: CatalogEntry, problem: SkillProblem) -> CatalogEntry:
+    """A loaded ``entry`` refused for ``problem`` (its lock's, or its listing's)."""
+    return entry._replace(
+        metadata=None,
+        raw=b"",
+        errors=(problem,),
+        warnings=(),
+        frontmatter_name=entry.served_name,
+        withheld=(),
+    )
+
+
+def _mismatch(entry: CatalogEntry, why: str) -> EntryMismatchError:
+    return EntryMismatchError(
+        f"refused: {why} (changed since listed, or tampered with)", location=entry.location
+    )
+
+
+def _as_json(value: Any) -> str | None:
+    """A value as canonical JSON text, so ``true`` and ``1`` differ; ``None`` when absent."""
+    return None if value is _ABSENT else json.dumps(value, sort_keys=True)

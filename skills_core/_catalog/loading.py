@@ -1,0 +1,588 @@
+"""One refresh: list the backend, judge what changed, swap the new snapshot in, report.
+
+Unchanged skills (the same fingerprint as their entry) cost one comparison each and are not
+read again; an entry whose withheld fields changed (an approval given or withdrawn) is judged
+again from what it holds. New and changed SKILL.md files are fetched in batches and judged
+batch by batch in a worker thread.
+
+:class:`Refresher` holds the catalog's current snapshot and is the one place that replaces it,
+one refresh at a time. A failed listing, or anything unexpected while building the new snapshot,
+keeps the last good snapshot and comes back as the report's ``failure``, never raised. Each
+source a listing went without (a composite's failed members) is an error of the refresh with
+no skill name, ``LIST_FAILED`` (or ``SIGNATURE_REFUSED``), logged when it starts failing or its
+reason changes.
+
+:func:`watch_refreshes` keeps a catalog current: on the backend's change events where it has
+them, polling elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import (
+    AsyncGenerator,
+    Awaitable,
+    Callable,
+    Mapping,
+    Sequence,
+)
+
+from backends._base import Backend, FileEntry, SkillDocument, SkillRef
+from backends._digests import digest_of
+from backends._errors import SignatureError, SkillfsError, SkillNotFoundError, StorageError
+from backends._limits import Limits, too_large
+from backends.capabilities import (
+    ListedDocument,
+    change_events,
+    fetch_many,
+    list_documents,
+    listing_failures,
+)
+from skills_core import _codes as codes
+from skills_core._catalog.cache import CacheLink, FileDigests
+from skills_core._catalog.entries import (
+    CatalogEntry,
+    failed_read_entry,
+    judge_document,
+    listed_entry,
+    problem_from_error,
+    refused,
+    unreadable_entry,
+    verified,
+    withhold,
+)
+from skills_core._catalog.snapshot import (
+    EMPTY_SNAPSHOT,
+    CatalogSnapshot,
+    Reads,
+    ReloadReport,
+    compare,
+    shadowing_of,
+)
+from skills_core._format.models import FormatLimits, SkillProblem
+from skills_core._trust.policy import CatalogTrust
+
+logger = logging.getLogger("skillfs")
+
+FETCH_BATCH = 64
+"""SKILL.md files fetched and judged together (a catalog keeping metadata only holds no more
+SKILL.md bytes at once: see docs/benchmarks.md, "Catalog scale")."""
+Progress = Callable[[int, int], None]
+"""Long work's progress hook, called with (done, in all) as it goes: SKILL.md files read by a
+refresh, skills hashed by a lock, skills packed by a bundle."""
+
+
+class Loader:
+    """Lists a backend and judges what changed, as one catalog does.
+
+    Args:
+        backend: Where the skills live.
+        limits: Storage limits (``max_skill_md_bytes``).
+        format_limits: The frontmatter's limits.
+        strict: Judge as ``skillfs validate`` does.
+        keep_bodies: Keep each SKILL.md on its entry; otherwise only its hash.
+        trust: The catalog's trust: its lock (once read), what each skill withholds.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        limits: Limits,
+        format_limits: FormatLimits,
+        strict: bool,
+        keep_bodies: bool,
+        trust: CatalogTrust,
+    ) -> None:
+        self._backend = backend
+        self._limits = limits
+        self._format_limits = format_limits
+        self._strict = strict
+        self._keep_bodies = keep_bodies
+        self._withheld_of = trust.withheld_of
+        self.trust = trust
+
+    async def listing(self, *, cold: bool) -> Sequence[ListedDocument]:
+        """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
+        listing = None
+        if cold and self._keep_bodies:
+            limit = self._limits.max_skill_md_bytes
+            listing = await list_documents(self._backend, max_bytes=limit)
+        if listing is None:
+            listing = await self._backend.list()
+        await self.trust.learn(listing)
+        return listing
+
+    async def changes(
+        self,
+        listing: Sequence[ListedDocument],
+        old: CatalogSnapshot,
+        progress: Progress | None = None,
+    ) -> tuple[dict[str, CatalogEntry | None], list[SkillProblem], Reads]:
+        """What changed since ``old``, the problems of this refresh, and what it read.
+
+        Changes are new or changed entries by folder, and ``None`` for folders gone.
+        ``progress`` hears how many of the SKILL.md files to fetch were read, batch by batch.
+        """
+        changes: dict[str, CatalogEntry | None] = {}
+        read: list[SkillDocument] = []  # by the listing itself
+        from_listing: list[SkillRef] = []  # listed with their frontmatter: judged unread
+        pending: list[SkillRef] = []
+        max_size = self._limits.max_skill_md_bytes
+        old_entries = old.entries
+        withheld_of, lock = self._withheld_of, self.trust.lock
+        known = 0
+        for item in listing:
+            if isinstance(item, SkillDocument):
+                read.append(item)
+                continue
+            previous = old_entries.get(item.name)
+            if previous is not None:
+                known += 1
+                if previous.fingerprint == item.fingerprint and previous.listed == item.frontmatter:
+                    if withheld_of is not None:
+                        judged = withhold(previous, withheld_of(previous.name))
+                        if judged is not previous and judged != previous:  # approval changed
+                            changes[item.name] = judged
+                    continue
+            if item.error is not None:
+                changes[item.name] = unreadable_entry(item, item.error)
+            elif item.size is not None and item.size > max_size:
+                oversize = too_large("SKILL.md", item.size, max_size, location=item.location)
+                changes[item.name] = unreadable_entry(item, oversize)
+            else:  # a listed frontmatter judged unread, but against a lock only with a digest
+                unread = item.frontmatter is not None and (lock is None or item.digest)
+                (from_listing if unread else pending).append(item)
+        if known < len(old_entries):  # some folders are gone
+            listed = {item.name for item in listing}
+            changes.update((folder, None) for folder in old_entries.keys() - listed)
+        problems: list[SkillProblem] = []
+        read_bytes = await self._judge_batch(read, read, old, changes, problems)
+        await self._judge_batch(from_listing, from_listing, old, changes, problems)
+        read_bytes += await self._fetch(pending, old, changes, problems, progress)
+        if lock is not None:  # by name: a locked skill moved to another folder is not gone
+            entries = {**old_entries, **changes}.values()
+            problems += lock.missing({e.declared_name for e in entries if e is not None})
+        reads = Reads(
+            fetched=len(read) + len(pending), bytes_read=read_bytes, reads=1 + len(pending)
+        )
+        return changes, problems, reads
+
+    async def _fetch(
+        self,
+        pending: Sequence[SkillRef],
+        old: CatalogSnapshot,
+        changes: dict[str, CatalogEntry | None],
+        problems: list[SkillProblem],
+        progress: Progress | None,
+    ) -> int:
+        """Fetch and judge ``pending`` batch by batch into ``changes``; the bytes read."""
+        read_bytes = 0
+        for start in range(0, len(pending), FETCH_BATCH):
+            batch = pending[start : start + FETCH_BATCH]
+            results = await fetch_many(self._backend, [ref.name for ref in batch])
+            read_bytes += await self._judge_batch(batch, results, old, changes, problems)
+            if progress is not None:
+                progress(start + len(batch), len(pending))
+        return read_bytes
+
+    def judge(
+        self,
+        document: SkillDocument,
+        previous: CatalogEntry | None = None,
+        withheld: Mapping[str, str] | None = None,
+    ) -> CatalogEntry:
+        """Judge one SKILL.md: limits, strictness, and the fields the backend withholds.
+
+        ``withheld`` is asked of the backend when not given (on the caller's thread).
+        """
+        if withheld is None and self._withheld_of is not None:
+            withheld = self._withheld_of(document.name)
+        entry = judge_document(
+            document,
+            limits=self._limits,
+            format_limits=self._format_limits,
+            strict=self._strict,
+            previous=previous,
+        )
+        entry = withhold(entry, withheld or {})  # also gives back fields approved since
+        return self._locked(entry, lambda: digest_of(document.data))
+
+    def judge_listed(self, ref: SkillRef, withheld: Mapping[str, str] | None) -> CatalogEntry:
+        """Judge a skill from the frontmatter its ref lists (see :func:`listed_entry`)."""
+        entry = withhold(listed_entry(ref, strict=self._strict), withheld or {})
+        return self._locked(entry, lambda: ref.digest)
+
+    def _locked(self, entry: CatalogEntry, digest: Callable[[], str | None]) -> CatalogEntry:
+        """``entry``, refused unless the lock (if any) names it with its SKILL.md's ``digest``."""
+        lock = self.trust.lock
+        if lock is None or entry.metadata is None:
+            return entry
+        problem = lock.problem(entry.metadata.name, entry.location, digest())
+        return entry if problem is None else refused(entry, problem)
+
+    def verify(self, entry: CatalogEntry, document: SkillDocument) -> CatalogEntry:
+        """A listed ``entry`` holding ``document``, once it matches the listing (see there).
+
+        Raises:
+            EntryMismatchError: It does not.
+            SkillNotFoundError: The skill changed since the last refresh.
+        """
+        return verified(entry, document, limits=self._limits, format_limits=self._format_limits)
+
+    async def _judge_batch(
+        self,
+        listed: Sequence[ListedDocument],
+        results: Sequence[ListedDocument | StorageError],
+        old: CatalogSnapshot,
+        changes: dict[str, CatalogEntry | None],
+        problems: list[SkillProblem],
+    ) -> int:
+        """Judge one batch in a worker thread into ``changes``; how many bytes it read."""
+        if not listed:
+            return 0
+        ask = self._withheld_of
+        withheld = {item.name: ask(item.name) for item in listed} if ask is not None else {}
+        judged, failures, read_bytes = await asyncio.to_thread(
+            self._judged, listed, results, withheld, old
+        )
+        changes.update(judged)
+        problems += failures
+        return read_bytes
+
+    def _judged(
+        self,
+        listing: Sequence[ListedDocument],
+        results: Sequence[ListedDocument | StorageError],
+        withheld: Mapping[str, Mapping[str, str]],
+        old: CatalogSnapshot,
+    ) -> tuple[dict[str, CatalogEntry | None], list[SkillProblem], int]:
+        """What was fetched for each listed skill, as changes, and the bytes read.
+
+        A ref as its own result is judged from the frontmatter it lists. Blocking: runs in a
+        worker thread. ``withheld`` holds every skill's withheld fields when the backend
+        withholds any.
+        """
+        changes: dict[str, CatalogEntry | None] = {}
+        problems: list[SkillProblem] = []
+        old_entries, keep_bodies = old.entries, self._keep_bodies
+        read_bytes = 0
+        for listed, result in zip(listing, results, strict=True):
+            previous = old_entries.get(listed.name)
+            if isinstance(result, SkillRef):
+                changes[listed.name] = self.judge_listed(result, withheld.get(listed.name))
+            elif isinstance(result, SkillDocument):
+                read_bytes += len(result.data)
+                fields = withheld.get(listed.name)
+                entry = self.judge(_sharing_strings(result, listed), previous, fields)
+                if _keeps_locked(previous, entry):  # a refused change: keep the locked bytes
+                    locked_out = entry.errors[0]
+                    note = f"{locked_out.message}; still serving the locked version"
+                    problems.append(dataclasses.replace(locked_out, message=note))
+                    continue
+                changes[listed.name] = entry if keep_bodies else entry.without_body()
+            elif isinstance(result, SkillNotFoundError):
+                if previous is not None:  # vanished since the listing: it is simply gone
+                    changes[listed.name] = None
+            elif previous is not None and previous.loaded:
+                problem = problem_from_error(previous.served_name, listed.location, result)
+                note = f"{problem.message}; still serving the previous version"
+                problems.append(SkillProblem(problem.name, problem.location, problem.code, note))
+            else:
+                changes[listed.name] = failed_read_entry(listed, result)
+        return changes, problems, read_bytes
+
+
+def _keeps_locked(previous: CatalogEntry | None, entry: CatalogEntry) -> bool:
+    """True when ``entry`` refuses a change to a locked skill whose served bytes are held.
+
+    A catalog that keeps metadata only holds no bytes to serve: the skill is refused.
+    """
+    return (
+        previous is not None
+        and previous.loaded
+        and bool(previous.raw)
+        and any(problem.code == codes.LOCK_MISMATCH for problem in entry.errors)
+    )
+
+
+def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDocument:
+    """``document`` with the listing's copies of its fingerprint and location, when equal.
+
+    One copy of each string then serves the backend's listing and the catalog's entry.
+    """
+    if document is listed or document.fingerprint != listed.fingerprint:
+        return document
+    return document._replace(fingerprint=listed.fingerprint, location=listed.location)
+
+
+class Refresher:
+    """A catalog's current snapshot, replaced by :meth:`refresh`, and its file digests.
+
+    Args:
+        backend: Where the skills live.
+        loader: Lists the backend and judges what changed (and holds the catalog's trust).
+        cache: The catalog's share of the persistent cache, if it has one.
+        file_lists: The file lists to forget once a listing succeeds.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        loader: Loader,
+        cache: CacheLink | None,
+        file_lists: FileLists,
+    ) -> None:
+        self.snapshot = EMPTY_SNAPSHOT
+        self.file_digests = FileDigests()
+        """Kept for the skills each refresh keeps, and saved with their entries."""
+        self._backend = backend
+        self._loader = loader
+        self._cache = cache
+        self._file_lists = file_lists
+        self._lock = asyncio.Lock()
+
+    async def refresh(self, progress: Progress | None = None) -> ReloadReport:
+        """List the backend and re-read only what changed; see the module docstring."""
+        async with self._lock:
+            old = base = self.snapshot
+            try:
+                await self._loader.trust.ready()  # fails closed: no lock read, nothing served
+                if old is EMPTY_SNAPSHOT and self._cache is not None:
+                    base, listing = await self._cache.seed(
+                        self._loader.listing, self.file_digests, self._loader.trust.lock
+                    )
+                else:
+                    listing = await self._loader.listing(cold=not old.entries)
+            except Exception as exc:  # a failed listing must never lose the catalog
+                return self._failed_refresh(old, exc, _listing_code(exc), "listing failed")
+            self._file_lists.forget()
+            try:
+                return await self._apply(listing, old, base, progress)
+            except Exception as exc:  # nor may anything unexpected after it
+                return self._failed_refresh(old, exc, codes.REFRESH_FAILED, "refresh failed")
+
+    async def _apply(
+        self,
+        listing: Sequence[ListedDocument],
+        old: CatalogSnapshot,
+        base: CatalogSnapshot,
+        progress: Progress | None,
+    ) -> ReloadReport:
+        """Load what changed since ``base`` and swap in the new snapshot, if any.
+
+        ``base`` is ``old``, or on a first refresh what the persistent cache held.
+        """
+        changes, refresh_errors, reads = await self._loader.changes(listing, base, progress)
+        shadowing = shadowing_of(listing)
+        errors = (*refresh_errors, *self._unavailable(old))
+        if not changes and errors == base.refresh_errors and shadowing == base.shadowing:
+            new = base
+        elif not base.entries:
+            entries = {folder: entry for folder, entry in changes.items() if entry is not None}
+            new = CatalogSnapshot.build(entries, refresh_errors=errors, shadowing=shadowing)
+        else:
+            new = base.updated(changes, refresh_errors=errors, shadowing=shadowing)
+        self.snapshot = new
+        if new is not old:
+            self.file_digests.keep(new.entries)
+        if self._cache is not None and new is not old:
+            await self._cache.save(new, self.file_digests, seeded_from=base)
+        if new is old:
+            return ReloadReport(
+                unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
+            )
+        if not old.entries:
+            return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
+        return compare(old, new, changes, reads)
+
+    def replace(self, old: CatalogEntry, new: CatalogEntry) -> None:
+        """Serve ``new`` in place of ``old`` unless a refresh replaced ``old`` meanwhile."""
+        snapshot = self.snapshot
+        if snapshot.entries.get(old.name) is old:
+            self.snapshot = snapshot.updated(
+                {old.name: new},
+                refresh_errors=snapshot.refresh_errors,
+                shadowing=snapshot.shadowing,
+            )
+
+    async def save_file_digests(self) -> None:
+        """Save the file digests learned since the last save (with the entries), if any."""
+        async with self._lock:
+            if self._cache is not None and self.file_digests.unsaved:
+                snapshot = self.snapshot
+                await self._cache.save(snapshot, self.file_digests, seeded_from=snapshot)
+
+    def _unavailable(self, old: CatalogSnapshot) -> tuple[SkillProblem, ...]:
+        """The sources the listing went without, as problems; logged unless ``old`` had them."""
+        problems = []
+        for location, exc in listing_failures(self._backend):
+            reason = str(exc)
+            if isinstance(exc, SkillfsError) and exc.location in (None, location):
+                reason = exc.message  # its location is the problem's
+            message = f"source unavailable (tried again on every refresh): {reason}"
+            problem = SkillProblem(None, location, _listing_code(exc), message)
+            if problem not in old.refresh_errors:
+                logger.warning("%s: %s", location, message, exc_info=_is_bug(exc))
+            problems.append(problem)
+        return tuple(problems)
+
+    def _failed_refresh(
+        self, old: CatalogSnapshot, exc: Exception, code: str, what: str
+    ) -> ReloadReport:
+        location = self._backend.location
+        kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
+        message = f"{what} ({kept}): {exc}"
+        logger.warning("%s: %s", location, message, exc_info=_is_bug(exc))
+        return ReloadReport(
+            unchanged=old.names,
+            errors=old.errors,
+            warnings=old.warnings,
+            failure=SkillProblem(None, location, code, message),
+            cause=exc,
+            reads=1,
+        )
+
+
+class FileLists:
+    """Each skill's file list as of the last refresh: asked of the backend once, then kept."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self._lists: dict[str, tuple[FileEntry, ...]] = {}
+        self._generation = 0
+
+    async def of(self, folder: str) -> tuple[FileEntry, ...]:
+        """The files of the skill in ``folder``, listed by the backend once per refresh."""
+        files = self._lists.get(folder)
+        if files is None:
+            generation = self._generation
+            files = tuple(await self._backend.files(folder))
+            if generation == self._generation:  # no refresh since the listing began
+                self._lists[folder] = files
+        return files
+
+    def forget(self) -> None:
+        """Drop every list: the skills were listed again."""
+        self._generation += 1
+        self._lists.clear()
+
+
+def _listing_code(exc: Exception) -> str:
+    return codes.SIGNATURE_REFUSED if isinstance(exc, SignatureError) else codes.LIST_FAILED
+
+
+def _is_bug(exc: Exception) -> bool:
+    """True unless a storage error says all there is to say (else the traceback is worth it)."""
+    return not isinstance(exc, StorageError)
+
+
+async def watch_refreshes(
+    refresh: Callable[[], Awaitable[ReloadReport]], backend: Backend, *, interval: float
+) -> AsyncGenerator[ReloadReport, None]:
+    """Yield the first refresh's report, then one per refresh that changed something.
+
+    A refresh "changed something" when skills were added, changed or removed, when the listing
+    failed, or when the set of errors differs from the last report's. Change events are read by
+    a task of their own, so a burst of them during a refresh becomes one refresh. Events that
+    stop are reported, not taken for the end of the watch: the next refresh carries a
+    ``WATCH_INTERRUPTED`` failure (unless its listing failed), and after ``interval`` seconds
+    the events are asked for again, with a refresh each time, until they come back.
+    """
+    report = await refresh()
+    yield report
+    last_errors = report.errors
+    async with contextlib.aclosing(refresh_triggers(backend, interval)) as triggers:
+        async for stopped in triggers:
+            report = await refresh()
+            if stopped is not None and report.failure is None:
+                where = stopped.location or backend.location
+                message = f"{stopped.message}; refreshed, and asking for them again"
+                problem = SkillProblem(None, where, codes.WATCH_INTERRUPTED, message)
+                report = dataclasses.replace(report, failure=problem, cause=stopped)
+            if report.has_changes or not report.ok or report.errors != last_errors:
+                last_errors = report.errors
+                yield report
+
+
+async def refresh_triggers(
+    backend: Backend, interval: float
+) -> AsyncGenerator[StorageError | None, None]:
+    """When to refresh: on change events, or every ``interval`` seconds.
+
+    Yields ``None`` for a refresh, or why the change events stopped. The events' first signal
+    (the watch is running) triggers a refresh too, catching what changed between the first
+    refresh and the start of the watch.
+    """
+    watched = False
+    while True:
+        pending = asyncio.Event()
+        pump = asyncio.create_task(_pump(backend, pending))
+        try:
+            while await _signalled(pending, pump):
+                watched = True
+                yield None
+        finally:
+            pump.cancel()
+            await asyncio.wait({pump})
+        stopped = _why_stopped(pump, backend)
+        if stopped is None and not watched:  # the backend has no events: poll
+            while True:
+                await asyncio.sleep(interval)
+                yield None
+        watched = True
+        yield stopped or StorageError("change events are not offered", location=backend.location)
+        await asyncio.sleep(interval)
+
+
+async def _pump(backend: Backend, pending: asyncio.Event) -> bool:
+    """Set ``pending`` at each of the backend's change signals; False when it has none.
+
+    The events are opened, read and closed in this one task (SDK clients need that).
+    """
+    events = await change_events(backend)
+    if events is None:
+        return False
+    try:
+        async for _ in events:
+            pending.set()
+    finally:
+        close = getattr(events, "aclose", None)  # async generators need closing
+        if close is not None:
+            await close()
+    return True
+
+
+async def _signalled(pending: asyncio.Event, pump: asyncio.Task[bool]) -> bool:
+    """Wait for a signal (True, all signals so far merged into it) or the pump's end (False)."""
+    if not pending.is_set():
+        waiter = asyncio.create_task(pending.wait())
+        try:
+            await asyncio.wait({waiter, pump}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+    if pending.is_set():
+        pending.clear()
+        return True
+    return False
+
+
+def _why_stopped(pump: asyncio.Task[bool], backend: Backend) -> StorageError | None:
+    """Why the events ended: their error, or that they ended; None when there were none."""
+    error = pump.exception()
+    if isinstance(error, StorageError):
+        stopped = error
+    elif error is not None:  # a foreign error: worth its traceback, never the watch's end
+        logger.error("%s: change events failed", backend.location, exc_info=error)
+        stopped = StorageError(f"change events failed: {error!r}", location=backend.location)
+    elif pump.result():
+        stopped = StorageError("the source ended its change events", location=backend.location)
+    else:
+        return None
+    logger.warning(
+        "%s: %s; refreshing, and asking for them again", backend.location, stopped.message
+    )
+    return stopped

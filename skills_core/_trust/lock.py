@@ -1,0 +1,423 @@
+"""A lock: which skills a catalog may serve, and the SHA-256 of every file of each.
+
+The lock file is JSON (``skillfs-lock/1``, shown in docs/trust.md), read and written with the
+standard library alone, deterministically (one entry per skill sorted by name, each file's
+digest on its own line) so a change reviews as a small diff, and read strictly: a repeated key,
+a skill locked twice or a path out of its folder refuses the whole file.
+
+A catalog whose :class:`~skills_core._trust.policy.TrustPolicy` has a lock judges each SKILL.md
+against it as it loads (:meth:`SkillLock.problem`), reports locked skills the source lost
+(:meth:`SkillLock.missing`) and checks every other file when it is read
+(:meth:`SkillLock.verify`). :func:`lock_of` locks what a catalog serves: a file whose backend
+lists a verified ``sha256:`` digest (MCP) is locked from its listing, every other one is read
+through the catalog and hashed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence, Set
+from typing import Any, NamedTuple, Protocol, TypeVar
+
+from backends._base import Backend
+from backends._digests import digest_off_loop, is_digest
+from backends._errors import StorageError, UnsafePathError
+from backends._limits import MAX_LOCK_FILE_BYTES
+from backends._local_files import read_regular_file, replace_file
+from backends._paths import SKILL_MD_NAMES, check_relative_path, skill_md_name
+from skills_core import _codes as codes
+from skills_core._errors import LockFileError, LockMismatchError
+from skills_core._format.models import Skill, SkillMetadata, SkillProblem
+
+T = TypeVar("T")
+
+LOCK_FORMAT = "skillfs-lock/1"
+DEFAULT_LOCK_FILE = "skills.lock"
+
+
+class LockedSkill(NamedTuple):
+    """One skill as locked.
+
+    Attributes:
+        name: The name the skill is served under.
+        folder: Its folder (the backend's storage key).
+        location: Where its SKILL.md was, for messages and reviews.
+        files: Each file's path in the skill folder and its ``sha256:`` digest, sorted by path.
+    """
+
+    name: str
+    folder: str
+    location: str
+    files: Mapping[str, str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as the lock file writes it."""
+        return {
+            "name": self.name,
+            "folder": self.folder,
+            "location": self.location,
+            "files": dict(sorted(self.files.items())),
+        }
+
+
+class SkillLock:
+    """The skills a catalog may serve, by name, each with the digest of every file.
+
+    Args:
+        skills: The locked skills.
+        source: The location they were locked from (``skillfs lock --check`` re-reads it).
+        location: Where the lock file is, for messages.
+    """
+
+    def __init__(
+        self, skills: Iterable[LockedSkill], *, source: str, location: str = DEFAULT_LOCK_FILE
+    ) -> None:
+        self.skills: Mapping[str, LockedSkill] = {
+            skill.name: skill for skill in sorted(skills, key=lambda skill: skill.name)
+        }
+        self.source = source
+        self.location = location
+        self._digest: str | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SkillLock) and self.dumps() == other.dumps()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> SkillLock:
+        """Read a lock file (blocking): a regular file of at most ``MAX_LOCK_FILE_BYTES``.
+
+        Raises:
+            LockFileError: It cannot be read, is no regular file, is too large, or is not a
+                ``skillfs-lock/1`` file.
+        """
+        try:
+            data = read_regular_file(path, MAX_LOCK_FILE_BYTES, what="the lock")
+            text = data.decode("utf-8")
+        except FileNotFoundError as exc:
+            message = f"cannot read the lock: {exc.strerror}"
+            raise LockFileError(message, location=str(path)) from exc
+        except StorageError as exc:
+            raise LockFileError(exc.message, location=str(path)) from exc
+        except UnicodeDecodeError as exc:
+            raise LockFileError(f"not a skillfs lock ({exc})", location=str(path)) from exc
+        return cls.parse(text, location=str(path))
+
+    @classmethod
+    def parse(cls, text: str, *, location: str = DEFAULT_LOCK_FILE) -> SkillLock:
+        """A lock from the text of a lock file.
+
+        Raises:
+            LockFileError: It is not a ``skillfs-lock/1`` file.
+        """
+        try:
+            document = json.loads(text, object_pairs_hook=_unique_keys)
+            if document.get("format") != LOCK_FORMAT:
+                raise ValueError(f"format is not {LOCK_FORMAT!r}")
+            skills = [_parsed_skill(item) for item in document["skills"]]
+            twice = [name for name, count in Counter(s.name for s in skills).items() if count > 1]
+            if twice:
+                raise ValueError(f"skill {twice[0]!r} is locked twice")
+            source = document["source"]
+            if not isinstance(source, str):
+                raise TypeError("'source' is not a string")
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            reason = f"{type(exc).__name__}: {exc}"
+            raise LockFileError(f"not a skillfs lock ({reason})", location=location) from exc
+        lock = cls(skills, source=source, location=location)
+        lock._digest = _sha256(text)
+        return lock
+
+    @property
+    def digest(self) -> str:
+        """The SHA-256 (hex) of the lock file's text, read or as :meth:`dumps` writes it.
+
+        A persistent cache keys a locked catalog's entries by it (blocking: 0.1 s at 10,000
+        skills for a lock not read from a file, once).
+        """
+        if self._digest is None:
+            self._digest = _sha256(self.dumps())
+        return self._digest
+
+    def dumps(self) -> str:
+        """The lock file's text: deterministic, one entry per skill, sorted."""
+        document = {
+            "format": LOCK_FORMAT,
+            "source": self.source,
+            "skills": [skill.to_dict() for skill in self.skills.values()],
+        }
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write the lock file (blocking); a reader never sees half of it.
+
+        Writers at once never collide (each writes a temporary of its own and renames it; the
+        last rename wins) and a failed write leaves no temporary: see
+        :func:`~backends._local_files.replace_file`.
+        """
+        replace_file(path, self.dumps().encode("utf-8"))
+
+    def pinning(self, name: str, current: SkillLock) -> SkillLock:
+        """This lock with skill ``name`` as ``current`` has it (dropped when it has none)."""
+        skills = {**self.skills}
+        skills.pop(name, None)
+        if name in current.skills:
+            skills[name] = current.skills[name]
+        return SkillLock(skills.values(), source=self.source, location=self.location)
+
+    def differences(self, current: SkillLock) -> list[str]:
+        """One line per difference from ``current``: skills and files added, removed, changed.
+
+        A skill in another folder than locked is ``moved skill: NAME: OLD -> NEW``: its recorded
+        folder and location are stale even when every file matches.
+        """
+        lines = []
+        for kind, name in _compared(self.skills, current.skills):
+            if kind != "changed":
+                lines.append(f"{kind} skill: {name}")
+                continue
+            before, after = self.skills[name], current.skills[name]
+            if before.folder != after.folder:
+                lines.append(f"moved skill: {name}: {before.folder} -> {after.folder}")
+            files = _compared(before.files, after.files)
+            lines += (f"{what} file: {name}/{path}" for what, path in files)
+        return lines
+
+    def problem(self, name: str, location: str, digest: str | None) -> SkillProblem | None:
+        """Why skill ``name`` is refused: not locked, or its SKILL.md's ``digest`` differs."""
+        locked = self.skills.get(name)
+        if locked is None:
+            message = f"not in the lock {self.location}; not served"
+            return SkillProblem(name, location, codes.NOT_LOCKED, message)
+        path = _skill_md_path(locked)
+        if locked.files.get(path) != digest:
+            message = f"{path} differs from the lock {self.location}; refused"
+            return SkillProblem(name, location, codes.LOCK_MISMATCH, message)
+        return None
+
+    def missing(self, names: Set[str]) -> list[SkillProblem]:
+        """A ``LOCK_MISSING`` problem for each locked skill whose name is not in ``names``."""
+        return [
+            SkillProblem(
+                skill.name,
+                skill.location,
+                codes.LOCK_MISSING,
+                f"locked in {self.location} but gone from the source",
+            )
+            for skill in self.skills.values()
+            if skill.name not in names
+        ]
+
+    async def verify_skill_md(self, name: str, data: bytes, *, location: str) -> bytes:
+        """Return ``data`` when it is the SKILL.md of skill ``name`` as locked (see :meth:`verify`).
+
+        Raises:
+            LockMismatchError: The skill is not in the lock, or its SKILL.md differs.
+        """
+        locked = self.skills.get(name)
+        path = "SKILL.md" if locked is None else _skill_md_path(locked)
+        return await self.verify(name, path, data, location=location)
+
+    async def verify(self, name: str, path: str, data: bytes, *, location: str) -> bytes:
+        """Return ``data`` when it is the file ``path`` of skill ``name`` as locked.
+
+        Raises:
+            LockMismatchError: The file is not in the lock, or its bytes differ.
+        """
+        locked = self.skills.get(name)
+        relative = check_relative_path(path)
+        expected = None if locked is None else locked.files.get(relative)
+        if expected is None:
+            raise LockMismatchError(
+                f"{relative} is not in the lock {self.location}; refused", location=location
+            )
+        if await digest_off_loop(data) != expected:
+            raise LockMismatchError(
+                f"{relative} differs from the lock {self.location}; refused", location=location
+            )
+        return data
+
+
+def _compared(
+    before: Mapping[str, object], after: Mapping[str, object]
+) -> Iterator[tuple[str, str]]:
+    """``("added" | "removed" | "changed", key)`` for each key whose value differs, sorted."""
+    for key in sorted(before.keys() | after.keys()):
+        if key not in before:
+            yield "added", key
+        elif key not in after:
+            yield "removed", key
+        elif before[key] != after[key]:
+            yield "changed", key
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _skill_md_path(locked: LockedSkill) -> str:
+    return skill_md_name(locked.files) or "SKILL.md"
+
+
+def refusal(name: str, error: LockMismatchError) -> SkillProblem:
+    """A file of skill ``name`` that ``error`` refused, as a problem of that skill."""
+    return SkillProblem(name, error.location, codes.LOCK_MISMATCH, error.message)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different (``object_pairs_hook``): else ValueError.
+
+    A repeated key would let a later value, one a reviewer may never see, win.
+    """
+    twice = [key for key, count in Counter(key for key, _ in pairs).items() if count > 1]
+    if twice:
+        raise ValueError(f"key {twice[0]!r} is repeated")
+    return dict(pairs)
+
+
+def _parsed_skill(item: Any) -> LockedSkill:
+    """One entry of a parsed lock file, checked; each path normalised as the backends do."""
+    name, folder, location, files = item["name"], item["folder"], item["location"], item["files"]
+    if not all(isinstance(value, str) for value in (name, folder, location)):
+        raise TypeError(f"skill {name!r} has a non-string name, folder or location")
+    if not isinstance(files, dict) or not all(is_digest(value) for value in files.values()):
+        raise ValueError(f"skill {name!r}: 'files' must map paths to sha256: digests")
+    checked: dict[str, str] = {}
+    for path, digest in files.items():
+        try:
+            relative = check_relative_path(path)
+        except UnsafePathError as exc:
+            raise ValueError(f"skill {name!r}: {exc.message}") from exc
+        if relative in checked:
+            raise ValueError(f"skill {name!r} names the file {relative!r} twice ({path!r})")
+        checked[relative] = digest
+    return LockedSkill(name, folder, location, checked)
+
+
+class LockedCatalog(Protocol):
+    """What :func:`lock_of` reads of a :class:`~skills_core._catalog.catalog.SkillCatalog`."""
+
+    @property
+    def backend(self) -> Backend:
+        """Where the skills live."""
+
+    @property
+    def lock(self) -> SkillLock | None:
+        """The lock the catalog serves by, if any."""
+
+    def list(self) -> Sequence[SkillMetadata]:
+        """Every served skill."""
+
+    def folder(self, name: str) -> str:
+        """A served skill's folder."""
+
+    async def get(self, name: str) -> Skill:
+        """A served skill with its files."""
+
+    async def read_skill_md(self, name: str) -> bytes:
+        """A served skill's SKILL.md, checked against the lock."""
+
+    async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
+        """A file of a served skill, checked against the lock."""
+
+
+_PARALLEL_SKILLS = 16
+
+
+async def lock_of(
+    catalog: LockedCatalog, progress: Callable[[int, int], None] | None = None
+) -> SkillLock:
+    """The lock of every skill ``catalog`` serves now (refresh it first).
+
+    ``progress`` hears how many skills were hashed, as each one is.
+
+    Raises:
+        StorageError: A file of a served skill could not be read.
+    """
+    skills = await _each_skill(catalog, _locked_skill, progress)
+    return SkillLock(skills, source=catalog.backend.location)
+
+
+async def lock_problems(
+    catalog: LockedCatalog, progress: Callable[[int, int], None] | None = None
+) -> list[SkillProblem]:
+    """Each file of a served skill that breaks the catalog's lock, as a ``LOCK_MISMATCH``.
+
+    A file breaks it when it differs, when the lock does not name it, or when the lock names
+    it and it is gone; each is read through the catalog, which checks it against the lock.
+    An unlocked catalog has none. ``progress`` hears how many skills were checked.
+
+    Raises:
+        StorageError: A file of a served skill could not be read.
+    """
+    lock = catalog.lock
+    if lock is None:
+        return []
+
+    def problems(catalog: LockedCatalog, name: str) -> Awaitable[list[SkillProblem]]:
+        return _skill_problems(catalog, lock, name)
+
+    checks = await _each_skill(catalog, problems, progress)
+    return [problem for found in checks for problem in found]
+
+
+async def _each_skill(
+    catalog: LockedCatalog,
+    work: Callable[[LockedCatalog, str], Awaitable[T]],
+    progress: Callable[[int, int], None] | None,
+) -> list[T]:
+    """``work`` on every served skill, :data:`_PARALLEL_SKILLS` at a time, in name order."""
+    gate = asyncio.Semaphore(_PARALLEL_SKILLS)
+    names = [meta.name for meta in catalog.list()]
+    done = 0
+
+    async def one(name: str) -> T:
+        nonlocal done
+        async with gate:
+            result = await work(catalog, name)
+        done += 1
+        if progress is not None:
+            progress(done, len(names))
+        return result
+
+    return await asyncio.gather(*(one(name) for name in names))
+
+
+async def _skill_problems(catalog: LockedCatalog, lock: SkillLock, name: str) -> list[SkillProblem]:
+    skill = await catalog.get(name)
+    found = []
+    for file in skill.files:
+        if file.path in SKILL_MD_NAMES:  # judged against the lock as it loaded
+            continue
+        try:
+            await catalog.read_resource(name, file.path)
+        except LockMismatchError as exc:
+            found.append(refusal(name, exc))
+    gone = lock.skills[name].files.keys() - {*(file.path for file in skill.files), *SKILL_MD_NAMES}
+    message = "{} is locked in {} but gone from the skill"
+    found += (
+        SkillProblem(name, skill.location, codes.LOCK_MISMATCH, message.format(path, lock.location))
+        for path in sorted(gone)
+    )
+    return found
+
+
+async def _locked_skill(catalog: LockedCatalog, name: str) -> LockedSkill:
+    skill = await catalog.get(name)
+    skill_md = skill_md_name([file.path for file in skill.files])
+    files: dict[str, str] = {}
+    if skill_md is None:  # a backend that lists no SKILL.md: lock the bytes served
+        files["SKILL.md"] = await digest_off_loop(await catalog.read_skill_md(name))
+    for file in skill.files:
+        if is_digest(file.fingerprint):
+            files[file.path] = file.fingerprint
+        elif file.path == skill_md:
+            files[file.path] = await digest_off_loop(await catalog.read_skill_md(name))
+        else:
+            files[file.path] = await digest_off_loop(await catalog.read_resource(name, file.path))
+    return LockedSkill(name, catalog.folder(name), skill.location, files)

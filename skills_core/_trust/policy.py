@@ -1,0 +1,177 @@
+"""TrustPolicy: what a catalog trusts; and the decisions it makes from what backends report.
+
+A catalog is given one policy, ``SkillCatalog(backend, trust=TrustPolicy(...))``:
+
+- ``lock``: serve only the skills a lock names, each file only while it matches
+  (:mod:`skills_core._trust.lock`);
+- ``keys``: serve a published index only when one of these keys signed it
+  (:mod:`skills_core._trust.signing`);
+- ``approvals``: the user's approvals (:mod:`skills_core._trust.approvals`), which give back
+  what an untrusted source withholds.
+
+Backends report where a skill comes from (:class:`~backends.capabilities.Provenance`) and never
+decide. A skill served over MCP, or by a cloned project's folder, withholds ``allowed-tools``
+and ``scripts`` until the user approved its content: ``allowed-tools`` is given back at a
+refresh when its content's digest is approved (an MCP entry lists it; a project skill's files
+are read once per change of its file list, and only when there are approvals to ask);
+``scripts`` stays withheld in the catalog and is judged at each run, against the digest of the
+bytes that run (:mod:`skills_core.tools._script_approval`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from backends._base import Backend, FileEntry
+from backends._digests import skill_digest
+from backends._errors import StorageError
+from backends.capabilities import (
+    MCP,
+    PROJECT,
+    ListedDocument,
+    Provenance,
+    provenance_of,
+    require_signatures,
+)
+from skills_core._trust.approvals import ApprovalStore
+from skills_core._trust.lock import SkillLock
+
+if TYPE_CHECKING:
+    from skills_core._trust.signing import SequenceMemory, TrustedKey
+
+SCRIPTS = "scripts"
+"""The withheld field that says a skill's source grants it no scripts."""
+TOOLS = "allowed-tools"
+
+_PROJECT_REASON = "project skills grant nothing until the user approves them (skillfs approve)"
+_WITHHELD: Mapping[str, Mapping[str, str]] = {
+    MCP: MappingProxyType(
+        {
+            TOOLS: "skills served over MCP grant no tools unless approved",
+            SCRIPTS: "skills served over MCP run no script until the user approves its content",
+        }
+    ),
+    PROJECT: MappingProxyType(dict.fromkeys((TOOLS, SCRIPTS), _PROJECT_REASON)),
+}
+"""What each origin withholds until approved, with why (shown in ``FIELD_WITHHELD`` warnings)."""
+_NOTHING: Mapping[str, str] = MappingProxyType({})
+
+
+@dataclass(frozen=True, eq=False)
+class TrustPolicy:
+    """What a catalog trusts; see the module docstring.
+
+    Attributes:
+        lock: A :class:`~skills_core._trust.lock.SkillLock`, or a lock file's path (read on the
+            catalog's first refresh; a lock that cannot be read fails that refresh, so nothing
+            is served): serve only the skills it names, each file only while its bytes match.
+        keys: Ed25519 public keys (PEM bytes, a ``.pub`` file's contents, or key objects; two
+            during a rotation): serve a published index only when one of them signed it, and
+            never an older one than already accepted (remembered in the catalog's ``cache``).
+            Any other source is refused when the catalog is made.
+        approvals: The user's approvals: a skill whose source withholds ``allowed-tools`` or
+            scripts (MCP, a cloned project's) gets them back once its content is approved there;
+            with a script policy's ``confirm``, an approved content runs without asking and a
+            confirmation is recorded. ``None``: nothing is given back, and ``confirm`` asks
+            every time.
+    """
+
+    lock: SkillLock | str | os.PathLike[str] | None = None
+    keys: Sequence[TrustedKey] = ()
+    approvals: ApprovalStore | None = None
+
+
+def withheld_fields(provenance: Provenance | None, granted: frozenset[str]) -> Mapping[str, str]:
+    """What a skill of ``provenance`` withholds, with why, given what its content was ``granted``.
+
+    ``scripts`` is always withheld from an untrusted origin: it is judged at each run.
+    """
+    if provenance is None:
+        return _NOTHING
+    withheld = _WITHHELD[provenance.origin]
+    if TOOLS not in granted:
+        return withheld
+    return {key: reason for key, reason in withheld.items() if key != TOOLS}
+
+
+class CatalogTrust:
+    """One catalog's policy applied to its backend: the lock once read, what each skill withholds.
+
+    Args:
+        policy: The catalog's policy.
+        backend: The catalog's backend.
+        sequences: Where the highest sequence of each signed index is remembered (the
+            catalog's cache); ``None``: only while the catalog lives.
+
+    Raises:
+        UnsupportedSourceError: ``keys`` are given for a source that is no published index.
+        SignatureError: A key is not an Ed25519 public key.
+        MissingDependencyError: ``keys`` are given and cryptography is not (``skillfs[sign]``).
+    """
+
+    def __init__(
+        self, policy: TrustPolicy, backend: Backend, sequences: SequenceMemory | None
+    ) -> None:
+        self.policy = policy
+        given = policy.lock
+        self.lock = given if isinstance(given, SkillLock) else None
+        self._lock_file = None if given is None or isinstance(given, SkillLock) else given
+        self._backend = backend
+        self._provenance = provenance_of(backend)
+        self._contents: dict[str, tuple[tuple[FileEntry, ...], str]] = {}  # by folder
+        self.withheld_of: Callable[[str], Mapping[str, str]] | None = (
+            None if self._provenance is None else self.withheld
+        )
+        """By folder, what a skill withholds; ``None`` when the backend reports no provenance."""
+        if policy.keys:
+            from skills_core._trust.signing import IndexVerifier
+
+            require_signatures(backend, IndexVerifier(policy.keys, sequences=sequences))
+
+    async def ready(self) -> None:
+        """Read the lock file on first use (fails closed: unread, nothing is served).
+
+        Raises:
+            LockFileError: It cannot be read, or is no lock.
+        """
+        if self._lock_file is not None:
+            self.lock = await asyncio.to_thread(SkillLock.read, self._lock_file)
+            self._lock_file = None
+
+    async def learn(self, listing: Sequence[ListedDocument]) -> None:
+        """Learn the content digest of each listed skill whose provenance gives none.
+
+        Only when approvals could give something back; a skill's files are read again only
+        when its file list (paths, sizes, fingerprints) changed since the last listing. An
+        unreadable skill stays unapproved.
+        """
+        provenance = self._provenance
+        if provenance is None or self.policy.approvals is None:
+            return
+        learned: dict[str, tuple[tuple[FileEntry, ...], str]] = {}
+        for item in listing:
+            found = provenance(item.name)
+            if found is None or found.content is not None:
+                continue
+            with contextlib.suppress(StorageError):
+                files = tuple(await self._backend.files(item.name))
+                known = self._contents.get(item.name)
+                digest = known[1] if known and known[0] == files else None
+                learned[item.name] = files, digest or await skill_digest(self._backend, item.name)
+        self._contents = learned
+
+    def withheld(self, folder: str) -> Mapping[str, str]:
+        """The frontmatter keys the skill in ``folder`` withholds, each with the reason."""
+        provenance = self._provenance(folder) if self._provenance is not None else None
+        if provenance is None:
+            return _NOTHING
+        approvals = self.policy.approvals
+        content = provenance.content or self._contents.get(folder, ((), None))[1]
+        granted = frozenset() if approvals is None or not content else approvals.grants_of(content)
+        return withheld_fields(provenance, granted)

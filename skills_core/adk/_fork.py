@@ -1,0 +1,173 @@
+"""Fork-mode skills: run a skill in a sub-agent and return its final answer (docs/adk.md).
+
+``context: fork`` gives the sub-agent the skill and the request, ``fork_with_context`` the
+conversation too; ``agent`` and ``model`` are resolved by the user's resolvers.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeAlias, TypeVar, cast
+
+from google.adk.agents import BaseAgent, LlmAgent
+from google.adk.events import Event
+from google.adk.models import BaseLlm
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+from google.adk.tools.tool_context import ToolContext
+from google.genai import types
+
+from skills_core._codes import AGENT_NOT_FOUND, FORK_FAILED, MODEL_NOT_FOUND
+from skills_core.tools._results import ToolResult, tool_error
+
+logger = logging.getLogger("skillfs.adk")
+
+FORK_MODES = ("fork", "fork_with_context")
+
+T = TypeVar("T")
+Maybe: TypeAlias = T | Awaitable[T]
+
+AgentResolver = Callable[[str | None, BaseLlm | str | None], Maybe[BaseAgent | None]]
+"""``(agent name or None, model or None) -> agent``; ``None`` when no such agent exists."""
+
+ModelResolver = Callable[[str], Maybe[BaseLlm | str | None]]
+"""``model name -> model`` (a BaseLlm or a name ADK resolves); ``None`` when unknown."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForkCall:
+    """One request to run a skill (its mode, content, frontmatter ``agent``/``model``)."""
+
+    skill_name: str
+    mode: str
+    content: str
+    request: str
+    agent: str | None
+    model: str | None
+
+
+class Forker:
+    """Resolves and runs sub-agents for fork-mode skills.
+
+    Without ``agents`` a default ``LlmAgent`` on the caller's model runs the skill; without a
+    resolver, a skill naming an agent or model is refused.
+    """
+
+    def __init__(
+        self, agents: AgentResolver | None = None, models: ModelResolver | None = None
+    ) -> None:
+        self._agents = agents
+        self._models = models
+
+    async def run(self, call: ForkCall, tool_context: ToolContext) -> ToolResult:
+        """Run ``call`` in a new session and return the sub-agent's final text."""
+        agent = await self._agent(call, tool_context)
+        if not isinstance(agent, BaseAgent):
+            return agent
+        history = tool_context.session.events if call.mode == "fork_with_context" else ()
+        try:
+            answer = await _run_agent(agent, tool_context, history, _message(call))
+        except Exception as exc:  # a sub-agent's failure is the model's to hear about
+            logger.warning("fork of skill %r failed", call.skill_name, exc_info=exc)
+            return tool_error(FORK_FAILED, f"the sub-agent failed: {exc}")
+        if isinstance(answer, dict):
+            return answer
+        return {
+            "skill_name": call.skill_name,
+            "context": call.mode,
+            "agent": agent.name,
+            "result": answer,
+        }
+
+    async def _agent(self, call: ForkCall, tool_context: ToolContext) -> BaseAgent | ToolResult:
+        model: BaseLlm | str | None = None
+        if call.model:
+            model = await _resolve(self._models, call.model)
+            if model is None:
+                return tool_error(
+                    MODEL_NOT_FOUND, f"no model {call.model!r} for skill {call.skill_name!r}"
+                )
+        if self._agents is not None:
+            agent: BaseAgent | None = await _maybe(self._agents(call.agent, model))
+            if agent is None:
+                name = call.agent or "default"
+                return tool_error(
+                    AGENT_NOT_FOUND, f"no {name!r} agent for skill {call.skill_name!r}"
+                )
+            return agent
+        if call.agent:
+            return tool_error(
+                AGENT_NOT_FOUND,
+                f"skill {call.skill_name!r} asks for agent {call.agent!r}, but no agent "
+                "resolver is configured",
+            )
+        caller = tool_context.get_invocation_context().agent
+        if model is None and isinstance(caller, LlmAgent):
+            model = caller.canonical_model
+        return LlmAgent(
+            name=_agent_name(call.skill_name),
+            model=model or "",
+            description=f"Runs the {call.skill_name} skill.",
+            instruction="Carry out the skill below for the request that follows it.",
+        )
+
+
+async def _resolve(resolver: ModelResolver | None, name: str) -> BaseLlm | str | None:
+    if resolver is None:
+        return None
+    return await _maybe(resolver(name))
+
+
+async def _maybe(value: Maybe[T]) -> T:
+    if isinstance(value, Awaitable):
+        return cast(T, await value)
+    return value
+
+
+def _message(call: ForkCall) -> types.Content:
+    text = f"{call.content.rstrip()}\n\n---\nRequest: {call.request}"
+    return types.Content(role="user", parts=[types.Part(text=text)])
+
+
+def _agent_name(skill_name: str) -> str:
+    """A valid ADK agent name (an identifier) for a skill name."""
+    return "skill_" + re.sub(r"\W", "_", skill_name)
+
+
+async def _run_agent(
+    agent: BaseAgent,
+    tool_context: ToolContext,
+    history: Sequence[Event],
+    message: types.Content,
+) -> str | ToolResult:
+    parent = tool_context.get_invocation_context()
+    runner = Runner(app_name=parent.app_name, agent=agent, session_service=InMemorySessionService())
+    try:
+        session = await runner.session_service.create_session(
+            app_name=parent.app_name, user_id=parent.user_id
+        )
+        for event in history:
+            if event.content is not None:
+                copied = Event(
+                    author=event.author, invocation_id=event.invocation_id, content=event.content
+                )
+                await runner.session_service.append_event(session, copied)
+        texts: list[str] = []
+        errors: list[str] = []
+        async for event in runner.run_async(
+            user_id=session.user_id, session_id=session.id, new_message=message
+        ):
+            if event.error_message:
+                errors.append(event.error_message)
+            if event.is_final_response() and event.content and event.content.parts:
+                texts += [
+                    part.text for part in event.content.parts if part.text and not part.thought
+                ]
+    finally:
+        await runner.close()
+    if not texts and errors:
+        return tool_error(FORK_FAILED, f"the sub-agent failed: {errors[-1]}")
+    return "\n".join(texts)

@@ -1,0 +1,461 @@
+"""The ADK skill tools: the shared tools behind ADK's names and calling convention.
+
+Only what ADK adds lives here: state injection (:func:`inject_state`), fork-mode skills,
+inline files (:class:`InlineFiles`), run confirmations, and the gated contents shown, noted
+for the code gate (:func:`note_shown`).
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
+from functools import partial
+from typing import Any, NamedTuple, Protocol
+
+from google.adk.models.llm_request import LlmRequest
+from google.adk.sessions.state import State
+from google.adk.tools.base_tool import BaseTool
+from google.adk.tools.load_artifacts_tool import as_safe_part_for_llm
+from google.adk.tools.tool_context import ToolContext
+from google.genai import types
+
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._codes import (
+    CONFIRMATION_REJECTED,
+    CONFIRMATION_REQUIRED,
+    SCRIPT_NOT_APPROVED,
+    STATE_VARIABLE_MISSING,
+)
+from skills_core._format.models import Skill
+from skills_core._tool_table import (
+    LIST_SKILLS,
+    LOAD_SKILL,
+    LOAD_SKILL_RESOURCE,
+    REQUEST,
+    RUN_SKILL_SCRIPT,
+    TOOLS,
+    ToolDeclaration,
+    ToolNames,
+)
+from skills_core.adk._executor import running_in
+from skills_core.adk._fork import FORK_MODES, ForkCall, Forker
+from skills_core.context._budget import ShownOrder, visible_names
+from skills_core.tools._content import Delivery
+from skills_core.tools._factory import SkillTools
+from skills_core.tools._policy import script_arguments
+from skills_core.tools._results import ToolResult, is_error, never_raises, tool_error
+
+logger = logging.getLogger("skillfs.adk")
+
+CONTEXT_PATH_KEY = "skillfs:context_path"
+"""Session-state key of the file being worked on: skills whose ``paths`` miss it are not listed."""
+SHOWN_PREFIX = "skillfs:shown:"
+"""Session-state key prefix, then the source's location: the gated contents shown,
+``{skill: {digest: True}}``."""
+_ASKED_PREFIX = "skillfs:asked:"
+"""Session-state key prefix (then the call's id): the content a run confirmation asked about."""
+
+Handler = Callable[[Mapping[str, Any], ToolContext], Awaitable[ToolResult]]
+
+
+class SessionState(Protocol):
+    """What skillfs needs of ADK's session state (``tool_context.state``, a dict, …)."""
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+
+    def __setitem__(self, key: str, value: Any) -> None: ...
+
+
+def context_path_of(state: Any) -> str | None:
+    """The session's context path, when one is set (a string)."""
+    value = state.get(CONTEXT_PATH_KEY)
+    return value if isinstance(value, str) else None
+
+
+class SkillTool(BaseTool):
+    """A tool whose description and ``skill_name`` enum are rebuilt for every request.
+
+    Args:
+        declaration: The tool's name and arguments (its description is ``describe``'s).
+        describe: Returns the current description.
+        handler: Runs a call; it must return error values, never raise.
+        skill_names: Returns the skill-name argument's ``enum``; ``None``: any string.
+        kind: Which skill tool this is (``"load_skill"``, …), whatever it is named.
+    """
+
+    def __init__(
+        self,
+        declaration: ToolDeclaration,
+        *,
+        describe: Callable[[], str],
+        handler: Handler,
+        skill_names: Callable[[], Sequence[str]] | None = None,
+        kind: str = "",
+    ) -> None:
+        super().__init__(name=declaration.name, description=describe())
+        self._declaration = declaration
+        self._describe = describe
+        self._handler = handler
+        self._skill_names = skill_names
+        self.kind = kind
+
+    def _get_declaration(self) -> types.FunctionDeclaration:
+        self.description = self._describe()
+        names = self._skill_names() if self._skill_names is not None else None
+        return types.FunctionDeclaration(
+            name=self.name,
+            description=self.description,
+            parameters_json_schema=self._declaration.input_schema(names),
+        )
+
+    async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+        """Run the handler."""
+        return await self._handler(args, tool_context)
+
+    def _detect_error_in_response(self, response: Any) -> str | None:
+        """ADK's telemetry hook: the error code of an error value."""
+        if isinstance(response, dict) and is_error(response):
+            return str(response["error_code"])
+        return None
+
+
+def build_tools(
+    tools: SkillTools,
+    names: ToolNames,
+    *,
+    describe_load_skill: Callable[[], str],
+    forker: Forker,
+    inline: InlineFiles,
+    order: ShownOrder,
+) -> dict[str, SkillTool]:
+    """The skill tools of :data:`~skills_core._tool_table.TOOLS`, keyed by their default names."""
+
+    async def list_skills(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        return await tools.list_skills(context_path=context_path_of(context.state))
+
+    @never_raises
+    async def load_resource(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        asked = TOOLS[LOAD_SKILL_RESOURCE].arguments(args)
+        result = await tools.load_skill_resource(**asked)
+        if not is_error(result):
+            await note_shown(tools, context.state, asked["skill_name"])
+        return inline.take(result)
+
+    @never_raises
+    async def load_skill(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        result = await load(args, context)
+        if not is_error(result):
+            await note_shown(tools, context.state, args["skill_name"])
+        return result
+
+    async def load(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        asked = TOOLS[LOAD_SKILL].arguments(args)
+
+        def prepare(skill: Skill) -> Awaitable[Skill | ToolResult]:
+            return inject_state(skill, context)
+
+        if not _forks(tools.catalog, asked.get("skill_name")):
+            return await tools.load_skill(**asked, prepare=prepare)
+        # A sub-agent's instruction is the whole skill, whatever part was asked for.
+        result = await tools.load_skill(asked["skill_name"], prepare=prepare, whole=True)
+        if is_error(result):
+            return result
+        frontmatter = result["frontmatter"]
+        call = ForkCall(
+            skill_name=result["skill_name"],
+            mode=frontmatter["context"],
+            content=result["instructions"],
+            request=_request(args, context),
+            agent=frontmatter.get("agent"),
+            model=frontmatter.get("model"),
+        )
+        return await forker.run(call, context)
+
+    @never_raises
+    async def run_script(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        return await run_confirmed(
+            tools, context, args.get("skill_name"), args.get("file_path"), args.get("args")
+        )
+
+    special: dict[str, Handler] = {
+        LIST_SKILLS: list_skills,
+        LOAD_SKILL: load_skill,
+        LOAD_SKILL_RESOURCE: load_resource,
+        RUN_SKILL_SCRIPT: run_script,
+    }
+
+    def skill_names() -> list[str]:
+        return visible_names(tools.catalog, order)
+
+    built = {}
+    for kind, declaration in TOOLS.items():
+        forks = kind == LOAD_SKILL  # described from the skills, and may run in a sub-agent
+        shown = declaration.with_parameters(request=REQUEST) if forks else declaration
+        built[kind] = SkillTool(
+            replace(shown, name=getattr(names, kind)),
+            describe=describe_load_skill if forks else fixed(declaration.description),
+            handler=special.get(kind) or partial(_plain, tools, kind),
+            skill_names=skill_names,
+            kind=kind,
+        )
+    return built
+
+
+def _forks(catalog: SkillCatalog, name: object) -> bool:
+    """Whether the loaded skill ``name`` runs in a sub-agent (``context: fork``...)."""
+    return (
+        isinstance(name, str) and name in catalog and catalog.metadata(name).context in FORK_MODES
+    )
+
+
+def fixed(text: str) -> Callable[[], str]:
+    """A description that never changes."""
+    return lambda: text
+
+
+async def _plain(
+    tools: SkillTools, kind: str, args: Mapping[str, Any], context: ToolContext
+) -> ToolResult:
+    return await tools.call(kind, args)
+
+
+def _request(args: Mapping[str, Any], context: ToolContext) -> str:
+    """The sub-agent's task: the model's ``request``, else the user's latest message."""
+    request = args.get("request")
+    if isinstance(request, str) and request.strip():
+        return request
+    content = context.user_content
+    parts = content.parts if content is not None and content.parts else []
+    return "\n".join(part.text for part in parts if part.text)
+
+
+async def note_shown(tools: SkillTools, state: SessionState, skill_name: str) -> None:
+    """Record that the model was shown ``skill_name``'s current content, if it is gated."""
+    approvals = tools.script_approvals
+    if approvals.gated(skill_name):
+        shown = shown_contents(tools, state)
+        digests = {**shown.get(skill_name, {}), await approvals.digest(skill_name): True}
+        state[_shown_key(tools)] = {**shown, skill_name: digests}  # new dicts: calls merge
+
+
+def shown_contents(tools: SkillTools, state: SessionState) -> dict[str, dict[str, bool]]:
+    """The gated contents of ``tools``' source the model was shown in the session."""
+    return state.get(_shown_key(tools)) or {}
+
+
+def _shown_key(tools: SkillTools) -> str:
+    return SHOWN_PREFIX + tools.catalog.backend.location
+
+
+async def run_confirmed(
+    tools: SkillTools, context: ToolContext, skill_name: Any, file_path: Any, args: Any
+) -> ToolResult:
+    """Run a script with the factory, first asking the user when the policy says ``confirm``."""
+    if tools.scripts is not None and tools.scripts.confirm:
+        refusal = await _confirmed(tools, context, skill_name, file_path, args)
+        if refusal:
+            return refusal
+    with running_in(context._invocation_context):  # for CodeExecutorRunner
+        return await tools.run_skill_script(skill_name, file_path, args)
+
+
+async def _confirmed(
+    tools: SkillTools, context: ToolContext, skill_name: Any, file_path: Any, args: Any
+) -> ToolResult | None:
+    """``None`` once the user approved this run or content; else why it cannot run (yet)."""
+    asked = f"{_ASKED_PREFIX}{context.function_call_id}"  # the content the question is about
+    decision = context.tool_confirmation
+    # Dropped before anything can return: every answer, whatever follows it, clears its key.
+    asked_about = None if decision is None else _answered(context.state, asked)
+    problem, digest = await tools.check_script(skill_name, file_path, args)
+    if problem and problem.get("error_code") != SCRIPT_NOT_APPROVED:
+        return problem
+    approvals = tools.script_approvals
+    # Hashing reads every file of the skill: only worth it where approvals are kept, and
+    # done already where the check judged a copy (a gated skill's: its digest is that copy's).
+    digest = (digest or await approvals.digest(skill_name)) if approvals.kept else None
+    if digest is not None and await approvals.granted(skill_name, digest):
+        return None
+    if decision is None:
+        if digest is not None:
+            context.state[asked] = digest
+        argv = " ".join(script_arguments(args))
+        context.request_confirmation(
+            hint=f"Run {file_path} of skill {skill_name} with arguments [{argv}]?",
+            payload={"skill_name": skill_name, "file_path": file_path, "args": args},
+        )
+        context.actions.skip_summarization = True
+        return tool_error(CONFIRMATION_REQUIRED, "waiting for the user to confirm this run")
+    if not decision.confirmed:
+        return tool_error(CONFIRMATION_REJECTED, "the user declined to run this script")
+    await approvals.approve(skill_name, asked_about or digest)
+    return None
+
+
+def _answered(state: Any, key: str) -> str | None:
+    """The digest kept at ``key`` for a question now answered; the key is set to ``None``.
+
+    ADK cannot delete a state key. The key is per call, so one answer never clears another's.
+    """
+    digest = state.get(key)
+    if digest is not None:
+        state[key] = None
+    return digest if isinstance(digest, str) else None
+
+
+_KEPT_FILES = 16
+"""Most files waiting for the next request; older ones are dropped."""
+
+
+class InlineFiles:
+    """Holds the binary files models read recently, for the requests that answer those reads.
+
+    Keyed by skill and path, shared by every session (the bytes are the same whoever asked).
+    """
+
+    def __init__(self) -> None:
+        self._pending: OrderedDict[tuple[str, str], types.Blob] = OrderedDict()
+
+    def take(self, result: ToolResult) -> ToolResult:
+        """Keep an inline-able file's bytes; return the response without them."""
+        if result.get("delivery") != Delivery.INLINE:
+            return result
+        data = base64.b64decode(result["content_base64"])
+        key = (result["skill_name"], result["file_path"])
+        self._pending[key] = types.Blob(data=data, mime_type=result["mime_type"])
+        self._pending.move_to_end(key)
+        while len(self._pending) > _KEPT_FILES:
+            self._pending.popitem(last=False)
+        kept = {name: value for name, value in result.items() if name != "content_base64"}
+        kept["note"] = "The file's content follows as inline data."
+        return kept
+
+    def attach(self, llm_request: LlmRequest) -> None:
+        """Append the files answered in the request's last content as one user message."""
+        if not llm_request.contents:
+            return
+        parts: list[types.Part] = []
+        for part in llm_request.contents[-1].parts or []:
+            response = part.function_response.response if part.function_response else None
+            if not response or response.get("delivery") != Delivery.INLINE:
+                continue
+            skill_name, file_path = response.get("skill_name"), response.get("file_path")
+            blob = self._pending.get((str(skill_name), str(file_path)))
+            if blob is not None:
+                parts.append(types.Part(text=f"{file_path} of skill {skill_name}:"))
+                parts.append(types.Part(inline_data=blob))
+        if parts:
+            llm_request.contents.append(types.Content(role="user", parts=parts))
+
+
+INJECT_STATE = "adk_inject_state"
+"""The metadata key that turns state injection on."""
+
+_PLACEHOLDER = re.compile(r"(?<![${\\]){+[^{}]*}+")
+"""google-adk's template pattern: braces not preceded by ``$``, ``{`` or a backslash."""
+_ARTIFACT = "artifact."
+_SCOPES = (State.APP_PREFIX, State.USER_PREFIX, State.TEMP_PREFIX)
+
+
+class _Placeholder(NamedTuple):
+    key: str
+    artifact: bool
+    optional: bool
+
+    @property
+    def label(self) -> str:
+        """The placeholder's name as written, without braces or ``?``."""
+        return _ARTIFACT + self.key if self.artifact else self.key
+
+
+def inject_state_flag(value: object) -> bool | None:
+    """``adk_inject_state`` as a bool (``"true"``/``"false"`` in any case); else ``None``."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return None
+
+
+async def inject_state(skill: Skill, context: ToolContext) -> Skill | ToolResult:
+    """``skill`` with its body's placeholders filled in from ``context``, if it opted in.
+
+    google-adk's syntax (``{var}``, ``{var?}``, ``{app:var}``, ``{artifact.name}``); a
+    ``STATE_VARIABLE_MISSING`` error names every required value the session lacks.
+    """
+    raw = skill.metadata.metadata.get(INJECT_STATE)
+    if raw is None:
+        return skill
+    if (wanted := inject_state_flag(raw)) is None:
+        logger.warning(
+            "%s: metadata.%s %r is not true or false; ignored", skill.location, INJECT_STATE, raw
+        )
+    if not wanted:
+        return skill
+    body, missing = await _fill(skill.body, context)
+    if not missing:
+        return dataclasses.replace(skill, body=body)
+    logger.warning("%s: no value for %s", skill.location, ", ".join(missing))
+    names = ", ".join(f"`{label}`" for label in missing)
+    message = (
+        f"skill {skill.name!r} cannot be loaded yet: its instructions need {names}, "
+        "which this session's state and artifacts do not hold"
+    )
+    return tool_error(STATE_VARIABLE_MISSING, message, skill_name=skill.name, missing=missing)
+
+
+async def _fill(template: str, context: ToolContext) -> tuple[str, list[str]]:
+    """``template`` filled in, and the labels of the required values found missing."""
+    found: dict[tuple[str, bool], str | None] = {}
+    missing: list[str] = []
+    pieces: list[str] = []
+    end = 0
+    for match in _PLACEHOLDER.finditer(template):
+        placeholder = _parse(match.group())
+        if placeholder is None:
+            continue
+        source = (placeholder.key, placeholder.artifact)
+        if source not in found:  # each value is read once, however often it appears
+            found[source] = await _value(placeholder, context)
+        value = found[source]
+        if value is None and not placeholder.optional and placeholder.label not in missing:
+            missing.append(placeholder.label)
+        pieces += [template[end : match.start()], value or ""]
+        end = match.end()
+    return "".join(pieces) + template[end:], missing
+
+
+def _parse(text: str) -> _Placeholder | None:
+    """The placeholder in ``text`` (a pattern match), or ``None`` to leave it as written."""
+    name = text.lstrip("{").rstrip("}").strip()
+    optional = name.endswith("?")
+    name = name.removesuffix("?")
+    if name.startswith(_ARTIFACT):
+        return _Placeholder(name.removeprefix(_ARTIFACT), artifact=True, optional=optional)
+    scope, colon, key = name.rpartition(":")
+    if not key.isidentifier() or (colon and scope + colon not in _SCOPES):
+        return None
+    return _Placeholder(name, artifact=False, optional=optional)
+
+
+async def _value(placeholder: _Placeholder, context: ToolContext) -> str | None:
+    """The text for ``placeholder``, or ``None`` when the session has no such value."""
+    if not placeholder.artifact:
+        if placeholder.key not in context.state:
+            return None
+        value = context.state[placeholder.key]
+        return "" if value is None else str(value)
+    try:
+        artifact = await context.load_artifact(placeholder.key)
+    except ValueError as exc:  # no artifact service, or a name the service refuses
+        logger.warning("artifact %r could not be loaded: %s", placeholder.key, exc)
+        return None
+    if artifact is None:
+        return None
+    text = as_safe_part_for_llm(artifact, placeholder.key).text
+    return str(artifact) if text is None else text

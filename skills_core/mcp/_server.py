@@ -1,0 +1,427 @@
+"""SkillServer: a catalog over MCP, by the skills extension and by plain tools (docs/mcp.md).
+
+The extension (SEP-2640) gets ``skills/list``, ``skills/get``, a ``skill://<name>/<path>``
+resource per file and ``resources/directory/read``; the plain tools are the shared skill tools,
+their ``skill_name`` an enum rebuilt per ``tools/list``. :meth:`SkillServer.refresh` and
+:meth:`SkillServer.watch` tell every client when the skills changed: listen streams, and the
+most recent :data:`MAX_HANDSHAKE_SESSIONS` handshake-era sessions, each given
+:data:`SEND_TIMEOUT` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import logging
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+from urllib.parse import unquote
+
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel import NotificationOptions
+from mcp.server.models import InitializationOptions
+from mcp.server.session import ServerSession
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ListenHandler,
+    ResourcesListChanged,
+    ToolsListChanged,
+)
+from mcp.shared.exceptions import MCPError
+
+from backends._errors import (
+    ResourceNotFoundError,
+    SkillNotFoundError,
+    StorageError,
+    echoed,
+    installed_version,
+)
+from backends._limits import HOST_SKILL_BYTES
+from backends._mcp.extension import (
+    DIRECTORY_READ_METHOD,
+    GET_METHOD,
+    LIST_METHOD,
+    SKILL_MD,
+    SKILLS_EXTENSION,
+    GetSkillParams,
+    ListSkillsParams,
+    ReadDirectoryParams,
+    ReadDirectoryResult,
+    resource_uri,
+)
+from skills_core._catalog.catalog import SkillCatalog
+from skills_core._catalog.loading import refresh_triggers
+from skills_core._catalog.snapshot import ReloadReport
+from skills_core._tool_table import skill_name_enum
+from skills_core.context._budget import ListingPolicy, ShownOrder, visible_names
+from skills_core.mcp._manifest import LEFT_OUT_META, Manifests, Published, skill_root
+from skills_core.tools._content import as_text, guess_mime_type
+from skills_core.tools._factory import LoadPolicy, SkillTools
+from skills_core.tools._policy import ScriptPolicy
+from skills_core.tools._results import ToolResult, is_error
+
+logger = logging.getLogger("skillfs.mcp")
+
+DEFAULT_PAGE_SIZE = 100
+"""Skills per ``skills/list`` page, and children per ``resources/directory/read`` page."""
+DIRECTORY_MIME_TYPE = "inode/directory"
+"""The MIME type of a directory resource."""
+MAX_HANDSHAKE_SESSIONS = 256
+"""Handshake-era connections told about changes; older ones are forgotten."""
+SEND_TIMEOUT = 1.0
+"""Seconds one handshake-era connection may take to accept a notification."""
+_VERSION = installed_version()  # looked up once, at import: never on the event loop
+
+
+class SkillServer:
+    """Serves one catalog to MCP clients.
+
+    Args:
+        catalog: The skills to serve; refresh it (or call :meth:`refresh`) before serving.
+        scripts: Offers ``run_skill_script`` under this policy; ``None`` runs no script.
+        name: The server's name in its ``serverInfo`` (its version is skillfs's).
+        page_size: Skills per ``skills/list`` page, children per directory page.
+        listing: What ``list_skills`` lists and in how many characters; ``search_skills`` is
+            offered unless its ``search`` is ``False``.
+        loading: What ``load_skill`` and ``load_skill_resource`` return.
+    """
+
+    def __init__(
+        self,
+        catalog: SkillCatalog,
+        *,
+        scripts: ScriptPolicy | None = None,
+        name: str = "skillfs",
+        page_size: int = DEFAULT_PAGE_SIZE,
+        listing: ListingPolicy | None = None,
+        loading: LoadPolicy | None = None,
+    ) -> None:
+        self._catalog = catalog
+        listing = listing or ListingPolicy()
+        if listing.search is None:
+            listing = replace(listing, search=True)
+        self._tools = SkillTools(
+            catalog,
+            scripts=scripts,
+            loading=loading,
+            listing=listing,
+            inline_files=True,
+        )
+        self._offered = {declaration.name: declaration for declaration in self._tools.offered()}
+        self._manifests = Manifests(catalog)
+        self._published: dict[str, Published] = {}
+        self._listed: list[str] = []
+        self._enum: list[str] | None = None  # the skill_name enum tools/list shows
+        self._first_shown = ShownOrder()  # new skills join the skill_name enum at its end
+        self._left_out: dict[str, str] = {}
+        self._page_size = page_size
+        self.changes = ListChanged()
+        self._listen = ListenHandler(self.changes.bus)
+        self.lowlevel: Server[Any] = _LiveServer(
+            name,
+            version=_VERSION,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_list_resources=self._list_resources,
+            on_list_resource_templates=self._list_resource_templates,
+            on_read_resource=self._read_resource,
+            on_subscriptions_listen=self._listen,
+        )
+        self.lowlevel.add_request_handler(LIST_METHOD, ListSkillsParams, self._list_skills)
+        self.lowlevel.add_request_handler(GET_METHOD, GetSkillParams, self._get_skill)
+        self.lowlevel.add_request_handler(
+            DIRECTORY_READ_METHOD, ReadDirectoryParams, self._read_directory
+        )
+        self.lowlevel.extensions[SKILLS_EXTENSION] = {"directoryRead": True}
+        self.lowlevel.middleware.append(self.changes.remember_sessions)
+
+    @property
+    def catalog(self) -> SkillCatalog:
+        """The catalog served."""
+        return self._catalog
+
+    @property
+    def left_out(self) -> Mapping[str, str]:
+        """Skills the extension does not carry, with the reason (the tools still serve them)."""
+        return self._left_out
+
+    async def refresh(self) -> ReloadReport:
+        """Refresh the catalog, republish, and notify clients when anything they see changed."""
+        report = await self._catalog.refresh()
+        await self.publish()
+        return report
+
+    async def publish(self) -> bool:
+        """Rebuild the entries from the catalog as it is; notify and return True on a change."""
+        published, left_out = await self._manifests.build()
+        for name, reason in left_out.items():
+            if self._left_out.get(name) != reason:
+                logger.warning("skill %r is not offered by the skills extension: %s", name, reason)
+        before = {uri: item.entry for uri, item in self._published.items()}
+        self._published, self._left_out = published, left_out
+        self._listed = sorted(published)
+        resources = before != {uri: item.entry for uri, item in published.items()}
+        enum = skill_name_enum(visible_names(self._catalog, self._first_shown))
+        tools, self._enum = enum != self._enum, enum
+        if not (resources or tools):
+            return False
+        await self.changes.publish(resources=resources, tools=tools)
+        return True
+
+    async def watch(self, *, interval: float = 2.0) -> None:
+        """Refresh on every change the backend signals, or every ``interval`` s, until cancelled."""
+        async with contextlib.aclosing(refresh_triggers(self._catalog.backend, interval)) as events:
+            async for _ in events:
+                await self.refresh()
+
+    async def aclose(self) -> None:
+        """End listen streams and delete script copies; the catalog stays open."""
+        self._listen.close()
+        self.changes.close()
+        await self._tools.close()
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        names = visible_names(self._catalog, self._first_shown)
+        tools = [
+            types.Tool(
+                name=declaration.name,
+                description=declaration.description,
+                input_schema=declaration.input_schema(names),
+            )
+            for declaration in self._offered.values()
+        ]
+        return types.ListToolsResult(tools=tools)
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        if params.name not in self._offered:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {echoed(params.name)!r}")
+        result, blob = _without_bytes(await self._tools.call(params.name, params.arguments or {}))
+        text = types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))
+        content: list[types.ContentBlock] = [text] if blob is None else [text, blob]
+        return types.CallToolResult(
+            content=content, structured_content=result, is_error=is_error(result)
+        )
+
+    async def _list_resources(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        resources = []
+        for uri in self._listed:
+            item = self._published[uri]
+            frontmatter = item.entry["frontmatter"]
+            resources.append(
+                types.Resource(
+                    uri=uri,
+                    name=item.name,
+                    description=frontmatter["description"],
+                    mime_type="text/markdown",
+                )
+            )
+        return types.ListResourcesResult(resources=resources)
+
+    async def _list_resource_templates(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[])
+
+    async def _read_resource(
+        self, ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = params.uri
+        item = self._published.get(_skill_md_uri(uri))
+        path = item.paths.get(uri) if item is not None else None
+        if item is None or path is None:
+            raise MCPError(
+                types.INVALID_PARAMS, f"No skill file is served at {echoed(uri)}", {"uri": uri}
+            )
+        try:
+            if uri == item.entry["uri"]:
+                data = await self._catalog.read_skill_md(item.name)
+            else:
+                data = await self._catalog.read_resource(
+                    item.name, path, max_bytes=HOST_SKILL_BYTES
+                )
+        except (SkillNotFoundError, ResourceNotFoundError) as exc:
+            message = f"{uri} is gone: {exc.message}"
+            raise MCPError(types.INVALID_PARAMS, message, {"uri": uri}) from exc
+        except StorageError as exc:
+            raise MCPError(types.INTERNAL_ERROR, f"cannot read {uri}: {exc.message}") from exc
+        mime_type = _mime_type(path)
+        text = as_text(data)
+        content: types.TextResourceContents | types.BlobResourceContents
+        if text is not None:
+            content = types.TextResourceContents(uri=uri, text=text, mime_type=mime_type)
+        else:
+            blob = base64.b64encode(data).decode("ascii")
+            content = types.BlobResourceContents(uri=uri, blob=blob, mime_type=mime_type)
+        return types.ReadResourceResult(contents=[content])
+
+    async def _list_skills(
+        self, ctx: ServerRequestContext[Any], params: ListSkillsParams
+    ) -> dict[str, Any]:
+        uris = self._listed
+        start = _cursor_position(params.cursor, len(uris))
+        end = start + self._page_size
+        page = [self._published[uri].entry for uri in uris[start:end]]
+        result: dict[str, Any] = {"skills": page, "ttlMs": 0, "cacheScope": "private"}
+        if self._left_out:
+            left_out = sorted(self._left_out.items())
+            result["_meta"] = {LEFT_OUT_META: [{"name": n, "reason": r} for n, r in left_out]}
+        if end < len(uris):
+            result["nextCursor"] = str(end)
+        return result
+
+    async def _get_skill(
+        self, ctx: ServerRequestContext[Any], params: GetSkillParams
+    ) -> dict[str, Any]:
+        item = self._published.get(params.uri)
+        if item is None:
+            raise MCPError(types.INVALID_PARAMS, f"No skill is served at {echoed(params.uri)}")
+        return {"skill": item.entry, "ttlMs": 0, "cacheScope": "private"}
+
+    async def _read_directory(
+        self, ctx: ServerRequestContext[Any], params: ReadDirectoryParams
+    ) -> ReadDirectoryResult:
+        uri = params.uri
+        item = self._published.get(_skill_md_uri(uri))
+        children = _children(item, uri) if item is not None else {}
+        if not children:
+            raise MCPError(
+                types.INVALID_PARAMS, f"{echoed(uri)} is not a directory resource", {"uri": uri}
+            )
+        listed = [children[name] for name in sorted(children)]
+        start = _cursor_position(params.cursor, len(listed))
+        end = start + self._page_size
+        return ReadDirectoryResult(
+            resources=listed[start:end], next_cursor=str(end) if end < len(listed) else None
+        )
+
+
+class _LiveServer(Server[Any]):
+    """Advertises resource and tool list changes to handshake-era clients on every transport."""
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        changed = NotificationOptions(resources_changed=True, tools_changed=True)
+        options = notification_options or changed
+        return super().create_initialization_options(options, experimental_capabilities, extensions)
+
+
+def _skill_md_uri(uri: str) -> str:
+    """The SKILL.md URI of the skill a ``skill://<name>/...`` URI points into."""
+    scheme, _, rest = uri.partition("://")
+    return f"{scheme}://{rest.partition('/')[0]}/{SKILL_MD}"
+
+
+def _children(item: Published, uri: str) -> dict[str, types.Resource]:
+    """The files and folders directly in the skill's folder at ``uri`` (empty: no folder)."""
+    root = item.entry["uri"].removesuffix("/" + SKILL_MD)
+    folder = unquote(uri.removeprefix(root).removeprefix("/"))
+    prefix = f"{folder}/" if folder else ""
+    children: dict[str, types.Resource] = {}
+    for file_uri, path in item.paths.items():
+        inside = unquote(file_uri.removeprefix(root + "/"))
+        if not inside.startswith(prefix):
+            continue
+        name, below, _ = inside.removeprefix(prefix).partition("/")
+        if below:
+            child = resource_uri(root, prefix + name)
+            children[name] = types.Resource(uri=child, name=name, mime_type=DIRECTORY_MIME_TYPE)
+        else:
+            children[name] = types.Resource(uri=file_uri, name=name, mime_type=_mime_type(path))
+    return children
+
+
+def _mime_type(path: str) -> str:
+    return "text/markdown" if path.lower().endswith(".md") else guess_mime_type(path)
+
+
+def _cursor_position(cursor: str | None, total: int) -> int:
+    if cursor is None:
+        return 0
+    digits = cursor.isascii() and cursor.isdigit() and len(cursor) <= len(str(total))
+    if not digits or int(cursor) > total:  # the length first: int() refuses 4,300 digits
+        raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {echoed(cursor)!r}")
+    return int(cursor)
+
+
+def _without_bytes(result: ToolResult) -> tuple[ToolResult, types.EmbeddedResource | None]:
+    """A file's description without its base64, and those bytes as a blob resource."""
+    if "content_base64" not in result:
+        return result, None
+    described = {key: value for key, value in result.items() if key != "content_base64"}
+    described["note"] = "The file's bytes follow as an embedded blob resource."
+    blob = types.BlobResourceContents(
+        uri=resource_uri(skill_root(result["skill_name"]), result["file_path"]),
+        mime_type=result["mime_type"],
+        blob=result["content_base64"],
+    )
+    return described, types.EmbeddedResource(type="resource", resource=blob)
+
+
+class ListChanged:
+    """Fans one "the skills changed" out to every client that can hear it."""
+
+    def __init__(self) -> None:
+        self.bus = InMemorySubscriptionBus()  # for subscriptions/listen
+        self._sessions: deque[ServerSession] = deque(maxlen=MAX_HANDSHAKE_SESSIONS)
+        self._closed = False
+
+    async def remember_sessions(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """Server middleware: keep each handshake-era connection's session."""
+        result = await call_next(ctx)
+        if ctx.method == "initialize":
+            self._sessions.append(ctx.session)
+        return result
+
+    async def publish(self, *, resources: bool = True, tools: bool = False) -> None:
+        """Tell every client the resources (the skills) changed, and or the tools did."""
+        if self._closed:
+            return
+        if resources:
+            await self.bus.publish(ResourcesListChanged())
+        if tools:
+            await self.bus.publish(ToolsListChanged())
+        sessions = list(self._sessions)
+        told = await asyncio.gather(*(_tell(session, resources, tools) for session in sessions))
+        for session, heard in zip(sessions, told, strict=True):
+            if not heard and session in self._sessions:
+                self._sessions.remove(session)
+
+    def close(self) -> None:
+        """Stop telling anyone."""
+        self._closed = True
+        self._sessions.clear()
+
+
+async def _tell(session: ServerSession, resources: bool, tools: bool) -> bool:
+    """Send the list-changed notifications; False when the connection did not take them."""
+    try:
+        async with asyncio.timeout(SEND_TIMEOUT):
+            if resources:
+                await session.send_resource_list_changed()
+            if tools:
+                await session.send_tool_list_changed()
+    except TimeoutError:
+        logger.info("a client took no notification for %s s: it is told nothing more", SEND_TIMEOUT)
+        return False
+    except Exception as exc:  # a closed connection: nothing more to tell it
+        logger.debug("a client could not be told of a change: %r", exc)
+        return False
+    return True

@@ -1,0 +1,351 @@
+"""ProcessRunner: a script as a plain subprocess of the agent, under a supervisor.
+
+It isolates only the environment and the lifetime (docs/scripts.md). Both local runners start
+the supervisor (:func:`run_supervised`), which reports how the script ended on a status pipe:
+no answer means it never ran. The process limit is ``RLIMIT_NPROC`` (the user's current count
+plus ``max_processes``), or for root a pids cgroup of the run's own. Scratch folders are
+locked while in use; an agent's first run removes those a killed agent left behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import functools
+import logging
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+
+from skills_core._errors import ScriptRunnerError
+from skills_core.tools._policy import ScriptRun
+from skills_core.tools._runners.command import ProcessOutcome, run_process, script_environment
+from skills_core.tools._runners.supervisor import LAUNCH
+
+logger = logging.getLogger("skillfs.scripts")
+
+
+class ProcessRunner:
+    """Runs scripts as supervised subprocesses; see the module docstring for what it isolates."""
+
+    @property
+    def name(self) -> str:
+        """``"process"``."""
+        return "process"
+
+    async def run(self, run: ScriptRun) -> ProcessOutcome:
+        """Run the script in its folder, a scratch folder as home and temp, files capped."""
+        async with (
+            scratch_folder() as scratch,
+            process_limit(run.policy.max_processes, user_wide=True) as limit,
+        ):
+            env = script_environment(run.env, run.folder, scratch)
+            command = run.command(run.folder)
+            supervisor = functools.partial(
+                supervisor_argv,
+                limit=limit,
+                parent=os.getpid(),
+                max_file_bytes=run.policy.max_scratch_bytes,
+                max_memory_bytes=run.policy.max_memory_bytes,
+            )
+            return await run_supervised(lambda fd: [*supervisor(fd), *command], run, env=env)
+
+    def __repr__(self) -> str:
+        return "ProcessRunner()"
+
+
+RUNNERS = os.path.dirname(os.path.abspath(__file__))
+"""The folder of the supervisor program (bound read-only into the sandbox)."""
+SUPERVISOR = os.path.join(RUNNERS, "supervisor.py")
+
+_STATUS_BYTES = 4096
+
+
+def supervisor_argv(
+    status_fd: int,
+    limit: ProcessLimit,
+    *,
+    parent: int | None = None,
+    max_file_bytes: int | None = None,
+    max_memory_bytes: int | None = None,
+) -> list[str]:
+    """The supervisor's command line, up to and including the ``--`` before the command.
+
+    The supervisor reports on ``status_fd``, stops when ``parent`` dies, and gives the command
+    ``RLIMIT_FSIZE`` ``max_file_bytes`` and ``RLIMIT_AS`` ``max_memory_bytes``.
+    """
+    argv = [sys.executable, "-I", "-S", "-c", LAUNCH, RUNNERS, "--status-fd", str(status_fd)]
+    argv += limit.options()
+    if parent is not None:
+        argv += ["--parent", str(parent)]
+    if max_file_bytes is not None:
+        argv += ["--fsize", str(max_file_bytes)]
+    if max_memory_bytes is not None:
+        argv += ["--as", str(max_memory_bytes)]
+    return [*argv, "--"]
+
+
+async def run_supervised(
+    argv_for: Callable[[int], Sequence[str]],
+    run: ScriptRun,
+    *,
+    env: Mapping[str, str],
+    pass_fds: Sequence[int] = (),
+) -> ProcessOutcome:
+    """Run the command ``argv_for(status_fd)`` builds, and take its exit code from the status.
+
+    Raises:
+        ScriptRunnerError: The supervisor never reported (its wrapper failed to start).
+        OSError: The command, or the script's interpreter, could not be started.
+    """
+    status_read, status_write = os.pipe()
+    try:
+        outcome = await run_process(
+            argv_for(status_write),
+            cwd=run.folder,
+            env=env,
+            time_limit=run.policy.timeout,
+            max_output_bytes=run.policy.max_output_bytes,
+            pass_fds=(status_write, *pass_fds),
+        )
+        os.set_blocking(status_read, False)
+        try:
+            status = os.read(status_read, _STATUS_BYTES).decode(errors="replace")
+        except BlockingIOError:
+            status = ""
+    finally:
+        for fd in (status_read, status_write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    return with_status(outcome, status)
+
+
+def with_status(outcome: ProcessOutcome, status: str) -> ProcessOutcome:
+    """``outcome`` with the exit code the supervisor's status line reports.
+
+    Raises:
+        OSError: The command could not be started.
+        ScriptRunnerError: There is no status: the supervisor never ran the command.
+    """
+    kind, _, detail = status.strip().partition(" ")
+    if outcome.timed_out:
+        return replace(outcome, exit_code=-9)
+    if kind == "exit":
+        return replace(outcome, exit_code=int(detail))
+    if kind == "signal":
+        return replace(outcome, exit_code=-int(detail))
+    if kind == "error":
+        number, _, message = detail.partition(" ")
+        raise OSError(int(number), message)
+    reason = outcome.stderr.text().strip()[-500:] or f"exit status {outcome.exit_code}"
+    raise ScriptRunnerError(f"the script did not start: {reason}")
+
+
+_V1_PIDS = "/sys/fs/cgroup/pids"
+_V2_ROOT = "/sys/fs/cgroup"
+_REMOVE_TRIES = 100
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessLimit:
+    """The process limit of one run: ``RLIMIT_NPROC``, or a pids cgroup folder to join."""
+
+    nproc: int | None = None
+    cgroup: str | None = None
+
+    def options(self) -> list[str]:
+        """The supervisor's options for this limit."""
+        options = []
+        if self.nproc is not None:
+            options += ["--nproc", str(self.nproc)]
+        if self.cgroup is not None:
+            options += ["--cgroup", self.cgroup]
+        return options
+
+
+@asynccontextmanager
+async def process_limit(
+    max_processes: int | None, *, user_wide: bool
+) -> AsyncIterator[ProcessLimit]:
+    """The limit for a run of at most ``max_processes`` (``None``: none) processes.
+
+    ``user_wide``: ``RLIMIT_NPROC`` will count all of the user's processes.
+    """
+    if max_processes is None:
+        yield ProcessLimit()
+        return
+    if os.geteuid() != 0:
+        already = await asyncio.to_thread(_user_processes) if user_wide else 0
+        yield ProcessLimit(nproc=already + max_processes)
+        return
+    cgroup = await asyncio.to_thread(_make_cgroup, max_processes)
+    if cgroup is None:
+        _warn_unenforced(max_processes)
+        yield ProcessLimit()
+        return
+    try:
+        yield ProcessLimit(cgroup=cgroup)
+    finally:
+        await asyncio.to_thread(_remove_cgroup, cgroup)
+
+
+@functools.cache
+def cgroup_parent() -> str | None:
+    """A writable cgroup folder with the pids controller to create run cgroups in, if any."""
+    try:
+        with open("/proc/self/cgroup") as own:
+            lines = own.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        hierarchy, controllers, path = line.split(":", 2)
+        if "pids" in controllers.split(","):
+            folder = _V1_PIDS + path.rstrip("/")
+        elif hierarchy == "0" and _delegates_pids(_V2_ROOT + path.rstrip("/")):
+            folder = _V2_ROOT + path.rstrip("/")
+        else:
+            continue
+        if os.access(folder, os.W_OK):
+            return folder
+    return None
+
+
+def _delegates_pids(folder: str) -> bool:
+    try:
+        with open(os.path.join(folder, "cgroup.subtree_control")) as control:
+            return "pids" in control.read().split()
+    except OSError:
+        return False
+
+
+def _make_cgroup(max_processes: int) -> str | None:
+    parent = cgroup_parent()
+    if parent is None:
+        return None
+    folder = os.path.join(parent, f"skillfs-{uuid.uuid4().hex}")
+    try:
+        os.mkdir(folder)
+        with open(os.path.join(folder, "pids.max"), "w") as limit:
+            limit.write(str(max_processes))
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
+        return None
+    return folder
+
+
+def _remove_cgroup(folder: str) -> None:
+    """Kill anything still in the cgroup, then remove it once the kernel let it go."""
+    for _ in range(_REMOVE_TRIES):
+        with contextlib.suppress(OSError), open(os.path.join(folder, "cgroup.procs")) as procs:
+            for pid in procs.read().split():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(pid), signal.SIGKILL)
+        try:
+            os.rmdir(folder)
+        except FileNotFoundError:
+            return
+        except OSError:  # busy while its last processes exit
+            time.sleep(0.01)
+        else:
+            return
+    logger.warning("could not remove the pids cgroup %s", folder)
+
+
+def _user_processes() -> int:
+    uid = os.getuid()
+    count = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                count += os.stat(f"/proc/{entry}").st_uid == uid
+    return count
+
+
+@functools.cache
+def _warn_unenforced(max_processes: int) -> None:
+    logger.warning(
+        "ScriptPolicy.max_processes=%d is not enforced: skillfs runs as root, where the kernel "
+        "ignores RLIMIT_NPROC, and no pids cgroup can be created here (the cgroup filesystem "
+        "is read-only or does not delegate the pids controller); run the agent as another "
+        "user, or give it a writable cgroup",
+        max_processes,
+    )
+
+
+PREFIX = "skillfs-scratch-"
+_STALE = re.compile(re.escape(PREFIX) + r"(\d+)-[a-z0-9_]+")
+
+
+@asynccontextmanager
+async def scratch_folder() -> AsyncIterator[str]:
+    """A private empty folder for one run (mode 0700), deleted after; stale ones go first."""
+    await asyncio.to_thread(remove_stale_scratch)
+    folder, lock = await asyncio.to_thread(_make_locked)
+    try:
+        yield folder
+    finally:
+        await asyncio.to_thread(_remove, folder, lock)
+
+
+@functools.cache
+def remove_stale_scratch() -> None:
+    """Remove the scratch folders agents that died left in the temporary folder (once)."""
+    root = tempfile.gettempdir()
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    for name in names:
+        match = _STALE.fullmatch(name)
+        if match is not None and not _alive(int(match[1])):
+            _remove_if_unlocked(os.path.join(root, name))
+
+
+def _make_locked() -> tuple[str, int]:
+    folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
+    lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return folder, lock
+
+
+def _remove(folder: str, lock: int) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    os.close(lock)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        pass
+    return True
+
+
+def _remove_if_unlocked(folder: str) -> None:
+    try:
+        lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return
+    try:
+        if os.fstat(lock).st_uid != os.geteuid():
+            return
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # a live agent still uses it
+            return
+        shutil.rmtree(folder, ignore_errors=True)
+        logger.info("removed %s, the scratch folder of an agent that died mid-run", folder)
+    finally:
+        os.close(lock)
