@@ -11,10 +11,20 @@ from collections.abc import Sequence
 from contextlib import closing
 from typing import Any
 
-from backends import DEFAULT_LIMITS, AsyncResource, FileEntry, SkillDocument, SkillRef
-from backends._errors import ResourceNotFoundError, SkillNotFoundError
-from backends._limits import check_size
-from backends._paths import SKILL_MD_NAMES, check_resource_path, check_skill_name, is_hidden
+from backends import (
+    DEFAULT_LIMITS,
+    SKILL_MD_NAMES,
+    AsyncResource,
+    FileEntry,
+    ResourceNotFoundError,
+    SkillDocument,
+    SkillNotFoundError,
+    SkillRef,
+    check_resource_path,
+    check_size,
+    check_skill_name,
+    is_hidden,
+)
 
 SCHEMA = "CREATE TABLE IF NOT EXISTS files (skill, path, data BLOB, UNIQUE (skill, path))"
 SKILL_MD = "SELECT path FROM files WHERE skill=? AND path IN (?, ?) ORDER BY path"

@@ -50,9 +50,9 @@ class TestSqliteBackend(BackendConformance):
         return SqliteHarness(tmp_path / "skills.db")
 
 
-def test_the_docs_show_the_whole_example_in_under_80_lines() -> None:
+def test_the_docs_show_the_whole_example_in_under_90_lines() -> None:
     source = EXAMPLE.read_text()
-    assert len(source.splitlines()) < 80
+    assert len(source.splitlines()) < 90
     assert f"```python\n{source}```" in (ROOT / "docs" / "backends.md").read_text()
 
 
