@@ -18,7 +18,7 @@ from collections.abc import Callable, Coroutine, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, TypeVarTuple, runtime_checkable
+from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 
 from backends.base import Backend
 from backends.errors import SkillfsError, SkillNotFoundError, StorageError, UnsupportedSourceError
@@ -253,24 +253,16 @@ SHOWN = 5
 _NEVER_SEARCHED = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
 
 
-@runtime_checkable
-class ElsewhereFinder(Protocol):
-    """A backend that knows, from its listing, which skipped folders hold a SKILL.md."""
-
-    async def skill_folders_elsewhere(self) -> Sequence[str]:
-        """Folders relative to the root holding a SKILL.md that is no skill there."""
-
-
 async def skill_folders_elsewhere(backend: Backend) -> Sequence[str]:
     """Folders of ``backend`` (relative to its root) holding a SKILL.md that is no skill there."""
     if isinstance(backend, LocalBackend):
         return await asyncio.to_thread(search_folder, backend.root)
-    if isinstance(backend, ElsewhereFinder):
-        try:
-            return await backend.skill_folders_elsewhere()
-        except StorageError:
-            return ()
-    return ()
+    finder = getattr(backend, "skill_folders_elsewhere", None)  # a store's backend
+    try:
+        folders: Sequence[str] = await finder() if finder is not None else ()
+    except StorageError:
+        return ()
+    return folders
 
 
 def search_folder(root: Path) -> list[str]:
