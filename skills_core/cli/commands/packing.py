@@ -31,8 +31,6 @@ from skills_core.bundle.writer import Bundle, build_bundle, check_output
 from skills_core.catalog.loading import Progress
 from skills_core.cli import exits
 from skills_core.cli.output import (
-    add_json_flag,
-    add_quiet_flag,
     plural,
     print_json,
     print_message,
@@ -42,7 +40,7 @@ from skills_core.cli.output import (
     progress_bar,
 )
 from skills_core.cli.source import (
-    add_lock_flag,
+    add_flags,
     add_url_argument,
     elsewhere_hint,
     open_source,
@@ -98,9 +96,7 @@ def _configure_packing(
         action="store_true",
         help="leave refused skills out (each problem printed as a warning) instead of stopping",
     )
-    add_lock_flag(parser)
-    add_json_flag(parser)
-    add_quiet_flag(parser)
+    add_flags(parser, "lock", "json", "quiet")
 
 
 def _run_packing(args: argparse.Namespace, packing: Packing[P]) -> int:
@@ -258,7 +254,7 @@ def configure_keygen(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="where to write the private key (mode 0600); the public key goes to KEYFILE.pub",
     )
-    add_json_flag(parser)
+    add_flags(parser, "json")
 
 
 def run_keygen(args: argparse.Namespace) -> int:
