@@ -226,7 +226,9 @@ def _artifacts(
     files: dict[str, bytes] = {}
     entries = []
     for meta in skills:
-        skill_files = _renamed(by_skill.get(meta.name, {}))
+        skill_files = by_skill.get(meta.name, {})
+        if SKILL_MD_NAMES[0] not in skill_files:  # a lowercase skill.md is published as SKILL.md
+            skill_files[SKILL_MD_NAMES[0]] = skill_files.pop(SKILL_MD_NAMES[1])
         skill_md = skill_files["SKILL.md"]
         if len(skill_files) == 1:
             kind, extension, artifact = SKILL_MD, "md", skill_md
@@ -251,12 +253,4 @@ def _artifacts(
         files[SIGNATURE_PATH] = signature_file(index, signing_key)
     check_size(len(index), limits.max_index_bytes, location=INDEX_PATH, what="skills index")
     files[INDEX_PATH] = index
-    return files
-
-
-def _renamed(files: dict[str, bytes]) -> dict[str, bytes]:
-    """The files with a lowercase ``skill.md`` named ``SKILL.md``."""
-    upper, lower = SKILL_MD_NAMES
-    if upper not in files and lower in files:
-        files[upper] = files.pop(lower)
     return files

@@ -95,7 +95,12 @@ async def build_bundle(
     data = await asyncio.to_thread(
         deterministic_zip, {**members, MANIFEST_NAME: manifest}, executables
     )
-    await asyncio.to_thread(_check_loadable, data, limits, f"bundle of {backend.location}")
+    where = f"bundle of {backend.location}"
+    refused = await asyncio.to_thread(bundle_refusals, data, limits=limits, location=where)
+    if refused:
+        raise LimitExceededError(
+            f"the bundle would not load: {refused[0].message}", location=refused[0].location
+        )
     names = tuple(meta.name for meta in read.skills)
     return Bundle(data, names, len(members), read.skipped, read.warnings)
 
@@ -257,15 +262,6 @@ def deterministic_zip(members: Mapping[str, bytes], executables: Collection[str]
             info.external_attr = _mode(path, executables) << 16
             archive.writestr(info, members[path], compresslevel=_LEVEL)
     return buffer.getvalue()
-
-
-def _check_loadable(data: bytes, limits: Limits, location: str) -> None:
-    """Refuse an archive skillfs itself would not load whole under ``limits`` (blocking)."""
-    refused = bundle_refusals(data, limits=limits, location=location)
-    if refused:
-        raise LimitExceededError(
-            f"the bundle would not load: {refused[0].message}", location=refused[0].location
-        )
 
 
 async def opened_for(

@@ -97,7 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         complete(build_parser)
     arguments = list(sys.argv[1:] if argv is None else argv)
-    parser, run = build_parser(_command_name(arguments))
+    command = next(
+        (arg for arg in arguments if not arg.startswith("-")), None
+    )  # no option takes a value
+    parser, run = build_parser(command)
     try:
         args = parser.parse_args(arguments)
     except SystemExit as exc:  # --help, --version and usage errors (one error: line)
@@ -125,11 +128,6 @@ def build_parser(command: str | None) -> tuple[argparse.ArgumentParser, Run | No
             configure, chosen = handlers[spec.name]
             configure(subparser)
     return parser, chosen
-
-
-def _command_name(arguments: Sequence[str]) -> str | None:
-    """The first argument that is not an option: the command (top-level options take no value)."""
-    return next((arg for arg in arguments if not arg.startswith("-")), None)
 
 
 def _run(run: Run, args: argparse.Namespace) -> int:

@@ -7,7 +7,6 @@ anything is printed, and colour is added after. docs/cli.md ("Output conventions
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import os
@@ -118,13 +117,6 @@ class PrintableFormatter(logging.Formatter):
         return printable(super().format(record))
 
 
-def add_json_flag(parser: argparse.ArgumentParser) -> None:
-    """Add ``--json``: print one JSON document instead of text."""
-    parser.add_argument(
-        "--json", action="store_true", help="print JSON for scripts instead of text"
-    )
-
-
 def print_json(data: Any) -> None:
     """Print ``data`` as indented JSON (dates as text), what a terminal acts on escaped."""
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
@@ -220,13 +212,6 @@ class ProgressBar:
             self._stream.write("\n")
             self._stream.flush()
             self._drawn_at = None
-
-
-def add_quiet_flag(parser: argparse.ArgumentParser) -> None:
-    """Add ``-q/--quiet``: no progress bar, even on a terminal."""
-    parser.add_argument(
-        "-q", "--quiet", action="store_true", help="draw no progress bar on a terminal"
-    )
 
 
 @contextmanager

@@ -18,7 +18,7 @@ from collections.abc import Callable, Coroutine, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, TypeVarTuple, runtime_checkable
+from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 
 from backends._base import Backend
 from backends._errors import SkillfsError, SkillNotFoundError, StorageError, UnsupportedSourceError
@@ -119,16 +119,51 @@ def skill_names(prefix: str, parsed_args: argparse.Namespace, **_: Any) -> list[
     return [meta.name for meta in catalog.list() if meta.name.startswith(prefix)]
 
 
-def add_trust_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--trust KEY`` (repeatable): serve only an index signed by one of these keys."""
-    parser.add_argument(
-        "--trust",
-        action="append",
-        metavar="KEY",
-        type=Path,
-        help="serve only a published index signed by the Ed25519 public key in the file KEY "
-        "('skillfs keygen' writes KEYFILE.pub); repeat it to trust two keys during a rotation",
-    )
+FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "trust": (
+        ("--trust",),
+        {
+            "action": "append",
+            "metavar": "KEY",
+            "type": Path,
+            "help": "serve only a published index signed by the Ed25519 public key in the file "
+            "KEY ('skillfs keygen' writes KEYFILE.pub); repeat it to trust two keys during a "
+            "rotation",
+        },
+    ),
+    "cache": (
+        ("--no-cache",),
+        {
+            "dest": "cache",
+            "action": "store_false",
+            "help": "read every SKILL.md, without the catalog cache ('skillfs cache info')",
+        },
+    ),
+    "lock": (
+        ("--lock",),
+        {
+            "metavar": "FILE",
+            "help": "serve only the skills FILE locks, each only while its files match "
+            "('skillfs lock')",
+        },
+    ),
+    "json": (
+        ("--json",),
+        {"action": "store_true", "help": "print JSON for scripts instead of text"},
+    ),
+    "quiet": (
+        ("-q", "--quiet"),
+        {"action": "store_true", "help": "draw no progress bar on a terminal"},
+    ),
+}
+"""The options several commands take, by the name :func:`add_flags` is given."""
+
+
+def add_flags(parser: argparse.ArgumentParser, *names: str) -> None:
+    """Add the :data:`FLAGS` called ``names``, in that order."""
+    for name in names:
+        flags, options = FLAGS[name]
+        parser.add_argument(*flags, **options)
 
 
 def open_source(url: str | None) -> Backend:
@@ -179,25 +214,6 @@ def trusted_keys(files: Sequence[Path]) -> list[TrustedKey]:
     from skills_core._trust.signing import public_key, read_key_file
 
     return [public_key(read_key_file(path), location=str(path)) for path in files]
-
-
-def add_cache_flag(parser: argparse.ArgumentParser) -> None:
-    """Add ``--no-cache``: the command neither reads nor writes the catalog cache."""
-    parser.add_argument(
-        "--no-cache",
-        dest="cache",
-        action="store_false",
-        help="read every SKILL.md, without the catalog cache ('skillfs cache info')",
-    )
-
-
-def add_lock_flag(parser: argparse.ArgumentParser) -> None:
-    """Add ``--lock FILE``: serve only the skills a lock file names, as locked."""
-    parser.add_argument(
-        "--lock",
-        metavar="FILE",
-        help="serve only the skills FILE locks, each only while its files match ('skillfs lock')",
-    )
 
 
 async def load_catalog(
@@ -253,24 +269,16 @@ SHOWN = 5
 _NEVER_SEARCHED = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
 
 
-@runtime_checkable
-class ElsewhereFinder(Protocol):
-    """A backend that knows, from its listing, which skipped folders hold a SKILL.md."""
-
-    async def skill_folders_elsewhere(self) -> Sequence[str]:
-        """Folders relative to the root holding a SKILL.md that is no skill there."""
-
-
 async def skill_folders_elsewhere(backend: Backend) -> Sequence[str]:
     """Folders of ``backend`` (relative to its root) holding a SKILL.md that is no skill there."""
     if isinstance(backend, LocalBackend):
         return await asyncio.to_thread(search_folder, backend.root)
-    if isinstance(backend, ElsewhereFinder):
-        try:
-            return await backend.skill_folders_elsewhere()
-        except StorageError:
-            return ()
-    return ()
+    finder = getattr(backend, "skill_folders_elsewhere", None)  # a store's backend
+    try:
+        folders: Sequence[str] = await finder() if finder is not None else ()
+    except StorageError:
+        return ()
+    return folders
 
 
 def search_folder(root: Path) -> list[str]:

@@ -48,13 +48,6 @@ class BodiesNotRead(RuntimeError):
     """A synchronous search or selection needs SKILL.md bodies its catalog does not hold."""
 
 
-class Changes(NamedTuple, Generic[T]):
-    """What a sync replaced: a changed skill's old value is removed and its new one added."""
-
-    added: Sequence[T]
-    removed: Sequence[T]
-
-
 class _Slot(NamedTuple, Generic[T]):
     entry: CatalogEntry
     value: T
@@ -86,8 +79,10 @@ class DerivedSkills(Generic[T]):
         self.sync()
         return [slot.value for slot in self._slots.values()]
 
-    def sync(self) -> Changes[T]:
-        """Catch up with the catalog's current snapshot; what changed since the last sync.
+    def sync(self) -> tuple[list[T], list[T]]:
+        """Catch up with the catalog's current snapshot: the values added and removed since.
+
+        A changed skill's old value is removed and its new one added.
 
         Raises:
             BodiesNotRead: A skill to derive holds no body and :meth:`read_bodies` did not
@@ -96,7 +91,7 @@ class DerivedSkills(Generic[T]):
         with self._lock:
             snapshot = self._catalog.snapshot
             if snapshot is self._snapshot:
-                return Changes((), ())
+                return [], []
             with collector_paused():
                 return self._catch_up(snapshot)
 
@@ -121,7 +116,7 @@ class DerivedSkills(Generic[T]):
             and entry.metadata.model_invocable
         ]
 
-    def _catch_up(self, snapshot: CatalogSnapshot) -> Changes[T]:
+    def _catch_up(self, snapshot: CatalogSnapshot) -> tuple[list[T], list[T]]:
         fresh = dict(self._stale(snapshot))
         unread = sum(1 for entry in fresh.values() if not _held(entry) and entry not in self._reads)
         if unread:
@@ -152,7 +147,7 @@ class DerivedSkills(Generic[T]):
             slots[name] = slot
         self._reads.keep_only(snapshot.loaded.values())
         self._slots, self._snapshot = slots, snapshot
-        return Changes(added, [slot.value for slot in old.values()])
+        return added, [slot.value for slot in old.values()]
 
 
 class _BodyReads(Generic[T]):

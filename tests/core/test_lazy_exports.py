@@ -56,7 +56,7 @@ def test_importing_backends_loads_no_backend() -> None:
 
 def test_every_public_name_resolves_to_its_defining_object() -> None:
     assert set(skills_core.__all__) == {*skills_core._EXPORTS, "codes"}
-    assert skills_core.codes is importlib.import_module("skills_core._codes")
+    assert skills_core._codes is importlib.import_module("skills_core._codes")
     for name, module in skills_core._EXPORTS.items():
         assert getattr(skills_core, name) is getattr(importlib.import_module(module), name)
     assert set(skills_core.__all__) <= set(dir(skills_core))

@@ -16,8 +16,6 @@ from skills_core._trust.lock import DEFAULT_LOCK_FILE, SkillLock, lock_of, lock_
 from skills_core.cli import _exits as exits
 from skills_core.cli._output import (
     Style,
-    add_json_flag,
-    add_quiet_flag,
     format_table,
     plural,
     print_json,
@@ -27,8 +25,7 @@ from skills_core.cli._output import (
     progress_bar,
 )
 from skills_core.cli._source import (
-    add_cache_flag,
-    add_lock_flag,
+    add_flags,
     add_url_argument,
     load_catalog,
     open_source,
@@ -53,7 +50,7 @@ def configure_new(parser: argparse.ArgumentParser) -> None:
         "--description",
         help="what the skill does and when to use it (default: a sentence to replace)",
     )
-    add_json_flag(parser)
+    add_flags(parser, "json")
 
 
 def run_new(args: argparse.Namespace) -> int:
@@ -82,10 +79,7 @@ def run_new(args: argparse.Namespace) -> int:
 def configure_validate(parser: argparse.ArgumentParser) -> None:
     """Add the URL (or skill folder), ``--no-cache``, ``--lock``, ``--json`` and ``--quiet``."""
     add_url_argument(parser)
-    add_cache_flag(parser)
-    add_lock_flag(parser)
-    add_json_flag(parser)
-    add_quiet_flag(parser)
+    add_flags(parser, "cache", "lock", "json", "quiet")
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -162,8 +156,7 @@ def configure_lock(parser: argparse.ArgumentParser) -> None:
         help="list what the source changed since FILE was written; exit 1 if anything did",
     )
     mode.add_argument("--update", metavar="NAME", help="re-pin skill NAME in FILE")
-    add_json_flag(parser)
-    add_quiet_flag(parser)
+    add_flags(parser, "json", "quiet")
 
 
 def run_lock(args: argparse.Namespace) -> int:

@@ -16,9 +16,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
-from backends._base import Backend
 from backends._index.document import INDEX_PATH
 from backends._remote.output_folder import write_bytes
 from backends._remote.urls import join_location
@@ -35,8 +34,6 @@ from skills_core._format.models import SkillProblem
 from skills_core._trust.policy import TrustPolicy
 from skills_core.cli import _exits as exits
 from skills_core.cli._output import (
-    add_json_flag,
-    add_quiet_flag,
     plural,
     print_json,
     print_message,
@@ -46,7 +43,7 @@ from skills_core.cli._output import (
     progress_bar,
 )
 from skills_core.cli._source import (
-    add_lock_flag,
+    add_flags,
     add_url_argument,
     elsewhere_hint,
     open_source,
@@ -55,23 +52,6 @@ from skills_core.cli._source import (
 )
 
 P = TypeVar("P", bound=Bundle | Publication)
-P_co = TypeVar("P_co", bound=Bundle | Publication, covariant=True)
-
-
-class Build(Protocol[P_co]):
-    """Builds from a source: :func:`~skills_core._bundle.writer.build_bundle`'s signature."""
-
-    def __call__(
-        self,
-        backend: Backend,
-        /,
-        *,
-        strict: bool,
-        skip_invalid: bool,
-        progress: Progress | None,
-        trust: TrustPolicy,
-    ) -> Awaitable[P_co]:
-        """What ``backend`` serves, packed."""
 
 
 class Misplaced(NamedTuple):
@@ -83,7 +63,7 @@ class Misplaced(NamedTuple):
 class Packing(NamedTuple, Generic[P]):
     """How one command builds, writes (``store``: to a ``folder`` or a file) and reports."""
 
-    build: Build[P]
+    build: Callable[..., Awaitable[P]]
     store: Callable[[P, str], Awaitable[P]]
     folder: bool
     empty: str
@@ -116,9 +96,7 @@ def _configure_packing(
         action="store_true",
         help="leave refused skills out (each problem printed as a warning) instead of stopping",
     )
-    add_lock_flag(parser)
-    add_json_flag(parser)
-    add_quiet_flag(parser)
+    add_flags(parser, "lock", "json", "quiet")
 
 
 def _run_packing(args: argparse.Namespace, packing: Packing[P]) -> int:
@@ -180,21 +158,6 @@ def _subjects(problems: Iterable[SkillProblem]) -> list[str]:
     return sorted({problem.subject for problem in problems})
 
 
-def configure_bundle(parser: argparse.ArgumentParser) -> None:
-    """Add the URL, ``-o/--output`` and the options every packer takes."""
-    _configure_packing(
-        parser,
-        verb="bundle",
-        output="the zip to create or replace: a local path or any fsspec URL "
-        "(s3://bucket/skills.zip)",
-    )
-
-
-def run_bundle(args: argparse.Namespace) -> int:
-    """Write the bundle and summarize it; exit 1, writing nothing, when a skill is refused."""
-    return _run_packing(args, BUNDLING)
-
-
 async def _store_bundle(bundle: Bundle, out: str) -> Bundle:
     return replace(bundle, location=await write_bytes(out, bundle.data))
 
@@ -227,17 +190,6 @@ BUNDLING = Packing(
     summary=_bundle_summary,
     record=_bundle_record,
 )
-
-
-def configure_publish(parser: argparse.ArgumentParser) -> None:
-    """Add the URL, ``-o/--output``, ``--sign`` and the options every packer takes."""
-    _configure_packing(
-        parser,
-        verb="publish",
-        output="the folder or bucket to publish to: a local folder or any fsspec URL "
-        "(s3://bucket/site); the index goes to OUT/" + INDEX_PATH,
-        sign=True,
-    )
 
 
 def run_publish(args: argparse.Namespace) -> int:
@@ -302,7 +254,7 @@ def configure_keygen(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="where to write the private key (mode 0600); the public key goes to KEYFILE.pub",
     )
-    add_json_flag(parser)
+    add_flags(parser, "json")
 
 
 def run_keygen(args: argparse.Namespace) -> int:
@@ -352,7 +304,24 @@ def _write_new(path: Path, data: bytes, mode: int) -> None:
 
 
 HANDLERS = {
-    "bundle": (configure_bundle, run_bundle),
-    "publish": (configure_publish, run_publish),
+    "bundle": (
+        partial(
+            _configure_packing,
+            verb="bundle",
+            output="the zip to create or replace: a local path or any fsspec URL "
+            "(s3://bucket/skills.zip)",
+        ),
+        partial(_run_packing, packing=BUNDLING),
+    ),
+    "publish": (
+        partial(
+            _configure_packing,
+            verb="publish",
+            output="the folder or bucket to publish to: a local folder or any fsspec URL "
+            "(s3://bucket/site); the index goes to OUT/" + INDEX_PATH,
+            sign=True,
+        ),
+        run_publish,
+    ),
     "keygen": (configure_keygen, run_keygen),
 }

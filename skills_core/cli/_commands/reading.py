@@ -27,7 +27,6 @@ from skills_core.cli import _exits as exits
 from skills_core.cli._app import characters, positive_seconds, whole_number
 from skills_core.cli._output import (
     Style,
-    add_json_flag,
     format_table,
     human_size,
     one_line,
@@ -39,10 +38,8 @@ from skills_core.cli._output import (
     problems_record,
 )
 from skills_core.cli._source import (
-    add_cache_flag,
-    add_lock_flag,
+    add_flags,
     add_name_argument,
-    add_trust_option,
     add_url_argument,
     load_catalog,
     open_root,
@@ -68,10 +65,7 @@ def read_catalog(args: argparse.Namespace) -> SkillCatalog | None:
 def configure_list(parser: argparse.ArgumentParser) -> None:
     """Add the URLs, ``--trust``, ``--no-cache``, ``--lock`` and ``--json``."""
     add_url_argument(parser, several=True)
-    add_trust_option(parser)
-    add_cache_flag(parser)
-    add_lock_flag(parser)
-    add_json_flag(parser)
+    add_flags(parser, "trust", "cache", "lock", "json")
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -121,12 +115,11 @@ def _described(meta: SkillMetadata) -> str:
 def configure_show(parser: argparse.ArgumentParser) -> None:
     """Add the URL, ``--no-cache``, ``--lock``, the skill's name and ``--json``."""
     add_url_argument(parser)
-    add_cache_flag(parser)
-    add_lock_flag(parser)
+    add_flags(parser, "cache", "lock")
     add_name_argument(
         parser, "the skill to show: its name or its folder's; alone, a path to one skill's folder"
     )
-    add_json_flag(parser)
+    add_flags(parser, "json")
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -241,9 +234,7 @@ def configure_search(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"show at most N skills, 1 to {MAX_SEARCH_LIMIT} (default: {DEFAULT_SEARCH_LIMIT})",
     )
-    add_cache_flag(parser)
-    add_lock_flag(parser)
-    add_json_flag(parser)
+    add_flags(parser, "cache", "lock", "json")
 
 
 def run_search(args: argparse.Namespace) -> int:
@@ -281,8 +272,7 @@ async def _search(catalog: SkillCatalog, query: str, limit: int) -> ToolResult:
 def configure_prompt(parser: argparse.ArgumentParser) -> None:
     """Add the URL, ``--no-location``, ``--budget``, ``--no-search-tool`` and ``--json``."""
     add_url_argument(parser)
-    add_cache_flag(parser)
-    add_lock_flag(parser)
+    add_flags(parser, "cache", "lock")
     parser.add_argument(
         "--no-location",
         action="store_true",
@@ -302,7 +292,7 @@ def configure_prompt(parser: argparse.ArgumentParser) -> None:
         help="the reader has no search_skills tool: never leave a name out, and point to "
         "load_skill only",
     )
-    add_json_flag(parser)
+    add_flags(parser, "json")
 
 
 def run_prompt(args: argparse.Namespace) -> int:
@@ -327,7 +317,7 @@ def run_prompt(args: argparse.Namespace) -> int:
 def configure_watch(parser: argparse.ArgumentParser) -> None:
     """Add the URL, ``--lock``, ``--interval``, ``--json`` and ``--no-cache``."""
     add_url_argument(parser, skill_folder=False)
-    add_lock_flag(parser)
+    add_flags(parser, "lock")
     parser.add_argument(
         "--interval",
         type=positive_seconds,
@@ -335,8 +325,7 @@ def configure_watch(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="seconds between polls of sources without filesystem events (default: 2)",
     )
-    add_json_flag(parser)
-    add_cache_flag(parser)
+    add_flags(parser, "json", "cache")
 
 
 def run_watch(args: argparse.Namespace) -> int:

@@ -26,7 +26,7 @@ from skills_core.cli._output import (
     print_problems,
     printable,
 )
-from skills_core.cli._source import add_cache_flag, add_lock_flag, add_url_argument, open_root
+from skills_core.cli._source import add_flags, add_url_argument, open_root
 from skills_core.context._budget import ListingPolicy
 from skills_core.tools._factory import DEFAULT_MAX_LOAD_CHARS, LoadPolicy
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the URL and the transport, watch, listing, loading, script and cache options."""
     add_url_argument(parser, skill_folder=False)
-    add_lock_flag(parser)
+    add_flags(parser, "lock")
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP, not stdio")
     parser.add_argument(
         "--host",
@@ -91,7 +91,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="offer run_skill_script: scripts of the served skills run on this machine",
     )
-    add_cache_flag(parser)
+    add_flags(parser, "cache")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,7 +15,6 @@ from skills_core._trust.approvals import Approval, ApprovalStore
 from skills_core.cli import _exits as exits
 from skills_core.cli._output import (
     Style,
-    add_json_flag,
     format_table,
     human_size,
     plural,
@@ -23,6 +22,7 @@ from skills_core.cli._output import (
     print_message,
 )
 from skills_core.cli._source import (
+    add_flags,
     add_name_argument,
     add_url_argument,
     load_catalog,
@@ -40,7 +40,7 @@ def configure_cache(parser: argparse.ArgumentParser) -> None:
         choices=("info", "clear"),
         help="info: where the cache is and what it holds; clear: remove it",
     )
-    add_json_flag(parser)
+    add_flags(parser, "json")
 
 
 def run_cache(args: argparse.Namespace) -> int:
@@ -97,7 +97,7 @@ def configure_approve(parser: argparse.ArgumentParser) -> None:
         help="approve only if the skill's content still has this digest (what 'skillfs show' "
         "printed when you reviewed it)",
     )
-    add_json_flag(parser)
+    add_flags(parser, "json")
 
 
 def run_approve(args: argparse.Namespace) -> int:
@@ -153,7 +153,7 @@ def configure_approvals(parser: argparse.ArgumentParser) -> None:
         metavar="NAME|DIGEST",
         help="remove every approval of a skill name, or the one of a content digest",
     )
-    add_json_flag(parser)
+    add_flags(parser, "json")
 
 
 def run_approvals(args: argparse.Namespace) -> int:
