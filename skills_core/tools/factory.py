@@ -52,7 +52,6 @@ from skills_core.tools.results import (
     require_text,
     tool_error,
 )
-from skills_core.tools.script_approval import ScriptApprovals
 from skills_core.tools.scripts import ScriptCheck, ScriptTool
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
@@ -151,34 +150,20 @@ class SkillTools:
         names: ToolNames = DEFAULT_NAMES,
         inline_files: bool = False,
     ) -> None:
-        self._catalog = catalog
-        self._listing = listing or ListingPolicy()
+        self.catalog = catalog
+        self.scripts = scripts
+        self.listing = listing or ListingPolicy()
         self.names = names
-        self._scripts = scripts
         self._loading = loading or LoadPolicy()
         self._inline_files = inline_files
         self._script_tool = ScriptTool(catalog, scripts)
-
-    @property
-    def catalog(self) -> SkillCatalog:
-        """The catalog the tools read."""
-        return self._catalog
-
-    @property
-    def scripts(self) -> ScriptPolicy | None:
-        """The script policy, or ``None`` when scripts are off."""
-        return self._scripts
-
-    @property
-    def listing(self) -> ListingPolicy:
-        """What ``list_skills`` lists, and within which budget."""
-        return self._listing
+        self.script_approvals = self._script_tool.approvals  # for adapters that ask before a run
 
     def offered(self) -> list[ToolDeclaration]:
         """The tools to offer, in the table's order (search and scripts only when enabled)."""
         left_out = {
-            SEARCH_SKILLS: not self._listing.searches,
-            RUN_SKILL_SCRIPT: self._scripts is None,
+            SEARCH_SKILLS: not self.listing.searches,
+            RUN_SKILL_SCRIPT: self.scripts is None,
         }
         return [tool for name, tool in TOOLS.items() if not left_out.get(name)]
 
@@ -195,8 +180,8 @@ class SkillTools:
         Args:
             context_path: The file being worked on; skills whose ``paths`` miss it are left out.
         """
-        snapshot = self._catalog.snapshot
-        listing = self._listing.listing(snapshot.skills, context_path, names=self.names)
+        snapshot = self.catalog.snapshot
+        listing = self.listing.listing(snapshot.skills, context_path, names=self.names)
         if unavailable := [problem.location or "" for problem in snapshot.unavailable]:
             sources = "a skill source is" if len(unavailable) == 1 else "skill sources are"
             where = ", ".join(unavailable)
@@ -215,7 +200,7 @@ class SkillTools:
             message = f"argument 'limit' must be a whole number from 1 to {MAX_SEARCH_LIMIT}"
             return tool_error(INVALID_ARGUMENTS, message)
         policy = SelectionPolicy(top_k=limit)
-        matches = await search_index(self._catalog).search_async(query, policy)
+        matches = await search_index(self.catalog).search_async(query, policy)
         found = [
             {
                 "name": match.name,
@@ -246,7 +231,7 @@ class SkillTools:
         """
         if problem := require_text(skill_name=skill_name):
             return problem
-        skill = await self._catalog.get(skill_name)
+        skill = await self.catalog.get(skill_name)
         if prepare is not None:
             prepared = await prepare(skill)
             if isinstance(prepared, dict):
@@ -273,7 +258,7 @@ class SkillTools:
         if file_path in ROOT_FOLDERS:
             return await self._folder(skill_name, ".")
         try:
-            data = await self._catalog.read_resource(
+            data = await self.catalog.read_resource(
                 skill_name, file_path, max_bytes=self._loading.max_resource_bytes
             )
         except ResourceNotFoundError:
@@ -288,7 +273,7 @@ class SkillTools:
 
     async def _folder(self, skill_name: str, folder: str) -> ToolResult:
         """The listing of one folder of a skill; empty when no file lies below it."""
-        skill = await self._catalog.get(skill_name)
+        skill = await self.catalog.get(skill_name)
         listing = folder_listing(skill.files, folder)
         return {"skill_name": skill_name, **listing} if listing else {}
 
@@ -307,11 +292,6 @@ class SkillTools:
             SkillfsError: What :meth:`run_skill_script` would return as an error value.
         """
         return await self._script_tool.check(skill_name, file_path, args)
-
-    @property
-    def script_approvals(self) -> ScriptApprovals:
-        """The user's approvals of scripts, for adapters that ask before a run."""
-        return self._script_tool.approvals
 
     async def close(self) -> None:
         """Delete the local copies made to run remote skills' scripts."""

@@ -170,17 +170,7 @@ class ScriptTool:
     async def _prepare(
         self, skill_name: Any, file_path: Any, args: Any
     ) -> tuple[_Request, Skill] | ToolResult:
-        request = self._request(skill_name, file_path, args)
-        if isinstance(request, dict):
-            return request
-        skill = await self._catalog.get(skill_name)
-        if request.path not in {entry.path for entry in skill.files}:
-            message = f"skill {skill_name!r} has no file {echoed(request.path)!r}"
-            return tool_error(SCRIPT_NOT_FOUND, message)
-        return request, skill
-
-    def _request(self, skill_name: Any, file_path: Any, args: Any) -> _Request | ToolResult:
-        """Check everything about a run that needs no storage access."""
+        """The checked run and its skill; the checks needing no storage access come first."""
         if self._policy is None:
             return tool_error(SCRIPTS_DISABLED, "running skill scripts is not enabled")
         if problem := require_text(skill_name=skill_name, file_path=file_path):
@@ -191,20 +181,20 @@ class ScriptTool:
             return tool_error(INVALID_ARGUMENTS, str(exc))
         relative = check_resource_path(file_path, location=skill_name)
         command = self._policy.interpreter(relative)
-        return _Request(self._policy, relative, command, tuple(arguments))
+        skill = await self._catalog.get(skill_name)
+        if relative not in {entry.path for entry in skill.files}:
+            message = f"skill {skill_name!r} has no file {echoed(relative)!r}"
+            return tool_error(SCRIPT_NOT_FOUND, message)
+        return _Request(self._policy, relative, command, tuple(arguments)), skill
 
 
 async def _command_from_file(
     policy: ScriptPolicy, path: str, script: str
 ) -> tuple[str, ...] | ToolResult:
-    head = await asyncio.to_thread(_head, script)
+    async with aiofiles.open(script, "rb") as handle:
+        head = await handle.read(HEAD_BYTES)
     command = policy.command_by_shebang(path, head)
     return tool_error(UNSUPPORTED_SCRIPT, command) if isinstance(command, str) else command
-
-
-def _head(path: str) -> bytes:
-    with open(path, "rb") as script:
-        return script.read(HEAD_BYTES)
 
 
 def _script_result(skill_name: str, path: str, outcome: ProcessOutcome) -> ToolResult:

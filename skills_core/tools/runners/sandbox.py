@@ -31,8 +31,6 @@ from skills_core.tools.runners.process import (
 
 logger = logging.getLogger("skillfs.scripts")
 
-_PROBE_SECONDS = 10
-
 SANDBOX_TMP = "/tmp"
 """Where the scratch folder appears inside the sandbox."""
 SANDBOX_SHM = "/dev/shm"
@@ -79,14 +77,11 @@ class SandboxRunner:
         bwrap: The bubblewrap command, by name or path.
     """
 
+    name = "sandbox"
+
     def __init__(self, *, bwrap: str = "bwrap") -> None:
         self._bwrap = bwrap
         self._executable: str | None = None
-
-    @property
-    def name(self) -> str:
-        """``"sandbox"``."""
-        return "sandbox"
 
     async def run(self, run: ScriptRun) -> ProcessOutcome:
         """Run the script in a fresh sandbox.

@@ -46,19 +46,20 @@ def main(argv: Sequence[str]) -> None:
         name, value = args[0], args[1]
         options[name.removeprefix("--")] = value
         args = args[2:]
-    command = args[1:]
-    if "status-fd" in options:
-        os.set_inheritable(int(options["status-fd"]), False)  # the command never sees it
+    numbers = {name: int(value) for name, value in options.items() if name != "cgroup"}
+    status_fd = numbers.get("status-fd")
+    if status_fd is not None:
+        os.set_inheritable(status_fd, False)  # the command never sees it
     status = supervise(
-        command,
-        nproc=int(options["nproc"]) if "nproc" in options else None,
-        fsize=int(options["fsize"]) if "fsize" in options else None,
-        address_space=int(options["as"]) if "as" in options else None,
+        args[1:],
+        nproc=numbers.get("nproc"),
+        fsize=numbers.get("fsize"),
+        address_space=numbers.get("as"),
         cgroup=options.get("cgroup"),
-        parent=int(options["parent"]) if "parent" in options else None,
+        parent=numbers.get("parent"),
     )
-    if "status-fd" in options:
-        os.write(int(options["status-fd"]), status.encode() + b"\n")
+    if status_fd is not None:
+        os.write(status_fd, status.encode() + b"\n")
 
 
 def run_portable(spec_text: str) -> None:
@@ -199,12 +200,10 @@ def _exec(
 
 
 def _wait_for(child: int) -> str:
-    while True:
-        pid, status = os.waitpid(child, 0)
-        if pid == child:
-            if os.WIFSIGNALED(status):
-                return f"signal {os.WTERMSIG(status)}"
-            return f"exit {os.waitstatus_to_exitcode(status)}"
+    _, status = os.waitpid(child, 0)
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    return f"exit {os.waitstatus_to_exitcode(status)}"
 
 
 def _kill_descendants(child: int) -> None:
