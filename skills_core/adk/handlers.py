@@ -148,33 +148,26 @@ def build_tools(
 
     @never_raises
     async def load_skill(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result = await load(args, context)
+        asked = TOOLS[LOAD_SKILL].arguments(args)
+        prepare = partial(inject_state, context=context)
+        if not _forks(tools.catalog, asked.get("skill_name")):
+            result = await tools.load_skill(**asked, prepare=prepare)
+        else:  # a sub-agent's instruction is the whole skill, whatever part was asked for
+            result = await tools.load_skill(asked["skill_name"], prepare=prepare, whole=True)
+            if not is_error(result):
+                frontmatter = result["frontmatter"]
+                call = ForkCall(
+                    skill_name=result["skill_name"],
+                    mode=frontmatter["context"],
+                    content=result["instructions"],
+                    request=_request(args, context),
+                    agent=frontmatter.get("agent"),
+                    model=frontmatter.get("model"),
+                )
+                result = await forker.run(call, context)
         if not is_error(result):
             await note_shown(tools, context.state, args["skill_name"])
         return result
-
-    async def load(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        asked = TOOLS[LOAD_SKILL].arguments(args)
-
-        def prepare(skill: Skill) -> Awaitable[Skill | ToolResult]:
-            return inject_state(skill, context)
-
-        if not _forks(tools.catalog, asked.get("skill_name")):
-            return await tools.load_skill(**asked, prepare=prepare)
-        # A sub-agent's instruction is the whole skill, whatever part was asked for.
-        result = await tools.load_skill(asked["skill_name"], prepare=prepare, whole=True)
-        if is_error(result):
-            return result
-        frontmatter = result["frontmatter"]
-        call = ForkCall(
-            skill_name=result["skill_name"],
-            mode=frontmatter["context"],
-            content=result["instructions"],
-            request=_request(args, context),
-            agent=frontmatter.get("agent"),
-            model=frontmatter.get("model"),
-        )
-        return await forker.run(call, context)
 
     @never_raises
     async def run_script(args: Mapping[str, Any], context: ToolContext) -> ToolResult:

@@ -33,7 +33,7 @@ from google.genai import types
 
 from backends.errors import SkillNotFoundError, echoed
 from skills_core.adk.handlers import SessionState, SkillTool
-from skills_core.adk.toolset import SkillsToolset
+from skills_core.adk.toolset import REMEMBERED_TURNS, SkillsToolset
 from skills_core.catalog.catalog import SkillCatalog
 from skills_core.codes import TOOL_NOT_PERMITTED
 from skills_core.context.search import rank_skills, run_selection
@@ -65,8 +65,6 @@ ACTIVE_SKILL_KEY = "skillfs:active_skill"
 
 CallDetail = Callable[[str, Mapping[str, Any]], "str | None"]
 """What a call does, for rules such as ``Bash(git:*)``: from a tool's name and arguments."""
-
-_REMEMBERED_TURNS = 64
 
 
 def _toolset(skills: Skills, refresh_every: float | None) -> SkillsToolset:
@@ -206,7 +204,7 @@ class SkillContextProvider:
                 partial(coordinator.resolve, strategies),
             )
         self._turns[turn] = context
-        while len(self._turns) > _REMEMBERED_TURNS:
+        while len(self._turns) > REMEMBERED_TURNS:
             self._turns.popitem(last=False)
         if context is not None:
             self._skills.code_gate.shown(turn, context.skill_name)

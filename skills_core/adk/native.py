@@ -77,7 +77,9 @@ def to_adk_frontmatter(metadata: SkillMetadata, *, location: str) -> Frontmatter
     except ValidationError as exc:
         issues = tuple(
             SkillProblem.found(
-                codes.INVALID_VALUE, f"google-adk: {error['msg']}", _field(error["loc"])
+                codes.INVALID_VALUE,
+                f"google-adk: {error['msg']}",
+                ".".join(map(str, error["loc"])) or None,
             )
             for error in exc.errors()
         )
@@ -158,10 +160,6 @@ def _resources(files: Mapping[str, bytes], location: str) -> Resources:
         elif section in sections and rest:
             sections[section][rest] = data if text is None else text
     return Resources(references=sections["references"], assets=sections["assets"], scripts=scripts)
-
-
-def _field(loc: tuple[int | str, ...]) -> str | None:
-    return ".".join(str(part) for part in loc) or None
 
 
 class CatalogSkillRegistry(SkillRegistry):

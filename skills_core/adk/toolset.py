@@ -301,7 +301,8 @@ class RefreshGate:
         return await self.maybe_refresh()
 
 
-_REMEMBERED_TURNS = 64
+REMEMBERED_TURNS = 64
+"""Most turns a per-turn memory (the code gate's, a provider's) keeps."""
 
 
 class CodeGate:
@@ -336,7 +337,7 @@ class CodeGate:
         names = self._pending.setdefault(turn, [])
         if skill_name not in names:
             names.append(skill_name)
-        while len(self._pending) > _REMEMBERED_TURNS:
+        while len(self._pending) > REMEMBERED_TURNS:
             self._pending.popitem(last=False)
 
     async def before_model(

@@ -116,7 +116,15 @@ class ScriptTool:
             outcome = await self._execute(run)
         if isinstance(outcome, dict):
             return outcome
-        result = _script_result(skill_name, request.path, outcome)
+        result = {
+            "skill_name": skill_name,
+            "file_path": request.path,
+            "exit_code": outcome.exit_code,
+            "stdout": outcome.stdout.text(),
+            "stderr": outcome.stderr.text(),
+            "stdout_truncated": outcome.stdout.truncated,
+            "stderr_truncated": outcome.stderr.truncated,
+        }
         if outcome.timed_out:
             message = f"the script ran past its {policy.timeout:g} s limit and was killed"
             return tool_error(SCRIPT_TIMEOUT, message, **result)
@@ -195,18 +203,6 @@ async def _command_from_file(
         head = await handle.read(HEAD_BYTES)
     command = policy.command_by_shebang(path, head)
     return tool_error(UNSUPPORTED_SCRIPT, command) if isinstance(command, str) else command
-
-
-def _script_result(skill_name: str, path: str, outcome: ProcessOutcome) -> ToolResult:
-    return {
-        "skill_name": skill_name,
-        "file_path": path,
-        "exit_code": outcome.exit_code,
-        "stdout": outcome.stdout.text(),
-        "stderr": outcome.stderr.text(),
-        "stdout_truncated": outcome.stdout.truncated,
-        "stderr_truncated": outcome.stderr.truncated,
-    }
 
 
 class Workspace(NamedTuple):

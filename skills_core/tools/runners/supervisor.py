@@ -157,7 +157,11 @@ def supervise(
     try:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
         failure = _read_all(errors_read)
-        status = _wait_for(child)
+        _, wait_status = os.waitpid(child, 0)
+        if os.WIFSIGNALED(wait_status):
+            status = f"signal {os.WTERMSIG(wait_status)}"
+        else:
+            status = f"exit {os.waitstatus_to_exitcode(wait_status)}"
     except _Stop as stop:
         status = "timeout" if stop.timed_out else "signal 9"
     for number in _STOP_SIGNALS:  # nothing may interrupt the sweep
@@ -197,13 +201,6 @@ def _exec(
         os.write(errors, f"{exc.errno or 0} {command[0]}: {exc.strerror or exc}".encode())
     finally:
         os._exit(127)
-
-
-def _wait_for(child: int) -> str:
-    _, status = os.waitpid(child, 0)
-    if os.WIFSIGNALED(status):
-        return f"signal {os.WTERMSIG(status)}"
-    return f"exit {os.waitstatus_to_exitcode(status)}"
 
 
 def _kill_descendants(child: int) -> None:
