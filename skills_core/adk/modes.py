@@ -57,14 +57,8 @@ logger = logging.getLogger("skillfs.adk")
 Skills = SkillCatalog | SkillsToolset
 """What a mode serves: a toolset to share, or a catalog (served by a toolset of its own)."""
 
-Strategies = Callable[[str], Sequence[Strategy]]
-"""The strategies to try for a turn, from the user's message."""
-
 ACTIVE_SKILL_KEY = "skillfs:active_skill"
 """Session-state key holding the active skill's name."""
-
-CallDetail = Callable[[str, Mapping[str, Any]], "str | None"]
-"""What a call does, for rules such as ``Bash(git:*)``: from a tool's name and arguments."""
 
 
 def _toolset(skills: Skills, refresh_every: float | None) -> SkillsToolset:
@@ -172,7 +166,7 @@ class SkillContextProvider:
         self,
         coordinator: ContextCoordinator[BaseTool],
         *,
-        strategies: Strategies | None = None,
+        strategies: Callable[[str], Sequence[Strategy]] | None = None,
         fallback_instruction: str = "",
         refresh_every: float | None = 5.0,
         toolset: SkillsToolset | None = None,
@@ -261,7 +255,8 @@ class SkillToolGuard(BasePlugin):
     Args:
         skills: The toolset or catalog where the active skill's ``allowed-tools`` are read.
         aliases: The rule name of a tool whose name differs (``{"run_shell": "Bash"}``).
-        detail: What a call does, matched against rule specifiers (default: ``command``).
+        detail: What a call does, from a tool's name and arguments, matched against rule
+            specifiers such as ``Bash(git:*)`` (default: the ``command`` argument).
         always_allowed: Tools that always run, besides the skill tools.
         name: The plugin's name.
     """
@@ -271,7 +266,7 @@ class SkillToolGuard(BasePlugin):
         skills: Skills,
         *,
         aliases: Mapping[str, str] | None = None,
-        detail: CallDetail = command_detail,
+        detail: Callable[[str, Mapping[str, Any]], str | None] = command_detail,
         always_allowed: Collection[str] = (),
         name: str = "skillfs_tool_guard",
     ) -> None:

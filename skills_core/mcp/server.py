@@ -16,7 +16,6 @@ import contextlib
 import json
 import logging
 from collections import deque
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote
@@ -102,7 +101,7 @@ class SkillServer:
         listing: ListingPolicy | None = None,
         loading: LoadPolicy | None = None,
     ) -> None:
-        self._catalog = catalog
+        self.catalog = catalog
         listing = listing or ListingPolicy()
         if listing.search is None:
             listing = replace(listing, search=True)
@@ -119,7 +118,7 @@ class SkillServer:
         self._listed: list[str] = []
         self._enum: list[str] | None = None  # the skill_name enum tools/list shows
         self._first_shown = ShownOrder()  # new skills join the skill_name enum at its end
-        self._left_out: dict[str, str] = {}
+        self.left_out: dict[str, str] = {}  # skills the extension cannot carry: the reason
         self._page_size = page_size
         self.changes = ListChanged()
         self._listen = ListenHandler(self.changes.bus)
@@ -141,19 +140,9 @@ class SkillServer:
         self.lowlevel.extensions[SKILLS_EXTENSION] = {"directoryRead": True}
         self.lowlevel.middleware.append(self.changes.remember_sessions)
 
-    @property
-    def catalog(self) -> SkillCatalog:
-        """The catalog served."""
-        return self._catalog
-
-    @property
-    def left_out(self) -> Mapping[str, str]:
-        """Skills the extension does not carry, with the reason (the tools still serve them)."""
-        return self._left_out
-
     async def refresh(self) -> ReloadReport:
         """Refresh the catalog, republish, and notify clients when anything they see changed."""
-        report = await self._catalog.refresh()
+        report = await self.catalog.refresh()
         await self.publish()
         return report
 
@@ -161,13 +150,13 @@ class SkillServer:
         """Rebuild the entries from the catalog as it is; notify and return True on a change."""
         published, left_out = await self._manifests.build()
         for name, reason in left_out.items():
-            if self._left_out.get(name) != reason:
+            if self.left_out.get(name) != reason:
                 logger.warning("skill %r is not offered by the skills extension: %s", name, reason)
         before = {uri: item.entry for uri, item in self._published.items()}
-        self._published, self._left_out = published, left_out
+        self._published, self.left_out = published, left_out
         self._listed = sorted(published)
         resources = before != {uri: item.entry for uri, item in published.items()}
-        enum = skill_name_enum(visible_names(self._catalog, self._first_shown))
+        enum = skill_name_enum(visible_names(self.catalog, self._first_shown))
         tools, self._enum = enum != self._enum, enum
         if not (resources or tools):
             return False
@@ -176,7 +165,7 @@ class SkillServer:
 
     async def watch(self, *, interval: float = 2.0) -> None:
         """Refresh on every change the backend signals, or every ``interval`` s, until cancelled."""
-        async with contextlib.aclosing(refresh_triggers(self._catalog.backend, interval)) as events:
+        async with contextlib.aclosing(refresh_triggers(self.catalog.backend, interval)) as events:
             async for _ in events:
                 await self.refresh()
 
@@ -189,7 +178,7 @@ class SkillServer:
     async def _list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        names = visible_names(self._catalog, self._first_shown)
+        names = visible_names(self.catalog, self._first_shown)
         tools = [
             types.Tool(
                 name=declaration.name,
@@ -215,18 +204,16 @@ class SkillServer:
     async def _list_resources(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
-        resources = []
-        for uri in self._listed:
-            item = self._published[uri]
-            frontmatter = item.entry["frontmatter"]
-            resources.append(
-                types.Resource(
-                    uri=uri,
-                    name=item.name,
-                    description=frontmatter["description"],
-                    mime_type="text/markdown",
-                )
+        items = [self._published[uri] for uri in self._listed]
+        resources = [
+            types.Resource(
+                uri=item.entry["uri"],
+                name=item.name,
+                description=item.entry["frontmatter"]["description"],
+                mime_type="text/markdown",
             )
+            for item in items
+        ]
         return types.ListResourcesResult(resources=resources)
 
     async def _list_resource_templates(
@@ -246,11 +233,9 @@ class SkillServer:
             )
         try:
             if uri == item.entry["uri"]:
-                data = await self._catalog.read_skill_md(item.name)
+                data = await self.catalog.read_skill_md(item.name)
             else:
-                data = await self._catalog.read_resource(
-                    item.name, path, max_bytes=HOST_SKILL_BYTES
-                )
+                data = await self.catalog.read_resource(item.name, path, max_bytes=HOST_SKILL_BYTES)
         except (SkillNotFoundError, ResourceNotFoundError) as exc:
             message = f"{uri} is gone: {exc.message}"
             raise MCPError(types.INVALID_PARAMS, message, {"uri": uri}) from exc
@@ -274,8 +259,8 @@ class SkillServer:
         end = start + self._page_size
         page = [self._published[uri].entry for uri in uris[start:end]]
         result: dict[str, Any] = {"skills": page, "ttlMs": 0, "cacheScope": "private"}
-        if self._left_out:
-            left_out = sorted(self._left_out.items())
+        if self.left_out:
+            left_out = sorted(self.left_out.items())
             result["_meta"] = {LEFT_OUT_META: [{"name": n, "reason": r} for n, r in left_out]}
         if end < len(uris):
             result["nextCursor"] = str(end)
