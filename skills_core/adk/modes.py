@@ -77,7 +77,6 @@ class AutoSkillsPlugin(BasePlugin):
         max_chars: How much of the skill's body to inject.
         selector: How skills are chosen: ranked search (default) or ``select_skills``.
         refresh_every: For a catalog, the toolset's ``refresh_every``.
-        name: The plugin's name in the runner.
     """
 
     def __init__(
@@ -258,7 +257,6 @@ class SkillToolGuard(BasePlugin):
         detail: What a call does, from a tool's name and arguments, matched against rule
             specifiers such as ``Bash(git:*)`` (default: the ``command`` argument).
         always_allowed: Tools that always run, besides the skill tools.
-        name: The plugin's name.
     """
 
     def __init__(

@@ -78,8 +78,7 @@ class SkillsToolset(BaseToolset):
         prompts: Tool names, ``load_skill``'s description and the system instruction.
         loading: What the load tools return (a ``LoadPolicy``, or ``Loading`` with fork
             resolvers).
-        tool_name_prefix: Prefix for every tool name (ADK's toolset option).
-        tool_filter: Which tools to offer (ADK's toolset option).
+        tool_name_prefix, tool_filter: ADK's toolset options.
     """
 
     def __init__(
@@ -437,16 +436,10 @@ def with_skills(
 ) -> LlmAgent:
     """Add a :class:`SkillsToolset` serving ``sources`` to ``agent`` and return the agent.
 
-    Several sources merge in precedence order (the first wins a name clash). Backends opened
-    here from paths and URLs close with the toolset; backends passed in stay open.
-
-    Args:
-        agent: The agent to extend.
-        *sources: Paths, URLs (anything :func:`backends.open_backend` opens) or backends.
-        trust: What the catalog trusts: a lock, signing keys, the user's approvals (see
-            :class:`~skills_core.trust.policy.TrustPolicy`).
-        **options: Keyword options for :class:`SkillsToolset` (``scripts=``,
-            ``listing=``...).
+    ``sources`` (paths, URLs :func:`backends.open_backend` opens, backends) merge in
+    precedence order (the first wins a name clash); backends opened here from paths and URLs
+    close with the toolset, those passed in stay open. ``trust`` is the catalog's
+    (:class:`~skills_core.trust.policy.TrustPolicy`); ``options`` go to :class:`SkillsToolset`.
 
     Raises:
         ValueError: No source was given.

@@ -254,16 +254,14 @@ class SkillServer:
     async def _list_skills(
         self, ctx: ServerRequestContext[Any], params: ListSkillsParams
     ) -> dict[str, Any]:
-        uris = self._listed
-        start = _cursor_position(params.cursor, len(uris))
-        end = start + self._page_size
-        page = [self._published[uri].entry for uri in uris[start:end]]
+        uris, next_cursor = self._page(self._listed, params.cursor)
+        page = [self._published[uri].entry for uri in uris]
         result: dict[str, Any] = {"skills": page, "ttlMs": 0, "cacheScope": "private"}
         if self.left_out:
             left_out = sorted(self.left_out.items())
             result["_meta"] = {LEFT_OUT_META: [{"name": n, "reason": r} for n, r in left_out]}
-        if end < len(uris):
-            result["nextCursor"] = str(end)
+        if next_cursor is not None:
+            result["nextCursor"] = next_cursor
         return result
 
     async def _get_skill(
@@ -284,12 +282,22 @@ class SkillServer:
             raise MCPError(
                 types.INVALID_PARAMS, f"{echoed(uri)} is not a directory resource", {"uri": uri}
             )
-        listed = [children[name] for name in sorted(children)]
-        start = _cursor_position(params.cursor, len(listed))
-        end = start + self._page_size
-        return ReadDirectoryResult(
-            resources=listed[start:end], next_cursor=str(end) if end < len(listed) else None
+        listed, next_cursor = self._page(
+            [children[name] for name in sorted(children)], params.cursor
         )
+        return ReadDirectoryResult(resources=listed, next_cursor=next_cursor)
+
+    def _page(self, items: list[Any], cursor: str | None) -> tuple[list[Any], str | None]:
+        """The page of ``items`` that starts at ``cursor``, and the next page's cursor."""
+        start, total = 0, len(items)
+        if cursor is not None:
+            # The length first: int() refuses 4,300 digits.
+            digits = cursor.isascii() and cursor.isdigit() and len(cursor) <= len(str(total))
+            if not digits or int(cursor) > total:
+                raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {echoed(cursor)!r}")
+            start = int(cursor)
+        end = start + self._page_size
+        return items[start:end], str(end) if end < total else None
 
 
 class _LiveServer(Server[Any]):
@@ -333,15 +341,6 @@ def _children(item: Published, uri: str) -> dict[str, types.Resource]:
 
 def _mime_type(path: str) -> str:
     return "text/markdown" if path.lower().endswith(".md") else guess_mime_type(path)
-
-
-def _cursor_position(cursor: str | None, total: int) -> int:
-    if cursor is None:
-        return 0
-    digits = cursor.isascii() and cursor.isdigit() and len(cursor) <= len(str(total))
-    if not digits or int(cursor) > total:  # the length first: int() refuses 4,300 digits
-        raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {echoed(cursor)!r}")
-    return int(cursor)
 
 
 def _without_bytes(result: ToolResult) -> tuple[ToolResult, types.EmbeddedResource | None]:

@@ -23,9 +23,6 @@ from skills_core.context.search import search_index
 from skills_core.context.selection import SelectionPolicy
 from skills_core.tool_table import (
     DEFAULT_NAMES,
-    LIST_SKILLS,
-    LOAD_SKILL,
-    LOAD_SKILL_RESOURCE,
     RUN_SKILL_SCRIPT,
     SEARCH_SKILLS,
     TOOLS,
@@ -84,26 +81,23 @@ P = ParamSpec("P")
 ToolMethod = Callable[Concatenate["SkillTools", P], Awaitable[ToolResult]]
 
 
-def traced(tool: str) -> Callable[[ToolMethod[P]], ToolMethod[P]]:
+def traced(method: ToolMethod[P]) -> ToolMethod[P]:
     """Run a :class:`SkillTools` tool inside a ``skillfs.<tool>`` span when tracing is on."""
+    tool = method.__name__
+    signature = inspect.signature(method)
 
-    def decorate(method: ToolMethod[P]) -> ToolMethod[P]:
-        signature = inspect.signature(method)
+    @functools.wraps(method)
+    async def call(tools: SkillTools, /, *args: P.args, **kwargs: P.kwargs) -> ToolResult:
+        with telemetry.span(f"skillfs.{tool}", {telemetry.TOOL_NAME: tool}) as current:
+            result = await method(tools, *args, **kwargs)
+            if current is not None:
+                arguments = signature.bind(tools, *args, **kwargs).arguments
+                current.set_attributes(tool_attributes(tools.catalog, arguments, result))
+                if is_error(result):
+                    telemetry.mark_error(current, result["error_code"], result["error"])
+        return result
 
-        @functools.wraps(method)
-        async def call(tools: SkillTools, /, *args: P.args, **kwargs: P.kwargs) -> ToolResult:
-            with telemetry.span(f"skillfs.{tool}", {telemetry.TOOL_NAME: tool}) as current:
-                result = await method(tools, *args, **kwargs)
-                if current is not None:
-                    arguments = signature.bind(tools, *args, **kwargs).arguments
-                    current.set_attributes(tool_attributes(tools.catalog, arguments, result))
-                    if is_error(result):
-                        telemetry.mark_error(current, result["error_code"], result["error"])
-            return result
-
-        return call
-
-    return decorate
+    return call
 
 
 def tool_attributes(
@@ -172,7 +166,7 @@ class SkillTools:
         result: ToolResult = await getattr(self, name)(**TOOLS[name].arguments(args))
         return result
 
-    @traced(LIST_SKILLS)
+    @traced
     @never_raises
     async def list_skills(self, *, context_path: str | None = None) -> ToolResult:
         """Every skill that applies, within the budget; ``note`` names unavailable sources.
@@ -189,7 +183,7 @@ class SkillTools:
             listing["note"] = " ".join(filter(None, [listing.get("note"), missing]))
         return listing
 
-    @traced(SEARCH_SKILLS)
+    @traced
     @never_raises
     async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
         """The skills sharing a term with ``query``, best first, each ``strong`` or ``weak``."""
@@ -212,7 +206,7 @@ class SkillTools:
         ]
         return {"query": echoed(query), "skills": found}
 
-    @traced(LOAD_SKILL)
+    @traced
     @never_raises
     async def load_skill(
         self,
@@ -242,7 +236,7 @@ class SkillTools:
             return loaded
         return fit_loaded(loaded, self._loading.max_load_chars, section=section, offset=offset)
 
-    @traced(LOAD_SKILL_RESOURCE)
+    @traced
     @never_raises
     async def load_skill_resource(
         self, skill_name: Any, file_path: Any, as_bytes: Any = False
@@ -277,7 +271,7 @@ class SkillTools:
         listing = folder_listing(skill.files, folder)
         return {"skill_name": skill_name, **listing} if listing else {}
 
-    @traced(RUN_SKILL_SCRIPT)
+    @traced
     @never_raises
     async def run_skill_script(
         self, skill_name: Any, file_path: Any, args: Any = None

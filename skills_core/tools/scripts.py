@@ -1,13 +1,10 @@
 """ScriptTool: ``run_skill_script`` from the model's call to the runner's outcome.
 
 Checks needing no storage come first; then :class:`Workspaces` finds the folder the script
-runs in, the approval is checked against that copy's digest and the policy's runner runs it.
-
-A local skill runs in place unless the run is checked (a locked skill, or one needing
-approval): a checked run runs from a private copy, so what was checked is what runs. A remote
-skill is copied once per version (SKILL.md fingerprint plus file listing), reused by later
-runs and deleted once replaced and idle, or on :meth:`Workspaces.close`. Copied files are
-read-only, scripts (:attr:`backends.FileEntry.executable`) also executable.
+runs in: a local skill's own folder, unless the run is checked (a locked skill, or one needing
+approval), which runs from a private copy so that what was checked is what runs. A remote
+skill is copied once per version (SKILL.md fingerprint plus file listing) and deleted once
+replaced and idle. Copied files are read-only, scripts also executable.
 """
 
 from __future__ import annotations

@@ -71,11 +71,7 @@ NAMESPACES = ("--unshare-user", *_IDS, "--unshare-pid", "--unshare-ipc", "--unsh
 
 
 class SandboxRunner:
-    """Runs scripts inside bubblewrap; see the module docstring for what it isolates.
-
-    Args:
-        bwrap: The bubblewrap command, by name or path.
-    """
+    """Runs scripts inside ``bwrap`` (a name or path), isolated as the module docstring says."""
 
     name = "sandbox"
 
