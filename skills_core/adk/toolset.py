@@ -101,8 +101,7 @@ class SkillsToolset(BaseToolset):
         forker = (
             Forker(loading.agents, loading.models) if isinstance(loading, Loading) else Forker()
         )
-        self._names = prompts.names
-        seen = self._names.prefixed(tool_name_prefix)
+        seen = prompts.names.prefixed(tool_name_prefix)
 
         def serve(catalog: SkillCatalog) -> _Served:
             tools = SkillTools(
@@ -117,7 +116,7 @@ class SkillsToolset(BaseToolset):
             order = ShownOrder()  # one for the eager instruction and the skill_name enums
             built = build_tools(
                 tools,
-                self._names,
+                prompts.names,
                 describe_load_skill=lambda: prompts.load_skill_description(
                     model_visible(catalog.list())
                 ),
@@ -187,7 +186,7 @@ class SkillsToolset(BaseToolset):
         self.code_gate.guard(served.tools, agent)  # before the model can answer with code
         skills = model_visible(served.tools.catalog.list())
         context = PromptContext(
-            names=self._names.prefixed(self.tool_name_prefix),
+            names=self._prompts.names.prefixed(self.tool_name_prefix),
             scripts=served.tools.scripts is not None,
             eager=self._listing.eager,
             search=self._listing.searches,
@@ -244,13 +243,6 @@ class _Served:
     order: ShownOrder
 
 
-@dataclass(slots=True)
-class _LastRefresh:
-    """When a catalog was last refreshed through a gate (``time.monotonic()``)."""
-
-    at: float | None = None
-
-
 class RefreshGate:
     """Refreshes a catalog before use, at most once every ``every`` seconds (``None``: never).
 
@@ -278,11 +270,11 @@ class RefreshGate:
         """
         if self._every is None:
             return False
-        last = self._catalog.attached(RefreshGate, _LastRefresh)
+        last: dict[str, float] = self._catalog.attached(RefreshGate, dict)  # "at": monotonic
         now = time.monotonic()
-        if last.at is not None and now - last.at < self._every:
+        if "at" in last and now - last["at"] < self._every:
             return False
-        last.at = now
+        last["at"] = now
         try:
             await self._catalog.refresh()
         except Exception:
