@@ -19,7 +19,6 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from google.adk.code_executors.base_code_executor import BaseCodeExecutor
@@ -70,16 +69,16 @@ class CodeExecutorRunner:
         """
         invocation = _invocation.get()
         executor = self._executor or _agent_executor(invocation)
-        program = await asyncio.to_thread(build_program, run)
+        code, marker = await asyncio.to_thread(build_program, run)
         try:
             result = await asyncio.to_thread(
                 executor.execute_code,
                 cast("InvocationContext", invocation),
-                CodeExecutionInput(code=program.code),
+                CodeExecutionInput(code=code),
             )
         except Exception as exc:  # an executor's failure is the run's, reported as a value
             raise ScriptRunnerError(f"{type(executor).__name__} failed: {exc}") from exc
-        outcome = parse_result(program, result.stdout or "")
+        outcome = parse_result(marker, result.stdout or "")
         if outcome is None:
             detail = (result.stderr or "").strip()[-500:] or "no output"
             message = f"{type(executor).__name__} returned no result for the script: {detail}"
@@ -106,16 +105,10 @@ PYTHON = "{python}"
 """Stands for the executor's own Python in a carried interpreter command."""
 
 
-@dataclass(frozen=True, slots=True)
-class PortableProgram:
-    """A program to hand an executor, and the marker of its result line."""
+def build_program(run: ScriptRun) -> tuple[str, str]:
+    """The program that runs ``run`` wherever Python runs, and its result line's marker.
 
-    code: str
-    marker: str
-
-
-def build_program(run: ScriptRun) -> PortableProgram:
-    """The program that runs ``run`` wherever Python runs (blocking: reads the skill).
+    Blocking: it reads the skill.
 
     Raises:
         ScriptRunnerError: A file leaves the skill folder, or the skill is over its copy limit.
@@ -133,16 +126,16 @@ def build_program(run: ScriptRun) -> PortableProgram:
     }
     with open(SUPERVISOR, encoding="utf-8") as source:
         code = source.read()
-    return PortableProgram(f"{code}\n\nrun_portable({json.dumps(spec)!r})\n", marker)
+    return f"{code}\n\nrun_portable({json.dumps(spec)!r})\n", marker
 
 
-def parse_result(program: PortableProgram, stdout: str) -> ProcessOutcome | None:
-    """The outcome the program printed, or ``None`` when it printed none."""
-    lines = [line for line in stdout.splitlines() if line.startswith(program.marker)]
+def parse_result(marker: str, stdout: str) -> ProcessOutcome | None:
+    """The outcome the program printed after ``marker``, or ``None`` when it printed none."""
+    lines = [line for line in stdout.splitlines() if line.startswith(marker)]
     if not lines:
         return None
     try:
-        result = json.loads(lines[-1][len(program.marker) :])
+        result = json.loads(lines[-1][len(marker) :])
         out, err = (
             Captured(base64.b64decode(result[name]), int(result[f"{name}_total"]))
             for name in ("stdout", "stderr")

@@ -69,7 +69,9 @@ class Forker:
             return agent
         history = tool_context.session.events if call.mode == "fork_with_context" else ()
         try:
-            answer = await _run_agent(agent, tool_context, history, _message(call))
+            text = f"{call.content.rstrip()}\n\n---\nRequest: {call.request}"
+            message = types.Content(role="user", parts=[types.Part(text=text)])
+            answer = await _run_agent(agent, tool_context, history, message)
         except Exception as exc:  # a sub-agent's failure is the model's to hear about
             logger.warning("fork of skill %r failed", call.skill_name, exc_info=exc)
             return tool_error(FORK_FAILED, f"the sub-agent failed: {exc}")
@@ -85,7 +87,7 @@ class Forker:
     async def _agent(self, call: ForkCall, tool_context: ToolContext) -> BaseAgent | ToolResult:
         model: BaseLlm | str | None = None
         if call.model:
-            model = await _resolve(self._models, call.model)
+            model = await _maybe(self._models(call.model)) if self._models else None
             if model is None:
                 return tool_error(
                     MODEL_NOT_FOUND, f"no model {call.model!r} for skill {call.skill_name!r}"
@@ -108,33 +110,17 @@ class Forker:
         if model is None and isinstance(caller, LlmAgent):
             model = caller.canonical_model
         return LlmAgent(
-            name=_agent_name(call.skill_name),
+            name="skill_" + re.sub(r"\W", "_", call.skill_name),  # an identifier, as ADK wants
             model=model or "",
             description=f"Runs the {call.skill_name} skill.",
             instruction="Carry out the skill below for the request that follows it.",
         )
 
 
-async def _resolve(resolver: ModelResolver | None, name: str) -> BaseLlm | str | None:
-    if resolver is None:
-        return None
-    return await _maybe(resolver(name))
-
-
 async def _maybe(value: Maybe[T]) -> T:
     if isinstance(value, Awaitable):
         return cast(T, await value)
     return value
-
-
-def _message(call: ForkCall) -> types.Content:
-    text = f"{call.content.rstrip()}\n\n---\nRequest: {call.request}"
-    return types.Content(role="user", parts=[types.Part(text=text)])
-
-
-def _agent_name(skill_name: str) -> str:
-    """A valid ADK agent name (an identifier) for a skill name."""
-    return "skill_" + re.sub(r"\W", "_", skill_name)
 
 
 async def _run_agent(

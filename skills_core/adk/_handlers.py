@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from google.adk.models.llm_request import LlmRequest
 from google.adk.sessions.state import State
@@ -148,33 +148,26 @@ def build_tools(
 
     @never_raises
     async def load_skill(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        result = await load(args, context)
+        asked = TOOLS[LOAD_SKILL].arguments(args)
+        prepare = partial(inject_state, context=context)
+        if not _forks(tools.catalog, asked.get("skill_name")):
+            result = await tools.load_skill(**asked, prepare=prepare)
+        else:  # a sub-agent's instruction is the whole skill, whatever part was asked for
+            result = await tools.load_skill(asked["skill_name"], prepare=prepare, whole=True)
+            if not is_error(result):
+                frontmatter = result["frontmatter"]
+                call = ForkCall(
+                    skill_name=result["skill_name"],
+                    mode=frontmatter["context"],
+                    content=result["instructions"],
+                    request=_request(args, context),
+                    agent=frontmatter.get("agent"),
+                    model=frontmatter.get("model"),
+                )
+                result = await forker.run(call, context)
         if not is_error(result):
             await note_shown(tools, context.state, args["skill_name"])
         return result
-
-    async def load(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        asked = TOOLS[LOAD_SKILL].arguments(args)
-
-        def prepare(skill: Skill) -> Awaitable[Skill | ToolResult]:
-            return inject_state(skill, context)
-
-        if not _forks(tools.catalog, asked.get("skill_name")):
-            return await tools.load_skill(**asked, prepare=prepare)
-        # A sub-agent's instruction is the whole skill, whatever part was asked for.
-        result = await tools.load_skill(asked["skill_name"], prepare=prepare, whole=True)
-        if is_error(result):
-            return result
-        frontmatter = result["frontmatter"]
-        call = ForkCall(
-            skill_name=result["skill_name"],
-            mode=frontmatter["context"],
-            content=result["instructions"],
-            request=_request(args, context),
-            agent=frontmatter.get("agent"),
-            model=frontmatter.get("model"),
-        )
-        return await forker.run(call, context)
 
     @never_raises
     async def run_script(args: Mapping[str, Any], context: ToolContext) -> ToolResult:
@@ -362,17 +355,6 @@ _ARTIFACT = "artifact."
 _SCOPES = (State.APP_PREFIX, State.USER_PREFIX, State.TEMP_PREFIX)
 
 
-class _Placeholder(NamedTuple):
-    key: str
-    artifact: bool
-    optional: bool
-
-    @property
-    def label(self) -> str:
-        """The placeholder's name as written, without braces or ``?``."""
-        return _ARTIFACT + self.key if self.artifact else self.key
-
-
 def inject_state_flag(value: object) -> bool | None:
     """``adk_inject_state`` as a bool (``"true"``/``"false"`` in any case); else ``None``."""
     if isinstance(value, bool):
@@ -411,51 +393,41 @@ async def inject_state(skill: Skill, context: ToolContext) -> Skill | ToolResult
 
 async def _fill(template: str, context: ToolContext) -> tuple[str, list[str]]:
     """``template`` filled in, and the labels of the required values found missing."""
-    found: dict[tuple[str, bool], str | None] = {}
+    found: dict[str, str | None] = {}
     missing: list[str] = []
     pieces: list[str] = []
     end = 0
     for match in _PLACEHOLDER.finditer(template):
-        placeholder = _parse(match.group())
-        if placeholder is None:
-            continue
-        source = (placeholder.key, placeholder.artifact)
-        if source not in found:  # each value is read once, however often it appears
-            found[source] = await _value(placeholder, context)
-        value = found[source]
-        if value is None and not placeholder.optional and placeholder.label not in missing:
-            missing.append(placeholder.label)
+        name = match.group().lstrip("{").rstrip("}").strip()
+        label = name.removesuffix("?")  # as written, without braces or "?"
+        scope, colon, key = label.rpartition(":")
+        plain = key.isidentifier() and (not colon or scope + colon in _SCOPES)
+        if not (plain or label.startswith(_ARTIFACT)):
+            continue  # left as written
+        if label not in found:  # each value is read once, however often it appears
+            found[label] = await _value(label, context)
+        value = found[label]
+        if value is None and not name.endswith("?") and label not in missing:
+            missing.append(label)
         pieces += [template[end : match.start()], value or ""]
         end = match.end()
     return "".join(pieces) + template[end:], missing
 
 
-def _parse(text: str) -> _Placeholder | None:
-    """The placeholder in ``text`` (a pattern match), or ``None`` to leave it as written."""
-    name = text.lstrip("{").rstrip("}").strip()
-    optional = name.endswith("?")
-    name = name.removesuffix("?")
-    if name.startswith(_ARTIFACT):
-        return _Placeholder(name.removeprefix(_ARTIFACT), artifact=True, optional=optional)
-    scope, colon, key = name.rpartition(":")
-    if not key.isidentifier() or (colon and scope + colon not in _SCOPES):
-        return None
-    return _Placeholder(name, artifact=False, optional=optional)
-
-
-async def _value(placeholder: _Placeholder, context: ToolContext) -> str | None:
-    """The text for ``placeholder``, or ``None`` when the session has no such value."""
-    if not placeholder.artifact:
-        if placeholder.key not in context.state:
+async def _value(label: str, context: ToolContext) -> str | None:
+    """The text for the placeholder ``label``, or ``None`` when the session has no such value."""
+    if not label.startswith(_ARTIFACT):
+        if label not in context.state:
             return None
-        value = context.state[placeholder.key]
+        value = context.state[label]
         return "" if value is None else str(value)
+    key = label.removeprefix(_ARTIFACT)
     try:
-        artifact = await context.load_artifact(placeholder.key)
+        artifact = await context.load_artifact(key)
     except ValueError as exc:  # no artifact service, or a name the service refuses
-        logger.warning("artifact %r could not be loaded: %s", placeholder.key, exc)
+        logger.warning("artifact %r could not be loaded: %s", key, exc)
         return None
     if artifact is None:
         return None
-    text = as_safe_part_for_llm(artifact, placeholder.key).text
+    text = as_safe_part_for_llm(artifact, key).text
     return str(artifact) if text is None else text

@@ -37,7 +37,7 @@ from skills_core._codes import TOOL_NOT_PERMITTED
 from skills_core._format.matching import permits_tool
 from skills_core._tool_table import LOAD_SKILL
 from skills_core.adk._handlers import SessionState, SkillTool
-from skills_core.adk._toolset import SkillsToolset
+from skills_core.adk._toolset import REMEMBERED_TURNS, SkillsToolset
 from skills_core.context._search import rank_skills, run_selection
 from skills_core.context._selection import SelectionPolicy, Selector
 from skills_core.context._turns import (
@@ -57,16 +57,8 @@ logger = logging.getLogger("skillfs.adk")
 Skills = SkillCatalog | SkillsToolset
 """What a mode serves: a toolset to share, or a catalog (served by a toolset of its own)."""
 
-Strategies = Callable[[str], Sequence[Strategy]]
-"""The strategies to try for a turn, from the user's message."""
-
 ACTIVE_SKILL_KEY = "skillfs:active_skill"
 """Session-state key holding the active skill's name."""
-
-CallDetail = Callable[[str, Mapping[str, Any]], "str | None"]
-"""What a call does, for rules such as ``Bash(git:*)``: from a tool's name and arguments."""
-
-_REMEMBERED_TURNS = 64
 
 
 def _toolset(skills: Skills, refresh_every: float | None) -> SkillsToolset:
@@ -85,7 +77,6 @@ class AutoSkillsPlugin(BasePlugin):
         max_chars: How much of the skill's body to inject.
         selector: How skills are chosen: ranked search (default) or ``select_skills``.
         refresh_every: For a catalog, the toolset's ``refresh_every``.
-        name: The plugin's name in the runner.
     """
 
     def __init__(
@@ -174,7 +165,7 @@ class SkillContextProvider:
         self,
         coordinator: ContextCoordinator[BaseTool],
         *,
-        strategies: Strategies | None = None,
+        strategies: Callable[[str], Sequence[Strategy]] | None = None,
         fallback_instruction: str = "",
         refresh_every: float | None = 5.0,
         toolset: SkillsToolset | None = None,
@@ -206,7 +197,7 @@ class SkillContextProvider:
                 partial(coordinator.resolve, strategies),
             )
         self._turns[turn] = context
-        while len(self._turns) > _REMEMBERED_TURNS:
+        while len(self._turns) > REMEMBERED_TURNS:
             self._turns.popitem(last=False)
         if context is not None:
             self._skills.code_gate.shown(turn, context.skill_name)
@@ -263,9 +254,9 @@ class SkillToolGuard(BasePlugin):
     Args:
         skills: The toolset or catalog where the active skill's ``allowed-tools`` are read.
         aliases: The rule name of a tool whose name differs (``{"run_shell": "Bash"}``).
-        detail: What a call does, matched against rule specifiers (default: ``command``).
+        detail: What a call does, from a tool's name and arguments, matched against rule
+            specifiers such as ``Bash(git:*)`` (default: the ``command`` argument).
         always_allowed: Tools that always run, besides the skill tools.
-        name: The plugin's name.
     """
 
     def __init__(
@@ -273,7 +264,7 @@ class SkillToolGuard(BasePlugin):
         skills: Skills,
         *,
         aliases: Mapping[str, str] | None = None,
-        detail: CallDetail = command_detail,
+        detail: Callable[[str, Mapping[str, Any]], str | None] = command_detail,
         always_allowed: Collection[str] = (),
         name: str = "skillfs_tool_guard",
     ) -> None:

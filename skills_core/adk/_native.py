@@ -77,7 +77,9 @@ def to_adk_frontmatter(metadata: SkillMetadata, *, location: str) -> Frontmatter
     except ValidationError as exc:
         issues = tuple(
             SkillProblem.found(
-                codes.INVALID_VALUE, f"google-adk: {error['msg']}", _field(error["loc"])
+                codes.INVALID_VALUE,
+                f"google-adk: {error['msg']}",
+                ".".join(map(str, error["loc"])) or None,
             )
             for error in exc.errors()
         )
@@ -160,34 +162,25 @@ def _resources(files: Mapping[str, bytes], location: str) -> Resources:
     return Resources(references=sections["references"], assets=sections["assets"], scripts=scripts)
 
 
-def _field(loc: tuple[int | str, ...]) -> str | None:
-    return ".".join(str(part) for part in loc) or None
-
-
 class CatalogSkillRegistry(SkillRegistry):
     """Serve a catalog's skills through ADK's registry, refreshed as a toolset's would be."""
 
     def __init__(self, catalog: SkillCatalog, *, refresh_every: float | None = 5.0) -> None:
-        self._catalog = catalog
+        self.catalog = catalog
         self._refresh = RefreshGate(catalog, refresh_every)
-
-    @property
-    def catalog(self) -> SkillCatalog:
-        """The catalog served."""
-        return self._catalog
 
     async def get_skill(self, *, name: str) -> AdkSkill:
         """One skill with its references, assets and scripts, as ADK's ``Skill``."""
         await self._refresh.maybe_refresh()
-        return await load_adk_skill(self._catalog, name)
+        return await load_adk_skill(self.catalog, name)
 
     async def search_skills(self, *, query: str) -> list[Frontmatter]:
         """The skills that fit ``query``, best first (ranked search); all for an empty query."""
         await self._refresh.maybe_refresh()
-        snapshot = self._catalog.snapshot
+        snapshot = self.catalog.snapshot
         if query.strip():
             policy = SelectionPolicy(top_k=len(snapshot.skills))
-            matches = await search_index(self._catalog).search_async(query, policy)
+            matches = await search_index(self.catalog).search_async(query, policy)
             found = [(match.metadata, match.location) for match in matches]
         else:
             found = [

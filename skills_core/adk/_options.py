@@ -72,13 +72,6 @@ class PromptContext:
     search: bool = False
 
 
-SystemPrompt = Callable[[PromptContext], str]
-"""Builds the skills part of the system instruction, for each model request."""
-
-SkillsDescription = Callable[[Sequence[SkillMetadata]], str]
-"""Builds the ``load_skill`` tool's description from the current skills, for each request."""
-
-
 def default_system_prompt(context: PromptContext) -> str:
     """Explain skills and the tools that reach them."""
     names = context.names
@@ -133,10 +126,13 @@ class Prompts:
 
     Attributes:
         names: The tool names (default: google-adk's).
-        load_skill_description: Builds ``load_skill``'s description from the current skills.
-        system_prompt: Text, or a function of a :class:`PromptContext`.
+        load_skill_description: Builds ``load_skill``'s description from the current skills,
+            for each request.
+        system_prompt: Text, or a function of a :class:`PromptContext` (each request).
     """
 
     names: ToolNames = field(default_factory=ToolNames)
-    load_skill_description: SkillsDescription = default_load_skill_description
-    system_prompt: str | SystemPrompt = default_system_prompt
+    load_skill_description: Callable[[Sequence[SkillMetadata]], str] = (
+        default_load_skill_description
+    )
+    system_prompt: str | Callable[[PromptContext], str] = default_system_prompt

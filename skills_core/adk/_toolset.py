@@ -78,8 +78,7 @@ class SkillsToolset(BaseToolset):
         prompts: Tool names, ``load_skill``'s description and the system instruction.
         loading: What the load tools return (a ``LoadPolicy``, or ``Loading`` with fork
             resolvers).
-        tool_name_prefix: Prefix for every tool name (ADK's toolset option).
-        tool_filter: Which tools to offer (ADK's toolset option).
+        tool_name_prefix, tool_filter: ADK's toolset options.
     """
 
     def __init__(
@@ -102,8 +101,7 @@ class SkillsToolset(BaseToolset):
         forker = (
             Forker(loading.agents, loading.models) if isinstance(loading, Loading) else Forker()
         )
-        self._names = prompts.names
-        seen = self._names.prefixed(tool_name_prefix)
+        seen = prompts.names.prefixed(tool_name_prefix)
 
         def serve(catalog: SkillCatalog) -> _Served:
             tools = SkillTools(
@@ -118,7 +116,7 @@ class SkillsToolset(BaseToolset):
             order = ShownOrder()  # one for the eager instruction and the skill_name enums
             built = build_tools(
                 tools,
-                self._names,
+                prompts.names,
                 describe_load_skill=lambda: prompts.load_skill_description(
                     model_visible(catalog.list())
                 ),
@@ -188,7 +186,7 @@ class SkillsToolset(BaseToolset):
         self.code_gate.guard(served.tools, agent)  # before the model can answer with code
         skills = model_visible(served.tools.catalog.list())
         context = PromptContext(
-            names=self._names.prefixed(self.tool_name_prefix),
+            names=self._prompts.names.prefixed(self.tool_name_prefix),
             scripts=served.tools.scripts is not None,
             eager=self._listing.eager,
             search=self._listing.searches,
@@ -245,13 +243,6 @@ class _Served:
     order: ShownOrder
 
 
-@dataclass(slots=True)
-class _LastRefresh:
-    """When a catalog was last refreshed through a gate (``time.monotonic()``)."""
-
-    at: float | None = None
-
-
 class RefreshGate:
     """Refreshes a catalog before use, at most once every ``every`` seconds (``None``: never).
 
@@ -279,11 +270,11 @@ class RefreshGate:
         """
         if self._every is None:
             return False
-        last = self._catalog.attached(RefreshGate, _LastRefresh)
+        last: dict[str, float] = self._catalog.attached(RefreshGate, dict)  # "at": monotonic
         now = time.monotonic()
-        if last.at is not None and now - last.at < self._every:
+        if "at" in last and now - last["at"] < self._every:
             return False
-        last.at = now
+        last["at"] = now
         try:
             await self._catalog.refresh()
         except Exception:
@@ -301,7 +292,8 @@ class RefreshGate:
         return await self.maybe_refresh()
 
 
-_REMEMBERED_TURNS = 64
+REMEMBERED_TURNS = 64
+"""Most turns a per-turn memory (the code gate's, a provider's) keeps."""
 
 
 class CodeGate:
@@ -336,7 +328,7 @@ class CodeGate:
         names = self._pending.setdefault(turn, [])
         if skill_name not in names:
             names.append(skill_name)
-        while len(self._pending) > _REMEMBERED_TURNS:
+        while len(self._pending) > REMEMBERED_TURNS:
             self._pending.popitem(last=False)
 
     async def before_model(
@@ -436,16 +428,10 @@ def with_skills(
 ) -> LlmAgent:
     """Add a :class:`SkillsToolset` serving ``sources`` to ``agent`` and return the agent.
 
-    Several sources merge in precedence order (the first wins a name clash). Backends opened
-    here from paths and URLs close with the toolset; backends passed in stay open.
-
-    Args:
-        agent: The agent to extend.
-        *sources: Paths, URLs (anything :func:`backends.open_backend` opens) or backends.
-        trust: What the catalog trusts: a lock, signing keys, the user's approvals (see
-            :class:`~skills_core._trust.policy.TrustPolicy`).
-        **options: Keyword options for :class:`SkillsToolset` (``scripts=``,
-            ``listing=``...).
+    ``sources`` (paths, URLs :func:`backends.open_backend` opens, backends) merge in
+    precedence order (the first wins a name clash); backends opened here from paths and URLs
+    close with the toolset, those passed in stay open. ``trust`` is the catalog's
+    (:class:`~skills_core._trust.policy.TrustPolicy`); ``options`` go to :class:`SkillsToolset`.
 
     Raises:
         ValueError: No source was given.

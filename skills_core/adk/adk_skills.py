@@ -94,8 +94,8 @@ class SkillsRegistry:
         self.config = config or SkillsConfig()
         self._sources: tuple[Backend, ...] = ()
         self._opened: tuple[Backend, ...] = ()  # opened here from paths and URLs: ours to close
-        self._tools = self._serve(MemoryBackend())  # empty until discover()
-        self._gate = RefreshGate(self._tools.catalog, self.config.refresh_every)
+        self.tools = self._serve(MemoryBackend())  # empty until discover(); the ADK tools use it
+        self._gate = RefreshGate(self.tools.catalog, self.config.refresh_every)
 
     def __repr__(self) -> str:
         return f"SkillsRegistry(skills={len(self)})"
@@ -109,12 +109,7 @@ class SkillsRegistry:
     @property
     def catalog(self) -> SkillCatalog:
         """The catalog behind the registry; its ``warnings`` name shadowed skills."""
-        return self._tools.catalog
-
-    @property
-    def tools(self) -> SkillTools:
-        """The skill tools the ADK tools delegate to."""
-        return self._tools
+        return self.tools.catalog
 
     async def discover(self, sources: Sequence[Source]) -> int:
         """Load the skills of ``sources`` after those discovered before; return the count.
@@ -137,7 +132,7 @@ class SkillsRegistry:
             await _close(opened)
             report.raise_for_failure()
             raise StorageError(unavailable[0].message, location=unavailable[0].location)
-        old, self._tools, self._sources = self._tools, tools, members
+        old, self.tools, self._sources = self.tools, tools, members
         self._opened += tuple(opened)
         self._gate = RefreshGate(tools.catalog, self.config.refresh_every)
         await old.close()
@@ -262,7 +257,7 @@ class SkillsRegistry:
     async def close(self) -> None:
         """Delete script copies; close the sources opened here (backends passed in stay open)."""
         try:
-            await self._tools.close()
+            await self.tools.close()
         finally:
             await _close(self._opened)
 

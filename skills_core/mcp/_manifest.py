@@ -83,7 +83,8 @@ class Manifests:
         entry = snapshot.loaded[name]
         files = await self._catalog.files(name)
         built = self._built.get(name)
-        if built is not None and built[0] is entry and _same_files(built[1], files):
+        # Reused only while every file's fingerprint is as it was (none unknown).
+        if built and built[0] is entry and built[1] == files and all(f.fingerprint for f in files):
             return built[2]
         frontmatter = self._frontmatter(name, entry)
         if isinstance(frontmatter, str):
@@ -136,11 +137,6 @@ class Manifests:
             return self._catalog.skill_md_digest(name), listed.size
         raw = await self._catalog.read_skill_md(name)
         return digest_of(raw), len(raw)
-
-
-def _same_files(before: tuple[FileEntry, ...], now: tuple[FileEntry, ...]) -> bool:
-    """True when every file's fingerprint is as it was (none unknown)."""
-    return before == now and all(file.fingerprint for file in now)
 
 
 def skill_root(name: str) -> str:

@@ -16,7 +16,6 @@ import contextlib
 import json
 import logging
 from collections import deque
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote
@@ -102,7 +101,7 @@ class SkillServer:
         listing: ListingPolicy | None = None,
         loading: LoadPolicy | None = None,
     ) -> None:
-        self._catalog = catalog
+        self.catalog = catalog
         listing = listing or ListingPolicy()
         if listing.search is None:
             listing = replace(listing, search=True)
@@ -119,7 +118,7 @@ class SkillServer:
         self._listed: list[str] = []
         self._enum: list[str] | None = None  # the skill_name enum tools/list shows
         self._first_shown = ShownOrder()  # new skills join the skill_name enum at its end
-        self._left_out: dict[str, str] = {}
+        self.left_out: dict[str, str] = {}  # skills the extension cannot carry: the reason
         self._page_size = page_size
         self.changes = ListChanged()
         self._listen = ListenHandler(self.changes.bus)
@@ -141,19 +140,9 @@ class SkillServer:
         self.lowlevel.extensions[SKILLS_EXTENSION] = {"directoryRead": True}
         self.lowlevel.middleware.append(self.changes.remember_sessions)
 
-    @property
-    def catalog(self) -> SkillCatalog:
-        """The catalog served."""
-        return self._catalog
-
-    @property
-    def left_out(self) -> Mapping[str, str]:
-        """Skills the extension does not carry, with the reason (the tools still serve them)."""
-        return self._left_out
-
     async def refresh(self) -> ReloadReport:
         """Refresh the catalog, republish, and notify clients when anything they see changed."""
-        report = await self._catalog.refresh()
+        report = await self.catalog.refresh()
         await self.publish()
         return report
 
@@ -161,13 +150,13 @@ class SkillServer:
         """Rebuild the entries from the catalog as it is; notify and return True on a change."""
         published, left_out = await self._manifests.build()
         for name, reason in left_out.items():
-            if self._left_out.get(name) != reason:
+            if self.left_out.get(name) != reason:
                 logger.warning("skill %r is not offered by the skills extension: %s", name, reason)
         before = {uri: item.entry for uri, item in self._published.items()}
-        self._published, self._left_out = published, left_out
+        self._published, self.left_out = published, left_out
         self._listed = sorted(published)
         resources = before != {uri: item.entry for uri, item in published.items()}
-        enum = skill_name_enum(visible_names(self._catalog, self._first_shown))
+        enum = skill_name_enum(visible_names(self.catalog, self._first_shown))
         tools, self._enum = enum != self._enum, enum
         if not (resources or tools):
             return False
@@ -176,7 +165,7 @@ class SkillServer:
 
     async def watch(self, *, interval: float = 2.0) -> None:
         """Refresh on every change the backend signals, or every ``interval`` s, until cancelled."""
-        async with contextlib.aclosing(refresh_triggers(self._catalog.backend, interval)) as events:
+        async with contextlib.aclosing(refresh_triggers(self.catalog.backend, interval)) as events:
             async for _ in events:
                 await self.refresh()
 
@@ -189,7 +178,7 @@ class SkillServer:
     async def _list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        names = visible_names(self._catalog, self._first_shown)
+        names = visible_names(self.catalog, self._first_shown)
         tools = [
             types.Tool(
                 name=declaration.name,
@@ -215,18 +204,16 @@ class SkillServer:
     async def _list_resources(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
-        resources = []
-        for uri in self._listed:
-            item = self._published[uri]
-            frontmatter = item.entry["frontmatter"]
-            resources.append(
-                types.Resource(
-                    uri=uri,
-                    name=item.name,
-                    description=frontmatter["description"],
-                    mime_type="text/markdown",
-                )
+        items = [self._published[uri] for uri in self._listed]
+        resources = [
+            types.Resource(
+                uri=item.entry["uri"],
+                name=item.name,
+                description=item.entry["frontmatter"]["description"],
+                mime_type="text/markdown",
             )
+            for item in items
+        ]
         return types.ListResourcesResult(resources=resources)
 
     async def _list_resource_templates(
@@ -246,11 +233,9 @@ class SkillServer:
             )
         try:
             if uri == item.entry["uri"]:
-                data = await self._catalog.read_skill_md(item.name)
+                data = await self.catalog.read_skill_md(item.name)
             else:
-                data = await self._catalog.read_resource(
-                    item.name, path, max_bytes=HOST_SKILL_BYTES
-                )
+                data = await self.catalog.read_resource(item.name, path, max_bytes=HOST_SKILL_BYTES)
         except (SkillNotFoundError, ResourceNotFoundError) as exc:
             message = f"{uri} is gone: {exc.message}"
             raise MCPError(types.INVALID_PARAMS, message, {"uri": uri}) from exc
@@ -269,16 +254,14 @@ class SkillServer:
     async def _list_skills(
         self, ctx: ServerRequestContext[Any], params: ListSkillsParams
     ) -> dict[str, Any]:
-        uris = self._listed
-        start = _cursor_position(params.cursor, len(uris))
-        end = start + self._page_size
-        page = [self._published[uri].entry for uri in uris[start:end]]
+        uris, next_cursor = self._page(self._listed, params.cursor)
+        page = [self._published[uri].entry for uri in uris]
         result: dict[str, Any] = {"skills": page, "ttlMs": 0, "cacheScope": "private"}
-        if self._left_out:
-            left_out = sorted(self._left_out.items())
+        if self.left_out:
+            left_out = sorted(self.left_out.items())
             result["_meta"] = {LEFT_OUT_META: [{"name": n, "reason": r} for n, r in left_out]}
-        if end < len(uris):
-            result["nextCursor"] = str(end)
+        if next_cursor is not None:
+            result["nextCursor"] = next_cursor
         return result
 
     async def _get_skill(
@@ -299,12 +282,22 @@ class SkillServer:
             raise MCPError(
                 types.INVALID_PARAMS, f"{echoed(uri)} is not a directory resource", {"uri": uri}
             )
-        listed = [children[name] for name in sorted(children)]
-        start = _cursor_position(params.cursor, len(listed))
-        end = start + self._page_size
-        return ReadDirectoryResult(
-            resources=listed[start:end], next_cursor=str(end) if end < len(listed) else None
+        listed, next_cursor = self._page(
+            [children[name] for name in sorted(children)], params.cursor
         )
+        return ReadDirectoryResult(resources=listed, next_cursor=next_cursor)
+
+    def _page(self, items: list[Any], cursor: str | None) -> tuple[list[Any], str | None]:
+        """The page of ``items`` that starts at ``cursor``, and the next page's cursor."""
+        start, total = 0, len(items)
+        if cursor is not None:
+            # The length first: int() refuses 4,300 digits.
+            digits = cursor.isascii() and cursor.isdigit() and len(cursor) <= len(str(total))
+            if not digits or int(cursor) > total:
+                raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {echoed(cursor)!r}")
+            start = int(cursor)
+        end = start + self._page_size
+        return items[start:end], str(end) if end < total else None
 
 
 class _LiveServer(Server[Any]):
@@ -348,15 +341,6 @@ def _children(item: Published, uri: str) -> dict[str, types.Resource]:
 
 def _mime_type(path: str) -> str:
     return "text/markdown" if path.lower().endswith(".md") else guess_mime_type(path)
-
-
-def _cursor_position(cursor: str | None, total: int) -> int:
-    if cursor is None:
-        return 0
-    digits = cursor.isascii() and cursor.isdigit() and len(cursor) <= len(str(total))
-    if not digits or int(cursor) > total:  # the length first: int() refuses 4,300 digits
-        raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {echoed(cursor)!r}")
-    return int(cursor)
 
 
 def _without_bytes(result: ToolResult) -> tuple[ToolResult, types.EmbeddedResource | None]:

@@ -234,14 +234,6 @@ def guess_mime_type(path: str) -> str:
     return known or "application/octet-stream"
 
 
-def binary_kind(mime_type: str) -> FileKind:
-    """The :data:`FILE_KINDS` row for a binary file of ``mime_type``."""
-    for kind in FILE_KINDS:
-        if mime_type.startswith(kind.mime_prefixes):
-            return kind
-    return OTHER_BINARY
-
-
 def as_text(data: bytes) -> str | None:
     """``data`` as text when it is UTF-8 without NUL bytes, else ``None`` (binary)."""
     try:
@@ -264,7 +256,7 @@ def resource_result(
         result["content"] = text  # text results keep their shape: no "delivery" key
         return result
     mime_type = guess_mime_type(path)
-    kind = binary_kind(mime_type)
+    kind = next((k for k in FILE_KINDS if mime_type.startswith(k.mime_prefixes)), OTHER_BINARY)
     result.update(binary=True, mime_type=mime_type, kind=kind.name)
     if as_bytes:
         delivery = Delivery.BYTES

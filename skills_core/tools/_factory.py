@@ -20,9 +20,6 @@ from skills_core._catalog.catalog import SkillCatalog
 from skills_core._codes import INVALID_ARGUMENTS
 from skills_core._tool_table import (
     DEFAULT_NAMES,
-    LIST_SKILLS,
-    LOAD_SKILL,
-    LOAD_SKILL_RESOURCE,
     RUN_SKILL_SCRIPT,
     SEARCH_SKILLS,
     TOOLS,
@@ -52,7 +49,6 @@ from skills_core.tools._results import (
     require_text,
     tool_error,
 )
-from skills_core.tools._script_approval import ScriptApprovals
 from skills_core.tools._scripts import ScriptCheck, ScriptTool
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB
@@ -85,26 +81,23 @@ P = ParamSpec("P")
 ToolMethod = Callable[Concatenate["SkillTools", P], Awaitable[ToolResult]]
 
 
-def traced(tool: str) -> Callable[[ToolMethod[P]], ToolMethod[P]]:
+def traced(method: ToolMethod[P]) -> ToolMethod[P]:
     """Run a :class:`SkillTools` tool inside a ``skillfs.<tool>`` span when tracing is on."""
+    tool = method.__name__
+    signature = inspect.signature(method)
 
-    def decorate(method: ToolMethod[P]) -> ToolMethod[P]:
-        signature = inspect.signature(method)
+    @functools.wraps(method)
+    async def call(tools: SkillTools, /, *args: P.args, **kwargs: P.kwargs) -> ToolResult:
+        with telemetry.span(f"skillfs.{tool}", {telemetry.TOOL_NAME: tool}) as current:
+            result = await method(tools, *args, **kwargs)
+            if current is not None:
+                arguments = signature.bind(tools, *args, **kwargs).arguments
+                current.set_attributes(tool_attributes(tools.catalog, arguments, result))
+                if is_error(result):
+                    telemetry.mark_error(current, result["error_code"], result["error"])
+        return result
 
-        @functools.wraps(method)
-        async def call(tools: SkillTools, /, *args: P.args, **kwargs: P.kwargs) -> ToolResult:
-            with telemetry.span(f"skillfs.{tool}", {telemetry.TOOL_NAME: tool}) as current:
-                result = await method(tools, *args, **kwargs)
-                if current is not None:
-                    arguments = signature.bind(tools, *args, **kwargs).arguments
-                    current.set_attributes(tool_attributes(tools.catalog, arguments, result))
-                    if is_error(result):
-                        telemetry.mark_error(current, result["error_code"], result["error"])
-            return result
-
-        return call
-
-    return decorate
+    return call
 
 
 def tool_attributes(
@@ -151,34 +144,20 @@ class SkillTools:
         names: ToolNames = DEFAULT_NAMES,
         inline_files: bool = False,
     ) -> None:
-        self._catalog = catalog
-        self._listing = listing or ListingPolicy()
+        self.catalog = catalog
+        self.scripts = scripts
+        self.listing = listing or ListingPolicy()
         self.names = names
-        self._scripts = scripts
         self._loading = loading or LoadPolicy()
         self._inline_files = inline_files
         self._script_tool = ScriptTool(catalog, scripts)
-
-    @property
-    def catalog(self) -> SkillCatalog:
-        """The catalog the tools read."""
-        return self._catalog
-
-    @property
-    def scripts(self) -> ScriptPolicy | None:
-        """The script policy, or ``None`` when scripts are off."""
-        return self._scripts
-
-    @property
-    def listing(self) -> ListingPolicy:
-        """What ``list_skills`` lists, and within which budget."""
-        return self._listing
+        self.script_approvals = self._script_tool.approvals  # for adapters that ask before a run
 
     def offered(self) -> list[ToolDeclaration]:
         """The tools to offer, in the table's order (search and scripts only when enabled)."""
         left_out = {
-            SEARCH_SKILLS: not self._listing.searches,
-            RUN_SKILL_SCRIPT: self._scripts is None,
+            SEARCH_SKILLS: not self.listing.searches,
+            RUN_SKILL_SCRIPT: self.scripts is None,
         }
         return [tool for name, tool in TOOLS.items() if not left_out.get(name)]
 
@@ -187,7 +166,7 @@ class SkillTools:
         result: ToolResult = await getattr(self, name)(**TOOLS[name].arguments(args))
         return result
 
-    @traced(LIST_SKILLS)
+    @traced
     @never_raises
     async def list_skills(self, *, context_path: str | None = None) -> ToolResult:
         """Every skill that applies, within the budget; ``note`` names unavailable sources.
@@ -195,8 +174,8 @@ class SkillTools:
         Args:
             context_path: The file being worked on; skills whose ``paths`` miss it are left out.
         """
-        snapshot = self._catalog.snapshot
-        listing = self._listing.listing(snapshot.skills, context_path, names=self.names)
+        snapshot = self.catalog.snapshot
+        listing = self.listing.listing(snapshot.skills, context_path, names=self.names)
         if unavailable := [problem.location or "" for problem in snapshot.unavailable]:
             sources = "a skill source is" if len(unavailable) == 1 else "skill sources are"
             where = ", ".join(unavailable)
@@ -204,7 +183,7 @@ class SkillTools:
             listing["note"] = " ".join(filter(None, [listing.get("note"), missing]))
         return listing
 
-    @traced(SEARCH_SKILLS)
+    @traced
     @never_raises
     async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
         """The skills sharing a term with ``query``, best first, each ``strong`` or ``weak``."""
@@ -215,7 +194,7 @@ class SkillTools:
             message = f"argument 'limit' must be a whole number from 1 to {MAX_SEARCH_LIMIT}"
             return tool_error(INVALID_ARGUMENTS, message)
         policy = SelectionPolicy(top_k=limit)
-        matches = await search_index(self._catalog).search_async(query, policy)
+        matches = await search_index(self.catalog).search_async(query, policy)
         found = [
             {
                 "name": match.name,
@@ -227,7 +206,7 @@ class SkillTools:
         ]
         return {"query": echoed(query), "skills": found}
 
-    @traced(LOAD_SKILL)
+    @traced
     @never_raises
     async def load_skill(
         self,
@@ -246,7 +225,7 @@ class SkillTools:
         """
         if problem := require_text(skill_name=skill_name):
             return problem
-        skill = await self._catalog.get(skill_name)
+        skill = await self.catalog.get(skill_name)
         if prepare is not None:
             prepared = await prepare(skill)
             if isinstance(prepared, dict):
@@ -257,7 +236,7 @@ class SkillTools:
             return loaded
         return fit_loaded(loaded, self._loading.max_load_chars, section=section, offset=offset)
 
-    @traced(LOAD_SKILL_RESOURCE)
+    @traced
     @never_raises
     async def load_skill_resource(
         self, skill_name: Any, file_path: Any, as_bytes: Any = False
@@ -273,7 +252,7 @@ class SkillTools:
         if file_path in ROOT_FOLDERS:
             return await self._folder(skill_name, ".")
         try:
-            data = await self._catalog.read_resource(
+            data = await self.catalog.read_resource(
                 skill_name, file_path, max_bytes=self._loading.max_resource_bytes
             )
         except ResourceNotFoundError:
@@ -288,11 +267,11 @@ class SkillTools:
 
     async def _folder(self, skill_name: str, folder: str) -> ToolResult:
         """The listing of one folder of a skill; empty when no file lies below it."""
-        skill = await self._catalog.get(skill_name)
+        skill = await self.catalog.get(skill_name)
         listing = folder_listing(skill.files, folder)
         return {"skill_name": skill_name, **listing} if listing else {}
 
-    @traced(RUN_SKILL_SCRIPT)
+    @traced
     @never_raises
     async def run_skill_script(
         self, skill_name: Any, file_path: Any, args: Any = None
@@ -307,11 +286,6 @@ class SkillTools:
             SkillfsError: What :meth:`run_skill_script` would return as an error value.
         """
         return await self._script_tool.check(skill_name, file_path, args)
-
-    @property
-    def script_approvals(self) -> ScriptApprovals:
-        """The user's approvals of scripts, for adapters that ask before a run."""
-        return self._script_tool.approvals
 
     async def close(self) -> None:
         """Delete the local copies made to run remote skills' scripts."""

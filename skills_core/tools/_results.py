@@ -67,12 +67,6 @@ _CODES: tuple[tuple[type[SkillfsError], str], ...] = (
 """The code of each skillfs exception, most specific first; any other is ``READ_FAILED``."""
 
 
-def error_from_exception(exc: SkillfsError) -> ToolResult:
-    """Translate a skillfs exception into the error value the model sees."""
-    code = next((code for kind, code in _CODES if isinstance(exc, kind)), READ_FAILED)
-    return tool_error(code, exc.message)
-
-
 P = ParamSpec("P")
 
 
@@ -86,7 +80,8 @@ def never_raises(
         try:
             return await tool(*args, **kwargs)
         except SkillfsError as exc:
-            return error_from_exception(exc)
+            code = next((code for kind, code in _CODES if isinstance(exc, kind)), READ_FAILED)
+            return tool_error(code, exc.message)
         except Exception as exc:  # the model must get a value, whatever went wrong
             logger.exception("tool %s failed", getattr(tool, "__name__", tool))
             return tool_error(INTERNAL_ERROR, f"the tool failed unexpectedly: {exc}")

@@ -1,13 +1,10 @@
 """ScriptTool: ``run_skill_script`` from the model's call to the runner's outcome.
 
 Checks needing no storage come first; then :class:`Workspaces` finds the folder the script
-runs in, the approval is checked against that copy's digest and the policy's runner runs it.
-
-A local skill runs in place unless the run is checked (a locked skill, or one needing
-approval): a checked run runs from a private copy, so what was checked is what runs. A remote
-skill is copied once per version (SKILL.md fingerprint plus file listing), reused by later
-runs and deleted once replaced and idle, or on :meth:`Workspaces.close`. Copied files are
-read-only, scripts (:attr:`backends.FileEntry.executable`) also executable.
+runs in: a local skill's own folder, unless the run is checked (a locked skill, or one needing
+approval), which runs from a private copy so that what was checked is what runs. A remote
+skill is copied once per version (SKILL.md fingerprint plus file listing) and deleted once
+replaced and idle. Copied files are read-only, scripts also executable.
 """
 
 from __future__ import annotations
@@ -116,7 +113,15 @@ class ScriptTool:
             outcome = await self._execute(run)
         if isinstance(outcome, dict):
             return outcome
-        result = _script_result(skill_name, request.path, outcome)
+        result = {
+            "skill_name": skill_name,
+            "file_path": request.path,
+            "exit_code": outcome.exit_code,
+            "stdout": outcome.stdout.text(),
+            "stderr": outcome.stderr.text(),
+            "stdout_truncated": outcome.stdout.truncated,
+            "stderr_truncated": outcome.stderr.truncated,
+        }
         if outcome.timed_out:
             message = f"the script ran past its {policy.timeout:g} s limit and was killed"
             return tool_error(SCRIPT_TIMEOUT, message, **result)
@@ -170,17 +175,7 @@ class ScriptTool:
     async def _prepare(
         self, skill_name: Any, file_path: Any, args: Any
     ) -> tuple[_Request, Skill] | ToolResult:
-        request = self._request(skill_name, file_path, args)
-        if isinstance(request, dict):
-            return request
-        skill = await self._catalog.get(skill_name)
-        if request.path not in {entry.path for entry in skill.files}:
-            message = f"skill {skill_name!r} has no file {echoed(request.path)!r}"
-            return tool_error(SCRIPT_NOT_FOUND, message)
-        return request, skill
-
-    def _request(self, skill_name: Any, file_path: Any, args: Any) -> _Request | ToolResult:
-        """Check everything about a run that needs no storage access."""
+        """The checked run and its skill; the checks needing no storage access come first."""
         if self._policy is None:
             return tool_error(SCRIPTS_DISABLED, "running skill scripts is not enabled")
         if problem := require_text(skill_name=skill_name, file_path=file_path):
@@ -191,32 +186,20 @@ class ScriptTool:
             return tool_error(INVALID_ARGUMENTS, str(exc))
         relative = check_resource_path(file_path, location=skill_name)
         command = self._policy.interpreter(relative)
-        return _Request(self._policy, relative, command, tuple(arguments))
+        skill = await self._catalog.get(skill_name)
+        if relative not in {entry.path for entry in skill.files}:
+            message = f"skill {skill_name!r} has no file {echoed(relative)!r}"
+            return tool_error(SCRIPT_NOT_FOUND, message)
+        return _Request(self._policy, relative, command, tuple(arguments)), skill
 
 
 async def _command_from_file(
     policy: ScriptPolicy, path: str, script: str
 ) -> tuple[str, ...] | ToolResult:
-    head = await asyncio.to_thread(_head, script)
+    async with aiofiles.open(script, "rb") as handle:
+        head = await handle.read(HEAD_BYTES)
     command = policy.command_by_shebang(path, head)
     return tool_error(UNSUPPORTED_SCRIPT, command) if isinstance(command, str) else command
-
-
-def _head(path: str) -> bytes:
-    with open(path, "rb") as script:
-        return script.read(HEAD_BYTES)
-
-
-def _script_result(skill_name: str, path: str, outcome: ProcessOutcome) -> ToolResult:
-    return {
-        "skill_name": skill_name,
-        "file_path": path,
-        "exit_code": outcome.exit_code,
-        "stdout": outcome.stdout.text(),
-        "stderr": outcome.stderr.text(),
-        "stdout_truncated": outcome.stdout.truncated,
-        "stderr_truncated": outcome.stderr.truncated,
-    }
 
 
 class Workspace(NamedTuple):

@@ -118,7 +118,8 @@ async def _stop(process: asyncio.subprocess.Process) -> int:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), _STOP_GRACE)
     finally:
-        _kill_group(process)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)  # the group the command leads
     return await process.wait()
 
 
@@ -139,14 +140,3 @@ class _Sink:
 
     def captured(self) -> Captured:
         return Captured(bytes(self._kept), self._total)
-
-
-def _kill_group(process: asyncio.subprocess.Process) -> None:
-    """Kill the process group the command leads; the leader itself if groups are unknown."""
-    killpg = getattr(os, "killpg", None)
-    if killpg is not None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            killpg(process.pid, signal.SIGKILL)
-        return
-    with contextlib.suppress(ProcessLookupError):
-        process.kill()

@@ -37,10 +37,7 @@ logger = logging.getLogger("skillfs.scripts")
 class ProcessRunner:
     """Runs scripts as supervised subprocesses; see the module docstring for what it isolates."""
 
-    @property
-    def name(self) -> str:
-        """``"process"``."""
-        return "process"
+    name = "process"
 
     async def run(self, run: ScriptRun) -> ProcessOutcome:
         """Run the script in its folder, a scratch folder as home and temp, files capped."""
@@ -84,13 +81,16 @@ def supervisor_argv(
     ``RLIMIT_FSIZE`` ``max_file_bytes`` and ``RLIMIT_AS`` ``max_memory_bytes``.
     """
     argv = [sys.executable, "-I", "-S", "-c", LAUNCH, RUNNERS, "--status-fd", str(status_fd)]
-    argv += limit.options()
-    if parent is not None:
-        argv += ["--parent", str(parent)]
-    if max_file_bytes is not None:
-        argv += ["--fsize", str(max_file_bytes)]
-    if max_memory_bytes is not None:
-        argv += ["--as", str(max_memory_bytes)]
+    options = {
+        "--nproc": limit.nproc,
+        "--cgroup": limit.cgroup,
+        "--parent": parent,
+        "--fsize": max_file_bytes,
+        "--as": max_memory_bytes,
+    }
+    for option, value in options.items():
+        if value is not None:
+            argv += [option, str(value)]
     return [*argv, "--"]
 
 
@@ -161,15 +161,6 @@ class ProcessLimit:
 
     nproc: int | None = None
     cgroup: str | None = None
-
-    def options(self) -> list[str]:
-        """The supervisor's options for this limit."""
-        options = []
-        if self.nproc is not None:
-            options += ["--nproc", str(self.nproc)]
-        if self.cgroup is not None:
-            options += ["--cgroup", self.cgroup]
-        return options
 
 
 @asynccontextmanager

@@ -31,8 +31,6 @@ from skills_core.tools._runners.process import (
 
 logger = logging.getLogger("skillfs.scripts")
 
-_PROBE_SECONDS = 10
-
 SANDBOX_TMP = "/tmp"
 """Where the scratch folder appears inside the sandbox."""
 SANDBOX_SHM = "/dev/shm"
@@ -73,20 +71,13 @@ NAMESPACES = ("--unshare-user", *_IDS, "--unshare-pid", "--unshare-ipc", "--unsh
 
 
 class SandboxRunner:
-    """Runs scripts inside bubblewrap; see the module docstring for what it isolates.
+    """Runs scripts inside ``bwrap`` (a name or path), isolated as the module docstring says."""
 
-    Args:
-        bwrap: The bubblewrap command, by name or path.
-    """
+    name = "sandbox"
 
     def __init__(self, *, bwrap: str = "bwrap") -> None:
         self._bwrap = bwrap
         self._executable: str | None = None
-
-    @property
-    def name(self) -> str:
-        """``"sandbox"``."""
-        return "sandbox"
 
     async def run(self, run: ScriptRun) -> ProcessOutcome:
         """Run the script in a fresh sandbox.

@@ -46,19 +46,20 @@ def main(argv: Sequence[str]) -> None:
         name, value = args[0], args[1]
         options[name.removeprefix("--")] = value
         args = args[2:]
-    command = args[1:]
-    if "status-fd" in options:
-        os.set_inheritable(int(options["status-fd"]), False)  # the command never sees it
+    numbers = {name: int(value) for name, value in options.items() if name != "cgroup"}
+    status_fd = numbers.get("status-fd")
+    if status_fd is not None:
+        os.set_inheritable(status_fd, False)  # the command never sees it
     status = supervise(
-        command,
-        nproc=int(options["nproc"]) if "nproc" in options else None,
-        fsize=int(options["fsize"]) if "fsize" in options else None,
-        address_space=int(options["as"]) if "as" in options else None,
+        args[1:],
+        nproc=numbers.get("nproc"),
+        fsize=numbers.get("fsize"),
+        address_space=numbers.get("as"),
         cgroup=options.get("cgroup"),
-        parent=int(options["parent"]) if "parent" in options else None,
+        parent=numbers.get("parent"),
     )
-    if "status-fd" in options:
-        os.write(int(options["status-fd"]), status.encode() + b"\n")
+    if status_fd is not None:
+        os.write(status_fd, status.encode() + b"\n")
 
 
 def run_portable(spec_text: str) -> None:
@@ -156,7 +157,11 @@ def supervise(
     try:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
         failure = _read_all(errors_read)
-        status = _wait_for(child)
+        _, wait_status = os.waitpid(child, 0)
+        if os.WIFSIGNALED(wait_status):
+            status = f"signal {os.WTERMSIG(wait_status)}"
+        else:
+            status = f"exit {os.waitstatus_to_exitcode(wait_status)}"
     except _Stop as stop:
         status = "timeout" if stop.timed_out else "signal 9"
     for number in _STOP_SIGNALS:  # nothing may interrupt the sweep
@@ -196,15 +201,6 @@ def _exec(
         os.write(errors, f"{exc.errno or 0} {command[0]}: {exc.strerror or exc}".encode())
     finally:
         os._exit(127)
-
-
-def _wait_for(child: int) -> str:
-    while True:
-        pid, status = os.waitpid(child, 0)
-        if pid == child:
-            if os.WIFSIGNALED(status):
-                return f"signal {os.WTERMSIG(status)}"
-            return f"exit {os.waitstatus_to_exitcode(status)}"
 
 
 def _kill_descendants(child: int) -> None:
