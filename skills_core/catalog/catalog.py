@@ -8,7 +8,6 @@ docs/catalog.md.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import html
 from collections import OrderedDict
@@ -59,6 +58,8 @@ class SkillCatalog:
         cache: A persistent cache a new process's first refresh starts from (see
             :data:`~skills_core.catalog.cache.CacheOption`); its skills hold no SKILL.md bytes.
         trust: What the catalog trusts (a :class:`~skills_core.trust.policy.TrustPolicy`).
+
+    Every read of one skill by name raises ``SkillNotFoundError`` when no loaded skill has it.
 
     Raises:
         UnsupportedSourceError: ``trust`` has keys, and the backend reads no published index.
@@ -171,27 +172,15 @@ class SkillCatalog:
         return self.snapshot.skills
 
     def metadata(self, name: str) -> SkillMetadata:
-        """The metadata of one loaded skill.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """The metadata of one loaded skill."""
         return self._loaded_entry(name)[1]
 
     def folder(self, name: str) -> str:
-        """The folder (the backend's storage key) of a loaded skill.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """The folder (the backend's storage key) of a loaded skill."""
         return self._loaded_entry(name)[0].name
 
     def restricting_tools(self, name: str) -> tuple[str, ...]:
-        """The ``allowed-tools`` rules that bound a skill's tool calls, withheld ones included.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """The ``allowed-tools`` rules that bound a skill's tool calls, withheld ones included."""
         entry, metadata = self._loaded_entry(name)
         return metadata.allowed_tools or dict(entry.withheld).get("allowed_tools", ())
 
@@ -199,7 +188,6 @@ class SkillCatalog:
         """One loaded skill with its body and its files as of the last refresh.
 
         Raises:
-            SkillNotFoundError: No loaded skill has that name.
             LockMismatchError: The catalog has a lock, and a SKILL.md read again differs.
             EntryMismatchError: A listed skill's SKILL.md differs: refused from then on.
         """
@@ -211,19 +199,11 @@ class SkillCatalog:
         return Skill(metadata, entry.body, entry.location, await self._file_lists.of(entry.name))
 
     async def files(self, name: str) -> tuple[FileEntry, ...]:
-        """The files of one loaded skill as :meth:`get` gives them, listed once per refresh.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """The files of one loaded skill as :meth:`get` gives them, listed once per refresh."""
         return await self._file_lists.of(self._loaded_entry(name)[0].name)
 
     def skill_md_digest(self, name: str) -> str:
-        """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read."""
         return digest_text(entry_digest(self._loaded_entry(name)[0]))
 
     async def file_digests(
@@ -232,7 +212,6 @@ class SkillCatalog:
         """The ``sha256:`` digest and size of each of ``files``; only files not known are read.
 
         Raises:
-            SkillNotFoundError: No loaded skill has that name.
             StorageError: A file could not be read.
         """
         read = functools.partial(self.read_resource, name, max_bytes=max_bytes)
@@ -255,7 +234,6 @@ class SkillCatalog:
         """The SKILL.md bytes a loaded skill was built from, without a storage request.
 
         Raises:
-            SkillNotFoundError: No loaded skill has that name.
             RuntimeError: The catalog does not hold it: use :meth:`read_skill_md`.
         """
         raw = self._loaded_entry(name)[0].raw
@@ -267,7 +245,6 @@ class SkillCatalog:
         """The SKILL.md bytes of a loaded skill: held ones, or read as :meth:`get` reads them.
 
         Raises:
-            SkillNotFoundError: No loaded skill has that name.
             StorageError: A catalog keeping metadata only could not read it.
             LockMismatchError: The catalog has a lock, and the SKILL.md read differs.
         """
@@ -280,7 +257,6 @@ class SkillCatalog:
         ``max_bytes`` tightens ``limits.max_read_bytes`` for this read.
 
         Raises:
-            SkillNotFoundError: No loaded skill has that name.
             ResourceNotFoundError: No such file.
             UnsafePathError: The path would leave the skill folder.
             LimitExceededError: The file is over ``max_bytes`` or ``limits.max_read_bytes``.
@@ -312,12 +288,9 @@ class SkillCatalog:
             if meta.model_invocable
         )
 
-    async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
+    def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
         """Refresh on change events (else every ``interval`` seconds); yield meaningful reports."""
-        watching = watch_refreshes(self.refresh, self._backend, interval=interval)
-        async with contextlib.aclosing(watching) as reports:
-            async for report in reports:
-                yield report
+        return watch_refreshes(self.refresh, self._backend, interval=interval)
 
     async def refresh(self, *, progress: Progress | None = None) -> ReloadReport:
         """List the backend, re-read only what changed, swap the new snapshot in; never raises.

@@ -49,15 +49,9 @@ class CatalogEntry(NamedTuple):
 
     Attributes:
         name: The folder name: the skill's storage key (see :attr:`served_name`).
-        fingerprint: The backend's fingerprint this entry was built from.
-        location: Where SKILL.md lives.
         metadata: The typed frontmatter; ``None`` when the skill is refused.
-        raw: The SKILL.md as read (for loaded skills).
-        body_start: Where the body begins in ``raw``.
-        errors: Why the skill is refused (empty when it is loaded).
         warnings: Spec violations and advice (only advice for a refused skill).
-        digest: The SHA-256 of a SKILL.md no longer held (see :meth:`without_body`), or the
-            one its listing gave.
+        digest: The SHA-256 of a SKILL.md not held (see :meth:`without_body`), or listed.
         frontmatter_name: A refused skill's usable frontmatter ``name``, when it has one.
         withheld: The metadata fields :func:`withhold` reset, with the values they had.
         listed: The frontmatter the backend's listing gave, for an entry built from it.
@@ -151,50 +145,38 @@ def judge_document(
     strict: bool,
     previous: CatalogEntry | None = None,
 ) -> CatalogEntry:
-    """:func:`load_document`, with any unexpected exception turned into a refusal."""
+    """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same.
+
+    Never raises: an unexpected exception refuses this skill alone (``LOAD_FAILED``).
+    """
+    name, location = document.name, document.location
     try:
-        return load_document(
-            document, limits=limits, format_limits=format_limits, strict=strict, previous=previous
-        )
+        if previous is not None and previous.loaded and previous.holds(document.data):
+            return previous._replace(fingerprint=document.fingerprint, location=location)
+        if not strict:  # a strict verdict also advises on the body's length: the full path does
+            clean = read_clean_skill(
+                document.data,
+                folder_name=name,
+                limits=format_limits,
+                max_skill_md_bytes=limits.max_skill_md_bytes,
+            )
+            if clean is not None:
+                return CatalogEntry(
+                    name,
+                    document.fingerprint,
+                    location,
+                    clean.metadata,
+                    document.data,
+                    clean.body_start,
+                )
+        return _full_verdict(document, limits=limits, format_limits=format_limits, strict=strict)
     except Exception as exc:  # one skill must never fail a refresh
-        logger.error("%s: judging the skill failed", document.location, exc_info=exc)
+        logger.error("%s: judging the skill failed", location, exc_info=exc)
         reason = f"{type(exc).__name__}: {exc}"
         if len(reason) > _MAX_REASON_CHARS:
             reason = reason[:_MAX_REASON_CHARS] + "..."
         message = f"loading the skill failed unexpectedly ({reason}); refused"
-        problem = SkillProblem(document.name, document.location, codes.LOAD_FAILED, message)
-        return _refused(document, (problem,))
-
-
-def load_document(
-    document: SkillDocument,
-    *,
-    limits: Limits,
-    format_limits: FormatLimits,
-    strict: bool,
-    previous: CatalogEntry | None = None,
-) -> CatalogEntry:
-    """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same."""
-    name, location = document.name, document.location
-    if previous is not None and previous.loaded and previous.holds(document.data):
-        return previous._replace(fingerprint=document.fingerprint, location=location)
-    if not strict:  # a strict verdict also advises on the body's length: the full path gives it
-        clean = read_clean_skill(
-            document.data,
-            folder_name=name,
-            limits=format_limits,
-            max_skill_md_bytes=limits.max_skill_md_bytes,
-        )
-        if clean is not None:
-            return CatalogEntry(
-                name,
-                document.fingerprint,
-                location,
-                clean.metadata,
-                document.data,
-                clean.body_start,
-            )
-    return _full_verdict(document, limits=limits, format_limits=format_limits, strict=strict)
+        return _refused(document, (SkillProblem(name, location, codes.LOAD_FAILED, message),))
 
 
 def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:

@@ -34,14 +34,9 @@ class CatalogSnapshot(NamedTuple):
     """Entries by folder and by name, with the loaded skills and the problems precomputed.
 
     Attributes:
-        entries: Every skill the backend listed, loaded or refused, by folder, sorted.
+        entries: Every skill listed, loaded or refused, by folder, sorted.
         loaded: The entries served, by the name they are served under, sorted.
-        skills: Metadata of the loaded skills, sorted by name.
-        names: Names of the loaded skills, sorted.
         errors: Why each refused skill is refused, plus failures of the last refresh.
-        warnings: Warnings about loaded skills, plus shadowed names.
-        shadowing: What the backend's listing shadowed.
-        refresh_errors: The failures of the refresh that made this snapshot.
         placed: How many entries making this snapshot placed (all, or the changed ones and
             their names' other claimants).
         claims: The folders claiming each contested name, sorted (the first is served).
@@ -261,22 +256,10 @@ EMPTY_SNAPSHOT = CatalogSnapshot.build({})
 
 @dataclass(frozen=True, slots=True)
 class ReloadReport:
-    """What a refresh changed. Name sets cover loaded skills only; refused ones are in errors.
+    """What a refresh changed (its fields: docs/catalog.md, "What refresh() does").
 
-    Attributes:
-        added: Skills that are loaded now and were not before.
-        changed: Loaded before and after, with different SKILL.md content.
-        removed: Loaded before, gone or refused now.
-        unchanged: Loaded before and after with the same content.
-        errors: Every skill refused in the current catalog, plus failures of this refresh.
-        warnings: Every warning about the loaded skills.
-        fetched: How many SKILL.md files this refresh read from the backend.
-        bytes_read: How many bytes of SKILL.md those were.
-        reads: Backend reads made (not network requests): the listing, plus one per SKILL.md
-            read after it.
-        failure: Why the listing failed (the last snapshot was kept), or in a watch why its
-            change events stopped (``WATCH_INTERRUPTED``).
-        cause: The exception that failed the listing (or stopped the events).
+    Name sets cover loaded skills only; refused ones are in ``errors``. ``failure`` is why the
+    listing failed (the last snapshot was kept), or in a watch why its change events stopped.
     """
 
     added: tuple[str, ...] = ()
