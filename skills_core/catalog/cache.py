@@ -212,17 +212,13 @@ class CatalogCache:
             for attempt in range(2):
                 try:
                     return action(self._connected(writes))
-                except sqlite3.Error as exc:
-                    name = getattr(exc, "sqlite_errorname", "")
-                    if name not in _DAMAGED or attempt:
+                except (sqlite3.Error, OSError) as exc:
+                    if attempt or getattr(exc, "sqlite_errorname", "") not in _DAMAGED:
                         self._log(f"went without the catalog cache: {exc}")  # busy, disk full…
                         return None
                     self._log(f"rebuilt the damaged catalog cache {self.path}: {exc}")
                     self._close()
                     self._remove()
-                except OSError as exc:
-                    self._log(f"went without the catalog cache: {exc}")
-                    return None
             return None
 
     def _peek(self, action: Callable[[sqlite3.Connection], _T]) -> _T | None:
@@ -709,7 +705,7 @@ class CacheLink:
         ``files`` gets the saved file digests and the backend its saved state; without a saved
         row the listing is a cold one.
         """
-        read = await self._guarded(functools.partial(self._read, files, lock), None)
+        read = await self._guarded(functools.partial(self._read, files, lock))
         if read is None:
             return EMPTY_SNAPSHOT, await listing(cold=True)
         self._state, seed = read
@@ -723,19 +719,19 @@ class CacheLink:
         state = export_state(self._backend)
         if snapshot is not seeded_from or files.unsaved:
             save = functools.partial(self._save, snapshot.entries, files.to_save(), state)
-            await self._guarded(save, None)
+            await self._guarded(save)
         elif state != self._state and self._settings:
             save = functools.partial(self.cache.save_state, self._source, self._settings, state)
-            await self._guarded(save, None)
+            await self._guarded(save)
         self._state = state
 
-    async def _guarded(self, work: Callable[[], _T], failed: _T) -> _T:
-        """``work()`` in a worker thread; ``failed`` if it raises (a cache is never fatal)."""
+    async def _guarded(self, work: Callable[[], _T]) -> _T | None:
+        """``work()`` in a worker thread; ``None`` if it raises (a cache is never fatal)."""
         try:
             return await asyncio.to_thread(work)
         except Exception:
             logger.warning("%s: went without the catalog cache", self._source, exc_info=True)
-            return failed
+            return None
 
     def _read(
         self, files: FileDigests, lock: SkillLock | None

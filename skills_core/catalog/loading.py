@@ -63,35 +63,26 @@ Progress = Callable[[int, int], None]
 """Long work's progress hook, called with (done, in all) as it goes."""
 
 
+@dataclasses.dataclass(frozen=True)
 class Loader:
     """Lists a backend and judges what changed, with one catalog's options and trust."""
 
-    def __init__(
-        self,
-        backend: Backend,
-        *,
-        limits: Limits,
-        format_limits: FormatLimits,
-        strict: bool,
-        keep_bodies: bool,
-        trust: CatalogTrust,
-    ) -> None:
-        self._backend = backend
-        self._limits = limits
-        self._format_limits = format_limits
-        self._strict = strict
-        self._keep_bodies = keep_bodies
-        self._withheld_of = trust.withheld_of
-        self.trust = trust
+    backend: Backend
+    _: dataclasses.KW_ONLY
+    limits: Limits
+    format_limits: FormatLimits
+    strict: bool
+    keep_bodies: bool
+    trust: CatalogTrust
 
     async def listing(self, *, cold: bool) -> Sequence[ListedDocument]:
         """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
         listing = None
-        if cold and self._keep_bodies:
-            limit = self._limits.max_skill_md_bytes
-            listing = await list_documents(self._backend, max_bytes=limit)
+        if cold and self.keep_bodies:
+            limit = self.limits.max_skill_md_bytes
+            listing = await list_documents(self.backend, max_bytes=limit)
         if listing is None:
-            listing = await self._backend.list()
+            listing = await self.backend.list()
         await self.trust.learn(listing)
         return listing
 
@@ -106,9 +97,9 @@ class Loader:
         read: list[SkillDocument] = []  # by the listing itself
         from_listing: list[SkillRef] = []  # listed with their frontmatter: judged unread
         pending: list[SkillRef] = []
-        max_size = self._limits.max_skill_md_bytes
+        max_size = self.limits.max_skill_md_bytes
         old_entries = old.entries
-        withheld_of, lock = self._withheld_of, self.trust.lock
+        withheld_of, lock = self.trust.withheld_of, self.trust.lock
         known = 0
         for item in listing:
             if isinstance(item, SkillDocument):
@@ -158,7 +149,7 @@ class Loader:
         read_bytes = 0
         for start in range(0, len(pending), FETCH_BATCH):
             batch = pending[start : start + FETCH_BATCH]
-            results = await fetch_many(self._backend, [ref.name for ref in batch])
+            results = await fetch_many(self.backend, [ref.name for ref in batch])
             read_bytes += await self._judge_batch(batch, results, old, changes, problems)
             if progress is not None:
                 progress(start + len(batch), len(pending))
@@ -171,13 +162,13 @@ class Loader:
         withheld: Mapping[str, str] | None = None,
     ) -> CatalogEntry:
         """Judge one SKILL.md, withholding ``withheld`` (asked of the trust when not given)."""
-        if withheld is None and self._withheld_of is not None:
-            withheld = self._withheld_of(document.name)
+        if withheld is None and self.trust.withheld_of is not None:
+            withheld = self.trust.withheld_of(document.name)
         entry = judge_document(
             document,
-            limits=self._limits,
-            format_limits=self._format_limits,
-            strict=self._strict,
+            limits=self.limits,
+            format_limits=self.format_limits,
+            strict=self.strict,
             previous=previous,
         )
         entry = withhold(entry, withheld or {})  # also gives back fields approved since
@@ -185,7 +176,7 @@ class Loader:
 
     def judge_listed(self, ref: SkillRef, withheld: Mapping[str, str] | None) -> CatalogEntry:
         """Judge a skill from the frontmatter its ref lists (see :func:`listed_entry`)."""
-        entry = withhold(listed_entry(ref, strict=self._strict), withheld or {})
+        entry = withhold(listed_entry(ref, strict=self.strict), withheld or {})
         return self._locked(entry, lambda: ref.digest)
 
     def _locked(self, entry: CatalogEntry, digest: Callable[[], str | None]) -> CatalogEntry:
@@ -198,7 +189,7 @@ class Loader:
 
     def verify(self, entry: CatalogEntry, document: SkillDocument) -> CatalogEntry:
         """:func:`~skills_core.catalog.entries.verified` with this catalog's limits."""
-        return verified(entry, document, limits=self._limits, format_limits=self._format_limits)
+        return verified(entry, document, limits=self.limits, format_limits=self.format_limits)
 
     async def _judge_batch(
         self,
@@ -211,7 +202,7 @@ class Loader:
         """Judge one batch in a worker thread into ``changes``; how many bytes it read."""
         if not listed:
             return 0
-        ask = self._withheld_of
+        ask = self.trust.withheld_of
         withheld = {item.name: ask(item.name) for item in listed} if ask is not None else {}
         judged, failures, read_bytes = await asyncio.to_thread(
             self._judged, listed, results, withheld, old
@@ -230,7 +221,7 @@ class Loader:
         """What was fetched for each listed skill, as changes, and the bytes read (blocking)."""
         changes: dict[str, CatalogEntry | None] = {}
         problems: list[SkillProblem] = []
-        old_entries, keep_bodies = old.entries, self._keep_bodies
+        old_entries, keep_bodies = old.entries, self.keep_bodies
         read_bytes = 0
         for listed, result in zip(listing, results, strict=True):
             previous = old_entries.get(listed.name)
