@@ -1,20 +1,9 @@
-"""The persistent catalog cache: what refreshes learned, on disk, shared by processes.
+"""The persistent catalog cache: what refreshes learned, in one SQLite file shared by processes.
 
-One SQLite file (``catalogs.sqlite3`` in the cache folder) holds one row per source and catalog
-settings: its entries (fingerprint, judged metadata, problems, a hash of each SKILL.md, each
-file's digest; never the bodies) as one blob, the backend's own state
-(:class:`~backends.capabilities.SourceState`), and when a process last saw it; a second table
-the highest sequence accepted per signed index. A write is one atomic transaction; WAL mode lets
-processes read while one writes.
-
-A catalog's first refresh starts from the entries a previous process saved for its source
-(:class:`CacheLink`), keyed by the backend's location and a digest of everything that decides a
-verdict (skillfs's code, the schema, the backend's type, ``strict``, the limits, a lock); an
-entry is reused only when its fingerprint equals the listing's.
-
-Nothing here is fatal or trusted blindly: a file that is not the user's, is writable by others,
-corrupt or from another schema is logged once, removed and rebuilt; a lock held past
-``timeout`` or a full disk skips that read or write. Blocking: run from worker threads.
+One row per source and settings digest holds its entries (never the bodies) as one blob, the
+backend's :class:`~backends.capabilities.SourceState` and when a process last saw it; a second
+table keeps the highest sequence accepted per signed index. Nothing here is fatal or trusted
+blindly; see docs/catalog.md, "The persistent cache". Blocking: run from worker threads.
 """
 
 from __future__ import annotations
@@ -77,11 +66,7 @@ _T = TypeVar("_T")
 
 
 class CachedCatalog(NamedTuple):
-    """One row of the cache: a source's entries as catalogs of one setting judged them.
-
-    ``judged`` says how, for people (``lenient``, ``strict``, ``+limits`` when not the
-    default ones); ``settings`` is the digest entries are keyed by.
-    """
+    """One row: ``judged`` says how, for people (``lenient``, ``strict +limits``, ...)."""
 
     source: str
     judged: str
@@ -92,7 +77,7 @@ class CachedCatalog(NamedTuple):
 
 
 class Stored(NamedTuple):
-    """A source's row as read: its encoded entries, when it was last seen, the backend's state."""
+    """A source's row as read."""
 
     data: bytes
     seen: float
@@ -103,8 +88,7 @@ class CatalogCache:
     """A cache folder's catalog file, opened on first use.
 
     Args:
-        folder: The cache folder; by default ``$SKILLFS_CACHE_DIR``, else
-            ``$XDG_CACHE_HOME/skillfs``, else ``~/.cache/skillfs``.
+        folder: The cache folder; by default :func:`default_cache_folder`.
         max_age: Seconds after which a source no process has seen is pruned.
         timeout: Seconds to wait for another process's write lock before going without.
     """
@@ -154,11 +138,7 @@ class CatalogCache:
         judged: str = "",
         state: bytes | None = None,
     ) -> None:
-        """Replace what is saved for ``source`` under ``settings``; prune sources not seen.
-
-        ``data`` holds ``skills`` entries as :func:`~skills_core._catalog.cache.encode`
-        wrote them; ``state`` is the backend's.
-        """
+        """Replace what is saved for ``source`` (``data`` from :func:`encode`); prune the unseen."""
         now = time.time()
 
         def write(db: sqlite3.Connection) -> None:
@@ -176,34 +156,29 @@ class CatalogCache:
     def save_state(self, source: str, settings: str, state: bytes | None) -> None:
         """Replace the backend's state saved with ``source``'s entries (when there are some)."""
         update = "UPDATE catalogs SET state = ? WHERE source = ? AND settings = ?"
-        self._use(lambda db: db.execute(update, (state, source, settings)) and None)
+        self._use(lambda db: db.execute(update, (state, source, settings)))
 
     def _seen(self, source: str, settings: str, last: float) -> None:
-        """Note that ``source`` was seen now, if ``last`` (as loaded) is old enough to matter."""
+        """Note that ``source`` was seen now, if ``last`` is old enough to matter."""
         now = time.time()
         if now - last < _SEEN_EVERY:
             return
         update = "UPDATE catalogs SET seen = ? WHERE source = ? AND settings = ?"
-        self._use(lambda db: db.execute(update, (now, source, settings)) and None)
+        self._use(lambda db: db.execute(update, (now, source, settings)))
 
     def last_sequence(self, index: str) -> int | None:
-        """The highest sequence of a signed ``index`` accepted, or ``None`` (see the module)."""
+        """The highest sequence of a signed ``index`` accepted, or ``None``."""
         query = "SELECT sequence FROM sequences WHERE source = ?"
         row = self._use(lambda db: db.execute(query, (index,)).fetchone())
         return None if row is None else int(row[0])
 
     def remember_sequence(self, index: str, sequence: int) -> None:
         """Note that ``sequence`` was accepted for ``index``; a lower one never replaces it."""
-        self._use(
-            lambda db: (
-                db.execute(
-                    "INSERT INTO sequences VALUES (?, ?) ON CONFLICT (source) DO UPDATE "
-                    "SET sequence = max(sequence, excluded.sequence)",
-                    (index, sequence),
-                )
-                and None
-            )
+        upsert = (
+            "INSERT INTO sequences VALUES (?, ?) ON CONFLICT (source) DO UPDATE "
+            "SET sequence = max(sequence, excluded.sequence)"
         )
+        self._use(lambda db: db.execute(upsert, (index, sequence)))
 
     def catalogs(self) -> Sequence[CachedCatalog]:
         """Every cached catalog, most recently seen first, read writing nothing (see _peek)."""
@@ -230,40 +205,28 @@ class CatalogCache:
             self._close()
 
     def _use(self, action: Callable[[sqlite3.Connection], _T], *, writes: bool = True) -> _T | None:
-        """Run ``action`` on the open file; ``None`` when the cache cannot be used now.
-
-        An ``action`` that only reads the ``catalogs`` table (``writes=False``) may run on a
-        read-only connection; see :meth:`_connected`.
-        """
+        """Run ``action`` on the open file (read-only unless ``writes``); ``None`` if unusable."""
         with self._lock:
             if self._unusable is not None:
                 return None
             for attempt in range(2):
                 try:
                     return action(self._connected(writes))
-                except sqlite3.Error as exc:
-                    name = getattr(exc, "sqlite_errorname", "")
-                    if name not in _DAMAGED or attempt:
+                except (sqlite3.Error, OSError) as exc:
+                    if attempt or getattr(exc, "sqlite_errorname", "") not in _DAMAGED:
                         self._log(f"went without the catalog cache: {exc}")  # busy, disk full…
                         return None
                     self._log(f"rebuilt the damaged catalog cache {self.path}: {exc}")
                     self._close()
                     self._remove()
-                except OSError as exc:
-                    self._log(f"went without the catalog cache: {exc}")
-                    return None
             return None
 
     def _peek(self, action: Callable[[sqlite3.Connection], _T]) -> _T | None:
-        """Run ``action``, a read, writing nothing to the folder; ``None`` when it cannot.
+        """Run ``action``, a read, writing nothing to the folder (not even side files).
 
-        Even a read-only connection creates the write-ahead log and its index beside the file
-        when no process holds them, and leaves them. So a read-only connection is opened only
-        when they are there (it shares them); without them the file is read as immutable (no
-        locks, no side files), and that read counts only when nothing changed meanwhile (a
-        writer that came and went), else it is done again. A file absent, not trusted, in a
-        folder not trusted or of another schema holds nothing; unlike :meth:`_use`, nothing is
-        removed or rebuilt. The cache's own open connection serves as it is.
+        A read-only connection would create the write-ahead log: one is opened only while
+        another process holds it; else the file is read as immutable, and the read counts only
+        if the files are unchanged after it. Unlike :meth:`_use`, nothing is removed or rebuilt.
         """
         if self._connection is not None:
             return self._use(action, writes=False)
@@ -292,12 +255,7 @@ class CatalogCache:
         return None
 
     def _connected(self, writes: bool) -> sqlite3.Connection:
-        """The open connection, or a new one: read-only for a read of an existing file.
-
-        A new process on an unchanged source only reads: a read-only connection skips the
-        settings a writer applies and costs half as much to open (0.3 ms against 0.9 ms). The
-        first write replaces it with a writable one.
-        """
+        """The open connection, or a new one: read-only (cheaper) until the first write."""
         if self._connection is None or (writes and not self._writable):
             self._close()
             self._open(writable=writes)
@@ -325,13 +283,10 @@ class CatalogCache:
                 db.close()
                 self._open(writable=True)
                 return
-        except sqlite3.DatabaseError as exc:
+        except BaseException as exc:
             db.close()
-            if not getattr(exc, "sqlite_errorname", ""):
+            if isinstance(exc, sqlite3.DatabaseError) and not getattr(exc, "sqlite_errorname", ""):
                 exc.sqlite_errorname = "SQLITE_NOTADB"
-            raise
-        except BaseException:
-            db.close()
             raise
         self._connection, self._writable = db, writable
         self._closing = weakref.finalize(self, _close_quietly, db)
@@ -365,10 +320,7 @@ def _connect(path: Path, timeout: float, mode: str = "") -> sqlite3.Connection:
 
 
 def _close_quietly(db: sqlite3.Connection) -> None:
-    """Close ``db`` when its cache is collected or the interpreter exits, whichever is first.
-
-    A connection left open at exit leaves the write-ahead log and its index beside the file.
-    """
+    """Close ``db`` when its cache is collected or at exit (else the WAL files stay)."""
     with contextlib.suppress(sqlite3.Error):
         db.close()
 
@@ -387,12 +339,7 @@ def _stats(paths: Sequence[Path]) -> tuple[tuple[int, ...] | None, ...]:
 
 
 def _read_row(db: sqlite3.Connection, source: str, settings: str) -> Stored | None:
-    """``source``'s row under ``settings``, its entries read through a blob handle.
-
-    A ``SELECT`` of the entries costs a new connection 6 ms at 10,000 skills (4 MB), a blob
-    handle 0.5 ms: its pages are read straight into the result. One read transaction holds
-    the row and its blob together, whatever another process writes meanwhile.
-    """
+    """``source``'s row, its entries read through a blob handle (12x cheaper than a SELECT)."""
     query = "SELECT rowid, seen, state FROM catalogs WHERE source = ? AND settings = ?"
     with _transaction(db, "DEFERRED"):
         row = db.execute(query, (source, settings)).fetchone()
@@ -423,21 +370,17 @@ def _prepare(db: sqlite3.Connection, path: Path, version: int) -> None:
     )
 
 
-class _transaction:
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection, mode: str = "IMMEDIATE") -> Iterator[None]:
     """``BEGIN IMMEDIATE`` (or another ``mode``) … ``COMMIT``, rolled back on any exception."""
-
-    def __init__(self, db: sqlite3.Connection, mode: str = "IMMEDIATE") -> None:
-        self._db = db
-        self._mode = mode
-
-    def __enter__(self) -> None:
-        self._db.execute(f"BEGIN {self._mode}")
-
-    def __exit__(self, kind: object, exc: object, traceback: object) -> None:
-        if exc is None:
-            self._db.execute("COMMIT")
-        elif self._db.in_transaction:
-            self._db.execute("ROLLBACK")
+    db.execute(f"BEGIN {mode}")
+    try:
+        yield
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 FileDigest = tuple[str, str, int, str]
@@ -453,24 +396,24 @@ class FileDigests:
         """True when a digest was learned since the cache last saved them."""
 
     def restore(self, known: Mapping[str, tuple[FileDigest, ...]]) -> None:
-        """Take the digests the persistent cache saved (before the first refresh's)."""
+        """Take the digests the persistent cache saved."""
         self._known = dict(known)
 
     def keep(self, folders: Collection[str]) -> None:
-        """Forget the digests of skills not in ``folders`` (gone at a refresh)."""
+        """Forget the digests of skills not in ``folders``."""
         self._known = {folder: kept for folder, kept in self._known.items() if folder in folders}
 
     def to_save(self) -> dict[str, tuple[FileDigest, ...]]:
-        """Every skill's digests, as the cache saves them now (no longer :attr:`unsaved`)."""
+        """Every skill's digests, to save now (no longer :attr:`unsaved`)."""
         self.unsaved = False
         return dict(self._known)
 
     async def of(
         self, folder: str, files: Sequence[FileEntry], read: Callable[[str], Awaitable[bytes]]
     ) -> list[tuple[str, int]]:
-        """The digest and size of each of ``files``; ``read(path)`` reads one not known as is.
+        """The digest and size of each of ``files`` (the skill's whole list, SKILL.md aside).
 
-        ``files`` is the skill's whole list (its SKILL.md aside): digests of others are dropped.
+        ``read(path)`` reads a file not known with its listed fingerprint and size.
         """
         known = {record[0]: record[1:] for record in self._known.get(folder, ())}
         found: list[tuple[str, int]] = []
@@ -493,18 +436,16 @@ class FileDigests:
 _FORMAT = b"skillfs-entries-6"
 _CRC_BYTES = 4
 _MAPPINGS = ("metadata", "extra")
-"""Metadata fields held as read-only mappings: written as dicts, or ``None`` when empty (read
-back as the shared ``EMPTY_MAPPING``)."""
+"""Read-only mapping fields: written as dicts, ``None`` for the shared ``EMPTY_MAPPING``."""
 _SHARED = frozenset({"name", "license", "compatibility", "allowed_tools", "tags", "paths"})
-"""Fields whose values repeat (a folder's name is its skill's too): equal values are written,
-and read back, as one object."""
+"""Fields whose equal values are written, and read back, as one object."""
 _ENTRY_FIELDS = tuple(field for field in CatalogEntry._fields if field not in ("metadata", "raw"))
 _CONSTANTS = (None, (), True, False, "")
 Column = list[object] | tuple[object]
 """A column's values, or ``(value,)``: one of :data:`_CONSTANTS` for every row."""
 
 Decoded = tuple[dict[str, CatalogEntry], dict[str, tuple[FileDigest, ...]]]
-"""The entries :func:`encode` wrote, and the file digests of those that have some, by folder."""
+"""The entries and the file digests :func:`encode` wrote, by folder."""
 
 
 def encode(
@@ -512,12 +453,10 @@ def encode(
     digests: Sequence[bytes],
     files: Sequence[tuple[FileDigest, ...]],
 ) -> bytes:
-    """``entries`` as bytes, with the hash of each one's SKILL.md and its file digests (in order).
+    """``entries`` as bytes, with each one's SKILL.md hash and file digests, never its bytes.
 
-    Entries are written by column (every name, then every fingerprint, …), pickled: a new
-    process rebuilds them in C loops, not a Python call per entry. A column holding one constant
-    throughout (no skill has ``hooks``) is written as that constant alone. The SKILL.md bytes
-    are never written (a loaded skill's frontmatter text is, for ``skillfs serve``).
+    Written by column (pickled), so :func:`decode` rebuilds them in C loops; a column of one
+    constant throughout (no skill has ``hooks``) is written as that constant alone.
     """
     rows = list(entries.values())
     metas = [entry.metadata for entry in rows if entry.metadata is not None]
@@ -572,10 +511,7 @@ def _plain(mapping: Mapping[Any, Any], shared: dict[object, object]) -> dict[Any
 
 
 def decode(data: bytes) -> Decoded:
-    """The entries and file digests :func:`encode` wrote, by folder.
-
-    Only the types an entry is made of are read back: any other global in the data refuses the
-    whole blob, so reading a cache never runs code.
+    """The entries and file digests :func:`encode` wrote; a global of any other type refused.
 
     Raises:
         ValueError: ``data`` is not what :func:`encode` writes.
@@ -622,11 +558,10 @@ def _values(column: Column, rows: int) -> list[Any]:
 
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a decode allocates ~17 objects per entry.
+    """Pause the cyclic garbage collector while long-lived objects without cycles are made.
 
-    Those objects hold no cycles and live as long as the catalog; what was made is moved to the
-    oldest generation unexamined (``gc.freeze()`` then ``gc.unfreeze()``), unless something
-    froze objects on purpose (a server before forking). Left paused if something else paused it.
+    What was made then moves to the oldest generation unexamined, unless something froze
+    objects on purpose (a server before forking).
     """
     if not gc.isenabled():
         yield
@@ -636,32 +571,28 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if not gc.get_freeze_count():
-            gc.freeze()  # what was made moves to the oldest generation, unexamined
+            gc.freeze()
             gc.unfreeze()
         gc.enable()
 
 
 def _rows(kind: type[_T], columns: Iterable[Sequence[Any]]) -> list[_T]:
-    """Named tuples of ``kind`` from its columns (of equal lengths), built in C."""
+    """Named tuples of ``kind`` from its columns, built in C."""
     build: Any = tuple.__new__
     return list(map(build, itertools.repeat(kind), zip(*columns, strict=True)))
 
 
 def _mapping(items: dict[str, Any]) -> Mapping[str, Any]:
-    """A read-only mapping (what frontmatter mappings are) from its items."""
+    """A read-only mapping (pickle cannot name ``mappingproxy``)."""
     return MappingProxyType(items)
-
-
-def _hooks(rules: dict[str, tuple[HookRule, ...]], raw: dict[str, Any]) -> Hooks:
-    return Hooks(rules, raw)
 
 
 _REDUCERS: Mapping[type, Callable[[Any], Any]] = {
     **copyreg.dispatch_table,
     MappingProxyType: lambda proxy: (_mapping, (dict(proxy),)),
-    Hooks: lambda hooks: (_hooks, (dict(hooks), dict(hooks.raw))),
+    Hooks: lambda hooks: (Hooks, (dict(hooks), dict(hooks.raw))),
 }
-"""How the read-only mappings of a frontmatter are written (looked up by type, in C)."""
+"""How a frontmatter's read-only mappings are written (looked up by type, in C)."""
 
 _ALLOWED: dict[tuple[str, str], object] = {
     (kind.__module__, kind.__qualname__): kind
@@ -675,7 +606,7 @@ _ALLOWED: dict[tuple[str, str], object] = {
         datetime.timedelta,
         datetime.timezone,
         _mapping,
-        _hooks,
+        Hooks,
     )
 }
 
@@ -714,10 +645,7 @@ def cache_link(
     limits: Limits,
     format_limits: FormatLimits,
 ) -> CacheLink | None:
-    """The link a catalog uses, or ``None``.
-
-    ``None`` without a cache, or for a backend whose fingerprints mean nothing to another
-    process (memory: a version counter per instance).
+    """The link a catalog uses; ``None`` without a cache or for a memory backend.
 
     Raises:
         TypeError: ``cache`` is none of :data:`CacheOption`.
@@ -742,15 +670,7 @@ def _fingerprints_outlive_the_process(backend: Backend) -> bool:
 
 
 class CacheLink:
-    """Loads and saves one catalog's entries in ``cache``.
-
-    Args:
-        cache: The cache folder's catalog file.
-        backend: The catalog's backend.
-        strict: The catalog's ``strict``.
-        limits: The catalog's ``Limits``.
-        format_limits: The catalog's ``FormatLimits``.
-    """
+    """Loads and saves one catalog's entries in ``cache`` (the other arguments: the catalog's)."""
 
     def __init__(
         self,
@@ -762,7 +682,6 @@ class CacheLink:
         format_limits: FormatLimits,
     ):
         self.cache = cache
-        """The cache folder's catalog file (also where signed indexes' sequences are kept)."""
         self._backend = backend
         self._source = backend.location
         self._judged_by = (
@@ -783,11 +702,10 @@ class CacheLink:
     ) -> tuple[CatalogSnapshot, Sequence[ListedDocument]]:
         """The snapshot saved for this source (or an empty one), and the backend's listing.
 
-        ``files`` gets the file digests saved with the snapshot. When the cache holds the
-        source, as judged by this catalog (with ``lock``, when it has one), the backend is given
-        its saved state and the listing reads nothing; otherwise it is a cold one.
+        ``files`` gets the saved file digests and the backend its saved state; without a saved
+        row the listing is a cold one.
         """
-        read = await self._guarded(functools.partial(self._read, files, lock), None)
+        read = await self._guarded(functools.partial(self._read, files, lock))
         if read is None:
             return EMPTY_SNAPSHOT, await listing(cold=True)
         self._state, seed = read
@@ -797,31 +715,28 @@ class CacheLink:
     async def save(
         self, snapshot: CatalogSnapshot, files: FileDigests, *, seeded_from: CatalogSnapshot
     ) -> None:
-        """Save ``snapshot``'s entries and ``files``, unless both are as seeded (or saved).
-
-        The backend's state is saved with them, or alone when only it changed.
-        """
+        """Save ``snapshot``'s entries, ``files`` and the backend's state, if any changed."""
         state = export_state(self._backend)
         if snapshot is not seeded_from or files.unsaved:
             save = functools.partial(self._save, snapshot.entries, files.to_save(), state)
-            await self._guarded(save, None)
+            await self._guarded(save)
         elif state != self._state and self._settings:
             save = functools.partial(self.cache.save_state, self._source, self._settings, state)
-            await self._guarded(save, None)
+            await self._guarded(save)
         self._state = state
 
-    async def _guarded(self, work: Callable[[], _T], failed: _T) -> _T:
-        """``work()`` in a worker thread; ``failed`` if it raises (a cache is never fatal)."""
+    async def _guarded(self, work: Callable[[], _T]) -> _T | None:
+        """``work()`` in a worker thread; ``None`` if it raises (a cache is never fatal)."""
         try:
             return await asyncio.to_thread(work)
         except Exception:
             logger.warning("%s: went without the catalog cache", self._source, exc_info=True)
-            return failed
+            return None
 
     def _read(
         self, files: FileDigests, lock: SkillLock | None
     ) -> tuple[bytes | None, CatalogSnapshot] | None:
-        """The backend's state saved for this source and the snapshot of its entries, if any."""
+        """The backend's saved state and the snapshot of the saved entries, if any."""
         judged_by: tuple[object, ...] = self._judged_by
         if lock is not None:  # its refusals name where it is
             judged_by += (lock.digest, lock.location)
@@ -862,12 +777,7 @@ class CacheLink:
 
 @functools.cache
 def _settings_digest(judged_by: tuple[object, ...]) -> str:
-    """A digest of what decides a verdict, and of the code that judges (blocking).
-
-    The code is known by the size and modification time of every module that lists, parses or
-    judges (about 80 stats, 0.5 ms): another skillfs version, or a local edit, never reuses
-    entries judged by this one. (Asking the installed distribution's version costs 17 ms.)
-    """
+    """A digest of what decides a verdict, the judging code's files' sizes and mtimes included."""
     stamp = [
         (str(path.relative_to(_PACKAGES)), info.st_size, info.st_mtime_ns)
         for folder in _JUDGING_CODE

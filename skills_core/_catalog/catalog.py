@@ -1,25 +1,13 @@
 """SkillCatalog: the incremental cache between a backend and its readers, and its reads.
 
-``refresh()`` lists the backend once, reuses every entry whose fingerprint is unchanged, fetches
-and parses only new or changed SKILL.md files, then swaps in a new immutable snapshot in one
-assignment, so concurrent readers never see a half-applied refresh (see
-:mod:`skills_core._catalog.loading`). It never raises (but for cancellation): a failure keeps the
-last good snapshot and is reported in ``ReloadReport.failure``.
-
-Skills are served under their frontmatter ``name`` (their folder's when they have none); the
-folder stays the storage key for backend calls.
-
-A catalog that does not hold a skill's SKILL.md (``keep_bodies=False``, skills from the
-persistent cache, skills known from their source's listing) reads it on demand through
-:class:`BodyStore`, checked against the fingerprint and hash its entry was built from, never
-stale; a listed skill's SKILL.md is verified against its listing before any other file of it is
-read. With a lock (its :class:`~skills_core._trust.policy.TrustPolicy`), every SKILL.md read
-again and every resource read is checked against it.
+Skills are served under their frontmatter ``name``; the folder stays the storage key. A
+SKILL.md the catalog does not hold is read on demand (:class:`BodyStore`), never stale; with a
+lock, every SKILL.md read again and every resource read is checked against it. See
+docs/catalog.md.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import html
 from collections import OrderedDict
@@ -52,33 +40,26 @@ from skills_core._trust.policy import CatalogTrust, TrustPolicy
 T = TypeVar("T")
 
 REMOTE_BODY_CACHE = 1024
-"""SKILL.md files a catalog that does not hold them keeps by default for a remote backend
-(about 5 MiB of typical skills); none for local folders and memory, where a read is cheap."""
+"""SKILL.md files a catalog that does not hold them keeps by default for a remote backend."""
 
 
 class SkillCatalog:
-    """The skills of one backend, kept current by :meth:`refresh`.
-
-    ``SkillCatalog(open_backend(url))`` is the catalog of a path or URL. Whoever opens a
-    backend closes it: the catalog never closes the backend it is given.
+    """The skills of one backend, kept current by :meth:`refresh`; it never closes the backend.
 
     Args:
         backend: Where the skills live.
         strict: Refuse skills with any spec violation, as ``skillfs validate`` does; by
-            default only a skill without readable frontmatter, a description or a usable
-            name is refused (agentskills.io's lenient validation).
+            default only what agentskills.io's lenient validation refuses.
         limits: Storage limits applied while loading and reading.
         format_limits: The frontmatter's limits (its size, YAML aliases and nesting).
-        keep_bodies: Keep every SKILL.md in memory (the default: ``get()`` needs no storage
-            request). ``False`` keeps metadata only and reads bodies on demand.
-        body_cache: With ``keep_bodies=False``, how many SKILL.md files to keep, most recently
-            read first; by default none for local folders, 1,024 for remote backends.
-        cache: A persistent cache a new process's first refresh starts from: ``True`` for the
-            default folder, a cache folder's path, or a
-            :class:`~skills_core._catalog.cache.CatalogCache` (never for memory backends).
-            Skills it supplies hold no SKILL.md bytes: their bodies are read on demand.
-        trust: What the catalog trusts: a lock, signing keys, the user's approvals (see
-            :class:`~skills_core._trust.policy.TrustPolicy`; by default none of them).
+        keep_bodies: Keep every SKILL.md in memory; ``False`` keeps metadata only.
+        body_cache: With ``keep_bodies=False``, how many SKILL.md files to keep (LRU); by
+            default none for local folders, :data:`REMOTE_BODY_CACHE` for remote backends.
+        cache: A persistent cache a new process's first refresh starts from (see
+            :data:`~skills_core._catalog.cache.CacheOption`); its skills hold no SKILL.md bytes.
+        trust: What the catalog trusts (a :class:`~skills_core._trust.policy.TrustPolicy`).
+
+    Every read of one skill by name raises ``SkillNotFoundError`` when no loaded skill has it.
 
     Raises:
         UnsupportedSourceError: ``trust`` has keys, and the backend reads no published index.
@@ -158,7 +139,7 @@ class SkillCatalog:
 
     @property
     def snapshot(self) -> CatalogSnapshot:
-        """The current immutable snapshot (internal: what skillfs's adapters read)."""
+        """The current immutable snapshot (internal)."""
         return self._refresher.snapshot
 
     @property
@@ -173,18 +154,13 @@ class SkillCatalog:
 
     @property
     def keeps_bodies(self) -> bool:
-        """True when every SKILL.md loaded is held in memory (``keep_bodies``, no ``cache``).
-
-        Skills known from their source's listing (MCP) hold theirs in no catalog: it is read
-        when the skill is used.
-        """
+        """True when every SKILL.md loaded is held (``keep_bodies``, no ``cache``; MCP aside)."""
         return self._keeps_bodies
 
     def attached(self, key: Hashable, make: Callable[[], T]) -> T:
         """The value kept on this catalog under ``key``, made by ``make()`` when first asked for.
 
-        Per-catalog state of the layers above (search indexes, refresh clocks) lives here, as
-        long as the catalog. Two threads asking at once may both make one; the first kept wins.
+        Per-catalog state of the layers above (search indexes, refresh clocks) lives here.
         """
         value = self._attached.get(key)
         if value is None:
@@ -196,31 +172,15 @@ class SkillCatalog:
         return self.snapshot.skills
 
     def metadata(self, name: str) -> SkillMetadata:
-        """The metadata of one loaded skill.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """The metadata of one loaded skill."""
         return self._loaded_entry(name)[1]
 
     def folder(self, name: str) -> str:
-        """The folder (the backend's storage key) of a loaded skill.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """The folder (the backend's storage key) of a loaded skill."""
         return self._loaded_entry(name)[0].name
 
     def restricting_tools(self, name: str) -> tuple[str, ...]:
-        """The ``allowed-tools`` rules that bound one loaded skill's tool calls.
-
-        Those it grants, else those its SKILL.md gives but its source withholds (MCP, an
-        untrusted project, unless approved): a withheld grant still restricts, never allowing
-        every tool. Empty when the skill names none.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """The ``allowed-tools`` rules that bound a skill's tool calls, withheld ones included."""
         entry, metadata = self._loaded_entry(name)
         return metadata.allowed_tools or dict(entry.withheld).get("allowed_tools", ())
 
@@ -228,10 +188,8 @@ class SkillCatalog:
         """One loaded skill with its body and its files as of the last refresh.
 
         Raises:
-            SkillNotFoundError: No loaded skill has that name.
             LockMismatchError: The catalog has a lock, and a SKILL.md read again differs.
-            EntryMismatchError: A skill its source listed has another SKILL.md (digest or
-                frontmatter): refused from then on.
+            EntryMismatchError: A listed skill's SKILL.md differs: refused from then on.
         """
         entry, metadata = self._loaded_entry(name)
         if not entry.raw:
@@ -241,46 +199,30 @@ class SkillCatalog:
         return Skill(metadata, entry.body, entry.location, await self._file_lists.of(entry.name))
 
     async def files(self, name: str) -> tuple[FileEntry, ...]:
-        """The files of one loaded skill as :meth:`get` gives them, listed once per refresh.
-
-        A local resource added, removed or edited shows after the next refresh;
-        :meth:`read_resource` always reads the file as it is now.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """The files of one loaded skill as :meth:`get` gives them, listed once per refresh."""
         return await self._file_lists.of(self._loaded_entry(name)[0].name)
 
     def skill_md_digest(self, name: str) -> str:
-        """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read.
-
-        Raises:
-            SkillNotFoundError: No loaded skill has that name.
-        """
+        """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read."""
         return digest_text(entry_digest(self._loaded_entry(name)[0]))
 
     async def file_digests(
         self, name: str, files: Sequence[FileEntry], *, max_bytes: int | None = None
     ) -> Sequence[tuple[str, int]]:
-        """The ``sha256:`` digest and size of each of ``files`` of a loaded skill, in order.
-
-        Only a file not listed as it was hashed (see
-        :class:`~skills_core._catalog.cache.FileDigests`) is read, as :meth:`read_resource`
-        reads it.
+        """The ``sha256:`` digest and size of each of ``files``; only files not known are read.
 
         Raises:
-            SkillNotFoundError: No loaded skill has that name.
             StorageError: A file could not be read.
         """
         read = functools.partial(self.read_resource, name, max_bytes=max_bytes)
         return await self._refresher.file_digests.of(self.folder(name), files, read)
 
     async def save_file_digests(self) -> None:
-        """Keep the file digests learned since the last save in the persistent cache, if any."""
+        """Save the file digests learned since the last save in the persistent cache, if any."""
         await self._refresher.save_file_digests()
 
     async def with_body(self, entry: CatalogEntry) -> CatalogEntry:
-        """A loaded entry of this catalog holding its SKILL.md (internal: for search indexes).
+        """A loaded entry of this catalog holding its SKILL.md (internal).
 
         Raises:
             SkillNotFoundError: The skill is gone, or no longer loads under its name.
@@ -292,7 +234,6 @@ class SkillCatalog:
         """The SKILL.md bytes a loaded skill was built from, without a storage request.
 
         Raises:
-            SkillNotFoundError: No loaded skill has that name.
             RuntimeError: The catalog does not hold it: use :meth:`read_skill_md`.
         """
         raw = self._loaded_entry(name)[0].raw
@@ -304,7 +245,6 @@ class SkillCatalog:
         """The SKILL.md bytes of a loaded skill: held ones, or read as :meth:`get` reads them.
 
         Raises:
-            SkillNotFoundError: No loaded skill has that name.
             StorageError: A catalog keeping metadata only could not read it.
             LockMismatchError: The catalog has a lock, and the SKILL.md read differs.
         """
@@ -314,13 +254,9 @@ class SkillCatalog:
     async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
         """Read one file of a loaded skill, confined to its folder and size-limited.
 
-        Args:
-            name: The skill's name.
-            path: The file's path relative to the skill folder.
-            max_bytes: A tighter size limit for this read; never looser than ``limits``.
+        ``max_bytes`` tightens ``limits.max_read_bytes`` for this read.
 
         Raises:
-            SkillNotFoundError: No loaded skill has that name.
             ResourceNotFoundError: No such file.
             UnsafePathError: The path would leave the skill folder.
             LimitExceededError: The file is over ``max_bytes`` or ``limits.max_read_bytes``.
@@ -339,12 +275,9 @@ class SkillCatalog:
         return await lock.verify(name, path, data, location=entry.location)
 
     def to_prompt(self, *, include_location: bool = True) -> str:
-        """The ``<available_skills>`` XML block of every skill a model may invoke, escaped.
+        """The ``<available_skills>`` block of every model-invocable skill, with locations or not.
 
-        Skills with ``disable-model-invocation: true`` are left out. ``include_location`` gives
-        each SKILL.md's location (skills-ref's format); without it the block is google-adk's.
-        To fit a budget or filter by path and tags, use
-        :func:`skills_core.context._budget.catalog_prompt`.
+        To fit a budget, use :func:`skills_core.context._budget.catalog_prompt`.
         """
         snapshot = self.snapshot
         return format_available_skills(
@@ -355,23 +288,15 @@ class SkillCatalog:
             if meta.model_invocable
         )
 
-    async def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
-        """Refresh whenever the skills may have changed and yield each meaningful report.
-
-        Local folders are watched for filesystem events (with ``agent-skillfs[watch]``); other
-        backends are polled every ``interval`` seconds.
-        """
-        watching = watch_refreshes(self.refresh, self._backend, interval=interval)
-        async with contextlib.aclosing(watching) as reports:
-            async for report in reports:
-                yield report
+    def watch(self, *, interval: float = 2.0) -> AsyncIterator[ReloadReport]:
+        """Refresh on change events (else every ``interval`` seconds); yield meaningful reports."""
+        return watch_refreshes(self.refresh, self._backend, interval=interval)
 
     async def refresh(self, *, progress: Progress | None = None) -> ReloadReport:
-        """List the backend and re-read only what changed; see the module docstring.
+        """List the backend, re-read only what changed, swap the new snapshot in; never raises.
 
-        ``progress``, when given, is called with (SKILL.md files read, files to read) as new
-        and changed skills are fetched. Where OpenTelemetry is in use, each refresh is a
-        ``skillfs.refresh`` span (:mod:`skills_core._telemetry`).
+        ``progress`` hears (SKILL.md files read, files to read). Each refresh is a
+        ``skillfs.refresh`` span where OpenTelemetry is in use.
         """
         with span("skillfs.refresh", {SOURCE: self._backend.location}) as current:
             report = await self._refresher.refresh(progress)
@@ -410,16 +335,7 @@ class SkillCatalog:
 
 
 class BodyStore:
-    """Reads the SKILL.md of catalog entries that do not hold it, through a small LRU cache.
-
-    The cache is keyed by folder *and* fingerprint, so an edit is never answered from it.
-
-    Args:
-        backend: Where the skills live.
-        loader: Judges a SKILL.md that changed since it was listed, and verifies one against
-            the entry its source listed.
-        cache_size: How many SKILL.md files to keep.
-    """
+    """Reads the SKILL.md of entries that do not hold it, through an LRU keyed by fingerprint."""
 
     def __init__(self, backend: Backend, loader: Loader, cache_size: int) -> None:
         self._backend = backend
@@ -428,11 +344,7 @@ class BodyStore:
         self._cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
 
     async def held(self, entry: CatalogEntry) -> CatalogEntry:
-        """A loaded ``entry`` holding its SKILL.md as stored now.
-
-        The same fingerprint: the bytes the entry was judged from. Another one (changed since
-        the last refresh): judged again, served as it is now. An entry known from its source's
-        listing is verified against it instead.
+        """A loaded ``entry`` holding its SKILL.md as stored now (judged again if it changed).
 
         Raises:
             SkillNotFoundError: The skill is gone, or no longer loads under its name.
@@ -481,10 +393,9 @@ def format_available_skills(
 ) -> str:
     """The ``<available_skills>`` block of ``(name, description, location)`` triples, escaped.
 
-    With locations this is skills-ref's format; without (``None``), google-adk's. A ``None``
-    description is left out, and a ``note`` comes first. The compact forms of a catalog over
-    its budget follow the entries: ``lines``, ``(name, description)`` written
-    ``name: description`` one per line, then ``names`` on one comma-separated line.
+    With locations this is skills-ref's format; without (``None``), google-adk's. A ``note``
+    comes first; a budget's compact forms follow: ``lines`` as ``name: description``, then
+    ``names`` on one comma-separated line.
     """
     parts = ["<available_skills>"]
     if note is not None:
@@ -505,12 +416,7 @@ def format_available_skills(
 
 @dataclass
 class Verdict:
-    """Every problem of one skill (``skillfs validate``).
-
-    Attributes:
-        name: The name the skill gives itself, which ``list``, ``show`` and ``prompt`` use.
-        folder: The skill's folder (its storage key).
-    """
+    """Every problem of one skill (``skillfs validate``), under the name it gives itself."""
 
     name: str
     folder: str
@@ -536,12 +442,7 @@ class Verdict:
 
 
 def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
-    """One verdict per listed skill, in name order, with every problem found.
-
-    Problems are filed by folder, so two folders claiming one name keep their own verdicts. A
-    skill's own problems come from its entry (a refused skill keeps its advice); problems the
-    catalog adds (failed re-reads, shadowed names) are filed under their skill.
-    """
+    """One verdict per listed skill, by name then folder, with every problem filed by folder."""
     entries = catalog.snapshot.entries
     verdicts = {
         folder: Verdict(

@@ -1,22 +1,10 @@
 """One catalog entry per skill: judged once, reused until its fingerprint changes.
 
-Which skills load, as agentskills.io's client-implementation guide asks: one without readable
-frontmatter, without a description, with a name no catalog can serve (not a string, empty, a
-path separator or control character) or over a limit is refused; every other spec violation
-loads with warnings attached, unless the catalog is strict. Judging never raises: an
-unexpected exception while judging one skill refuses that skill alone with ``LOAD_FAILED``.
-
-A SKILL.md whose fingerprint changed but whose bytes did not (a touched file) keeps its entry:
-the new bytes are compared with the ones held, or with their SHA-256 once dropped
-(:func:`entry_digest`). The body stays bytes until a reader asks for it.
-
-Entries known from a listing: a source whose listing carries each skill's whole frontmatter
-(an MCP server's ``skills/list``) gives entries without a read (:func:`listed_entry`, the same
-rules). The SKILL.md is fetched when the skill is first used and checked before anything of it
-is served: the backend checks its bytes against the listed digest, :func:`verified` its
-frontmatter against the listed one, field by field, as JSON (``true`` is not ``1``). On any
-difference the skill is refused with ``ENTRY_MISMATCH``. A backend that lists two skills of one
-name names the second otherwise (``b.pdf``), and the catalog serves it so, with a warning.
+Which skills load is docs/catalog.md's "Which skills load"; judging never raises (an unexpected
+exception refuses that skill alone, ``LOAD_FAILED``). A touched SKILL.md whose bytes did not
+change keeps its entry. An entry built from a listing's frontmatter (:func:`listed_entry`) is
+checked against its SKILL.md when first used (:func:`verified`), else refused
+(``ENTRY_MISMATCH``).
 """
 
 from __future__ import annotations
@@ -60,29 +48,14 @@ class CatalogEntry(NamedTuple):
     """What the catalog knows of one skill.
 
     Attributes:
-        name: The folder name: the skill's storage key. A loaded skill is served under
-            ``metadata.name`` (see :attr:`served_name`).
-        fingerprint: The backend's fingerprint this entry was built from.
-        location: Where SKILL.md lives.
+        name: The folder name: the skill's storage key (see :attr:`served_name`).
         metadata: The typed frontmatter; ``None`` when the skill is refused.
-        raw: The SKILL.md as read (for loaded skills).
-        body_start: Where the body begins in ``raw``.
-        errors: Why the skill is refused (empty when it is loaded).
-        warnings: Spec violations and advice for a loaded skill; only advice for a refused one
-            (kept on the entry, so a full verdict can show it; the catalog's warnings
-            cover loaded skills).
-        digest: In a catalog that keeps metadata only, the SHA-256 of the SKILL.md ``raw``
-            held before it was dropped (see :meth:`without_body`); empty otherwise.
-        frontmatter_name: A refused skill's usable frontmatter ``name``, when it has one (a
-            strict catalog refuses skills a lenient one serves under it); ``None`` otherwise.
-        withheld: The metadata fields :func:`withhold` reset, with the values the SKILL.md
-            gave them, so a later verdict can restore them without reading it again.
-        listed: The frontmatter the backend's listing gave, for an entry built from it
-            (:mod:`skills_core._catalog.entries`): its SKILL.md, read on first use, must match
-            it; ``None`` for an entry built from a SKILL.md.
-        frontmatter: A loaded skill's frontmatter text when ``raw`` is not held (dropped, or
-            restored from the persistent cache): what ``skillfs serve`` publishes it from
-            (see :func:`frontmatter_of`); empty otherwise.
+        warnings: Spec violations and advice (only advice for a refused skill).
+        digest: The SHA-256 of a SKILL.md not held (see :meth:`without_body`), or listed.
+        frontmatter_name: A refused skill's usable frontmatter ``name``, when it has one.
+        withheld: The metadata fields :func:`withhold` reset, with the values they had.
+        listed: The frontmatter the backend's listing gave, for an entry built from it.
+        frontmatter: A loaded skill's frontmatter text when ``raw`` is not held.
     """
 
     name: str
@@ -122,10 +95,7 @@ class CatalogEntry(NamedTuple):
         return body_text(self.raw, self.body_start) if self.raw else ""
 
     def same_content(self, other: CatalogEntry) -> bool:
-        """True when both entries hold the same SKILL.md bytes at the same location, judged alike.
-
-        An approval given or withdrawn changes the metadata, not the bytes.
-        """
+        """True when both hold the same SKILL.md bytes at the same location, judged alike."""
         return (
             self.raw == other.raw
             and self.digest == other.digest
@@ -153,13 +123,7 @@ def frontmatter_of(entry: CatalogEntry) -> str:
 
 
 def content_digest(data: bytes) -> bytes:
-    """The SHA-256 of SKILL.md bytes: what tells a changed file from a touched one.
-
-    The digest the MCP skills extension and lock files publish (as ``sha256:`` and hex, see
-    :func:`backends._digests.digest_text`), so the persistent cache keeps one hash that serves
-    both (:mod:`skills_core._catalog.cache`): a new process publishes it without a read.
-    About 5 µs for a 7 KB file with SHA extensions (as fast as SHA-1), twice that without.
-    """
+    """The SHA-256 of SKILL.md bytes (the digest MCP and lock files publish, as ``sha256:``)."""
     return hashlib.sha256(data).digest()
 
 
@@ -181,61 +145,44 @@ def judge_document(
     strict: bool,
     previous: CatalogEntry | None = None,
 ) -> CatalogEntry:
-    """:func:`load_document`, with any unexpected exception turned into a refusal."""
+    """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same.
+
+    Never raises: an unexpected exception refuses this skill alone (``LOAD_FAILED``).
+    """
+    name, location = document.name, document.location
     try:
-        return load_document(
-            document, limits=limits, format_limits=format_limits, strict=strict, previous=previous
-        )
+        if previous is not None and previous.loaded and previous.holds(document.data):
+            return previous._replace(fingerprint=document.fingerprint, location=location)
+        if not strict:  # a strict verdict also advises on the body's length: the full path does
+            clean = read_clean_skill(
+                document.data,
+                folder_name=name,
+                limits=format_limits,
+                max_skill_md_bytes=limits.max_skill_md_bytes,
+            )
+            if clean is not None:
+                return CatalogEntry(
+                    name,
+                    document.fingerprint,
+                    location,
+                    clean.metadata,
+                    document.data,
+                    clean.body_start,
+                )
+        return _full_verdict(document, limits=limits, format_limits=format_limits, strict=strict)
     except Exception as exc:  # one skill must never fail a refresh
-        logger.error("%s: judging the skill failed", document.location, exc_info=exc)
+        logger.error("%s: judging the skill failed", location, exc_info=exc)
         reason = f"{type(exc).__name__}: {exc}"
         if len(reason) > _MAX_REASON_CHARS:
             reason = reason[:_MAX_REASON_CHARS] + "..."
         message = f"loading the skill failed unexpectedly ({reason}); refused"
-        problem = SkillProblem(document.name, document.location, codes.LOAD_FAILED, message)
-        return CatalogEntry(
-            document.name, document.fingerprint, document.location, None, errors=(problem,)
-        )
-
-
-def load_document(
-    document: SkillDocument,
-    *,
-    limits: Limits,
-    format_limits: FormatLimits,
-    strict: bool,
-    previous: CatalogEntry | None = None,
-) -> CatalogEntry:
-    """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same."""
-    name, location = document.name, document.location
-    if previous is not None and previous.loaded and previous.holds(document.data):
-        return previous._replace(fingerprint=document.fingerprint, location=location)
-    if not strict:  # a strict verdict also advises on the body's length: the full path gives it
-        clean = read_clean_skill(
-            document.data,
-            folder_name=name,
-            limits=format_limits,
-            max_skill_md_bytes=limits.max_skill_md_bytes,
-        )
-        if clean is not None:
-            return CatalogEntry(
-                name,
-                document.fingerprint,
-                location,
-                clean.metadata,
-                document.data,
-                clean.body_start,
-            )
-    return _full_verdict(document, limits=limits, format_limits=format_limits, strict=strict)
+        return _refused(document, (SkillProblem(name, location, codes.LOAD_FAILED, message),))
 
 
 def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
-    """Reset the frontmatter fields the trust policy withholds, with a warning for each one set.
+    """Reset the fields ``withheld`` names (key to reason), with a warning for each one set.
 
-    ``withheld`` maps frontmatter keys to the reason (see
-    :class:`skills_core._trust.policy.TrustPolicy`): ``allowed-tools`` of a skill served over
-    MCP grants nothing unless the user approved it. An entry withheld before is judged afresh:
-    fields no longer withheld get back the values its SKILL.md gave them.
+    Fields withheld before and no longer get back the values its SKILL.md gave them.
     """
     metadata = entry.metadata
     if metadata is None or not (withheld or entry.withheld):
@@ -280,8 +227,7 @@ def _full_verdict(
         return _refused(document, (SkillProblem(folder, location, codes.TOO_LARGE, exc.message),))
     except SkillParseError as exc:
         return _refused(document, (SkillProblem(folder, location, exc.code, exc.message),))
-    # Counting a body's lines costs more than parsing its frontmatter: only a strict catalog
-    # (a full verdict, as `skillfs validate` gives) advises on length; emptiness is cheap.
+    # Counting a body's lines costs more than parsing its frontmatter: only strict advises on it.
     entry = frontmatter_verdict(
         document,
         frontmatter,
@@ -304,13 +250,8 @@ def frontmatter_verdict(
 ) -> CatalogEntry:
     """Judge a frontmatter mapping: a refused entry, or a loaded one holding no SKILL.md bytes.
 
-    Args:
-        source: The skill's folder (``name``), ``fingerprint`` and ``location``.
-        frontmatter: The mapping, as a SKILL.md's YAML or a listing gave it.
-        strict: Refuse on any spec violation.
-        body: The body, for a strict verdict's advice on its length.
-        advice: Advice found beside the fields (an empty body).
-        repairs: What a lenient reading repaired to read the frontmatter.
+    ``body`` is for a strict verdict's advice on its length; ``advice`` (an empty body) and
+    ``repairs`` (what a lenient reading repaired) join the warnings.
     """
     folder, location = source.name, source.location
     metadata, report = analyze(frontmatter, folder_name=folder, body=body)
@@ -330,22 +271,17 @@ def frontmatter_verdict(
     return CatalogEntry(folder, source.fingerprint, location, metadata, warnings=warnings)
 
 
-def _refused(document: SkillDocument, errors: tuple[SkillProblem, ...]) -> CatalogEntry:
-    return CatalogEntry(document.name, document.fingerprint, document.location, None, errors=errors)
+def _refused(ref: ListedDocument, errors: tuple[SkillProblem, ...]) -> CatalogEntry:
+    return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=errors)
 
 
 def unreadable_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
     """An entry for a skill whose SKILL.md could not be fetched or listed safely."""
-    problem = problem_from_error(ref.name, ref.location, error)
-    return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=(problem,))
+    return _refused(ref, (problem_from_error(ref.name, ref.location, error),))
 
 
 def failed_read_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
-    """An entry for a skill whose SKILL.md read failed, which the next refresh reads again.
-
-    Its fingerprint matches no listing, so it is never reused as an unchanged entry: a read
-    that failed (a dropped connection, a body cut short, a stalled store) is not a verdict.
-    """
+    """An entry for a skill whose SKILL.md read failed: its fingerprint matches no listing."""
     return unreadable_entry(ref, error)._replace(fingerprint=_READ_AGAIN)
 
 
@@ -397,10 +333,7 @@ def verified(
     limits: Limits,
     format_limits: FormatLimits,
 ) -> CatalogEntry:
-    """``entry`` holding ``document``, its SKILL.md, once its frontmatter is the listed one.
-
-    The backend checked the bytes against the digest and size it listed (a mismatch there is
-    a :class:`~backends._errors.VerificationError`, which the catalog reports the same way).
+    """``entry`` holding ``document``, once its frontmatter is the listed one, as JSON.
 
     Raises:
         EntryMismatchError: Its frontmatter is not the listed one.

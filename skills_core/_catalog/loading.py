@@ -1,19 +1,9 @@
 """One refresh: list the backend, judge what changed, swap the new snapshot in, report.
 
-Unchanged skills (the same fingerprint as their entry) cost one comparison each and are not
-read again; an entry whose withheld fields changed (an approval given or withdrawn) is judged
-again from what it holds. New and changed SKILL.md files are fetched in batches and judged
-batch by batch in a worker thread.
-
-:class:`Refresher` holds the catalog's current snapshot and is the one place that replaces it,
-one refresh at a time. A failed listing, or anything unexpected while building the new snapshot,
-keeps the last good snapshot and comes back as the report's ``failure``, never raised. Each
-source a listing went without (a composite's failed members) is an error of the refresh with
-no skill name, ``LIST_FAILED`` (or ``SIGNATURE_REFUSED``), logged when it starts failing or its
-reason changes.
-
-:func:`watch_refreshes` keeps a catalog current: on the backend's change events where it has
-them, polling elsewhere.
+Unchanged skills (the same fingerprint) are not read again; new and changed SKILL.md files are
+fetched and judged in batches, in a worker thread. :class:`Refresher` is the one place that
+replaces a catalog's snapshot; a failure keeps the last good one and is the report's
+``failure``, never raised. :func:`watch_refreshes` refreshes on change events, or polls.
 """
 
 from __future__ import annotations
@@ -68,51 +58,31 @@ from skills_core._trust.policy import CatalogTrust
 logger = logging.getLogger("skillfs")
 
 FETCH_BATCH = 64
-"""SKILL.md files fetched and judged together (a catalog keeping metadata only holds no more
-SKILL.md bytes at once: see docs/benchmarks.md, "Catalog scale")."""
+"""SKILL.md files fetched and judged together (at most held at once without ``keep_bodies``)."""
 Progress = Callable[[int, int], None]
-"""Long work's progress hook, called with (done, in all) as it goes: SKILL.md files read by a
-refresh, skills hashed by a lock, skills packed by a bundle."""
+"""Long work's progress hook, called with (done, in all) as it goes."""
 
 
+@dataclasses.dataclass(frozen=True)
 class Loader:
-    """Lists a backend and judges what changed, as one catalog does.
+    """Lists a backend and judges what changed, with one catalog's options and trust."""
 
-    Args:
-        backend: Where the skills live.
-        limits: Storage limits (``max_skill_md_bytes``).
-        format_limits: The frontmatter's limits.
-        strict: Judge as ``skillfs validate`` does.
-        keep_bodies: Keep each SKILL.md on its entry; otherwise only its hash.
-        trust: The catalog's trust: its lock (once read), what each skill withholds.
-    """
-
-    def __init__(
-        self,
-        backend: Backend,
-        *,
-        limits: Limits,
-        format_limits: FormatLimits,
-        strict: bool,
-        keep_bodies: bool,
-        trust: CatalogTrust,
-    ) -> None:
-        self._backend = backend
-        self._limits = limits
-        self._format_limits = format_limits
-        self._strict = strict
-        self._keep_bodies = keep_bodies
-        self._withheld_of = trust.withheld_of
-        self.trust = trust
+    backend: Backend
+    _: dataclasses.KW_ONLY
+    limits: Limits
+    format_limits: FormatLimits
+    strict: bool
+    keep_bodies: bool
+    trust: CatalogTrust
 
     async def listing(self, *, cold: bool) -> Sequence[ListedDocument]:
         """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
         listing = None
-        if cold and self._keep_bodies:
-            limit = self._limits.max_skill_md_bytes
-            listing = await list_documents(self._backend, max_bytes=limit)
+        if cold and self.keep_bodies:
+            limit = self.limits.max_skill_md_bytes
+            listing = await list_documents(self.backend, max_bytes=limit)
         if listing is None:
-            listing = await self._backend.list()
+            listing = await self.backend.list()
         await self.trust.learn(listing)
         return listing
 
@@ -122,18 +92,14 @@ class Loader:
         old: CatalogSnapshot,
         progress: Progress | None = None,
     ) -> tuple[dict[str, CatalogEntry | None], list[SkillProblem], Reads]:
-        """What changed since ``old``, the problems of this refresh, and what it read.
-
-        Changes are new or changed entries by folder, and ``None`` for folders gone.
-        ``progress`` hears how many of the SKILL.md files to fetch were read, batch by batch.
-        """
+        """What changed since ``old`` (``None`` for folders gone), the problems, what was read."""
         changes: dict[str, CatalogEntry | None] = {}
         read: list[SkillDocument] = []  # by the listing itself
         from_listing: list[SkillRef] = []  # listed with their frontmatter: judged unread
         pending: list[SkillRef] = []
-        max_size = self._limits.max_skill_md_bytes
+        max_size = self.limits.max_skill_md_bytes
         old_entries = old.entries
-        withheld_of, lock = self._withheld_of, self.trust.lock
+        withheld_of, lock = self.trust.withheld_of, self.trust.lock
         known = 0
         for item in listing:
             if isinstance(item, SkillDocument):
@@ -183,7 +149,7 @@ class Loader:
         read_bytes = 0
         for start in range(0, len(pending), FETCH_BATCH):
             batch = pending[start : start + FETCH_BATCH]
-            results = await fetch_many(self._backend, [ref.name for ref in batch])
+            results = await fetch_many(self.backend, [ref.name for ref in batch])
             read_bytes += await self._judge_batch(batch, results, old, changes, problems)
             if progress is not None:
                 progress(start + len(batch), len(pending))
@@ -195,17 +161,14 @@ class Loader:
         previous: CatalogEntry | None = None,
         withheld: Mapping[str, str] | None = None,
     ) -> CatalogEntry:
-        """Judge one SKILL.md: limits, strictness, and the fields the backend withholds.
-
-        ``withheld`` is asked of the backend when not given (on the caller's thread).
-        """
-        if withheld is None and self._withheld_of is not None:
-            withheld = self._withheld_of(document.name)
+        """Judge one SKILL.md, withholding ``withheld`` (asked of the trust when not given)."""
+        if withheld is None and self.trust.withheld_of is not None:
+            withheld = self.trust.withheld_of(document.name)
         entry = judge_document(
             document,
-            limits=self._limits,
-            format_limits=self._format_limits,
-            strict=self._strict,
+            limits=self.limits,
+            format_limits=self.format_limits,
+            strict=self.strict,
             previous=previous,
         )
         entry = withhold(entry, withheld or {})  # also gives back fields approved since
@@ -213,7 +176,7 @@ class Loader:
 
     def judge_listed(self, ref: SkillRef, withheld: Mapping[str, str] | None) -> CatalogEntry:
         """Judge a skill from the frontmatter its ref lists (see :func:`listed_entry`)."""
-        entry = withhold(listed_entry(ref, strict=self._strict), withheld or {})
+        entry = withhold(listed_entry(ref, strict=self.strict), withheld or {})
         return self._locked(entry, lambda: ref.digest)
 
     def _locked(self, entry: CatalogEntry, digest: Callable[[], str | None]) -> CatalogEntry:
@@ -225,13 +188,8 @@ class Loader:
         return entry if problem is None else refused(entry, problem)
 
     def verify(self, entry: CatalogEntry, document: SkillDocument) -> CatalogEntry:
-        """A listed ``entry`` holding ``document``, once it matches the listing (see there).
-
-        Raises:
-            EntryMismatchError: It does not.
-            SkillNotFoundError: The skill changed since the last refresh.
-        """
-        return verified(entry, document, limits=self._limits, format_limits=self._format_limits)
+        """:func:`~skills_core._catalog.entries.verified` with this catalog's limits."""
+        return verified(entry, document, limits=self.limits, format_limits=self.format_limits)
 
     async def _judge_batch(
         self,
@@ -244,7 +202,7 @@ class Loader:
         """Judge one batch in a worker thread into ``changes``; how many bytes it read."""
         if not listed:
             return 0
-        ask = self._withheld_of
+        ask = self.trust.withheld_of
         withheld = {item.name: ask(item.name) for item in listed} if ask is not None else {}
         judged, failures, read_bytes = await asyncio.to_thread(
             self._judged, listed, results, withheld, old
@@ -260,15 +218,10 @@ class Loader:
         withheld: Mapping[str, Mapping[str, str]],
         old: CatalogSnapshot,
     ) -> tuple[dict[str, CatalogEntry | None], list[SkillProblem], int]:
-        """What was fetched for each listed skill, as changes, and the bytes read.
-
-        A ref as its own result is judged from the frontmatter it lists. Blocking: runs in a
-        worker thread. ``withheld`` holds every skill's withheld fields when the backend
-        withholds any.
-        """
+        """What was fetched for each listed skill, as changes, and the bytes read (blocking)."""
         changes: dict[str, CatalogEntry | None] = {}
         problems: list[SkillProblem] = []
-        old_entries, keep_bodies = old.entries, self._keep_bodies
+        old_entries, keep_bodies = old.entries, self.keep_bodies
         read_bytes = 0
         for listed, result in zip(listing, results, strict=True):
             previous = old_entries.get(listed.name)
@@ -297,10 +250,7 @@ class Loader:
 
 
 def _keeps_locked(previous: CatalogEntry | None, entry: CatalogEntry) -> bool:
-    """True when ``entry`` refuses a change to a locked skill whose served bytes are held.
-
-    A catalog that keeps metadata only holds no bytes to serve: the skill is refused.
-    """
+    """True when ``entry`` refuses a change to a locked skill whose served bytes are held."""
     return (
         previous is not None
         and previous.loaded
@@ -310,35 +260,20 @@ def _keeps_locked(previous: CatalogEntry | None, entry: CatalogEntry) -> bool:
 
 
 def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDocument:
-    """``document`` with the listing's copies of its fingerprint and location, when equal.
-
-    One copy of each string then serves the backend's listing and the catalog's entry.
-    """
+    """``document`` with the listing's copies of its fingerprint and location (one copy kept)."""
     if document is listed or document.fingerprint != listed.fingerprint:
         return document
     return document._replace(fingerprint=listed.fingerprint, location=listed.location)
 
 
 class Refresher:
-    """A catalog's current snapshot, replaced by :meth:`refresh`, and its file digests.
-
-    Args:
-        backend: Where the skills live.
-        loader: Lists the backend and judges what changed (and holds the catalog's trust).
-        cache: The catalog's share of the persistent cache, if it has one.
-        file_lists: The file lists to forget once a listing succeeds.
-    """
+    """A catalog's current snapshot, replaced one refresh at a time, and its file digests."""
 
     def __init__(
-        self,
-        backend: Backend,
-        loader: Loader,
-        cache: CacheLink | None,
-        file_lists: FileLists,
+        self, backend: Backend, loader: Loader, cache: CacheLink | None, file_lists: FileLists
     ) -> None:
         self.snapshot = EMPTY_SNAPSHOT
         self.file_digests = FileDigests()
-        """Kept for the skills each refresh keeps, and saved with their entries."""
         self._backend = backend
         self._loader = loader
         self._cache = cache
@@ -346,7 +281,7 @@ class Refresher:
         self._lock = asyncio.Lock()
 
     async def refresh(self, progress: Progress | None = None) -> ReloadReport:
-        """List the backend and re-read only what changed; see the module docstring."""
+        """List the backend and re-read only what changed (see the module docstring)."""
         async with self._lock:
             old = base = self.snapshot
             try:
@@ -372,10 +307,7 @@ class Refresher:
         base: CatalogSnapshot,
         progress: Progress | None,
     ) -> ReloadReport:
-        """Load what changed since ``base`` and swap in the new snapshot, if any.
-
-        ``base`` is ``old``, or on a first refresh what the persistent cache held.
-        """
+        """Load what changed since ``base`` (``old``, or the cache's) and swap the snapshot in."""
         changes, refresh_errors, reads = await self._loader.changes(listing, base, progress)
         shadowing = shadowing_of(listing)
         errors = (*refresh_errors, *self._unavailable(old))
@@ -387,14 +319,13 @@ class Refresher:
         else:
             new = base.updated(changes, refresh_errors=errors, shadowing=shadowing)
         self.snapshot = new
-        if new is not old:
-            self.file_digests.keep(new.entries)
-        if self._cache is not None and new is not old:
-            await self._cache.save(new, self.file_digests, seeded_from=base)
         if new is old:
             return ReloadReport(
                 unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
             )
+        self.file_digests.keep(new.entries)
+        if self._cache is not None:
+            await self._cache.save(new, self.file_digests, seeded_from=base)
         if not old.entries:
             return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
         return compare(old, new, changes, reads)
@@ -485,12 +416,8 @@ async def watch_refreshes(
 ) -> AsyncGenerator[ReloadReport, None]:
     """Yield the first refresh's report, then one per refresh that changed something.
 
-    A refresh "changed something" when skills were added, changed or removed, when the listing
-    failed, or when the set of errors differs from the last report's. Change events are read by
-    a task of their own, so a burst of them during a refresh becomes one refresh. Events that
-    stop are reported, not taken for the end of the watch: the next refresh carries a
-    ``WATCH_INTERRUPTED`` failure (unless its listing failed), and after ``interval`` seconds
-    the events are asked for again, with a refresh each time, until they come back.
+    A burst of change events becomes one refresh. Events that stop make the next report a
+    ``WATCH_INTERRUPTED`` failure, and are asked for again every ``interval`` seconds.
     """
     report = await refresh()
     yield report
@@ -511,11 +438,9 @@ async def watch_refreshes(
 async def refresh_triggers(
     backend: Backend, interval: float
 ) -> AsyncGenerator[StorageError | None, None]:
-    """When to refresh: on change events, or every ``interval`` seconds.
+    """Yield ``None`` at each change event (or every ``interval`` seconds), or why they stopped.
 
-    Yields ``None`` for a refresh, or why the change events stopped. The events' first signal
-    (the watch is running) triggers a refresh too, catching what changed between the first
-    refresh and the start of the watch.
+    The events' first signal triggers a refresh too: what changed before the watch started.
     """
     watched = False
     while True:
@@ -539,10 +464,7 @@ async def refresh_triggers(
 
 
 async def _pump(backend: Backend, pending: asyncio.Event) -> bool:
-    """Set ``pending`` at each of the backend's change signals; False when it has none.
-
-    The events are opened, read and closed in this one task (SDK clients need that).
-    """
+    """Set ``pending`` at each change signal, in one task (SDK clients need that); False if none."""
     events = await change_events(backend)
     if events is None:
         return False
@@ -557,7 +479,7 @@ async def _pump(backend: Backend, pending: asyncio.Event) -> bool:
 
 
 async def _signalled(pending: asyncio.Event, pump: asyncio.Task[bool]) -> bool:
-    """Wait for a signal (True, all signals so far merged into it) or the pump's end (False)."""
+    """Wait for a signal (True, all so far merged) or the pump's end (False)."""
     if not pending.is_set():
         waiter = asyncio.create_task(pending.wait())
         try:
@@ -571,7 +493,7 @@ async def _signalled(pending: asyncio.Event, pump: asyncio.Task[bool]) -> bool:
 
 
 def _why_stopped(pump: asyncio.Task[bool], backend: Backend) -> StorageError | None:
-    """Why the events ended: their error, or that they ended; None when there were none."""
+    """Why the events ended; ``None`` when there were none."""
     error = pump.exception()
     if isinstance(error, StorageError):
         stopped = error

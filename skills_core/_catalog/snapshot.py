@@ -1,12 +1,8 @@
-"""Snapshots of a catalog, and the report of what a refresh changed.
+"""Immutable snapshots of a catalog, and the report of what a refresh changed.
 
-A snapshot is immutable; a refresh swaps in a new one in one assignment. A first load builds
-it from every entry (:meth:`CatalogSnapshot.build`); later refreshes place only the changed
-entries, plus the other claimants of any name they claim (:meth:`CatalogSnapshot.updated`), so
-an edit to one skill among 100,000 costs about what a no-change refresh does.
-
-Two skills claiming one name: the first by folder is served and the others are refused with
-``DUPLICATE_NAME``; when the one served goes, the next by folder takes its place.
+A first load builds a snapshot from every entry; later refreshes place only the changed entries
+and the other claimants of their names (:meth:`CatalogSnapshot.updated`). Of two skills claiming
+one name, the first by folder is served, the others refused with ``DUPLICATE_NAME``.
 """
 
 from __future__ import annotations
@@ -38,18 +34,11 @@ class CatalogSnapshot(NamedTuple):
     """Entries by folder and by name, with the loaded skills and the problems precomputed.
 
     Attributes:
-        entries: Every skill the backend listed, loaded or refused, by folder (its storage
-            key), sorted.
-        loaded: The entries served, by the name they are served under, sorted. When two
-            skills claim one name, the first by folder is served and the other refused.
-        skills: Metadata of the loaded skills, sorted by name.
-        names: Names of the loaded skills, sorted.
+        entries: Every skill listed, loaded or refused, by folder, sorted.
+        loaded: The entries served, by the name they are served under, sorted.
         errors: Why each refused skill is refused, plus failures of the last refresh.
-        warnings: Warnings about loaded skills, plus shadowed names.
-        shadowing: What the backend's listing shadowed.
-        refresh_errors: The failures of the refresh that made this snapshot.
-        placed: How many entries making this snapshot placed: all of them for a first load,
-            the changed ones (and the other claimants of their names) for an update.
+        placed: How many entries making this snapshot placed (all, or the changed ones and
+            their names' other claimants).
         claims: The folders claiming each contested name, sorted (the first is served).
         problems: Each folder's problems (its errors, or its refusal as a duplicate).
         advice: Each served name's warnings.
@@ -117,10 +106,7 @@ class CatalogSnapshot(NamedTuple):
 
     @property
     def unavailable(self) -> tuple[SkillProblem, ...]:
-        """The sources the refresh went without (a composite's failed members), with why.
-
-        They are its problems about no one skill: a whole source's.
-        """
+        """The sources the refresh went without (a composite's failed members), with why."""
         return tuple(problem for problem in self.refresh_errors if problem.name is None)
 
     def affected_names(self, changes: Changes) -> set[str]:
@@ -134,20 +120,16 @@ class CatalogSnapshot(NamedTuple):
         return names
 
 
+@dataclass
 class _State:
     """The mutable copies an update works on, then freezes into a snapshot."""
 
-    def __init__(
-        self,
-        entries: dict[str, CatalogEntry],
-        loaded: dict[str, CatalogEntry],
-        claims: dict[str, tuple[str, ...]],
-        problems: dict[str, tuple[SkillProblem, ...]],
-        advice: dict[str, tuple[SkillProblem, ...]],
-    ) -> None:
-        self.entries, self.loaded = entries, loaded
-        self.claims, self.problems, self.advice = claims, problems, advice
-        self._new_keys = False
+    entries: dict[str, CatalogEntry]
+    loaded: dict[str, CatalogEntry]
+    claims: dict[str, tuple[str, ...]]
+    problems: dict[str, tuple[SkillProblem, ...]]
+    advice: dict[str, tuple[SkillProblem, ...]]
+    new_keys: bool = False
 
     def apply(self, changes: Changes) -> dict[str, set[str]]:
         """Write the changed entries; the folders now claiming each name they concern."""
@@ -169,7 +151,7 @@ class _State:
             if entry is None:
                 self.entries.pop(folder, None)
                 continue
-            self._new_keys |= old is None
+            self.new_keys |= old is None
             self.entries[folder] = entry
             if entry.errors:
                 self.problems[folder] = entry.errors
@@ -192,7 +174,7 @@ class _State:
                 self.advice.pop(name, None)
                 continue
             winner = self.entries[ordered[0]]
-            self._new_keys |= name not in self.loaded
+            self.new_keys |= name not in self.loaded
             self.loaded[name] = winner
             _put(self.advice, name, winner.warnings)
             _put(self.problems, winner.name, winner.errors)
@@ -206,7 +188,7 @@ class _State:
     ) -> CatalogSnapshot:
         """Freeze the state (re-sorting the mappings only when new keys came in)."""
         entries, loaded = self.entries, self.loaded
-        if self._new_keys:
+        if self.new_keys:
             entries, loaded = _by_key(entries), _by_key(loaded)
         problems = _by_key(self.problems)
         advice = _by_key(self.advice)
@@ -234,11 +216,7 @@ class _State:
 
 
 def _by_key(mapping: Mapping[str, _V]) -> dict[str, _V]:
-    """A copy of ``mapping`` in key order.
-
-    Sorts the keys alone: sorting ``items()`` builds a pair per key, and the 10,000 pairs of a
-    10,000-skill catalog wake the garbage collector, a third of a cold snapshot's cost.
-    """
+    """A copy of ``mapping`` in key order (sorting the keys alone: pairs wake the collector)."""
     keys = sorted(mapping)
     if keys == list(mapping):  # in order already (a snapshot's, or the cache's): copied in C
         return dict(mapping)
@@ -278,23 +256,10 @@ EMPTY_SNAPSHOT = CatalogSnapshot.build({})
 
 @dataclass(frozen=True, slots=True)
 class ReloadReport:
-    """What a refresh changed. Name sets cover loaded skills only; refused ones are in errors.
+    """What a refresh changed (its fields: docs/catalog.md, "What refresh() does").
 
-    Attributes:
-        added: Skills that are loaded now and were not before.
-        changed: Loaded before and after, with different SKILL.md content.
-        removed: Loaded before, gone or refused now.
-        unchanged: Loaded before and after with the same content.
-        errors: Every skill refused in the current catalog, plus failures of this refresh.
-        warnings: Every warning about the loaded skills.
-        fetched: How many SKILL.md files this refresh read from the backend.
-        bytes_read: How many bytes of SKILL.md those were.
-        reads: Backend reads made: the listing, plus one per SKILL.md read after it. Not
-            network requests: a backend may serve a read from what its listing fetched.
-        failure: Why the listing failed, when it did; the catalog then kept its last snapshot.
-            In a watch, also why its change events stopped (``WATCH_INTERRUPTED``), on the
-            report of the refresh that followed.
-        cause: The exception that failed the listing (or stopped the events).
+    Name sets cover loaded skills only; refused ones are in ``errors``. ``failure`` is why the
+    listing failed (the last snapshot was kept), or in a watch why its change events stopped.
     """
 
     added: tuple[str, ...] = ()
@@ -304,13 +269,13 @@ class ReloadReport:
     errors: tuple[SkillProblem, ...] = ()
     warnings: tuple[SkillProblem, ...] = ()
     fetched: int = 0
-    bytes_read: int = field(default=0, compare=False)  # costs, not verdicts: a one-pass
-    reads: int = field(default=0, compare=False)  # first load makes fewer reads
+    bytes_read: int = field(default=0, compare=False)  # costs, not verdicts
+    reads: int = field(default=0, compare=False)
     failure: SkillProblem | None = None
     cause: Exception | None = field(default=None, compare=False, repr=False)
 
     def raise_for_failure(self) -> None:
-        """Raise the failed listing's own error, which names its cause in one line.
+        """Raise the failed listing's own error.
 
         Raises:
             SkillfsError: The listing's error, or a :class:`StorageError` wrapping a foreign one.

@@ -1,14 +1,9 @@
 """The user's approvals, kept by skill content in the cache folder, and that folder's trust.
 
-``approvals.json`` (schema 2, shown in docs/trust.md) beside ``catalogs.sqlite3`` in the cache
-folder (``$SKILLFS_CACHE_DIR``, else ``$XDG_CACHE_HOME/skillfs``, else ``~/.cache/skillfs``;
-mode 0700), mode 0600, written whole and atomically. A digest covers every file of the skill
-(:func:`backends._digests.files_digest`), so a changed skill is a new key. Writers in every
-process take turns on an ``flock`` of ``approvals.lock``, so no approval or revocation is lost.
-A folder or file that is not the user's, is writable by others, is no regular file, is larger
-than ``MAX_APPROVALS_FILE_BYTES`` or is not this layout is never trusted: nothing is approved,
-logged once. Blocking: load and write from a worker thread; :meth:`ApprovalStore.granted` and
-:meth:`ApprovalStore.grants_of` read what was loaded and never block.
+``approvals.json`` (docs/trust.md, "Where approvals live"), keyed by the digest of every file of
+a skill, written whole and atomically by writers taking turns on an ``flock``. A file or folder
+that cannot be trusted approves nothing, logged once. Loading and writing block; the lookups
+read what was loaded.
 """
 
 from __future__ import annotations
@@ -38,7 +33,7 @@ SCHEMA = 2
 SCRIPTS = "scripts"
 TOOLS = "tools"
 _GRANTS = (("scripts", SCRIPTS), ("allowed-tools", TOOLS))
-"""Each grant's key (a withheld field's name) and the approval attribute that gives it."""
+"""Each withheld field's name and the approval attribute that gives it back."""
 
 
 class Approval(NamedTuple):
@@ -63,12 +58,7 @@ class Approval(NamedTuple):
 
 
 class ApprovalStore:
-    """The approvals file of a cache folder, loaded on construction.
-
-    Args:
-        folder: The cache folder; by default the catalog cache's (``$SKILLFS_CACHE_DIR``,
-            else ``$XDG_CACHE_HOME/skillfs``, else ``~/.cache/skillfs``).
-    """
+    """The approvals file of a cache folder (default: :func:`default_cache_folder`)."""
 
     def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
         self.folder = Path(folder) if folder is not None else default_cache_folder()
@@ -124,7 +114,7 @@ class ApprovalStore:
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
-        """Hold the writers' lock (other writers, in any process, wait), with the file reloaded."""
+        """Hold the writers' lock (across processes), with the file reloaded."""
         why = ensure_folder(self.folder)
         if why is not None:
             raise OSError(f"{why}: {self.folder}")  # never write where others could swap it
@@ -138,25 +128,19 @@ class ApprovalStore:
             os.close(lock)  # releases the lock
 
     def _read(self) -> dict[str, Approval]:
-        distrusted = ensure_folder(self.folder) or untrusted_file(self.path)
-        if distrusted is not None:
-            self._log(f"ignored the approvals file {self.path}: {distrusted}")
-            return {}
-        try:
-            text = read_regular_file(self.path, MAX_APPROVALS_FILE_BYTES, what=FILE_NAME).decode()
-        except FileNotFoundError:
-            return {}
-        except StorageError as exc:
-            self._log(f"ignored the approvals file {self.path}: {exc.message}")
-            return {}
-        except UnicodeDecodeError as exc:
-            self._log(f"ignored the approvals file {self.path}: {exc}")
-            return {}
-        try:
-            return _decode(json.loads(text))
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
-            self._log(f"ignored the approvals file {self.path}: not an approvals file ({exc})")
-            return {}
+        why = ensure_folder(self.folder) or untrusted_file(self.path)
+        if why is None:
+            try:
+                data = read_regular_file(self.path, MAX_APPROVALS_FILE_BYTES, what=FILE_NAME)
+                return _decode(json.loads(data.decode()))
+            except FileNotFoundError:
+                return {}
+            except StorageError as exc:
+                why = exc.message
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+                why = f"not an approvals file ({exc})"
+        self._log(f"ignored the approvals file {self.path}: {why}")
+        return {}
 
     def _write(self, approvals: Mapping[str, Approval]) -> None:
         record = {
@@ -185,7 +169,7 @@ class ApprovalStore:
 
 
 def _decode(record: Any) -> dict[str, Approval]:
-    """The approvals of a file's JSON, or ValueError/TypeError/KeyError when malformed."""
+    """The approvals of a file's JSON; ValueError, TypeError or KeyError when malformed."""
     if not isinstance(record, dict) or record.get("schema") != SCHEMA:
         if isinstance(record, dict) and record.get("schema") == 1:
             raise ValueError("schema 1, keyed by an ambiguous digest: approve the skills again")
@@ -210,7 +194,7 @@ _WRITABLE_BY_OTHERS = stat.S_IWGRP | stat.S_IWOTH
 
 
 def default_cache_folder() -> Path:
-    """The cache folder the environment names (see the module docstring)."""
+    """``$SKILLFS_CACHE_DIR``, else ``$XDG_CACHE_HOME/skillfs``, else ``~/.cache/skillfs``."""
     moved = os.environ.get(CACHE_DIR_VARIABLE)
     if moved:
         return Path(moved)

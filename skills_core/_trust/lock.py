@@ -1,16 +1,8 @@
 """A lock: which skills a catalog may serve, and the SHA-256 of every file of each.
 
-The lock file is JSON (``skillfs-lock/1``, shown in docs/trust.md), read and written with the
-standard library alone, deterministically (one entry per skill sorted by name, each file's
-digest on its own line) so a change reviews as a small diff, and read strictly: a repeated key,
-a skill locked twice or a path out of its folder refuses the whole file.
-
-A catalog whose :class:`~skills_core._trust.policy.TrustPolicy` has a lock judges each SKILL.md
-against it as it loads (:meth:`SkillLock.problem`), reports locked skills the source lost
-(:meth:`SkillLock.missing`) and checks every other file when it is read
-(:meth:`SkillLock.verify`). :func:`lock_of` locks what a catalog serves: a file whose backend
-lists a verified ``sha256:`` digest (MCP) is locked from its listing, every other one is read
-through the catalog and hashed.
+The lock file (``skillfs-lock/1``, docs/trust.md "The lock file") is written deterministically,
+so a change reviews as a small diff, and read strictly: a repeated key, a skill locked twice or
+a path out of its folder refuses the whole file.
 """
 
 from __future__ import annotations
@@ -40,14 +32,7 @@ DEFAULT_LOCK_FILE = "skills.lock"
 
 
 class LockedSkill(NamedTuple):
-    """One skill as locked.
-
-    Attributes:
-        name: The name the skill is served under.
-        folder: Its folder (the backend's storage key).
-        location: Where its SKILL.md was, for messages and reviews.
-        files: Each file's path in the skill folder and its ``sha256:`` digest, sorted by path.
-    """
+    """One skill as locked: ``files`` maps each path in its folder to its ``sha256:`` digest."""
 
     name: str
     folder: str
@@ -69,7 +54,7 @@ class SkillLock:
 
     Args:
         skills: The locked skills.
-        source: The location they were locked from (``skillfs lock --check`` re-reads it).
+        source: The location they were locked from.
         location: Where the lock file is, for messages.
     """
 
@@ -135,11 +120,7 @@ class SkillLock:
 
     @property
     def digest(self) -> str:
-        """The SHA-256 (hex) of the lock file's text, read or as :meth:`dumps` writes it.
-
-        A persistent cache keys a locked catalog's entries by it (blocking: 0.1 s at 10,000
-        skills for a lock not read from a file, once).
-        """
+        """The SHA-256 (hex) of the lock file's text, read or as :meth:`dumps` writes it."""
         if self._digest is None:
             self._digest = _sha256(self.dumps())
         return self._digest
@@ -154,12 +135,7 @@ class SkillLock:
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        """Write the lock file (blocking); a reader never sees half of it.
-
-        Writers at once never collide (each writes a temporary of its own and renames it; the
-        last rename wins) and a failed write leaves no temporary: see
-        :func:`~backends._local_files.replace_file`.
-        """
+        """Write the lock file atomically (blocking): a reader never sees half of it."""
         replace_file(path, self.dumps().encode("utf-8"))
 
     def pinning(self, name: str, current: SkillLock) -> SkillLock:
@@ -171,11 +147,7 @@ class SkillLock:
         return SkillLock(skills.values(), source=self.source, location=self.location)
 
     def differences(self, current: SkillLock) -> list[str]:
-        """One line per difference from ``current``: skills and files added, removed, changed.
-
-        A skill in another folder than locked is ``moved skill: NAME: OLD -> NEW``: its recorded
-        folder and location are stale even when every file matches.
-        """
+        """One line per difference from ``current``: skills and files added, removed, changed."""
         lines = []
         for kind, name in _compared(self.skills, current.skills):
             if kind != "changed":
@@ -214,11 +186,7 @@ class SkillLock:
         ]
 
     async def verify_skill_md(self, name: str, data: bytes, *, location: str) -> bytes:
-        """Return ``data`` when it is the SKILL.md of skill ``name`` as locked (see :meth:`verify`).
-
-        Raises:
-            LockMismatchError: The skill is not in the lock, or its SKILL.md differs.
-        """
+        """:meth:`verify` for the SKILL.md of skill ``name``."""
         locked = self.skills.get(name)
         path = "SKILL.md" if locked is None else _skill_md_path(locked)
         return await self.verify(name, path, data, location=location)
@@ -270,10 +238,7 @@ def refusal(name: str, error: LockMismatchError) -> SkillProblem:
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys are all different (``object_pairs_hook``): else ValueError.
-
-    A repeated key would let a later value, one a reviewer may never see, win.
-    """
+    """A JSON object whose keys all differ (a repeated one could hide a value); else ValueError."""
     twice = [key for key, count in Counter(key for key, _ in pairs).items() if count > 1]
     if twice:
         raise ValueError(f"key {twice[0]!r} is repeated")
@@ -281,7 +246,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _parsed_skill(item: Any) -> LockedSkill:
-    """One entry of a parsed lock file, checked; each path normalised as the backends do."""
+    """One entry of a parsed lock file, checked, its paths normalised."""
     name, folder, location, files = item["name"], item["folder"], item["location"], item["files"]
     if not all(isinstance(value, str) for value in (name, folder, location)):
         raise TypeError(f"skill {name!r} has a non-string name, folder or location")
@@ -334,23 +299,22 @@ async def lock_of(
 ) -> SkillLock:
     """The lock of every skill ``catalog`` serves now (refresh it first).
 
-    ``progress`` hears how many skills were hashed, as each one is.
+    Files with a listed ``sha256:`` digest (MCP) are locked from it; others are read and hashed.
+    ``progress`` hears how many skills were hashed.
 
     Raises:
         StorageError: A file of a served skill could not be read.
     """
-    skills = await _each_skill(catalog, _locked_skill, progress)
+    skills = await _each_skill(catalog, lambda name: _locked_skill(catalog, name), progress)
     return SkillLock(skills, source=catalog.backend.location)
 
 
 async def lock_problems(
     catalog: LockedCatalog, progress: Callable[[int, int], None] | None = None
 ) -> list[SkillProblem]:
-    """Each file of a served skill that breaks the catalog's lock, as a ``LOCK_MISMATCH``.
+    """Each file of a served skill that differs, is not locked or is gone, as a ``LOCK_MISMATCH``.
 
-    A file breaks it when it differs, when the lock does not name it, or when the lock names
-    it and it is gone; each is read through the catalog, which checks it against the lock.
-    An unlocked catalog has none. ``progress`` hears how many skills were checked.
+    ``progress`` hears how many skills were checked.
 
     Raises:
         StorageError: A file of a served skill could not be read.
@@ -358,17 +322,13 @@ async def lock_problems(
     lock = catalog.lock
     if lock is None:
         return []
-
-    def problems(catalog: LockedCatalog, name: str) -> Awaitable[list[SkillProblem]]:
-        return _skill_problems(catalog, lock, name)
-
-    checks = await _each_skill(catalog, problems, progress)
+    checks = await _each_skill(catalog, lambda name: _skill_problems(catalog, lock, name), progress)
     return [problem for found in checks for problem in found]
 
 
 async def _each_skill(
     catalog: LockedCatalog,
-    work: Callable[[LockedCatalog, str], Awaitable[T]],
+    work: Callable[[str], Awaitable[T]],
     progress: Callable[[int, int], None] | None,
 ) -> list[T]:
     """``work`` on every served skill, :data:`_PARALLEL_SKILLS` at a time, in name order."""
@@ -379,7 +339,7 @@ async def _each_skill(
     async def one(name: str) -> T:
         nonlocal done
         async with gate:
-            result = await work(catalog, name)
+            result = await work(name)
         done += 1
         if progress is not None:
             progress(done, len(names))

@@ -1,21 +1,9 @@
 """TrustPolicy: what a catalog trusts; and the decisions it makes from what backends report.
 
-A catalog is given one policy, ``SkillCatalog(backend, trust=TrustPolicy(...))``:
-
-- ``lock``: serve only the skills a lock names, each file only while it matches
-  (:mod:`skills_core._trust.lock`);
-- ``keys``: serve a published index only when one of these keys signed it
-  (:mod:`skills_core._trust.signing`);
-- ``approvals``: the user's approvals (:mod:`skills_core._trust.approvals`), which give back
-  what an untrusted source withholds.
-
 Backends report where a skill comes from (:class:`~backends.capabilities.Provenance`) and never
 decide. A skill served over MCP, or by a cloned project's folder, withholds ``allowed-tools``
-and ``scripts`` until the user approved its content: ``allowed-tools`` is given back at a
-refresh when its content's digest is approved (an MCP entry lists it; a project skill's files
-are read once per change of its file list, and only when there are approvals to ask);
-``scripts`` stays withheld in the catalog and is judged at each run, against the digest of the
-bytes that run (:mod:`skills_core.tools._script_approval`).
+(given back at a refresh once its content is approved) and ``scripts`` (judged at each run, by
+:mod:`skills_core.tools._script_approval`). See docs/trust.md.
 """
 
 from __future__ import annotations
@@ -65,21 +53,17 @@ _NOTHING: Mapping[str, str] = MappingProxyType({})
 
 @dataclass(frozen=True, eq=False)
 class TrustPolicy:
-    """What a catalog trusts; see the module docstring.
+    """What a catalog trusts, each part optional (docs/trust.md).
 
     Attributes:
         lock: A :class:`~skills_core._trust.lock.SkillLock`, or a lock file's path (read on the
-            catalog's first refresh; a lock that cannot be read fails that refresh, so nothing
-            is served): serve only the skills it names, each file only while its bytes match.
-        keys: Ed25519 public keys (PEM bytes, a ``.pub`` file's contents, or key objects; two
-            during a rotation): serve a published index only when one of them signed it, and
-            never an older one than already accepted (remembered in the catalog's ``cache``).
-            Any other source is refused when the catalog is made.
-        approvals: The user's approvals: a skill whose source withholds ``allowed-tools`` or
-            scripts (MCP, a cloned project's) gets them back once its content is approved there;
-            with a script policy's ``confirm``, an approved content runs without asking and a
-            confirmation is recorded. ``None``: nothing is given back, and ``confirm`` asks
-            every time.
+            first refresh, which fails if it cannot be): serve only the skills it names, each
+            file only while its bytes match.
+        keys: Ed25519 public keys (PEM bytes or key objects): serve a published index only
+            when one of them signed it, never an older one than already accepted; any other
+            source is refused when the catalog is made.
+        approvals: The user's approvals, which give back what an untrusted source withholds
+            (and which a script policy's ``confirm`` records and honours).
     """
 
     lock: SkillLock | str | os.PathLike[str] | None = None
@@ -90,7 +74,7 @@ class TrustPolicy:
 def withheld_fields(provenance: Provenance | None, granted: frozenset[str]) -> Mapping[str, str]:
     """What a skill of ``provenance`` withholds, with why, given what its content was ``granted``.
 
-    ``scripts`` is always withheld from an untrusted origin: it is judged at each run.
+    ``scripts`` stays withheld from an untrusted origin: it is judged at each run.
     """
     if provenance is None:
         return _NOTHING
@@ -103,11 +87,7 @@ def withheld_fields(provenance: Provenance | None, granted: frozenset[str]) -> M
 class CatalogTrust:
     """One catalog's policy applied to its backend: the lock once read, what each skill withholds.
 
-    Args:
-        policy: The catalog's policy.
-        backend: The catalog's backend.
-        sequences: Where the highest sequence of each signed index is remembered (the
-            catalog's cache); ``None``: only while the catalog lives.
+    ``sequences`` (the catalog's cache) remembers signed indexes' sequences across processes.
 
     Raises:
         UnsupportedSourceError: ``keys`` are given for a source that is no published index.
@@ -147,9 +127,8 @@ class CatalogTrust:
     async def learn(self, listing: Sequence[ListedDocument]) -> None:
         """Learn the content digest of each listed skill whose provenance gives none.
 
-        Only when approvals could give something back; a skill's files are read again only
-        when its file list (paths, sizes, fingerprints) changed since the last listing. An
-        unreadable skill stays unapproved.
+        Only with approvals; a skill's files are read again only when its file list changed.
+        An unreadable skill stays unapproved.
         """
         provenance = self._provenance
         if provenance is None or self.policy.approvals is None:

@@ -1,15 +1,8 @@
 """Signed publications: an Ed25519 signature beside a well-known index, checked before serving.
 
-``skillfs publish --sign KEY`` writes, beside ``index.json``, ``index.json.sig``: one JSON
-object ``{"algorithm": "ed25519", "key": "<key id>", "signature": "<base64>"}``, the signature
-over the index's bytes exactly as they are served. The signed index carries
-``skillfs-sequence``, an integer that grows with each publication (microseconds since the
-epoch when it was built); a reader remembers the highest sequence it accepted per index and
-refuses a lower one, so a replayed older index (a rollback) is refused, not served.
-
-A key id is ``ed25519:`` and the first 16 hex digits of the SHA-256 of the raw public key;
-keys are PEM files (PKCS#8 private keys, SubjectPublicKeyInfo public keys). Needs the
-``cryptography`` package (``skillfs[sign]``).
+``index.json.sig`` signs the index's bytes as served; the index's ``skillfs-sequence`` grows
+with each publication, and a lower one than already accepted is refused (a rollback). Formats:
+docs/trust.md, "Signed publications". Needs ``cryptography`` (``skillfs[sign]``).
 """
 
 from __future__ import annotations
@@ -48,10 +41,7 @@ TrustedKey = Ed25519PublicKey | bytes
 
 
 class SequenceMemory(Protocol):
-    """The highest sequence accepted per index, kept across processes (blocking calls).
-
-    :class:`~skills_core._catalog.cache.CatalogCache` is one, in the catalog cache folder.
-    """
+    """The highest sequence accepted per index, kept across processes (blocking calls)."""
 
     def last_sequence(self, index: str) -> int | None:
         """The highest sequence accepted for ``index``, or ``None``."""
@@ -77,8 +67,7 @@ def read_key_file(path: str | os.PathLike[str]) -> bytes:
     """A key file's PEM (blocking): a regular file of at most ``MAX_KEY_FILE_BYTES``.
 
     Raises:
-        StorageError: It cannot be read, is no regular file (a FIFO is refused unread) or is
-            too large; in one line naming the file.
+        StorageError: It cannot be read, is no regular file or is too large.
     """
     try:
         return read_regular_file(path, MAX_KEY_FILE_BYTES, what="the key")
@@ -149,9 +138,6 @@ def signature_file(index: bytes, key: Ed25519PrivateKey) -> bytes:
 class IndexVerifier:
     """Checks an index against its signature and the sequences already seen.
 
-    The :class:`backends.capabilities.IndexVerifier` that a
-    :class:`~skills_core._trust.policy.TrustPolicy` with ``keys`` gives a catalog's backend.
-
     Args:
         trusted_keys: Every key whose signature is accepted (two during a key rotation).
         sequences: Where the highest sequence per index is kept across processes; without
@@ -174,12 +160,7 @@ class IndexVerifier:
         self._lock = threading.Lock()
 
     def check_signature(self, index: bytes, signature: bytes | None, *, location: str) -> None:
-        """Refuse ``index`` unless ``signature`` is a trusted key's over exactly its bytes.
-
-        Raises:
-            SignatureError: No signature, a malformed one, one by a key not trusted, or a
-                signature that does not match the bytes.
-        """
+        """Refuse ``index`` (a ``SignatureError``) unless a trusted key signed exactly its bytes."""
         where = location + SIGNATURE_SUFFIX
         if signature is None:
             raise SignatureError(
@@ -204,10 +185,10 @@ class IndexVerifier:
             ) from None
 
     def check_sequence(self, sequence: int | None, *, location: str) -> None:
-        """Accept ``sequence`` for the index at ``location`` unless it is older (blocking).
+        """Accept ``sequence`` for the index at ``location`` unless absent or older (blocking).
 
         Raises:
-            SignatureError: The index has no sequence, or one lower than already accepted.
+            SignatureError: It is refused.
         """
         if sequence is None:
             raise SignatureError(
@@ -228,11 +209,7 @@ class IndexVerifier:
 
 
 def _parsed(signature: bytes, *, location: str) -> tuple[str, bytes]:
-    """The key id and the raw signature a signature file holds.
-
-    Raises:
-        SignatureError: It is not a signature file, or the signature is not 64 bytes.
-    """
+    """The key id and the raw signature a signature file holds, or a ``SignatureError``."""
     try:
         document = json.loads(signature)
         claimed, encoded = document["key"], document["signature"]

@@ -1,16 +1,8 @@
 """ScriptApprovals: whether a skill's scripts may run as far as trust goes, and recording a yes.
 
-A skill whose source withholds ``scripts`` (an MCP server's, a cloned project's: see
-:mod:`skills_core._trust.policy`) runs none until the user approved its content in the catalog's
-:class:`~skills_core._trust.policy.TrustPolicy` ``approvals`` (``skillfs approve [URL] NAME
---scripts``, or a confirmation in an adapter with a confirmation flow). Such a skill runs from a
-private copy made for the run (:class:`~skills_core.tools.workspace.Workspaces`), and the digest
-checked is the copy's: what runs is the content approved. Each check reads the store again.
-
-A skill that sits in no folder on this machine is approved at its location (an MCP skill's
-server label and URI, ``mcp[team]:skill://pdf/SKILL.md``), which the approval records as its
-source, and an approval of the same content elsewhere does not count for it
-(:func:`approval_source`).
+A skill whose source withholds ``scripts`` (MCP, a cloned project) runs none until the user
+approved its content in the catalog's trust policy's ``approvals``; the digest checked is that
+of the private copy that runs, and each check reads the store again (docs/trust.md, "Approvals").
 """
 
 from __future__ import annotations
@@ -54,10 +46,7 @@ class ScriptApprovals:
     ) -> ToolResult | None:
         """``None`` when the skill's scripts may run; else a ``SCRIPT_NOT_APPROVED`` error.
 
-        Args:
-            skill_name: The skill.
-            digest: The content that would run (:attr:`Workspace.digest`), ``None`` if unknown.
-            what: What would run, for the message.
+        ``digest`` is the content that would run (``None`` if unknown); ``what``, for the message.
 
         Raises:
             SkillNotFoundError: The catalog holds no such skill.
@@ -77,9 +66,7 @@ class ScriptApprovals:
     async def approve(self, skill_name: str, digest: str | None = None) -> None:
         """Record that the user approved running the scripts of content ``digest``.
 
-        ``None``: the skill's current content. An adapter that asked the user passes the
-        digest of the content it asked about, so a file swapped while the question waited is
-        not approved by the answer.
+        By default the current content; an adapter passes the digest of what it asked about.
         """
         if self._store is not None:
             digest = digest or await self.digest(skill_name)
@@ -114,10 +101,8 @@ class ScriptApprovals:
 async def approval_source(catalog: SkillCatalog, skill_name: str) -> tuple[str, str | None]:
     """Where ``skillfs approve`` finds a skill, and what an approval of it is bound to.
 
-    A skill in a folder on this machine: the folder holding it, and nothing (its content is
-    approved wherever it is). Any other: its source's URL (an MCP server's ``mcp+`` URL), and
-    its location (``mcp[<label>]:<uri>``), which an approval records as its source and must
-    match to count.
+    A local skill: its parent folder, bound to nothing. Any other: its source's URL, bound to
+    its location (``mcp[<label>]:<uri>``), which an approval must record to count.
     """
     backend = catalog.backend
     folder = await local_folder(backend, catalog.folder(skill_name))
@@ -129,11 +114,9 @@ async def approval_source(catalog: SkillCatalog, skill_name: str) -> tuple[str, 
 
 
 def _approve_command(source: str, name: str) -> str:
-    r"""The ``skillfs approve`` command for skill ``name`` of ``source``, safe to paste in a shell.
+    """The ``skillfs approve`` command for skill ``name`` of ``source``, safe to paste in a shell.
 
-    Each argument is quoted with :func:`shlex.quote`; one holding a character that is not
-    printable (a control character, a line separator) is written in ANSI-C quoting
-    (``$'\n'``, bash, zsh and POSIX.1-2024 ``sh``), so the command holds none itself.
+    An argument holding a character that is not printable is written in ANSI-C quoting.
     """
     return f"skillfs approve {_shell_word(source)} {_shell_word(name)} --scripts"
 
