@@ -1,8 +1,6 @@
-"""The Backend protocol and the plain records every backend returns.
+"""The Backend protocol and the records every backend returns: names, fingerprints, bytes.
 
-A backend deals in names, fingerprints and bytes only: it never parses YAML or knows about
-agents. All parsing happens once, in :mod:`skills_core`. The records are named tuples,
-immutable and cheap to build by the ten thousand.
+Backends never parse YAML; all parsing happens once, in :mod:`skills_core`.
 """
 
 from __future__ import annotations
@@ -20,17 +18,13 @@ class SkillRef(NamedTuple):
 
     Attributes:
         name: The skill's folder name.
-        fingerprint: Opaque token that changes whenever SKILL.md may have changed
-            (mtime/size/inode, ETag, generation, blob sha, CRC, version counter).
+        fingerprint: Opaque token that changes whenever SKILL.md may have changed.
         location: Where its SKILL.md lives, for messages and prompts.
         size: Size of SKILL.md in bytes when the listing knows it.
-        error: Why the skill cannot be loaded, when the listing already knows (its type
-            says how: UnsafePathError, LimitExceededError, or StorageError).
+        error: Why the skill cannot be loaded, when the listing already knows.
         shadows: Locations of same-named skills this one hides (composite backends).
-        frontmatter: The skill's whole frontmatter, when the listing carries it (an MCP
-            server's ``skills/list`` entry): the catalog builds the skill's entry from it and
-            reads SKILL.md only when the skill is used, checked against it then
-            (:mod:`skills_core.catalog.entries`).
+        frontmatter: The whole frontmatter, when the listing carries it (an MCP entry): the
+            catalog reads SKILL.md only when the skill is used.
         digest: The ``sha256:`` digest of SKILL.md, when the listing gives it.
     """
 
@@ -59,10 +53,8 @@ class FileEntry(NamedTuple):
     Attributes:
         path: Relative POSIX path inside the skill folder.
         size: Size in bytes.
-        fingerprint: Token that changes when the file may have changed (the same sources as
-            SkillRef fingerprints), so copies of a skill can tell a same-size edit.
-        mode: Its permission bits (``0o755``) where the storage records them (a local
-            folder, a zip member made on Unix); ``None`` elsewhere.
+        fingerprint: Token that changes when the file may have changed.
+        mode: Its permission bits where the storage records them, else ``None``.
     """
 
     path: str
@@ -72,22 +64,15 @@ class FileEntry(NamedTuple):
 
     @property
     def executable(self) -> bool:
-        """True for files under ``scripts/`` and files whose recorded mode is executable.
-
-        Copies and bundles mark these executable, so a script that runs a sibling by path
-        works wherever the skill came from, even from storage that records no modes.
-        """
+        """True for files under ``scripts/`` and files whose recorded mode is executable."""
         return self.path.startswith("scripts/") or bool(self.mode and self.mode & 0o111)
 
 
 class Backend(Protocol):
     """Storage that holds skill folders, each with a SKILL.md at its top.
 
-    Five methods and a ``location``: all a catalog needs, plus ``async with``, which closes
-    the backend on the way out (inherit :class:`AsyncResource` for it).
-    Faster paths a backend may offer (batch fetches, one-pass listings, local folders, change
-    events) are optional and listed in :mod:`backends.capabilities`; callers reach them
-    through that module's helpers, which fall back to these methods.
+    Optional faster paths are in :mod:`backends.capabilities`; inherit
+    :class:`AsyncResource` for ``async with``.
     """
 
     @property
@@ -139,11 +124,7 @@ class Backend(Protocol):
 
 
 class AsyncResource(ABC):
-    """Base of every backend, in anyio's ``AsyncResource`` shape: ``async with`` closes it.
-
-    ``__aenter__`` returns the object itself; ``__aexit__`` calls :meth:`aclose` and lets any
-    exception through. Subclasses implement :meth:`aclose` only.
-    """
+    """Base of every backend: ``async with`` returns it and closes it (:meth:`aclose`)."""
 
     async def __aenter__(self) -> Self:
         return self

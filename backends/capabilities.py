@@ -72,18 +72,10 @@ class BatchFetcher(Protocol):
 
 @runtime_checkable
 class DocumentLister(Protocol):
-    """A backend that can list and read every SKILL.md in one pass.
-
-    A first load needs every SKILL.md anyway: reading each one as it is listed spares a pass
-    (on a local folder, a thread hop per 1,024 skills).
-    """
+    """A backend that can list and read every SKILL.md in one pass (a first load)."""
 
     async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
-        """Every skill in listing order, read.
-
-        Args:
-            max_bytes: Larger SKILL.md files are not read but refused with a
-                LimitExceededError in their ref.
+        """Every skill in listing order, read; a SKILL.md over ``max_bytes`` is refused unread.
 
         Raises:
             StorageError: The listing itself failed.
@@ -103,24 +95,18 @@ class ChangeEvents(Protocol):
     """A backend that can say when its skills may have changed, instead of being polled."""
 
     async def change_events(self) -> AsyncIterator[None] | None:
-        """Signals, one per change (several may merge into one); ``None`` when it cannot watch.
+        """Signals, one per change (several may merge); ``None`` when it cannot watch.
 
-        Callers poll when there are none. The iterator yields once as soon as it watches, so
-        a caller can refresh then and miss nothing that changed before the watch began.
+        The iterator yields once as soon as it watches, so nothing before the watch is missed.
         """
 
 
 class Provenance(NamedTuple):
-    """Where a skill comes from, as far as trust goes: reported by its backend, never judged.
-
-    A catalog's :class:`~skills_core.trust.policy.TrustPolicy` decides what such a skill may
-    do (its ``allowed-tools``, its scripts) until the user approves its content.
+    """Where a skill comes from, reported by its backend; a catalog's TrustPolicy judges.
 
     Attributes:
-        origin: :data:`MCP` (an MCP server's skills extension) or :data:`PROJECT` (a folder a
-            cloned repository brought).
-        content: The digest of every file of the skill (:func:`backends.digests.files_digest`)
-            when the source knows it without a read (an MCP entry lists each file's digest).
+        origin: :data:`MCP` or :data:`PROJECT` (a folder a cloned repository brought).
+        content: The skill's :func:`~backends.digests.files_digest`, when known without a read.
     """
 
     origin: str
@@ -141,10 +127,7 @@ class Provenances(Protocol):
 
 @runtime_checkable
 class IndexVerifier(Protocol):
-    """Checks each new published index before anything of it is used (signed publications).
-
-    :class:`skills_core.trust.signing.IndexVerifier` is one (blocking calls).
-    """
+    """Checks each new published index before it is used (blocking calls)."""
 
     def check_signature(self, index: bytes, signature: bytes | None, *, location: str) -> None:
         """Raise :class:`~backends.errors.SignatureError` unless a trusted key signed ``index``."""
@@ -158,23 +141,15 @@ class SignedIndexes(Protocol):
     """A backend that reads published indexes, and can serve only those a verifier accepts."""
 
     def require_signatures(self, verifier: IndexVerifier) -> None:
-        """Serve only indexes ``verifier`` accepts, from the next listing on.
-
-        Raises:
-            UnsupportedSourceError: This source is no published index (a bundle).
-        """
+        """Serve only indexes ``verifier`` accepts, from the next listing on."""
 
 
 @runtime_checkable
 class SourceState(Protocol):
-    """A backend whose own state lets another process ask its source "changed since?".
+    """A backend whose state lets a new process ask its source "changed since?".
 
-    A published index's validator and bytes, a bundle's fingerprint and central directory: a
-    persistent cache keeps the exported blob beside the catalog it saved, and a new process
-    imports it before its first listing, which is then one conditional request on an unchanged
-    source. A blob is opaque and versioned by whoever made it: one a backend does not
-    recognise is ignored, and an imported state is only ever used after the source confirmed
-    it (a 304, an equal fingerprint).
+    The blob is opaque and versioned by its maker: one not recognised is ignored, and an
+    imported state is used only after the source confirmed it (a 304, an equal fingerprint).
     """
 
     def export_state(self) -> bytes | None:
@@ -232,8 +207,7 @@ async def change_events(backend: Backend) -> AsyncIterator[None] | None:
 def provenance_of(backend: Backend) -> Callable[[str], Provenance | None] | None:
     """By skill name, where each skill comes from; ``None`` when every skill is trusted alike.
 
-    Ask once per backend and keep the answer: checking a runtime protocol costs microseconds,
-    as much as judging a clean skill's frontmatter if it were done once per skill.
+    Ask once per backend: a runtime protocol check per skill would cost as much as judging it.
     """
     return backend.provenance if isinstance(backend, Provenances) else None
 

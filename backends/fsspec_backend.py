@@ -48,8 +48,7 @@ class SkillView(Protocol):
 class StoreBackend(AsyncResource):
     """Skill folders on storage fsspec opens, served from the latest listing (:meth:`_list`).
 
-    ``files()`` and ``read()`` use the last listing, listed again only for a name not in it. The
-    storage opens on first use, again after :meth:`aclose`.
+    A name not in the last listing lists again. The storage opens on first use.
 
     Args:
         url: The folder or bundle.
@@ -57,9 +56,9 @@ class StoreBackend(AsyncResource):
         retry: How transient failures are retried; by default 4 attempts with backoff (none of
             skillfs's own for GCS, whose client always retries).
         timeout: Seconds one storage operation may take, retries included, plus a second per
-            MiB it transfers (:class:`~backends.remote.failures.Deadline`). ``None``: only the
+            MiB it transfers (:class:`~backends.remote.failures.Deadline`); ``None``: only the
             store's own timeouts.
-        max_concurrency: Most requests in flight at once (SKILL.md downloads, ranged reads).
+        max_concurrency: Most requests in flight at once.
         **storage_options: For the fsspec filesystem: credentials, ``endpoint_url``, …
 
     Raises:
@@ -97,9 +96,7 @@ class StoreBackend(AsyncResource):
         self._opening = asyncio.Lock()
 
     _BUNDLES: bool
-    """Whether the backend serves zip bundles (else folders)."""
-    _WRONG_KIND: str
-    """Why a URL of the other kind is refused."""
+    _WRONG_KIND: str  # why a URL of the other kind is refused
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._location!r})"
@@ -115,11 +112,11 @@ class StoreBackend(AsyncResource):
         return self._deadline.timeout
 
     async def list(self) -> Sequence[SkillRef]:
-        """List the storage once and return every skill, refused ones with their reason."""
+        """List the storage once: every skill, refused ones with their reason."""
         return (await self._refresh()).layout.refs()
 
     async def get(self, name: str) -> SkillDocument:
-        """Fetch one SKILL.md (listing first when the name is not known yet)."""
+        """Fetch one SKILL.md."""
         (result,) = await self.get_many([name])
         if isinstance(result, StorageError):
             raise result
@@ -168,10 +165,7 @@ class StoreBackend(AsyncResource):
         return data
 
     async def skill_folders_elsewhere(self) -> Sequence[str]:
-        """Folders of the last listing (relative to the root) holding a SKILL.md that is no skill.
-
-        Hidden ones (``.curated/pdf``), deeper ones (``skills/pdf``), the root itself (``""``).
-        """
+        """Folders (relative to the root, ``""`` for it) holding a SKILL.md that is no skill."""
         view = self._view or await self._refresh()
         return view.layout.elsewhere
 
@@ -193,10 +187,9 @@ class StoreBackend(AsyncResource):
 
     @abstractmethod
     async def _list(self, fs: RemoteFS) -> SkillView:
-        """List the storage once (the refresh's one listing)."""
+        """List the storage once."""
 
     async def _storage(self) -> RemoteFS:
-        """The storage, opened at the URL's target on first use."""
         async with self._opening:
             if self._fs is None:
                 self._fs = await RemoteFS.open(
@@ -211,7 +204,6 @@ class StoreBackend(AsyncResource):
 
     @property
     def _target_location(self) -> str:
-        """The target's URL (any password hidden), for messages."""
         return self._redact.url(self._spec.target)
 
     async def _refresh(self) -> SkillView:
@@ -241,20 +233,16 @@ class StoreBackend(AsyncResource):
 class FsspecBackend(StoreBackend):
     """A folder of skill folders on any storage fsspec can open, or the index published in it.
 
-    ``s3://bucket/skills``, ``gs://…``, ``github://org:repo@ref/skills``, ``memory://…``,
-    ``file://…``: a refresh is one recursive listing (S3: one LIST per 1,000 keys; GitHub: one
-    trees request), then one GET per changed SKILL.md, resources on demand.
-
-    A folder holding ``.well-known/agent-skills/index.json`` (``skillfs publish``), or a URL naming
-    an ``index.json``, is read through the index (:class:`~backends.index.reader.IndexBackend`):
-    one HEAD per refresh. The first listing decides, once (a state exported by an earlier process
-    skips it); a refresh that finds the index gone, or one published into a plain folder, fails.
-    Told to require signatures (:meth:`require_signatures`, as a catalog trusting ``keys`` does),
-    only an index its verifier accepts is served; a folder without one is refused.
+    A refresh is one recursive listing (S3: one LIST per 1,000 keys; GitHub: one trees
+    request), then one GET per changed SKILL.md. A folder holding
+    ``.well-known/agent-skills/index.json``, or a URL naming an ``index.json``, is read through
+    the index (:class:`~backends.index.reader.IndexBackend`, one HEAD per refresh). The first
+    listing decides, once; a refresh that finds the kind changed fails. With
+    :meth:`require_signatures`, only an index its verifier accepts is served.
 
     Args:
         url: The folder, or an ``index.json`` in it.
-        **options: The arguments of :class:`StoreBackend`.
+        **options: As for :class:`StoreBackend`.
     """
 
     _BUNDLES = False
@@ -292,19 +280,19 @@ class FsspecBackend(StoreBackend):
         return refs
 
     async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
-        """Fetch several SKILL.md files concurrently, in order; failures are returned."""
+        """As :meth:`StoreBackend.get_many`, through the index when there is one."""
         index = await self._published()
         return await (super().get_many(names) if index is None else fetch_many(index, names))
 
     async def files(self, name: str) -> Sequence[FileEntry]:
-        """A skill's visible files (a folder's from its last listing, no request)."""
+        """As :meth:`StoreBackend.files`, through the index when there is one."""
         index = await self._published()
         return await (super().files(name) if index is None else index.files(name))
 
     async def read(
         self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
-        """Read one file of a skill, refusing oversize ones unread."""
+        """As :meth:`StoreBackend.read`, through the index when there is one."""
         index = await self._published()
         if index is None:
             return await super().read(name, path, max_bytes=max_bytes)
@@ -314,8 +302,7 @@ class FsspecBackend(StoreBackend):
         """The published index's state (validator and bytes); ``None`` for a plain folder."""
         return None if self._index is None else self._index.export_state()
 
-    async def skill_folders_elsewhere(self) -> Sequence[str]:
-        """As :meth:`StoreBackend.skill_folders_elsewhere`; a published index has none."""
+    async def skill_folders_elsewhere(self) -> Sequence[str]:  # noqa: D102
         if await self._published() is not None:
             return ()
         return await super().skill_folders_elsewhere()
@@ -324,7 +311,7 @@ class FsspecBackend(StoreBackend):
         self._index, self._kind, self._pending = None, None, None
 
     async def _published(self) -> IndexBackend | None:
-        """The index to read through, or ``None`` for a folder; decided on first use."""
+        """The index to read through, or ``None`` for a folder; decided once."""
         async with self._deciding:
             if self._kind is None and self._index is None:
                 fs = await self._storage()
@@ -335,7 +322,6 @@ class FsspecBackend(StoreBackend):
             return self._index
 
     async def _find_index(self, fs: RemoteFS, imported: bytes | None) -> IndexBackend | None:
-        """The index the URL names, the one another process saw, or the one the listing shows."""
         location, path = self._target_location, fs.path.rstrip("/")
         if path.endswith(".json"):
             return self._through(StoreTransport.named(fs, location=location))
@@ -388,12 +374,10 @@ class FsspecBackend(StoreBackend):
 
 
 class BundleBackend(StoreBackend):
-    """A zip bundle whose root (or single top folder) holds the skill folders.
+    """A zip bundle (``.zip`` path or URL, or ``zip://[folder]::<URL>``) of skill folders.
 
-    ``./skills.zip``, ``s3://bucket/skills.zip``, ``https://host/skills.zip``, or a chained
-    ``zip://[folder]::<archive URL>``. A refresh is one HEAD, and nothing more while the archive's
-    fingerprint stays put (:mod:`backends.remote.bundles`). Takes the arguments of
-    :class:`StoreBackend`.
+    A refresh is one HEAD while the archive's fingerprint stays put
+    (:mod:`backends.remote.bundles`). Arguments as for :class:`StoreBackend`.
     """
 
     _BUNDLES = True
@@ -402,8 +386,7 @@ class BundleBackend(StoreBackend):
     )
     _bundle: BundleSource | None = None
 
-    def export_state(self) -> bytes | None:
-        """The archive's fingerprint and listing, once read."""
+    def export_state(self) -> bytes | None:  # noqa: D102
         return None if self._bundle is None else self._bundle.export_state()
 
     def _closed(self) -> None:
@@ -434,7 +417,6 @@ class _FolderView:
         self.holds_index = holds_index
 
     async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
-        """GET every file, at most ``concurrency`` at a time, with no HEAD before them."""
         semaphore = asyncio.Semaphore(self._concurrency)
 
         async def one(stored: StoredFile) -> bytes | StorageError:
@@ -452,7 +434,6 @@ class _FolderView:
         return list(await asyncio.gather(*(one(stored) for stored in files)))
 
     async def read(self, stored: StoredFile) -> bytes:
-        """GET one file."""
         return await self._fs.cat(
             stored.key,
             location=stored.location,

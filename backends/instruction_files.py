@@ -32,10 +32,10 @@ from typing import NamedTuple, Protocol
 
 from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends.errors import ResourceNotFoundError, SkillNotFoundError, StorageError
-from backends.limits import DEFAULT_LIMITS, check_size
+from backends.limits import DEFAULT_LIMITS
 from backends.local import LocalBackend
 from backends.local_files import fingerprint as file_fingerprint
-from backends.local_files import open_regular, read_at_most
+from backends.local_files import read_limited
 from backends.paths import check_resource_path, skill_md_name
 
 SKILLS_FOLDER = ".skills"
@@ -249,17 +249,11 @@ class InstructionFilesBackend(AsyncResource):
     def _read_file(self, relative: str, max_bytes: int) -> bytes:
         location = self._absolute(relative)
         try:
-            fd = open_regular(location)
+            return read_limited(location, max_bytes, location=location)
         except FileNotFoundError as exc:
             raise SkillNotFoundError("the file is gone", location=location) from exc
         except OSError as exc:  # a FIFO or device swapped in is refused unread
             raise StorageError(f"cannot open: {exc.strerror}", location=location) from exc
-        try:
-            data = read_at_most(fd, max_bytes + 1)
-        finally:
-            os.close(fd)
-        check_size(len(data), max_bytes, location=location)
-        return data
 
 
 def storage_name(relative_path: str) -> str:

@@ -29,9 +29,8 @@ from backends.local_files import (
     fingerprint,
     not_regular,
     open_error,
-    open_regular,
-    read_at_most,
     read_fd,
+    read_limited,
     resource_error,
     walk_files,
 )
@@ -95,7 +94,7 @@ def open_skill_folder(path: str | os.PathLike[str]) -> OneSkill | None:
         folder = folder.parent
     if not (folder.name and holds_skill(find_skill_md(str(folder)))):
         return None
-    return OneSkill(LocalBackend(folder.parent), folder.name, location=str(folder))
+    return OneSkill(folder)
 
 
 class LocalBackend(AsyncResource):
@@ -127,10 +126,6 @@ class LocalBackend(AsyncResource):
     async def list(self) -> Sequence[SkillRef]:
         """List the skills with one listdir and one lstat per SKILL.md, in one thread hop."""
         return await asyncio.to_thread(self._scan)
-
-    async def list_named(self, names: Sequence[str]) -> Sequence[SkillRef]:
-        """The listing narrowed to ``names``, without listing the root: one lstat per SKILL.md."""
-        return await asyncio.to_thread(self._stat_skills, names)
 
     async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
         """List the skills and read every SKILL.md of up to ``max_bytes``, in one thread hop."""
@@ -237,25 +232,16 @@ class LocalBackend(AsyncResource):
     def _read_listing(self, max_bytes: int) -> Sequence[ListedDocument]:
         prefix = self._root + os.sep
         listed: list[ListedDocument] = []
-        for name in self._names():
-            if name[0] == ".":  # a plain file in the root has no SKILL.md below it: not a skill
+        for ref in self._scan():
+            if ref.error is not None or ref.size is None:
+                listed.append(ref)
                 continue
-            folder = prefix + name
-            found = find_skill_md(folder)
-            if found is None:
-                continue
-            path, st = found
-            refusal = _refusal(found, folder, name)
-            if refusal is not None:
-                listed.append(refusal)
-                continue
-            assert isinstance(st, os.stat_result)
             try:
-                check_size(st.st_size, max_bytes, location=path, what="SKILL.md")
-                listed.append(self._read_skill_md(folder, name, path))
+                check_size(ref.size, max_bytes, location=ref.location, what="SKILL.md")
+                listed.append(self._read_skill_md(prefix + ref.name, ref.name, ref.location))
             except StorageError as exc:
-                exc.location = exc.location or path
-                listed.append(SkillRef(name, fingerprint(st), path, st.st_size, exc))
+                exc.location = exc.location or ref.location
+                listed.append(ref._replace(error=exc))
         return listed
 
     def _read_skill_md(self, folder: str, name: str, path: str) -> SkillDocument:
@@ -299,20 +285,6 @@ class LocalBackend(AsyncResource):
         return walk_files(self._skill_folder(name))
 
     def _read_resource(self, name: str, relative: str, max_bytes: int) -> bytes:
-        target = self._resolve_resource(name, relative, max_bytes)
-        location = os.path.join(self._root, name, relative)
-        try:
-            fd = open_regular(target)
-            try:
-                data = read_at_most(fd, max_bytes + 1)
-            finally:
-                os.close(fd)
-        except OSError as exc:
-            raise resource_error(exc, location=location) from exc
-        check_size(len(data), max_bytes, location=location)
-        return data
-
-    def _resolve_resource(self, name: str, relative: str, max_bytes: int) -> str:
         real_folder = self._skill_folder(name)
         location = os.path.join(self._root, name, relative)
         target = os.path.realpath(os.path.join(real_folder, relative))
@@ -324,8 +296,10 @@ class LocalBackend(AsyncResource):
             raise resource_error(exc, location=location) from exc
         if st.st_mode & _FILE_TYPE != _REGULAR:
             raise resource_error(NotRegularFileError(st.st_mode), location=location)
-        check_size(st.st_size, max_bytes, location=location)
-        return target
+        try:
+            return read_limited(target, max_bytes, location=location)
+        except OSError as exc:
+            raise resource_error(exc, location=location) from exc
 
 
 def _refusal(found: Found, folder: str, name: str, *, check_name: bool = True) -> SkillRef | None:
@@ -395,47 +369,21 @@ async def folder_events(folders: Sequence[str]) -> AsyncIterator[None]:
         stop.set()
 
 
-class OneSkill(AsyncResource):
-    """A local folder's one skill, as a backend: the listing holds that skill alone.
+class OneSkill(LocalBackend):
+    """A local folder's one skill, as a backend: the folder holding it is never listed."""
 
-    Args:
-        backend: The folder holding the skill folder.
-        name: The skill's folder name.
-        location: The location to report: the skill folder as the user named it.
-    """
-
-    def __init__(self, backend: LocalBackend, name: str, *, location: str) -> None:
-        self._backend = backend
-        self._name = name
-        self._location = location
+    def __init__(self, folder: Path) -> None:
+        super().__init__(folder.parent)
+        self._name = folder.name
+        self._folder = str(folder)
 
     @property
     def location(self) -> str:
         """The skill folder, as the user named it."""
-        return self._location
+        return self._folder
 
-    async def list(self) -> Sequence[SkillRef]:
-        """The one skill's listing; the folder holding it is never listed."""
-        return await self._backend.list_named([self._name])
+    async def change_events(self) -> None:
+        """None: a single skill is polled."""
 
-    async def get(self, name: str) -> SkillDocument:
-        """Delegate to the backend."""
-        return await self._backend.get(name)
-
-    async def files(self, name: str) -> Sequence[FileEntry]:
-        """Delegate to the backend."""
-        return await self._backend.files(name)
-
-    async def read(
-        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
-    ) -> bytes:
-        """Delegate to the backend."""
-        return await self._backend.read(name, path, max_bytes=max_bytes)
-
-    async def aclose(self) -> None:
-        """Delegate to the backend."""
-        await self._backend.aclose()
-
-    async def local_folder(self, name: str) -> str | None:
-        """Delegate to the backend: the skill runs its scripts in place."""
-        return await self._backend.local_folder(name)
+    def _names(self) -> Sequence[str]:
+        return [self._name]

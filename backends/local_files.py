@@ -118,46 +118,47 @@ def read_fd(fd: int, expected_size: int) -> bytes:
     return b"".join(parts)
 
 
-def read_at_most(fd: int, limit: int) -> bytes:
-    """Up to ``limit`` bytes of an open file, fewer only at its end."""
-    parts: list[bytes] = []
-    left = limit
-    while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
-        parts.append(chunk)
-        left -= len(chunk)
-    return b"".join(parts)
+def read_limited(
+    path: str, max_bytes: int, *, location: str, what: str = "file", follow_symlinks: bool = False
+) -> bytes:
+    """A regular file's bytes, refused over ``max_bytes`` by its size or as read (blocking).
+
+    Raises:
+        OSError: It cannot be opened or read (:class:`NotRegularFileError`: not a regular file).
+        LimitExceededError: It is larger than ``max_bytes``.
+    """
+    fd = open_regular(path, follow_symlinks=follow_symlinks)
+    try:
+        check_size(os.fstat(fd).st_size, max_bytes, location=location, what=what)
+        parts: list[bytes] = []
+        left = max_bytes + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            parts.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(parts)
+    check_size(len(data), max_bytes, location=location, what=what)
+    return data
 
 
 def read_regular_file(path: str | os.PathLike[str], max_bytes: int, *, what: str) -> bytes:
-    """A local file's bytes, only if it is a regular file of at most ``max_bytes`` (blocking).
-
-    For the user's own files (a lock, the approvals file, a key): symlinks are followed. A FIFO
-    or device is refused unread (opening never waits for a writer), a file over ``max_bytes``
-    is refused from its size, and one that grows past it while read is refused too.
+    """:func:`read_limited` for the user's own files (a lock, a key): symlinks are followed.
 
     Raises:
         FileNotFoundError: There is no such file.
-        StorageError: It is not a regular file, is too large (``LimitExceededError``) or
-            cannot be read; the message names ``what`` (``the lock``) and the location ``path``.
+        StorageError: It is not a regular file, is too large or cannot be read; the message
+            names ``what`` (``the lock``).
     """
     location = os.fspath(path)
     try:
-        fd = open_regular(location, follow_symlinks=True)
+        return read_limited(location, max_bytes, location=location, what=what, follow_symlinks=True)
     except NotRegularFileError as exc:
         raise not_regular(what, exc.mode, location=location) from exc
     except FileNotFoundError:
         raise
     except OSError as exc:
         raise StorageError(f"cannot read {what}: {exc.strerror}", location=location) from exc
-    try:
-        check_size(os.fstat(fd).st_size, max_bytes, location=location, what=what)
-        data = read_at_most(fd, max_bytes + 1)
-        check_size(len(data), max_bytes, location=location, what=what)
-    except OSError as exc:
-        raise StorageError(f"cannot read {what}: {exc.strerror}", location=location) from exc
-    finally:
-        os.close(fd)
-    return data
 
 
 _TEMPORARY = re.compile(r"\.skillfs-[0-9a-f]{16}\.tmp")
