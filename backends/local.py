@@ -1,11 +1,8 @@
 """Skills in a local folder: ``<root>/<name>/SKILL.md``, first level only.
 
-Every filesystem call runs off the event loop, batched: a listing is one thread hop, and
-fetching many SKILL.md files is one hop per chunk, never one per file. A folder's SKILL.md is
-found one way (:func:`find_skill_md`); one that is not a regular file (a FIFO, a device, a
-socket, a directory) is refused with what it is, never read (see :mod:`backends.local_files`);
-every ``OSError`` becomes a storage error with its location. Change signals come from
-filesystem events (``agent-skillfs[watch]``).
+Filesystem calls run off the event loop, batched (a listing is one thread hop). A SKILL.md is
+found one way (:func:`find_skill_md`); one that is not a regular file is refused unread.
+Change signals come from filesystem events (``agent-skillfs[watch]``).
 """
 
 from __future__ import annotations
@@ -41,17 +38,14 @@ _FILE_TYPE, _REGULAR = stat.S_IFMT(0o177777), stat.S_IFREG
 _DEBOUNCE_MS = 200
 _WAKE_MS = 1000
 
-Found = tuple[str, os.stat_result | StorageError]
-"""A folder's SKILL.md: its path, and its stat (a symlink inside the folder followed) or why
-it is refused."""
+Found = tuple[str, os.stat_result | StorageError]  # a SKILL.md's path, and its stat or refusal
 
 
 def find_skill_md(folder: str) -> Found | None:
-    """The folder's SKILL.md (``SKILL.md`` before ``skill.md``), or ``None`` when it has neither.
+    """The folder's SKILL.md (``SKILL.md`` before ``skill.md``), or ``None`` (blocking).
 
-    The stat is that of a regular file when either name is one; else that of what the first
-    name is (a directory, a FIFO...). A symlink that leaves the folder, or a stat that fails,
-    gives the refusal instead. Blocking: one ``lstat`` per name tried (and a ``stat`` for a link).
+    A regular file wins; else what the first name is (a directory, a FIFO...). A symlink that
+    leaves the folder, or a failed stat, gives the refusal instead.
     """
     odd: Found | None = None
     for file_name in SKILL_MD_NAMES:
@@ -74,10 +68,7 @@ def find_skill_md(folder: str) -> Found | None:
 
 
 def holds_skill(found: Found | None) -> bool:
-    """True when a folder's SKILL.md is a file (a link leaving the folder too: it is refused).
-
-    One that is a directory, a FIFO or the like, or that cannot be looked at, is not.
-    """
+    """True when a folder's SKILL.md is a regular file (or a link leaving it: refused later)."""
     if found is None:
         return False
     st = found[1]
@@ -85,10 +76,7 @@ def holds_skill(found: Found | None) -> bool:
 
 
 def open_skill_folder(path: str | os.PathLike[str]) -> OneSkill | None:
-    """The skill in ``path`` (a skill's folder or its SKILL.md), or ``None`` when it holds none.
-
-    Checks the filesystem, so call it outside the event loop.
-    """
+    """The skill in ``path`` (a skill's folder or its SKILL.md), or ``None`` (blocking)."""
     folder = Path(path)
     if folder.name in SKILL_MD_NAMES and os.path.isfile(folder):
         folder = folder.parent
@@ -106,7 +94,6 @@ class LocalBackend(AsyncResource):
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         path = os.fspath(root)
-        # normpath is pure string work; only a relative path needs the (cached, in-kernel) cwd.
         self._root = os.path.normpath(path) if os.path.isabs(path) else os.path.abspath(path)
         self._listed: dict[str, SkillRef] = {}  # the last listing, by name
 
@@ -124,7 +111,7 @@ class LocalBackend(AsyncResource):
         return Path(self._root)
 
     async def list(self) -> Sequence[SkillRef]:
-        """List the skills with one listdir and one lstat per SKILL.md, in one thread hop."""
+        """List the skills: one listdir and one lstat per SKILL.md, in one thread hop."""
         return await asyncio.to_thread(self._scan)
 
     async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
@@ -165,8 +152,6 @@ class LocalBackend(AsyncResource):
         """Filesystem events below the root; ``None`` without ``agent-skillfs[watch]`` or a root."""
         return folder_events([self._root]) if await watchable([self._root]) else None
 
-    # -- blocking helpers, only ever called through asyncio.to_thread ---------------------
-
     def _names(self) -> Sequence[str]:
         try:
             return sorted(os.listdir(self._root))
@@ -191,11 +176,7 @@ class LocalBackend(AsyncResource):
         return refs
 
     def _stat_skill(self, folder: str, name: str, known: SkillRef | None) -> SkillRef | None:
-        """The ref of one skill folder; ``known`` itself when nothing changed since it was made.
-
-        Handing back the same ref spares a no-change listing 10,000 new records (and the
-        garbage collector the work of tracking them).
-        """
+        """The ref of one skill folder; ``known`` itself when unchanged (no new record)."""
         found = find_skill_md(folder)
         if found is None:
             return None
@@ -245,11 +226,7 @@ class LocalBackend(AsyncResource):
         return listed
 
     def _read_skill_md(self, folder: str, name: str, path: str) -> SkillDocument:
-        """Read the SKILL.md :func:`find_skill_md` found, opened without blocking, checked first.
-
-        Raises:
-            StorageError: It cannot be opened or read, or is no longer a regular file.
-        """
+        """Read the SKILL.md :func:`find_skill_md` found, refused unless still a regular file."""
         try:
             fd = self._open_confined(folder, path)
         except OSError as exc:
@@ -303,7 +280,6 @@ class LocalBackend(AsyncResource):
 
 
 def _refusal(found: Found, folder: str, name: str, *, check_name: bool = True) -> SkillRef | None:
-    """The refused ref of a skill whose SKILL.md (or name) is refused, else ``None``."""
     path, st = found
     if isinstance(st, StorageError):
         return _refused(name, path, st)
@@ -327,7 +303,6 @@ def _regular(st: os.stat_result) -> bool:
 
 
 def _confined(folder: str, path: str) -> str:
-    """The real path of the symlink ``path``, refused when it leaves ``folder``."""
     real = os.path.realpath(path)
     if not is_within(os.path.realpath(folder), real):
         raise UnsafePathError("symlink leaves the skill folder", location=path)
@@ -340,7 +315,7 @@ def can_watch() -> bool:
 
 
 async def watchable(folders: Sequence[str]) -> bool:
-    """True when events can be had for every folder: watchfiles is there and each exists."""
+    """True when watchfiles is installed and every folder exists."""
     return can_watch() and await asyncio.to_thread(
         lambda: all(os.path.isdir(folder) for folder in folders)
     )
@@ -361,7 +336,6 @@ async def folder_events(folders: Sequence[str]) -> AsyncIterator[None]:
             rust_timeout=_WAKE_MS,
             yield_on_timeout=True,
         ):
-            # The first wake-up, change or not, proves the watcher runs.
             if changes or not started:
                 started = True
                 yield None

@@ -1,10 +1,7 @@
-"""Blocking helpers of :class:`~backends.local.LocalBackend`: open, read, walk and replace, safely.
+"""Blocking helpers of :class:`~backends.local.LocalBackend`: open, read, walk and replace.
 
-Nothing here reads a file that is not a regular one. A SKILL.md or resource that is a named
-pipe (FIFO), a device, a socket or a directory is refused with what it is: files are opened
-with ``O_NONBLOCK`` (so opening a FIFO never waits for a writer) and ``O_NOCTTY``, checked with
-``fstat`` and closed unread unless regular. Every ``OSError`` becomes one of skillfs's storage
-errors, with the path it concerns. Callers run these functions through ``asyncio.to_thread``.
+Only regular files are read: files open with ``O_NONBLOCK`` (a FIFO never waits for a writer),
+are checked with ``fstat`` and closed unread unless regular. Call through ``asyncio.to_thread``.
 """
 
 from __future__ import annotations
@@ -23,14 +20,13 @@ from backends.limits import check_size
 from backends.paths import check_file_name, is_hidden, is_within
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-OPEN_FLAGS = (
+OPEN_FLAGS = (  # never follow, never wait, never a terminal
     os.O_RDONLY
     | _NOFOLLOW
     | getattr(os, "O_CLOEXEC", 0)
     | getattr(os, "O_NONBLOCK", 0)
     | getattr(os, "O_NOCTTY", 0)
 )
-"""Flags for every file LocalBackend opens: never follow, never wait, never a terminal."""
 
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
@@ -40,18 +36,12 @@ _KINDS = (
     (stat.S_ISSOCK, "a socket"),
     (stat.S_ISLNK, "a symbolic link"),
 )
-NOT_FOUND = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)
-"""Errors that mean "no such file" for a path asked for: one too long cannot exist either."""
+NOT_FOUND = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)  # "no such file"
 _VANISHED = (errno.ENOENT, errno.ENOTDIR)
 
 
 def fingerprint(st: os.stat_result) -> str:
-    """The change token of a local file: mtime, size, inode and ctime.
-
-    The ctime (inode change time) moves on every write, rename or ``chmod``, and no program
-    can set it back: an edit that keeps the size and restores the mtime (``touch -d``,
-    ``rsync --times``, ``cp -p``) still changes it.
-    """
+    """The change token of a local file: mtime, size, inode and ctime (which none can reset)."""
     return f"{st.st_mtime_ns}-{st.st_size}-{st.st_ino}-{st.st_ctime_ns}"
 
 
@@ -87,9 +77,7 @@ class NotRegularFileError(OSError):
 
 
 def open_regular(path: str, flags: int = 0, *, follow_symlinks: bool = False) -> int:
-    """Open ``path`` for reading, only if it is a regular file (a symlink only if following).
-
-    Usable as the ``opener`` of ``open()`` (with ``functools.partial`` to follow symlinks).
+    """Open ``path`` for reading only if it is a regular file (an ``opener`` for ``open()``).
 
     Raises:
         NotRegularFileError: It is a FIFO, device, socket or directory (closed unread).
@@ -165,20 +153,14 @@ _TEMPORARY = re.compile(r"\.skillfs-[0-9a-f]{16}\.tmp")
 
 
 def is_temporary(name: str) -> bool:
-    """True for the name of a :func:`replace_file` temporary (left behind by a killed write)."""
+    """True for the name of a :func:`replace_file` temporary."""
     return _TEMPORARY.fullmatch(name) is not None
 
 
 def replace_file(path: str | os.PathLike[str], data: bytes) -> None:
-    """Replace the file at ``path`` with ``data``, whole: a reader sees the old or the new one.
+    """Replace the file at ``path`` with ``data`` atomically, keeping its mode (OSError).
 
-    ``data`` goes to a new file of its own beside ``path`` (``.skillfs-<16 hex>.tmp``, so
-    writers at once never share one), is flushed to disk and renamed over ``path``; the
-    temporary is removed on any failure. The file gets the mode of the one it replaces, or
-    ``0o666`` less the umask when it is new, as any program's output does.
-
-    Raises:
-        OSError: The folder is missing or not writable, the disk is full...
+    ``data`` goes to ``.skillfs-<16 hex>.tmp`` beside it, is flushed and renamed over ``path``.
     """
     folder = os.path.dirname(os.path.abspath(path))
     temporary = os.path.join(folder, f".skillfs-{secrets.token_hex(8)}.tmp")
@@ -209,15 +191,12 @@ def resource_error(exc: OSError, *, location: str) -> StorageError:
 
 
 def walk_files(real_folder: str) -> Sequence[FileEntry]:
-    """Every visible regular file below a skill folder, sorted by path.
-
-    Hidden files, symlinks that leave the folder and anything not a regular file are skipped;
-    a sub-folder that vanishes during the walk is skipped too.
+    """Every visible regular file below a skill folder (links kept inside it), sorted by path.
 
     Raises:
         SkillNotFoundError: The skill folder itself vanished.
-        UnsafePathError: A visible name holds a control character: the skill is refused.
-        StorageError: A folder could not be listed (its location says which).
+        UnsafePathError: A visible name holds a control character.
+        StorageError: A folder could not be listed.
     """
     found: list[FileEntry] = []
     pending = [""]
@@ -254,7 +233,6 @@ def walk_files(real_folder: str) -> Sequence[FileEntry]:
 
 
 def _regular_file_stat(real_folder: str, entry: os.DirEntry[str]) -> os.stat_result | None:
-    """The stat of a regular file (a symlink's target, when it stays inside); else ``None``."""
     try:
         if entry.is_symlink() and not is_within(real_folder, os.path.realpath(entry.path)):
             return None
