@@ -1,13 +1,9 @@
 """HttpIndexBackend: the skills a site publishes at ``/.well-known/agent-skills/index.json``.
 
-A refresh is one conditional GET of the index (``If-None-Match`` with its ``ETag``, else
-``If-Modified-Since``), answered 304 when nothing changed. Requests go through fsspec's HTTP
-session (aiohttp), retried and translated like every remote call; bodies are read no further
-than their limit. Credentials (a ``user:password@`` in the URL, ``headers``,
-``client_kwargs={"headers": ..., "auth": ...}`` or ``auth=``) go to the index's own origin
-only: redirects are followed one hop at a time (aiohttp, left to follow them, drops only
-``Authorization`` and ``Cookie`` when one leaves the origin), and the caller's headers go with
-a hop only while the chain has stayed on that origin, never again once it left.
+A refresh is one conditional GET (``If-None-Match``, else ``If-Modified-Since``); bodies are
+read no further than their limit. Credentials go to the index's own origin only: redirects are
+followed one hop at a time, and the caller's headers go with a hop only while every hop so far
+stayed on that origin.
 """
 
 from __future__ import annotations
@@ -46,16 +42,7 @@ def index_url(url: str) -> str:
 
 
 class HttpTransport:
-    """Conditional GETs of an index over HTTP(S), and GETs of its artifacts.
-
-    Args:
-        url: The index's URL, credentials removed.
-        options: Options for fsspec's HTTP filesystem.
-        credentials: Headers sent to the index's origin only.
-        redact: Hides credentials in messages.
-        retry: How transient failures are retried.
-        deadline: How long one request may take, retries included.
-    """
+    """Conditional GETs of an index at ``url`` (credentials removed), and GETs of its artifacts."""
 
     def __init__(
         self,
@@ -82,11 +69,7 @@ class HttpTransport:
         return self._redact.url(self._url)
 
     def resolve(self, url: str) -> tuple[str, str]:
-        """The artifact's absolute URL (twice: it is both how to fetch it and where it is).
-
-        Raises:
-            StorageError: It is not an http(s) URL.
-        """
+        """The artifact's absolute http(s) URL, as the key and the location."""
         target = urljoin(self._url, url).split("#", 1)[0]
         if urlsplit(target).scheme not in WEB:
             raise StorageError(f"artifact URL {url!r} is not http(s)", location=self.location)
@@ -205,19 +188,13 @@ class HttpTransport:
 class HttpIndexBackend(IndexBackend):
     """The skills a site lists in its well-known index, read over HTTP(S).
 
-    ``https://example.com`` (or any URL not ending in ``.json``) reads
-    ``https://example.com/.well-known/agent-skills/index.json``; a URL ending in ``.json``
-    names the index itself (a versioned one, say). ``open_backend`` gives this backend for
-    every http(s) URL that does not name a ``.zip`` bundle.
-
     Args:
-        url: The site (or folder) publishing the index, or the index's own URL.
-        headers: HTTP headers for the index's origin (``Authorization``, ``X-Api-Key``).
-        limits: Index, SKILL.md and archive limits.
-        retry: How transient failures are retried (4 attempts with backoff by default).
-        timeout: Seconds one request may take, retries included (as for ``FsspecBackend``).
-        **storage_options: For fsspec's HTTP filesystem (``client_kwargs`` for aiohttp); its
-            headers and ``auth``, like a top-level ``auth=``, go to the index's origin only.
+        url: The site publishing the index (its well-known ``index.json`` is read), or the
+            URL of an index (ending in ``.json``).
+        headers: HTTP headers for the index's origin only.
+        limits, retry, timeout: As for :class:`~backends.fsspec_backend.StoreBackend`.
+        **storage_options: For fsspec's HTTP filesystem; its headers and ``auth`` (like a
+            top-level ``auth=``) go to the index's origin only.
 
     Raises:
         UnsupportedSourceError: The URL is not http(s).
@@ -240,7 +217,6 @@ class HttpIndexBackend(IndexBackend):
         scheme = urlsplit(target).scheme.lower()
         if scheme not in WEB:
             raise UnsupportedSourceError("not an http(s) URL", location=redact.url(url))
-        # The archive flag only stops the check from refusing a URL that names no bundle.
         check_available(SourceSpec(target, bundle=True), location=redact.url(target))
         target, options = prepare(target, storage_options, timeout=timeout)
         client = dict(options.get("client_kwargs") or {})
@@ -261,8 +237,7 @@ class HttpIndexBackend(IndexBackend):
         super().__init__(transport, limits=limits)
 
 
-MAX_REDIRECTS = 10
-"""Hops followed before a request fails (aiohttp's own default)."""
+MAX_REDIRECTS = 10  # aiohttp's own default
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -291,19 +266,9 @@ async def get_following(
     options: Mapping[str, Any],
     location: str,
 ) -> Any:
-    """The final response to a GET of ``url`` (an aiohttp response: the caller closes it).
+    """The final aiohttp response to a GET of ``url``, redirects followed (the caller closes it).
 
-    Args:
-        session: The aiohttp session.
-        url: Where to start.
-        headers: Sent on every hop (conditional headers).
-        credentials: Sent on a hop only while every hop so far was on their origin.
-        options: Other aiohttp request options.
-        location: Where the request is from, for messages.
-
-    Raises:
-        StorageError: A redirect named no location or a non-http(s) URL, or more than
-            ``MAX_REDIRECTS`` redirects.
+    ``headers`` go with every hop, ``credentials`` only while every hop was on their origin.
     """
     trusted = True
     for _ in range(MAX_REDIRECTS + 1):
