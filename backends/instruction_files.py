@@ -225,7 +225,7 @@ class InstructionFilesBackend(AsyncResource):
 
 
 def storage_name(relative_path: str) -> str:
-    """A kebab-case name: ``pkg/CLAUDE.md`` is ``pkg-claude``, ``.skills/x/commit.md`` ``commit``."""
+    """A kebab-case name: ``pkg/CLAUDE.md`` is ``pkg-claude``, ``.skills/x/a.md`` is ``a``."""
     parts = _MD_SUFFIX.sub("", relative_path).split("/")
     if parts[0] == SKILLS_FOLDER:
         parts = parts[-1:]
