@@ -80,35 +80,21 @@ class Backend(Protocol):
         """Where the skills live (path or URL), for messages."""
 
     async def list(self) -> Sequence[SkillRef]:
-        """List every skill with its fingerprint in one cheap pass, reading no content.
-
-        Raises:
-            StorageError: The listing itself failed (the caller keeps what it had).
-        """
+        """List every skill with its fingerprint in one cheap pass (StorageError if it fails)."""
 
     async def get(self, name: str) -> SkillDocument:
-        """Fetch one skill's SKILL.md.
-
-        Raises:
-            SkillNotFoundError: No such skill.
-            UnsafePathError: The name is not a plain folder name.
-        """
+        """Fetch one skill's SKILL.md (SkillNotFoundError, UnsafePathError)."""
 
     async def files(self, name: str) -> Sequence[FileEntry]:
-        """List every file of a skill (SKILL.md included, hidden files excluded), sorted.
-
-        Raises:
-            SkillNotFoundError: No such skill.
-        """
+        """List a skill's visible files, SKILL.md included, sorted (SkillNotFoundError)."""
 
     async def read(
         self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
-        """Read one file of a skill, confined to the skill's folder.
+        """Read one file of a skill, confined to its folder.
 
         Raises:
-            SkillNotFoundError: No such skill.
-            ResourceNotFoundError: No such file in the skill.
+            SkillNotFoundError, ResourceNotFoundError: No such skill, or file in it.
             UnsafePathError: The path would leave the skill folder.
             LimitExceededError: The file is larger than ``max_bytes``.
         """
@@ -116,11 +102,9 @@ class Backend(Protocol):
     async def aclose(self) -> None:
         """Release connections and other resources; the backend is not used afterwards."""
 
-    async def __aenter__(self) -> Self:
-        """Return the backend itself (:class:`AsyncResource` gives both)."""
+    async def __aenter__(self) -> Self: ...
 
-    async def __aexit__(self, *exc_info: object) -> None:
-        """Close the backend (:meth:`aclose`)."""
+    async def __aexit__(self, *exc_info: object) -> None: ...
 
 
 class AsyncResource(ABC):

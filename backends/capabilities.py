@@ -22,8 +22,8 @@ ability                helper                          fallback
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
-from typing import NamedTuple, Protocol, runtime_checkable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from typing import NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from backends.base import Backend, SkillDocument, SkillRef
 from backends.errors import StorageError, UnsupportedSourceError
@@ -51,6 +51,9 @@ __all__ = [
     "provenance_of",
     "require_signatures",
 ]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 FetchResult = SkillDocument | StorageError
 """What a batch fetch gives per name: the document, or why it failed."""
@@ -167,20 +170,27 @@ class PartialListings(Protocol):
         """Each source the last listing went without: its location, and why."""
 
 
+async def settled(
+    work: Callable[[T], Awaitable[R]], items: Iterable[T], *, concurrency: int
+) -> list[R | StorageError]:
+    """``work`` on each item, ``concurrency`` at a time, in order; a StorageError in its place."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(item: T) -> R | StorageError:
+        async with gate:
+            try:
+                return await work(item)
+            except StorageError as exc:
+                return exc
+
+    return list(await asyncio.gather(*(one(item) for item in items)))
+
+
 async def fetch_many(backend: Backend, names: Sequence[str]) -> Sequence[FetchResult]:
     """Fetch the SKILL.md of every name, in order, with the error in place of each failure."""
     if isinstance(backend, BatchFetcher):
         return await backend.get_many(names)
-    gate = asyncio.Semaphore(_FETCH_CONCURRENCY)
-
-    async def fetch(name: str) -> FetchResult:
-        async with gate:
-            try:
-                return await backend.get(name)
-            except StorageError as exc:
-                return exc
-
-    return await asyncio.gather(*(fetch(name) for name in names))
+    return await settled(backend.get, names, concurrency=_FETCH_CONCURRENCY)
 
 
 async def list_documents(backend: Backend, *, max_bytes: int) -> Sequence[ListedDocument] | None:

@@ -7,12 +7,13 @@ whether it holds a published index, once: a later listing that finds the kind ch
 from __future__ import annotations
 
 import asyncio
+import functools
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from backends.base import AsyncResource, FileEntry, SkillDocument, SkillRef
-from backends.capabilities import FetchResult, IndexVerifier, fetch_many
+from backends.capabilities import FetchResult, IndexVerifier, fetch_many, settled
 from backends.errors import (
     ResourceNotFoundError,
     SignatureError,
@@ -24,25 +25,11 @@ from backends.index.document import INDEX_PATH
 from backends.index.reader import IndexBackend, StoreTransport
 from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name, is_skill_name
-from backends.remote.bundles import BundleSource
+from backends.remote.bundles import BundleSource, DeferredView, ZipView
 from backends.remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
 from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
 from backends.remote.layout import Layout, SkillFolder, StoredFile, build_layout, listing_candidates
 from backends.remote.urls import join_location, parse_source
-
-
-class SkillView(Protocol):
-    """The skills of one listing, and how to read their files as of that listing."""
-
-    @property
-    def layout(self) -> Layout:
-        """The skill folders found."""
-
-    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
-        """Read several SKILL.md files; a missing one is a :class:`SkillNotFoundError`."""
-
-    async def read(self, stored: StoredFile) -> bytes:
-        """Read one resource file."""
 
 
 class StoreBackend(AsyncResource):
@@ -417,29 +404,18 @@ class _FolderView:
         self.holds_index = holds_index
 
     async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
-        semaphore = asyncio.Semaphore(self._concurrency)
+        fetch = functools.partial(self.read, missing=SkillNotFoundError)
+        return await settled(fetch, files, concurrency=self._concurrency)
 
-        async def one(stored: StoredFile) -> bytes | StorageError:
-            async with semaphore:
-                try:
-                    return await self._fs.cat(
-                        stored.key,
-                        location=stored.location,
-                        missing=SkillNotFoundError,
-                        size=stored.expected_size,
-                    )
-                except StorageError as exc:
-                    return exc
-
-        return list(await asyncio.gather(*(one(stored) for stored in files)))
-
-    async def read(self, stored: StoredFile) -> bytes:
+    async def read(
+        self, stored: StoredFile, missing: type[StorageError] = ResourceNotFoundError
+    ) -> bytes:
         return await self._fs.cat(
-            stored.key,
-            location=stored.location,
-            missing=ResourceNotFoundError,
-            size=stored.expected_size,
+            stored.key, location=stored.location, missing=missing, size=stored.expected_size
         )
+
+
+SkillView = _FolderView | ZipView | DeferredView  # one listing, and its files as then
 
 
 def _folder_layout(listing: Mapping[str, Mapping[str, Any]], root: str, location: str) -> Layout:
