@@ -93,11 +93,6 @@ class StoreBackend(AsyncResource):
         """The URL, with any password in it hidden."""
         return self._location
 
-    @property
-    def timeout(self) -> float | None:
-        """Seconds one storage operation may take, retries included (``None``: no deadline)."""
-        return self._deadline.timeout
-
     async def list(self) -> Sequence[SkillRef]:
         """List the storage once: every skill, refused ones with their reason."""
         return (await self._refresh()).layout.refs()

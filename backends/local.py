@@ -309,14 +309,9 @@ def _confined(folder: str, path: str) -> str:
     return real
 
 
-def can_watch() -> bool:
-    """True when the optional ``watchfiles`` package is installed."""
-    return importlib.util.find_spec("watchfiles") is not None
-
-
 async def watchable(folders: Sequence[str]) -> bool:
     """True when watchfiles is installed and every folder exists."""
-    return can_watch() and await asyncio.to_thread(
+    return importlib.util.find_spec("watchfiles") is not None and await asyncio.to_thread(
         lambda: all(os.path.isdir(folder) for folder in folders)
     )
 

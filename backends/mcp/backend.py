@@ -205,21 +205,18 @@ class McpSkillsBackend(AsyncResource):
 
     async def _checked(self, name: str, uri: str) -> SkillEntry:
         """The server's current entry for ``uri``, within the host limits."""
-        entry = await self._current(name, uri)
-        error = self._ref(name, entry).error
-        if error is not None:
-            raise error
-        return entry
-
-    async def _current(self, name: str, uri: str) -> SkillEntry:
         request = GetSkillRequest(params=GetSkillParams(uri=uri))
         result = await self._connection.request(
             request, GetSkillResult, missing=f"no skill named {name!r}"
         )
         try:
-            return parse_entry(result.skill)
+            entry = parse_entry(result.skill)
         except ValueError as exc:
             raise StorageError(str(exc), location=f"{self.location}:{uri}") from exc
+        error = self._ref(name, entry).error
+        if error is not None:
+            raise error
+        return entry
 
     async def _fetch(self, name: str, entry: SkillEntry, path: str) -> tuple[bytes, SkillEntry]:
         """Read and verify one listed file; on a mismatch, check once against a fresh entry."""

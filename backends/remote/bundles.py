@@ -381,11 +381,6 @@ class BundleSource:
         self._current = (token, view)
         return view
 
-    async def aclose(self) -> None:
-        """Close the filesystem's session; the archive held in memory is dropped."""
-        self._current = None
-        await self._fs.aclose()
-
     async def _open(self, size: int) -> ZipView:
         """Refuse from the size and the end record, then download or range-read the archive."""
         limits, location = self._limits, self._location
