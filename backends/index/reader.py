@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
@@ -147,14 +147,14 @@ class IndexBackend(AsyncResource):
         if inline is not None:
             return SkillDocument(name, inline, listed.entry.digest, listed.skill_md_location)
         artifact, listed = await self._artifact(listed)
-        stored = artifact.skill_md
+        stored = artifact.folder.skill_md
         data = await asyncio.to_thread(artifact.read, stored)
         return SkillDocument(name, data, listed.entry.digest, stored.location)
 
     async def files(self, name: str) -> Sequence[FileEntry]:
         """A skill's visible files, from its artifact."""
         artifact, _ = await self._artifact(await self._listed(name))
-        return artifact.entries()
+        return artifact.folder.entries()
 
     async def read(
         self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
@@ -163,7 +163,7 @@ class IndexBackend(AsyncResource):
         listed = await self._listed(name)
         relative = check_resource_path(path, location=f"{listed.location}!/{path}")
         artifact, _ = await self._artifact(listed)
-        stored = artifact.file(relative)
+        stored = artifact.folder.files.get(relative)
         if stored is None:
             raise ResourceNotFoundError("no such file", location=f"{listed.location}!/{relative}")
         check_size(stored.size, max_bytes, location=stored.location)
@@ -368,50 +368,21 @@ _MAGIC = ((b"PK\x03\x04", ZIP), (b"PK\x05\x06", ZIP), (b"\x1f\x8b", TAR_GZ))
 _SHOWN_PROBLEMS = 3
 
 
-class _Members(Protocol):
-    def read(self, key: str, *, location: str) -> bytes:
-        """One member's bytes (blocking)."""
-
-
-class Artifact:
+class Artifact(NamedTuple):
     """The files of one skill, screened, as its verified artifact holds them."""
 
-    def __init__(self, folder: SkillFolder, members: _Members) -> None:
-        self._folder = folder
-        self._members = members
-
-    @property
-    def skill_md(self) -> StoredFile:
-        """The skill's SKILL.md."""
-        return self._folder.skill_md
-
-    def entries(self) -> tuple[FileEntry, ...]:
-        """Every visible file, sorted by path."""
-        return self._folder.entries()
-
-    def file(self, path: str) -> StoredFile | None:
-        """The file at a normalised relative path, if there is one."""
-        return self._folder.files.get(path)
+    folder: SkillFolder
+    read_member: Callable[..., bytes]  # (key, location=...): ZipBundle.read, TarBundle.read
 
     def read(self, stored: StoredFile) -> bytes:
         """One file's bytes (blocking: inflating a zip member takes CPU)."""
-        return self._members.read(stored.key, location=stored.location)
-
-
-class _Whole:
-    """A SKILL.md artifact: its one member is the artifact itself."""
-
-    def __init__(self, data: bytes) -> None:
-        self._data = data
-
-    def read(self, key: str, *, location: str) -> bytes:
-        return self._data
+        return self.read_member(stored.key, location=stored.location)
 
 
 def skill_md_artifact(name: str, data: bytes, *, fingerprint: str, location: str) -> Artifact:
     """A skill whose artifact is its SKILL.md alone."""
     stored = StoredFile("SKILL.md", len(data), fingerprint, location)
-    return Artifact(SkillFolder(name, stored, {"SKILL.md": stored}), _Whole(data))
+    return Artifact(SkillFolder(name, stored, {"SKILL.md": stored}), lambda key, location: data)
 
 
 def open_archive(
@@ -437,7 +408,7 @@ def open_archive(
             f"the {kind} archive holds no SKILL.md at its root (files must not sit in a folder)",
             location=location,
         )
-    return Artifact(folder, bundle)
+    return Artifact(folder, bundle.read)
 
 
 def archive_format(content_type: str | None, url: str, data: bytes) -> str:
