@@ -226,7 +226,6 @@ class LocalBackend(AsyncResource):
         return listed
 
     def _read_skill_md(self, folder: str, name: str, path: str) -> SkillDocument:
-        """Read the SKILL.md :func:`find_skill_md` found, refused unless still a regular file."""
         try:
             fd = self._open_confined(folder, path)
         except OSError as exc:

@@ -218,7 +218,6 @@ class IndexBackend(AsyncResource):
         return await verified_index(data, self._transport, self._verifier)
 
     def _adopt(self, fetched: Fetched, index: Index) -> _State:
-        """Serve ``index``, as ``fetched`` brought it, and drop artifacts it no longer lists."""
         self._state = self._build(fetched, index)
         listed = {entry.entry.digest for entry in self._state.skills.values()}
         for digest in set(self._artifacts) - listed:
@@ -254,7 +253,6 @@ class IndexBackend(AsyncResource):
         return _State(fetched.data, fetched.validator, skills, problems, tuple(refs))
 
     async def _listed(self, name: str) -> _Listed:
-        """The entry of ``name``, reading the index again when the name is new to it."""
         check_skill_name(name)
         state = self._state
         if not self._listed_once or (name not in state.skills and name not in state.problems):

@@ -195,7 +195,6 @@ class McpSkillsBackend(AsyncResource):
         )
 
     async def _entry(self, name: str) -> SkillEntry:
-        """The entry held for ``name``, else the server's for ``skill://<name>/SKILL.md``."""
         check_skill_name(name)
         entry = self._entries.get(name)
         if entry is None:
@@ -204,7 +203,6 @@ class McpSkillsBackend(AsyncResource):
         return entry
 
     async def _checked(self, name: str, uri: str) -> SkillEntry:
-        """The server's current entry for ``uri``, within the host limits."""
         request = GetSkillRequest(params=GetSkillParams(uri=uri))
         result = await self._connection.request(
             request, GetSkillResult, missing=f"no skill named {name!r}"
@@ -301,7 +299,6 @@ def open_url(url: str, **options: Any) -> McpSkillsBackend:
 
 
 def _source_url(server: Any, label: str) -> str:
-    """The ``mcp+`` URL :func:`open_url` reopens ``server`` from, under ``label``."""
     if isinstance(server, str):
         url = f"mcp+{server}"
     elif isinstance(getattr(server, "command", None), str):

@@ -196,7 +196,6 @@ class McpConnection:
                 ready.set_exception(exc)
 
     async def _transport(self, stack: contextlib.AsyncExitStack, closing: asyncio.Event) -> Any:
-        """What the SDK client connects through (an HTTP client is built off the loop)."""
         if isinstance(self._server, StdioServerParameters):
             limit = self._max_answer_bytes
             return bounded_stdio(
@@ -234,7 +233,6 @@ class McpConnection:
 
 
 def _cause(exc: BaseException) -> BaseException:
-    """The one exception inside the SDK's task groups."""
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
     return exc
@@ -376,7 +374,6 @@ class _Pipes:
             self.written.set()
 
     async def _deliver_lines(self) -> bool:
-        """Hand each line of stdout to the session; True at a line too long."""
         assert self.process.stdout is not None
         line = bytearray()
         while True:

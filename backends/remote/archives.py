@@ -458,7 +458,6 @@ def _tar_refusal(
 
 
 def _inflate(data: bytes, limits: Limits, location: str) -> bytes:
-    """The tar inside ``data``, inflated to the unpacked and ratio bounds at most."""
     unpacked = limits.max_bundle_unpacked_bytes
     by_ratio = max(limits.compression_ratio_floor, limits.max_compression_ratio * len(data))
     bound = min(unpacked, by_ratio)

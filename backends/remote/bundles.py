@@ -406,7 +406,6 @@ class BundleSource:
         return ZipView(bundle, saved, ranged)
 
     async def _resumed(self, saved: SavedBundle) -> ZipView | DeferredView | None:
-        """The archive listed from a saved listing, or ``None`` when that cannot be used."""
         limits, location = self._limits, self._location
         ranged = RangedArchive(
             saved.size,
@@ -441,7 +440,6 @@ class BundleSource:
         return await self._in_memory(data)
 
     async def _directory(self, ranged: RangedArchive) -> ZipBundle:
-        """The archive's central directory, screened (from the bytes ``ranged`` knows)."""
         async with ranged.spans(()):
             return await asyncio.to_thread(
                 ZipBundle.open,
@@ -452,7 +450,6 @@ class BundleSource:
             )
 
     async def _download(self) -> ZipView:
-        """The whole archive in one GET, when the store gives no size to plan with."""
         return await self._in_memory(await self._fs.cat(self._fs.path, location=self._location))
 
     async def _in_memory(self, data: bytes) -> ZipView:

@@ -40,24 +40,14 @@ from backends.remote.urls import WEB, SourceSpec, last_link, protocol_of
 
 T = TypeVar("T")
 
-EXTRAS = {  # the skillfs extra that installs each protocol's filesystem
-    "s3": "s3",
-    "s3a": "s3",
-    "gs": "gcs",
-    "gcs": "gcs",
-    "github": "github",
-    "http": "http",
-    "https": "http",
-}
-
-_REQUIRES = {
-    "s3": "s3fs",
-    "s3a": "s3fs",
-    "gs": "gcsfs",
-    "gcs": "gcsfs",
-    "github": "requests",
-    "http": "aiohttp",
-    "https": "aiohttp",
+_NEEDS = {  # the skillfs extra that installs each protocol's filesystem, and a module of it
+    "s3": ("s3", "s3fs"),
+    "s3a": ("s3", "s3fs"),
+    "gs": ("gcs", "gcsfs"),
+    "gcs": ("gcs", "gcsfs"),
+    "github": ("github", "requests"),
+    "http": ("http", "aiohttp"),
+    "https": ("http", "aiohttp"),
 }
 S3_PROTOCOLS = frozenset({"s3", "s3a"})
 GCS_PROTOCOLS = frozenset({"gs", "gcs"})
@@ -293,8 +283,8 @@ def check_available(spec: SourceSpec, *, location: str) -> None:
                 "backends.register_backend or a 'skillfs.backends' entry point)",
                 location=location,
             )
-        package = _REQUIRES.get(protocol)
-        if package is not None and not _importable(package):
+        _, package = _NEEDS.get(protocol, ("", ""))
+        if package and not _importable(package):
             raise MissingDependencyError(install_hint(protocol), location=location)
 
 
@@ -302,8 +292,8 @@ def install_hint(protocol: str) -> str:
     """What to install for ``protocol``, naming the skillfs extra when there is one."""
     from fsspec.registry import known_implementations
 
-    extra = EXTRAS.get(protocol)
-    if extra is not None:
+    extra, _ = _NEEDS.get(protocol, ("", ""))
+    if extra:
         return f"{protocol}:// needs an optional package: {install_command(extra)}"
     known = known_implementations.get(protocol, {})
     return str(known.get("err") or f"cannot load the filesystem for {protocol}:// URLs")
@@ -361,7 +351,6 @@ def with_credentials(options: Mapping[str, Any], *, location: str) -> dict[str, 
 
 
 def _build(url: str, options: dict[str, Any], location: str) -> tuple[Any, Any, str]:
-    """Blocking: resolve ``url`` (a native-async filesystem in asynchronous mode) or wrap it."""
     from fsspec.core import url_to_fs
     from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
     from fsspec.implementations.local import LocalFileSystem
@@ -458,7 +447,6 @@ def _ranges_ignored(start: int, end: int, size: int | None, location: str) -> Ra
 
 
 def _session_closing(fs: Any) -> Coroutine[Any, Any, Any] | None:
-    """The coroutine that closes ``fs``'s session (aiohttp or aiobotocore), once."""
     session = getattr(fs, "_session", None)  # http, gcsfs
     if session is not None and not session.closed:
         return session.close()  # type: ignore[no-any-return]

@@ -18,7 +18,6 @@ _regular_only = partial(open_regular, follow_symlinks=True)
 
 class _RegularFileOpener(LocalFileOpener):  # type: ignore[misc]
     def _open(self) -> None:
-        """Open as fsspec does, a read through :func:`_regular_only`."""
         current: Any = getattr(self, "f", None)
         if self.mode != "rb" or self.compression or not (current is None or current.closed):
             super()._open()
