@@ -39,18 +39,15 @@ class StoreBackend(AsyncResource):
 
     Args:
         url: The folder or bundle.
-        limits: Bundle limits (archive size, members, declared sizes and ratios).
-        retry: How transient failures are retried; by default 4 attempts with backoff (none of
-            skillfs's own for GCS, whose client always retries).
-        timeout: Seconds one storage operation may take, retries included, plus a second per
-            MiB it transfers (:class:`~backends.remote.failures.Deadline`); ``None``: only the
-            store's own timeouts.
+        limits: The bundle limits.
+        retry: How transient failures are retried (default: 4 attempts; none for GCS).
+        timeout: Seconds per storage operation, retries included (see ``Deadline``); ``None``:
+            only the store's own timeouts.
         max_concurrency: Most requests in flight at once.
         **storage_options: For the fsspec filesystem: credentials, ``endpoint_url``, …
 
     Raises:
-        UnsupportedSourceError: fsspec knows no filesystem for the URL, or it names the other
-            kind (a bundle for a folder's backend, or the reverse).
+        UnsupportedSourceError: No filesystem for the URL, or it names the other kind.
         MissingDependencyError: The filesystem's package is not installed.
     """
 

@@ -1,11 +1,5 @@
 """The well-known skills index (agentskills.io discovery draft, schema 0.2.0), read and written.
 
-``<base>/.well-known/agent-skills/index.json`` holds::
-
-    {"$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
-     "skills": [{"name": ..., "type": "skill-md" | "archive", "description": ...,
-                 "url": ..., "digest": "sha256:<64 lowercase hex>", "version": ...}]}
-
 An index of absent or unknown ``$schema`` is refused whole; an unknown or malformed entry is
 reported in its place. skillfs publications add ``skillfs-skill-md`` (the SKILL.md) to each
 entry and, signed, ``skillfs-sequence`` at the top (docs/index-and-publishing.md).

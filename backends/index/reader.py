@@ -1,12 +1,8 @@
 """IndexBackend: the skills a well-known index lists, over any transport.
 
-A listing is the index alone (one conditional request when unchanged); each fingerprint is the
-artifact's digest. SKILL.md comes from the index when it carries it, else from the artifact;
-files come from the artifact, fetched on first use, verified against its digest and screened as
-bundles are. A mismatch or a failed fetch reads the index again once; anything still unlike
-it is a :class:`~backends.errors.VerificationError`. With a verifier, each new index is
-verified before use (:mod:`backends.index.verification`). Transports: :class:`StoreTransport`
-(any fsspec store, a HEAD per refresh) and :class:`~backends.index.http.HttpTransport`.
+Fingerprints are artifact digests; artifacts are fetched on first use, verified and screened.
+A mismatch or a failed fetch reads the index again once, else VerificationError. See
+docs/index-and-publishing.md.
 """
 
 from __future__ import annotations
@@ -99,13 +95,7 @@ _STATE_TAG = b"skillfs-index/1\n"  # then the validator's line, then the index's
 
 
 class IndexBackend(AsyncResource):
-    """The skills of a well-known index, read through ``transport``; see the module docstring.
-
-    Args:
-        transport: How the index and its artifacts are fetched.
-        limits: The index, SKILL.md and bundle limits.
-        verifier: Checks each new index before it is used; ``None``: no check.
-    """
+    """The skills of a well-known index, read through ``transport``, verified by ``verifier``."""
 
     def __init__(
         self,
@@ -439,15 +429,8 @@ def _refusal(problems: Sequence[StorageError], *, mount: str) -> StorageError:
 class StoreTransport:
     """Fetches an index and its artifacts from one fsspec filesystem (which it closes).
 
-    The first read is one GET; each refresh then one HEAD, and a GET only when the fingerprint
-    differs (the first validator is the MD5 ETag S3 gives those bytes).
-
-    Args:
-        fs: The opened filesystem.
-        base: The base folder's path on ``fs``.
-        index: The index's path relative to ``base``.
-        location: The base folder's URL, for messages.
-        read: The index's bytes, when a check just read them (saving the first GET).
+    The first read is one GET (none when given the bytes ``read``); each refresh then one HEAD,
+    and a GET only when the fingerprint differs (first, the MD5 ETag S3 gives those bytes).
     """
 
     def __init__(

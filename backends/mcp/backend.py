@@ -1,11 +1,7 @@
 """McpSkillsBackend: the skills of an MCP server's skills extension (SEP-2640) as a backend.
 
-Locations read ``mcp[<label>]:<uri>`` (the label is the host's, never the server's own name);
-fingerprints are SKILL.md digests; a listing reads no file (refs carry each entry's
-frontmatter). Every read is verified against its entry's digest and size; a mismatch is served
-only when one ``skills/get`` shows the server's current entry lists it, else refused. Skills
-over the host limits or with ``"dynamic"`` content are refused; each reports
-:data:`~backends.capabilities.MCP` provenance. See docs/mcp.md.
+A listing reads no file; every read is verified against its entry's digest and size (a
+mismatch is checked once against ``skills/get``). See docs/mcp.md.
 """
 
 from __future__ import annotations
@@ -52,19 +48,15 @@ class McpSkillsBackend(AsyncResource):
     """Skills served by an MCP server's skills extension.
 
     Args:
-        server: What to connect to: an ``http(s)://`` URL (streamable HTTP), a command as a
-            list (``["skillfs", "serve", "./skills"]``, run over stdio), an
-            :class:`mcp.StdioServerParameters`, or anything else :class:`mcp.Client` accepts.
-        label: The host's name for the server, shown in every location (default: from the
-            URL or command).
-        max_files: Most files one skill may list.
-        max_skill_bytes: Largest total size of one skill.
+        server: An ``http(s)://`` URL, a command as a list (run over stdio), or anything
+            :class:`mcp.Client` accepts.
+        label: The host's name for the server, in every location (default: from the server).
+        max_files, max_skill_bytes: The host limits of one skill.
         timeout: Seconds the handshake, any one response, and a whole listing may take.
         headers: HTTP headers sent to a URL server with every request.
 
     Attributes:
-        url: The ``mcp+`` URL that reopens this server (``#LABEL`` for a label of the
-            host's own), or its location when no URL can say how.
+        url: The ``mcp+`` URL that reopens this server, or its location when none can.
     """
 
     def __init__(

@@ -48,15 +48,7 @@ _OVER_LIMIT = "an answer went past the"  # how _too_large begins: found in the S
 
 
 class McpConnection:
-    """A connection to one MCP server.
-
-    Args:
-        server: A URL, :class:`mcp.StdioServerParameters`, an ``mcp`` transport or server.
-        location: Names the server in errors.
-        timeout: Seconds to wait for the handshake, and for any one response.
-        headers: HTTP headers for every request to a URL.
-        max_answer_bytes: Most bytes of one answer (HTTP) or line (stdio) read.
-    """
+    """A connection to one MCP server (a URL, :class:`mcp.StdioServerParameters`, …)."""
 
     def __init__(
         self,

@@ -193,13 +193,8 @@ class ZipBundle:
     ) -> ZipBundle:
         """Screen and index an archive held in memory.
 
-        Args:
-            data: The whole archive.
-            limits: The bundle limits to enforce.
-            inner_root: The skills folder inside the archive; ``None``: the root, or its
-                single top folder.
-            location: The archive's URL, for messages.
-            mount: A folder to place every member in (a one-skill archive: the skill's name).
+        ``inner_root`` is the skills folder inside (``None``: the root or its single top
+        folder); ``mount`` a folder to place every member in (a one-skill archive's name).
         """
         check_size(len(data), limits.max_bundle_bytes, location=location, what="bundle")
         tail_start = max(0, len(data) - TAIL_BYTES)

@@ -50,13 +50,8 @@ class RangedArchive(io.RawIOBase):
     zipfile then reads them from a worker thread. A read outside every window is fetched
     through the caller's loop, at least ``FALLBACK_BYTES`` at a time.
 
-    Args:
-        size: The archive's size.
-        fetch: Reads a byte range (retried and translated by the filesystem layer).
-        known: The bytes already fetched from ``known_start`` to the end.
-        known_start: Where ``known`` starts.
-        concurrency: Most requests in flight at once.
-        pinned: Other byte ranges at hand, as ``(start, bytes)``, kept for every read.
+    ``known`` holds the bytes from ``known_start`` to the end, ``pinned`` other ``(start,
+    bytes)`` ranges at hand.
     """
 
     def __init__(
