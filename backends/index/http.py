@@ -24,14 +24,6 @@ from backends.remote.urls import WEB, SourceSpec
 _CHUNK = 64 * 1024
 
 
-class _Response(NamedTuple):
-    status: int
-    body: bytes
-    etag: str | None
-    modified: str | None
-    content_type: str | None
-
-
 def index_url(url: str) -> str:
     """The index a URL names: itself when it ends in ``.json``, else its well-known index."""
     parts = urlsplit(url)
@@ -83,7 +75,7 @@ class HttpTransport:
             headers["If-None-Match"] = value
         elif kind == "modified":
             headers["If-Modified-Since"] = value
-        response = await self._get(
+        status, fetched = await self._get(
             self._url,
             headers,
             max_bytes,
@@ -91,16 +83,11 @@ class HttpTransport:
             location=self.location,
             missing=ResourceNotFoundError,
         )
-        if response.status == 304:
-            return None
-        etag, modified = response.etag, response.modified
-        validator = f"etag:{etag}" if etag else f"modified:{modified}" if modified else None
-        return Fetched(response.body, validator, response.content_type)
+        return None if status == 304 else fetched
 
     async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
         """One GET, with the credentials only when the artifact is on the index's origin."""
-        response = await self._get(key, {}, max_bytes, what="artifact", location=location)
-        return Fetched(response.body, None, response.content_type)
+        return (await self._get(key, {}, max_bytes, what="artifact", location=location))[1]
 
     async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
         """One GET of the index's URL plus ``.sig``; ``None`` when answered 404."""
@@ -108,7 +95,7 @@ class HttpTransport:
         url = urlunsplit(parts._replace(path=parts.path + SIGNATURE_SUFFIX))
         location = self._redact.url(url)
         try:
-            response = await self._get(
+            _, fetched = await self._get(
                 url,
                 {},
                 max_bytes,
@@ -118,7 +105,7 @@ class HttpTransport:
             )
         except ResourceNotFoundError:
             return None
-        return response.body
+        return fetched.data
 
     async def aclose(self) -> None:
         """Close the HTTP session; a later request opens a new one."""
@@ -136,8 +123,8 @@ class HttpTransport:
         what: str,
         location: str,
         missing: type[StorageError] = StorageError,
-    ) -> _Response:
-        async def get(fs: Any) -> _Response:
+    ) -> tuple[int, Fetched]:
+        async def get(fs: Any) -> tuple[int, Fetched]:
             session = await fs.set_session()
             response = await get_following(
                 session,
@@ -160,13 +147,9 @@ class HttpTransport:
                     if len(body) > max_bytes:
                         raise too_large(what, len(body), max_bytes, location=location)
                 found = response.headers  # case-insensitive
-                return _Response(
-                    response.status,
-                    bytes(body),
-                    found.get("ETag"),
-                    found.get("Last-Modified"),
-                    found.get("Content-Type"),
-                )
+                etag, modified = found.get("ETag"), found.get("Last-Modified")
+                validator = f"etag:{etag}" if etag else f"modified:{modified}" if modified else None
+                return response.status, Fetched(bytes(body), validator, found.get("Content-Type"))
 
         fs = await self._opened()
         return await fs.run(get, location=location, missing=missing)
