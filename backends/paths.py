@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from backends.errors import UnsafePathError, echoed
 
@@ -37,13 +37,18 @@ def check_skill_name(name: str) -> str:
     return name
 
 
-def is_skill_name(name: str) -> bool:
-    """True when ``name`` can name a skill folder (:func:`check_skill_name` accepts it)."""
+def passes(check: Callable[[str], object], value: str) -> bool:
+    """True when ``check`` (a checker of this module) accepts ``value``."""
     try:
-        check_skill_name(name)
+        check(value)
     except UnsafePathError:
         return False
     return True
+
+
+def is_skill_name(name: str) -> bool:
+    """True when :func:`check_skill_name` accepts ``name``."""
+    return passes(check_skill_name, name)
 
 
 def check_file_name(name: str, *, location: str | None = None) -> str:

@@ -14,8 +14,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from backends.digests import is_digest
 from backends.errors import StorageError, UnsafePathError
-from backends.paths import check_relative_path, check_skill_name
-from backends.remote.layout import passes
+from backends.paths import check_relative_path, is_skill_name
 
 INDEX_PATH = ".well-known/agent-skills/index.json"  # below its base URL
 SIGNATURE_SUFFIX = ".sig"  # a signed index's signature file: the index's name plus this
@@ -127,7 +126,7 @@ def _entry(raw: object, *, location: str) -> IndexEntry:
             message = f"invalid entry: {key!r} must be a non-empty string"
             raise StorageError(message, location=location)
     name, kind = str(fields["name"]), str(fields["type"])
-    if not passes(check_skill_name, name):
+    if not is_skill_name(name):
         raise UnsafePathError(f"unsafe skill name {name!r}", location=location)
     if kind not in _TYPES:
         raise StorageError(

@@ -24,7 +24,7 @@ from typing import IO, Any, NamedTuple, cast
 
 from backends.errors import LimitExceededError, StorageError, UnsafePathError, VerificationError
 from backends.limits import Limits, check_size
-from backends.paths import SKILL_MD_NAMES, check_relative_path
+from backends.paths import SKILL_MD_NAMES, check_relative_path, passes
 from backends.remote.failures import IncompleteReadError
 from backends.remote.layout import (
     IGNORED_FOLDERS,
@@ -33,7 +33,6 @@ from backends.remote.layout import (
     StoredFile,
     build_layout,
     mounted,
-    passes,
 )
 
 Span = tuple[int, int]  # [start, end) byte offsets

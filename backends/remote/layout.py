@@ -8,7 +8,7 @@ skipped, and SKILL.md files elsewhere recorded (:attr:`Layout.elsewhere`).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from backends.paths import (
     check_relative_path,
     is_hidden,
     is_skill_name,
+    passes,
     skill_md_name,
 )
 from backends.remote.urls import join_location
@@ -175,15 +176,6 @@ def listing_candidates(
             refusal = UnsafePathError("symlinks are refused", location=location)
         candidates.append(Candidate(relative, stored, refusal))
     return candidates
-
-
-def passes(check: Callable[[str], object], value: str) -> bool:
-    """True when ``check`` (a :mod:`backends.paths` checker) accepts ``value``."""
-    try:
-        check(value)
-    except UnsafePathError:
-        return False
-    return True
 
 
 def mounted(path: str, mount: str) -> str:
