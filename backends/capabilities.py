@@ -1,22 +1,8 @@
 """What a backend may do beyond the five methods of :class:`~backends.base.Backend`.
 
-Each ability is a small protocol a backend implements only when it has something faster or
-more to offer; callers never test for one themselves but call the helper beside it, which
-falls back to the plain protocol:
-
-=====================  ==============================  ==========================================
-ability                helper                          fallback
-=====================  ==============================  ==========================================
-:class:`BatchFetcher`  :func:`fetch_many`              concurrent ``get()`` calls
-:class:`DocumentLister` :func:`list_documents`         ``None``: list, then fetch
-:class:`LocalFolders`  :func:`local_folder`            ``None``: the skill has no local folder
-:class:`ChangeEvents`  :func:`change_events`           ``None``: poll
-:class:`Provenances`   :func:`provenance_of`           ``None``: a source trusted as any other
-:class:`SignedIndexes` :func:`require_signatures`      refused: not a published index
-:class:`SourceState`   :func:`export_state`,           ``None``, ignored: a new process lists
-                       :func:`import_state`            its source as a first refresh does
-:class:`PartialListings` :func:`listing_failures`      ``()``: a listing fails whole or not at all
-=====================  ==============================  ==========================================
+Each ability is a protocol a backend implements only when it has something faster or more to
+offer; callers call the helper beside it, which falls back to the plain protocol (the table
+is in docs/backends.md).
 """
 
 from __future__ import annotations
@@ -55,12 +41,8 @@ __all__ = [
 T = TypeVar("T")
 R = TypeVar("R")
 
-FetchResult = SkillDocument | StorageError
-"""What a batch fetch gives per name: the document, or why it failed."""
-
-ListedDocument = SkillDocument | SkillRef
-"""What a one-pass listing gives per skill: its SKILL.md, or a ref whose ``error`` says why
-it was not read."""
+FetchResult = SkillDocument | StorageError  # per name: the document, or why it failed
+ListedDocument = SkillDocument | SkillRef  # per skill: its SKILL.md, or a ref saying why not
 
 _FETCH_CONCURRENCY = 16
 
