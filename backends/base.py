@@ -1,7 +1,4 @@
-"""The Backend protocol and the records every backend returns: names, fingerprints, bytes.
-
-Backends never parse YAML; all parsing happens once, in :mod:`skills_core`.
-"""
+"""The Backend protocol and its records: names, fingerprints and bytes, never parsed YAML."""
 
 from __future__ import annotations
 
@@ -69,11 +66,7 @@ class FileEntry(NamedTuple):
 
 
 class Backend(Protocol):
-    """Storage that holds skill folders, each with a SKILL.md at its top.
-
-    Optional faster paths are in :mod:`backends.capabilities`; inherit
-    :class:`AsyncResource` for ``async with``.
-    """
+    """Storage that holds skill folders (optional faster paths: :mod:`backends.capabilities`)."""
 
     @property
     def location(self) -> str:

@@ -60,11 +60,7 @@ class DocumentLister(Protocol):
     """A backend that can list and read every SKILL.md in one pass (a first load)."""
 
     async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
-        """Every skill in listing order, read; a SKILL.md over ``max_bytes`` is refused unread.
-
-        Raises:
-            StorageError: The listing itself failed.
-        """
+        """Every skill in listing order, read; a SKILL.md over ``max_bytes`` is refused unread."""
 
 
 @runtime_checkable
@@ -80,10 +76,7 @@ class ChangeEvents(Protocol):
     """A backend that can say when its skills may have changed, instead of being polled."""
 
     async def change_events(self) -> AsyncIterator[None] | None:
-        """Signals, one per change (several may merge); ``None`` when it cannot watch.
-
-        The iterator yields once as soon as it watches, so nothing before the watch is missed.
-        """
+        """Signals, one per change (and one once it watches); ``None`` when it cannot watch."""
 
 
 class Provenance(NamedTuple):
@@ -197,19 +190,12 @@ async def change_events(backend: Backend) -> AsyncIterator[None] | None:
 
 
 def provenance_of(backend: Backend) -> Callable[[str], Provenance | None] | None:
-    """By skill name, where each skill comes from; ``None`` when every skill is trusted alike.
-
-    Ask once per backend: a runtime protocol check per skill would cost as much as judging it.
-    """
+    """By skill name, where each skill comes from; ``None``: all trusted alike (ask once)."""
     return backend.provenance if isinstance(backend, Provenances) else None
 
 
 def require_signatures(backend: Backend, verifier: IndexVerifier) -> None:
-    """Make ``backend`` serve only published indexes ``verifier`` accepts.
-
-    Raises:
-        UnsupportedSourceError: The backend reads no published index.
-    """
+    """Make ``backend`` serve only indexes ``verifier`` accepts (UnsupportedSourceError: none)."""
     if not isinstance(backend, SignedIndexes):
         raise UnsupportedSourceError(
             "trusted keys verify published indexes: this source is not one",

@@ -50,11 +50,7 @@ def files_digest(digests: Mapping[str, str]) -> str:
 
 
 async def skill_digest(backend: Backend, name: str, *, skill_md: str | None = None) -> str:
-    """The :func:`files_digest` of skill ``name``, reading each file once.
-
-    ``skill_md`` (a SKILL.md digest already known) and fingerprints that are digests (MCP's)
-    are used instead of reads.
-    """
+    """The :func:`files_digest` of skill ``name``; known digests (``skill_md``, MCP's) are used."""
     entries = await backend.files(name)
     known = {} if skill_md is None else {skill_md_name([e.path for e in entries]): skill_md}
     digests = {}

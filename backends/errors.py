@@ -1,7 +1,4 @@
-"""The storage branch of skillfs's exception tree, drawn whole in :mod:`skills_core.errors`.
-
-It lives here because backends sit below skills_core and never import it.
-"""
+"""The storage branch of skillfs's exception tree (drawn whole in :mod:`skills_core.errors`)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""The backends on fsspec storage: a folder of skills (or the index published in it), a bundle.
-
-``open_backend`` tells a bundle from a folder by the URL; a folder's first listing tells
-whether it holds a published index, once: a later listing that finds the kind changed fails.
-"""
+"""The backends on fsspec storage: a folder of skills (or the index published in it), a bundle."""
 
 from __future__ import annotations
 

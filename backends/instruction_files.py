@@ -85,10 +85,7 @@ def is_convention_file(relative_path: str) -> bool:
 
 
 class InstructionFilesBackend(AsyncResource):
-    """The instruction files under ``root``; see the module docstring.
-
-    ``prepare_convention`` is applied to each convention file :meth:`get` reads.
-    """
+    """The instruction files under ``root``; ``prepare_convention`` applies as :meth:`get` reads."""
 
     def __init__(
         self,

@@ -10,10 +10,7 @@ from typing import Any
 def lazy_exports(
     package: str, exports: Mapping[str, str], namespace: MutableMapping[str, Any]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """The ``__getattr__`` and ``__dir__`` of ``package``, loading ``exports`` on first use.
-
-    ``exports`` maps each name to its module; a loaded name is cached in ``namespace``.
-    """
+    """``__getattr__`` and ``__dir__`` loading ``exports`` (name: module) into ``namespace``."""
 
     def getattr_(name: str) -> Any:
         module = exports.get(name)

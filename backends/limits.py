@@ -20,11 +20,7 @@ MAX_KEY_FILE_BYTES = 64 * KIB  # an Ed25519 PEM key is about 120 bytes
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The storage limits: how much skillfs reads, downloads and unpacks.
-
-    Each is described in docs/limits-and-errors.md; the format's limits are
-    ``skills_core.format.models.FormatLimits``.
-    """
+    """How much skillfs reads, downloads and unpacks (each in docs/limits-and-errors.md)."""
 
     max_skill_md_bytes: int = 1 * MIB
     max_read_bytes: int = 10 * MIB

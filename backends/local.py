@@ -86,11 +86,7 @@ def open_skill_folder(path: str | os.PathLike[str]) -> OneSkill | None:
 
 
 class LocalBackend(AsyncResource):
-    """A folder whose first-level subfolders are skills.
-
-    Args:
-        root: The folder holding the skill folders.
-    """
+    """The folder ``root``, whose first-level subfolders are skills."""
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         path = os.fspath(root)

@@ -158,10 +158,7 @@ def is_temporary(name: str) -> bool:
 
 
 def replace_file(path: str | os.PathLike[str], data: bytes) -> None:
-    """Replace the file at ``path`` with ``data`` atomically, keeping its mode (OSError).
-
-    ``data`` goes to ``.skillfs-<16 hex>.tmp`` beside it, is flushed and renamed over ``path``.
-    """
+    """Replace ``path`` with ``data`` atomically (a flushed ``.skillfs-<hex>.tmp`` renamed over)."""
     folder = os.path.dirname(os.path.abspath(path))
     temporary = os.path.join(folder, f".skillfs-{secrets.token_hex(8)}.tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

@@ -50,8 +50,7 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
 def register_backend(scheme: str, factory: BackendFactory, *, clobber: bool = False) -> None:
     """Make ``open_backend("<scheme>://…")`` call ``factory(url, **storage_options)``.
 
-    A registered scheme wins over fsspec's. ValueError when ``scheme`` has another factory
-    and ``clobber`` is false.
+    It wins over fsspec's scheme; ValueError when one is taken and ``clobber`` is false.
     """
     key = scheme.lower()
     taken = _SCHEMES.get(key, factory)

@@ -249,10 +249,7 @@ async def get_following(
     options: Mapping[str, Any],
     location: str,
 ) -> Any:
-    """The final aiohttp response to a GET of ``url``, redirects followed (the caller closes it).
-
-    ``headers`` go with every hop, ``credentials`` only while every hop was on their origin.
-    """
+    """The final response to a GET of ``url``; ``credentials`` go only while on their origin."""
     trusted = True
     for _ in range(MAX_REDIRECTS + 1):
         trusted = trusted and origin(url) == credentials.origin

@@ -273,11 +273,7 @@ def default_label(server: Any) -> str:
 
 
 def open_url(url: str, **options: Any) -> McpSkillsBackend:
-    """The backend for ``mcp+http(s)://…`` or ``mcp+stdio://COMMAND ARGS``, ``#LABEL`` optional.
-
-    Raises:
-        UnsupportedSourceError: The URL names no server.
-    """
+    """The backend for ``mcp+http(s)://…`` or ``mcp+stdio://COMMAND ARGS`` (``#LABEL``)."""
     scheme, _, rest = url.partition("://")
     address, _, label = rest.rpartition("#") if "#" in rest else (rest, "", "")
     if not address.strip():

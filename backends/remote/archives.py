@@ -163,10 +163,7 @@ _READ_ERRORS = (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeErro
 
 
 class ZipBundle:
-    """A screened archive and the layout of its skills (blocking methods: worker threads).
-
-    Build it with :meth:`load` (in memory), or :meth:`open` then :meth:`index` (any seekable file).
-    """
+    """A screened archive and its skills' layout: :meth:`load`, or :meth:`open` + :meth:`index`."""
 
     def __init__(
         self,

@@ -410,11 +410,7 @@ def _github_tree(fs: Any, root: str) -> dict[str, dict[str, Any]]:
 async def _http_range(
     fs: Any, url: str, start: int, end: int, *, whole_up_to: int, location: str
 ) -> bytes:
-    """Bytes ``[start, end)`` of ``url``; a whole-file answer only up to ``whole_up_to`` bytes.
-
-    Raises:
-        RangesIgnoredError: The server sent a whole file larger than ``whole_up_to``.
-    """
+    """Bytes ``[start, end)`` of ``url``; a whole file only up to ``whole_up_to`` bytes."""
     if start >= end:
         return b""
     options = dict(fs.kwargs)

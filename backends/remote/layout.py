@@ -1,8 +1,6 @@
 """From one flat listing to skill folders: ``<root>/<name>/SKILL.md``, first level only.
 
-Shared by folders on any store, bundles and archives. An unsafe or condemned entry refuses the
-skill holding it (one of no skill is reported alone); hidden entries and root files are
-skipped, and SKILL.md files elsewhere recorded (:attr:`Layout.elsewhere`).
+An unsafe or condemned entry refuses the skill holding it; one of no skill is reported alone.
 """
 
 from __future__ import annotations
@@ -34,10 +32,7 @@ _TIME_KEYS = ("mtime", "LastModified", "Last-Modified", "updated", "created")
 
 @dataclass(frozen=True, slots=True)
 class StoredFile:
-    """One file as the store lists it; ``key`` is how the store reads it.
-
-    ``size_listed`` is false when the listing gave no size (``size`` is then 0, unchecked).
-    """
+    """One file as the store lists it (``size_listed`` false: no size, reads unchecked)."""
 
     key: str
     size: int

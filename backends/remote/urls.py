@@ -58,11 +58,7 @@ def parse_source(url: str) -> SourceSpec:
 
 
 def check_names_something(url: str) -> None:
-    """Refuse, before any request, a source naming no folder, bucket, repository or host.
-
-    Raises:
-        UnsupportedSourceError: The URL names nothing; the message shows a complete form.
-    """
+    """Refuse, before any request, a source naming no folder, bucket, repository or host."""
     if not url.strip():
         raise UnsupportedSourceError("empty source: name a skills folder, a .zip bundle or a URL")
     links = url.split("::")
