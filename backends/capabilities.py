@@ -126,8 +126,7 @@ class SignedIndexes(Protocol):
 class SourceState(Protocol):
     """A backend whose state lets a new process ask its source "changed since?".
 
-    The blob is opaque and versioned by its maker: one not recognised is ignored, and an
-    imported state is used only after the source confirmed it (a 304, an equal fingerprint).
+    The blob is opaque: one not recognised is ignored, one imported used once confirmed.
     """
 
     def export_state(self) -> bytes | None:

@@ -41,10 +41,7 @@ def is_digest(value: object) -> TypeGuard[str]:
 
 
 def files_digest(digests: Mapping[str, str]) -> str:
-    """One digest for a set of files: of the compact JSON list of its sorted ``[path, digest]``.
-
-    JSON reads back as exactly one set, so two sets never share a digest whatever their names.
-    """
+    """One digest for a set of files: of the compact JSON of its sorted ``[path, digest]`` list."""
     pairs = sorted(digests.items())
     return digest_of(json.dumps(pairs, separators=(",", ":")).encode())
 

@@ -23,7 +23,7 @@ from backends.limits import DEFAULT_LIMITS, Limits, check_size
 from backends.paths import check_resource_path, check_skill_name, is_skill_name
 from backends.remote.bundles import BundleSource, DeferredView, ZipView
 from backends.remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
-from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends.remote.filesystem import RemoteFS, Reopening, check_available, default_retry, prepare
 from backends.remote.layout import Layout, SkillFolder, StoredFile, build_layout, listing_candidates
 from backends.remote.urls import join_location, parse_source
 
@@ -59,21 +59,25 @@ class StoreBackend(AsyncResource):
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
-        self._deadline = Deadline(timeout)
         self._spec = parse_source(url)
         self._redact = Redactor.for_source(url, storage_options)
         self._location = self._redact.url(url)
         if self._spec.bundle is not self._BUNDLES:
             raise UnsupportedSourceError(self._WRONG_KIND, location=self._location)
         check_available(self._spec, location=self._location)
-        self._target, self._options = prepare(self._spec.target, storage_options, timeout=timeout)
-        self._retry = retry or default_retry(self._spec.protocol)
+        target, options = prepare(self._spec.target, storage_options, timeout=timeout)
+        self._remote = Reopening(
+            target,
+            options,
+            location=self._target_location,
+            redact=self._redact,
+            retry=retry or default_retry(self._spec.protocol),
+            deadline=Deadline(timeout),
+        )
         self._limits = limits
         self._max_concurrency = max_concurrency
-        self._fs: RemoteFS | None = None
         self._view: SkillView | None = None
         self._imported: bytes | None = None  # another process's state, for the first listing
-        self._opening = asyncio.Lock()
 
     _BUNDLES: bool
     _WRONG_KIND: str  # why a URL of the other kind is refused
@@ -146,16 +150,14 @@ class StoreBackend(AsyncResource):
 
     def import_state(self, state: bytes) -> None:
         """Keep another process's state for the first listing."""
-        if self._fs is None:
+        if self._remote.fs is None:
             self._imported = state
 
     async def aclose(self) -> None:
         """Close the storage's connections; a later call opens them again."""
-        async with self._opening:
-            fs, self._fs, self._view = self._fs, None, None
-            self._closed()
-        if fs is not None:
-            await fs.aclose()
+        self._view = None
+        self._closed()
+        await self._remote.aclose()
 
     def _closed(self) -> None:
         """Drop what was read through the closed storage."""
@@ -164,25 +166,12 @@ class StoreBackend(AsyncResource):
     async def _list(self, fs: RemoteFS) -> SkillView:
         """List the storage once."""
 
-    async def _storage(self) -> RemoteFS:
-        async with self._opening:
-            if self._fs is None:
-                self._fs = await RemoteFS.open(
-                    self._target,
-                    self._options,
-                    location=self._target_location,
-                    redact=self._redact,
-                    retry=self._retry,
-                    deadline=self._deadline,
-                )
-            return self._fs
-
     @property
     def _target_location(self) -> str:
         return self._redact.url(self._spec.target)
 
     async def _refresh(self) -> SkillView:
-        self._view = await self._list(await self._storage())
+        self._view = await self._list(await self._remote.get())
         return self._view
 
     async def _view_knowing(self, names: Sequence[str]) -> SkillView:
@@ -289,7 +278,7 @@ class FsspecBackend(StoreBackend):
         """The index to read through, or ``None`` for a folder; decided once."""
         async with self._deciding:
             if self._kind is None and self._index is None:
-                fs = await self._storage()
+                fs = await self._remote.get()
                 imported, self._imported = self._imported, None
                 self._index = await self._find_index(fs, imported)
                 if self._index is not None and imported is not None:

@@ -44,8 +44,7 @@ Found = tuple[str, os.stat_result | StorageError]  # a SKILL.md's path, and its 
 def find_skill_md(folder: str) -> Found | None:
     """The folder's SKILL.md (``SKILL.md`` before ``skill.md``), or ``None`` (blocking).
 
-    A regular file wins; else what the first name is (a directory, a FIFO...). A symlink that
-    leaves the folder, or a failed stat, gives the refusal instead.
+    A regular file wins; a link leaving the folder, or a failed stat, gives the refusal.
     """
     odd: Found | None = None
     for file_name in SKILL_MD_NAMES:
@@ -209,16 +208,22 @@ class LocalBackend(AsyncResource):
     def _read_listing(self, max_bytes: int) -> Sequence[ListedDocument]:
         prefix = self._root + os.sep
         listed: list[ListedDocument] = []
-        for ref in self._scan():
-            if ref.error is not None or ref.size is None:
-                listed.append(ref)
+        for name in self._names():
+            found = find_skill_md(prefix + name) if name[0] != "." else None
+            if found is None:
                 continue
+            path, st = found
+            refusal = _refusal(found, prefix + name, name)
+            if refusal is not None:
+                listed.append(refusal)
+                continue
+            assert isinstance(st, os.stat_result)
             try:
-                check_size(ref.size, max_bytes, location=ref.location, what="SKILL.md")
-                listed.append(self._read_skill_md(prefix + ref.name, ref.name, ref.location))
+                check_size(st.st_size, max_bytes, location=path, what="SKILL.md")
+                listed.append(self._read_skill_md(prefix + name, name, path))
             except StorageError as exc:
-                exc.location = exc.location or ref.location
-                listed.append(ref._replace(error=exc))
+                exc.location = exc.location or path
+                listed.append(SkillRef(name, fingerprint(st), path, st.st_size, exc))
         return listed
 
     def _read_skill_md(self, folder: str, name: str, path: str) -> SkillDocument:

@@ -101,11 +101,7 @@ def is_hidden_name(name: str) -> bool:
 
 
 def is_hidden(relative_path: str) -> bool:
-    """True when a relative POSIX path lies in, or is, something a skill never serves.
-
-    That is version control, OS junk, caches and secrets (``.env.*`` but its templates); other
-    dotfiles are ordinary files.
-    """
+    """True for a path in or of version control, OS junk, caches or secrets (never served)."""
     return any(is_hidden_name(part) for part in relative_path.split("/"))
 
 

@@ -74,10 +74,9 @@ async def project_backend(
     home: str | os.PathLike[str] | None = None,
     trusted: bool = False,
 ) -> ProjectSkills:
-    """The skills of ``project`` and of the user (``home``), in the client guide's precedence.
+    """The skills of ``project`` and of the user (``home``) that exist now, by precedence.
 
-    Only folders that exist now are scanned. Unless ``trusted``, the project's skills grant
-    nothing and run no script until the user approves their content.
+    Unless ``trusted``, the project's skills grant nothing until the user approves them.
     """
     found, project_root = await asyncio.to_thread(_skill_folders, project, home)
     return ProjectSkills(found, project=project_root, trusted=trusted)

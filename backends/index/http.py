@@ -8,7 +8,6 @@ stayed on that origin.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -18,7 +17,7 @@ from backends.index.document import INDEX_PATH, SIGNATURE_SUFFIX
 from backends.index.reader import Fetched, IndexBackend
 from backends.limits import DEFAULT_LIMITS, Limits, too_large
 from backends.remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
-from backends.remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends.remote.filesystem import Reopening, check_available, default_retry, prepare
 from backends.remote.urls import WEB, SourceSpec
 
 _CHUNK = 64 * 1024
@@ -47,13 +46,11 @@ class HttpTransport:
         deadline: Deadline,
     ) -> None:
         self._url = url
-        self._options = dict(options)
         self._credentials = credentials
         self._redact = redact
-        self._retry = retry
-        self._deadline = deadline
-        self._fs: RemoteFS | None = None
-        self._opening = asyncio.Lock()
+        self._remote = Reopening(
+            url, options, location=self.location, redact=redact, retry=retry, deadline=deadline
+        )
 
     @property
     def location(self) -> str:
@@ -109,10 +106,7 @@ class HttpTransport:
 
     async def aclose(self) -> None:
         """Close the HTTP session; a later request opens a new one."""
-        async with self._opening:
-            fs, self._fs = self._fs, None
-        if fs is not None:
-            await fs.aclose()
+        await self._remote.aclose()
 
     async def _get(
         self,
@@ -151,21 +145,8 @@ class HttpTransport:
                 validator = f"etag:{etag}" if etag else f"modified:{modified}" if modified else None
                 return response.status, Fetched(bytes(body), validator, found.get("Content-Type"))
 
-        fs = await self._opened()
+        fs = await self._remote.get()
         return await fs.run(get, location=location, missing=missing)
-
-    async def _opened(self) -> RemoteFS:
-        async with self._opening:
-            if self._fs is None:
-                self._fs = await RemoteFS.open(
-                    self._url,
-                    self._options,
-                    location=self.location,
-                    redact=self._redact,
-                    retry=self._retry,
-                    deadline=self._deadline,
-                )
-            return self._fs
 
 
 class HttpIndexBackend(IndexBackend):

@@ -293,8 +293,7 @@ async def bounded_stdio(
 ) -> AsyncIterator[Streams]:
     """The SDK's ``stdio_client``, but a line past ``max_line_bytes`` ends the connection.
 
-    Pending requests then get a parse error carrying ``refusal``; ``on_end`` is called when
-    stdout ends. At the end every pipe closes at once; nothing outlives the context.
+    Pending requests then get a parse error carrying ``refusal``; ``on_end`` runs as stdout ends.
     """
     process = await anyio.open_process(
         [server.command, *server.args],

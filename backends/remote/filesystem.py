@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import importlib.util
 import os
 import urllib.request
@@ -169,8 +170,7 @@ class RemoteFS:
     ) -> bytes:
         """Bytes ``[start, end)`` of one file in one ranged GET (any other length: incomplete).
 
-        ``whole``, the file's size, accepts the whole file from a server that ignores
-        ``Range``; without it such an answer is a :class:`RangesIgnoredError`, unread.
+        ``whole`` (the file's size) accepts a whole-file answer; else it is a RangesIgnoredError.
         """
 
         async def attempt() -> bytes:
@@ -257,6 +257,29 @@ class RemoteFS:
                 return await retrying(self._retry, attempt)
         except Exception as exc:
             raise_translated(exc, location=location, redact=self._redact, missing=missing)
+
+
+class Reopening:
+    """A :class:`RemoteFS` opened on first use (:meth:`get`), and again after :meth:`aclose`."""
+
+    def __init__(self, url: str, options: Mapping[str, Any], **how: Any) -> None:
+        self._open = functools.partial(RemoteFS.open, url, dict(options), **how)
+        self.fs: RemoteFS | None = None
+        self._lock = asyncio.Lock()
+
+    async def get(self) -> RemoteFS:
+        """The filesystem, opened now if it is not."""
+        async with self._lock:
+            if self.fs is None:
+                self.fs = await self._open()
+            return self.fs
+
+    async def aclose(self) -> None:
+        """Close the filesystem's session, if it is open."""
+        async with self._lock:
+            fs, self.fs = self.fs, None
+        if fs is not None:
+            await fs.aclose()
 
 
 def check_available(spec: SourceSpec, *, location: str) -> None:
