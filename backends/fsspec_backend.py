@@ -59,6 +59,7 @@ class StoreBackend(AsyncResource):
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
+        self._deadline = Deadline(timeout)
         self._spec = parse_source(url)
         self._redact = Redactor.for_source(url, storage_options)
         self._location = self._redact.url(url)
@@ -72,7 +73,7 @@ class StoreBackend(AsyncResource):
             location=self._target_location,
             redact=self._redact,
             retry=retry or default_retry(self._spec.protocol),
-            deadline=Deadline(timeout),
+            deadline=self._deadline,
         )
         self._limits = limits
         self._max_concurrency = max_concurrency
@@ -89,6 +90,11 @@ class StoreBackend(AsyncResource):
     def location(self) -> str:
         """The URL, with any password in it hidden."""
         return self._location
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds one storage operation may take, retries included (``None``: no deadline)."""
+        return self._deadline.timeout
 
     async def list(self) -> Sequence[SkillRef]:
         """List the storage once: every skill, refused ones with their reason."""

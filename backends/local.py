@@ -109,6 +109,10 @@ class LocalBackend(AsyncResource):
         """List the skills: one listdir and one lstat per SKILL.md, in one thread hop."""
         return await asyncio.to_thread(self._scan)
 
+    async def list_named(self, names: Sequence[str]) -> Sequence[SkillRef]:
+        """The listing narrowed to ``names``, without listing the root."""
+        return await asyncio.to_thread(self._stat_skills, names)
+
     async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
         """List the skills and read every SKILL.md of up to ``max_bytes``, in one thread hop."""
         return await asyncio.to_thread(self._read_listing, max_bytes)
@@ -338,21 +342,38 @@ async def folder_events(folders: Sequence[str]) -> AsyncIterator[None]:
         stop.set()
 
 
-class OneSkill(LocalBackend):
-    """A local folder's one skill, as a backend: the folder holding it is never listed."""
+class OneSkill(AsyncResource):
+    """A local folder's one skill, as a backend: the folder holding it is never listed.
+
+    It reads what :class:`LocalBackend` reads, but neither in one pass nor by batch.
+    """
 
     def __init__(self, folder: Path) -> None:
-        super().__init__(folder.parent)
+        self._backend = LocalBackend(folder.parent)
         self._name = folder.name
-        self._folder = str(folder)
+        self.location = str(folder)
 
-    @property
-    def location(self) -> str:
-        """The skill folder, as the user named it."""
-        return self._folder
+    async def list(self) -> Sequence[SkillRef]:
+        """The one skill's listing."""
+        return await self._backend.list_named([self._name])
 
-    async def change_events(self) -> None:
-        """None: a single skill is polled."""
+    async def get(self, name: str) -> SkillDocument:
+        """As :meth:`LocalBackend.get`."""
+        return await self._backend.get(name)
 
-    def _names(self) -> Sequence[str]:
-        return [self._name]
+    async def files(self, name: str) -> Sequence[FileEntry]:
+        """As :meth:`LocalBackend.files`."""
+        return await self._backend.files(name)
+
+    async def read(
+        self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
+    ) -> bytes:
+        """As :meth:`LocalBackend.read`."""
+        return await self._backend.read(name, path, max_bytes=max_bytes)
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
+    async def local_folder(self, name: str) -> str | None:
+        """As :meth:`LocalBackend.local_folder`: the skill runs its scripts in place."""
+        return await self._backend.local_folder(name)
