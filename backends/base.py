@@ -20,8 +20,7 @@ class SkillRef(NamedTuple):
         size: Size of SKILL.md in bytes when the listing knows it.
         error: Why the skill cannot be loaded, when the listing already knows.
         shadows: Locations of same-named skills this one hides (composite backends).
-        frontmatter: The whole frontmatter, when the listing carries it (an MCP entry): the
-            catalog reads SKILL.md only when the skill is used.
+        frontmatter: The whole frontmatter, when the listing carries it (an MCP entry).
         digest: The ``sha256:`` digest of SKILL.md, when the listing gives it.
     """
 
@@ -45,14 +44,7 @@ class SkillDocument(NamedTuple):
 
 
 class FileEntry(NamedTuple):
-    """One file inside a skill folder.
-
-    Attributes:
-        path: Relative POSIX path inside the skill folder.
-        size: Size in bytes.
-        fingerprint: Token that changes when the file may have changed.
-        mode: Its permission bits where the storage records them, else ``None``.
-    """
+    """One file of a skill: its POSIX ``path``, ``size``, ``fingerprint``, ``mode`` if known."""
 
     path: str
     size: int

@@ -80,11 +80,9 @@ class ChangeEvents(Protocol):
 
 
 class Provenance(NamedTuple):
-    """Where a skill comes from, reported by its backend; a catalog's TrustPolicy judges.
+    """Where a skill comes from (:data:`MCP`, :data:`PROJECT`) and its ``content`` digest if known.
 
-    Attributes:
-        origin: :data:`MCP` or :data:`PROJECT` (a folder a cloned repository brought).
-        content: The skill's :func:`~backends.digests.files_digest`, when known without a read.
+    Reported by its backend; a catalog's trust policy judges.
     """
 
     origin: str

@@ -8,10 +8,8 @@ give it a ``harness`` fixture returning a :class:`BackendHarness` for your stora
         def harness(self, tmp_path):
             return MyHarness(tmp_path)
 
-A :class:`~backends.capabilities.DocumentLister` adds :class:`DocumentListerConformance`;
-storage with symlinks adds :class:`SymlinkConformance` (with a :class:`SymlinkHarness`). The
-harness stores :data:`CANONICAL_TREE` and can change it afterwards. Needs pytest-asyncio
-(strict mode or auto).
+A DocumentLister adds :class:`DocumentListerConformance`; storage with symlinks adds
+:class:`SymlinkConformance` (with a :class:`SymlinkHarness`). Needs pytest-asyncio.
 """
 
 from __future__ import annotations

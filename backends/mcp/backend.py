@@ -48,8 +48,7 @@ class McpSkillsBackend(AsyncResource):
     """Skills served by an MCP server's skills extension.
 
     Args:
-        server: An ``http(s)://`` URL, a command as a list (run over stdio), or anything
-            :class:`mcp.Client` accepts.
+        server: An ``http(s)://`` URL, a command list (stdio), or what ``mcp.Client`` accepts.
         label: The host's name for the server, in every location (default: from the server).
         max_files, max_skill_bytes: The host limits of one skill.
         timeout: Seconds the handshake, any one response, and a whole listing may take.

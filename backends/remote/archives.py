@@ -187,11 +187,7 @@ class ZipBundle:
     def load(
         cls, data: bytes, *, limits: Limits, inner_root: str | None, location: str, mount: str = ""
     ) -> ZipBundle:
-        """Screen and index an archive held in memory.
-
-        ``inner_root`` is the skills folder inside (``None``: the root or its single top
-        folder); ``mount`` a folder to place every member in (a one-skill archive's name).
-        """
+        """Screen and index an archive in memory; ``mount``: a folder to place every member in."""
         check_size(len(data), limits.max_bundle_bytes, location=location, what="bundle")
         tail_start = max(0, len(data) - TAIL_BYTES)
         check_end_record(

@@ -1,10 +1,7 @@
 """Zip bundles on any storage: a HEAD per refresh, the end record first, then the archive.
 
-An unchanged fingerprint ends a refresh at the HEAD. Otherwise one ranged GET of the tail
-refuses the archive from its end record, or goes on: up to ``Limits.bundle_download_bytes`` it
-is downloaded and served from memory, a larger one is read with ranged requests
-(:class:`RangedArchive`) and refused where the server ignores ``Range``. The listing is
-exported (:class:`SavedBundle`) so a new process lists an unchanged archive from its HEAD alone.
+Up to ``Limits.bundle_download_bytes`` an archive is served from memory, a larger one with
+ranged requests (:class:`RangedArchive`). The listing is exported (:class:`SavedBundle`).
 """
 
 from __future__ import annotations
@@ -46,12 +43,9 @@ _FALLBACKS_KEPT = 4
 class RangedArchive(io.RawIOBase):
     """A read-only, seekable view of a remote archive of ``size`` bytes, for zipfile.
 
-    :meth:`spans` fetches members' spans first (merged into windows, ``concurrency`` at once);
-    zipfile then reads them from a worker thread. A read outside every window is fetched
-    through the caller's loop, at least ``FALLBACK_BYTES`` at a time.
-
-    ``known`` holds the bytes from ``known_start`` to the end, ``pinned`` other ``(start,
-    bytes)`` ranges at hand.
+    :meth:`spans` fetches members' spans first; zipfile then reads them in a worker thread (a
+    read outside them is fetched through the caller's loop). ``known``: the bytes from
+    ``known_start`` on; ``pinned``: other ``(start, bytes)`` at hand.
     """
 
     def __init__(

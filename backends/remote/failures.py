@@ -111,12 +111,9 @@ class RangesIgnoredError(StorageError):
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """How often and how patiently to retry a transient failure (capped backoff, full jitter).
+    """How often to retry a transient failure (capped backoff, full jitter).
 
-    Attributes:
-        attempts: Total tries per operation, the first included (1 disables retries).
-        base_delay: Seconds before the first retry; doubles after each failure.
-        max_delay: Ceiling for one wait, in seconds.
+    ``attempts`` in all (1: no retry); waits from ``base_delay`` seconds, doubling to ``max_delay``.
     """
 
     attempts: int = 4
