@@ -28,21 +28,11 @@ _STATE_TAG = b"skillfs-composite-state-1\n"
 
 
 class CompositeBackend(AsyncResource):
-    """Merge backends; on a name clash the earlier backend wins.
+    """Merge ``backends`` (highest precedence first); on a name clash the earlier one wins.
 
-    The winning :class:`SkillRef` names every location it shadows in ``shadows``, so a
-    catalog can report them instead of dropping them silently. A member whose listing fails
-    is served as it was last listed (nothing, if it never was: its skills are neither lost
-    nor unshadowed once listed) and named with its error by :meth:`listing_failures`; every
-    listing asks it again, so its skills come once it answers. Only when every member fails
-    does the listing fail.
-
-    Each member's own restart state (:class:`~backends.capabilities.SourceState`) is exported
-    and imported with the others', so a persistent cache restarts every member as it would
-    restart it alone.
-
-    Args:
-        backends: Members, highest precedence first.
+    The winner's ``shadows`` names every location it hides. A member whose listing fails is
+    served as last listed and named by :meth:`listing_failures`; the listing fails only when
+    every member does. Members' restart states travel together.
     """
 
     def __init__(self, backends: Sequence[Backend]) -> None:
@@ -54,7 +44,6 @@ class CompositeBackend(AsyncResource):
         self._failures: tuple[tuple[str, Exception], ...] = ()
         self._provenance_of = tuple(provenance_of(backend) for backend in self._backends)
         if any(ask is not None for ask in self._provenance_of):
-            # Only then: a catalog skips per-skill trust decisions for backends without it.
             self.provenance = self._provenance
 
     def __repr__(self) -> str:
@@ -71,11 +60,7 @@ class CompositeBackend(AsyncResource):
         return self._backends
 
     async def list(self) -> Sequence[SkillRef]:
-        """List all members concurrently and merge by precedence; see the class docstring.
-
-        Raises:
-            StorageError: Every member failed; it names each one's error.
-        """
+        """List all members concurrently and merge by precedence; see the class docstring."""
         results = await asyncio.gather(
             *(backend.list() for backend in self._backends), return_exceptions=True
         )
@@ -193,16 +178,11 @@ class CompositeBackend(AsyncResource):
         return merged(ready) if len(ready) == len(streams) else None
 
     def require_signatures(self, verifier: IndexVerifier) -> None:
-        """Make every member serve only published indexes ``verifier`` accepts.
-
-        Raises:
-            UnsupportedSourceError: A member reads no published index.
-        """
+        """Make every member serve only published indexes ``verifier`` accepts."""
         for backend in self._backends:
             require_signatures(backend, verifier)
 
     def _provenance(self, name: str) -> Provenance | None:
-        """Where the member serving ``name`` says it comes from (an MCP member's skills)."""
         index = self._owners.get(name)
         ask = None if index is None else self._provenance_of[index]
         return ask(name) if ask is not None else None
@@ -212,7 +192,6 @@ class CompositeBackend(AsyncResource):
         return self._known_owner(name)
 
     async def _learn_owners(self, names: Sequence[str]) -> None:
-        """List once when a name was not seen by the last listing (it may be new)."""
         if any(name not in self._owners for name in names):
             await self.list()
 
@@ -233,10 +212,7 @@ def _tag_document(document: SkillDocument, index: int) -> SkillDocument:
 
 
 async def merged(streams: Sequence[AsyncIterator[None]]) -> AsyncIterator[None]:
-    """One signal stream from several: a signal whenever any of them signals.
-
-    The merged stream starts (its first signal) once every stream has signalled once.
-    """
+    """One signal stream from several, starting once every stream has signalled once."""
     queue: asyncio.Queue[int | Exception] = asyncio.Queue()
 
     async def pump(index: int, stream: AsyncIterator[None]) -> None:

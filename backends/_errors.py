@@ -1,7 +1,4 @@
-"""The storage branch of skillfs's exception tree, drawn whole in :mod:`skills_core._errors`.
-
-It lives here because backends sit below skills_core and never import it.
-"""
+"""The storage branch of skillfs's exception tree (drawn whole in :mod:`skills_core._errors`)."""
 
 from __future__ import annotations
 
@@ -18,8 +15,7 @@ __all__ = [
     "VerificationError",
 ]
 
-DISTRIBUTION = "agent-skillfs"
-"""The name skillfs is installed by (``skillfs`` on the package index is another project)."""
+DISTRIBUTION = "agent-skillfs"  # ``skillfs`` on the package index is another project
 
 
 def installed_version() -> str:
@@ -37,29 +33,18 @@ def install_command(extra: str) -> str:
     return f'pip install "{DISTRIBUTION}[{extra}]"'
 
 
-MAX_ECHOED_CHARS = 100
-"""Most characters of a caller's value (a model's argument, a command-line word) a message
-quotes: a megabyte-long skill name gets an error of a few hundred characters, not a megabyte."""
+MAX_ECHOED_CHARS = 100  # most characters of a caller's value a message quotes
 
 
 def echoed(value: str) -> str:
-    """``value`` as a message quotes it, cut to :data:`MAX_ECHOED_CHARS` characters.
-
-    A longer value keeps its first characters followed by ``… [N characters]``, ``N`` its
-    whole length. Every message that quotes what a model or user passed quotes it through here,
-    usually as ``{echoed(value)!r}``.
-    """
+    """``value`` as a message quotes it: cut to its first characters, ``… [N characters]``."""
     if len(value) <= MAX_ECHOED_CHARS:
         return value
     return f"{value[:MAX_ECHOED_CHARS]}… [{len(value):,} characters]"
 
 
 class SkillfsError(Exception):
-    """Root of every error skillfs raises on purpose.
-
-    Attributes:
-        location: Where the problem is (a path or URL), when it concerns one place.
-    """
+    """Root of every error skillfs raises on purpose; ``location``: where, when one place."""
 
     def __init__(self, message: str, *, location: str | None = None) -> None:
         super().__init__(message)
@@ -91,18 +76,11 @@ class LimitExceededError(StorageError):
 
 
 class VerificationError(StorageError):
-    """Content unlike the digest (or size) it was listed with: changed since, or tampered with.
-
-    Raised for skills over MCP and for the artifacts of a well-known skills index.
-    """
+    """Content unlike the digest (or size) it was listed with: changed since, or tampered with."""
 
 
 class SignatureError(VerificationError):
-    """A signed publication refused, or a key that cannot be used.
-
-    The index is unsigned, signed by a key not trusted, unlike its signature, or older than
-    one already accepted (a rollback).
-    """
+    """A signed publication refused (unsigned, untrusted, altered, rolled back), or a bad key."""
 
 
 class UnsupportedSourceError(SkillfsError, ValueError):

@@ -1,15 +1,12 @@
-"""The backends on fsspec storage: a folder of skills (or the index published in it), a bundle.
-
-``open_backend`` tells a bundle from a folder by the URL; a folder's first listing tells
-whether it holds a published index, once: a later listing that finds the kind changed fails.
-"""
+"""The backends on fsspec storage: a folder of skills (or the index published in it), a bundle."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from backends._base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends._errors import (
@@ -23,9 +20,9 @@ from backends._index.document import INDEX_PATH
 from backends._index.reader import IndexBackend, StoreTransport
 from backends._limits import DEFAULT_LIMITS, Limits, check_size
 from backends._paths import check_resource_path, check_skill_name, is_skill_name
-from backends._remote.bundles import BundleSource
+from backends._remote.bundles import BundleSource, DeferredView, ZipView
 from backends._remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
-from backends._remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends._remote.filesystem import RemoteFS, Reopening, check_available, default_retry, prepare
 from backends._remote.layout import (
     Layout,
     SkillFolder,
@@ -34,43 +31,25 @@ from backends._remote.layout import (
     listing_candidates,
 )
 from backends._remote.urls import join_location, parse_source
-from backends.capabilities import FetchResult, IndexVerifier, fetch_many
-
-
-class SkillView(Protocol):
-    """The skills of one listing, and how to read their files as of that listing."""
-
-    @property
-    def layout(self) -> Layout:
-        """The skill folders found."""
-
-    async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
-        """Read several SKILL.md files; a missing one is a :class:`SkillNotFoundError`."""
-
-    async def read(self, stored: StoredFile) -> bytes:
-        """Read one resource file."""
+from backends.capabilities import FetchResult, IndexVerifier, fetch_many, settled
 
 
 class StoreBackend(AsyncResource):
     """Skill folders on storage fsspec opens, served from the latest listing (:meth:`_list`).
 
-    ``files()`` and ``read()`` use the last listing, listed again only for a name not in it. The
-    storage opens on first use, again after :meth:`aclose`.
+    A name not in the last listing lists again. The storage opens on first use.
 
     Args:
         url: The folder or bundle.
-        limits: Bundle limits (archive size, members, declared sizes and ratios).
-        retry: How transient failures are retried; by default 4 attempts with backoff (none of
-            skillfs's own for GCS, whose client always retries).
-        timeout: Seconds one storage operation may take, retries included, plus a second per
-            MiB it transfers (:class:`~backends._remote.failures.Deadline`). ``None``: only the
-            store's own timeouts.
-        max_concurrency: Most requests in flight at once (SKILL.md downloads, ranged reads).
+        limits: The bundle limits.
+        retry: How transient failures are retried (default: 4 attempts; none for GCS).
+        timeout: Seconds per storage operation, retries included (see ``Deadline``); ``None``:
+            only the store's own timeouts.
+        max_concurrency: Most requests in flight at once.
         **storage_options: For the fsspec filesystem: credentials, ``endpoint_url``, …
 
     Raises:
-        UnsupportedSourceError: fsspec knows no filesystem for the URL, or it names the other
-            kind (a bundle for a folder's backend, or the reverse).
+        UnsupportedSourceError: No filesystem for the URL, or it names the other kind.
         MissingDependencyError: The filesystem's package is not installed.
     """
 
@@ -93,19 +72,22 @@ class StoreBackend(AsyncResource):
         if self._spec.bundle is not self._BUNDLES:
             raise UnsupportedSourceError(self._WRONG_KIND, location=self._location)
         check_available(self._spec, location=self._location)
-        self._target, self._options = prepare(self._spec.target, storage_options, timeout=timeout)
-        self._retry = retry or default_retry(self._spec.protocol)
+        target, options = prepare(self._spec.target, storage_options, timeout=timeout)
+        self._remote = Reopening(
+            target,
+            options,
+            location=self._target_location,
+            redact=self._redact,
+            retry=retry or default_retry(self._spec.protocol),
+            deadline=self._deadline,
+        )
         self._limits = limits
         self._max_concurrency = max_concurrency
-        self._fs: RemoteFS | None = None
         self._view: SkillView | None = None
         self._imported: bytes | None = None  # another process's state, for the first listing
-        self._opening = asyncio.Lock()
 
     _BUNDLES: bool
-    """Whether the backend serves zip bundles (else folders)."""
-    _WRONG_KIND: str
-    """Why a URL of the other kind is refused."""
+    _WRONG_KIND: str  # why a URL of the other kind is refused
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._location!r})"
@@ -121,11 +103,11 @@ class StoreBackend(AsyncResource):
         return self._deadline.timeout
 
     async def list(self) -> Sequence[SkillRef]:
-        """List the storage once and return every skill, refused ones with their reason."""
+        """List the storage once: every skill, refused ones with their reason."""
         return (await self._refresh()).layout.refs()
 
     async def get(self, name: str) -> SkillDocument:
-        """Fetch one SKILL.md (listing first when the name is not known yet)."""
+        """Fetch one SKILL.md."""
         (result,) = await self.get_many([name])
         if isinstance(result, StorageError):
             raise result
@@ -174,54 +156,34 @@ class StoreBackend(AsyncResource):
         return data
 
     async def skill_folders_elsewhere(self) -> Sequence[str]:
-        """Folders of the last listing (relative to the root) holding a SKILL.md that is no skill.
-
-        Hidden ones (``.curated/pdf``), deeper ones (``skills/pdf``), the root itself (``""``).
-        """
+        """Folders (relative to the root, ``""`` for it) holding a SKILL.md that is no skill."""
         view = self._view or await self._refresh()
         return view.layout.elsewhere
 
     def import_state(self, state: bytes) -> None:
         """Keep another process's state for the first listing."""
-        if self._fs is None:
+        if self._remote.fs is None:
             self._imported = state
 
     async def aclose(self) -> None:
         """Close the storage's connections; a later call opens them again."""
-        async with self._opening:
-            fs, self._fs, self._view = self._fs, None, None
-            self._closed()
-        if fs is not None:
-            await fs.aclose()
+        self._view = None
+        self._closed()
+        await self._remote.aclose()
 
     def _closed(self) -> None:
         """Drop what was read through the closed storage."""
 
     @abstractmethod
     async def _list(self, fs: RemoteFS) -> SkillView:
-        """List the storage once (the refresh's one listing)."""
-
-    async def _storage(self) -> RemoteFS:
-        """The storage, opened at the URL's target on first use."""
-        async with self._opening:
-            if self._fs is None:
-                self._fs = await RemoteFS.open(
-                    self._target,
-                    self._options,
-                    location=self._target_location,
-                    redact=self._redact,
-                    retry=self._retry,
-                    deadline=self._deadline,
-                )
-            return self._fs
+        """List the storage once."""
 
     @property
     def _target_location(self) -> str:
-        """The target's URL (any password hidden), for messages."""
         return self._redact.url(self._spec.target)
 
     async def _refresh(self) -> SkillView:
-        self._view = await self._list(await self._storage())
+        self._view = await self._list(await self._remote.get())
         return self._view
 
     async def _view_knowing(self, names: Sequence[str]) -> SkillView:
@@ -247,20 +209,16 @@ class StoreBackend(AsyncResource):
 class FsspecBackend(StoreBackend):
     """A folder of skill folders on any storage fsspec can open, or the index published in it.
 
-    ``s3://bucket/skills``, ``gs://…``, ``github://org:repo@ref/skills``, ``memory://…``,
-    ``file://…``: a refresh is one recursive listing (S3: one LIST per 1,000 keys; GitHub: one
-    trees request), then one GET per changed SKILL.md, resources on demand.
-
-    A folder holding ``.well-known/agent-skills/index.json`` (``skillfs publish``), or a URL naming
-    an ``index.json``, is read through the index (:class:`~backends._index.reader.IndexBackend`):
-    one HEAD per refresh. The first listing decides, once (a state exported by an earlier process
-    skips it); a refresh that finds the index gone, or one published into a plain folder, fails.
-    Told to require signatures (:meth:`require_signatures`, as a catalog trusting ``keys`` does),
-    only an index its verifier accepts is served; a folder without one is refused.
+    A refresh is one recursive listing (S3: one LIST per 1,000 keys; GitHub: one trees
+    request), then one GET per changed SKILL.md. A folder holding
+    ``.well-known/agent-skills/index.json``, or a URL naming an ``index.json``, is read through
+    the index (:class:`~backends._index.reader.IndexBackend`, one HEAD per refresh). The first
+    listing decides, once; a refresh that finds the kind changed fails. With
+    :meth:`require_signatures`, only an index its verifier accepts is served.
 
     Args:
         url: The folder, or an ``index.json`` in it.
-        **options: The arguments of :class:`StoreBackend`.
+        **options: As for :class:`StoreBackend`.
     """
 
     _BUNDLES = False
@@ -298,19 +256,19 @@ class FsspecBackend(StoreBackend):
         return refs
 
     async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
-        """Fetch several SKILL.md files concurrently, in order; failures are returned."""
+        """As :meth:`StoreBackend.get_many`, through the index when there is one."""
         index = await self._published()
         return await (super().get_many(names) if index is None else fetch_many(index, names))
 
     async def files(self, name: str) -> Sequence[FileEntry]:
-        """A skill's visible files (a folder's from its last listing, no request)."""
+        """As :meth:`StoreBackend.files`, through the index when there is one."""
         index = await self._published()
         return await (super().files(name) if index is None else index.files(name))
 
     async def read(
         self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
-        """Read one file of a skill, refusing oversize ones unread."""
+        """As :meth:`StoreBackend.read`, through the index when there is one."""
         index = await self._published()
         if index is None:
             return await super().read(name, path, max_bytes=max_bytes)
@@ -321,7 +279,6 @@ class FsspecBackend(StoreBackend):
         return None if self._index is None else self._index.export_state()
 
     async def skill_folders_elsewhere(self) -> Sequence[str]:
-        """As :meth:`StoreBackend.skill_folders_elsewhere`; a published index has none."""
         if await self._published() is not None:
             return ()
         return await super().skill_folders_elsewhere()
@@ -330,10 +287,10 @@ class FsspecBackend(StoreBackend):
         self._index, self._kind, self._pending = None, None, None
 
     async def _published(self) -> IndexBackend | None:
-        """The index to read through, or ``None`` for a folder; decided on first use."""
+        """The index to read through, or ``None`` for a folder; decided once."""
         async with self._deciding:
             if self._kind is None and self._index is None:
-                fs = await self._storage()
+                fs = await self._remote.get()
                 imported, self._imported = self._imported, None
                 self._index = await self._find_index(fs, imported)
                 if self._index is not None and imported is not None:
@@ -341,7 +298,6 @@ class FsspecBackend(StoreBackend):
             return self._index
 
     async def _find_index(self, fs: RemoteFS, imported: bytes | None) -> IndexBackend | None:
-        """The index the URL names, the one another process saw, or the one the listing shows."""
         location, path = self._target_location, fs.path.rstrip("/")
         if path.endswith(".json"):
             return self._through(StoreTransport.named(fs, location=location))
@@ -394,12 +350,10 @@ class FsspecBackend(StoreBackend):
 
 
 class BundleBackend(StoreBackend):
-    """A zip bundle whose root (or single top folder) holds the skill folders.
+    """A zip bundle (``.zip`` path or URL, or ``zip://[folder]::<URL>``) of skill folders.
 
-    ``./skills.zip``, ``s3://bucket/skills.zip``, ``https://host/skills.zip``, or a chained
-    ``zip://[folder]::<archive URL>``. A refresh is one HEAD, and nothing more while the archive's
-    fingerprint stays put (:mod:`backends._remote.bundles`). Takes the arguments of
-    :class:`StoreBackend`.
+    A refresh is one HEAD while the archive's fingerprint stays put
+    (:mod:`backends._remote.bundles`). Arguments as for :class:`StoreBackend`.
     """
 
     _BUNDLES = True
@@ -409,7 +363,6 @@ class BundleBackend(StoreBackend):
     _bundle: BundleSource | None = None
 
     def export_state(self) -> bytes | None:
-        """The archive's fingerprint and listing, once read."""
         return None if self._bundle is None else self._bundle.export_state()
 
     def _closed(self) -> None:
@@ -440,31 +393,18 @@ class _FolderView:
         self.holds_index = holds_index
 
     async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
-        """GET every file, at most ``concurrency`` at a time, with no HEAD before them."""
-        semaphore = asyncio.Semaphore(self._concurrency)
+        fetch = functools.partial(self.read, missing=SkillNotFoundError)
+        return await settled(fetch, files, concurrency=self._concurrency)
 
-        async def one(stored: StoredFile) -> bytes | StorageError:
-            async with semaphore:
-                try:
-                    return await self._fs.cat(
-                        stored.key,
-                        location=stored.location,
-                        missing=SkillNotFoundError,
-                        size=stored.expected_size,
-                    )
-                except StorageError as exc:
-                    return exc
-
-        return list(await asyncio.gather(*(one(stored) for stored in files)))
-
-    async def read(self, stored: StoredFile) -> bytes:
-        """GET one file."""
+    async def read(
+        self, stored: StoredFile, missing: type[StorageError] = ResourceNotFoundError
+    ) -> bytes:
         return await self._fs.cat(
-            stored.key,
-            location=stored.location,
-            missing=ResourceNotFoundError,
-            size=stored.expected_size,
+            stored.key, location=stored.location, missing=missing, size=stored.expected_size
         )
+
+
+SkillView = _FolderView | ZipView | DeferredView  # one listing, and its files as then
 
 
 def _folder_layout(listing: Mapping[str, Mapping[str, Any]], root: str, location: str) -> Layout:

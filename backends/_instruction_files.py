@@ -1,23 +1,10 @@
 """Instruction files under a project root, as adk-rust's ``adk-skill`` discovers them.
 
-Two kinds of document, each one skill:
-
-- under ``<root>/.skills/``: every ``*.md`` file (a single-file skill), and every folder
-  holding a ``SKILL.md`` (an ordinary skill folder; its other files are its resources);
-- anywhere else: the convention files ``AGENTS.md``, ``AGENT.md``, ``CLAUDE.md``,
-  ``GEMINI.md``, ``COPILOT.md``, ``SKILLS.md`` (any letter case) and, at the root only,
-  ``SOUL.md``.
-
-Folders such as ``.git``, ``node_modules``, ``target``, ``.venv`` and ``__pycache__`` are never
-entered; symlinks are not followed. Like every backend this one deals in names, fingerprints
-and bytes: turning a convention file without frontmatter into a SKILL.md is format work
-(:func:`skills_core._format.parsing.convention_skill_md`), handed in as
-``prepare_convention`` by :func:`skills_core.context._instructions.instruction_skills`.
-
-Each document's storage name is one kebab-case word: ``AGENTS.md`` -> ``agents``,
-``pkg/CLAUDE.md`` -> ``pkg-claude``, ``.skills/git/commit.md`` -> ``commit``,
-``.skills/tools/pdf/SKILL.md`` -> ``pdf``; a name already taken by a document earlier in
-path order gets the first 8 hex digits of its path's SHA-256 appended.
+Under ``<root>/.skills/``: every ``*.md`` file and every folder holding a ``SKILL.md``;
+elsewhere, the convention files (``AGENTS.md``, ``CLAUDE.md``, …; ``SOUL.md`` at the root
+only). Ignored folders are never entered, symlinks never followed. Names are kebab-case
+(:func:`storage_name`); a taken one gets 8 hex digits of its path's SHA-256 appended. Giving a
+convention file a frontmatter is format work, handed in as ``prepare_convention``.
 """
 
 from __future__ import annotations
@@ -32,17 +19,16 @@ from typing import NamedTuple, Protocol
 
 from backends._base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends._errors import ResourceNotFoundError, SkillNotFoundError, StorageError
-from backends._limits import DEFAULT_LIMITS, check_size
+from backends._limits import DEFAULT_LIMITS
 from backends._local import LocalBackend
 from backends._local_files import fingerprint as file_fingerprint
-from backends._local_files import open_regular, read_at_most
+from backends._local_files import read_limited
 from backends._paths import check_resource_path, skill_md_name
 
 SKILLS_FOLDER = ".skills"
 CONVENTION_FILES = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "GEMINI.md", "COPILOT.md", "SKILLS.md")
 ROOT_ONLY_FILES = ("SOUL.md",)
-"""Convention files honoured only at the project root."""
-IGNORED_FOLDERS = frozenset(
+IGNORED_FOLDERS = frozenset(  # compared case-insensitively
     {
         ".git",
         ".hg",
@@ -63,7 +49,6 @@ IGNORED_FOLDERS = frozenset(
         ".ruff_cache",
     }
 )
-"""Folder names never searched (compared case-insensitively)."""
 
 _CONVENTIONS = {name.lower() for name in CONVENTION_FILES}
 _ROOT_ONLY = {name.lower() for name in ROOT_ONLY_FILES}
@@ -72,18 +57,7 @@ _MD_SUFFIX = re.compile(r"\.md\Z", re.IGNORECASE)
 
 
 class InstructionFile(NamedTuple):
-    """One discovered document.
-
-    Attributes:
-        name: Its storage name.
-        path: Its POSIX path relative to the root (a folder skill's SKILL.md).
-        convention: True for a convention file (``AGENTS.md``, …), whose frontmatter is
-            optional; false for a document under ``.skills/``, which needs one.
-        folder: For a skill folder under ``.skills/``, the folder's relative path.
-        size: Its size in bytes.
-        modified: Its modification time, in seconds since the epoch.
-        fingerprint: Changes whenever the file may have changed (mtime, size, inode, ctime).
-    """
+    """One discovered document: ``path`` relative to the root, ``folder`` a skill folder's."""
 
     name: str
     path: str
@@ -102,7 +76,7 @@ class ConventionPreparer(Protocol):
 
 
 def is_convention_file(relative_path: str) -> bool:
-    """True for ``AGENTS.md`` and the like outside ``.skills/`` (``SOUL.md`` only at the root)."""
+    """True for ``AGENTS.md`` and the like outside ``.skills/`` (``SOUL.md`` at the root)."""
     folder, _, file_name = relative_path.rpartition("/")
     lowered = file_name.lower()
     if folder.split("/")[0] == SKILLS_FOLDER:
@@ -111,13 +85,7 @@ def is_convention_file(relative_path: str) -> bool:
 
 
 class InstructionFilesBackend(AsyncResource):
-    """The instruction files under ``root``; see the module docstring.
-
-    Args:
-        root: The project root.
-        prepare_convention: Applied to each convention file as :meth:`get` reads it (a
-            frontmatter for one that lacks it); ``None`` serves every file as stored.
-    """
+    """The instruction files under ``root``; ``prepare_convention`` applies as :meth:`get` reads."""
 
     def __init__(
         self,
@@ -126,7 +94,6 @@ class InstructionFilesBackend(AsyncResource):
         prepare_convention: ConventionPreparer | None = None,
     ) -> None:
         path = os.fspath(root)
-        # normpath is pure string work; only a relative path needs the (cached, in-kernel) cwd.
         self._root = os.path.normpath(path) if os.path.isabs(path) else os.path.abspath(path)
         self._prepare = prepare_convention
         self._found: dict[str, InstructionFile] = {}
@@ -216,8 +183,6 @@ class InstructionFilesBackend(AsyncResource):
         parent, _, folder = relative.rpartition("/")
         return self._absolute(parent), folder
 
-    # -- blocking helpers, only ever called through asyncio.to_thread ---------------------
-
     def _discover(self) -> Sequence[InstructionFile]:
         if not os.path.isdir(self._root):
             raise StorageError("the project root is not a folder", location=self._root)
@@ -249,26 +214,15 @@ class InstructionFilesBackend(AsyncResource):
     def _read_file(self, relative: str, max_bytes: int) -> bytes:
         location = self._absolute(relative)
         try:
-            fd = open_regular(location)
+            return read_limited(location, max_bytes, location=location)
         except FileNotFoundError as exc:
             raise SkillNotFoundError("the file is gone", location=location) from exc
         except OSError as exc:  # a FIFO or device swapped in is refused unread
             raise StorageError(f"cannot open: {exc.strerror}", location=location) from exc
-        try:
-            data = read_at_most(fd, max_bytes + 1)
-        finally:
-            os.close(fd)
-        check_size(len(data), max_bytes, location=location)
-        return data
 
 
 def storage_name(relative_path: str) -> str:
-    """A document's storage name: one kebab-case word.
-
-    Under ``.skills/`` the file's stem (``.skills/git/commit.md`` -> ``commit``) or the skill
-    folder's name, as a skill's name usually is; a convention file's whole path
-    (``pkg/CLAUDE.md`` -> ``pkg-claude``), so that nested ones stay apart.
-    """
+    """A kebab-case name: ``pkg/CLAUDE.md`` is ``pkg-claude``, ``.skills/x/a.md`` is ``a``."""
     parts = _MD_SUFFIX.sub("", relative_path).split("/")
     if parts[0] == SKILLS_FOLDER:
         parts = parts[-1:]
@@ -277,7 +231,6 @@ def storage_name(relative_path: str) -> str:
 
 
 def _walk_documents(root: str) -> list[tuple[str, str | None]]:
-    """Every document under ``root`` in path order, as ``(path, skill folder)``."""
     candidates: list[tuple[str, str | None]] = []
     for folder, subfolders, file_names in os.walk(root):
         relative = os.path.relpath(folder, root).replace(os.sep, "/")
@@ -290,7 +243,6 @@ def _walk_documents(root: str) -> list[tuple[str, str | None]]:
 def _documents_in(
     relative: str, subfolders: list[str], file_names: list[str]
 ) -> list[tuple[str, str | None]]:
-    """The documents one folder of the walk holds, as ``(path, skill folder)``."""
     prefix = f"{relative}/" if relative else ""
     in_skills = relative.split("/", maxsplit=1)[0] == SKILLS_FOLDER
     if in_skills and relative != SKILLS_FOLDER:

@@ -10,13 +10,7 @@ from typing import Any
 def lazy_exports(
     package: str, exports: Mapping[str, str], namespace: MutableMapping[str, Any]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """The ``__getattr__`` and ``__dir__`` of a package whose ``exports`` load on first use.
-
-    Args:
-        package: The package's name, for the error message.
-        exports: Each lazily exported name, mapped to the module that defines it.
-        namespace: The package's ``globals()``: a loaded name is cached there.
-    """
+    """``__getattr__`` and ``__dir__`` loading ``exports`` (name: module) into ``namespace``."""
 
     def getattr_(name: str) -> Any:
         module = exports.get(name)

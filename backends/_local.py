@@ -1,11 +1,8 @@
 """Skills in a local folder: ``<root>/<name>/SKILL.md``, first level only.
 
-Every filesystem call runs off the event loop, batched: a listing is one thread hop, and
-fetching many SKILL.md files is one hop per chunk, never one per file. A folder's SKILL.md is
-found one way (:func:`find_skill_md`); one that is not a regular file (a FIFO, a device, a
-socket, a directory) is refused with what it is, never read (see :mod:`backends._local_files`);
-every ``OSError`` becomes a storage error with its location. Change signals come from
-filesystem events (``agent-skillfs[watch]``).
+Filesystem calls run off the event loop, batched (a listing is one thread hop). A SKILL.md is
+found one way (:func:`find_skill_md`); one that is not a regular file is refused unread.
+Change signals come from filesystem events (``agent-skillfs[watch]``).
 """
 
 from __future__ import annotations
@@ -28,9 +25,8 @@ from backends._local_files import (
     fingerprint,
     not_regular,
     open_error,
-    open_regular,
-    read_at_most,
     read_fd,
+    read_limited,
     resource_error,
     walk_files,
 )
@@ -42,17 +38,13 @@ _FILE_TYPE, _REGULAR = stat.S_IFMT(0o177777), stat.S_IFREG
 _DEBOUNCE_MS = 200
 _WAKE_MS = 1000
 
-Found = tuple[str, os.stat_result | StorageError]
-"""A folder's SKILL.md: its path, and its stat (a symlink inside the folder followed) or why
-it is refused."""
+Found = tuple[str, os.stat_result | StorageError]  # a SKILL.md's path, and its stat or refusal
 
 
 def find_skill_md(folder: str) -> Found | None:
-    """The folder's SKILL.md (``SKILL.md`` before ``skill.md``), or ``None`` when it has neither.
+    """The folder's SKILL.md (``SKILL.md`` before ``skill.md``), or ``None`` (blocking).
 
-    The stat is that of a regular file when either name is one; else that of what the first
-    name is (a directory, a FIFO...). A symlink that leaves the folder, or a stat that fails,
-    gives the refusal instead. Blocking: one ``lstat`` per name tried (and a ``stat`` for a link).
+    A regular file wins; a link leaving the folder, or a failed stat, gives the refusal.
     """
     odd: Found | None = None
     for file_name in SKILL_MD_NAMES:
@@ -75,10 +67,7 @@ def find_skill_md(folder: str) -> Found | None:
 
 
 def holds_skill(found: Found | None) -> bool:
-    """True when a folder's SKILL.md is a file (a link leaving the folder too: it is refused).
-
-    One that is a directory, a FIFO or the like, or that cannot be looked at, is not.
-    """
+    """True when a folder's SKILL.md is a regular file (or a link leaving it: refused later)."""
     if found is None:
         return False
     st = found[1]
@@ -86,28 +75,20 @@ def holds_skill(found: Found | None) -> bool:
 
 
 def open_skill_folder(path: str | os.PathLike[str]) -> OneSkill | None:
-    """The skill in ``path`` (a skill's folder or its SKILL.md), or ``None`` when it holds none.
-
-    Checks the filesystem, so call it outside the event loop.
-    """
+    """The skill in ``path`` (a skill's folder or its SKILL.md), or ``None`` (blocking)."""
     folder = Path(path)
     if folder.name in SKILL_MD_NAMES and os.path.isfile(folder):
         folder = folder.parent
     if not (folder.name and holds_skill(find_skill_md(str(folder)))):
         return None
-    return OneSkill(LocalBackend(folder.parent), folder.name, location=str(folder))
+    return OneSkill(folder)
 
 
 class LocalBackend(AsyncResource):
-    """A folder whose first-level subfolders are skills.
-
-    Args:
-        root: The folder holding the skill folders.
-    """
+    """The folder ``root``, whose first-level subfolders are skills."""
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         path = os.fspath(root)
-        # normpath is pure string work; only a relative path needs the (cached, in-kernel) cwd.
         self._root = os.path.normpath(path) if os.path.isabs(path) else os.path.abspath(path)
         self._listed: dict[str, SkillRef] = {}  # the last listing, by name
 
@@ -125,11 +106,11 @@ class LocalBackend(AsyncResource):
         return Path(self._root)
 
     async def list(self) -> Sequence[SkillRef]:
-        """List the skills with one listdir and one lstat per SKILL.md, in one thread hop."""
+        """List the skills: one listdir and one lstat per SKILL.md, in one thread hop."""
         return await asyncio.to_thread(self._scan)
 
     async def list_named(self, names: Sequence[str]) -> Sequence[SkillRef]:
-        """The listing narrowed to ``names``, without listing the root: one lstat per SKILL.md."""
+        """The listing narrowed to ``names``, without listing the root."""
         return await asyncio.to_thread(self._stat_skills, names)
 
     async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
@@ -170,8 +151,6 @@ class LocalBackend(AsyncResource):
         """Filesystem events below the root; ``None`` without ``agent-skillfs[watch]`` or a root."""
         return folder_events([self._root]) if await watchable([self._root]) else None
 
-    # -- blocking helpers, only ever called through asyncio.to_thread ---------------------
-
     def _names(self) -> Sequence[str]:
         try:
             return sorted(os.listdir(self._root))
@@ -196,11 +175,7 @@ class LocalBackend(AsyncResource):
         return refs
 
     def _stat_skill(self, folder: str, name: str, known: SkillRef | None) -> SkillRef | None:
-        """The ref of one skill folder; ``known`` itself when nothing changed since it was made.
-
-        Handing back the same ref spares a no-change listing 10,000 new records (and the
-        garbage collector the work of tracking them).
-        """
+        """The ref of one skill folder; ``known`` itself when unchanged (no new record)."""
         found = find_skill_md(folder)
         if found is None:
             return None
@@ -238,32 +213,24 @@ class LocalBackend(AsyncResource):
         prefix = self._root + os.sep
         listed: list[ListedDocument] = []
         for name in self._names():
-            if name[0] == ".":  # a plain file in the root has no SKILL.md below it: not a skill
-                continue
-            folder = prefix + name
-            found = find_skill_md(folder)
+            found = find_skill_md(prefix + name) if name[0] != "." else None
             if found is None:
                 continue
             path, st = found
-            refusal = _refusal(found, folder, name)
+            refusal = _refusal(found, prefix + name, name)
             if refusal is not None:
                 listed.append(refusal)
                 continue
             assert isinstance(st, os.stat_result)
             try:
                 check_size(st.st_size, max_bytes, location=path, what="SKILL.md")
-                listed.append(self._read_skill_md(folder, name, path))
+                listed.append(self._read_skill_md(prefix + name, name, path))
             except StorageError as exc:
                 exc.location = exc.location or path
                 listed.append(SkillRef(name, fingerprint(st), path, st.st_size, exc))
         return listed
 
     def _read_skill_md(self, folder: str, name: str, path: str) -> SkillDocument:
-        """Read the SKILL.md :func:`find_skill_md` found, opened without blocking, checked first.
-
-        Raises:
-            StorageError: It cannot be opened or read, or is no longer a regular file.
-        """
         try:
             fd = self._open_confined(folder, path)
         except OSError as exc:
@@ -299,20 +266,6 @@ class LocalBackend(AsyncResource):
         return walk_files(self._skill_folder(name))
 
     def _read_resource(self, name: str, relative: str, max_bytes: int) -> bytes:
-        target = self._resolve_resource(name, relative, max_bytes)
-        location = os.path.join(self._root, name, relative)
-        try:
-            fd = open_regular(target)
-            try:
-                data = read_at_most(fd, max_bytes + 1)
-            finally:
-                os.close(fd)
-        except OSError as exc:
-            raise resource_error(exc, location=location) from exc
-        check_size(len(data), max_bytes, location=location)
-        return data
-
-    def _resolve_resource(self, name: str, relative: str, max_bytes: int) -> str:
         real_folder = self._skill_folder(name)
         location = os.path.join(self._root, name, relative)
         target = os.path.realpath(os.path.join(real_folder, relative))
@@ -324,12 +277,13 @@ class LocalBackend(AsyncResource):
             raise resource_error(exc, location=location) from exc
         if st.st_mode & _FILE_TYPE != _REGULAR:
             raise resource_error(NotRegularFileError(st.st_mode), location=location)
-        check_size(st.st_size, max_bytes, location=location)
-        return target
+        try:
+            return read_limited(target, max_bytes, location=location)
+        except OSError as exc:
+            raise resource_error(exc, location=location) from exc
 
 
 def _refusal(found: Found, folder: str, name: str, *, check_name: bool = True) -> SkillRef | None:
-    """The refused ref of a skill whose SKILL.md (or name) is refused, else ``None``."""
     path, st = found
     if isinstance(st, StorageError):
         return _refused(name, path, st)
@@ -353,21 +307,15 @@ def _regular(st: os.stat_result) -> bool:
 
 
 def _confined(folder: str, path: str) -> str:
-    """The real path of the symlink ``path``, refused when it leaves ``folder``."""
     real = os.path.realpath(path)
     if not is_within(os.path.realpath(folder), real):
         raise UnsafePathError("symlink leaves the skill folder", location=path)
     return real
 
 
-def can_watch() -> bool:
-    """True when the optional ``watchfiles`` package is installed."""
-    return importlib.util.find_spec("watchfiles") is not None
-
-
 async def watchable(folders: Sequence[str]) -> bool:
-    """True when events can be had for every folder: watchfiles is there and each exists."""
-    return can_watch() and await asyncio.to_thread(
+    """True when watchfiles is installed and every folder exists."""
+    return importlib.util.find_spec("watchfiles") is not None and await asyncio.to_thread(
         lambda: all(os.path.isdir(folder) for folder in folders)
     )
 
@@ -387,7 +335,6 @@ async def folder_events(folders: Sequence[str]) -> AsyncIterator[None]:
             rust_timeout=_WAKE_MS,
             yield_on_timeout=True,
         ):
-            # The first wake-up, change or not, proves the watcher runs.
             if changes or not started:
                 started = True
                 yield None
@@ -396,46 +343,37 @@ async def folder_events(folders: Sequence[str]) -> AsyncIterator[None]:
 
 
 class OneSkill(AsyncResource):
-    """A local folder's one skill, as a backend: the listing holds that skill alone.
+    """A local folder's one skill, as a backend: the folder holding it is never listed.
 
-    Args:
-        backend: The folder holding the skill folder.
-        name: The skill's folder name.
-        location: The location to report: the skill folder as the user named it.
+    It reads what :class:`LocalBackend` reads, but neither in one pass nor by batch.
     """
 
-    def __init__(self, backend: LocalBackend, name: str, *, location: str) -> None:
-        self._backend = backend
-        self._name = name
-        self._location = location
-
-    @property
-    def location(self) -> str:
-        """The skill folder, as the user named it."""
-        return self._location
+    def __init__(self, folder: Path) -> None:
+        self._backend = LocalBackend(folder.parent)
+        self._name = folder.name
+        self.location = str(folder)
 
     async def list(self) -> Sequence[SkillRef]:
-        """The one skill's listing; the folder holding it is never listed."""
+        """The one skill's listing."""
         return await self._backend.list_named([self._name])
 
     async def get(self, name: str) -> SkillDocument:
-        """Delegate to the backend."""
+        """As :meth:`LocalBackend.get`."""
         return await self._backend.get(name)
 
     async def files(self, name: str) -> Sequence[FileEntry]:
-        """Delegate to the backend."""
+        """As :meth:`LocalBackend.files`."""
         return await self._backend.files(name)
 
     async def read(
         self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
     ) -> bytes:
-        """Delegate to the backend."""
+        """As :meth:`LocalBackend.read`."""
         return await self._backend.read(name, path, max_bytes=max_bytes)
 
     async def aclose(self) -> None:
-        """Delegate to the backend."""
-        await self._backend.aclose()
+        """Nothing to release."""
 
     async def local_folder(self, name: str) -> str | None:
-        """Delegate to the backend: the skill runs its scripts in place."""
+        """As :meth:`LocalBackend.local_folder`: the skill runs its scripts in place."""
         return await self._backend.local_folder(name)

@@ -1,10 +1,7 @@
-"""Blocking helpers of :class:`~backends._local.LocalBackend`: open, read, walk and replace, safely.
+"""Blocking helpers of :class:`~backends._local.LocalBackend`: open, read, walk and replace.
 
-Nothing here reads a file that is not a regular one. A SKILL.md or resource that is a named
-pipe (FIFO), a device, a socket or a directory is refused with what it is: files are opened
-with ``O_NONBLOCK`` (so opening a FIFO never waits for a writer) and ``O_NOCTTY``, checked with
-``fstat`` and closed unread unless regular. Every ``OSError`` becomes one of skillfs's storage
-errors, with the path it concerns. Callers run these functions through ``asyncio.to_thread``.
+Only regular files are read: files open with ``O_NONBLOCK`` (a FIFO never waits for a writer),
+are checked with ``fstat`` and closed unread unless regular. Call through ``asyncio.to_thread``.
 """
 
 from __future__ import annotations
@@ -23,14 +20,13 @@ from backends._limits import check_size
 from backends._paths import check_file_name, is_hidden, is_within
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-OPEN_FLAGS = (
+OPEN_FLAGS = (  # never follow, never wait, never a terminal
     os.O_RDONLY
     | _NOFOLLOW
     | getattr(os, "O_CLOEXEC", 0)
     | getattr(os, "O_NONBLOCK", 0)
     | getattr(os, "O_NOCTTY", 0)
 )
-"""Flags for every file LocalBackend opens: never follow, never wait, never a terminal."""
 
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
@@ -40,18 +36,12 @@ _KINDS = (
     (stat.S_ISSOCK, "a socket"),
     (stat.S_ISLNK, "a symbolic link"),
 )
-NOT_FOUND = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)
-"""Errors that mean "no such file" for a path asked for: one too long cannot exist either."""
+NOT_FOUND = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)  # "no such file"
 _VANISHED = (errno.ENOENT, errno.ENOTDIR)
 
 
 def fingerprint(st: os.stat_result) -> str:
-    """The change token of a local file: mtime, size, inode and ctime.
-
-    The ctime (inode change time) moves on every write, rename or ``chmod``, and no program
-    can set it back: an edit that keeps the size and restores the mtime (``touch -d``,
-    ``rsync --times``, ``cp -p``) still changes it.
-    """
+    """The change token of a local file: mtime, size, inode and ctime (which none can reset)."""
     return f"{st.st_mtime_ns}-{st.st_size}-{st.st_ino}-{st.st_ctime_ns}"
 
 
@@ -87,9 +77,7 @@ class NotRegularFileError(OSError):
 
 
 def open_regular(path: str, flags: int = 0, *, follow_symlinks: bool = False) -> int:
-    """Open ``path`` for reading, only if it is a regular file (a symlink only if following).
-
-    Usable as the ``opener`` of ``open()`` (with ``functools.partial`` to follow symlinks).
+    """Open ``path`` for reading only if it is a regular file (an ``opener`` for ``open()``).
 
     Raises:
         NotRegularFileError: It is a FIFO, device, socket or directory (closed unread).
@@ -118,67 +106,59 @@ def read_fd(fd: int, expected_size: int) -> bytes:
     return b"".join(parts)
 
 
-def read_at_most(fd: int, limit: int) -> bytes:
-    """Up to ``limit`` bytes of an open file, fewer only at its end."""
-    parts: list[bytes] = []
-    left = limit
-    while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
-        parts.append(chunk)
-        left -= len(chunk)
-    return b"".join(parts)
+def read_limited(
+    path: str, max_bytes: int, *, location: str, what: str = "file", follow_symlinks: bool = False
+) -> bytes:
+    """A regular file's bytes, refused over ``max_bytes`` by its size or as read (blocking).
+
+    Raises:
+        OSError: It cannot be opened or read (:class:`NotRegularFileError`: not a regular file).
+        LimitExceededError: It is larger than ``max_bytes``.
+    """
+    fd = open_regular(path, follow_symlinks=follow_symlinks)
+    try:
+        check_size(os.fstat(fd).st_size, max_bytes, location=location, what=what)
+        parts: list[bytes] = []
+        left = max_bytes + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            parts.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(parts)
+    check_size(len(data), max_bytes, location=location, what=what)
+    return data
 
 
 def read_regular_file(path: str | os.PathLike[str], max_bytes: int, *, what: str) -> bytes:
-    """A local file's bytes, only if it is a regular file of at most ``max_bytes`` (blocking).
-
-    For the user's own files (a lock, the approvals file, a key): symlinks are followed. A FIFO
-    or device is refused unread (opening never waits for a writer), a file over ``max_bytes``
-    is refused from its size, and one that grows past it while read is refused too.
+    """:func:`read_limited` for the user's own files (a lock, a key): symlinks are followed.
 
     Raises:
         FileNotFoundError: There is no such file.
-        StorageError: It is not a regular file, is too large (``LimitExceededError``) or
-            cannot be read; the message names ``what`` (``the lock``) and the location ``path``.
+        StorageError: It is not a regular file, is too large or cannot be read; the message
+            names ``what`` (``the lock``).
     """
     location = os.fspath(path)
     try:
-        fd = open_regular(location, follow_symlinks=True)
+        return read_limited(location, max_bytes, location=location, what=what, follow_symlinks=True)
     except NotRegularFileError as exc:
         raise not_regular(what, exc.mode, location=location) from exc
     except FileNotFoundError:
         raise
     except OSError as exc:
         raise StorageError(f"cannot read {what}: {exc.strerror}", location=location) from exc
-    try:
-        check_size(os.fstat(fd).st_size, max_bytes, location=location, what=what)
-        data = read_at_most(fd, max_bytes + 1)
-        check_size(len(data), max_bytes, location=location, what=what)
-    except OSError as exc:
-        raise StorageError(f"cannot read {what}: {exc.strerror}", location=location) from exc
-    finally:
-        os.close(fd)
-    return data
 
 
 _TEMPORARY = re.compile(r"\.skillfs-[0-9a-f]{16}\.tmp")
 
 
 def is_temporary(name: str) -> bool:
-    """True for the name of a :func:`replace_file` temporary (left behind by a killed write)."""
+    """True for the name of a :func:`replace_file` temporary."""
     return _TEMPORARY.fullmatch(name) is not None
 
 
 def replace_file(path: str | os.PathLike[str], data: bytes) -> None:
-    """Replace the file at ``path`` with ``data``, whole: a reader sees the old or the new one.
-
-    ``data`` goes to a new file of its own beside ``path`` (``.skillfs-<16 hex>.tmp``, so
-    writers at once never share one), is flushed to disk and renamed over ``path``; the
-    temporary is removed on any failure. The file gets the mode of the one it replaces, or
-    ``0o666`` less the umask when it is new, as any program's output does.
-
-    Raises:
-        OSError: The folder is missing or not writable, the disk is full...
-    """
+    """Replace ``path`` with ``data`` atomically (a flushed ``.skillfs-<hex>.tmp`` renamed over)."""
     folder = os.path.dirname(os.path.abspath(path))
     temporary = os.path.join(folder, f".skillfs-{secrets.token_hex(8)}.tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -208,15 +188,12 @@ def resource_error(exc: OSError, *, location: str) -> StorageError:
 
 
 def walk_files(real_folder: str) -> Sequence[FileEntry]:
-    """Every visible regular file below a skill folder, sorted by path.
-
-    Hidden files, symlinks that leave the folder and anything not a regular file are skipped;
-    a sub-folder that vanishes during the walk is skipped too.
+    """Every visible regular file below a skill folder (links kept inside it), sorted by path.
 
     Raises:
         SkillNotFoundError: The skill folder itself vanished.
-        UnsafePathError: A visible name holds a control character: the skill is refused.
-        StorageError: A folder could not be listed (its location says which).
+        UnsafePathError: A visible name holds a control character.
+        StorageError: A folder could not be listed.
     """
     found: list[FileEntry] = []
     pending = [""]
@@ -253,7 +230,6 @@ def walk_files(real_folder: str) -> Sequence[FileEntry]:
 
 
 def _regular_file_stat(real_folder: str, entry: os.DirEntry[str]) -> os.stat_result | None:
-    """The stat of a regular file (a symlink's target, when it stays inside); else ``None``."""
     try:
         if entry.is_symlink() and not is_within(real_folder, os.path.realpath(entry.path)):
             return None

@@ -30,13 +30,7 @@ class _StoredSkill:
 
 
 class MemoryBackend(AsyncResource):
-    """An in-memory store of skill folders, handy for tests and generated skills.
-
-    Every :meth:`put` bumps a version counter that serves as the fingerprint.
-
-    Args:
-        skills: Initial skills, ``{name: {relative_path: content}}``.
-    """
+    """An in-memory store of ``{name: {path: content}}``; each :meth:`put` bumps the fingerprint."""
 
     def __init__(self, skills: Mapping[str, Mapping[str, bytes | str]] | None = None) -> None:
         self._skills: dict[str, _StoredSkill] = {}
@@ -62,11 +56,7 @@ class MemoryBackend(AsyncResource):
         self._skills[name] = _StoredSkill(next(self._versions), MappingProxyType(stored))
 
     def remove(self, name: str) -> None:
-        """Delete a skill folder.
-
-        Raises:
-            SkillNotFoundError: No such skill.
-        """
+        """Delete a skill folder (SkillNotFoundError when there is none)."""
         if self._skills.pop(name, None) is None:
             raise SkillNotFoundError(f"no skill named {name!r}", location=self.location)
 

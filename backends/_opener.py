@@ -1,11 +1,8 @@
 """Turn a path or URL into the backend that serves it: one table of schemes, then fsspec.
 
-The table maps each scheme to a factory called as ``factory(url, **storage_options)`` (a backend
-class with that signature is one), as fsspec's ``known_implementations`` maps protocols to
-filesystems. It holds the built-in schemes (``file``, ``memory``, ``http(s)``, ``mcp+…``),
-those given to :func:`register_backend`, and those an installed distribution declares in the
-``skillfs.backends`` entry-point group, read when a scheme is neither in the table nor
-fsspec's. Every other URL goes to fsspec, whose registry resolves storage schemes.
+The table maps schemes to factories called as ``factory(url, **storage_options)``: the
+built-ins, :func:`register_backend`'s, and the ``skillfs.backends`` entry points, read for a
+scheme fsspec does not know either. Every other URL goes to fsspec.
 """
 
 from __future__ import annotations
@@ -24,36 +21,24 @@ from backends._remote.urls import check_names_something, is_zip_path, parse_sour
 
 ENTRY_POINT_GROUP = "skillfs.backends"
 
-BackendFactory = Callable[..., Backend]
-"""Called as ``factory(url, **storage_options)``; a backend class with that signature is one."""
+BackendFactory = Callable[..., Backend]  # factory(url, **storage_options)
 
 
 def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Backend:
-    """Open the backend for ``source``; the caller owns it and closes it (``async with``).
+    """Open the backend for ``source``, decided from the URL alone; the caller closes it.
 
-    Folder paths and ``file://`` folder URLs give a :class:`LocalBackend`; ``memory:`` a
-    fresh, empty :class:`MemoryBackend`; an ``http(s)://`` URL naming no ``.zip`` an
-    :class:`~backends._index.http.HttpIndexBackend` (``https://example.com`` reads
-    ``/.well-known/agent-skills/index.json``); ``mcp+http(s)://`` and ``mcp+stdio://`` an
-    :class:`~backends._mcp.backend.McpSkillsBackend`; a registered or declared scheme its
-    backend. Everything else goes to fsspec: a ``.zip`` path or URL and a chained
-    ``zip://::s3://…`` give a :class:`~backends._fsspec_backend.BundleBackend`, any other URL
-    (``s3://``, ``gs://``, ``github://``, …) a folder's
-    :class:`~backends._fsspec_backend.FsspecBackend`. The URL alone decides, without a request.
-
-    ``memory://`` is refused: it is fsspec's one store for the whole process. Share it on
-    purpose with ``FsspecBackend("memory://…")``.
-
-    Args:
-        source: A folder path, a bundle path or a URL.
-        **storage_options: Options for the fsspec filesystem (credentials, endpoints), or
-            for a registered backend's factory.
+    A folder path or ``file://`` URL gives a :class:`LocalBackend`; ``memory:`` an empty
+    :class:`MemoryBackend`; ``http(s)://`` (no ``.zip``) an
+    :class:`~backends._index.http.HttpIndexBackend`; ``mcp+…`` an
+    :class:`~backends._mcp.backend.McpSkillsBackend`; a registered scheme its backend; a ``.zip``
+    or ``zip://…::`` chain a :class:`~backends._fsspec_backend.BundleBackend`; any other URL a
+    :class:`~backends._fsspec_backend.FsspecBackend`. ``memory://`` (fsspec's process-wide
+    store) is refused. See docs/backends.md.
 
     Raises:
-        UnsupportedSourceError: The source names nothing (``''``, ``file://``, ``s3://``,
-            ``github://``, ``::``; refused before any request or credential lookup), no
-            backend or filesystem handles the scheme, the URL is ``memory://…``, options were
-            given for a local folder or ``memory:``, or a scheme's entry point failed to load.
+        UnsupportedSourceError: The source names nothing, no backend handles its scheme, it
+            is ``memory://…``, options were given for a local folder or ``memory:``, or an
+            entry point failed to load.
         MissingDependencyError: The scheme's optional package is not installed.
     """
     text = os.fspath(source)
@@ -65,12 +50,7 @@ def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Back
 def register_backend(scheme: str, factory: BackendFactory, *, clobber: bool = False) -> None:
     """Make ``open_backend("<scheme>://…")`` call ``factory(url, **storage_options)``.
 
-    Also reaches every place that opens a URL (``skillfs list URL``, ``with_skills``, a
-    registry's ``discover``). A registered scheme wins over fsspec's of the same name.
-
-    Raises:
-        ValueError: ``scheme`` has another factory already (a built-in one included) and
-            ``clobber`` is false.
+    It wins over fsspec's scheme; ValueError when one is taken and ``clobber`` is false.
     """
     key = scheme.lower()
     taken = _SCHEMES.get(key, factory)
@@ -80,14 +60,7 @@ def register_backend(scheme: str, factory: BackendFactory, *, clobber: bool = Fa
 
 
 def backend_factory(scheme: str) -> BackendFactory | None:
-    """The factory for ``scheme`` from the table, or an entry point; ``None`` leaves it to fsspec.
-
-    A scheme neither in the table nor fsspec's reads the installed distributions' entry points
-    (a few milliseconds of blocking metadata reads); the one found is loaded into the table.
-
-    Raises:
-        UnsupportedSourceError: The scheme's entry point failed to load.
-    """
+    """The factory for ``scheme`` from the table or an entry point; ``None`` leaves it to fsspec."""
     key = scheme.lower()
     factory = _SCHEMES.get(key)
     if factory is not None or _is_filesystem(key):
@@ -118,7 +91,6 @@ def _is_filesystem(scheme: str) -> bool:
 
 
 def _open_with_fsspec(url: str, **storage_options: Any) -> Backend:
-    """A bundle's or a folder's backend, told apart from the URL alone."""
     from backends._fsspec_backend import BundleBackend, FsspecBackend
 
     kind = BundleBackend if parse_source(url).bundle else FsspecBackend
@@ -174,4 +146,3 @@ _SCHEMES: dict[str, BackendFactory] = {
     "mcp+https": _open_mcp,
     "mcp+stdio": _open_mcp,
 }
-"""The scheme table: the built-ins, then what :func:`register_backend` and entry points add."""

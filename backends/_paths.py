@@ -1,21 +1,18 @@
 """Checks that keep skill names and resource paths inside their skill folder.
 
-Every backend runs names and paths through these before touching storage, so a hostile
-``../..``, an absolute or drive path, a backslash or a control character (NUL, newline, ESC,
-DEL, C1) is refused the same way everywhere. A control character in a name can forge a line of
-output or of any text listing files; no skill needs one.
+Every backend refuses ``..``, absolute or drive paths, backslashes and control characters
+(which could forge a line of output) the same way, before touching storage.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from backends._errors import UnsafePathError, echoed
 
-SKILL_MD_NAMES = ("SKILL.md", "skill.md")
-"""File names that make a folder a skill, in order of preference."""
+SKILL_MD_NAMES = ("SKILL.md", "skill.md")  # in order of preference
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -27,12 +24,7 @@ def skill_md_name(file_names: Collection[str]) -> str | None:
 
 
 def check_skill_name(name: str) -> str:
-    """Return ``name`` if it is a plain, visible folder name.
-
-    Raises:
-        UnsafePathError: Empty, hidden, ``.``/``..``, or holding a separator or a control
-            character.
-    """
+    """Return ``name`` if it is a plain, visible folder name; else UnsafePathError."""
     if (
         not name
         or name[0] == "."
@@ -45,21 +37,22 @@ def check_skill_name(name: str) -> str:
     return name
 
 
-def is_skill_name(name: str) -> bool:
-    """True when ``name`` can name a skill folder (:func:`check_skill_name` accepts it)."""
+def passes(check: Callable[[str], object], value: str) -> bool:
+    """True when ``check`` (a checker of this module) accepts ``value``."""
     try:
-        check_skill_name(name)
+        check(value)
     except UnsafePathError:
         return False
     return True
 
 
-def check_file_name(name: str, *, location: str | None = None) -> str:
-    """Return ``name``, a file name or path as storage lists it, unless it holds a control char.
+def is_skill_name(name: str) -> bool:
+    """True when :func:`check_skill_name` accepts ``name``."""
+    return passes(check_skill_name, name)
 
-    Raises:
-        UnsafePathError: It holds one (NUL, newline, ESC, DEL, a C1 control).
-    """
+
+def check_file_name(name: str, *, location: str | None = None) -> str:
+    """Return ``name`` (as storage lists it) unless it holds a control character."""
     if _CONTROL.search(name):
         raise UnsafePathError(
             f"control character in a file name: {echoed(name)!r}", location=location
@@ -68,9 +61,7 @@ def check_file_name(name: str, *, location: str | None = None) -> str:
 
 
 def check_relative_path(path: str) -> str:
-    """Normalise a resource path to POSIX form relative to its skill folder.
-
-    ``./a//b`` becomes ``a/b``. Anything that could point outside the folder is refused.
+    """Normalise a resource path to POSIX form (``./a//b`` -> ``a/b``) inside its skill.
 
     Raises:
         UnsafePathError: Empty, absolute, drive-qualified, backslashed, with ``..`` or a control
@@ -88,24 +79,14 @@ def check_relative_path(path: str) -> str:
 
 
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", "CVS"})
-"""Version-control metadata: never part of what a skill says."""
-
-OS_JUNK = frozenset(
+OS_JUNK = frozenset(  # compared lowercased; AppleDouble ``._*`` files too
     {".ds_store", "thumbs.db", "ehthumbs.db", "desktop.ini", "__macosx", ".spotlight-v100"}
 )
-"""Files and folders operating systems and archivers leave behind (compared lowercased);
-AppleDouble ``._*`` files are junk too."""
-
-CACHES = frozenset(
+CACHES = frozenset(  # and *.pyc bytecode
     {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".ipynb_checkpoints"}
 )
-"""Caches tools write next to code; ``*.pyc`` bytecode too."""
-
-SECRETS = frozenset({".env", ".netrc", ".npmrc", ".pypirc", ".git-credentials"})
-"""Files that hold credentials; ``.env.<anything>`` too, except the templates below."""
-
-ENV_TEMPLATES = frozenset({"example", "sample", "template", "dist", "defaults"})
-"""``.env.example`` and friends document settings and are served."""
+SECRETS = frozenset({".env", ".netrc", ".npmrc", ".pypirc", ".git-credentials"})  # and .env.*
+ENV_TEMPLATES = frozenset({"example", "sample", "template", "dist", "defaults"})  # served
 
 _BYTECODE = (".pyc", ".pyo")
 
@@ -120,24 +101,12 @@ def is_hidden_name(name: str) -> bool:
 
 
 def is_hidden(relative_path: str) -> bool:
-    """True when a relative POSIX path lies in, or is, something a skill never serves.
-
-    Only what must stay hidden is: version-control folders (:data:`VCS_FOLDERS`), operating
-    system junk (:data:`OS_JUNK`), caches (:data:`CACHES`, bytecode) and files that hold
-    credentials (:data:`SECRETS`, ``.env.*`` except documented templates such as
-    ``.env.example``). Other dotfiles a skill ships (``assets/.env.example``,
-    ``.prettierrc``) are ordinary files. Skill *folders* whose name starts with a dot are
-    still no skills (:func:`check_skill_name`).
-    """
+    """True for a path in or of version control, OS junk, caches or secrets (never served)."""
     return any(is_hidden_name(part) for part in relative_path.split("/"))
 
 
 def check_resource_path(path: str, *, location: str) -> str:
-    """Normalise a path a caller asks to read; hidden files (:func:`is_hidden`) are never served.
-
-    Raises:
-        UnsafePathError: As for :func:`check_relative_path`, or the path is hidden.
-    """
+    """:func:`check_relative_path`, refusing hidden files (:func:`is_hidden`) too."""
     relative = check_relative_path(path)
     if is_hidden(relative):
         reason = "version control, OS junk, caches and secrets are never served"

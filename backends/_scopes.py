@@ -1,15 +1,8 @@
 """The skill folders of a project and of its user, as agentskills.io's client guide scans them.
 
-The guide's convention: project-level skills override user-level ones, and within each scope
-skills live in the cross-client ``.agents/skills/`` folder or in a client's own folder
-(``.claude/skills/`` holds many existing skills). :func:`project_backend` finds the folders
-that exist and merges them in that precedence as one :class:`ProjectSkills` backend, which
-logs each skill a higher-precedence folder shadows.
-
-The project's own skills come from a repository the user may just have cloned: unless the
-project is trusted, they are served as :class:`~backends._untrusted.UntrustedFolder` skills,
-whose ``allowed-tools`` and scripts wait for the user's approval of their content (a catalog's
-:class:`~skills_core._trust.policy.TrustPolicy` ``approvals``).
+Project skills override user skills; within a scope ``.agents/skills/`` overrides
+``.claude/skills/``. Unless trusted, the project's skills are an
+:class:`~backends._untrusted.UntrustedFolder`'s.
 """
 
 from __future__ import annotations
@@ -28,19 +21,11 @@ from backends._untrusted import UntrustedFolder
 
 logger = logging.getLogger("skillfs")
 
-SKILL_FOLDERS = (".agents/skills", ".claude/skills")
-"""Where skills live inside a scope's base folder, highest precedence first."""
+SKILL_FOLDERS = (".agents/skills", ".claude/skills")  # highest precedence first
 
 
 class ProjectSkills(CompositeBackend):
-    """Skill folders merged by precedence, each shadowed skill logged once as a warning.
-
-    Args:
-        folders: ``(scope, path)`` of every skill folder, highest precedence first.
-        project: The project folder.
-        trusted: Trust the ``project`` scope's skills as the user's own; else they grant
-            nothing until approved (see :class:`~backends._untrusted.UntrustedFolder`).
-    """
+    """Skill folders (``(scope, path)``, by precedence) merged; each shadowing logged once."""
 
     def __init__(
         self,
@@ -89,18 +74,9 @@ async def project_backend(
     home: str | os.PathLike[str] | None = None,
     trusted: bool = False,
 ) -> ProjectSkills:
-    """The skills of ``project`` and of the user, in the client guide's precedence.
+    """The skills of ``project`` and of the user (``home``) that exist now, by precedence.
 
-    Scans, first match winning a name clash: ``<project>/.agents/skills``,
-    ``<project>/.claude/skills``, ``~/.agents/skills``, ``~/.claude/skills``. Folders that do
-    not exist when this runs are left out (the guide discovers skills at session start).
-
-    Args:
-        project: The project (working) folder.
-        home: The user's home folder (default: ``Path.home()``).
-        trusted: ``True`` trusts the project's own skills as the user's; by default (a freshly
-            cloned repository) their ``allowed-tools`` grant nothing and their scripts do not
-            run until the user approves their content.
+    Unless ``trusted``, the project's skills grant nothing until the user approves them.
     """
     found, project_root = await asyncio.to_thread(_skill_folders, project, home)
     return ProjectSkills(found, project=project_root, trusted=trusted)
@@ -109,7 +85,6 @@ async def project_backend(
 def _skill_folders(
     project: str | os.PathLike[str], home: str | os.PathLike[str] | None
 ) -> tuple[list[tuple[str, str]], str]:
-    """The folders that exist, highest precedence first, and the project's absolute path."""
     project_root = os.path.abspath(project)
     user_root = os.path.abspath(home) if home is not None else str(Path.home())
     found: list[tuple[str, str]] = []

@@ -1,10 +1,7 @@
 """UntrustedFolder: a local skills folder a cloned repository brought.
 
-As agentskills.io's client guide advises for project-level skills, they are served but grant
-nothing until the user approves their content. The folder only says where its skills come from
-(:data:`~backends.capabilities.PROJECT`); a catalog's trust policy decides
-(:mod:`skills_core._trust.policy`): their ``allowed-tools`` widen no tool use (they still
-restrict) and their scripts do not run, until approved.
+Its skills report :data:`~backends.capabilities.PROJECT`; a catalog's trust policy grants them
+nothing until the user approves their content (:mod:`skills_core._trust.policy`).
 """
 
 from __future__ import annotations

@@ -1,29 +1,15 @@
 """What a backend may do beyond the five methods of :class:`~backends._base.Backend`.
 
-Each ability is a small protocol a backend implements only when it has something faster or
-more to offer; callers never test for one themselves but call the helper beside it, which
-falls back to the plain protocol:
-
-=====================  ==============================  ==========================================
-ability                helper                          fallback
-=====================  ==============================  ==========================================
-:class:`BatchFetcher`  :func:`fetch_many`              concurrent ``get()`` calls
-:class:`DocumentLister` :func:`list_documents`         ``None``: list, then fetch
-:class:`LocalFolders`  :func:`local_folder`            ``None``: the skill has no local folder
-:class:`ChangeEvents`  :func:`change_events`           ``None``: poll
-:class:`Provenances`   :func:`provenance_of`           ``None``: a source trusted as any other
-:class:`SignedIndexes` :func:`require_signatures`      refused: not a published index
-:class:`SourceState`   :func:`export_state`,           ``None``, ignored: a new process lists
-                       :func:`import_state`            its source as a first refresh does
-:class:`PartialListings` :func:`listing_failures`      ``()``: a listing fails whole or not at all
-=====================  ==============================  ==========================================
+Each ability is a protocol a backend implements only when it has something faster or more to
+offer; callers call the helper beside it, which falls back to the plain protocol (the table
+is in docs/backends.md).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
-from typing import NamedTuple, Protocol, runtime_checkable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from typing import NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from backends._base import Backend, SkillDocument, SkillRef
 from backends._errors import StorageError, UnsupportedSourceError
@@ -52,12 +38,11 @@ __all__ = [
     "require_signatures",
 ]
 
-FetchResult = SkillDocument | StorageError
-"""What a batch fetch gives per name: the document, or why it failed."""
+T = TypeVar("T")
+R = TypeVar("R")
 
-ListedDocument = SkillDocument | SkillRef
-"""What a one-pass listing gives per skill: its SKILL.md, or a ref whose ``error`` says why
-it was not read."""
+FetchResult = SkillDocument | StorageError  # per name: the document, or why it failed
+ListedDocument = SkillDocument | SkillRef  # per skill: its SKILL.md, or a ref saying why not
 
 _FETCH_CONCURRENCY = 16
 
@@ -72,22 +57,10 @@ class BatchFetcher(Protocol):
 
 @runtime_checkable
 class DocumentLister(Protocol):
-    """A backend that can list and read every SKILL.md in one pass.
-
-    A first load needs every SKILL.md anyway: reading each one as it is listed spares a pass
-    (on a local folder, a thread hop per 1,024 skills).
-    """
+    """A backend that can list and read every SKILL.md in one pass (a first load)."""
 
     async def list_documents(self, *, max_bytes: int) -> Sequence[ListedDocument]:
-        """Every skill in listing order, read.
-
-        Args:
-            max_bytes: Larger SKILL.md files are not read but refused with a
-                LimitExceededError in their ref.
-
-        Raises:
-            StorageError: The listing itself failed.
-        """
+        """Every skill in listing order, read; a SKILL.md over ``max_bytes`` is refused unread."""
 
 
 @runtime_checkable
@@ -103,24 +76,13 @@ class ChangeEvents(Protocol):
     """A backend that can say when its skills may have changed, instead of being polled."""
 
     async def change_events(self) -> AsyncIterator[None] | None:
-        """Signals, one per change (several may merge into one); ``None`` when it cannot watch.
-
-        Callers poll when there are none. The iterator yields once as soon as it watches, so
-        a caller can refresh then and miss nothing that changed before the watch began.
-        """
+        """Signals, one per change (and one once it watches); ``None`` when it cannot watch."""
 
 
 class Provenance(NamedTuple):
-    """Where a skill comes from, as far as trust goes: reported by its backend, never judged.
+    """Where a skill comes from (:data:`MCP`, :data:`PROJECT`) and its ``content`` digest if known.
 
-    A catalog's :class:`~skills_core._trust.policy.TrustPolicy` decides what such a skill may
-    do (its ``allowed-tools``, its scripts) until the user approves its content.
-
-    Attributes:
-        origin: :data:`MCP` (an MCP server's skills extension) or :data:`PROJECT` (a folder a
-            cloned repository brought).
-        content: The digest of every file of the skill (:func:`backends._digests.files_digest`)
-            when the source knows it without a read (an MCP entry lists each file's digest).
+    Reported by its backend; a catalog's trust policy judges.
     """
 
     origin: str
@@ -141,10 +103,7 @@ class Provenances(Protocol):
 
 @runtime_checkable
 class IndexVerifier(Protocol):
-    """Checks each new published index before anything of it is used (signed publications).
-
-    :class:`skills_core._trust.signing.IndexVerifier` is one (blocking calls).
-    """
+    """Checks each new published index before it is used (blocking calls)."""
 
     def check_signature(self, index: bytes, signature: bytes | None, *, location: str) -> None:
         """Raise :class:`~backends._errors.SignatureError` unless a trusted key signed ``index``."""
@@ -158,23 +117,14 @@ class SignedIndexes(Protocol):
     """A backend that reads published indexes, and can serve only those a verifier accepts."""
 
     def require_signatures(self, verifier: IndexVerifier) -> None:
-        """Serve only indexes ``verifier`` accepts, from the next listing on.
-
-        Raises:
-            UnsupportedSourceError: This source is no published index (a bundle).
-        """
+        """Serve only indexes ``verifier`` accepts, from the next listing on."""
 
 
 @runtime_checkable
 class SourceState(Protocol):
-    """A backend whose own state lets another process ask its source "changed since?".
+    """A backend whose state lets a new process ask its source "changed since?".
 
-    A published index's validator and bytes, a bundle's fingerprint and central directory: a
-    persistent cache keeps the exported blob beside the catalog it saved, and a new process
-    imports it before its first listing, which is then one conditional request on an unchanged
-    source. A blob is opaque and versioned by whoever made it: one a backend does not
-    recognise is ignored, and an imported state is only ever used after the source confirmed
-    it (a 304, an equal fingerprint).
+    The blob is opaque: one not recognised is ignored, one imported used once confirmed.
     """
 
     def export_state(self) -> bytes | None:
@@ -192,20 +142,27 @@ class PartialListings(Protocol):
         """Each source the last listing went without: its location, and why."""
 
 
+async def settled(
+    work: Callable[[T], Awaitable[R]], items: Iterable[T], *, concurrency: int
+) -> list[R | StorageError]:
+    """``work`` on each item, ``concurrency`` at a time, in order; a StorageError in its place."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(item: T) -> R | StorageError:
+        async with gate:
+            try:
+                return await work(item)
+            except StorageError as exc:
+                return exc
+
+    return list(await asyncio.gather(*(one(item) for item in items)))
+
+
 async def fetch_many(backend: Backend, names: Sequence[str]) -> Sequence[FetchResult]:
     """Fetch the SKILL.md of every name, in order, with the error in place of each failure."""
     if isinstance(backend, BatchFetcher):
         return await backend.get_many(names)
-    gate = asyncio.Semaphore(_FETCH_CONCURRENCY)
-
-    async def fetch(name: str) -> FetchResult:
-        async with gate:
-            try:
-                return await backend.get(name)
-            except StorageError as exc:
-                return exc
-
-    return await asyncio.gather(*(fetch(name) for name in names))
+    return await settled(backend.get, names, concurrency=_FETCH_CONCURRENCY)
 
 
 async def list_documents(backend: Backend, *, max_bytes: int) -> Sequence[ListedDocument] | None:
@@ -230,20 +187,12 @@ async def change_events(backend: Backend) -> AsyncIterator[None] | None:
 
 
 def provenance_of(backend: Backend) -> Callable[[str], Provenance | None] | None:
-    """By skill name, where each skill comes from; ``None`` when every skill is trusted alike.
-
-    Ask once per backend and keep the answer: checking a runtime protocol costs microseconds,
-    as much as judging a clean skill's frontmatter if it were done once per skill.
-    """
+    """By skill name, where each skill comes from; ``None``: all trusted alike (ask once)."""
     return backend.provenance if isinstance(backend, Provenances) else None
 
 
 def require_signatures(backend: Backend, verifier: IndexVerifier) -> None:
-    """Make ``backend`` serve only published indexes ``verifier`` accepts.
-
-    Raises:
-        UnsupportedSourceError: The backend reads no published index.
-    """
+    """Make ``backend`` serve only indexes ``verifier`` accepts (UnsupportedSourceError: none)."""
     if not isinstance(backend, SignedIndexes):
         raise UnsupportedSourceError(
             "trusted keys verify published indexes: this source is not one",

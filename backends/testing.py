@@ -8,14 +8,8 @@ give it a ``harness`` fixture returning a :class:`BackendHarness` for your stora
         def harness(self, tmp_path):
             return MyHarness(tmp_path)
 
-A backend that also implements :class:`~backends.capabilities.DocumentLister` adds
-:class:`DocumentListerConformance` to its bases; one over storage that holds symlinks (a local
-folder) adds :class:`SymlinkConformance`, with a harness that is a :class:`SymlinkHarness`.
-
-The harness stores :data:`CANONICAL_TREE` (a flat ``{path: bytes}`` of skill folders, with the
-traps a backend must get right) and can change it afterwards. Requires pytest and
-pytest-asyncio; the suite marks its own tests, so it runs under pytest-asyncio's default
-strict mode as well as under ``asyncio_mode = "auto"``.
+A DocumentLister adds :class:`DocumentListerConformance`; storage with symlinks adds
+:class:`SymlinkConformance` (with a :class:`SymlinkHarness`). Needs pytest-asyncio.
 """
 
 from __future__ import annotations
@@ -72,8 +66,7 @@ CANONICAL_TREE: Mapping[str, bytes] = {
     "deep/inner/SKILL.md": skill_md("inner"),
     ".hidden-skill/SKILL.md": skill_md("hidden-skill"),
 }
-"""Three skills (alpha, beta, gamma with a lowercase skill.md) among folders that are not;
-alpha holds files that stay hidden (a secret, VCS, OS junk, a cache) and one that does not."""
+"""Three skills (alpha, beta, gamma) among folders that are not, with hidden files in alpha."""
 
 CANONICAL_SKILLS = ("alpha", "beta", "gamma")
 ALPHA_FILES = (

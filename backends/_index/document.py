@@ -1,19 +1,8 @@
 """The well-known skills index (agentskills.io discovery draft, schema 0.2.0), read and written.
 
-``<base>/.well-known/agent-skills/index.json`` holds::
-
-    {"$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
-     "skills": [{"name": ..., "type": "skill-md" | "archive", "description": ...,
-                 "url": ..., "digest": "sha256:<64 lowercase hex>", "version": ...}]}
-
-Reading keeps the draft's client rules: an index whose ``$schema`` is absent or unknown is not
-processed (refused whole); an entry of an unknown ``type`` is skipped and reported; unknown
-fields are ignored. One malformed entry never hides the others: it is reported in its place.
-
-skillfs publications add one field to each entry, which other clients ignore:
-``skillfs-skill-md``, the skill's SKILL.md, so a catalog loads from the index alone and fetches
-an archive only when a skill's files are needed. A signed publication's index also carries
-``skillfs-sequence`` at its top level (:mod:`skills_core._trust.signing`).
+An index of absent or unknown ``$schema`` is refused whole; an unknown or malformed entry is
+reported in its place. skillfs publications add ``skillfs-skill-md`` (the SKILL.md) to each
+entry and, signed, ``skillfs-sequence`` at the top (docs/index-and-publishing.md).
 """
 
 from __future__ import annotations
@@ -25,48 +14,23 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from backends._digests import is_digest
 from backends._errors import StorageError, UnsafePathError
-from backends._paths import check_relative_path, check_skill_name
-from backends._remote.layout import passes
+from backends._paths import check_relative_path, is_skill_name
 
-INDEX_PATH = ".well-known/agent-skills/index.json"
-"""Where the index sits below its base URL."""
-
-SIGNATURE_SUFFIX = ".sig"
-"""A signed index's signature file is named as the index, plus this (:mod:`.signing`)."""
-
+INDEX_PATH = ".well-known/agent-skills/index.json"  # below its base URL
+SIGNATURE_SUFFIX = ".sig"  # a signed index's signature file: the index's name plus this
 SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
-"""The schema skillfs reads and writes."""
-
-SKILL_MD = "skill-md"
-"""The artifact is the skill's SKILL.md alone."""
-
-ARCHIVE = "archive"
-"""The artifact is a zip or tar.gz of the skill's folder, its files at the archive root."""
-
+SKILL_MD = "skill-md"  # artifact types: the SKILL.md alone,
+ARCHIVE = "archive"  # or a zip or tar.gz of the skill's folder, its files at the root
 INLINE_SKILL_MD = "skillfs-skill-md"
-"""The field of a skillfs publication's entries that carries the SKILL.md text."""
-
-SEQUENCE = "skillfs-sequence"
-"""The top-level field of a signed index that grows with each publication (rollback check)."""
+SEQUENCE = "skillfs-sequence"  # grows with each signed publication (rollback check)
 
 _KNOWN_SCHEMAS = frozenset({SCHEMA})
-_BASE = "http://base.invalid/"
-"""A stand-in origin for resolving entry URLs as RFC 3986 says, inside the base folder."""
+_BASE = "http://base.invalid/"  # a stand-in origin to resolve entry URLs inside the base
 _TYPES = (SKILL_MD, ARCHIVE)
 
 
 class IndexEntry(NamedTuple):
-    """One skill of an index.
-
-    Attributes:
-        name: The skill's name (its identity in the index, and its folder name here).
-        description: What the skill does, as the index says.
-        type: ``skill-md`` or ``archive``.
-        url: The artifact's URL as written (resolved against the index's URL).
-        digest: ``sha256:`` digest of the artifact's bytes.
-        version: The artifact's version, when the index gives one.
-        skill_md: The SKILL.md carried in the index (skillfs publications), or ``None``.
-    """
+    """One skill of an index; ``url`` as written, ``digest`` the artifact's."""
 
     name: str
     description: str
@@ -78,15 +42,7 @@ class IndexEntry(NamedTuple):
 
 
 class Index(NamedTuple):
-    """A parsed index.
-
-    Attributes:
-        entries: The usable entries by name, in index order.
-        problems: ``(label, error)`` for each entry that cannot be used: its name, or
-            ``skills[i]`` when it has no usable one.
-        sequence: The index's ``skillfs-sequence``, when it has one (an integer from 0 to
-            2**63 - 1).
-    """
+    """A parsed index: usable entries by name, ``(label, error)`` problems, its sequence."""
 
     entries: Mapping[str, IndexEntry]
     problems: tuple[tuple[str, StorageError], ...] = ()
@@ -94,11 +50,7 @@ class Index(NamedTuple):
 
 
 def parse_index(data: bytes, *, location: str) -> Index:
-    """Read an index's JSON.
-
-    Raises:
-        StorageError: The data is not an index, or its ``$schema`` is absent or unknown.
-    """
+    """Read an index's JSON; StorageError when it is none or of an unknown ``$schema``."""
     try:
         document = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -141,10 +93,7 @@ def parse_index(data: bytes, *, location: str) -> Index:
 
 
 def render_index(entries: Sequence[IndexEntry], *, sequence: int | None = None) -> bytes:
-    """The JSON of an index of ``entries``, in their order, the same bytes for the same entries.
-
-    ``sequence``, when given, is written as ``skillfs-sequence`` (signed publications).
-    """
+    """The JSON of an index of ``entries`` (and ``sequence``), the same bytes for the same."""
     skills = []
     for entry in entries:
         fields: dict[str, Any] = {
@@ -168,12 +117,7 @@ def render_index(entries: Sequence[IndexEntry], *, sequence: int | None = None) 
 
 
 def _entry(raw: object, *, location: str) -> IndexEntry:
-    """One entry, checked.
-
-    Raises:
-        UnsafePathError: The name could not be a folder name.
-        StorageError: A field is missing or malformed, or the type is unknown.
-    """
+    """One entry, checked (UnsafePathError for a name that is no folder name)."""
     if not isinstance(raw, dict):
         raise StorageError("invalid entry: not a JSON object", location=location)
     fields = {key: raw.get(key) for key in ("name", "description", "type", "url")}
@@ -182,7 +126,7 @@ def _entry(raw: object, *, location: str) -> IndexEntry:
             message = f"invalid entry: {key!r} must be a non-empty string"
             raise StorageError(message, location=location)
     name, kind = str(fields["name"]), str(fields["type"])
-    if not passes(check_skill_name, name):
+    if not is_skill_name(name):
         raise UnsafePathError(f"unsafe skill name {name!r}", location=location)
     if kind not in _TYPES:
         raise StorageError(
@@ -209,11 +153,7 @@ def _entry(raw: object, *, location: str) -> IndexEntry:
 
 
 def artifact_path(index: str, url: str, *, location: str) -> str:
-    """An entry's ``url`` as a path in the base folder, ``index`` being the index's path there.
-
-    Raises:
-        StorageError: The URL names another host or scheme, or leaves the base folder.
-    """
+    """An entry's ``url`` as a path in the base folder; StorageError when it leaves it."""
     target = urlsplit(urljoin(_BASE + index, url))
     if f"{target.scheme}://{target.netloc}/" != _BASE:
         raise StorageError(

@@ -1,18 +1,13 @@
 """HttpIndexBackend: the skills a site publishes at ``/.well-known/agent-skills/index.json``.
 
-A refresh is one conditional GET of the index (``If-None-Match`` with its ``ETag``, else
-``If-Modified-Since``), answered 304 when nothing changed. Requests go through fsspec's HTTP
-session (aiohttp), retried and translated like every remote call; bodies are read no further
-than their limit. Credentials (a ``user:password@`` in the URL, ``headers``,
-``client_kwargs={"headers": ..., "auth": ...}`` or ``auth=``) go to the index's own origin
-only: redirects are followed one hop at a time (aiohttp, left to follow them, drops only
-``Authorization`` and ``Cookie`` when one leaves the origin), and the caller's headers go with
-a hop only while the chain has stayed on that origin, never again once it left.
+A refresh is one conditional GET (``If-None-Match``, else ``If-Modified-Since``); bodies are
+read no further than their limit. Credentials go to the index's own origin only: redirects are
+followed one hop at a time, and the caller's headers go with a hop only while every hop so far
+stayed on that origin.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -22,18 +17,10 @@ from backends._index.document import INDEX_PATH, SIGNATURE_SUFFIX
 from backends._index.reader import Fetched, IndexBackend
 from backends._limits import DEFAULT_LIMITS, Limits, too_large
 from backends._remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
-from backends._remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends._remote.filesystem import Reopening, check_available, default_retry, prepare
 from backends._remote.urls import WEB, SourceSpec
 
 _CHUNK = 64 * 1024
-
-
-class _Response(NamedTuple):
-    status: int
-    body: bytes
-    etag: str | None
-    modified: str | None
-    content_type: str | None
 
 
 def index_url(url: str) -> str:
@@ -46,16 +33,7 @@ def index_url(url: str) -> str:
 
 
 class HttpTransport:
-    """Conditional GETs of an index over HTTP(S), and GETs of its artifacts.
-
-    Args:
-        url: The index's URL, credentials removed.
-        options: Options for fsspec's HTTP filesystem.
-        credentials: Headers sent to the index's origin only.
-        redact: Hides credentials in messages.
-        retry: How transient failures are retried.
-        deadline: How long one request may take, retries included.
-    """
+    """Conditional GETs of an index at ``url`` (credentials removed), and GETs of its artifacts."""
 
     def __init__(
         self,
@@ -68,13 +46,11 @@ class HttpTransport:
         deadline: Deadline,
     ) -> None:
         self._url = url
-        self._options = dict(options)
         self._credentials = credentials
         self._redact = redact
-        self._retry = retry
-        self._deadline = deadline
-        self._fs: RemoteFS | None = None
-        self._opening = asyncio.Lock()
+        self._remote = Reopening(
+            url, options, location=self.location, redact=redact, retry=retry, deadline=deadline
+        )
 
     @property
     def location(self) -> str:
@@ -82,11 +58,7 @@ class HttpTransport:
         return self._redact.url(self._url)
 
     def resolve(self, url: str) -> tuple[str, str]:
-        """The artifact's absolute URL (twice: it is both how to fetch it and where it is).
-
-        Raises:
-            StorageError: It is not an http(s) URL.
-        """
+        """The artifact's absolute http(s) URL, as the key and the location."""
         target = urljoin(self._url, url).split("#", 1)[0]
         if urlsplit(target).scheme not in WEB:
             raise StorageError(f"artifact URL {url!r} is not http(s)", location=self.location)
@@ -100,7 +72,7 @@ class HttpTransport:
             headers["If-None-Match"] = value
         elif kind == "modified":
             headers["If-Modified-Since"] = value
-        response = await self._get(
+        status, fetched = await self._get(
             self._url,
             headers,
             max_bytes,
@@ -108,16 +80,11 @@ class HttpTransport:
             location=self.location,
             missing=ResourceNotFoundError,
         )
-        if response.status == 304:
-            return None
-        etag, modified = response.etag, response.modified
-        validator = f"etag:{etag}" if etag else f"modified:{modified}" if modified else None
-        return Fetched(response.body, validator, response.content_type)
+        return None if status == 304 else fetched
 
     async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
         """One GET, with the credentials only when the artifact is on the index's origin."""
-        response = await self._get(key, {}, max_bytes, what="artifact", location=location)
-        return Fetched(response.body, None, response.content_type)
+        return (await self._get(key, {}, max_bytes, what="artifact", location=location))[1]
 
     async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
         """One GET of the index's URL plus ``.sig``; ``None`` when answered 404."""
@@ -125,7 +92,7 @@ class HttpTransport:
         url = urlunsplit(parts._replace(path=parts.path + SIGNATURE_SUFFIX))
         location = self._redact.url(url)
         try:
-            response = await self._get(
+            _, fetched = await self._get(
                 url,
                 {},
                 max_bytes,
@@ -135,14 +102,11 @@ class HttpTransport:
             )
         except ResourceNotFoundError:
             return None
-        return response.body
+        return fetched.data
 
     async def aclose(self) -> None:
         """Close the HTTP session; a later request opens a new one."""
-        async with self._opening:
-            fs, self._fs = self._fs, None
-        if fs is not None:
-            await fs.aclose()
+        await self._remote.aclose()
 
     async def _get(
         self,
@@ -153,8 +117,8 @@ class HttpTransport:
         what: str,
         location: str,
         missing: type[StorageError] = StorageError,
-    ) -> _Response:
-        async def get(fs: Any) -> _Response:
+    ) -> tuple[int, Fetched]:
+        async def get(fs: Any) -> tuple[int, Fetched]:
             session = await fs.set_session()
             response = await get_following(
                 session,
@@ -177,47 +141,24 @@ class HttpTransport:
                     if len(body) > max_bytes:
                         raise too_large(what, len(body), max_bytes, location=location)
                 found = response.headers  # case-insensitive
-                return _Response(
-                    response.status,
-                    bytes(body),
-                    found.get("ETag"),
-                    found.get("Last-Modified"),
-                    found.get("Content-Type"),
-                )
+                etag, modified = found.get("ETag"), found.get("Last-Modified")
+                validator = f"etag:{etag}" if etag else f"modified:{modified}" if modified else None
+                return response.status, Fetched(bytes(body), validator, found.get("Content-Type"))
 
-        fs = await self._opened()
+        fs = await self._remote.get()
         return await fs.run(get, location=location, missing=missing)
-
-    async def _opened(self) -> RemoteFS:
-        async with self._opening:
-            if self._fs is None:
-                self._fs = await RemoteFS.open(
-                    self._url,
-                    self._options,
-                    location=self.location,
-                    redact=self._redact,
-                    retry=self._retry,
-                    deadline=self._deadline,
-                )
-            return self._fs
 
 
 class HttpIndexBackend(IndexBackend):
     """The skills a site lists in its well-known index, read over HTTP(S).
 
-    ``https://example.com`` (or any URL not ending in ``.json``) reads
-    ``https://example.com/.well-known/agent-skills/index.json``; a URL ending in ``.json``
-    names the index itself (a versioned one, say). ``open_backend`` gives this backend for
-    every http(s) URL that does not name a ``.zip`` bundle.
-
     Args:
-        url: The site (or folder) publishing the index, or the index's own URL.
-        headers: HTTP headers for the index's origin (``Authorization``, ``X-Api-Key``).
-        limits: Index, SKILL.md and archive limits.
-        retry: How transient failures are retried (4 attempts with backoff by default).
-        timeout: Seconds one request may take, retries included (as for ``FsspecBackend``).
-        **storage_options: For fsspec's HTTP filesystem (``client_kwargs`` for aiohttp); its
-            headers and ``auth``, like a top-level ``auth=``, go to the index's origin only.
+        url: The site publishing the index (its well-known ``index.json`` is read), or the
+            URL of an index (ending in ``.json``).
+        headers: HTTP headers for the index's origin only.
+        limits, retry, timeout: As for :class:`~backends._fsspec_backend.StoreBackend`.
+        **storage_options: For fsspec's HTTP filesystem; its headers and ``auth`` (like a
+            top-level ``auth=``) go to the index's origin only.
 
     Raises:
         UnsupportedSourceError: The URL is not http(s).
@@ -240,7 +181,6 @@ class HttpIndexBackend(IndexBackend):
         scheme = urlsplit(target).scheme.lower()
         if scheme not in WEB:
             raise UnsupportedSourceError("not an http(s) URL", location=redact.url(url))
-        # The archive flag only stops the check from refusing a URL that names no bundle.
         check_available(SourceSpec(target, bundle=True), location=redact.url(target))
         target, options = prepare(target, storage_options, timeout=timeout)
         client = dict(options.get("client_kwargs") or {})
@@ -261,8 +201,7 @@ class HttpIndexBackend(IndexBackend):
         super().__init__(transport, limits=limits)
 
 
-MAX_REDIRECTS = 10
-"""Hops followed before a request fails (aiohttp's own default)."""
+MAX_REDIRECTS = 10  # aiohttp's own default
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -291,20 +230,7 @@ async def get_following(
     options: Mapping[str, Any],
     location: str,
 ) -> Any:
-    """The final response to a GET of ``url`` (an aiohttp response: the caller closes it).
-
-    Args:
-        session: The aiohttp session.
-        url: Where to start.
-        headers: Sent on every hop (conditional headers).
-        credentials: Sent on a hop only while every hop so far was on their origin.
-        options: Other aiohttp request options.
-        location: Where the request is from, for messages.
-
-    Raises:
-        StorageError: A redirect named no location or a non-http(s) URL, or more than
-            ``MAX_REDIRECTS`` redirects.
-    """
+    """The final response to a GET of ``url``; ``credentials`` go only while on their origin."""
     trusted = True
     for _ in range(MAX_REDIRECTS + 1):
         trusted = trusted and origin(url) == credentials.origin

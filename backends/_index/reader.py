@@ -1,32 +1,15 @@
-"""IndexBackend: the skills a well-known index lists, as a backend, over any transport.
+"""IndexBackend: the skills a well-known index lists, over any transport.
 
-- **Listing** is the index alone: one conditional request when nothing changed (an HTTP GET
-  answered 304, or a HEAD on a bucket), one GET when it did. Each skill's fingerprint is its
-  artifact's digest, so a catalog re-reads exactly the skills whose artifact changed.
-- **SKILL.md** comes from the index when it carries it (skillfs publications), else from the
-  artifact, fetched on first use.
-- **Files** come from the artifact (the skill's SKILL.md, or a zip or tar.gz of its folder),
-  fetched on first use, verified against its digest before anything is read, screened as zip
-  bundles are (:mod:`backends._remote.archives`), and kept while the index lists that digest.
-- A digest mismatch, or an artifact that cannot be fetched, reads the index again once: an
-  artifact replaced before its index, or removed by a newer publication, is served under the
-  new index's entry; anything else is refused (:class:`~backends._errors.VerificationError`).
-- With a ``verifier`` (a catalog trusting ``keys``), each new index is verified before anything
-  of it is used (:mod:`backends._index.verification`); a refused one fails the refresh with a
-  :class:`~backends._errors.SignatureError` and the backend keeps serving what it had verified.
-- **Across processes** the index's bytes and validator are exported
-  (:class:`~backends.capabilities.SourceState`): a new backend sends its first request
-  conditional on that validator and, told "not modified", lists those bytes.
-
-Transports: :class:`StoreTransport` here (any fsspec store: a HEAD per refresh), and
-:class:`~backends._index.http.HttpTransport` (conditional GETs).
+Fingerprints are artifact digests; artifacts are fetched on first use, verified and screened.
+A mismatch or a failed fetch reads the index again once, else VerificationError. See
+docs/index-and-publishing.md.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
@@ -58,13 +41,7 @@ from backends.capabilities import IndexVerifier
 
 
 class Fetched(NamedTuple):
-    """A response with a body.
-
-    Attributes:
-        data: The body.
-        validator: What to send next time to be told "not modified", if anything.
-        content_type: The ``Content-Type``, when the storage gives one.
-    """
+    """A response's body, its validator (for "not modified" next time) and Content-Type."""
 
     data: bytes
     validator: str | None = None
@@ -79,33 +56,16 @@ class IndexTransport(Protocol):
         """The index's URL, for messages."""
 
     def resolve(self, url: str) -> tuple[str, str]:
-        """An entry's ``url`` as ``(key, location)``: how to fetch it, and where it is.
-
-        Raises:
-            StorageError: The URL cannot be fetched through this transport.
-        """
+        """An entry's ``url`` as ``(key, location)``; StorageError when it cannot be fetched."""
 
     async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
-        """The index, or ``None`` when it is unchanged since ``validator``.
-
-        Raises:
-            ResourceNotFoundError: There is no index.
-            LimitExceededError: It is larger than ``max_bytes``.
-        """
+        """The index, or ``None`` when unchanged since ``validator``; ResourceNotFoundError."""
 
     async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
-        """One artifact.
-
-        Raises:
-            LimitExceededError: It is larger than ``max_bytes``.
-        """
+        """One artifact; LimitExceededError past ``max_bytes``."""
 
     async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
-        """The index's signature file (its name plus ``.sig``), or ``None`` when there is none.
-
-        Raises:
-            LimitExceededError: It is larger than ``max_bytes``.
-        """
+        """The index's ``.sig`` file, or ``None`` when there is none."""
 
     async def aclose(self) -> None:
         """Release connections."""
@@ -131,20 +91,11 @@ class _State(NamedTuple):
 
 
 _EMPTY = _State(b"", None, {}, {}, ())
-_STATE_TAG = b"skillfs-index/1\n"
-"""How an exported index state starts: the validator's line, then the index's bytes follow."""
+_STATE_TAG = b"skillfs-index/1\n"  # then the validator's line, then the index's bytes
 
 
 class IndexBackend(AsyncResource):
-    """The skills of a well-known index, read through ``transport``; see the module docstring.
-
-    Args:
-        transport: How the index and its artifacts are fetched.
-        limits: ``max_index_bytes`` for the index, ``max_skill_md_bytes`` for SKILL.md
-            artifacts, and the bundle limits for archives.
-        verifier: Checks each new index's signature and sequence before it is used;
-            ``None``: no check (see :meth:`require_signatures`).
-    """
+    """The skills of a well-known index, read through ``transport``, verified by ``verifier``."""
 
     def __init__(
         self,
@@ -167,7 +118,7 @@ class IndexBackend(AsyncResource):
         return f"{type(self).__name__}({self.location!r})"
 
     def require_signatures(self, verifier: IndexVerifier) -> None:
-        """Serve only indexes ``verifier`` accepts, from the next index read on."""
+        """Serve only indexes ``verifier`` accepts, from the next read on."""
         self._verifier = verifier
 
     @property
@@ -186,14 +137,14 @@ class IndexBackend(AsyncResource):
         if inline is not None:
             return SkillDocument(name, inline, listed.entry.digest, listed.skill_md_location)
         artifact, listed = await self._artifact(listed)
-        stored = artifact.skill_md
+        stored = artifact.folder.skill_md
         data = await asyncio.to_thread(artifact.read, stored)
         return SkillDocument(name, data, listed.entry.digest, stored.location)
 
     async def files(self, name: str) -> Sequence[FileEntry]:
         """A skill's visible files, from its artifact."""
         artifact, _ = await self._artifact(await self._listed(name))
-        return artifact.entries()
+        return artifact.folder.entries()
 
     async def read(
         self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
@@ -202,7 +153,7 @@ class IndexBackend(AsyncResource):
         listed = await self._listed(name)
         relative = check_resource_path(path, location=f"{listed.location}!/{path}")
         artifact, _ = await self._artifact(listed)
-        stored = artifact.file(relative)
+        stored = artifact.folder.files.get(relative)
         if stored is None:
             raise ResourceNotFoundError("no such file", location=f"{listed.location}!/{relative}")
         check_size(stored.size, max_bytes, location=stored.location)
@@ -254,11 +205,9 @@ class IndexBackend(AsyncResource):
             return self._adopt(fetched, await self._verified(fetched.data))
 
     async def _verified(self, data: bytes) -> Index:
-        """``data`` parsed, once verified with the verifier, if any (see the module docstring)."""
         return await verified_index(data, self._transport, self._verifier)
 
     def _adopt(self, fetched: Fetched, index: Index) -> _State:
-        """Serve ``index``, as ``fetched`` brought it, and drop artifacts it no longer lists."""
         self._state = self._build(fetched, index)
         listed = {entry.entry.digest for entry in self._state.skills.values()}
         for digest in set(self._artifacts) - listed:
@@ -294,7 +243,6 @@ class IndexBackend(AsyncResource):
         return _State(fetched.data, fetched.validator, skills, problems, tuple(refs))
 
     async def _listed(self, name: str) -> _Listed:
-        """The entry of ``name``, reading the index again when the name is new to it."""
         check_skill_name(name)
         state = self._state
         if not self._listed_once or (name not in state.skills and name not in state.problems):
@@ -308,7 +256,6 @@ class IndexBackend(AsyncResource):
         raise SkillNotFoundError(f"no skill named {name!r}", location=self.location)
 
     async def _artifact(self, listed: _Listed) -> tuple[Artifact, _Listed]:
-        """The skill's verified artifact and the entry it matches; see the module docstring."""
         entry = listed.entry
         inline = entry.skill_md if entry.type == SKILL_MD else None
         if inline is not None and digest_of(inline) == entry.digest:  # in the index: verified
@@ -320,7 +267,7 @@ class IndexBackend(AsyncResource):
         return held, listed
 
     async def _downloaded(self, listed: _Listed) -> tuple[Artifact | StorageError, _Listed]:
-        """One download per digest, however many readers wait for it (and if they give up)."""
+        """One download per digest, however many readers wait (or give up)."""
         digest = listed.entry.digest
         download = self._downloads.get(digest)
         if download is None:
@@ -335,7 +282,6 @@ class IndexBackend(AsyncResource):
         """Fetch, verify and screen one artifact; a refusal is kept like an artifact."""
         entry = listed.entry
         archive = entry.type != SKILL_MD
-        # An archive is read whole into memory: no larger than a bundle downloaded whole.
         limit = self._limits.bundle_download_bytes if archive else self._limits.max_skill_md_bytes
         try:
             fetched = await self._transport.fetch_artifact(
@@ -376,11 +322,7 @@ class IndexBackend(AsyncResource):
         return fresh if fresh is not None and fresh.key != listed.key else None
 
     async def _newer(self, listed: _Listed, digest: str) -> _Listed:
-        """The entry a fresh index gives for an artifact that no longer matches ``listed``.
-
-        Raises:
-            VerificationError: The fresh index does not list these bytes either.
-        """
+        """The fresh index's entry for these bytes; VerificationError when it lists others."""
         fresh = (await self._refresh()).skills.get(listed.entry.name)
         if fresh is not None and fresh.entry.digest == digest and fresh.key == listed.key:
             return fresh
@@ -414,61 +356,27 @@ _MAGIC = ((b"PK\x03\x04", ZIP), (b"PK\x05\x06", ZIP), (b"\x1f\x8b", TAR_GZ))
 _SHOWN_PROBLEMS = 3
 
 
-class _Members(Protocol):
-    def read(self, key: str, *, location: str) -> bytes:
-        """One member's bytes (blocking)."""
-
-
-class Artifact:
+class Artifact(NamedTuple):
     """The files of one skill, screened, as its verified artifact holds them."""
 
-    def __init__(self, folder: SkillFolder, members: _Members) -> None:
-        self._folder = folder
-        self._members = members
-
-    @property
-    def skill_md(self) -> StoredFile:
-        """The skill's SKILL.md."""
-        return self._folder.skill_md
-
-    def entries(self) -> tuple[FileEntry, ...]:
-        """Every visible file, sorted by path."""
-        return self._folder.entries()
-
-    def file(self, path: str) -> StoredFile | None:
-        """The file at a normalised relative path, if there is one."""
-        return self._folder.files.get(path)
+    folder: SkillFolder
+    read_member: Callable[..., bytes]  # (key, location=...): ZipBundle.read, TarBundle.read
 
     def read(self, stored: StoredFile) -> bytes:
         """One file's bytes (blocking: inflating a zip member takes CPU)."""
-        return self._members.read(stored.key, location=stored.location)
-
-
-class _Whole:
-    """A SKILL.md artifact: its one member is the artifact itself."""
-
-    def __init__(self, data: bytes) -> None:
-        self._data = data
-
-    def read(self, key: str, *, location: str) -> bytes:
-        return self._data
+        return self.read_member(stored.key, location=stored.location)
 
 
 def skill_md_artifact(name: str, data: bytes, *, fingerprint: str, location: str) -> Artifact:
     """A skill whose artifact is its SKILL.md alone."""
     stored = StoredFile("SKILL.md", len(data), fingerprint, location)
-    return Artifact(SkillFolder(name, stored, {"SKILL.md": stored}), _Whole(data))
+    return Artifact(SkillFolder(name, stored, {"SKILL.md": stored}), lambda key, location: data)
 
 
 def open_archive(
     name: str, data: bytes, *, content_type: str | None, limits: Limits, location: str
 ) -> Artifact:
-    """Screen an archive of the skill ``name`` (blocking: run it in a worker thread).
-
-    Raises:
-        LimitExceededError, UnsafePathError, StorageError: The archive, or a member, is refused;
-            the message names the member(s) and why.
-    """
+    """Screen an archive of the skill ``name`` (blocking); a refusal names the members and why."""
     check_size(len(data), limits.max_bundle_bytes, location=location, what="archive")
     kind = archive_format(content_type, location, data)
     bundle: ZipBundle | TarBundle
@@ -488,15 +396,11 @@ def open_archive(
             f"the {kind} archive holds no SKILL.md at its root (files must not sit in a folder)",
             location=location,
         )
-    return Artifact(folder, bundle)
+    return Artifact(folder, bundle.read)
 
 
 def archive_format(content_type: str | None, url: str, data: bytes) -> str:
-    """``zip`` or ``tar.gz``: from the Content-Type, else the URL's extension, else the bytes.
-
-    Raises:
-        StorageError: None of the three tells.
-    """
+    """``zip`` or ``tar.gz``: by the Content-Type, else the URL's extension, else the bytes."""
     declared = (content_type or "").split(";", 1)[0].strip().lower()
     if declared in _CONTENT_TYPES:
         return _CONTENT_TYPES[declared]
@@ -523,19 +427,10 @@ def _refusal(problems: Sequence[StorageError], *, mount: str) -> StorageError:
 
 
 class StoreTransport:
-    """Fetches an index and its artifacts from one fsspec filesystem.
+    """Fetches an index and its artifacts from one fsspec filesystem (which it closes).
 
-    The first read is one GET with no HEAD before it; the next refresh makes the HEAD that
-    gives the index's fingerprint, and reads the index again only when it differs from the
-    validator: after a first read, that is the fingerprint S3 gives a single-part upload of
-    the bytes read (their MD5), so an unchanged index on S3 is never read twice.
-
-    Args:
-        fs: The opened filesystem; the transport closes it.
-        base: The base folder's path on ``fs``.
-        index: The index's path relative to ``base``.
-        location: The base folder's URL, for messages.
-        read: The index's bytes, when a check just read them (saving the first GET).
+    The first read is one GET (none when given the bytes ``read``); each refresh then one HEAD,
+    and a GET only when the fingerprint differs (first, the MD5 ETag S3 gives those bytes).
     """
 
     def __init__(
@@ -560,11 +455,7 @@ class StoreTransport:
 
     @classmethod
     async def found(cls, fs: RemoteFS, *, location: str, max_bytes: int) -> StoreTransport | None:
-        """The index the folder ``fs.path`` holds, read in one GET (its first read); else ``None``.
-
-        Raises:
-            LimitExceededError: The index is larger than ``max_bytes``.
-        """
+        """The index the folder ``fs.path`` holds, read in one GET; else ``None``."""
         path = fs.path.rstrip("/")
         try:
             read = await read_bounded(
@@ -584,11 +475,7 @@ class StoreTransport:
         return join_location(self._base_location, self._index)
 
     def resolve(self, url: str) -> tuple[str, str]:
-        """The artifact's path on the filesystem and its URL.
-
-        Raises:
-            StorageError: The URL names another host or scheme, or leaves the base folder.
-        """
+        """The artifact's path on the filesystem and its URL (see :func:`artifact_path`)."""
         relative = artifact_path(self._index, url, location=self.location)
         return self._path(relative), join_location(self._base_location, relative)
 
@@ -649,11 +536,7 @@ async def read_bounded(
     location: str,
     missing: type[StorageError] = StorageError,
 ) -> bytes:
-    """One file in one GET of at most ``max_bytes + 1`` bytes (a range request).
-
-    Raises:
-        LimitExceededError: The file is larger than ``max_bytes``.
-    """
+    """One file in one ranged GET of at most ``max_bytes + 1`` bytes; LimitExceededError past."""
 
     def read(filesystem: Any) -> Coroutine[Any, Any, bytes]:
         return filesystem._cat_file(path, start=0, end=max_bytes + 1)  # type: ignore[no-any-return]

@@ -1,9 +1,4 @@
-"""A fetched index checked before it is used: a trusted key's signature, then its sequence.
-
-A backend told to require signatures (:class:`~backends.capabilities.SignedIndexes`, which a
-catalog's trust policy with ``keys`` does) holds a verifier; without one, an index is parsed
-and used as it is.
-"""
+"""A fetched index checked before it is used: a trusted key's signature, then its sequence."""
 
 from __future__ import annotations
 
@@ -14,8 +9,7 @@ from backends._errors import LimitExceededError, SignatureError
 from backends._index.document import Index, parse_index
 from backends.capabilities import IndexVerifier
 
-MAX_SIGNATURE_BYTES = 4096
-"""A signature file is read no further than this (a real one is about 150 bytes)."""
+MAX_SIGNATURE_BYTES = 4096  # a real one is about 150 bytes
 
 
 class SignatureSource(Protocol):

@@ -1,27 +1,7 @@
-"""McpSkillsBackend: the skills of an MCP server's skills extension, as a skillfs backend.
+"""McpSkillsBackend: the skills of an MCP server's skills extension (SEP-2640) as a backend.
 
-The host rules of the extension (SEP-2640), as a backend keeps them:
-
-- **Identity** is the server and the skill's URI: the backend is the server (its ``label``
-  is host-assigned, never the server's self-reported name), and every location reads
-  ``mcp[<label>]:<uri>``, so the origin shows wherever a skill does.
-- **Fingerprints** are the digests of ``SKILL.md``: a refresh that finds them unchanged
-  reads nothing; ``files()`` and sizes come from the entries, without a request.
-- **Every read is verified** against the digest and size its entry lists; a file the entry
-  does not list is never requested. A mismatch triggers one ``skills/get``: content that
-  matches the server's current entry (a file changed since the listing, its SKILL.md not) is
-  served, anything else (a server without ``skills/get`` included) is refused with a
-  :class:`VerificationError`.
-- **Host limits**: skills over 512 files or 16 MiB (configurable) are refused before any
-  file is read; skills whose content is ``"dynamic"`` (no digests) are refused.
-- **Lazy retrieval**: a listing reads no file; each ref carries its entry's frontmatter and
-  ``SKILL.md`` digest, from which the catalog builds the skill's entry
-  (:mod:`skills_core._catalog.entries`), fetching and verifying ``SKILL.md`` on first use.
-- **No implicit grants**: each skill reports its provenance (:data:`~backends.capabilities.MCP`,
-  and its content's digest from the entry); a catalog's trust policy withholds its
-  ``allowed-tools`` and scripts until the user approves that content
-  (:mod:`skills_core._trust.policy`).
-- **Deadlines**: the handshake and a whole listing (every page) each end within ``timeout``.
+A listing reads no file; every read is verified against its entry's digest and size (a
+mismatch is checked once against ``skills/get``). See docs/mcp.md.
 """
 
 from __future__ import annotations
@@ -61,29 +41,21 @@ from backends._mcp.extension import (
 from backends._paths import check_resource_path, check_skill_name
 from backends.capabilities import MCP, Provenance
 
-MAX_PAGES = 1000
-"""Most ``skills/list`` pages one listing follows (a cursor loop cannot hang a refresh)."""
+MAX_PAGES = 1000  # most skills/list pages one listing follows
 
 
 class McpSkillsBackend(AsyncResource):
     """Skills served by an MCP server's skills extension.
 
     Args:
-        server: What to connect to: an ``http(s)://`` URL (streamable HTTP), a command as a
-            list (``["skillfs", "serve", "./skills"]``, run over stdio), an
-            :class:`mcp.StdioServerParameters`, or anything else :class:`mcp.Client` accepts.
-        label: The host's name for the server, shown in every location (default: from the
-            URL or command).
-        max_files: Most files one skill may list (the extension's 512 by default).
-        max_skill_bytes: Largest total size of one skill (the extension's 16 MiB by default).
-        timeout: Seconds the handshake may take, and any one response, and a whole listing
-            (every ``skills/list`` page): a refresh ends within about twice ``timeout``.
-        headers: HTTP headers sent to a URL server with every request (``Authorization``).
+        server: An ``http(s)://`` URL, a command list (stdio), or what ``mcp.Client`` accepts.
+        label: The host's name for the server, in every location (default: from the server).
+        max_files, max_skill_bytes: The host limits of one skill.
+        timeout: Seconds the handshake, any one response, and a whole listing may take.
+        headers: HTTP headers sent to a URL server with every request.
 
     Attributes:
-        url: What reopens this server with ``open_backend`` and the ``skillfs`` commands
-            (``mcp+https://host/mcp``, ``mcp+stdio://skillfs serve ./skills``, ``#LABEL`` added
-            for a label of the host's own), or its location when no URL can say how.
+        url: The ``mcp+`` URL that reopens this server, or its location when none can.
     """
 
     def __init__(
@@ -105,7 +77,6 @@ class McpSkillsBackend(AsyncResource):
             location=self.location,
             timeout=timeout,
             headers=headers,
-            # Any file of the largest skill, base64-encoded or escaped, and any listing page.
             max_answer_bytes=2 * max(max_skill_bytes, HOST_SKILL_BYTES),
         )
         self._max_files = max_files
@@ -175,7 +146,7 @@ class McpSkillsBackend(AsyncResource):
         return data
 
     async def change_events(self) -> AsyncIterator[None] | None:
-        """The server's resource list-changed notifications (listen stream or session)."""
+        """The server's resource list-changed notifications."""
         return await self._connection.change_events()
 
     def provenance(self, name: str) -> Provenance:
@@ -215,7 +186,6 @@ class McpSkillsBackend(AsyncResource):
         )
 
     async def _entry(self, name: str) -> SkillEntry:
-        """The entry held for ``name``, or the server's entry for ``skill://<name>/SKILL.md``."""
         check_skill_name(name)
         entry = self._entries.get(name)
         if entry is None:
@@ -224,22 +194,18 @@ class McpSkillsBackend(AsyncResource):
         return entry
 
     async def _checked(self, name: str, uri: str) -> SkillEntry:
-        """The server's current entry for ``uri``, within the host limits."""
-        entry = await self._current(name, uri)
-        error = self._ref(name, entry).error
-        if error is not None:
-            raise error
-        return entry
-
-    async def _current(self, name: str, uri: str) -> SkillEntry:
         request = GetSkillRequest(params=GetSkillParams(uri=uri))
         result = await self._connection.request(
             request, GetSkillResult, missing=f"no skill named {name!r}"
         )
         try:
-            return parse_entry(result.skill)
+            entry = parse_entry(result.skill)
         except ValueError as exc:
             raise StorageError(str(exc), location=f"{self.location}:{uri}") from exc
+        error = self._ref(name, entry).error
+        if error is not None:
+            raise error
+        return entry
 
     async def _fetch(self, name: str, entry: SkillEntry, path: str) -> tuple[bytes, SkillEntry]:
         """Read and verify one listed file; on a mismatch, check once against a fresh entry."""
@@ -306,15 +272,7 @@ def default_label(server: Any) -> str:
 
 
 def open_url(url: str, **options: Any) -> McpSkillsBackend:
-    """The backend for an ``mcp+`` URL, what :func:`~backends.open_backend` calls for one.
-
-    ``mcp+http://…`` and ``mcp+https://…`` name a streamable HTTP server, ``mcp+stdio://``
-    and a command line (split as a shell does) one to run over stdio; ``#LABEL`` at the end
-    gives the label (by default :func:`default_label`'s). ``options`` are the backend's.
-
-    Raises:
-        UnsupportedSourceError: The URL names no server.
-    """
+    """The backend for ``mcp+http(s)://…`` or ``mcp+stdio://COMMAND ARGS`` (``#LABEL``)."""
     scheme, _, rest = url.partition("://")
     address, _, label = rest.rpartition("#") if "#" in rest else (rest, "", "")
     if not address.strip():
@@ -328,7 +286,6 @@ def open_url(url: str, **options: Any) -> McpSkillsBackend:
 
 
 def _source_url(server: Any, label: str) -> str:
-    """The ``mcp+`` URL :func:`open_url` reopens ``server`` from, under ``label``."""
     if isinstance(server, str):
         url = f"mcp+{server}"
     elif isinstance(getattr(server, "command", None), str):
@@ -351,7 +308,6 @@ def _matches(data: bytes, digest: str, file: SkillFile) -> bool:
 
 
 def _unique(name: str, taken: Mapping[str, object], *, prefix: str = "") -> str:
-    """``name``, or one that says where the skill sits when another skill took it first."""
     if name not in taken:
         return name
     candidate = f"{prefix.replace('/', '.')}.{name}" if prefix else name
@@ -367,7 +323,7 @@ def _uri_hint(raw: Any) -> str:
 
 
 def _name_hint(raw: Any, index: int) -> str:
-    """A name for an entry that could not be read: from its URI, else its place in the listing."""
+    """A name for an unreadable entry: from its URI, else its place in the listing."""
     uri = raw.get("uri") if isinstance(raw, Mapping) else None
     if isinstance(uri, str):
         segment = uri.removesuffix("/" + SKILL_MD).rstrip("/").rpartition("/")[2]

@@ -1,17 +1,9 @@
-"""One MCP client connection, owned by a background task, opened on first use.
+"""One MCP client connection, held open by a background task, opened on first use.
 
-The SDK's client lives inside task groups that must be entered and left by one task, while a
-backend is called from many; so one task holds the connection open until :meth:`aclose`, and
-a stdio connection that ended (its server exited, or sent a line too long) is opened again on
-the next call. Every SDK failure becomes a :class:`~backends._errors.StorageError` here, most
-specific first.
-
-An answer is read no further than ``max_answer_bytes`` (the SDK reads a JSON answer or a
-stdio line whole, however long): over HTTP its body is cut off and the connection serves on;
-over stdio (:func:`bounded_stdio`) the connection ends. SSE events are capped by the SDK, at
-1 MiB each. The handshake has one deadline, ``timeout`` from the first call that opens the
-connection: at the deadline every caller fails at once, the abandoned attempt stops its
-process in the background, and :meth:`aclose` waits for it.
+The SDK's task groups must be entered and left by one task, so one task holds the connection
+until :meth:`aclose`; a stdio connection that ended is opened again on the next call. SDK
+failures become :class:`~backends._errors.StorageError`. An answer is read no further than
+``max_answer_bytes`` (over stdio the connection then ends); the handshake has one deadline.
 """
 
 from __future__ import annotations
@@ -51,27 +43,12 @@ from backends._mcp.extension import SKILLS_EXTENSION
 
 ResultT = TypeVar("ResultT", bound=BaseModel)
 
-_STREAM_READ_SECONDS = 300.0
-"""How long an HTTP response stream may stay silent (the SDK's default)."""
-
-_OVER_LIMIT = "an answer went past the"
-"""Begins the message of :class:`_AnswerTooLarge`; the SDK hands it back in a parse error."""
+_STREAM_READ_SECONDS = 300.0  # how long an HTTP response stream may stay silent (the SDK's)
+_OVER_LIMIT = "an answer went past the"  # how _too_large begins: found in the SDK's parse error
 
 
 class McpConnection:
-    """A connection to one MCP server.
-
-    Args:
-        server: What :class:`mcp.Client` connects to: a URL (streamable HTTP), a
-            :class:`mcp.StdioServerParameters` (a subprocess over stdio, through
-            :func:`bounded_stdio`), an ``mcp`` transport, or an in-process
-            ``mcp`` server.
-        location: Names the server in errors.
-        timeout: Seconds to wait for the handshake, and for any one response.
-        headers: HTTP headers for every request to a URL (an ``Authorization``, say).
-        max_answer_bytes: Most bytes of one answer (HTTP) or line (stdio) read before it is
-            refused.
-    """
+    """A connection to one MCP server (a URL, :class:`mcp.StdioServerParameters`, …)."""
 
     def __init__(
         self,
@@ -99,12 +76,7 @@ class McpConnection:
             return await client.session.send_request(request, result_type)
 
     async def read(self, uri: str, *, missing: str) -> bytes:
-        """The bytes of one resource, decoded from text or base64 as the server sent them.
-
-        Raises:
-            ResourceNotFoundError: The server serves nothing at ``uri`` (``missing`` says what).
-            StorageError: The server or the connection failed, or the answer is malformed.
-        """
+        """The bytes of one resource (ResourceNotFoundError, saying ``missing``, when none)."""
         client = await self._connect()
         where = f"{self._location}:{uri}"
         with self._translated(missing=missing, not_found=ResourceNotFoundError, location=where):
@@ -127,12 +99,7 @@ class McpConnection:
         return SKILLS_EXTENSION in extensions
 
     async def change_events(self) -> AsyncIterator[None] | None:
-        """Signals when the server says its resources changed; ``None`` when it never will.
-
-        Only 2026-07-28 connections carry the skills extension (the SDK drops extensions from
-        older handshakes), and there change notifications come on a ``subscriptions/listen``
-        stream.
-        """
+        """Signals when the server says its resources changed (``subscriptions/listen``)."""
         client = await self._connect()
         if client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
             return None
@@ -185,7 +152,7 @@ class McpConnection:
             raise StorageError(message, location=self._location) from exc
 
     def _give_up(self, ready: asyncio.Future[Client], task: asyncio.Task[None]) -> None:
-        """Fail every caller waiting on the handshake, and stop the attempt in the background."""
+        """Fail every caller waiting on the handshake; stop the attempt in the background."""
         if ready.done():
             return
         ready.set_exception(
@@ -199,15 +166,11 @@ class McpConnection:
         task.cancel()
 
     def _abandon(self, task: asyncio.Task[None]) -> None:
-        """Let ``task`` end on its own; :meth:`aclose` waits for it."""
         self._abandoned.add(task)
         task.add_done_callback(self._abandoned.discard)
 
     async def _hold(self, ready: asyncio.Future[Client], closing: asyncio.Event) -> None:
-        """Open the connection, hand it out, and keep it open until ``closing`` is set.
-
-        :meth:`aclose` sets it, and so does a stdio transport whose server's output ended.
-        """
+        """Open the connection, hand it out, and keep it open until ``closing`` is set."""
         try:
             async with contextlib.AsyncExitStack() as stack:
                 client = await stack.enter_async_context(
@@ -225,12 +188,6 @@ class McpConnection:
                 ready.set_exception(exc)
 
     async def _transport(self, stack: contextlib.AsyncExitStack, closing: asyncio.Event) -> Any:
-        """What the SDK client connects through.
-
-        For a URL, an HTTP client built off the event loop: building one reads CA certificates
-        and package metadata from disk. For a command, a stdio transport that ends the
-        connection (sets ``closing``) when the server's output ends.
-        """
         if isinstance(self._server, StdioServerParameters):
             limit = self._max_answer_bytes
             return bounded_stdio(
@@ -248,7 +205,6 @@ class McpConnection:
     def _translated(
         self, *, missing: str, not_found: type[StorageError], location: str | None = None
     ) -> Iterator[None]:
-        """SDK and transport failures as StorageError, not-found first."""
         where = location or self._location
         try:
             yield
@@ -269,14 +225,12 @@ class McpConnection:
 
 
 def _cause(exc: BaseException) -> BaseException:
-    """The one exception inside the SDK's task groups, rather than "unhandled errors in..."."""
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
     return exc
 
 
 def _too_large(limit: int) -> str:
-    """Why an answer past ``limit`` bytes is refused (the SDK reports it as a parse error)."""
     return (
         f"{_OVER_LIMIT} {limit}-byte limit of one answer (twice the largest skill a host "
         "accepts); reading stopped"
@@ -307,10 +261,7 @@ class _Capped(httpx2.AsyncByteStream):
 
 
 def _http_client(headers: Mapping[str, str], timeout: float, limit: int) -> httpx2.AsyncClient:
-    """An HTTP client for the SDK: requests time out, answers stop at ``limit`` bytes.
-
-    Event streams (listen) may stay open and silent; the SDK caps each of their events.
-    """
+    """An HTTP client for the SDK: timeouts, and answers (not event streams) capped at ``limit``."""
 
     async def cap(response: httpx2.Response) -> None:
         if not response.headers.get("content-type", "").startswith("text/event-stream"):
@@ -323,11 +274,8 @@ def _http_client(headers: Mapping[str, str], timeout: float, limit: int) -> http
     )
 
 
-_GRACE_SECONDS = 2.0
-"""How long a server may take to exit after its stdin closes, and after SIGTERM (the SDK's)."""
-
-_FLUSH_SECONDS = 0.5
-"""How long messages already handed to the transport may take to reach the server's stdin."""
+_GRACE_SECONDS = 2.0  # to exit after stdin closes, and after SIGTERM (the SDK's)
+_FLUSH_SECONDS = 0.5  # for accepted messages to reach the server's stdin
 
 _PIPE_ERRORS = (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError)
 
@@ -343,14 +291,9 @@ async def bounded_stdio(
     refusal: str,
     on_end: Callable[[], None],
 ) -> AsyncIterator[Streams]:
-    """Run ``server`` and exchange messages with it; ``on_end`` is called when its stdout ends.
+    """The SDK's ``stdio_client``, but a line past ``max_line_bytes`` ends the connection.
 
-    What the SDK's ``stdio_client`` does (the server in a session of its own, one JSON-RPC
-    message a line; at the end 2 s to exit, then SIGTERM to its process group, SIGKILL 2 s
-    later), except that at the end every pipe closes at once, and stdout is read in chunks: at
-    a line past ``max_line_bytes`` every pending request gets a parse error carrying
-    ``refusal``, reading stops and the connection ends. Its stdout also ends at end of file or
-    when the session stops listening. Nothing outlives the context.
+    Pending requests then get a parse error carrying ``refusal``; ``on_end`` runs as stdout ends.
     """
     process = await anyio.open_process(
         [server.command, *server.args],
@@ -387,7 +330,7 @@ class _Pipes:
         self.written = anyio.Event()
 
     async def read(self, on_end: Callable[[], None]) -> None:
-        """Hand stdout to the session line by line; refuse the pending requests past the limit."""
+        """Hand stdout to the session; refuse the pending requests past the limit."""
         assert self.process.stdout is not None
         refused = False
         try:
@@ -422,7 +365,6 @@ class _Pipes:
             self.written.set()
 
     async def _deliver_lines(self) -> bool:
-        """Hand each line of stdout to the session until it ends; True at a line too long."""
         assert self.process.stdout is not None
         line = bytearray()
         while True:
@@ -454,7 +396,6 @@ class _Pipes:
 
 
 def _parsed(line: str, pending: set[types.RequestId]) -> Received:
-    """One line as a message (an answer settles its request), or the error it raised."""
     try:
         message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except ValueError as exc:
@@ -465,11 +406,7 @@ def _parsed(line: str, pending: set[types.RequestId]) -> Received:
 
 
 async def _stop(process: Process) -> None:
-    """Close the pipes: the server reads end of file, and its writes fail with EPIPE.
-
-    A server still running after the grace period has its process group sent SIGTERM, and
-    SIGKILL after another.
-    """
+    """Close the pipes; then SIGTERM, then SIGKILL, the process group after each grace period."""
     async with anyio.create_task_group() as group:
         group.start_soon(process.aclose)  # closes every pipe, then waits for the exit
         if not await _exited(process):
@@ -484,7 +421,6 @@ def _signal_group(process: Process, signum: int) -> None:
 
 
 async def _exited(process: Process) -> bool:
-    """Whether the process exits within the grace period."""
     with anyio.move_on_after(_GRACE_SECONDS):
         await process.wait()
     return process.returncode is not None

@@ -1,10 +1,7 @@
 """The MCP skills extension (SEP-2640) as the wire carries it: entries, requests and results.
 
-A ``skills/list`` or ``skills/get`` entry names a skill's ``SKILL.md`` by URI and lists every
-file of the skill with its ``sha256:`` digest and size. Entries stay raw mappings in the
-results: :func:`parse_entry` checks each one on its own, so one malformed entry never fails a
-whole listing page. :func:`resource_uri` and :func:`skill_path_of` build and split the URIs a
-server publishes (``skill://<skill-path>/<file-path>``).
+Entries stay raw in the results: :func:`parse_entry` checks each on its own, so one malformed
+entry never fails a page. URIs read ``skill://<skill-path>/<file-path>``.
 """
 
 from __future__ import annotations
@@ -20,8 +17,7 @@ from backends._digests import is_digest
 from backends._errors import UnsafePathError
 from backends._paths import check_relative_path
 
-SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
-"""The extension's identifier, advertised under ``capabilities.extensions``."""
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"  # under capabilities.extensions
 
 SKILL_MD = "SKILL.md"
 
@@ -35,15 +31,7 @@ class SkillFile(NamedTuple):
 
 
 class SkillEntry(NamedTuple):
-    """One skill as a server describes it: where its files are and what each must hash to.
-
-    Attributes:
-        uri: The URI of its ``SKILL.md``: with the server, the skill's identity.
-        name: The frontmatter ``name``, which is also the last segment of its path.
-        prefix: The server's organising segments before the name (``acme/billing``), or ``""``.
-        frontmatter: The frontmatter as the server rendered it (JSON values).
-        files: Every file by its path inside the skill (``SKILL.md`` included).
-    """
+    """One skill as a server describes it: its SKILL.md's URI, name, path prefix, files."""
 
     uri: str
     name: str
@@ -63,12 +51,7 @@ class SkillEntry(NamedTuple):
 
 
 def parse_entry(raw: Any) -> SkillEntry:
-    """Check one raw ``Skill`` entry against the extension's rules.
-
-    Raises:
-        ValueError: The entry is malformed, serves ``"dynamic"`` content (no digests to verify
-            against), or a file lies outside the skill; the message says which.
-    """
+    """Check one raw ``Skill`` entry; ValueError says what is wrong (``"dynamic"`` included)."""
     if not isinstance(raw, Mapping):
         raise ValueError("the entry is not an object")
     uri, frontmatter, resources = raw.get("uri"), raw.get("frontmatter"), raw.get("resources")
@@ -94,11 +77,7 @@ def parse_entry(raw: Any) -> SkillEntry:
 
 
 def skill_path_of(root: str) -> str:
-    """The skill path of a skill root URI: ``skill://acme/refunds`` gives ``acme/refunds``.
-
-    Raises:
-        ValueError: No scheme, or a segment that is empty, ``.`` or ``..``.
-    """
+    """``skill://acme/refunds`` gives ``acme/refunds``; ValueError for an unsafe segment."""
     scheme, separator, path = root.partition("://")
     if not separator or not scheme:
         raise ValueError(f"not a URI: {root!r}")

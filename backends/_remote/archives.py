@@ -1,19 +1,10 @@
 """Archives screened before anything is inflated: zip bundles and skill archives, zip or tar.gz.
 
-Whole-archive refusals (a catalog keeps its last good snapshot): over ``Limits.max_bundle_bytes``;
-more members than ``max_bundle_entries`` or a central directory over ``bundle_download_bytes``
-(read from the zip end record, before anything else is downloaded); a declared (zip) or inflated
-(tar.gz, stopped at the first byte past the bound) total over ``max_bundle_unpacked_bytes``; an
-unreadable manifest. Per-member refusals (the skill holding it is refused, the rest loads):
-links, devices, encrypted members, a declared size or compression ratio past the limits, a
-member the bundle's manifest does not list as it is, and every unsafe path
-(:mod:`backends._remote.layout`). zipfile never inflates a member past its declared size and
-checks its CRC; a tar.gz is one stream, inflated once and served as slices.
-
-A bundle's manifest (``skillfs-bundle.json``, written by ``skillfs bundle``) lists each skill
-file's size and SHA-256: a member it does not list, or whose size differs, refuses its skill
-at listing time, and every file read is refused unless its bytes hash as listed. A bundle
-without one (a zip made by hand) loads unchecked.
+Whole-archive limits refuse the archive; per-member refusals (links, devices, encryption,
+declared sizes and ratios, unsafe paths, disagreement with the manifest) refuse the skill
+holding the member (docs/limits-and-errors.md). A bundle's manifest (``skillfs-bundle.json``)
+lists each file's size and SHA-256, checked at listing and on every read; a bundle without
+one loads unchecked. A tar.gz is inflated once, within its bound, and served as slices.
 """
 
 from __future__ import annotations
@@ -33,7 +24,7 @@ from typing import IO, Any, NamedTuple, cast
 
 from backends._errors import LimitExceededError, StorageError, UnsafePathError, VerificationError
 from backends._limits import Limits, check_size
-from backends._paths import SKILL_MD_NAMES, check_relative_path
+from backends._paths import SKILL_MD_NAMES, check_relative_path, passes
 from backends._remote.failures import IncompleteReadError
 from backends._remote.layout import (
     IGNORED_FOLDERS,
@@ -42,11 +33,9 @@ from backends._remote.layout import (
     StoredFile,
     build_layout,
     mounted,
-    passes,
 )
 
-Span = tuple[int, int]
-"""``[start, end)`` byte offsets."""
+Span = tuple[int, int]  # [start, end) byte offsets
 
 
 _EOCD = struct.Struct("<4s4H2LH")
@@ -58,19 +47,11 @@ _ZIP64_EOCD_SIGNATURE = b"PK\x06\x06"
 _MAX_COMMENT = 0xFFFF
 _SATURATED = (0xFFFF, 0xFFFFFFFF)
 
-TAIL_BYTES = _ZIP64_EOCD.size + _ZIP64_LOCATOR.size + _EOCD.size + _MAX_COMMENT
-"""How many final bytes of an archive always hold its end records."""
+TAIL_BYTES = _ZIP64_EOCD.size + _ZIP64_LOCATOR.size + _EOCD.size + _MAX_COMMENT  # end records
 
 
 class EndRecord(NamedTuple):
-    """What an archive's end record declares.
-
-    Attributes:
-        entries: How many members the central directory holds.
-        directory_start: Where the central directory starts in the archive.
-        directory_end: Where it ends: the end record's own position, as zipfile reads it
-            (so data prepended to the archive shifts both).
-    """
+    """What an archive's end record declares; the directory ends where the record starts."""
 
     entries: int
     directory_start: int
@@ -78,16 +59,12 @@ class EndRecord(NamedTuple):
 
     @property
     def directory_size(self) -> int:
-        """How many bytes the central directory takes."""
+        """The central directory's size in bytes."""
         return self.directory_end - self.directory_start
 
 
 def read_end_record(tail: bytes, tail_start: int, *, location: str) -> EndRecord:
-    """The end record found in ``tail``, the archive's bytes from ``tail_start`` to its end.
-
-    Raises:
-        StorageError: No end record: not a zip archive.
-    """
+    """The end record in ``tail`` (the archive from ``tail_start``); StorageError: not a zip."""
     floor = max(0, len(tail) - _EOCD.size - _MAX_COMMENT)
     start = tail.rfind(_EOCD_SIGNATURE, floor)
     if start < 0 or start + _EOCD.size > len(tail):
@@ -131,11 +108,7 @@ class BundleManifest:
 
     @classmethod
     def parse(cls, data: bytes, *, location: str) -> BundleManifest:
-        """Read a manifest.
-
-        Raises:
-            StorageError: It is not a ``skillfs-bundle/1`` manifest: the bundle is damaged.
-        """
+        """Read a manifest; StorageError when it is not a ``skillfs-bundle/1`` one."""
         try:
             document = json.loads(data)
             if document.get("format") != MANIFEST_FORMAT:
@@ -157,11 +130,7 @@ class BundleManifest:
         return None
 
     def verify(self, path: str, data: bytes, *, location: str) -> bytes:
-        """Return ``data`` when it is what the manifest lists for ``path``.
-
-        Raises:
-            VerificationError: It is not (corrupted or altered since it was bundled).
-        """
+        """Return ``data`` when it is what the manifest lists; else VerificationError."""
         refused = self.refusal(path, len(data), location=location)
         if refused is not None:
             raise refused
@@ -174,7 +143,6 @@ class BundleManifest:
 
 
 def _listed_files(skills: Any) -> Iterator[tuple[str, ListedFile]]:
-    """``(path, ListedFile)`` for every file of every skill of a parsed manifest."""
     for skill in skills:
         name = skill["name"]
         for item in skill["files"]:
@@ -195,12 +163,7 @@ _READ_ERRORS = (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeErro
 
 
 class ZipBundle:
-    """A screened archive and the layout of its skills.
-
-    Build it with :meth:`load` (an archive in memory), or :meth:`open` then :meth:`index` (any
-    seekable file, such as a :class:`~backends._remote.bundles.RangedArchive`). Every method
-    blocks: run them in worker threads.
-    """
+    """A screened archive and its skills' layout: :meth:`load`, or :meth:`open` + :meth:`index`."""
 
     def __init__(
         self,
@@ -224,21 +187,7 @@ class ZipBundle:
     def load(
         cls, data: bytes, *, limits: Limits, inner_root: str | None, location: str, mount: str = ""
     ) -> ZipBundle:
-        """Screen and index an archive held in memory.
-
-        Args:
-            data: The whole archive.
-            limits: The bundle limits to enforce.
-            inner_root: The skills folder inside the archive; ``None`` to use the root, or
-                the single top folder when everything sits in one.
-            location: The archive's URL, for messages.
-            mount: A folder to place every member in: the archive of one skill holds that
-                skill's files at its root, and ``mount`` is the skill's name.
-
-        Raises:
-            LimitExceededError: The archive breaks a whole-bundle limit.
-            StorageError: The data is not a zip archive, or its manifest is unreadable.
-        """
+        """Screen and index an archive in memory; ``mount``: a folder to place every member in."""
         check_size(len(data), limits.max_bundle_bytes, location=location, what="bundle")
         tail_start = max(0, len(data) - TAIL_BYTES)
         check_end_record(
@@ -260,14 +209,7 @@ class ZipBundle:
         location: str,
         mount: str = "",
     ) -> ZipBundle:
-        """Read the central directory of ``file`` and apply the whole-bundle limits.
-
-        Arguments are those of :meth:`load`, ``file`` any seekable file holding the archive.
-
-        Raises:
-            LimitExceededError: The archive breaks a whole-bundle limit.
-            StorageError: It is not a zip archive.
-        """
+        """Read the central directory of ``file``, applying the whole-bundle limits (as load)."""
         try:
             archive = zipfile.ZipFile(cast(IO[bytes], file))
         except (zipfile.BadZipFile, ValueError, EOFError) as exc:
@@ -290,12 +232,7 @@ class ZipBundle:
         return [] if key is None else [self.span(key)]
 
     def index(self) -> None:
-        """Read the manifest, if any, and sort the members into skill folders.
-
-        Raises:
-            LimitExceededError: The manifest is larger than ``bundle_download_bytes``.
-            StorageError: The manifest cannot be read.
-        """
+        """Read the manifest, if any, and sort the members into skill folders."""
         key = self._manifest_key()
         if key is not None:
             location = f"{self._location}!/{key}"
@@ -322,12 +259,7 @@ class ZipBundle:
         return info.header_offset, info.header_offset + header + info.compress_size + descriptor
 
     def read(self, key: str, *, location: str) -> bytes:
-        """Inflate one member and check it against the manifest, if there is one.
-
-        Raises:
-            VerificationError: Its bytes are not what the manifest lists.
-            StorageError: The member is corrupt or uses an unsupported compression.
-        """
+        """Inflate one member, checked against the manifest when there is one."""
         data = self._inflate(key, location)
         if self._manifest is None:
             return data
@@ -344,7 +276,6 @@ class ZipBundle:
         return results
 
     def _manifest_key(self) -> str | None:
-        """The manifest's member, in a bundle (an archive of one mounted skill has none)."""
         key = self._prefix + MANIFEST_NAME
         return key if key in self._members and not self._mount else None
 
@@ -360,29 +291,19 @@ class ZipBundle:
 
 
 def bundle_refusals(data: bytes, *, limits: Limits, location: str) -> list[StorageError]:
-    """Why skills of the zip ``data`` would be refused when loaded under ``limits``.
-
-    Raises:
-        LimitExceededError: The archive as a whole breaks a limit.
-        StorageError: The data is not a readable zip.
-    """
+    """Why skills of the zip ``data`` would be refused under ``limits`` (raises for the whole)."""
     layout = ZipBundle.load(data, limits=limits, inner_root=None, location=location).layout
     return [ref.error for ref in layout.refs() if ref.error is not None]
 
 
 def check_end_record(record: EndRecord, limits: Limits, location: str) -> None:
-    """Refuse an archive from its end record: too many members, or too large a directory.
-
-    Raises:
-        LimitExceededError: It breaks one of those limits.
-    """
+    """Refuse an archive from its end record: too many members, or too large a directory."""
     _check_count(record.entries, limits, location)
     limit = limits.bundle_download_bytes
     check_size(record.directory_size, limit, location=location, what="central directory")
 
 
 def _zip_refusal(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> StorageError | None:
-    """Why one member is refused from its metadata alone, or ``None``."""
     if info.flag_bits & _ENCRYPTED:
         return StorageError("encrypted members are refused", location=location)
     if stat.S_ISLNK(info.external_attr >> 16):
@@ -401,13 +322,11 @@ def _zip_refusal(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> Sto
 
 
 def _unix_mode(info: zipfile.ZipInfo) -> int | None:
-    """A member's permission bits, when a Unix archiver recorded them; else ``None``."""
     mode = stat.S_IMODE(info.external_attr >> 16)
     return mode if info.create_system == _UNIX and mode else None
 
 
 def _oversize(size: int, limits: Limits, *, location: str) -> LimitExceededError | None:
-    """The refusal of a member declaring more than ``max_bundle_entry_bytes``, or ``None``."""
     if size <= limits.max_bundle_entry_bytes:
         return None
     return LimitExceededError(
@@ -417,10 +336,7 @@ def _oversize(size: int, limits: Limits, *, location: str) -> LimitExceededError
 
 
 def _wrapping_folder(members: Sequence[zipfile.ZipInfo]) -> str:
-    """The single top folder holding every skill folder, or ``""`` when skills sit at the root.
-
-    A top folder that holds a SKILL.md itself is a skill, not a wrapper.
-    """
+    """The single top folder holding every skill folder (not itself a skill), else ``""``."""
     tops: set[str] = set()
     for info in members:
         if not passes(check_relative_path, info.filename):
@@ -483,19 +399,7 @@ class TarBundle:
 
     @classmethod
     def load(cls, data: bytes, *, limits: Limits, location: str, mount: str = "") -> TarBundle:
-        """Inflate, screen and index a tar.gz archive (blocking: run it in a worker thread).
-
-        Args:
-            data: The whole compressed archive.
-            limits: The bundle limits to enforce.
-            location: The archive's URL, for messages.
-            mount: A folder to place every member in (the skill's name, for the archive of
-                one skill).
-
-        Raises:
-            LimitExceededError: The archive breaks a whole-archive limit.
-            StorageError: The data is not a tar.gz archive.
-        """
+        """Inflate, screen and index a tar.gz archive (blocking; arguments as for ZipBundle)."""
         check_size(len(data), limits.max_bundle_bytes, location=location, what="archive")
         tar = _inflate(data, limits, location)
         spans: dict[str, tuple[int, int]] = {}
@@ -523,14 +427,7 @@ class TarBundle:
 def _tar_refusal(
     member: tarfile.TarInfo, limits: Limits, *, available: int, location: str
 ) -> StorageError | None:
-    """Why one member is refused from its header alone, or ``None``.
-
-    Args:
-        member: The member's header.
-        limits: The bundle limits.
-        available: Size of the inflated archive: a member cannot end past it.
-        location: The member's location, for messages.
-    """
+    """Why one member is refused from its header (ending past ``available`` too), or ``None``."""
     if member.issym():
         return UnsafePathError("symlink members are refused", location=location)
     if member.islnk():
@@ -548,7 +445,6 @@ def _tar_refusal(
 
 
 def _inflate(data: bytes, limits: Limits, location: str) -> bytes:
-    """The tar inside ``data``, inflated no further than the bound in the module docstring."""
     unpacked = limits.max_bundle_unpacked_bytes
     by_ratio = max(limits.compression_ratio_floor, limits.max_compression_ratio * len(data))
     bound = min(unpacked, by_ratio)
@@ -567,7 +463,6 @@ def _inflate(data: bytes, limits: Limits, location: str) -> bytes:
 
 
 def _members(tar: bytes, limits: Limits, location: str) -> list[tarfile.TarInfo]:
-    """Every member header, refusing the archive once it holds more than the limit."""
     members: list[tarfile.TarInfo] = []
     try:
         with tarfile.open(fileobj=io.BytesIO(tar), mode="r:") as archive:

@@ -1,17 +1,7 @@
 """Zip bundles on any storage: a HEAD per refresh, the end record first, then the archive.
 
-A refresh asks for the archive's details (one HEAD) and stops there when its fingerprint did not
-move. Otherwise it reads the archive's tail (one ranged GET, the whole archive when small) and
-refuses it from the end record when it declares too many members. A bundle up to
-``Limits.bundle_download_bytes`` is then downloaded (one more GET) and served from memory; a
-larger one stays where it is: its central directory is fetched once and its members are read
-with ranged requests as they are needed (:class:`RangedArchive`). A server that ignores
-``Range`` answers the tail's GET with the whole archive: a small bundle is served from that
-answer, a larger one refused before its body is read.
-
-The archive's listing is exported (:class:`SavedBundle`): a new process given it, whose HEAD
-finds the same fingerprint and size, lists the archive without another request, and downloads
-a small archive on the first read (served only when its central directory is the one listed).
+Up to ``Limits.bundle_download_bytes`` an archive is served from memory, a larger one with
+ranged requests (:class:`RangedArchive`). The listing is exported (:class:`SavedBundle`).
 """
 
 from __future__ import annotations
@@ -42,34 +32,20 @@ from backends._remote.layout import Layout, StoredFile, fingerprint
 
 logger = logging.getLogger("skillfs")
 
-Fetch = Callable[[int, int], Coroutine[Any, Any, bytes]]
-"""Reads bytes ``[start, end)`` of the archive."""
+Fetch = Callable[[int, int], Coroutine[Any, Any, bytes]]  # bytes [start, end) of the archive
 
-WINDOW_BYTES = 4 * MIB
-"""Largest merged ranged request."""
-GAP_BYTES = 256 * KIB
-"""Spans at most this far apart are fetched in one request."""
-FALLBACK_BYTES = 256 * KIB
-"""Least a read outside every window fetches."""
+WINDOW_BYTES = 4 * MIB  # largest merged ranged request
+GAP_BYTES = 256 * KIB  # spans at most this far apart are fetched in one request
+FALLBACK_BYTES = 256 * KIB  # least a read outside every window fetches
 _FALLBACKS_KEPT = 4
 
 
 class RangedArchive(io.RawIOBase):
     """A read-only, seekable view of a remote archive of ``size`` bytes, for zipfile.
 
-    Members are read by fetching their spans first (:meth:`spans`): spans close together are
-    merged into one request of at most ``WINDOW_BYTES``, up to ``concurrency`` at once; zipfile
-    then reads the windows from a worker thread without I/O. A read outside every window is
-    fetched from that thread through the caller's loop, at least ``FALLBACK_BYTES`` at a time.
-    (fsspec's file objects fetch synchronously, one block at a time, past skillfs's retries.)
-
-    Args:
-        size: The archive's size.
-        fetch: Reads a byte range (retried and translated by the caller's filesystem layer).
-        known: The bytes already fetched from ``known_start`` to the end (tail and directory).
-        known_start: Where ``known`` starts.
-        concurrency: Most requests in flight at once.
-        pinned: Other byte ranges already at hand, as ``(start, bytes)``, kept for every read.
+    :meth:`spans` fetches members' spans first; zipfile then reads them in a worker thread (a
+    read outside them is fetched through the caller's loop). ``known``: the bytes from
+    ``known_start`` on; ``pinned``: other ``(start, bytes)`` at hand.
     """
 
     def __init__(
@@ -93,8 +69,6 @@ class RangedArchive(io.RawIOBase):
         self._windows: list[tuple[int, bytes]] = list(pinned)
         self._fallbacks: deque[tuple[int, bytes]] = deque(maxlen=_FALLBACKS_KEPT)
         self._loop: asyncio.AbstractEventLoop | None = None
-
-    # -- what zipfile calls, from worker threads -------------------------------------------
 
     def readable(self) -> bool:
         """Always readable."""
@@ -126,8 +100,6 @@ class RangedArchive(io.RawIOBase):
         view[: len(data)] = data
         self._position += len(data)
         return len(data)
-
-    # -- prefetching, on the event loop -----------------------------------------------------
 
     @contextlib.asynccontextmanager
     async def spans(self, spans: Sequence[Span]) -> AsyncIterator[None]:
@@ -168,8 +140,6 @@ class RangedArchive(io.RawIOBase):
         if batch:
             yield batch
 
-    # -- internals --------------------------------------------------------------------------
-
     def _cached(self, start: int, end: int) -> bytes | None:
         if start >= self._known_start:
             offset = start - self._known_start
@@ -193,10 +163,7 @@ class RangedArchive(io.RawIOBase):
 
 
 def merge_spans(spans: Sequence[Span]) -> list[Span]:
-    """``spans`` sorted and merged where at most ``GAP_BYTES`` apart, up to ``WINDOW_BYTES``.
-
-    A span larger than ``WINDOW_BYTES`` stays whole.
-    """
+    """``spans`` sorted and merged where at most ``GAP_BYTES`` apart, up to ``WINDOW_BYTES``."""
     merged: list[Span] = []
     for start, end in sorted(spans):
         if merged and _joins(merged[-1], start, end):
@@ -207,7 +174,6 @@ def merge_spans(spans: Sequence[Span]) -> list[Span]:
 
 
 def _joins(window: Span, start: int, end: int) -> bool:
-    """True when the span ``[start, end)`` (starting at or after ``window``) joins it."""
     first, last = window
     return end <= last or (start - last <= GAP_BYTES and end - first <= WINDOW_BYTES)
 
@@ -223,16 +189,7 @@ _TAG = b"skillfs-bundle/1\n"
 
 
 class SavedBundle(NamedTuple):
-    """An archive's listing, as saved.
-
-    Attributes:
-        size: The archive's size.
-        directory_start: Where ``directory`` starts in the archive.
-        directory: The archive's bytes from its central directory to its end.
-        manifest_start: Where ``manifest`` starts (its member's local header).
-        manifest: The manifest member's bytes, as stored (empty: no manifest).
-        token: The archive's fingerprint when it was saved.
-    """
+    """An archive's listing as saved: its bytes from the directory on, and its manifest's."""
 
     size: int
     directory_start: int
@@ -274,11 +231,7 @@ class SavedBundle(NamedTuple):
 
 
 def saved_bundle(file: IO[bytes] | io.RawIOBase, size: int, bundle: ZipBundle) -> SavedBundle:
-    """What to save of an indexed archive read through ``file`` (blocking).
-
-    The manifest's bytes must be at hand (an archive in memory, or a ranged one inside the
-    span that read them): nothing is fetched for this.
-    """
+    """What to save of an indexed archive read through ``file`` (blocking; nothing fetched)."""
     tail_start = max(0, size - TAIL_BYTES)
     file.seek(tail_start)
     end = read_end_record(file.read() or b"", tail_start, location="")
@@ -292,13 +245,7 @@ def saved_bundle(file: IO[bytes] | io.RawIOBase, size: int, bundle: ZipBundle) -
 
 
 class ZipView:
-    """Files inflated from one screened archive, in worker threads.
-
-    Args:
-        bundle: The archive.
-        saved: What a new process needs to list it again (its fingerprint aside).
-        ranged: Where its bytes come from when it was not downloaded whole.
-    """
+    """Files inflated from one screened archive (ranged when not downloaded whole)."""
 
     def __init__(
         self, bundle: ZipBundle, saved: SavedBundle, ranged: RangedArchive | None = None
@@ -339,13 +286,7 @@ class ZipView:
 
 
 class DeferredView:
-    """A bundle listed from a saved listing, whose archive is downloaded on the first read.
-
-    Args:
-        listed: The archive as listed from the saved listing.
-        saved: That listing.
-        download: Downloads the archive, refusing one whose listing is not ``saved``.
-    """
+    """A bundle listed from a saved listing, whose archive is downloaded on the first read."""
 
     def __init__(
         self,
@@ -384,15 +325,7 @@ class DeferredView:
 
 
 class BundleSource:
-    """A zip bundle: one HEAD per refresh, and the archive again only when it changed.
-
-    Args:
-        fs: The storage holding the archive.
-        inner_root: The skills folder inside the archive (``None``: found from its members).
-        limits: The bundle limits.
-        location: The archive's URL, for messages.
-        concurrency: Most ranged requests in flight at once for a large archive.
-    """
+    """A zip bundle: one HEAD per refresh, and the archive again only when it changed."""
 
     def __init__(
         self,
@@ -422,12 +355,7 @@ class BundleSource:
             self._imported = SavedBundle.decode(state)
 
     async def snapshot(self) -> ZipView | DeferredView:
-        """Check the archive's fingerprint; read and screen it again only if it changed.
-
-        Raises:
-            LimitExceededError: The archive breaks a whole-bundle limit.
-            StorageError: The archive is missing, unreadable or not a zip.
-        """
+        """Check the archive's fingerprint; read and screen it again only if it changed."""
         details = await self._fs.info(self._fs.path, location=self._location)
         token = fingerprint(details)
         if self._current is not None and self._current[0] == token:
@@ -441,11 +369,6 @@ class BundleSource:
             view = await (self._open(size) if isinstance(size, int) else self._download())
         self._current = (token, view)
         return view
-
-    async def aclose(self) -> None:
-        """Close the filesystem's session; the archive held in memory is dropped."""
-        self._current = None
-        await self._fs.aclose()
 
     async def _open(self, size: int) -> ZipView:
         """Refuse from the size and the end record, then download or range-read the archive."""
@@ -472,7 +395,6 @@ class BundleSource:
         return ZipView(bundle, saved, ranged)
 
     async def _resumed(self, saved: SavedBundle) -> ZipView | DeferredView | None:
-        """The archive listed from a saved listing, or ``None`` when that cannot be used."""
         limits, location = self._limits, self._location
         ranged = RangedArchive(
             saved.size,
@@ -497,11 +419,7 @@ class BundleSource:
         return ZipView(bundle, saved, ranged)
 
     async def _listed_as(self, saved: SavedBundle) -> ZipView:
-        """The archive in one GET, provided its central directory is the one ``saved`` lists.
-
-        Raises:
-            StorageError: It was replaced since it was listed (the next refresh lists it).
-        """
+        """The archive in one GET, provided its central directory is the one ``saved`` lists."""
         data = await self._fs.cat(self._fs.path, location=self._location)
         if data[saved.directory_start :] != saved.directory:
             raise StorageError(
@@ -511,7 +429,6 @@ class BundleSource:
         return await self._in_memory(data)
 
     async def _directory(self, ranged: RangedArchive) -> ZipBundle:
-        """The archive's central directory, screened (from the bytes ``ranged`` knows)."""
         async with ranged.spans(()):
             return await asyncio.to_thread(
                 ZipBundle.open,
@@ -522,14 +439,12 @@ class BundleSource:
             )
 
     async def _download(self) -> ZipView:
-        """The whole archive in one GET, when the store gives no size to plan with."""
         return await self._in_memory(await self._fs.cat(self._fs.path, location=self._location))
 
     async def _in_memory(self, data: bytes) -> ZipView:
         return await asyncio.to_thread(self._loaded, data)
 
     def _loaded(self, data: bytes) -> ZipView:
-        """Screen and index an archive held in memory (blocking)."""
         bundle = ZipBundle.load(
             data, limits=self._limits, inner_root=self._inner_root, location=self._location
         )
@@ -537,11 +452,7 @@ class BundleSource:
         return ZipView(bundle, saved_bundle(file, len(data), bundle))
 
     async def _tail(self, start: int, size: int) -> bytes:
-        """The archive's bytes from ``start``, or all of them when the server sends them all.
-
-        A server that ignores ``Range`` answers with the whole archive: it is kept when it may
-        be downloaded whole, and refused unread when it is over ``bundle_download_bytes``.
-        """
+        """The archive's bytes from ``start``, or all of them from a server ignoring ``Range``."""
         limit = self._limits.bundle_download_bytes
         if size <= limit:
             return await self._fs.cat_range(

@@ -1,12 +1,9 @@
 """How a remote call fails: foreign errors translated once, one retry layer, one deadline.
 
-s3fs, gcsfs, aiohttp, requests and botocore each raise their own exceptions. This module is the
-one place that knows them: :func:`is_transient` decides what is worth retrying,
-:func:`retrying` retries it (skillfs turns botocore's and s3fs's own loops off, so retries are
-never stacked; gcsfs cannot be told, so GCS keeps its loop and this one is off for it), and
-:func:`raise_translated` turns the rest into the :mod:`backends._errors` tree, most specific
-first, keeping the cause unless its text would reveal a credential (:class:`Redactor`).
-:class:`Deadline` bounds every operation, retries included.
+The one place that knows s3fs's, gcsfs's, aiohttp's, requests' and botocore's exceptions:
+:func:`is_transient` (worth retrying), :func:`retrying` (the one retry layer: the clients' own
+are off, except GCS's, for which this one is off), :func:`raise_translated` (into
+:mod:`backends._errors`, the cause kept unless it holds a credential), :class:`Deadline`.
 """
 
 from __future__ import annotations
@@ -28,8 +25,7 @@ from backends._remote.urls import last_link
 
 T = TypeVar("T")
 
-DEFAULT_TIMEOUT = 10.0
-"""Seconds one remote storage operation may take by default, retries included."""
+DEFAULT_TIMEOUT = 10.0  # seconds one remote operation may take by default, retries included
 
 NO_AWS_CREDENTIALS = (
     "no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, "
@@ -57,11 +53,7 @@ _MAX_MESSAGE = 300
 
 
 class Redactor:
-    """Hides credentials in text meant for people: error messages, locations, logs.
-
-    Args:
-        secrets: The strings to hide; short ones (under 8 characters) are not credentials.
-    """
+    """Hides credentials (strings of 8 characters or more) in messages, locations, logs."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         unique = {secret for secret in secrets if len(secret) >= _MIN_SECRET_LENGTH}
@@ -93,26 +85,13 @@ class Redactor:
 
 
 class IncompleteReadError(StorageError):
-    """A read gave more or fewer bytes than listed or asked for: cut short, or changed since.
-
-    Retried like a dropped connection, never cached.
-    """
+    """A read gave more or fewer bytes than listed or asked for; retried, never cached."""
 
     @classmethod
     def check(
         cls, data: bytes, expected: int | None, *, location: str, ranged: bool = False
     ) -> bytes:
-        """Return ``data`` when it has the ``expected`` length (or none is known).
-
-        Args:
-            data: What the read gave.
-            expected: The length it should have.
-            location: Where it was read, for the message.
-            ranged: ``expected`` is the length of a range asked for, not the listed size.
-
-        Raises:
-            IncompleteReadError: It does not.
-        """
+        """Return ``data`` when it has the ``expected`` length (a range's when ``ranged``)."""
         got = len(data)
         if expected is None or got == expected:
             return data
@@ -127,20 +106,14 @@ class IncompleteReadError(StorageError):
 
 
 class RangesIgnoredError(StorageError):
-    """An HTTP server answered a ranged GET with the whole file; its body is not read.
-
-    Not retried: the server answers every ranged request that way.
-    """
+    """An HTTP server answered a ranged GET with the whole file (unread, never retried)."""
 
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """How often and how patiently to retry a transient failure (capped backoff, full jitter).
+    """How often to retry a transient failure (capped backoff, full jitter).
 
-    Attributes:
-        attempts: Total tries per operation, the first included (1 disables retries).
-        base_delay: Seconds before the first retry; doubles after each failure.
-        max_delay: Ceiling for one wait, in seconds.
+    ``attempts`` in all (1: no retry); waits from ``base_delay`` seconds, doubling to ``max_delay``.
     """
 
     attempts: int = 4
@@ -161,11 +134,7 @@ NO_RETRY = RetryPolicy(attempts=1)
 
 
 async def retrying(policy: RetryPolicy, operation: Callable[[], Awaitable[T]]) -> T:
-    """Run ``operation`` until it succeeds, fails permanently, or runs out of attempts.
-
-    Raises:
-        Exception: The last failure, unchanged.
-    """
+    """Run ``operation`` until it succeeds, fails permanently, or runs out of attempts."""
     failures = 0
     while True:
         try:
@@ -178,19 +147,11 @@ async def retrying(policy: RetryPolicy, operation: Callable[[], Awaitable[T]]) -
 
 
 class Deadline:
-    """The time limit of every operation of one backend, and a short pause after a stall.
+    """The time limit of every operation of one backend, and a pause after a stall.
 
-    Each operation (a listing, one read, a bundle's HEAD or download, an upload) gets
-    ``timeout`` seconds in all, attempts and backoff included, plus a second per MiB it
-    transfers. When one runs out of time the store is taken to be stalled: for the next
-    ``timeout`` seconds every operation fails at once, so a refresh ends within about
-    ``timeout`` when its listing stalls, about twice that when only its reads do.
-
-    Args:
-        timeout: Seconds per operation; ``None`` leaves only the store's own timeouts.
-
-    Raises:
-        ValueError: ``timeout`` is not positive.
+    Each operation gets ``timeout`` seconds, retries included, plus a second per MiB it
+    transfers; after one times out, every operation fails at once for ``timeout`` seconds.
+    ``None`` leaves only the store's own timeouts.
     """
 
     def __init__(self, timeout: float | None = DEFAULT_TIMEOUT) -> None:
@@ -207,12 +168,7 @@ class Deadline:
 
     @asynccontextmanager
     async def bounded(self, *, location: str, size: int | None = None) -> AsyncIterator[None]:
-        """Run the body within the time limit.
-
-        Raises:
-            StorageError: The body ran out of time, or the store stalled less than
-                ``timeout`` seconds ago (then the body does not run).
-        """
+        """Run the body within the time limit (StorageError when out of time or stalled)."""
         seconds = self.seconds(size)
         if seconds is None:
             yield
@@ -256,10 +212,7 @@ def raise_translated(
     redact: Redactor,
     missing: type[StorageError] = StorageError,
 ) -> NoReturn:
-    """Raise ``exc`` as a :class:`StorageError` (``missing`` for a not-found).
-
-    The cause is kept with ``from`` unless its text holds a credential.
-    """
+    """Raise ``exc`` as a :class:`StorageError` (``missing`` for a not-found), redacted."""
     error: StorageError
     if isinstance(exc, StorageError):
         raise exc
@@ -283,10 +236,7 @@ def raise_translated(
 
 
 def describe(exc: BaseException, redact: Redactor) -> str:
-    """A one-line, redacted account of ``exc``: the type and message of its root cause.
-
-    s3fs turns botocore's ``ClientError`` into a bare ``OSError``: the root says more.
-    """
+    """A one-line, redacted account of ``exc``'s root cause (s3fs wraps botocore's)."""
     while exc.__cause__ is not None:
         exc = exc.__cause__
     text = redact(" ".join(str(exc).split()))
@@ -314,7 +264,6 @@ def _is_transient_one(error: BaseException) -> bool:
 
 
 def _http_status(error: BaseException) -> tuple[int | None, str | None]:
-    """The HTTP status (and service error code) an exception carries, if any."""
     response = getattr(error, "response", None)
     if isinstance(response, Mapping):  # botocore ClientError
         metadata = response.get("ResponseMetadata") or {}
@@ -332,7 +281,6 @@ def _http_status(error: BaseException) -> tuple[int | None, str | None]:
 
 @functools.cache
 def _transient_classes() -> tuple[type[BaseException], ...]:
-    """Connection-level exception classes of whichever HTTP stacks are installed."""
     found: list[type[BaseException]] = []
     for module_name, class_name in _TRANSIENT_CLASSES:
         try:

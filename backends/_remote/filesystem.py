@@ -1,23 +1,16 @@
 """The one module that drives fsspec: what a protocol needs, building a filesystem, calling it.
 
-``fsspec.core.url_to_fs`` resolves the scheme through fsspec's own registry, so any installed
-implementation works; fsspec itself is imported on first use, keeping it off the import path of
-the CLI and of local-only programs. Building runs in a worker thread (GitHub's constructor
-makes a request, others read configuration files).
-
-Native-async filesystems (s3fs, gcsfs, http) are driven on the loop they were built for --
-fsspec's I/O loop -- while the caller awaits the result on its own: their setup blocks (s3fs
-reads botocore's model files, gcsfs refreshes tokens with blocking requests), and sessions
-bound to fsspec's long-lived loop never die with a short-lived caller loop. Sync filesystems
-(GitHub, memory, local) run through fsspec's ``AsyncFileSystemWrapper``. Every call goes
-through one :class:`~backends._remote.failures.Deadline`, one retry layer and one translation of
-foreign errors (:mod:`backends._remote.failures`).
+fsspec is imported on first use and builds in a worker thread. Native-async filesystems (s3fs,
+gcsfs, http) run on fsspec's own loop, which outlives a caller's loop; sync ones through
+``AsyncFileSystemWrapper``. Every call goes through one deadline, one retry layer and one
+translation of foreign errors (:mod:`backends._remote.failures`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import importlib.util
 import os
 import urllib.request
@@ -48,25 +41,14 @@ from backends._remote.urls import WEB, SourceSpec, last_link, protocol_of
 
 T = TypeVar("T")
 
-EXTRAS = {
-    "s3": "s3",
-    "s3a": "s3",
-    "gs": "gcs",
-    "gcs": "gcs",
-    "github": "github",
-    "http": "http",
-    "https": "http",
-}
-"""The skillfs extra that installs each protocol's filesystem."""
-
-_REQUIRES = {
-    "s3": "s3fs",
-    "s3a": "s3fs",
-    "gs": "gcsfs",
-    "gcs": "gcsfs",
-    "github": "requests",
-    "http": "aiohttp",
-    "https": "aiohttp",
+_NEEDS = {  # the skillfs extra that installs each protocol's filesystem, and a module of it
+    "s3": ("s3", "s3fs"),
+    "s3a": ("s3", "s3fs"),
+    "gs": ("gcs", "gcsfs"),
+    "gcs": ("gcs", "gcsfs"),
+    "github": ("github", "requests"),
+    "http": ("http", "aiohttp"),
+    "https": ("http", "aiohttp"),
 }
 S3_PROTOCOLS = frozenset({"s3", "s3a"})
 GCS_PROTOCOLS = frozenset({"gs", "gcs"})
@@ -77,17 +59,13 @@ NO_GCS_CREDENTIALS = (
     "no Google credentials found: set GOOGLE_APPLICATION_CREDENTIALS to a key file, run "
     "'gcloud auth application-default login', or set FSSPEC_GS_TOKEN=anon for a public bucket"
 )
-METADATA_TIMEOUT = 0.5
-"""Seconds to wait for Google Cloud's metadata server, asked once."""
+METADATA_TIMEOUT = 0.5  # seconds to wait for Google Cloud's metadata server, asked once
 _METADATA_IP = "169.254.169.254"
 _DMI_PRODUCT_NAME = "/sys/class/dmi/id/product_name"
 
 
 class RemoteFS:
-    """One opened fsspec filesystem with typed, non-blocking, retried and translated calls.
-
-    Build it with :meth:`open`. Paths are the filesystem's own (``bucket/key`` for S3).
-    """
+    """One opened fsspec filesystem (:meth:`open`): typed, non-blocking, retried, translated."""
 
     def __init__(
         self,
@@ -126,8 +104,7 @@ class RemoteFS:
 
         Raises:
             MissingDependencyError: The protocol's package is not installed.
-            StorageError: The filesystem could not be built (bad options, unreachable API,
-                no Google credentials for ``gs://``).
+            StorageError: The filesystem could not be built.
         """
 
         async def build() -> tuple[Any, Any, str]:
@@ -179,15 +156,7 @@ class RemoteFS:
         missing: type[StorageError] = StorageError,
         size: int | None = None,
     ) -> bytes:
-        """The whole content of one file, in one GET.
-
-        Args:
-            path: The file.
-            location: Where it is, for messages.
-            missing: The error to raise when it does not exist.
-            size: The size the listing gave; a read of any other length is an
-                :class:`IncompleteReadError`, retried like a dropped connection.
-        """
+        """One whole file in one GET; not ``size`` bytes long (when given): IncompleteReadError."""
 
         async def attempt() -> bytes:
             data = bytes(await self._attempt("cat_file", path))
@@ -199,19 +168,9 @@ class RemoteFS:
     async def cat_range(
         self, path: str, start: int, end: int, *, location: str, whole: int | None = None
     ) -> bytes:
-        """Bytes ``[start, end)`` of one file, in one ranged GET.
+        """Bytes ``[start, end)`` of one file in one ranged GET (any other length: incomplete).
 
-        Args:
-            path: The file.
-            start: The first byte wanted.
-            end: One past the last byte wanted.
-            location: Where it is, for messages.
-            whole: The file's size, when the whole file may be returned instead (an HTTP
-                server that ignores ``Range`` sends it; the caller tells by the length).
-                Without it, such an answer is refused before its body is read
-                (:class:`RangesIgnoredError`, not retried).
-
-        Any other length is an :class:`IncompleteReadError`, retried like a dropped connection.
+        ``whole`` (the file's size) accepts a whole-file answer; else it is a RangesIgnoredError.
         """
 
         async def attempt() -> bytes:
@@ -238,11 +197,7 @@ class RemoteFS:
         )
 
     async def remove(self, path: str, *, location: str) -> None:
-        """Delete one file.
-
-        Raises:
-            ResourceNotFoundError: There is no such file.
-        """
+        """Delete one file (ResourceNotFoundError when there is none)."""
         await self._call("rm_file", path, location=location, missing=ResourceNotFoundError)
 
     async def aclose(self) -> None:
@@ -258,11 +213,7 @@ class RemoteFS:
         location: str,
         missing: type[StorageError] = StorageError,
     ) -> T:
-        """Run ``work(fs)`` with the filesystem's async API, retried, bounded and translated.
-
-        ``fs`` is the native-async filesystem, or the wrapper of a sync one; ``work`` runs on
-        the loop the filesystem belongs to.
-        """
+        """Run ``work(fs)`` on the filesystem's loop (a sync one's wrapper), retried and bounded."""
         result: T = await self._guarded(
             lambda: self._on_its_loop(work), location=location, missing=missing
         )
@@ -281,15 +232,12 @@ class RemoteFS:
         )
 
     async def _attempt(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        """One call of the filesystem's async ``_<method>``, on the loop it belongs to."""
-
         def work(fs: Any) -> Coroutine[Any, Any, Any]:
             return getattr(fs, f"_{method}")(*args, **kwargs)  # type: ignore[no-any-return]
 
         return await self._on_its_loop(work)
 
     async def _on_its_loop(self, work: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
-        """``work(fs)`` awaited on the loop the filesystem belongs to."""
         if self._wrapper is not None:
             return await work(self._wrapper)
         return await asyncio.wrap_future(
@@ -304,7 +252,6 @@ class RemoteFS:
         missing: type[StorageError] = StorageError,
         size: int | None = None,
     ) -> Any:
-        """Run ``attempt`` with retries, within the deadline, translating what it raises."""
         try:
             async with self._deadline.bounded(location=location, size=size):
                 return await retrying(self._retry, attempt)
@@ -312,12 +259,34 @@ class RemoteFS:
             raise_translated(exc, location=location, redact=self._redact, missing=missing)
 
 
+class Reopening:
+    """A :class:`RemoteFS` opened on first use (:meth:`get`), and again after :meth:`aclose`."""
+
+    def __init__(self, url: str, options: Mapping[str, Any], **how: Any) -> None:
+        self._open = functools.partial(RemoteFS.open, url, dict(options), **how)
+        self.fs: RemoteFS | None = None
+        self._lock = asyncio.Lock()
+
+    async def get(self) -> RemoteFS:
+        """The filesystem, opened now if it is not."""
+        async with self._lock:
+            if self.fs is None:
+                self.fs = await self._open()
+            return self.fs
+
+    async def aclose(self) -> None:
+        """Close the filesystem's session, if it is open."""
+        async with self._lock:
+            fs, self.fs = self.fs, None
+        if fs is not None:
+            await fs.aclose()
+
+
 def check_available(spec: SourceSpec, *, location: str) -> None:
-    """Refuse, without importing anything, a protocol fsspec lacks or whose package is absent.
+    """Refuse, without importing it, a protocol fsspec lacks or whose package is absent.
 
     Raises:
-        UnsupportedSourceError: fsspec knows no such protocol, or an HTTP URL names a folder
-            (HTTP has no listing that could fingerprint one).
+        UnsupportedSourceError: fsspec knows no such protocol, or an HTTP URL names a folder.
         MissingDependencyError: The protocol's package is not installed.
     """
     from fsspec.registry import known_implementations, registry
@@ -337,8 +306,8 @@ def check_available(spec: SourceSpec, *, location: str) -> None:
                 "backends.register_backend or a 'skillfs.backends' entry point)",
                 location=location,
             )
-        package = _REQUIRES.get(protocol)
-        if package is not None and not _importable(package):
+        _, package = _NEEDS.get(protocol, ("", ""))
+        if package and not _importable(package):
             raise MissingDependencyError(install_hint(protocol), location=location)
 
 
@@ -346,8 +315,8 @@ def install_hint(protocol: str) -> str:
     """What to install for ``protocol``, naming the skillfs extra when there is one."""
     from fsspec.registry import known_implementations
 
-    extra = EXTRAS.get(protocol)
-    if extra is not None:
+    extra, _ = _NEEDS.get(protocol, ("", ""))
+    if extra:
         return f"{protocol}:// needs an optional package: {install_command(extra)}"
     known = known_implementations.get(protocol, {})
     return str(known.get("err") or f"cannot load the filesystem for {protocol}:// URLs")
@@ -356,14 +325,10 @@ def install_hint(protocol: str) -> str:
 def prepare(
     url: str, options: Mapping[str, Any], *, timeout: float | None = None
 ) -> tuple[str, dict[str, Any]]:
-    """The URL and options to open, with what skillfs needs unless the caller chose otherwise.
+    """The URL and options to open, with skillfs's defaults where the caller chose none.
 
-    Every backend gets its own filesystem (``skip_instance_cache``), so tuning it never changes
-    one the application shares. S3: botocore's retries off (skillfs's is the one layer) and
-    ``max_concurrency=1`` (no HEAD before a GET). GitHub: each request times out after
-    ``timeout`` (its requests run in worker threads a deadline cannot cancel). HTTP: a
-    ``user:password@`` in the URL moves into an ``Authorization`` header, because fsspec prints
-    URLs in its errors and logs.
+    A filesystem of its own per backend; S3 without botocore's retries or a HEAD before a GET;
+    GitHub requests bounded by ``timeout``; an HTTP URL's password moved into a header.
     """
     protocol = protocol_of(url)
     merged: dict[str, Any] = {"skip_instance_cache": True, **options}
@@ -393,15 +358,11 @@ def default_retry(protocol: str) -> RetryPolicy:
 def with_credentials(options: Mapping[str, Any], *, location: str) -> dict[str, Any]:
     """``options`` for gcsfs, with ``token="google_default"`` when the caller chose none.
 
-    Given no token, gcsfs tries google-auth's chain and the metadata server for 15-20 s away
-    from Google Cloud, then fails as a timeout. So skillfs looks where google-auth's default
-    chain does (``GOOGLE_APPLICATION_CREDENTIALS``, gcloud's application default credentials,
-    Google Cloud's metadata server) without importing it, and refuses at once when there is
-    nothing, as ``s3://`` does. Blocking: run it in a worker thread.
+    Without credentials where google-auth would look, refuses at once instead of gcsfs's
+    15-20 s timeout (blocking: worker threads).
 
     Raises:
-        StorageError: No token was chosen (in ``options`` or fsspec's configuration) and no
-            default credentials exist.
+        StorageError: No token was chosen and no default credentials exist.
     """
     from fsspec.config import conf
 
@@ -413,12 +374,6 @@ def with_credentials(options: Mapping[str, Any], *, location: str) -> dict[str, 
 
 
 def _build(url: str, options: dict[str, Any], location: str) -> tuple[Any, Any, str]:
-    """Blocking: resolve ``url`` and wrap a sync filesystem for async use.
-
-    A native-async filesystem is built in asynchronous mode on fsspec's own loop, so it
-    registers no finalizer that would close its session synchronously: :meth:`RemoteFS.aclose`
-    closes it, or a finalizer of ours that only schedules the close.
-    """
     from fsspec.core import url_to_fs
     from fsspec.implementations.asyn_wrapper import AsyncFileSystemWrapper
     from fsspec.implementations.local import LocalFileSystem
@@ -442,14 +397,11 @@ def _build(url: str, options: dict[str, Any], location: str) -> tuple[Any, Any, 
 
 
 def _github_tree(fs: Any, root: str) -> dict[str, dict[str, Any]]:
-    """Every file below ``root`` at the GithubFileSystem's ref, in one request (blocking).
-
-    ``GithubFileSystem.find`` asks once per folder and caches for ever; the recursive trees
-    API answers in one response, each blob with its sha (a perfect fingerprint) and git mode.
+    """Every file below ``root`` at the GithubFileSystem's ref, in one trees request (blocking).
 
     Raises:
         FileNotFoundError: No such repository or ref.
-        LimitExceededError: GitHub truncated the listing (over 100,000 entries or 7 MB).
+        LimitExceededError: GitHub truncated the listing.
     """
     import requests
 
@@ -481,15 +433,7 @@ def _github_tree(fs: Any, root: str) -> dict[str, dict[str, Any]]:
 async def _http_range(
     fs: Any, url: str, start: int, end: int, *, whole_up_to: int, location: str
 ) -> bytes:
-    """Bytes ``[start, end)`` of ``url``, or the whole file when the server ignores ``Range``.
-
-    fsspec's ``_cat_file`` reads whatever body comes back; here the status is looked at first,
-    as fsspec's ``HTTPFile.async_fetch_range`` does: a 200 is read only when the caller can use
-    up to ``whole_up_to`` bytes, and refused before its body is read otherwise.
-
-    Raises:
-        RangesIgnoredError: The server sent a whole file larger than ``whole_up_to``.
-    """
+    """Bytes ``[start, end)`` of ``url``; a whole file only up to ``whole_up_to`` bytes."""
     if start >= end:
         return b""
     options = dict(fs.kwargs)
@@ -522,7 +466,6 @@ def _ranges_ignored(start: int, end: int, size: int | None, location: str) -> Ra
 
 
 def _session_closing(fs: Any) -> Coroutine[Any, Any, Any] | None:
-    """The coroutine that closes ``fs``'s session (aiohttp or aiobotocore), once."""
     session = getattr(fs, "_session", None)  # http, gcsfs
     if session is not None and not session.closed:
         return session.close()  # type: ignore[no-any-return]
@@ -533,8 +476,7 @@ def _session_closing(fs: Any) -> Coroutine[Any, Any, Any] | None:
     return None
 
 
-_CLOSING: set[asyncio.Future[Any]] = set()
-"""Session closes scheduled by finalizers, kept until done (the loop holds tasks weakly)."""
+_CLOSING: set[asyncio.Future[Any]] = set()  # closes scheduled by finalizers (tasks held weakly)
 
 
 def _close_soon(loop: asyncio.AbstractEventLoop, fs: Any) -> None:
@@ -572,11 +514,7 @@ def _default_credentials_exist() -> bool:
 
 
 def _on_google_cloud() -> bool:
-    """True on Compute Engine (by its DMI product name) or where its metadata server answers.
-
-    Honours google-auth's ``NO_GCE_CHECK`` and ``GCE_METADATA_IP``; the server is asked once,
-    without a proxy (it is link-local).
-    """
+    """True on Compute Engine (DMI product name) or where its metadata server answers."""
     if os.environ.get("NO_GCE_CHECK") == "true":
         return False
     try:

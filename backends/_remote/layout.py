@@ -1,18 +1,12 @@
 """From one flat listing to skill folders: ``<root>/<name>/SKILL.md``, first level only.
 
-Shared by folders on any store, zip bundles and archives. An entry whose path could leave the
-root (``..``, absolute or drive paths, backslashes, control characters) or that the store
-already condemned (a symlink, an encrypted or oversized zip member) refuses the skill folder
-holding it, with the reason; a refused entry of no skill is reported on its own; every other
-skill still loads. Dot folders, hidden entries (:func:`backends._paths.is_hidden`) and files at
-the root are skipped; where their SKILL.md files are is kept in :attr:`Layout.elsewhere`.
-Fingerprints come from the listing's details alone (:func:`fingerprint`).
+An unsafe or condemned entry refuses the skill holding it; one of no skill is reported alone.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,12 +17,12 @@ from backends._paths import (
     check_relative_path,
     is_hidden,
     is_skill_name,
+    passes,
     skill_md_name,
 )
 from backends._remote.urls import join_location
 
-IGNORED_FOLDERS = frozenset({"__MACOSX"})
-"""Top-level folders that archivers add and that are never skills."""
+IGNORED_FOLDERS = frozenset({"__MACOSX"})  # added by archivers, never skills
 
 _SHOWN_PROBLEMS = 3
 _SYMLINK_MODE = "120000"  # a symlink's git mode, in a GitHub tree listing
@@ -38,17 +32,7 @@ _TIME_KEYS = ("mtime", "LastModified", "Last-Modified", "updated", "created")
 
 @dataclass(frozen=True, slots=True)
 class StoredFile:
-    """One file as the store lists it.
-
-    Attributes:
-        key: How the store reads it (an object key, a zip member name).
-        size: Size in bytes.
-        fingerprint: Token that changes when the content may have changed.
-        location: Where it is, for messages.
-        size_listed: False when the listing gave no size (``size`` is then 0, and reads
-            cannot be checked against it).
-        mode: Its permission bits, where the store records them (zip members made on Unix).
-    """
+    """One file as the store lists it (``size_listed`` false: no size, reads unchecked)."""
 
     key: str
     size: int
@@ -65,14 +49,7 @@ class StoredFile:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One listed entry before it is judged.
-
-    Attributes:
-        path: Its path relative to the skills root, exactly as stored.
-        file: How to read it.
-        refusal: Why the store's metadata already condemns it, if it does.
-        stray: True when it lies outside the skills root (it can only be reported).
-    """
+    """One listed entry before it is judged (``stray``: outside the skills root)."""
 
     path: str
     file: StoredFile
@@ -107,14 +84,7 @@ class SkillFolder:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """The skills of one listing, and the refused entries that belong to none of them.
-
-    Attributes:
-        skills: The skill folders, by name.
-        strays: Refused entries that belong to no skill.
-        elsewhere: Folders (relative to the root, ``""`` for the root) holding a SKILL.md
-            that is no skill here: hidden, nested deeper, or the root itself.
-    """
+    """The skill folders of one listing, refused entries of none, and SKILL.md folders elsewhere."""
 
     skills: Mapping[str, SkillFolder]
     strays: tuple[SkillRef, ...] = ()
@@ -173,11 +143,7 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
 
 
 def fingerprint(details: Mapping[str, Any]) -> str:
-    """The fingerprint of one listed file: a content token, never a timestamp alone.
-
-    S3 ``ETag``, GCS ``generation``, GitHub blob ``sha``, an HTTP ``ETag``; stores without one
-    (local, memory, HTTP without ETags) give the modification time with size and inode.
-    """
+    """A listed file's fingerprint: a content token, else time, size and inode together."""
     for key in _CONTENT_KEYS:
         value = details.get(key)
         if value not in (None, ""):
@@ -189,13 +155,7 @@ def fingerprint(details: Mapping[str, Any]) -> str:
 def listing_candidates(
     listing: Mapping[str, Mapping[str, Any]], root: str, *, base: str
 ) -> list[Candidate]:
-    """Turn a detailed recursive listing of ``root`` into candidates for a layout.
-
-    Args:
-        listing: ``{path: details}`` as fsspec's ``find(root, detail=True)`` returns it.
-        root: The listed folder, as the filesystem spells it.
-        base: The folder's URL for messages; each file's location is ``base/relative``.
-    """
+    """Candidates from fsspec's ``find(root, detail=True)``; ``base`` is the root's URL."""
     prefix = root if not root or root.endswith("/") else f"{root}/"
     candidates = []
     for name, details in listing.items():
@@ -213,28 +173,14 @@ def listing_candidates(
     return candidates
 
 
-def passes(check: Callable[[str], object], value: str) -> bool:
-    """True when ``check`` (a :mod:`backends._paths` checker) accepts ``value``."""
-    try:
-        check(value)
-    except UnsafePathError:
-        return False
-    return True
-
-
 def mounted(path: str, mount: str) -> str:
-    """``path`` placed in the folder ``mount`` (``""`` leaves it as it is).
-
-    Only a safe relative path is placed: an unsafe one stays as it is, so the layout refuses it
-    rather than the prefix turning ``/etc/passwd`` into ``skill/etc/passwd``.
-    """
+    """``path`` placed in the folder ``mount``, unless unsafe (the layout then refuses it)."""
     if not mount or not passes(check_relative_path, path):
         return path
     return f"{mount}/{path}"
 
 
 def _owner(raw_path: str) -> str | None:
-    """The skill folder a raw path claims to be in, when that is a plain folder name."""
     first = raw_path.split("/", 1)[0]
     return first if is_skill_name(first) else None
 
@@ -247,7 +193,6 @@ def _stray(candidate: Candidate, problem: StorageError) -> SkillRef:
 
 
 def _combined(problems: Sequence[tuple[Candidate, StorageError]]) -> StorageError | None:
-    """One error naming the first few refused entries of a skill, of the first one's type."""
     if not problems:
         return None
     shown = "; ".join(

@@ -1,11 +1,7 @@
 """fsspec's local filesystem, reading regular files only: a FIFO never holds a worker thread.
 
-fsspec opens a ``file://`` path with ``open()``, which waits for a writer when the path is a
-named pipe: in a folder source (a published index, ``index.json.sig`` included) anyone who can
-write there could park one worker thread per read for ever, until the default executor is full
-and every ``asyncio.to_thread`` of the process waits. Here a file opened to be read is opened
-with ``O_NONBLOCK`` and checked with ``fstat``; anything but a regular file is refused unread.
-Symlinks are followed, as fsspec does.
+fsspec's ``open()`` would wait for a FIFO's writer for ever; here reads open with ``O_NONBLOCK``
+and anything but a regular file is refused unread (symlinks followed, as fsspec does).
 """
 
 from __future__ import annotations
@@ -18,12 +14,10 @@ from fsspec.implementations.local import LocalFileOpener, LocalFileSystem
 from backends._local_files import open_regular
 
 _regular_only = partial(open_regular, follow_symlinks=True)
-"""An ``opener`` for ``open()``: the descriptor of a path only if it is a regular file."""
 
 
 class _RegularFileOpener(LocalFileOpener):  # type: ignore[misc]
     def _open(self) -> None:
-        """Open as fsspec does, a read through :func:`_regular_only`."""
         current: Any = getattr(self, "f", None)
         if self.mode != "rb" or self.compression or not (current is None or current.closed):
             super()._open()

@@ -1,9 +1,4 @@
-"""Writing files to a local path or any fsspec URL: bundles and publications go out here.
-
-A local file is replaced atomically (:func:`~backends._local_files.replace_file`); anything else
-goes through fsspec, with skillfs's retries and one deadline per operation (10 s plus a second
-per MiB), 16 files at a time.
-"""
+"""Writing files to a local path (replaced atomically) or any fsspec URL, 16 at a time."""
 
 from __future__ import annotations
 
@@ -26,42 +21,24 @@ _CONCURRENCY = 16
 
 
 async def write_bytes(url: str, data: bytes, **storage_options: Any) -> str:
-    """Create or replace the file at ``url`` (a local path or any fsspec URL) with ``data``.
-
-    Returns:
-        Where the file was written, with any password hidden.
-
-    Raises:
-        UnsupportedSourceError: ``url`` names nothing (empty, ``s3://`` without a bucket...).
-        StorageError: The write failed.
-        MissingDependencyError: The filesystem's package is not installed.
-    """
+    """Create or replace the file at ``url`` with ``data``; returns where (password hidden)."""
     async with OutputFolder.open(url, **storage_options) as target:
         await target.write({"": data})
     return target.location
 
 
 class OutputFolder:
-    """Files below one folder; open it with :meth:`open`.
-
-    Paths are relative to the folder, ``/``-separated; ``""`` names the folder's URL itself.
-    """
+    """Files below one folder (:meth:`open`), by ``/``-separated path; ``""`` is the URL itself."""
 
     def __init__(self, location: str, *, local: str | None, fs: RemoteFS | None) -> None:
-        self.location = location
-        """The folder's URL, with any password hidden."""
+        self.location = location  # any password hidden
         self._local = local
         self._fs = fs
 
     @classmethod
     @contextlib.asynccontextmanager
     async def open(cls, url: str, **storage_options: Any) -> AsyncIterator[OutputFolder]:
-        """The folder ``url`` (a local path, ``file://`` URL or any fsspec URL), closed after.
-
-        Raises:
-            UnsupportedSourceError: ``url`` names nothing.
-            MissingDependencyError: The filesystem's package is not installed.
-        """
+        """The folder ``url`` (a local path, ``file://`` URL or any fsspec URL), closed after."""
         check_names_something(url)
         redact = Redactor.for_source(url, storage_options)
         location = redact.url(url)
@@ -87,12 +64,7 @@ class OutputFolder:
             await fs.aclose()
 
     async def write(self, files: Mapping[str, bytes]) -> None:
-        """Create or replace each file.
-
-        Raises:
-            UnsafePathError: A path would leave the folder.
-            StorageError: A write failed (the others are stopped).
-        """
+        """Create or replace each file (the first failure stops the others)."""
         for relative in files:
             if relative:
                 check_relative_path(relative)
@@ -108,11 +80,7 @@ class OutputFolder:
         await self._each(files, put)
 
     async def files(self, under: str) -> dict[str, int]:
-        """The size of every file below the folder ``under``, by path; none when it is missing.
-
-        Raises:
-            StorageError: The listing failed.
-        """
+        """The size of every file below the folder ``under``, by path; none when it is missing."""
         if self._local is not None:
             return await asyncio.to_thread(_local_files, self._local, under, self.location)
         assert self._fs is not None
@@ -126,11 +94,7 @@ class OutputFolder:
         }
 
     async def read(self, relative: str, *, size: int) -> bytes:
-        """One file that a listing gave as ``size`` bytes long.
-
-        Raises:
-            StorageError: It could not be read whole.
-        """
+        """One file that a listing gave as ``size`` bytes long (StorageError otherwise)."""
         if self._local is not None:
             path = os.path.join(self._local, relative)
             return await asyncio.to_thread(_read_local, path, size, self._at(relative))
@@ -138,11 +102,7 @@ class OutputFolder:
         return await self._fs.cat(self._path(relative), location=self._at(relative), size=size)
 
     async def delete(self, paths: Iterable[str]) -> None:
-        """Delete each file (one already gone is no error), and the local folders left empty.
-
-        Raises:
-            StorageError: A deletion failed (the others are stopped).
-        """
+        """Delete each file (one already gone is no error), and the local folders left empty."""
         paths = [check_relative_path(path) for path in paths]
         if self._local is not None:
             await asyncio.to_thread(_delete_local, self._local, paths, self.location)
@@ -165,7 +125,6 @@ class OutputFolder:
 
     @staticmethod
     async def _each(paths: Iterable[str], work: Callable[[str], Awaitable[None]]) -> None:
-        """``work`` on each path, 16 at a time; the first failure stops the others."""
         gate = asyncio.Semaphore(_CONCURRENCY)
 
         async def gated(relative: str) -> None:
@@ -182,14 +141,12 @@ class OutputFolder:
 
 
 def _replace_all(root: str, files: Mapping[str, bytes], location: str) -> None:
-    """Blocking: replace each file below ``root`` (``""`` names ``root`` itself)."""
     for relative, data in files.items():
         path = os.path.join(root, relative) if relative else root
         _replace_local(path, data, join_location(location, relative))
 
 
 def _replace_local(path: str, data: bytes, location: str) -> None:
-    """Blocking: replace the file at ``path`` (see :func:`~backends._local_files.replace_file`)."""
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         replace_file(path, data)
@@ -198,7 +155,6 @@ def _replace_local(path: str, data: bytes, location: str) -> None:
 
 
 def _local_files(root: str, under: str, location: str) -> dict[str, int]:
-    """Blocking: the regular files below ``root/under`` (links not followed), with sizes."""
     found: dict[str, int] = {}
     top = os.path.join(root, under)
 
@@ -217,7 +173,6 @@ def _local_files(root: str, under: str, location: str) -> dict[str, int]:
 
 
 def _read_local(path: str, size: int, location: str) -> bytes:
-    """Blocking: the file, refused unless it is still ``size`` bytes long."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(size + 1)
@@ -229,7 +184,6 @@ def _read_local(path: str, size: int, location: str) -> bytes:
 
 
 def _delete_local(root: str, paths: Iterable[str], location: str) -> None:
-    """Blocking: delete each file below ``root``, then each folder below it left empty."""
     for relative in paths:
         path = os.path.join(root, relative)
         try:

@@ -1,9 +1,4 @@
-"""What a source URL names: a folder of skills, or a zip bundle, and on which storage.
-
-Pure string work, no I/O: a ``.zip`` path (local or remote) is a bundle, and so is fsspec's
-chained form ``zip://[folder]::<archive URL>``, whose optional folder is the skills root inside
-the archive.
-"""
+"""What a source URL names, by its text alone: a folder or a zip bundle, on which storage."""
 
 from __future__ import annotations
 
@@ -14,12 +9,11 @@ from dataclasses import dataclass
 from backends._errors import UnsupportedSourceError
 
 WEB = ("http", "https")
-"""The protocols of the web."""
 
 _ZIP_PREFIX = "zip://"
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _GITHUB_REPOSITORY = re.compile(r"^[^:/@]+:[^:/@]+(@[^/]+)?$")
-_CONTAINERS = {
+_CONTAINERS = {  # protocols whose URL starts with a container: what, and a complete form
     "s3": ("bucket", "s3://BUCKET[/folder]"),
     "s3a": ("bucket", "s3a://BUCKET[/folder]"),
     "gs": ("bucket", "gs://BUCKET[/folder]"),
@@ -27,19 +21,11 @@ _CONTAINERS = {
     "http": ("host", "http://HOST (its skills index) or http://HOST/skills.zip"),
     "https": ("host", "https://HOST (its skills index) or https://HOST/skills.zip"),
 }
-"""Protocols whose URL must start with a container, and how a complete one looks."""
 
 
 @dataclass(frozen=True, slots=True)
 class SourceSpec:
-    """A parsed source URL.
-
-    Attributes:
-        target: The URL fsspec opens: the skills folder, or the archive of a bundle.
-        bundle: True when ``target`` is a zip archive.
-        inner_root: The skills folder inside the archive; ``None`` to detect it (the archive
-            root, or its single top folder).
-    """
+    """A parsed source URL: what fsspec opens, whether a bundle, the skills root inside one."""
 
     target: str
     bundle: bool
@@ -52,17 +38,12 @@ class SourceSpec:
 
     @property
     def protocols(self) -> tuple[str, ...]:
-        """The protocol of every link of a chained target, outermost first."""
+        """The protocol of every link of a chained target."""
         return tuple(protocol_of(link) for link in self.target.split("::"))
 
 
 def parse_source(url: str) -> SourceSpec:
-    """Split ``url`` into what to open and how to read it.
-
-    Raises:
-        UnsupportedSourceError: The URL names nothing (see :func:`check_names_something`),
-            or a ``zip://`` URL has no archive after ``::``.
-    """
+    """Split ``url`` into what to open and how to read it (UnsupportedSourceError)."""
     check_names_something(url)
     if url.startswith((_ZIP_PREFIX, "zip::")):
         head, separator, target = url.partition("::")
@@ -77,16 +58,7 @@ def parse_source(url: str) -> SourceSpec:
 
 
 def check_names_something(url: str) -> None:
-    """Refuse, from the text alone, a source that names no folder, bucket or repository.
-
-    An empty string, an empty link in a ``::`` chain, ``file://`` without a path, an
-    ``s3://`` or ``gs://`` URL without a bucket, ``github://`` without ``ORG:REPO`` and an
-    HTTP URL without a host are refused here, before any filesystem is built, so no
-    credential lookup or request is ever made for them.
-
-    Raises:
-        UnsupportedSourceError: The URL names nothing; the message shows a complete form.
-    """
+    """Refuse, before any request, a source naming no folder, bucket, repository or host."""
     if not url.strip():
         raise UnsupportedSourceError("empty source: name a skills folder, a .zip bundle or a URL")
     links = url.split("::")
@@ -102,7 +74,6 @@ def check_names_something(url: str) -> None:
 
 
 def _unnamed(link: str) -> str | None:
-    """Why one link of a URL names nothing, or ``None``."""
     match = _SCHEME.match(link)
     if match is None:
         return None
@@ -130,10 +101,7 @@ def is_zip_path(url: str) -> bool:
 
 
 def protocol_of(url: str) -> str:
-    """The scheme of one URL link, ``file`` for a plain path.
-
-    ``x://y`` is a URL of scheme ``x``, except on Windows, where ``C://skills`` is a drive.
-    """
+    """The scheme of one URL link, ``file`` for a plain path (or a Windows drive)."""
     match = _SCHEME.match(url)
     if match is None or (len(match.group(1)) == 1 and sys.platform == "win32"):
         return "file"
