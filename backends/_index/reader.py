@@ -351,10 +351,10 @@ class IndexBackend(AsyncResource):
 
     @staticmethod
     def _skill_md(listed: _Listed, data: bytes) -> Artifact:
-        entry = listed.entry
-        return skill_md_artifact(
-            entry.name, data, fingerprint=entry.digest, location=listed.location
-        )
+        """A skill whose artifact is its SKILL.md alone."""
+        stored = StoredFile("SKILL.md", len(data), listed.entry.digest, listed.location)
+        folder = SkillFolder(listed.entry.name, stored, {"SKILL.md": stored})
+        return Artifact(folder, lambda key, location: data)
 
 
 ZIP = "zip"
@@ -382,12 +382,6 @@ class Artifact(NamedTuple):
     def read(self, stored: StoredFile) -> bytes:
         """One file's bytes (blocking: inflating a zip member takes CPU)."""
         return self.read_member(stored.key, location=stored.location)
-
-
-def skill_md_artifact(name: str, data: bytes, *, fingerprint: str, location: str) -> Artifact:
-    """A skill whose artifact is its SKILL.md alone."""
-    stored = StoredFile("SKILL.md", len(data), fingerprint, location)
-    return Artifact(SkillFolder(name, stored, {"SKILL.md": stored}), lambda key, location: data)
 
 
 def open_archive(
