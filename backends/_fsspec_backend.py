@@ -214,11 +214,8 @@ class FsspecBackend(StoreBackend):
     ``.well-known/agent-skills/index.json``, or a URL naming an ``index.json``, is read through
     the index (:class:`~backends._index.reader.IndexBackend`, one HEAD per refresh). The first
     listing decides, once; a refresh that finds the kind changed fails. With
-    :meth:`require_signatures`, only an index its verifier accepts is served.
-
-    Args:
-        url: The folder, or an ``index.json`` in it.
-        **options: As for :class:`StoreBackend`.
+    :meth:`require_signatures`, only an index its verifier accepts is served. Options as for
+    :class:`StoreBackend`.
     """
 
     _BUNDLES = False

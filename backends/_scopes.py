@@ -2,7 +2,8 @@
 
 Project skills override user skills; within a scope ``.agents/skills/`` overrides
 ``.claude/skills/``. Unless trusted, the project's skills are an
-:class:`~backends._untrusted.UntrustedFolder`'s.
+:class:`UntrustedFolder`'s: their skills report :data:`~backends.capabilities.PROJECT`, which a
+catalog's trust policy grants nothing until the user approves their content.
 """
 
 from __future__ import annotations
@@ -17,11 +18,22 @@ from backends._base import Backend, SkillRef
 from backends._composite import CompositeBackend
 from backends._local import LocalBackend
 from backends._memory import MemoryBackend
-from backends._untrusted import UntrustedFolder
+from backends.capabilities import PROJECT, Provenance
 
 logger = logging.getLogger("skillfs")
 
 SKILL_FOLDERS = (".agents/skills", ".claude/skills")  # highest precedence first
+
+_PROJECT = Provenance(PROJECT)
+
+
+class UntrustedFolder(LocalBackend):
+    """A :class:`LocalBackend` whose skills report :data:`~backends.capabilities.PROJECT`."""
+
+    def provenance(self, name: str) -> Provenance:
+        """Every skill comes from the project."""
+        del name
+        return _PROJECT
 
 
 class ProjectSkills(CompositeBackend):

@@ -18,6 +18,7 @@ from backends._digests import digest_of, digest_off_loop
 from backends._errors import (
     LimitExceededError,
     ResourceNotFoundError,
+    SignatureError,
     SkillNotFoundError,
     StorageError,
     VerificationError,
@@ -29,8 +30,8 @@ from backends._index.document import (
     Index,
     IndexEntry,
     artifact_path,
+    parse_index,
 )
-from backends._index.verification import verified_index
 from backends._limits import DEFAULT_LIMITS, Limits, check_size
 from backends._paths import check_resource_path, check_skill_name
 from backends._remote.archives import TarBundle, ZipBundle
@@ -38,6 +39,8 @@ from backends._remote.filesystem import RemoteFS
 from backends._remote.layout import SkillFolder, StoredFile, fingerprint
 from backends._remote.urls import join_location
 from backends.capabilities import IndexVerifier
+
+MAX_SIGNATURE_BYTES = 4096  # a real one is about 150 bytes
 
 
 class Fetched(NamedTuple):
@@ -205,7 +208,21 @@ class IndexBackend(AsyncResource):
             return self._adopt(fetched, await self._verified(fetched.data))
 
     async def _verified(self, data: bytes) -> Index:
-        return await verified_index(data, self._transport, self._verifier)
+        """``data`` parsed, once a trusted key's signature and sequence hold (with a verifier)."""
+        location, verifier = self._transport.location, self._verifier
+        if verifier is not None:
+            try:
+                signature = await self._transport.fetch_signature(max_bytes=MAX_SIGNATURE_BYTES)
+            except LimitExceededError as exc:
+                raise SignatureError(
+                    f"refused: the signature file is larger than {MAX_SIGNATURE_BYTES} bytes",
+                    location=location,
+                ) from exc
+            await asyncio.to_thread(verifier.check_signature, data, signature, location=location)
+        index = await asyncio.to_thread(parse_index, data, location=location)
+        if verifier is not None:
+            await asyncio.to_thread(verifier.check_sequence, index.sequence, location=location)
+        return index
 
     def _adopt(self, fetched: Fetched, index: Index) -> _State:
         self._state = self._build(fetched, index)
@@ -334,10 +351,10 @@ class IndexBackend(AsyncResource):
 
     @staticmethod
     def _skill_md(listed: _Listed, data: bytes) -> Artifact:
-        entry = listed.entry
-        return skill_md_artifact(
-            entry.name, data, fingerprint=entry.digest, location=listed.location
-        )
+        """A skill whose artifact is its SKILL.md alone."""
+        stored = StoredFile("SKILL.md", len(data), listed.entry.digest, listed.location)
+        folder = SkillFolder(listed.entry.name, stored, {"SKILL.md": stored})
+        return Artifact(folder, lambda key, location: data)
 
 
 ZIP = "zip"
@@ -365,12 +382,6 @@ class Artifact(NamedTuple):
     def read(self, stored: StoredFile) -> bytes:
         """One file's bytes (blocking: inflating a zip member takes CPU)."""
         return self.read_member(stored.key, location=stored.location)
-
-
-def skill_md_artifact(name: str, data: bytes, *, fingerprint: str, location: str) -> Artifact:
-    """A skill whose artifact is its SKILL.md alone."""
-    stored = StoredFile("SKILL.md", len(data), fingerprint, location)
-    return Artifact(SkillFolder(name, stored, {"SKILL.md": stored}), lambda key, location: data)
 
 
 def open_archive(

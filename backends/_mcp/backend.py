@@ -107,7 +107,8 @@ class McpSkillsBackend(AsyncResource):
                 entry = parse_entry(raw)
             except ValueError as exc:
                 name = _unique(_name_hint(raw, index), refs)
-                where = f"{self.location}:{_uri_hint(raw)}"
+                uri = raw.get("uri") if isinstance(raw, Mapping) else None
+                where = f"{self.location}:{uri if isinstance(uri, str) else '(no uri)'}"
                 refs[name] = SkillRef(name, "", where, error=StorageError(str(exc), location=where))
                 continue
             name = _unique(entry.name, refs, prefix=entry.prefix)
@@ -315,11 +316,6 @@ def _unique(name: str, taken: Mapping[str, object], *, prefix: str = "") -> str:
     while candidate in taken:
         candidate, index = f"{name}.{index}", index + 1
     return candidate
-
-
-def _uri_hint(raw: Any) -> str:
-    uri = raw.get("uri") if isinstance(raw, Mapping) else None
-    return uri if isinstance(uri, str) else "(no uri)"
 
 
 def _name_hint(raw: Any, index: int) -> str:

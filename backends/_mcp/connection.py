@@ -147,7 +147,9 @@ class McpConnection:
             raise
         except Exception as exc:  # whatever stopped the SDK from connecting (task groups, OS)
             self._task = None
-            cause = _cause(exc)
+            cause: BaseException = exc
+            while isinstance(cause, BaseExceptionGroup) and len(cause.exceptions) == 1:
+                cause = cause.exceptions[0]
             message = f"cannot connect: {str(cause) or type(cause).__name__}"
             raise StorageError(message, location=self._location) from exc
 
@@ -222,12 +224,6 @@ class McpConnection:
             raise StorageError(message, location=where) from exc
         except (OSError, TimeoutError) as exc:
             raise StorageError(f"the connection failed: {exc}", location=where) from exc
-
-
-def _cause(exc: BaseException) -> BaseException:
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc
 
 
 def _too_large(limit: int) -> str:

@@ -164,17 +164,12 @@ def matches_context_path(patterns: Sequence[str], context_path: str) -> bool:
     return any(_matches(pattern, context_path) for pattern in patterns)
 
 
-def normalize_context_path(path: str) -> str:
-    """``./src//a.py`` -> ``src/a.py``: forward slashes, no empty or ``.`` segments."""
-    parts = path.replace("\\", "/").split("/")
-    return "/".join(part for part in parts if part not in ("", "."))
-
-
 def _matches(pattern: str, context_path: str) -> bool:
     compiled = _compile(pattern)
     if compiled.regex is None:
         return False
-    path = normalize_context_path(context_path)
+    parts = context_path.replace("\\", "/").split("/")  # ./src//a.py -> src/a.py
+    path = "/".join(part for part in parts if part not in ("", "."))
     if compiled.regex.fullmatch(path):
         return True
     return compiled.basename and bool(compiled.regex.fullmatch(path.rpartition("/")[2]))

@@ -52,10 +52,7 @@ class LockedSkill(NamedTuple):
 class SkillLock:
     """The skills a catalog may serve, by name, each with the digest of every file.
 
-    Args:
-        skills: The locked skills.
-        source: The location they were locked from.
-        location: Where the lock file is, for messages.
+    ``source`` is where they were locked from; ``location`` the lock file's, for messages.
     """
 
     def __init__(

@@ -12,8 +12,7 @@ import pytest
 from backends import LocalBackend
 from backends._digests import skill_digest
 from backends._limits import DEFAULT_LIMITS
-from backends._scopes import project_backend
-from backends._untrusted import UntrustedFolder
+from backends._scopes import UntrustedFolder, project_backend
 from backends.testing import skill_md
 from skills_core import ApprovalStore, SkillCatalog, TrustPolicy
 from skills_core import _codes as codes

@@ -21,7 +21,7 @@ from backends._mcp.extension import (
     ListSkillsRequest,
     ListSkillsResult,
 )
-from backends._untrusted import UntrustedFolder
+from backends._scopes import UntrustedFolder
 from skills_core import _codes as codes
 from skills_core._catalog.catalog import SkillCatalog
 from skills_core.mcp._manifest import LEFT_OUT_META, WARNINGS_META

@@ -25,6 +25,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from skills_core._errors import ScriptRunnerError
 from skills_core.tools._policy import ScriptRun
@@ -193,8 +194,7 @@ async def process_limit(
 def cgroup_parent() -> str | None:
     """A writable cgroup folder with the pids controller to create run cgroups in, if any."""
     try:
-        with open("/proc/self/cgroup") as own:
-            lines = own.read().splitlines()
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
     except OSError:
         return None
     for line in lines:
@@ -212,8 +212,7 @@ def cgroup_parent() -> str | None:
 
 def _delegates_pids(folder: str) -> bool:
     try:
-        with open(os.path.join(folder, "cgroup.subtree_control")) as control:
-            return "pids" in control.read().split()
+        return "pids" in Path(folder, "cgroup.subtree_control").read_text().split()
     except OSError:
         return False
 
@@ -225,8 +224,7 @@ def _make_cgroup(max_processes: int) -> str | None:
     folder = os.path.join(parent, f"skillfs-{uuid.uuid4().hex}")
     try:
         os.mkdir(folder)
-        with open(os.path.join(folder, "pids.max"), "w") as limit:
-            limit.write(str(max_processes))
+        Path(folder, "pids.max").write_text(str(max_processes))
     except OSError:
         with contextlib.suppress(OSError):
             os.rmdir(folder)
