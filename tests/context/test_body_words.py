@@ -19,8 +19,10 @@ from skills_core.context._words import (
     Postings,
     PythonPostings,
     WordCounts,
+    body_tokens,
     new_postings,
-    tokenize_bytes,
+    search_tokens,
+    tokenize,
 )
 from tests.support.examples import examples
 
@@ -58,25 +60,26 @@ def test_the_extension_is_built_where_a_c_compiler_is() -> None:
         words.NATIVE = native
 
 
-def test_a_body_is_cut_as_tokenize_cuts_it(postings: Postings) -> None:
-    data = "Résumé PDF-forms, K\u212a x\u0130y 42 pdf PDF forms_2".encode()
+def test_a_body_is_cut_as_body_tokens_cuts_it(postings: Postings) -> None:
+    data = "Résumé PDF-forms, K\u212a x\u0130y 42 pdf PDF forms_2 Straße 日本語".encode()
     counts = postings.count(data)
-    assert counts.length == len(tokenize_bytes(data)) == 12
-    assert len(counts) == 9
+    assert counts.length == len(body_tokens(data)) == 13
+    assert len(counts) == 10
     assert words_of(postings, data) == [
-        ("r", 1),
-        ("sum", 1),
+        ("résumé", 1),
         ("pdf", 3),
         ("forms", 2),
-        ("k", 1),
-        ("x", 1),
-        ("y", 1),
+        ("kk", 1),  # the Kelvin sign is a K
+        ("xi\u0307y", 1),  # a dotted capital I casefolds to i and a dot above
         ("42", 1),
         ("2", 1),
+        ("strasse", 1),
+        ("日本", 1),
+        ("本語", 1),
     ]
 
 
-@pytest.mark.parametrize("data", [b"", b"   ", b"\xff\xfe--\x00\n", "ÀÉÎ".encode()])
+@pytest.mark.parametrize("data", [b"", b"   ", b"\xff\xfe--\x00\n", "— … → 🙂 \u0301".encode()])
 def test_a_body_without_words_counts_none(postings: Postings, data: bytes) -> None:
     counts = postings.count(data)
     assert (counts.length, len(counts)) == (0, 0)
@@ -85,10 +88,21 @@ def test_a_body_without_words_counts_none(postings: Postings, data: bytes) -> No
     assert postings.counts(["a"]) == {}
 
 
-@settings(max_examples=examples(150), deadline=None)
-@given(st.binary(max_size=600) | st.text(max_size=300).map(str.encode))
+MULTILINGUAL = (
+    "Résumé Straße STRASSE İstanbul \u0131i Σίσυφος ΣΑΣ Москва Ёж العربية हिन्दी अनुवाद"
+    " 日本語のテスト"
+    "翻訳 中文转换 한국어를 ภาษาไทย ພາສາລາວ ភាសាខ្មែរ မြန်မာ \ufb01 \uff21\uff22\uff23\uff11\uff12"
+    " ٣٤ ४२ 🙂👍🏽 ❤️ e\u0301 =\u0338 a\u0300\u0316 \u200d\u00ad x_y-z.9 \t\n"
+)
+"""Letters, digits, marks and signs of many scripts (generated text draws from them)."""
+
+multilingual = st.text(st.sampled_from(MULTILINGUAL) | st.characters(), max_size=200)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.binary(max_size=600) | (st.text(max_size=300) | multilingual).map(str.encode))
 def test_counts_equal_counter_over_tokenize(data: bytes) -> None:
-    expected = Counter(tokenize_bytes(data))
+    expected = Counter(body_tokens(data))
     for made in IMPLEMENTATIONS:
         postings = made()
         assert words_of(postings, data) == list(expected.items())
@@ -252,3 +266,11 @@ def test_the_twin_visits_only_the_shelves_holding_a_word() -> None:
         before = postings.visited
         assert postings.counts([f"id{i}x"]) == {f"s{i:05d}": 1}
         assert postings.visited - before <= 2 * 10_000 // SHELVES  # one shelf, with slack
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.text(st.characters(max_codepoint=127), max_size=300))
+def test_the_unicode_rule_cuts_ascii_as_adk_rust_does(text: str) -> None:
+    """So English ranking is unchanged: ASCII text takes adk-rust's cut, which is the same."""
+    assert words._cut(words.normal_text(text.encode())) == tokenize(text)
+    assert search_tokens(text) == tokenize(text)
