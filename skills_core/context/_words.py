@@ -534,5 +534,5 @@ def new_postings() -> Postings:
 def _warn_twin() -> None:
     _logger.warning(
         "skills_core.context._body_words is not built: ranked search runs on its pure-Python "
-        "twin, 3x slower to index (reinstall with a C compiler: pip install agent-skillfs)"
+        "twin, about 3x slower to index (install a C compiler, then reinstall agent-skillfs)"
     )

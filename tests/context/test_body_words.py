@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import shutil
 import threading
@@ -58,6 +59,21 @@ def test_the_extension_is_built_where_a_c_compiler_is() -> None:
         assert type(new_postings()) is PythonPostings
     finally:
         words.NATIVE = native
+
+
+def test_the_twin_is_logged_once_where_the_extension_should_have_built(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(words, "NATIVE", None)
+    words._warn_twin.cache_clear()
+    for expected in (False, True):
+        monkeypatch.setattr(words, "EXPECTED_NATIVE", expected)
+        with caplog.at_level(logging.WARNING, logger=words.__name__):
+            assert all(isinstance(new_postings(), PythonPostings) for _ in range(3))
+    assert [record.getMessage() for record in caplog.records] == [
+        "skills_core.context._body_words is not built: ranked search runs on its pure-Python "
+        "twin, about 3x slower to index (install a C compiler, then reinstall agent-skillfs)"
+    ]
 
 
 def test_a_body_is_cut_as_body_tokens_cuts_it(postings: Postings) -> None:
@@ -237,7 +253,7 @@ def test_add_refuses_items_that_are_not_pairs(postings: Postings) -> None:
 
 def test_bodies_counted_in_threads_while_skills_are_posted(postings: Postings) -> None:
     """Counting never depends on other skills: worker threads count while a search posts."""
-    bodies = [f"body {i} shared words a{i % 17} b{i % 5}".encode() for i in range(400)]
+    bodies = [f"body {i} shared Wörter a{i % 17} 日本{i % 5}".encode() for i in range(400)]
     counted: dict[str, WordCounts] = {}
 
     def count(part: int) -> None:
