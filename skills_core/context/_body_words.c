@@ -339,7 +339,8 @@ static int load_rule(void) {
     return 0;
 }
 
-static inline int separates(unsigned char byte) { return byte < 0x80 && WORD_BYTE[byte] == 0; }
+static unsigned char BYTE_KIND[256]; /* 0: an ASCII separator; 1: an ASCII letter or digit;
+                                      * 2: a byte past ASCII (part of a wide word) */
 
 /* Normalised text being cut: _words.normal_text of the body's wide words, joined by '\n'. */
 typedef struct {
@@ -403,66 +404,74 @@ static size_t cut_normal(unsigned char *out, size_t end, Normal *text) {
     return end;
 }
 
-/* Every token of the body, each followed by a 0 (no GIL needed): ASCII words lowered here,
- * wide ones cut from their normal text; where out ends. */
+/* Where the body's wide words (those holding a byte past ASCII) are, and their normal text. */
+typedef struct {
+    size_t *spans; /* start and end of each wide word, in order */
+    size_t count;
+    PyObject *normal; /* their normal text, a str */
+    Normal text;
+} Wide;
+
+/* Every token of the body, each followed by one 0 or more (no GIL needed): ASCII bytes
+ * lowered or made separators, wide words cut from their normal text; where out ends. */
 static size_t cut_body(unsigned char *out, const unsigned char *bytes, size_t size,
-                       Normal *text) {
-    size_t end = 0;
-    for (size_t at = 0; at < size;) {
-        if (separates(bytes[at])) {
-            at++;
-            continue;
-        }
-        size_t start = at;
-        int wide = 0;
-        for (; at < size && !separates(bytes[at]); at++) wide |= bytes[at] >= 0x80;
-        if (wide) {
-            end = cut_normal(out, end, text);
-        } else {
-            for (size_t byte = start; byte < at; byte++) out[end++] = WORD_BYTE[bytes[byte]];
-            out[end++] = 0;
-        }
+                       Wide *wide) {
+    size_t end = 0, at = 0;
+    for (size_t word = 0; word <= wide->count; word++) {
+        size_t stop = word < wide->count ? wide->spans[2 * word] : size;
+        for (; at < stop; at++) out[end++] = WORD_BYTE[bytes[at]];
+        out[end++] = 0;
+        if (word == wide->count) break;
+        end = cut_normal(out, end, &wide->text);
+        at = wide->spans[2 * word + 1];
     }
     return end;
 }
 
-/* The body's wide words (those holding a byte past ASCII) joined by '\n', normalised by
- * _words.normal_text; NULL on an error (set). */
-static PyObject *normal_words(const unsigned char *bytes, size_t size) {
-    if (load_rule() < 0) return NULL;
-    size_t joined = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        PyObject *words = pass ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)joined) : NULL;
-        if (pass && words == NULL) return NULL;
-        unsigned char *into = pass ? (unsigned char *)PyBytes_AS_STRING(words) : NULL;
-        size_t end = 0;
-        for (size_t at = 0; at < size;) {
-            if (separates(bytes[at])) {
-                at++;
-                continue;
-            }
-            size_t start = at;
-            int wide = 0;
-            for (; at < size && !separates(bytes[at]); at++) wide |= bytes[at] >= 0x80;
-            if (!wide) continue;
-            if (pass) {
-                memcpy(into + end, bytes + start, at - start);
-                into[end + at - start] = '\n';
-            }
-            end += at - start + 1;
-        }
-        joined = end;
-        if (pass) {
-            PyObject *normal = PyObject_CallOneArg(normal_text, words);
-            Py_DECREF(words);
-            if (normal != NULL && !PyUnicode_Check(normal)) {
-                Py_CLEAR(normal);
-                PyErr_SetString(PyExc_TypeError, "_words.normal_text must return a str");
-            }
-            return normal;
-        }
+/* Find the body's wide words and normalise them with _words.normal_text, joined by '\n'; -1
+ * on an error (set). */
+static int find_wide(Wide *wide, const unsigned char *bytes, size_t size) {
+    if (load_rule() < 0) return -1;
+    size_t capacity = 0, joined = 0;
+    unsigned char *words = PyMem_RawMalloc(size + size / 2 + 2); /* a '\n' per 2 bytes at most */
+    if (words == NULL) {
+        PyErr_NoMemory();
+        return -1;
     }
-    return NULL; /* not reached */
+    for (size_t at = 0; at < size;) {
+        if (BYTE_KIND[bytes[at]] == 0) {
+            at++;
+            continue;
+        }
+        size_t start = at;
+        unsigned char kinds = 0;
+        for (; at < size && BYTE_KIND[bytes[at]] != 0; at++) kinds |= BYTE_KIND[bytes[at]];
+        if (!(kinds & 2)) continue;
+        if (grow((void **)&wide->spans, 2 * sizeof(size_t), &capacity, wide->count + 1) < 0)
+            goto failed;
+        wide->spans[2 * wide->count] = start;
+        wide->spans[2 * wide->count++ + 1] = at;
+        memcpy(words + joined, bytes + start, at - start);
+        joined += at - start;
+        words[joined++] = '\n';
+    }
+    PyObject *joined_words = PyBytes_FromStringAndSize((const char *)words, (Py_ssize_t)joined);
+    PyObject *normal = joined_words ? PyObject_CallOneArg(normal_text, joined_words) : NULL;
+    Py_XDECREF(joined_words);
+    PyMem_RawFree(words);
+    words = NULL;
+    if (normal != NULL && !PyUnicode_Check(normal)) {
+        Py_CLEAR(normal);
+        PyErr_SetString(PyExc_TypeError, "_words.normal_text must return a str");
+    }
+    if (normal == NULL) goto failed;
+    wide->normal = normal;
+    wide->text = (Normal){PyUnicode_KIND(normal), PyUnicode_DATA(normal), 0,
+                          (size_t)PyUnicode_GET_LENGTH(normal)};
+    return 0;
+failed:
+    PyMem_RawFree(words);
+    return -1;
 }
 
 /* A body's distinct words while it is counted: an open addressing table over its tokens. Its
@@ -524,11 +533,12 @@ static inline int body_words_add(BodyWords *words, const unsigned char *word, si
 /* Cut the body into out and count its tokens into words (no GIL needed); how many tokens, or
  * -1 without memory (no error set). */
 static Py_ssize_t count_body(BodyWords *words, unsigned char *out, const unsigned char *bytes,
-                             size_t size, Normal *text) {
-    size_t end = cut_body(out, bytes, size, text);
+                             size_t size, Wide *wide) {
+    size_t end = cut_body(out, bytes, size, wide);
     memset(out + end, 0, 8); /* 8 to spare: see chunk_at */
     Py_ssize_t length = 0;
     for (size_t at = 0; at < end; at++) {
+        if (out[at] == 0) continue;
         size_t start = at;
         while (out[at] != 0) at++;
         if (body_words_add(words, out + start, at - start) < 0) return -1;
@@ -542,15 +552,13 @@ static PyObject *Postings_count(Postings *self, PyObject *data) {
     if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) return NULL;
     const unsigned char *bytes = view.buf;
     size_t size = (size_t)view.len;
-    int wide = 0;
-    for (size_t at = 0; at < size; at++) wide |= bytes[at] >= 0x80;
-    PyObject *normal = wide ? normal_words(bytes, size) : NULL;
-    Normal text = {PyUnicode_1BYTE_KIND, "", 0, 0};
-    if (normal != NULL)
-        text = (Normal){PyUnicode_KIND(normal), PyUnicode_DATA(normal), 0,
-                        (size_t)PyUnicode_GET_LENGTH(normal)};
-    /* Each character of the normal text is in at most two words (bigrams), in 4 bytes each. */
-    unsigned char *out = PyMem_RawMalloc(size + 9 * text.length + 16);
+    int ascii = 1;
+    for (size_t at = 0; at < size; at++) ascii &= bytes[at] < 0x80;
+    Wide wide = {NULL, 0, NULL, {PyUnicode_1BYTE_KIND, "", 0, 0}};
+    int failed = !ascii && find_wide(&wide, bytes, size) < 0;
+    /* Each character of the normal text is in at most two words (bigrams), in 4 bytes each;
+     * a 0 after each stretch of ASCII between them. */
+    unsigned char *out = PyMem_RawMalloc(size + 9 * wide.text.length + wide.count + 16);
     size_t capacity = 256; /* room for a word in 16 bytes of body: few bodies need more */
     while (capacity < size / 8 && capacity < (1 << 16)) capacity *= 2;
     BodyWords words = {PyMem_RawCalloc(capacity, sizeof(Seen)), capacity,
@@ -558,10 +566,10 @@ static PyObject *Postings_count(Postings *self, PyObject *data) {
     uint32_t *ids = NULL;
     WordCounts *result = NULL;
     Py_ssize_t length = -1;
-    if (wide && normal == NULL) goto done;
+    if (failed) goto done;
     if (out != NULL && words.slots != NULL && words.counts != NULL) {
         Py_BEGIN_ALLOW_THREADS
-        length = count_body(&words, out, bytes, size, &text);
+        length = count_body(&words, out, bytes, size, &wide);
         Py_END_ALLOW_THREADS
     }
     if (length < 0) {
@@ -598,7 +606,8 @@ static PyObject *Postings_count(Postings *self, PyObject *data) {
     ids = NULL;
     words.counts = NULL;
 done:
-    Py_XDECREF(normal);
+    Py_XDECREF(wide.normal);
+    PyMem_Free(wide.spans);
     PyMem_RawFree(out);
     PyMem_RawFree(words.slots);
     PyMem_RawFree(words.counts);
@@ -936,6 +945,7 @@ PyMODINIT_FUNC PyInit__body_words(void) {
             WORD_BYTE[byte] = (unsigned char)(byte + 32);
         else if ((byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9'))
             WORD_BYTE[byte] = (unsigned char)byte;
+        BYTE_KIND[byte] = byte >= 0x80 ? 2 : WORD_BYTE[byte] != 0;
     }
     PyObject *os = PyImport_ImportModule("os");
     PyObject *random = os ? PyObject_CallMethod(os, "urandom", "i", (int)sizeof(SEED)) : NULL;

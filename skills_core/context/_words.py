@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import logging
 import platform
+import re
 import string
 import sys
 import threading
@@ -136,11 +137,26 @@ def search_tokens(text: str) -> list[str]:
     return _cut(_normal(text))
 
 
+_WORD_BYTES = re.compile(rb"[A-Za-z0-9\x80-\xff]+")
+
+
 def body_tokens(data: bytes) -> list[str]:
-    """Ranked search's tokens of UTF-8 ``data`` (:func:`search_tokens`' rule), in order."""
+    """Ranked search's tokens of UTF-8 ``data`` (:func:`search_tokens`' rule), in order.
+
+    As the C extension does, only the words holding bytes past ASCII are normalised (all in
+    one call), which gives the tokens of the whole text normalised (tested).
+    """
     if data.isascii():
         return tokenize_bytes(data)
-    return _cut(normal_text(data))
+    words = _WORD_BYTES.findall(data)
+    normal = iter(normal_text(b"\n".join(word for word in words if not word.isascii())).split("\n"))
+    tokens: list[str] = []
+    for word in words:
+        if word.isascii():
+            tokens.append(word.decode().lower())
+        else:
+            tokens += _cut(next(normal))
+    return tokens
 
 
 def _cut(text: str) -> list[str]:
@@ -268,11 +284,11 @@ class Languages:
         """The body words of skills not in English whose stem is ``term``."""
         return self._forms.get(term, ())
 
-    def query_terms(self, text: str, held: Callable[[str], bool]) -> list[str]:
+    def query_terms(self, text: str, held: Callable[[str], Collection[str]]) -> list[str]:
         """A request's terms: each token stemmed in each language of the skills.
 
-        English when there are none; where a token's stems differ, those some skill ``held``
-        (the first when none does).
+        English when there are none; where a token's stems differ, those some skill holds
+        (``held(term)``: the skills holding it), or the first when none does.
         """
         languages = sorted(self._skills) or [ENGLISH]
         if len(languages) == 1:
