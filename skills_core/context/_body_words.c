@@ -428,8 +428,9 @@ static size_t cut_body(unsigned char *out, const unsigned char *bytes, size_t si
     return end;
 }
 
-/* Find the body's wide words and normalise them with _words.normal_text, joined by '\n'; -1
- * on an error (set). */
+/* Find the body's wide words and normalise them with _words.normal_text, joined by '\n' (no
+ * character normalises to one: checked over every code point), so that the '\n's part their
+ * normal texts; -1 on an error (set). */
 static int find_wide(Wide *wide, const unsigned char *bytes, size_t size) {
     if (load_rule() < 0) return -1;
     size_t capacity = 0, joined = 0;
