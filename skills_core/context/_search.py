@@ -36,7 +36,17 @@ from skills_core.context._selection import (
     select_skills,
     skill_tags,
 )
-from skills_core.context._words import TERMS, WordCounts, new_postings, search_terms, stem_forms
+from skills_core.context._words import (
+    ENGLISH,
+    TERMS,
+    Languages,
+    WordCounts,
+    new_postings,
+    search_terms,
+    skill_language,
+    stem_forms,
+    terms,
+)
 
 R = TypeVar("R")
 
@@ -76,6 +86,7 @@ class IndexedSkill(SkillFacts):
 
     head: Mapping[str, int]
     body: WordCounts
+    language: str
 
     @property
     def length(self) -> int:
@@ -88,6 +99,7 @@ class SkillSearchIndex:
 
     def __init__(self, catalog: SkillCatalog) -> None:
         self._words = new_postings()
+        self._languages = Languages()
         self._skills = DerivedSkills(catalog, self._index_skill)
         self._indexed: dict[str, IndexedSkill] = {}
         self._heads: dict[str, dict[str, float]] = {}  # term -> {skill: weighted head count}
@@ -135,13 +147,14 @@ class SkillSearchIndex:
         """
         policy = policy or SEARCH_POLICY
         tags = TagFilter(policy.include_tags, policy.exclude_tags)
-        terms = Counter(search_terms(query[:MAX_QUERY_CHARS]))
-        if len(terms) > MAX_QUERY_TERMS:
-            terms = Counter(dict(islice(terms.items(), MAX_QUERY_TERMS)))
-        if policy.top_k <= 0 or (not terms and not tags.include):
-            return []
         with self._lock:
             self._sync()
+            held = self._saturated
+            terms = Counter(self._languages.query_terms(query[:MAX_QUERY_CHARS], held))
+            if len(terms) > MAX_QUERY_TERMS:
+                terms = Counter(dict(islice(terms.items(), MAX_QUERY_TERMS)))
+            if policy.top_k <= 0 or (not terms and not tags.include):
+                return []
             scores = self._scores(terms) if terms else dict.fromkeys(self._indexed, 0.0)
             bar = self._strong_bar()
             skills = self._indexed
@@ -168,15 +181,16 @@ class SkillSearchIndex:
         return await self._skills.read_bodies()
 
     def _index_skill(self, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> IndexedSkill:
-        """Count a skill's head terms, weighted by field, and its body's words."""
+        """Count a skill's head terms in its language, weighted by field, and its body's words."""
         tags = skill_tags(metadata)
+        language = skill_language(metadata.metadata)
         head = Counter(
-            search_terms(metadata.name) * NAME_WEIGHT
-            + search_terms(metadata.description) * DESCRIPTION_WEIGHT
-            + search_terms(" ".join(tags)) * TAG_WEIGHT
+            search_terms(metadata.name, language) * NAME_WEIGHT
+            + search_terms(metadata.description, language) * DESCRIPTION_WEIGHT
+            + search_terms(" ".join(tags), language) * TAG_WEIGHT
         )
         body = self._words.count(entry.raw[entry.body_start :])
-        return IndexedSkill(name, entry.location, metadata, tags, head, body)
+        return IndexedSkill(name, entry.location, metadata, tags, head, body, language)
 
     def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
         """Each matching skill's share of the query's attainable weight (not to be changed)."""
@@ -206,6 +220,7 @@ class SkillSearchIndex:
         if saturated is None:
             words = self._words
             forms = [form for form in words.held(stem_forms(term)) if TERMS[form] == term]
+            forms += [form for form in self._languages.forms(term) if form not in forms]
             average = self._total_length / len(self._indexed) if self._indexed else 0.0
             extra = self._heads.get(term)
             saturated = words.counts(forms, B, average, extra=extra, k1=K1)
@@ -245,7 +260,7 @@ class SkillSearchIndex:
         at = rng.randrange(heads + len(skill.body))
         if at < heads:
             return list(skill.head)[at]
-        return TERMS[self._words.word(skill.body, at - heads)]
+        return terms(skill.language)[self._words.word(skill.body, at - heads)]
 
     def _sync(self) -> None:
         added, removed = self._skills.sync()
@@ -255,6 +270,7 @@ class SkillSearchIndex:
         self._kept_holders = 0
         for skill in removed:
             del self._indexed[skill.name]
+            self._languages.remove(skill.language, self._body_words(skill))
             self._words.remove(skill.name)
             self._total_length -= skill.length
             for term in skill.head:
@@ -264,11 +280,18 @@ class SkillSearchIndex:
                     del self._heads[term]
         for skill in added:
             self._indexed[skill.name] = skill
+            self._languages.add(skill.language, self._body_words(skill))
             self._total_length += skill.length
             for term, n in skill.head.items():
                 self._heads.setdefault(term, {})[skill.name] = n
         self._words.add({skill.name: skill.body for skill in added})
         self._changes += len(added) + len(removed)
+
+    def _body_words(self, skill: IndexedSkill) -> list[str]:
+        """The distinct words of a skill's body, listed for a language other than English."""
+        if skill.language == ENGLISH:
+            return []
+        return [self._words.word(skill.body, at) for at in range(len(skill.body))]
 
 
 def search_index(catalog: SkillCatalog) -> SkillSearchIndex:
