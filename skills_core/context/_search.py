@@ -1,9 +1,12 @@
 """Ranked search: BM25F over the name, description, tags and whole body of every skill.
 
-A score is the share of the request's attainable weight a skill covers, between 0 and 1. A
-match is ``strong`` above the catalog's bar, what :data:`CHANCE_REQUESTS` requests made by
-chance (a distinctive term of a random skill and a word no skill holds) reach at the
-:data:`CHANCE_QUANTILE` quantile. docs/choosing-skills.md ("Ranked search") tells the whole rule.
+Each field counts as authors write it for routing: the description most (normalised by its
+length), the name and tags a little, the body least (normalised by its length in full), so a
+long, broad skill does not win on generic words. A score is the share of the request's
+attainable weight a skill covers, between 0 and 1. A match is ``strong`` above the catalog's
+bar, what :data:`CHANCE_REQUESTS` requests made by chance (a distinctive term of a random
+skill and a word no skill holds) reach at the :data:`CHANCE_QUANTILE` quantile.
+docs/choosing-skills.md ("Ranked search") tells the whole rule.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import math
 import random
 import threading
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from typing import TypeVar
@@ -36,19 +39,37 @@ from skills_core.context._selection import (
     select_skills,
     skill_tags,
 )
-from skills_core.context._words import TERMS, WordCounts, new_postings, search_terms, stem_forms
+from skills_core.context._words import (
+    TERMS,
+    WordCounts,
+    new_postings,
+    search_terms,
+    stem_forms,
+    tokenize,
+)
 
 R = TypeVar("R")
+T = TypeVar("T")
 
-K1 = 1.2
-"""Term-count saturation: a term's count ``tf`` weighs ``tf / (tf + K1)``, nearer 1 as it grows."""
+K1 = 16.0
+"""Term-count saturation: a term's weighted count ``tf`` weighs ``tf / (tf + K1)``."""
 
-B = 0.75
-"""How far a body's length normalises its counts (0: not at all, 1: fully)."""
-
-NAME_WEIGHT = 3
-DESCRIPTION_WEIGHT = 2
+NAME_WEIGHT = 1
+DESCRIPTION_WEIGHT = 16
 TAG_WEIGHT = 2
+"""Weights of a name, description and tag occurrence; a body occurrence weighs 1."""
+
+DESCRIPTION_B = 0.75
+BODY_B = 1.0
+"""How far a description's and a body's length normalise their counts (0: not at all, 1: fully).
+
+Tuned on real requests (docs/choosing-skills.md, "On real skills"); names and tags are short
+and not normalised.
+"""
+
+ROUTING_KEYS = ("description", "keyword", "tag", "abstract", "trigger", "category")
+"""Frontmatter ``metadata`` keys whose values are scored with the tags: routing text
+(``short-description``, ``trigger-keywords``...), not an author or a version."""
 
 MAX_QUERY_TERMS = 1_000
 """How many distinct terms of a query are scored (the first)."""
@@ -72,9 +93,16 @@ SEARCH_POLICY = SelectionPolicy(top_k=5)
 
 @dataclass(frozen=True, slots=True)
 class IndexedSkill(SkillFacts):
-    """One skill as the index holds it: weighted ``head`` term counts, ``body`` word counts."""
+    """One skill as the index holds it: term counts by field, body word counts.
+
+    Attributes:
+        head: Name and tag term counts, weighted.
+        described: Description term counts (the description holds ``description_length`` tokens).
+    """
 
     head: Mapping[str, int]
+    described: Mapping[str, int]
+    description_length: int
     body: WordCounts
 
     @property
@@ -91,6 +119,8 @@ class SkillSearchIndex:
         self._skills = DerivedSkills(catalog, self._index_skill)
         self._indexed: dict[str, IndexedSkill] = {}
         self._heads: dict[str, dict[str, float]] = {}  # term -> {skill: weighted head count}
+        self._described: dict[str, dict[str, int]] = {}  # term -> {skill: description count}
+        self._description_length = 0
         self._kept: dict[str, dict[str, float]] = {}  # term -> _saturated(term), until a change
         self._kept_holders = 0
         self._total_length = 0
@@ -168,15 +198,21 @@ class SkillSearchIndex:
         return await self._skills.read_bodies()
 
     def _index_skill(self, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> IndexedSkill:
-        """Count a skill's head terms, weighted by field, and its body's words."""
+        """Count a skill's terms by field (name and tags weighted) and its body's words."""
         tags = skill_tags(metadata)
+        routing = [
+            value
+            for key, value in metadata.metadata.items()
+            if key != "tags" and any(word in key.lower() for word in ROUTING_KEYS)
+        ]
         head = Counter(
             search_terms(metadata.name) * NAME_WEIGHT
-            + search_terms(metadata.description) * DESCRIPTION_WEIGHT
-            + search_terms(" ".join(tags)) * TAG_WEIGHT
+            + search_terms(" ".join([*tags, *routing])) * TAG_WEIGHT
         )
+        described = Counter(search_terms(metadata.description))
         body = self._words.count(entry.raw[entry.body_start :])
-        return IndexedSkill(name, entry.location, metadata, tags, head, body)
+        length = len(tokenize(metadata.description))
+        return IndexedSkill(name, entry.location, metadata, tags, head, described, length, body)
 
     def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
         """Each matching skill's share of the query's attainable weight (not to be changed)."""
@@ -207,14 +243,29 @@ class SkillSearchIndex:
             words = self._words
             forms = [form for form in words.held(stem_forms(term)) if TERMS[form] == term]
             average = self._total_length / len(self._indexed) if self._indexed else 0.0
-            extra = self._heads.get(term)
-            saturated = words.counts(forms, B, average, extra=extra, k1=K1)
+            saturated = words.counts(forms, BODY_B, average, extra=self._head_counts(term), k1=K1)
             if self._kept_holders + len(saturated) > MAX_KEPT_HOLDERS:
                 self._kept.clear()
                 self._kept_holders = 0
             self._kept[term] = saturated
             self._kept_holders += len(saturated)
         return saturated
+
+    def _head_counts(self, term: str) -> dict[str, float] | None:
+        """``{skill: weighted count}`` of ``term`` in names, tags and descriptions (normalised)."""
+        heads = self._heads.get(term)
+        described = self._described.get(term)
+        if not described:
+            return heads
+        counts = dict(heads or {})
+        average = self._description_length / len(self._indexed)
+        indexed = self._indexed
+        keep = 1.0 - DESCRIPTION_B
+        share = DESCRIPTION_B / average
+        for name, n in described.items():
+            norm = keep + share * indexed[name].description_length
+            counts[name] = counts.get(name, 0.0) + DESCRIPTION_WEIGHT * n / norm
+        return counts
 
     def _strong_bar(self) -> float:
         if self._bar is None or self._changes > RECALIBRATE_SHARE * len(self._indexed):
@@ -238,14 +289,14 @@ class SkillSearchIndex:
         return best[min(len(best) - 1, int(CHANCE_QUANTILE * len(best)))] if best else 0.0
 
     def _chance_term(self, skill: IndexedSkill, rng: random.Random) -> str:
-        """A term of ``skill``'s head or body drawn at random."""
-        heads = len(skill.head)
-        if not heads + len(skill.body):
+        """A term of ``skill``'s name, description, tags or body drawn at random."""
+        head = list(dict.fromkeys([*skill.head, *skill.described]))
+        if not len(head) + len(skill.body):
             return ""
-        at = rng.randrange(heads + len(skill.body))
-        if at < heads:
-            return list(skill.head)[at]
-        return TERMS[self._words.word(skill.body, at - heads)]
+        at = rng.randrange(len(head) + len(skill.body))
+        if at < len(head):
+            return head[at]
+        return TERMS[self._words.word(skill.body, at - len(head))]
 
     def _sync(self) -> None:
         added, removed = self._skills.sync()
@@ -257,18 +308,28 @@ class SkillSearchIndex:
             del self._indexed[skill.name]
             self._words.remove(skill.name)
             self._total_length -= skill.length
-            for term in skill.head:
-                holders = self._heads[term]
-                del holders[skill.name]
-                if not holders:
-                    del self._heads[term]
+            self._description_length -= skill.description_length
+            _unpost(self._heads, skill.name, skill.head)
+            _unpost(self._described, skill.name, skill.described)
         for skill in added:
             self._indexed[skill.name] = skill
             self._total_length += skill.length
+            self._description_length += skill.description_length
             for term, n in skill.head.items():
                 self._heads.setdefault(term, {})[skill.name] = n
+            for term, n in skill.described.items():
+                self._described.setdefault(term, {})[skill.name] = n
         self._words.add({skill.name: skill.body for skill in added})
         self._changes += len(added) + len(removed)
+
+
+def _unpost(posted: dict[str, dict[str, T]], name: str, terms: Iterable[str]) -> None:
+    """Take skill ``name`` off the ``{term: {skill: count}}`` postings of ``terms``."""
+    for term in terms:
+        holders = posted[term]
+        del holders[name]
+        if not holders:
+            del posted[term]
 
 
 def search_index(catalog: SkillCatalog) -> SkillSearchIndex:
