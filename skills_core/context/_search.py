@@ -16,7 +16,7 @@ import math
 import random
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from typing import TypeVar
@@ -39,32 +39,26 @@ from skills_core.context._selection import (
     select_skills,
     skill_tags,
 )
-from skills_core.context._words import (
-    TERMS,
-    WordCounts,
-    new_postings,
-    search_terms,
-    stem_forms,
-    tokenize,
-)
+from skills_core.context._words import TERMS, WordCounts, new_postings, search_terms, stem_forms
 
 R = TypeVar("R")
-T = TypeVar("T")
 
-K1 = 16.0
+K1 = 1.0
 """Term-count saturation: a term's weighted count ``tf`` weighs ``tf / (tf + K1)``."""
 
-NAME_WEIGHT = 1
-DESCRIPTION_WEIGHT = 16
-TAG_WEIGHT = 2
-"""Weights of a name, description and tag occurrence; a body occurrence weighs 1."""
+NAME_WEIGHT = 1 / 16
+TAG_WEIGHT = 1 / 8
+BODY_WEIGHT = 1 / 16
+"""Weights of a name, tag and body occurrence, where a description occurrence weighs 1."""
 
 DESCRIPTION_B = 0.75
+"""How far a description's length normalises its counts (0: not at all, 1: fully)."""
 BODY_B = 1.0
-"""How far a description's and a body's length normalise their counts (0: not at all, 1: fully).
+"""The same for a body: fully, so a body occurrence weighs ``BODY_WEIGHT * average / length``
+(the postings take ``BODY_WEIGHT * average`` as the average length).
 
-Tuned on real requests (docs/choosing-skills.md, "On real skills"); names and tags are short
-and not normalised.
+The weights and both ``B`` were tuned on real requests (docs/choosing-skills.md, "On real
+skills"); names and tags are short and not normalised.
 """
 
 ROUTING_KEYS = ("description", "keyword", "tag", "abstract", "trigger", "category")
@@ -96,13 +90,12 @@ class IndexedSkill(SkillFacts):
     """One skill as the index holds it: term counts by field, body word counts.
 
     Attributes:
-        head: Name and tag term counts, weighted.
-        described: Description term counts (the description holds ``description_length`` tokens).
+        head: Name and tag terms, each with its weighted count.
+        described: The description's word counts.
     """
 
-    head: Mapping[str, int]
-    described: Mapping[str, int]
-    description_length: int
+    head: Mapping[str, float]
+    described: WordCounts
     body: WordCounts
 
     @property
@@ -118,8 +111,8 @@ class SkillSearchIndex:
         self._words = new_postings()
         self._skills = DerivedSkills(catalog, self._index_skill)
         self._indexed: dict[str, IndexedSkill] = {}
+        self._descriptions = new_postings()
         self._heads: dict[str, dict[str, float]] = {}  # term -> {skill: weighted head count}
-        self._described: dict[str, dict[str, int]] = {}  # term -> {skill: description count}
         self._description_length = 0
         self._kept: dict[str, dict[str, float]] = {}  # term -> _saturated(term), until a change
         self._kept_holders = 0
@@ -205,14 +198,14 @@ class SkillSearchIndex:
             for key, value in metadata.metadata.items()
             if key != "tags" and any(word in key.lower() for word in ROUTING_KEYS)
         ]
-        head = Counter(
-            search_terms(metadata.name) * NAME_WEIGHT
-            + search_terms(" ".join([*tags, *routing])) * TAG_WEIGHT
-        )
-        described = Counter(search_terms(metadata.description))
+        names = Counter(search_terms(metadata.name))
+        tagged = Counter(search_terms(" ".join([*tags, *routing])))
+        head = {
+            term: NAME_WEIGHT * names[term] + TAG_WEIGHT * tagged[term] for term in names | tagged
+        }
+        described = self._descriptions.count(metadata.description.encode("utf-8", "surrogatepass"))
         body = self._words.count(entry.raw[entry.body_start :])
-        length = len(tokenize(metadata.description))
-        return IndexedSkill(name, entry.location, metadata, tags, head, described, length, body)
+        return IndexedSkill(name, entry.location, metadata, tags, head, described, body)
 
     def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
         """Each matching skill's share of the query's attainable weight (not to be changed)."""
@@ -240,10 +233,21 @@ class SkillSearchIndex:
         """``{skill: tf / (tf + K1)}`` of every skill holding ``term``, kept until a change."""
         saturated = self._kept.get(term)
         if saturated is None:
-            words = self._words
-            forms = [form for form in words.held(stem_forms(term)) if TERMS[form] == term]
-            average = self._total_length / len(self._indexed) if self._indexed else 0.0
-            saturated = words.counts(forms, BODY_B, average, extra=self._head_counts(term), k1=K1)
+            count = len(self._indexed)
+            candidates = stem_forms(term)
+            extra = self._heads.get(term)
+            if found := [
+                form for form in self._descriptions.held(candidates) if TERMS[form] == term
+            ]:
+                described = self._descriptions.counts(
+                    found, DESCRIPTION_B, self._description_length / count
+                )
+                for name, weighted in (extra or {}).items():
+                    described[name] = described.get(name, 0.0) + weighted
+                extra = described
+            forms = [form for form in self._words.held(candidates) if TERMS[form] == term]
+            average = BODY_WEIGHT * self._total_length / count if count else 0.0
+            saturated = self._words.counts(forms, BODY_B, average, extra=extra, k1=K1)
             if self._kept_holders + len(saturated) > MAX_KEPT_HOLDERS:
                 self._kept.clear()
                 self._kept_holders = 0
@@ -251,46 +255,21 @@ class SkillSearchIndex:
             self._kept_holders += len(saturated)
         return saturated
 
-    def _head_counts(self, term: str) -> dict[str, float] | None:
-        """``{skill: weighted count}`` of ``term`` in names, tags and descriptions (normalised)."""
-        heads = self._heads.get(term)
-        described = self._described.get(term)
-        if not described:
-            return heads
-        counts = dict(heads or {})
-        average = self._description_length / len(self._indexed)
-        indexed = self._indexed
-        keep = 1.0 - DESCRIPTION_B
-        share = DESCRIPTION_B / average
-        for name, n in described.items():
-            norm = keep + share * indexed[name].description_length
-            counts[name] = counts.get(name, 0.0) + DESCRIPTION_WEIGHT * n / norm
-        return counts
-
     def _strong_bar(self) -> float:
         if self._bar is None or self._changes > RECALIBRATE_SHARE * len(self._indexed):
-            self._bar = self._calibrate()
+            skills = list(self._indexed.values())
+            self._bar = chance_bar(
+                len(skills),
+                lambda rng: self._chance_term(rng.choice(skills), rng),
+                lambda term: len(self._saturated(term)),
+                lambda terms: max(self._scores(terms).values(), default=0.0),
+            )
             self._changes = 0
         return self._bar
 
-    def _calibrate(self) -> float:
-        """The chance requests' best scores at :data:`CHANCE_QUANTILE` (0 without any)."""
-        skills = list(self._indexed.values())
-        rng = random.Random(0)
-        limit = max(1, int(DISTINCTIVE_SHARE * len(skills)))
-        best: list[float] = []
-        for _ in range(CHANCE_REQUESTS * DRAWS if skills else 0):
-            term = self._chance_term(rng.choice(skills), rng)
-            if term and len(self._saturated(term)) <= limit:
-                best.append(max(self._scores(Counter([term, UNKNOWN])).values(), default=0.0))
-                if len(best) == CHANCE_REQUESTS:
-                    break
-        best.sort()
-        return best[min(len(best) - 1, int(CHANCE_QUANTILE * len(best)))] if best else 0.0
-
     def _chance_term(self, skill: IndexedSkill, rng: random.Random) -> str:
         """A term of ``skill``'s name, description, tags or body drawn at random."""
-        head = list(dict.fromkeys([*skill.head, *skill.described]))
+        head = list(dict.fromkeys([*skill.head, *search_terms(skill.metadata.description)]))
         if not len(head) + len(skill.body):
             return ""
         at = rng.randrange(len(head) + len(skill.body))
@@ -308,28 +287,49 @@ class SkillSearchIndex:
             del self._indexed[skill.name]
             self._words.remove(skill.name)
             self._total_length -= skill.length
-            self._description_length -= skill.description_length
-            _unpost(self._heads, skill.name, skill.head)
-            _unpost(self._described, skill.name, skill.described)
+            self._descriptions.remove(skill.name)
+            self._description_length -= skill.described.length
+            for term in skill.head:
+                holders = self._heads[term]
+                del holders[skill.name]
+                if not holders:
+                    del self._heads[term]
         for skill in added:
             self._indexed[skill.name] = skill
             self._total_length += skill.length
-            self._description_length += skill.description_length
+            self._description_length += skill.described.length
             for term, n in skill.head.items():
                 self._heads.setdefault(term, {})[skill.name] = n
-            for term, n in skill.described.items():
-                self._described.setdefault(term, {})[skill.name] = n
         self._words.add({skill.name: skill.body for skill in added})
+        self._descriptions.add({skill.name: skill.described for skill in added})
         self._changes += len(added) + len(removed)
 
 
-def _unpost(posted: dict[str, dict[str, T]], name: str, terms: Iterable[str]) -> None:
-    """Take skill ``name`` off the ``{term: {skill: count}}`` postings of ``terms``."""
-    for term in terms:
-        holders = posted[term]
-        del holders[name]
-        if not holders:
-            del posted[term]
+def chance_bar(
+    count: int,
+    draw: Callable[[random.Random], str],
+    holders: Callable[[str], int],
+    best: Callable[[Counter[str]], float],
+) -> float:
+    """The strong bar: chance requests' best scores at :data:`CHANCE_QUANTILE` (0 without any).
+
+    Args:
+        count: How many skills are searched.
+        draw: A term of a skill drawn at random (``""`` when it has none).
+        holders: How many skills hold a term.
+        best: The best score of a request's terms.
+    """
+    rng = random.Random(0)
+    limit = max(1, int(DISTINCTIVE_SHARE * count))
+    scores: list[float] = []
+    for _ in range(CHANCE_REQUESTS * DRAWS if count else 0):
+        term = draw(rng)
+        if term and holders(term) <= limit:
+            scores.append(best(Counter([term, UNKNOWN])))
+            if len(scores) == CHANCE_REQUESTS:
+                break
+    scores.sort()
+    return scores[min(len(scores) - 1, int(CHANCE_QUANTILE * len(scores)))] if scores else 0.0
 
 
 def search_index(catalog: SkillCatalog) -> SkillSearchIndex:
