@@ -24,7 +24,6 @@ import argparse
 import asyncio
 import json
 import math
-import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from pathlib import Path
