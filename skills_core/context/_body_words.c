@@ -1,17 +1,26 @@
 /* Skills' body words in C: each body cut and counted, and which skills hold each word.
  *
- * The pure-Python twin and the contract both follow are in words.py. A token is a run of
- * ASCII letters and digits, lowercased (words.tokenize); every distinct token is stored once, as
- * bytes in an arena, under a numeric id. A body's counts are arrays of ids and counts, in the
+ * The pure-Python twin and the contract both follow are in _words.py: a body is cut as
+ * _words.body_tokens cuts it. Its words of ASCII letters and digits are lowercased here; the
+ * others (any word holding a byte past ASCII) are normalised by _words.normal_text, all in one
+ * call, and cut here by the classes _words.CLASSES gives their characters; the cutting and
+ * counting run without the GIL. Every distinct token is stored once, as UTF-8 in an arena,
+ * under a numeric id. A body's counts are arrays of ids and counts, in the
  * order the words first occur; each word's postings list the skills holding it, in the order
  * they were added, so a removal finds its entry by binary search. No Python object is made per
  * token or per (skill, word) pair: that is what makes indexing 10,000 real-sized skills cheap.
- * Every function runs holding the GIL, so each call is atomic for Python threads.
+ * Every change to a Postings is made holding the GIL, so each call is atomic for Python threads.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+/* Words are hashed and compared 8 bytes at a time, read as little-endian numbers (chunk_at). */
+#if !defined(__BYTE_ORDER__) || \
+    (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ && __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__)
+#error "_body_words needs GCC or Clang's __BYTE_ORDER__ (the pure-Python twin runs without it)"
+#endif
 
 static unsigned char WORD_BYTE[256]; /* a letter or digit's lowercase form; 0: a separator */
 static uint64_t SEED[3];             /* random per process: crafted words cannot collide */
@@ -27,6 +36,9 @@ static inline uint64_t mix(uint64_t a, uint64_t b) {
 static inline uint64_t chunk_at(const unsigned char *word, size_t left) {
     uint64_t chunk;
     memcpy(&chunk, word, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    chunk = __builtin_bswap64(chunk); /* the word's first byte in the low bits, as below */
+#endif
     return left >= 8 ? chunk : chunk & ((UINT64_C(1) << (8 * left)) - 1);
 }
 
@@ -56,7 +68,7 @@ typedef struct {
 
 static void WordCounts_dealloc(WordCounts *self) {
     PyMem_Free(self->ids);
-    PyMem_Free(self->counts);
+    PyMem_RawFree(self->counts); /* counted without the GIL: see Postings_count */
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -222,9 +234,9 @@ static int64_t word_id(Postings *self, const unsigned char *word, size_t length,
 static PyObject *word_text(Postings *self, uint32_t id) {
     if (self->word_text[id] == NULL) {
         uint32_t length = self->word_length[id];
-        PyObject *text = PyUnicode_New(length, 127);
+        const char *word = (const char *)self->arena + self->word_start[id];
+        PyObject *text = PyUnicode_DecodeUTF8(word, length, NULL);
         if (text == NULL) return NULL;
-        memcpy(PyUnicode_DATA(text), self->arena + self->word_start[id], length);
         self->word_text[id] = text;
     }
     return self->word_text[id];
@@ -232,18 +244,24 @@ static PyObject *word_text(Postings *self, uint32_t id) {
 
 #define SHORT_WORD 64 /* a word asked for up to this long is copied on the stack */
 
-/* The id of a str word; -1 when not held (or not a str of ASCII letters and digits), -2 on an
- * error (set). */
+/* The id of a str word; -1 when not held (or not a str), -2 on an error (set). */
 static int64_t id_of_text(Postings *self, PyObject *text) {
-    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) return -1;
-    size_t length = (size_t)PyUnicode_GET_LENGTH(text);
+    if (!PyUnicode_Check(text)) return -1;
+    Py_ssize_t size;
+    const char *utf8 = PyUnicode_AsUTF8AndSize(text, &size);
+    if (utf8 == NULL) { /* a lone surrogate: no word holds one */
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return -2;
+        PyErr_Clear();
+        return -1;
+    }
+    size_t length = (size_t)size;
     unsigned char near[SHORT_WORD + 8] = {0};
     unsigned char *padded = length <= SHORT_WORD ? near : PyMem_Calloc(length + 8, 1);
     if (padded == NULL) {
         PyErr_NoMemory();
         return -2;
     }
-    memcpy(padded, PyUnicode_1BYTE_DATA(text), length); /* 8 bytes to spare: see chunk_at */
+    memcpy(padded, utf8, length); /* 8 bytes to spare: see chunk_at */
     int64_t id = find_word(self, padded, length, hash_word(padded, length));
     if (padded != near) PyMem_Free(padded);
     return id;
@@ -287,7 +305,178 @@ static void Postings_dealloc(Postings *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* A body's distinct words while it is counted: an open addressing table over its tokens. */
+/* ---- Cutting a body into words ------------------------------------------------------- */
+
+/* Character classes of _words.CLASSES (0: not met yet; every character of a normal_text
+ * result is met). */
+enum { SEPARATOR = 1, LETTER = 2, MARK = 3, SPACELESS_LETTER = 4 };
+static PyObject *normal_text;       /* _words.normal_text, taken on first use */
+static Py_buffer classes_view;      /* _words.CLASSES, held from first use on */
+static const unsigned char *CLASSES;
+
+/* Take the Python half of the rule from _words.py; -1 on an error (set). */
+static int load_rule(void) {
+    if (normal_text != NULL) return 0;
+    PyObject *words = PyImport_ImportModule("skills_core.context._words");
+    if (words == NULL) return -1;
+    PyObject *normal = PyObject_GetAttrString(words, "normal_text");
+    PyObject *table = PyObject_GetAttrString(words, "CLASSES");
+    Py_DECREF(words);
+    int failed = normal == NULL || table == NULL ||
+                 PyObject_GetBuffer(table, &classes_view, PyBUF_SIMPLE) < 0;
+    Py_XDECREF(table); /* the view holds it */
+    if (!failed && classes_view.len <= 0x10FFFF) {
+        PyBuffer_Release(&classes_view);
+        PyErr_SetString(PyExc_ValueError, "_words.CLASSES must class every code point");
+        failed = 1;
+    }
+    if (failed) {
+        Py_XDECREF(normal);
+        return -1;
+    }
+    CLASSES = classes_view.buf;
+    normal_text = normal;
+    return 0;
+}
+
+static unsigned char BYTE_KIND[256]; /* 0: an ASCII separator; 1: an ASCII letter or digit;
+                                      * 2: a byte past ASCII (part of a wide word) */
+
+/* Normalised text being cut: _words.normal_text of the body's wide words, joined by '\n'. */
+typedef struct {
+    int kind;
+    const void *data;
+    size_t at, length;
+} Normal;
+
+static inline int class_at(const Normal *text, size_t at, size_t end) {
+    return at < end ? CLASSES[PyUnicode_READ(text->kind, text->data, at)] : SEPARATOR;
+}
+
+/* Write characters [from, to) of text to out as UTF-8, then a 0; where out ends now. */
+static size_t put_word(unsigned char *out, size_t end, const Normal *text, size_t from,
+                       size_t to) {
+    for (size_t at = from; at < to; at++) {
+        Py_UCS4 code = PyUnicode_READ(text->kind, text->data, at);
+        if (code < 0x80) {
+            out[end++] = (unsigned char)code;
+        } else if (code < 0x800) {
+            out[end++] = (unsigned char)(0xC0 | code >> 6);
+            out[end++] = (unsigned char)(0x80 | (code & 0x3F));
+        } else if (code < 0x10000) {
+            out[end++] = (unsigned char)(0xE0 | code >> 12);
+            out[end++] = (unsigned char)(0x80 | (code >> 6 & 0x3F));
+            out[end++] = (unsigned char)(0x80 | (code & 0x3F));
+        } else {
+            out[end++] = (unsigned char)(0xF0 | code >> 18);
+            out[end++] = (unsigned char)(0x80 | (code >> 12 & 0x3F));
+            out[end++] = (unsigned char)(0x80 | (code >> 6 & 0x3F));
+            out[end++] = (unsigned char)(0x80 | (code & 0x3F));
+        }
+    }
+    out[end++] = 0;
+    return end;
+}
+
+/* Cut the next wide word's normal text (up to its '\n') as _words._cut does; where out ends. */
+static size_t cut_normal(unsigned char *out, size_t end, Normal *text) {
+    size_t stop = text->at;
+    while (stop < text->length && PyUnicode_READ(text->kind, text->data, stop) != '\n') stop++;
+    for (size_t at = text->at; at < stop;) {
+        int kind = class_at(text, at, stop);
+        size_t start = at++;
+        if (kind == LETTER) {
+            while (class_at(text, at, stop) == LETTER || class_at(text, at, stop) == MARK) at++;
+            end = put_word(out, end, text, start, at);
+        } else if (kind == SPACELESS_LETTER) {
+            while (class_at(text, at, stop) == MARK) at++;
+            if (class_at(text, at, stop) != SPACELESS_LETTER)
+                end = put_word(out, end, text, start, at); /* a lone letter */
+            while (class_at(text, at, stop) == SPACELESS_LETTER) {
+                size_t unit = at++;
+                while (class_at(text, at, stop) == MARK) at++;
+                end = put_word(out, end, text, start, at); /* the previous letter and this */
+                start = unit;
+            }
+        }
+    }
+    text->at = stop + 1;
+    return end;
+}
+
+/* Where the body's wide words (those holding a byte past ASCII) are, and their normal text. */
+typedef struct {
+    size_t *spans; /* start and end of each wide word, in order */
+    size_t count;
+    PyObject *normal; /* their normal text, a str */
+    Normal text;
+} Wide;
+
+/* Every token of the body, each followed by one 0 or more (no GIL needed): ASCII bytes
+ * lowered or made separators, wide words cut from their normal text; where out ends. */
+static size_t cut_body(unsigned char *out, const unsigned char *bytes, size_t size,
+                       Wide *wide) {
+    size_t end = 0, at = 0;
+    for (size_t word = 0; word <= wide->count; word++) {
+        size_t stop = word < wide->count ? wide->spans[2 * word] : size;
+        for (; at < stop; at++) out[end++] = WORD_BYTE[bytes[at]];
+        out[end++] = 0;
+        if (word == wide->count) break;
+        end = cut_normal(out, end, &wide->text);
+        at = wide->spans[2 * word + 1];
+    }
+    return end;
+}
+
+/* Find the body's wide words and normalise them with _words.normal_text, joined by '\n' (no
+ * character normalises to one: checked over every code point), so that the '\n's part their
+ * normal texts; -1 on an error (set). */
+static int find_wide(Wide *wide, const unsigned char *bytes, size_t size) {
+    if (load_rule() < 0) return -1;
+    size_t capacity = 0, joined = 0;
+    unsigned char *words = PyMem_RawMalloc(size + size / 2 + 2); /* a '\n' per 2 bytes at most */
+    if (words == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t at = 0; at < size;) {
+        if (BYTE_KIND[bytes[at]] == 0) {
+            at++;
+            continue;
+        }
+        size_t start = at;
+        unsigned char kinds = 0;
+        for (; at < size && BYTE_KIND[bytes[at]] != 0; at++) kinds |= BYTE_KIND[bytes[at]];
+        if (!(kinds & 2)) continue;
+        if (grow((void **)&wide->spans, 2 * sizeof(size_t), &capacity, wide->count + 1) < 0)
+            goto failed;
+        wide->spans[2 * wide->count] = start;
+        wide->spans[2 * wide->count++ + 1] = at;
+        memcpy(words + joined, bytes + start, at - start);
+        joined += at - start;
+        words[joined++] = '\n';
+    }
+    PyObject *joined_words = PyBytes_FromStringAndSize((const char *)words, (Py_ssize_t)joined);
+    PyObject *normal = joined_words ? PyObject_CallOneArg(normal_text, joined_words) : NULL;
+    Py_XDECREF(joined_words);
+    PyMem_RawFree(words);
+    words = NULL;
+    if (normal != NULL && !PyUnicode_Check(normal)) {
+        Py_CLEAR(normal);
+        PyErr_SetString(PyExc_TypeError, "_words.normal_text must return a str");
+    }
+    if (normal == NULL) goto failed;
+    wide->normal = normal;
+    wide->text = (Normal){PyUnicode_KIND(normal), PyUnicode_DATA(normal), 0,
+                          (size_t)PyUnicode_GET_LENGTH(normal)};
+    return 0;
+failed:
+    PyMem_RawFree(words);
+    return -1;
+}
+
+/* A body's distinct words while it is counted: an open addressing table over its tokens. Its
+ * memory comes from PyMem_Raw*, which needs no GIL. */
 typedef struct {
     uint64_t hash;
     const unsigned char *word;
@@ -302,14 +491,14 @@ typedef struct {
     size_t distinct;
 } BodyWords;
 
+/* Double the table; -1 without memory (no error set: the GIL may not be held). */
 static int body_words_grow(BodyWords *words) {
     size_t capacity = words->capacity * 2;
-    Seen *slots = PyMem_Calloc(capacity, sizeof(Seen));
-    uint32_t *counts = PyMem_Realloc(words->counts, sizeof(uint32_t) * (capacity / 2 + 1));
+    Seen *slots = PyMem_RawCalloc(capacity, sizeof(Seen));
+    uint32_t *counts = PyMem_RawRealloc(words->counts, sizeof(uint32_t) * (capacity / 2 + 1));
     if (counts != NULL) words->counts = counts;
     if (slots == NULL || counts == NULL) {
-        PyMem_Free(slots);
-        PyErr_NoMemory();
+        PyMem_RawFree(slots);
         return -1;
     }
     for (size_t slot = 0; slot < words->capacity; slot++) {
@@ -318,13 +507,13 @@ static int body_words_grow(BodyWords *words) {
         while (slots[at].order != 0) at = (at + 1) & (capacity - 1);
         slots[at] = words->slots[slot];
     }
-    PyMem_Free(words->slots);
+    PyMem_RawFree(words->slots);
     words->slots = slots;
     words->capacity = capacity;
     return 0;
 }
 
-/* Count one token of the body; -1 on an error (set). */
+/* Count one token of the body; -1 without memory (no error set). */
 static inline int body_words_add(BodyWords *words, const unsigned char *word, size_t length) {
     uint64_t hash = hash_word(word, length);
     size_t mask = words->capacity - 1;
@@ -342,34 +531,51 @@ static inline int body_words_add(BodyWords *words, const unsigned char *word, si
     }
 }
 
+/* Cut the body into out and count its tokens into words (no GIL needed); how many tokens, or
+ * -1 without memory (no error set). */
+static Py_ssize_t count_body(BodyWords *words, unsigned char *out, const unsigned char *bytes,
+                             size_t size, Wide *wide) {
+    size_t end = cut_body(out, bytes, size, wide);
+    memset(out + end, 0, 8); /* 8 to spare: see chunk_at */
+    Py_ssize_t length = 0;
+    for (size_t at = 0; at < end; at++) {
+        if (out[at] == 0) continue;
+        size_t start = at;
+        while (out[at] != 0) at++;
+        if (body_words_add(words, out + start, at - start) < 0) return -1;
+        length++;
+    }
+    return length;
+}
+
 static PyObject *Postings_count(Postings *self, PyObject *data) {
     Py_buffer view;
     if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) return NULL;
     const unsigned char *bytes = view.buf;
     size_t size = (size_t)view.len;
-    unsigned char *lowered = PyMem_Malloc(size + 9); /* a separator, and 8 to spare */
+    int ascii = 1;
+    for (size_t at = 0; at < size; at++) ascii &= bytes[at] < 0x80;
+    Wide wide = {NULL, 0, NULL, {PyUnicode_1BYTE_KIND, "", 0, 0}};
+    int failed = !ascii && find_wide(&wide, bytes, size) < 0;
+    /* Each character of the normal text is in at most two words (bigrams), in 4 bytes each;
+     * a 0 after each stretch of ASCII between them. */
+    unsigned char *out = PyMem_RawMalloc(size + 9 * wide.text.length + wide.count + 16);
     size_t capacity = 256; /* room for a word in 16 bytes of body: few bodies need more */
     while (capacity < size / 8 && capacity < (1 << 16)) capacity *= 2;
-    BodyWords words = {PyMem_Calloc(capacity, sizeof(Seen)), capacity,
-                       PyMem_Malloc(sizeof(uint32_t) * (capacity / 2 + 1)), 0};
+    BodyWords words = {PyMem_RawCalloc(capacity, sizeof(Seen)), capacity,
+                       PyMem_RawMalloc(sizeof(uint32_t) * (capacity / 2 + 1)), 0};
     uint32_t *ids = NULL;
     WordCounts *result = NULL;
-    Py_ssize_t length = 0;
-    if (lowered == NULL || words.slots == NULL || words.counts == NULL) {
+    Py_ssize_t length = -1;
+    if (failed) goto done;
+    if (out != NULL && words.slots != NULL && words.counts != NULL) {
+        Py_BEGIN_ALLOW_THREADS
+        length = count_body(&words, out, bytes, size, &wide);
+        Py_END_ALLOW_THREADS
+    }
+    if (length < 0) {
         PyErr_NoMemory();
         goto done;
-    }
-    for (size_t at = 0; at < size; at++) lowered[at] = WORD_BYTE[bytes[at]];
-    memset(lowered + size, 0, 9);
-    for (size_t at = 0; at < size;) {
-        if (lowered[at] == 0) {
-            at++;
-            continue;
-        }
-        size_t start = at;
-        while (lowered[at] != 0) at++;
-        if (body_words_add(&words, lowered + start, at - start) < 0) goto done;
-        length++;
     }
     ids = PyMem_Malloc(sizeof(uint32_t) * (words.distinct + 1));
     if (ids == NULL) {
@@ -394,16 +600,18 @@ static PyObject *Postings_count(Postings *self, PyObject *data) {
     if (result == NULL) goto done;
     result->owner = self->serial;
     result->ids = ids;
-    result->counts = PyMem_Realloc(words.counts, sizeof(uint32_t) * (words.distinct + 1));
+    result->counts = PyMem_RawRealloc(words.counts, sizeof(uint32_t) * (words.distinct + 1));
     if (result->counts == NULL) result->counts = words.counts; /* not shrunk: keep it */
     result->distinct = (Py_ssize_t)words.distinct;
     result->length = length;
     ids = NULL;
     words.counts = NULL;
 done:
-    PyMem_Free(lowered);
-    PyMem_Free(words.slots);
-    PyMem_Free(words.counts);
+    Py_XDECREF(wide.normal);
+    PyMem_Free(wide.spans);
+    PyMem_RawFree(out);
+    PyMem_RawFree(words.slots);
+    PyMem_RawFree(words.counts);
     PyMem_Free(ids);
     PyBuffer_Release(&view);
     return (PyObject *)result;
@@ -738,6 +946,7 @@ PyMODINIT_FUNC PyInit__body_words(void) {
             WORD_BYTE[byte] = (unsigned char)(byte + 32);
         else if ((byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9'))
             WORD_BYTE[byte] = (unsigned char)byte;
+        BYTE_KIND[byte] = byte >= 0x80 ? 2 : WORD_BYTE[byte] != 0;
     }
     PyObject *os = PyImport_ImportModule("os");
     PyObject *random = os ? PyObject_CallMethod(os, "urandom", "i", (int)sizeof(SEED)) : NULL;

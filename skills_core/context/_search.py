@@ -1,9 +1,12 @@
 """Ranked search: BM25F over the name, description, tags and whole body of every skill.
 
-A score is the share of the request's attainable weight a skill covers, between 0 and 1. A
-match is ``strong`` above the catalog's bar, what :data:`CHANCE_REQUESTS` requests made by
-chance (a distinctive term of a random skill and a word no skill holds) reach at the
-:data:`CHANCE_QUANTILE` quantile. docs/choosing-skills.md ("Ranked search") tells the whole rule.
+Each field counts as authors write it for routing: the description most (normalised by its
+length), the name and tags a little, the body least (normalised by its length in full), so a
+long, broad skill does not win on generic words. A score is the share of the request's
+attainable weight a skill covers, between 0 and 1. A match is ``strong`` above the catalog's
+bar, what :data:`CHANCE_REQUESTS` requests made by chance (a distinctive term of a random
+skill and a word no skill holds) reach at the :data:`CHANCE_QUANTILE` quantile.
+docs/choosing-skills.md ("Ranked search") tells the whole rule.
 """
 
 from __future__ import annotations
@@ -36,19 +39,41 @@ from skills_core.context._selection import (
     select_skills,
     skill_tags,
 )
-from skills_core.context._words import TERMS, WordCounts, new_postings, search_terms, stem_forms
+from skills_core.context._words import (
+    ENGLISH,
+    TERMS,
+    Languages,
+    WordCounts,
+    new_postings,
+    search_terms,
+    skill_language,
+    stem_forms,
+    terms,
+)
 
 R = TypeVar("R")
 
-K1 = 1.2
-"""Term-count saturation: a term's count ``tf`` weighs ``tf / (tf + K1)``, nearer 1 as it grows."""
+K1 = 1.0
+"""Term-count saturation: a term's weighted count ``tf`` weighs ``tf / (tf + K1)``."""
 
-B = 0.75
-"""How far a body's length normalises its counts (0: not at all, 1: fully)."""
+NAME_WEIGHT = 1 / 16
+TAG_WEIGHT = 1 / 8
+BODY_WEIGHT = 1 / 16
+"""Weights of a name, tag and body occurrence, where a description occurrence weighs 1."""
 
-NAME_WEIGHT = 3
-DESCRIPTION_WEIGHT = 2
-TAG_WEIGHT = 2
+DESCRIPTION_B = 0.75
+"""How far a description's length normalises its counts (0: not at all, 1: fully)."""
+BODY_B = 1.0
+"""The same for a body: fully, so a body occurrence weighs ``BODY_WEIGHT * average / length``
+(the postings take ``BODY_WEIGHT * average`` as the average length).
+
+The weights and both ``B`` were tuned on real requests (docs/choosing-skills.md, "On real
+skills"); names and tags are short and not normalised.
+"""
+
+ROUTING_KEYS = ("description", "keyword", "tag", "abstract", "trigger", "category")
+"""Frontmatter ``metadata`` keys whose values are scored with the tags: routing text
+(``short-description``, ``trigger-keywords``...), not an author or a version."""
 
 MAX_QUERY_TERMS = 1_000
 """How many distinct terms of a query are scored (the first)."""
@@ -72,10 +97,17 @@ SEARCH_POLICY = SelectionPolicy(top_k=5)
 
 @dataclass(frozen=True, slots=True)
 class IndexedSkill(SkillFacts):
-    """One skill as the index holds it: weighted ``head`` term counts, ``body`` word counts."""
+    """One skill as the index holds it: term counts by field, body word counts.
 
-    head: Mapping[str, int]
+    Attributes:
+        head: Name and tag terms, each with its weighted count.
+        described: The description's word counts.
+    """
+
+    head: Mapping[str, float]
+    described: WordCounts
     body: WordCounts
+    language: str
 
     @property
     def length(self) -> int:
@@ -88,9 +120,12 @@ class SkillSearchIndex:
 
     def __init__(self, catalog: SkillCatalog) -> None:
         self._words = new_postings()
+        self._languages = Languages()
         self._skills = DerivedSkills(catalog, self._index_skill)
         self._indexed: dict[str, IndexedSkill] = {}
+        self._descriptions = new_postings()
         self._heads: dict[str, dict[str, float]] = {}  # term -> {skill: weighted head count}
+        self._description_length = 0
         self._kept: dict[str, dict[str, float]] = {}  # term -> _saturated(term), until a change
         self._kept_holders = 0
         self._total_length = 0
@@ -135,13 +170,14 @@ class SkillSearchIndex:
         """
         policy = policy or SEARCH_POLICY
         tags = TagFilter(policy.include_tags, policy.exclude_tags)
-        terms = Counter(search_terms(query[:MAX_QUERY_CHARS]))
-        if len(terms) > MAX_QUERY_TERMS:
-            terms = Counter(dict(islice(terms.items(), MAX_QUERY_TERMS)))
-        if policy.top_k <= 0 or (not terms and not tags.include):
-            return []
         with self._lock:
             self._sync()
+            held = self._saturated
+            terms = Counter(self._languages.query_terms(query[:MAX_QUERY_CHARS], held))
+            if len(terms) > MAX_QUERY_TERMS:
+                terms = Counter(dict(islice(terms.items(), MAX_QUERY_TERMS)))
+            if policy.top_k <= 0 or (not terms and not tags.include):
+                return []
             scores = self._scores(terms) if terms else dict.fromkeys(self._indexed, 0.0)
             bar = self._strong_bar()
             skills = self._indexed
@@ -168,15 +204,22 @@ class SkillSearchIndex:
         return await self._skills.read_bodies()
 
     def _index_skill(self, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> IndexedSkill:
-        """Count a skill's head terms, weighted by field, and its body's words."""
+        """A skill's terms by field in its language, and its description's and body's words."""
         tags = skill_tags(metadata)
-        head = Counter(
-            search_terms(metadata.name) * NAME_WEIGHT
-            + search_terms(metadata.description) * DESCRIPTION_WEIGHT
-            + search_terms(" ".join(tags)) * TAG_WEIGHT
-        )
+        language = skill_language(metadata.metadata)
+        routing = [
+            value
+            for key, value in metadata.metadata.items()
+            if key != "tags" and any(word in key.lower() for word in ROUTING_KEYS)
+        ]
+        names = Counter(search_terms(metadata.name, language))
+        tagged = Counter(search_terms(" ".join([*tags, *routing]), language))
+        head = {
+            term: NAME_WEIGHT * names[term] + TAG_WEIGHT * tagged[term] for term in names | tagged
+        }
+        described = self._descriptions.count(metadata.description.encode("utf-8", "surrogatepass"))
         body = self._words.count(entry.raw[entry.body_start :])
-        return IndexedSkill(name, entry.location, metadata, tags, head, body)
+        return IndexedSkill(name, entry.location, metadata, tags, head, described, body, language)
 
     def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
         """Each matching skill's share of the query's attainable weight (not to be changed)."""
@@ -204,11 +247,28 @@ class SkillSearchIndex:
         """``{skill: tf / (tf + K1)}`` of every skill holding ``term``, kept until a change."""
         saturated = self._kept.get(term)
         if saturated is None:
-            words = self._words
-            forms = [form for form in words.held(stem_forms(term)) if TERMS[form] == term]
-            average = self._total_length / len(self._indexed) if self._indexed else 0.0
+            count = len(self._indexed)
+            other = self._languages.forms(term)  # words of skills in other languages
+            candidates = [*stem_forms(term), *other]
             extra = self._heads.get(term)
-            saturated = words.counts(forms, B, average, extra=extra, k1=K1)
+            if found := [
+                form
+                for form in self._descriptions.held(candidates)
+                if form in other or TERMS[form] == term
+            ]:
+                described = self._descriptions.counts(
+                    found, DESCRIPTION_B, self._description_length / count
+                )
+                for name, weighted in (extra or {}).items():
+                    described[name] = described.get(name, 0.0) + weighted
+                extra = described
+            forms = [
+                form
+                for form in self._words.held(candidates)
+                if form in other or TERMS[form] == term
+            ]
+            average = BODY_WEIGHT * self._total_length / count if count else 0.0
+            saturated = self._words.counts(forms, BODY_B, average, extra=extra, k1=K1)
             if self._kept_holders + len(saturated) > MAX_KEPT_HOLDERS:
                 self._kept.clear()
                 self._kept_holders = 0
@@ -218,34 +278,26 @@ class SkillSearchIndex:
 
     def _strong_bar(self) -> float:
         if self._bar is None or self._changes > RECALIBRATE_SHARE * len(self._indexed):
-            self._bar = self._calibrate()
+            skills = list(self._indexed.values())
+            self._bar = chance_bar(
+                len(skills),
+                lambda rng: self._chance_term(rng.choice(skills), rng),
+                lambda term: len(self._saturated(term)),
+                lambda terms: max(self._scores(terms).values(), default=0.0),
+            )
             self._changes = 0
         return self._bar
 
-    def _calibrate(self) -> float:
-        """The chance requests' best scores at :data:`CHANCE_QUANTILE` (0 without any)."""
-        skills = list(self._indexed.values())
-        rng = random.Random(0)
-        limit = max(1, int(DISTINCTIVE_SHARE * len(skills)))
-        best: list[float] = []
-        for _ in range(CHANCE_REQUESTS * DRAWS if skills else 0):
-            term = self._chance_term(rng.choice(skills), rng)
-            if term and len(self._saturated(term)) <= limit:
-                best.append(max(self._scores(Counter([term, UNKNOWN])).values(), default=0.0))
-                if len(best) == CHANCE_REQUESTS:
-                    break
-        best.sort()
-        return best[min(len(best) - 1, int(CHANCE_QUANTILE * len(best)))] if best else 0.0
-
     def _chance_term(self, skill: IndexedSkill, rng: random.Random) -> str:
-        """A term of ``skill``'s head or body drawn at random."""
-        heads = len(skill.head)
-        if not heads + len(skill.body):
+        """A term of ``skill``'s name, description, tags or body drawn at random."""
+        description = search_terms(skill.metadata.description, skill.language)
+        head = list(dict.fromkeys([*skill.head, *description]))
+        if not len(head) + len(skill.body):
             return ""
-        at = rng.randrange(heads + len(skill.body))
-        if at < heads:
-            return list(skill.head)[at]
-        return TERMS[self._words.word(skill.body, at - heads)]
+        at = rng.randrange(len(head) + len(skill.body))
+        if at < len(head):
+            return head[at]
+        return terms(skill.language)[self._words.word(skill.body, at - len(head))]
 
     def _sync(self) -> None:
         added, removed = self._skills.sync()
@@ -255,8 +307,11 @@ class SkillSearchIndex:
         self._kept_holders = 0
         for skill in removed:
             del self._indexed[skill.name]
+            self._languages.remove(skill.language, self._body_words(skill))
             self._words.remove(skill.name)
             self._total_length -= skill.length
+            self._descriptions.remove(skill.name)
+            self._description_length -= skill.described.length
             for term in skill.head:
                 holders = self._heads[term]
                 del holders[skill.name]
@@ -264,11 +319,51 @@ class SkillSearchIndex:
                     del self._heads[term]
         for skill in added:
             self._indexed[skill.name] = skill
+            self._languages.add(skill.language, self._body_words(skill))
             self._total_length += skill.length
+            self._description_length += skill.described.length
             for term, n in skill.head.items():
                 self._heads.setdefault(term, {})[skill.name] = n
         self._words.add({skill.name: skill.body for skill in added})
+        self._descriptions.add({skill.name: skill.described for skill in added})
         self._changes += len(added) + len(removed)
+
+    def _body_words(self, skill: IndexedSkill) -> list[str]:
+        """The distinct words of a skill's description and body, for a language but English."""
+        if skill.language == ENGLISH:
+            return []
+        body = [self._words.word(skill.body, at) for at in range(len(skill.body))]
+        described = [
+            self._descriptions.word(skill.described, at) for at in range(len(skill.described))
+        ]
+        return list(dict.fromkeys([*described, *body]))
+
+
+def chance_bar(
+    count: int,
+    draw: Callable[[random.Random], str],
+    holders: Callable[[str], int],
+    best: Callable[[Counter[str]], float],
+) -> float:
+    """The strong bar: chance requests' best scores at :data:`CHANCE_QUANTILE` (0 without any).
+
+    Args:
+        count: How many skills are searched.
+        draw: A term of a skill drawn at random (``""`` when it has none).
+        holders: How many skills hold a term.
+        best: The best score of a request's terms.
+    """
+    rng = random.Random(0)
+    limit = max(1, int(DISTINCTIVE_SHARE * count))
+    scores: list[float] = []
+    for _ in range(CHANCE_REQUESTS * DRAWS if count else 0):
+        term = draw(rng)
+        if term and holders(term) <= limit:
+            scores.append(best(Counter([term, UNKNOWN])))
+            if len(scores) == CHANCE_REQUESTS:
+                break
+    scores.sort()
+    return scores[min(len(scores) - 1, int(CHANCE_QUANTILE * len(scores)))] if scores else 0.0
 
 
 def search_index(catalog: SkillCatalog) -> SkillSearchIndex:

@@ -1,8 +1,17 @@
 """Words: how skills and requests are cut into tokens and terms, and bodies posted by word.
 
-A token is a run of ASCII letters and digits, lowercased (adk-rust's rule: ``"Résumé"`` gives
-``["r", "sum"]``). Ranked search matches on *terms*: tokens less stopwords, reduced to their
-Snowball English stem; a body's words are kept as tokens and met through :func:`stem_forms`.
+Two rules cut text into tokens. adk-rust's, for :func:`~skills_core.context.select_skills`
+(:func:`tokenize`): runs of ASCII letters and digits, lowercased (``"Résumé"`` gives
+``["r", "sum"]``). Ranked search's, for every language (:func:`search_tokens`): the text is
+NFKC-normalised and casefolded (:func:`normal_text`); a token is a run of letters and digits of
+any script (Unicode categories L* and N*) with the combining marks (M*) that follow them; letters
+of scripts written without spaces (:data:`SPACELESS`: Han, kana, Hangul, Thai, Lao, Khmer,
+Myanmar) give overlapping bigrams, as search engines' CJK analysers do (a lone one gives
+itself). On ASCII text both rules cut the same tokens.
+
+Ranked search matches on *terms*: tokens less stopwords, reduced to their Snowball stem in the
+skill's language (:func:`skill_language`, English by default); a body's words are kept as
+tokens and met through :func:`stem_forms` or :class:`Languages`.
 
 :class:`Postings` has two implementations held equal by ``tests/context/test_body_words.py``:
 :data:`NATIVE`, the C extension, and :class:`PythonPostings` where it was not built
@@ -12,10 +21,16 @@ Snowball English stem; a body's words are kept as tokens and met through :func:`
 from __future__ import annotations
 
 import itertools
+import logging
+import platform
+import re
 import string
+import sys
 import threading
+import unicodedata
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
+from functools import cache
 from typing import Protocol
 
 import snowballstemmer
@@ -43,22 +58,166 @@ _MAX_KNOWN_TOKENS = 1_000_000
 
 
 def tokenize(text: str) -> list[str]:
-    """The tokens of ``text``, in order, repeats kept."""
+    """adk-rust's tokens of ``text``, in order, repeats kept."""
     return tokenize_bytes(text.encode("utf-8", "surrogatepass"))
 
 
 def tokenize_bytes(data: bytes) -> list[str]:
-    """The tokens of UTF-8 ``data`` (a SKILL.md body as stored), in order, repeats kept."""
+    """adk-rust's tokens of UTF-8 ``data`` (a SKILL.md body as stored), in order."""
     return data.translate(_TABLE).decode("ascii").split()
+
+
+SPACELESS = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1100, 0x11FF),  # Hangul Jamo
+    (0x1780, 0x17FF),  # Khmer
+    (0x2E80, 0x2FDF),  # CJK radicals
+    (0x3005, 0x3007),  # iteration marks, ideographic zero
+    (0x3021, 0x3029),  # Hangzhou numerals
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x3130, 0x318F),  # Hangul compatibility Jamo
+    (0x31F0, 0x31FF),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xA960, 0xA97F),  # Hangul Jamo extended A
+    (0xAC00, 0xD7FF),  # Hangul syllables, Jamo extended B
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0x20000, 0x323AF),  # CJK extensions B-H
+)
+"""Code points of scripts written without spaces between words: their letters give bigrams.
+
+Hangul is here although Korean puts spaces between phrases: a phrase carries its particles
+("파일을", "파일에서"), and bigrams let "파일" meet both, as Lucene's CJK analyser does."""
+
+SEPARATOR, LETTER, MARK, SPACELESS_LETTER = 1, 2, 3, 4
+CLASSES = bytearray(sys.maxunicode + 1)
+"""Each code point's class for ranked search's cut (0: not looked up yet, see :func:`_learn`).
+
+The C extension reads this table too, so both cutters class every character alike."""
+CLASSES[:128] = bytes(LETTER if chr(code).isalnum() else SEPARATOR for code in range(128))
+
+
+def _class(char: str) -> int:
+    category = unicodedata.category(char)[0]
+    if category == "M":
+        return MARK
+    if category not in "LN":
+        return SEPARATOR
+    code = ord(char)
+    return SPACELESS_LETTER if any(low <= code <= high for low, high in SPACELESS) else LETTER
+
+
+def _learn(text: str) -> str:
+    """``text``, once :data:`CLASSES` holds the class of each of its characters."""
+    for char in set(text):
+        if not CLASSES[ord(char)]:
+            CLASSES[ord(char)] = _class(char)
+    return text
+
+
+def normal_text(data: bytes) -> str:
+    """UTF-8 ``data`` NFKC-normalised and casefolded, its characters' classes learnt.
+
+    Casefolding can undo NFKC ("ǰ"), hence NFKC again. The C extension calls this on a
+    body's words that hold other characters than ASCII, joined by line feeds.
+    """
+    return _normal(data.decode("utf-8", "replace"))
+
+
+def _normal(text: str) -> str:
+    normal = unicodedata.normalize
+    return _learn(normal("NFKC", normal("NFKC", text).casefold()))
+
+
+def search_tokens(text: str) -> list[str]:
+    """Ranked search's tokens of ``text`` (see the module docstring), in order."""
+    if text.isascii():
+        return tokenize(text)
+    return _cut(_normal(text))
+
+
+_WORD_BYTES = re.compile(rb"[A-Za-z0-9\x80-\xff]+")
+
+
+def body_tokens(data: bytes) -> list[str]:
+    """Ranked search's tokens of UTF-8 ``data`` (:func:`search_tokens`' rule), in order.
+
+    As the C extension does, only the words holding bytes past ASCII are normalised (all in
+    one call), which gives the tokens of the whole text normalised (tested).
+    """
+    if data.isascii():
+        return tokenize_bytes(data)
+    words = _WORD_BYTES.findall(data)
+    normal = iter(normal_text(b"\n".join(word for word in words if not word.isascii())).split("\n"))
+    tokens: list[str] = []
+    for word in words:
+        if word.isascii():
+            tokens.append(word.decode().lower())
+        else:
+            tokens += _cut(next(normal))
+    return tokens
+
+
+def _cut(text: str) -> list[str]:
+    """The tokens of normalised ``text``; the C extension cuts as this does (a tested rule)."""
+    tokens: list[str] = []
+    classes = [CLASSES[ord(char)] for char in text] + [SEPARATOR]
+    at, end = 0, len(text)
+    while at < end:
+        kind = classes[at]
+        start = at
+        at += 1
+        if kind == LETTER:
+            while classes[at] == LETTER or classes[at] == MARK:
+                at += 1
+            tokens.append(text[start:at])
+        elif kind == SPACELESS_LETTER:
+            while classes[at] == MARK:
+                at += 1
+            if classes[at] != SPACELESS_LETTER:
+                tokens.append(text[start:at])  # a lone letter
+            while classes[at] == SPACELESS_LETTER:
+                unit = at
+                at += 1
+                while classes[at] == MARK:
+                    at += 1
+                tokens.append(text[start:at])  # a bigram: the previous unit and this one
+                start = unit
+    return tokens
+
+
+LANGUAGES = {
+    "ar": "arabic", "hy": "armenian", "eu": "basque", "ca": "catalan", "cs": "czech",
+    "da": "danish", "nl": "dutch", "en": "english", "eo": "esperanto", "et": "estonian",
+    "fi": "finnish", "fr": "french", "de": "german", "el": "greek", "hi": "hindi",
+    "hu": "hungarian", "id": "indonesian", "ga": "irish", "it": "italian", "lt": "lithuanian",
+    "ne": "nepali", "no": "norwegian", "nb": "norwegian", "fa": "persian", "pl": "polish",
+    "pt": "portuguese", "ro": "romanian", "ru": "russian", "sr": "serbian", "st": "sesotho",
+    "es": "spanish", "sv": "swedish", "ta": "tamil", "tr": "turkish", "yi": "yiddish",
+}  # fmt: skip
+"""ISO 639-1 codes of the languages Snowball stems, and their stemmers' names."""
+
+ENGLISH = "english"
+
+
+def skill_language(metadata: Mapping[str, str]) -> str:
+    """The Snowball stemmer named by a skill's ``metadata.language``, English by default.
+
+    The value is an ISO 639-1 code (a region such as ``-AT`` ignored); a code Snowball has no
+    stemmer for (``ja``, ``zh``...) gives English, which leaves other scripts' words as they are.
+    """
+    code = metadata.get("language", "").strip().lower().replace("_", "-").split("-")[0]
+    return LANGUAGES.get(code, ENGLISH)
 
 
 class _Terms(dict[str, str]):
     """Token -> its search term, or ``""`` for a token search ignores (forgotten past a million)."""
 
-    def __init__(self) -> None:
+    def __init__(self, language: str) -> None:
         super().__init__()
-        self._stemmer = snowballstemmer.stemmer("english")
-        self._lock = threading.Lock()  # the pure-Python stemmer keeps state while it works
+        self._stemmer = snowballstemmer.stemmer(language)  # PyStemmer's C where installed
+        self._lock = threading.Lock()  # either stemmer keeps state while it works
 
     def __missing__(self, token: str) -> str:
         if (len(token) < 2 and token.isalpha()) or token in STOPWORDS or token in _FRAGMENTS:
@@ -72,15 +231,82 @@ class _Terms(dict[str, str]):
         return term
 
 
-TERMS = _Terms()
-"""Every token's search term: its Snowball English stem (``"forms"``, ``"forming"``:
-``"form"``), or ``""`` for stopwords, one-letter tokens and contraction fragments (a
-one-digit token stays: "task 5")."""
+@cache
+def terms(language: str = ENGLISH) -> dict[str, str]:
+    """Every token's search term in ``language`` (a Snowball stemmer's name).
+
+    A term is the token's stem (``"forms"``, ``"forming"``: ``"form"``), or ``""`` for
+    stopwords, one-letter tokens and contraction fragments (a one-digit token stays: "task 5").
+    """
+    return _Terms(language)
 
 
-def search_terms(text: str) -> list[str]:
+TERMS = terms(ENGLISH)
+"""Every token's English search term."""
+
+
+def search_terms(text: str, language: str = ENGLISH) -> list[str]:
     """The terms ranked search matches on: stems of the tokens it does not ignore, in order."""
-    return [term for term in map(TERMS.__getitem__, tokenize(text)) if term]
+    return [term for term in map(terms(language).__getitem__, search_tokens(text)) if term]
+
+
+class Languages:
+    """The languages of an index's skills, and the body words their stems stand for.
+
+    An English term meets a body's words through :func:`stem_forms`; a term of another
+    language meets the words of that language's skills whose stem it is, listed here.
+    """
+
+    def __init__(self) -> None:
+        self._skills: Counter[str] = Counter()
+        self._forms: dict[str, Counter[str]] = {}  # term -> {body word: skills holding it}
+
+    def add(self, language: str, words: Iterable[str]) -> None:
+        """Count a skill of ``language`` whose body holds ``words`` (distinct)."""
+        self._skills[language] += 1
+        for term, word in self._stemmed(language, words):
+            self._forms.setdefault(term, Counter())[word] += 1
+
+    def remove(self, language: str, words: Iterable[str]) -> None:
+        """Take off a skill :meth:`add` counted, with the same words."""
+        self._skills[language] -= 1
+        if not self._skills[language]:
+            del self._skills[language]
+        for term, word in self._stemmed(language, words):
+            forms = self._forms[term]
+            forms[word] -= 1
+            if not forms[word]:
+                del forms[word]
+                if not forms:
+                    del self._forms[term]
+
+    def forms(self, term: str) -> Collection[str]:
+        """The body words of skills not in English whose stem is ``term``."""
+        return self._forms.get(term, ())
+
+    def query_terms(self, text: str, held: Callable[[str], Collection[str]]) -> list[str]:
+        """A request's terms: each token stemmed in each language of the skills.
+
+        English when there are none; where a token's stems differ, those some skill holds
+        (``held(term)``: the skills holding it), or the first when none does.
+        """
+        languages = sorted(self._skills) or [ENGLISH]
+        if len(languages) == 1:
+            return search_terms(text, languages[0])
+        found: list[str] = []
+        for token in search_tokens(text):
+            stems = list(dict.fromkeys(terms(language)[token] for language in languages))
+            if len(stems) > 1:
+                stems = [stem for stem in stems if held(stem)] or stems[:1]
+            found += filter(None, stems)
+        return found
+
+    @staticmethod
+    def _stemmed(language: str, words: Iterable[str]) -> Iterable[tuple[str, str]]:
+        if language == ENGLISH:
+            return ()
+        stems = terms(language)
+        return ((stems[word], word) for word in words if stems[word])
 
 
 _SUFFIX_TEXT = """s es e ed ing ings er ers or ors y ies ied ly ion ions ation ations ate ated
@@ -119,7 +345,7 @@ class Postings(Protocol):
     """Skills' body words, by word (:meth:`count` may run in any thread)."""
 
     def count(self, data: bytes, /) -> WordCounts:
-        """The words of one body's UTF-8 bytes (:func:`tokenize_bytes`' rule), counted."""
+        """The words of one body's UTF-8 bytes (:func:`body_tokens`' rule), counted."""
 
     def add(self, skills: Mapping[str, WordCounts], /) -> None:
         """Post each skill's counts (made by this instance), all or none.
@@ -202,7 +428,7 @@ class PythonPostings:
 
     def count(self, data: bytes, /) -> PythonWordCounts:
         """See :meth:`Postings.count`."""
-        words = tokenize_bytes(bytes(data))
+        words = body_tokens(bytes(data))
         return PythonWordCounts(Counter(words), len(words), self._serial)
 
     def add(self, skills: Mapping[str, WordCounts], /) -> None:
@@ -301,7 +527,28 @@ def _native() -> type[Postings] | None:
 NATIVE: type[Postings] | None = _native()
 """The C implementation, or ``None`` where the extension was not built."""
 
+EXPECTED_NATIVE = (
+    sys.implementation.name == "cpython"
+    and (sys.platform.startswith("linux") or sys.platform == "darwin")
+    and platform.machine().lower() in {"x86_64", "amd64", "arm64", "aarch64"}
+)
+"""Where the C extension should build: CPython on Linux or macOS, x86_64 or arm64."""
+
+_logger = logging.getLogger(__name__)
+
 
 def new_postings() -> Postings:
     """Empty postings: the C implementation where it was built, else :class:`PythonPostings`."""
-    return NATIVE() if NATIVE is not None else PythonPostings()
+    if NATIVE is not None:
+        return NATIVE()
+    if EXPECTED_NATIVE:
+        _warn_twin()
+    return PythonPostings()
+
+
+@cache
+def _warn_twin() -> None:
+    _logger.warning(
+        "skills_core.context._body_words is not built: ranked search runs on its pure-Python "
+        "twin, about 3x slower to index (install a C compiler, then reinstall agent-skillfs)"
+    )

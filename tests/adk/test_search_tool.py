@@ -44,7 +44,7 @@ async def test_the_model_searches_then_loads_what_it_found() -> None:
             {
                 "name": "pdf-forms",
                 "description": "Fill in PDF forms.",
-                "score": 0.746,
+                "score": 0.486,
                 "strength": "strong",
             }
         ],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import shutil
 import threading
@@ -19,8 +20,10 @@ from skills_core.context._words import (
     Postings,
     PythonPostings,
     WordCounts,
+    body_tokens,
     new_postings,
-    tokenize_bytes,
+    search_tokens,
+    tokenize,
 )
 from tests.support.examples import examples
 
@@ -58,25 +61,41 @@ def test_the_extension_is_built_where_a_c_compiler_is() -> None:
         words.NATIVE = native
 
 
-def test_a_body_is_cut_as_tokenize_cuts_it(postings: Postings) -> None:
-    data = "Résumé PDF-forms, K\u212a x\u0130y 42 pdf PDF forms_2".encode()
-    counts = postings.count(data)
-    assert counts.length == len(tokenize_bytes(data)) == 12
-    assert len(counts) == 9
-    assert words_of(postings, data) == [
-        ("r", 1),
-        ("sum", 1),
-        ("pdf", 3),
-        ("forms", 2),
-        ("k", 1),
-        ("x", 1),
-        ("y", 1),
-        ("42", 1),
-        ("2", 1),
+def test_the_twin_is_logged_once_where_the_extension_should_have_built(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(words, "NATIVE", None)
+    words._warn_twin.cache_clear()
+    for expected in (False, True):
+        monkeypatch.setattr(words, "EXPECTED_NATIVE", expected)
+        with caplog.at_level(logging.WARNING, logger=words.__name__):
+            assert all(isinstance(new_postings(), PythonPostings) for _ in range(3))
+    assert [record.getMessage() for record in caplog.records] == [
+        "skills_core.context._body_words is not built: ranked search runs on its pure-Python "
+        "twin, about 3x slower to index (install a C compiler, then reinstall agent-skillfs)"
     ]
 
 
-@pytest.mark.parametrize("data", [b"", b"   ", b"\xff\xfe--\x00\n", "ÀÉÎ".encode()])
+def test_a_body_is_cut_as_body_tokens_cuts_it(postings: Postings) -> None:
+    data = "Résumé PDF-forms, K\u212a x\u0130y 42 pdf PDF forms_2 Straße 日本語".encode()
+    counts = postings.count(data)
+    assert counts.length == len(body_tokens(data)) == 13
+    assert len(counts) == 10
+    assert words_of(postings, data) == [
+        ("résumé", 1),
+        ("pdf", 3),
+        ("forms", 2),
+        ("kk", 1),  # the Kelvin sign is a K
+        ("xi\u0307y", 1),  # a dotted capital I casefolds to i and a dot above
+        ("42", 1),
+        ("2", 1),
+        ("strasse", 1),
+        ("日本", 1),
+        ("本語", 1),
+    ]
+
+
+@pytest.mark.parametrize("data", [b"", b"   ", b"\xff\xfe--\x00\n", "— … → 🙂 \u0301".encode()])
 def test_a_body_without_words_counts_none(postings: Postings, data: bytes) -> None:
     counts = postings.count(data)
     assert (counts.length, len(counts)) == (0, 0)
@@ -85,10 +104,26 @@ def test_a_body_without_words_counts_none(postings: Postings, data: bytes) -> No
     assert postings.counts(["a"]) == {}
 
 
-@settings(max_examples=examples(150), deadline=None)
-@given(st.binary(max_size=600) | st.text(max_size=300).map(str.encode))
+MULTILINGUAL = (
+    "Résumé Straße STRASSE İstanbul \u0131i Σίσυφος ΣΑΣ Москва Ёж العربية हिन्दी अनुवाद"
+    " 日本語のテスト"
+    "翻訳 中文转换 한국어를 ภาษาไทย ພາສາລາວ ភាសាខ្មែរ မြန်မာ \ufb01 \uff21\uff22\uff23\uff11\uff12"
+    " ٣٤ ४२ 🙂👍🏽 ❤️ e\u0301 =\u0338 a\u0300\u0316 \u200d\u00ad x_y-z.9 \t\n"
+)
+"""Letters, digits, marks and signs of many scripts (generated text draws from them)."""
+
+multilingual = st.text(st.sampled_from(MULTILINGUAL) | st.characters(), max_size=200)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    st.binary(max_size=600)
+    | (st.text(max_size=300) | multilingual).map(lambda text: text.encode("utf-8", "surrogatepass"))
+)
 def test_counts_equal_counter_over_tokenize(data: bytes) -> None:
-    expected = Counter(tokenize_bytes(data))
+    """Both cut only the words holding bytes past ASCII: as if the whole text were cut."""
+    assert body_tokens(data) == words._cut(words.normal_text(data))
+    expected = Counter(body_tokens(data))
     for made in IMPLEMENTATIONS:
         postings = made()
         assert words_of(postings, data) == list(expected.items())
@@ -223,7 +258,7 @@ def test_add_refuses_items_that_are_not_pairs(postings: Postings) -> None:
 
 def test_bodies_counted_in_threads_while_skills_are_posted(postings: Postings) -> None:
     """Counting never depends on other skills: worker threads count while a search posts."""
-    bodies = [f"body {i} shared words a{i % 17} b{i % 5}".encode() for i in range(400)]
+    bodies = [f"body {i} shared Wörter a{i % 17} 日本{i % 5}".encode() for i in range(400)]
     counted: dict[str, WordCounts] = {}
 
     def count(part: int) -> None:
@@ -252,3 +287,11 @@ def test_the_twin_visits_only_the_shelves_holding_a_word() -> None:
         before = postings.visited
         assert postings.counts([f"id{i}x"]) == {f"s{i:05d}": 1}
         assert postings.visited - before <= 2 * 10_000 // SHELVES  # one shelf, with slack
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.text(st.characters(max_codepoint=127), max_size=300))
+def test_the_unicode_rule_cuts_ascii_as_adk_rust_does(text: str) -> None:
+    """So English ranking is unchanged: ASCII text takes adk-rust's cut, which is the same."""
+    assert words._cut(words.normal_text(text.encode())) == tokenize(text)
+    assert search_tokens(text) == tokenize(text)

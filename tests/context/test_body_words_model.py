@@ -15,7 +15,7 @@ from skills_core.context._words import (
     Postings,
     PythonPostings,
     WordCounts,
-    tokenize_bytes,
+    body_tokens,
 )
 from tests.support.examples import examples
 
@@ -47,7 +47,7 @@ class TwinsAgree(RuleBasedStateMachine):
     @rule(target=counted, data=bodies)
     def count(self, data: bytes) -> tuple[WordCounts, WordCounts, Counter[str]]:
         native, twin = self.native.count(data), self.twin.count(data)
-        expected = Counter(tokenize_bytes(data))
+        expected = Counter(body_tokens(data))
         assert native.length == twin.length == expected.total()
         assert len(native) == len(twin) == len(expected)
         words = [self.native.word(native, at) for at in range(len(native))]

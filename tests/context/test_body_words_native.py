@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import gc
+import sys
+import threading
+import time
 import tracemalloc
 from collections.abc import Callable
 from functools import partial
@@ -118,3 +121,34 @@ def test_a_skill_re_posted_again_and_again_keeps_memory_flat() -> None:
     assert postings.counts(["shared"]) == {f"s{i}": 1.0 for i in range(10)}
     assert postings.counts(["again", "w0", "w1"]) == {"s0": 2.0, "s1": 1.0}
     assert postings.held(["w0", "w9", "w10"]) == ["w0", "w9"]
+
+
+@pytest.mark.parametrize("body", ["plain words ", "Wörter 日本語の文 "])
+def test_counting_a_body_lets_other_threads_run(body: str) -> None:
+    """The cut runs without the GIL: a thread that never gets the GIL otherwise (switch
+    interval 100 s) runs while a 24 MB body is counted, and only then."""
+    assert NATIVE is not None
+    postings, data = NATIVE(), (body * (24_000_000 // len(body.encode()))).encode()
+    ticks: list[int] = []
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0)  # gives the GIL back, so the counting thread takes it again at once
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(100)
+    worker = threading.Thread(target=tick)
+    try:
+        worker.start()
+        postings.count(b"warm up")
+        before = len(ticks)
+        counts = postings.count(data)
+        during = len(ticks) - before
+    finally:
+        stop.set()
+        sys.setswitchinterval(interval)
+        worker.join()
+    assert counts.length > 1_000_000
+    assert during > 0

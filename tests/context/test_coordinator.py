@@ -218,9 +218,9 @@ def test_tool_map_keeps_the_first_tool_of_a_name() -> None:
 
 async def test_ranked_search_is_the_default_selector() -> None:
     catalog = await catalog_of({"code-search": CODE_SEARCH, "release-notes": RELEASE_NOTES})
-    assert coordinator(catalog).build_context("commits") is None  # adk-rust: under 1
+    assert coordinator(catalog).build_context("preparing") is None  # adk-rust: 0
     default = ContextCoordinator(catalog, registry())
     assert default.config.selector is rank_skills
-    context = default.build_context("commits")
+    context = default.build_context("preparing")
     assert context is not None
     assert context.skill_name == "release-notes"

@@ -22,7 +22,7 @@ async def test_search_skills_names_the_best_fits_first(tools: SkillTools) -> Non
             {
                 "name": "code-search",
                 "description": "Search Rust code with rg",
-                "score": 0.323,
+                "score": 0.21,
                 "strength": "strong",
             }
         ],
@@ -39,7 +39,7 @@ async def test_a_loose_fit_is_a_weak_candidate_not_an_empty_answer(tools: SkillT
         {
             "name": "code-search",
             "description": "Search Rust code with rg",
-            "score": 0.238,
+            "score": 0.142,
             "strength": "weak",
         }
     ]
