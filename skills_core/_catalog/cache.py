@@ -790,7 +790,7 @@ def _settings_digest(judged_by: tuple[object, ...]) -> str:
 _PACKAGES = Path(__file__).parents[2]
 _JUDGING_CODE = (
     _PACKAGES / "backends",
-    _PACKAGES / "skills_core" / "format",
-    _PACKAGES / "skills_core" / "trust",
+    _PACKAGES / "skills_core" / "_format",
+    _PACKAGES / "skills_core" / "_trust",
     Path(__file__).parent,
 )

@@ -303,3 +303,17 @@ def test_a_process_ending_with_its_catalog_held_leaves_no_side_files(
     done = run_python("-c", program, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert sorted(path.name for path in cache.iterdir()) == [FILE_NAME]
+
+
+def test_the_settings_digest_covers_every_judging_package() -> None:
+    """A renamed package must not drop out of the digest that retires cached verdicts."""
+    from skills_core._catalog import cache
+
+    judging = {folder.relative_to(cache._PACKAGES).as_posix() for folder in cache._JUDGING_CODE}
+    assert {
+        "backends",
+        "skills_core/_format",
+        "skills_core/_trust",
+        "skills_core/_catalog",
+    } <= judging
+    assert all(any(folder.rglob("*.py")) for folder in cache._JUDGING_CODE)
