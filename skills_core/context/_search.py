@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import math
+import operator
 import random
+import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -18,10 +20,11 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TypeVar
 
+from skills_core._catalog.cache import code_version
 from skills_core._catalog.catalog import SkillCatalog
 from skills_core._catalog.entries import CatalogEntry
 from skills_core._format.models import SkillMetadata
-from skills_core.context._derived import DerivedSkills, run_with_bodies
+from skills_core.context._derived import BodyPart, DerivedSkills, run_with_bodies
 from skills_core.context._selection import (
     MAX_QUERY_CHARS,
     STRONG,
@@ -36,7 +39,15 @@ from skills_core.context._selection import (
     select_skills,
     skill_tags,
 )
-from skills_core.context._words import TERMS, WordCounts, new_postings, search_terms, stem_forms
+from skills_core.context._words import (
+    NATIVE,
+    TERMS,
+    PythonPostings,
+    WordCounts,
+    new_postings,
+    search_terms,
+    stem_forms,
+)
 
 R = TypeVar("R")
 
@@ -69,6 +80,26 @@ UNKNOWN = "no skill holds this"
 
 SEARCH_POLICY = SelectionPolicy(top_k=5)
 
+_COUNTER = PythonPostings()
+
+
+def counted_words(body: bytes) -> bytes:
+    """A body's words, each as often as it holds it, in order of first occurrence.
+
+    :class:`~skills_core.context._words.Postings` counts them as it counts the body; this is
+    what the persistent cache keeps of a body for search (``BODY_WORDS``).
+    """
+    counts = _COUNTER.count(body).counts
+    return b"".join(map(operator.mul, (f"{word} ".encode() for word in counts), counts.values()))
+
+
+_WORDS_CODE = (PythonPostings, *([NATIVE] if NATIVE is not None else []))
+BODY_WORDS = BodyPart(
+    "body words " + code_version(*(sys.modules[c.__module__].__file__ or "" for c in _WORDS_CODE)),
+    counted_words,
+)
+"""What search keeps of a body, named with the version of the code that cuts words."""
+
 
 @dataclass(frozen=True, slots=True)
 class IndexedSkill(SkillFacts):
@@ -88,7 +119,7 @@ class SkillSearchIndex:
 
     def __init__(self, catalog: SkillCatalog) -> None:
         self._words = new_postings()
-        self._skills = DerivedSkills(catalog, self._index_skill)
+        self._skills = DerivedSkills(catalog, self._index_skill, BODY_WORDS)
         self._indexed: dict[str, IndexedSkill] = {}
         self._heads: dict[str, dict[str, float]] = {}  # term -> {skill: weighted head count}
         self._kept: dict[str, dict[str, float]] = {}  # term -> _saturated(term), until a change
@@ -167,16 +198,18 @@ class SkillSearchIndex:
         """Read the bodies the next sync indexes that the catalog does not hold; how many."""
         return await self._skills.read_bodies()
 
-    def _index_skill(self, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> IndexedSkill:
-        """Count a skill's head terms, weighted by field, and its body's words."""
+    def _index_skill(
+        self, name: str, entry: CatalogEntry, metadata: SkillMetadata, body: bytes
+    ) -> IndexedSkill:
+        """Count a skill's head terms, weighted by field, and its body's words (or BODY_WORDS')."""
         tags = skill_tags(metadata)
         head = Counter(
             search_terms(metadata.name) * NAME_WEIGHT
             + search_terms(metadata.description) * DESCRIPTION_WEIGHT
             + search_terms(" ".join(tags)) * TAG_WEIGHT
         )
-        body = self._words.count(entry.raw[entry.body_start :])
-        return IndexedSkill(name, entry.location, metadata, tags, head, body)
+        words = self._words.count(body)
+        return IndexedSkill(name, entry.location, metadata, tags, head, words)
 
     def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
         """Each matching skill's share of the query's attainable weight (not to be changed)."""
