@@ -90,7 +90,7 @@ def counted_words(body: bytes) -> bytes:
     what the persistent cache keeps of a body for search (``BODY_WORDS``).
     """
     counts = _COUNTER.count(body).counts
-    return b"".join(map(operator.mul, (f"{word} ".encode() for word in counts), counts.values()))
+    return "".join(map(operator.mul, (f"{word} " for word in counts), counts.values())).encode()
 
 
 _WORDS_CODE = (PythonPostings, *([NATIVE] if NATIVE is not None else []))
