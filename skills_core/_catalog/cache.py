@@ -2,7 +2,9 @@
 
 One row per source and settings digest holds its entries (never the bodies) as one blob, the
 backend's :class:`~backends.capabilities.SourceState` and when a process last saw it; a second
-table keeps the highest sequence accepted per signed index. Nothing here is fatal or trusted
+table keeps the highest sequence accepted per signed index; a third, values derived from a
+skill's content (a body's words for search), by kind and SKILL.md digest, pruned with the
+entries. Nothing here is fatal or trusted
 blindly; see docs/catalog.md, "The persistent cache". Blocking: run from worker threads.
 """
 
@@ -137,9 +139,14 @@ class CatalogCache:
         *,
         judged: str = "",
         state: bytes | None = None,
+        digests: Collection[bytes] = (),
     ) -> None:
-        """Replace what is saved for ``source`` (``data`` from :func:`encode`); prune the unseen."""
+        """Replace what is saved for ``source`` (``data`` from :func:`encode`); prune the unseen.
+
+        Derived values of SKILL.md files not among ``digests`` go with the entries replaced.
+        """
         now = time.time()
+        kept = set(digests)
 
         def write(db: sqlite3.Connection) -> None:
             with _transaction(db):
@@ -149,7 +156,52 @@ class CatalogCache:
                     "skills = excluded.skills, entries = excluded.entries, state = excluded.state",
                     (source, settings, judged, now, skills, data, state),
                 )
-                db.execute("DELETE FROM catalogs WHERE seen < ?", (now - self._max_age,))
+                old = db.execute("DELETE FROM catalogs WHERE seen < ?", (now - self._max_age,))
+                if old.rowcount:
+                    db.execute(_ORPHANS)
+                keys = "FROM derived WHERE source = ? AND settings = ?"
+                held = db.execute(f"SELECT DISTINCT digest {keys}", (source, settings))
+                gone = [(source, settings, digest) for (digest,) in held if digest not in kept]
+                db.executemany(f"DELETE {keys} AND digest = ?", gone)
+
+        self._use(write)
+
+    def derived(
+        self, source: str, settings: str, kind: str, digests: Sequence[bytes]
+    ) -> dict[bytes, object]:
+        """The values of ``kind`` saved for ``digests`` of ``source`` (damaged ones left out)."""
+        query = (
+            "SELECT digest, data FROM derived WHERE source = ? AND settings = ? AND kind = ? "
+            f"AND digest IN ({', '.join('?' * len(digests))})"
+        )
+        rows = self._use(
+            lambda db: db.execute(query, (source, settings, kind, *digests)).fetchall(),
+            writes=False,
+        )
+        found = {}
+        for digest, data in rows or ():
+            try:
+                found[digest] = decode_value(data)
+            except ValueError as exc:
+                self._log(f"ignored a value derived for {source}: {exc}")
+        return found
+
+    def save_derived(
+        self, source: str, settings: str, kind: str, values: Mapping[bytes, object]
+    ) -> None:
+        """Keep ``values`` of ``kind`` by SKILL.md digest, while ``source``'s entries are saved."""
+        insert = (
+            "INSERT OR REPLACE INTO derived SELECT ?, ?, ?, ?, ? WHERE EXISTS "
+            "(SELECT 1 FROM catalogs WHERE source = ? AND settings = ?)"
+        )
+        rows = [
+            (source, settings, kind, digest, encode_value(value), source, settings)
+            for digest, value in values.items()
+        ]
+
+        def write(db: sqlite3.Connection) -> None:
+            with _transaction(db):
+                db.executemany(insert, rows)
 
         self._use(write)
 
@@ -368,6 +420,18 @@ def _prepare(db: sqlite3.Connection, path: Path, version: int) -> None:
     db.execute(  # added to schema 1: a file without it gains it
         "CREATE TABLE IF NOT EXISTS sequences (source TEXT PRIMARY KEY, sequence INTEGER NOT NULL)"
     )
+    db.execute(  # added to schema 2, as sequences was
+        "CREATE TABLE IF NOT EXISTS derived (source TEXT NOT NULL, settings TEXT NOT NULL, "
+        "kind TEXT NOT NULL, digest BLOB NOT NULL, data BLOB NOT NULL, "
+        "PRIMARY KEY (source, settings, kind, digest))"
+    )
+
+
+_ORPHANS = (
+    "DELETE FROM derived WHERE NOT EXISTS (SELECT 1 FROM catalogs "
+    "WHERE catalogs.source = derived.source AND catalogs.settings = derived.settings)"
+)
+"""Prunes derived values whose entries were pruned."""
 
 
 @contextlib.contextmanager
@@ -434,6 +498,7 @@ class FileDigests:
 
 
 _FORMAT = b"skillfs-entries-6"
+_VALUE_FORMAT = b"skillfs-derived-1"
 _CRC_BYTES = 4
 _MAPPINGS = ("metadata", "extra")
 """Read-only mapping fields: written as dicts, ``None`` for the shared ``EMPTY_MAPPING``."""
@@ -495,9 +560,38 @@ def encode(
     return framed(buffer.getvalue())
 
 
-def framed(payload: bytes) -> bytes:
+def framed(payload: bytes, form: bytes = _FORMAT) -> bytes:
     """``payload`` behind the format's name and its CRC-32, as :func:`decode` reads it."""
-    return _FORMAT + zlib.crc32(payload).to_bytes(_CRC_BYTES, "big") + payload
+    return form + zlib.crc32(payload).to_bytes(_CRC_BYTES, "big") + payload
+
+
+def _unframed(data: bytes, form: bytes) -> memoryview:
+    """The payload :func:`framed` put behind ``form``, checked."""
+    view, start = memoryview(data), len(form) + _CRC_BYTES
+    crc = int.from_bytes(view[len(form) : start], "big")
+    if view[: len(form)] != form or zlib.crc32(view[start:]) != crc:
+        raise ValueError("unknown format or damaged data")
+    return view[start:]
+
+
+def encode_value(value: object) -> bytes:
+    """A value derived from a skill's content, pickled as entries are, compressed and framed."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, 5).dump(value)
+    return framed(zlib.compress(buffer.getvalue(), 1), _VALUE_FORMAT)
+
+
+def decode_value(data: bytes) -> object:
+    """The value :func:`encode_value` wrote; a global not allowed in an entry refused.
+
+    Raises:
+        ValueError: ``data`` is not what :func:`encode_value` writes.
+    """
+    try:
+        payload = zlib.decompress(_unframed(data, _VALUE_FORMAT))
+        return _Unpickler(io.BytesIO(payload)).load()
+    except Exception as exc:  # any damage: truncated, corrupt, foreign
+        raise ValueError(f"not a derived value ({type(exc).__name__}: {exc})") from exc
 
 
 def _plain(mapping: Mapping[Any, Any], shared: dict[object, object]) -> dict[Any, Any]:
@@ -524,11 +618,8 @@ def decode(data: bytes) -> Decoded:
 
 
 def _decode(data: bytes) -> Decoded:
-    view, start = memoryview(data), len(_FORMAT) + _CRC_BYTES
-    crc = int.from_bytes(view[len(_FORMAT) : start], "big")
-    if view[: len(_FORMAT)] != _FORMAT or zlib.crc32(view[start:]) != crc:
-        raise ValueError("unknown format or damaged data")
-    entry_columns, loaded, meta_columns, files = _Unpickler(io.BytesIO(view[start:])).load()
+    payload = _unframed(data, _FORMAT)
+    entry_columns, loaded, meta_columns, files = _Unpickler(io.BytesIO(payload)).load()
     rows, served = len(loaded), sum(loaded)
     entry_columns = {key: _values(column, rows) for key, column in entry_columns.items()}
     meta_columns = {key: _values(column, served) for key, column in meta_columns.items()}
@@ -771,26 +862,50 @@ class CacheLink:
         digests = [pair[1] for pair in kept.values()]
         data = encode(verdicts, digests, [files.get(folder, ()) for folder in verdicts])
         self.cache.save(
-            self._source, self._settings, data, len(verdicts), judged=self._judged, state=state
+            self._source,
+            self._settings,
+            data,
+            len(verdicts),
+            judged=self._judged,
+            state=state,
+            digests=digests,
         )
+
+    async def derived(self, kind: str, digests: Sequence[bytes]) -> dict[bytes, object]:
+        """The values of ``kind`` saved for these SKILL.md ``digests``."""
+        if not self._settings or not digests:
+            return {}
+        read = functools.partial(self.cache.derived, self._source, self._settings, kind, digests)
+        return await self._guarded(read) or {}
+
+    async def save_derived(self, kind: str, values: Mapping[bytes, object]) -> None:
+        """Keep ``values`` of ``kind`` by SKILL.md digest, while the entries are kept."""
+        if self._settings and values:
+            save = self.cache.save_derived
+            await self._guarded(functools.partial(save, self._source, self._settings, kind, values))
 
 
 @functools.cache
 def _settings_digest(judged_by: tuple[object, ...]) -> str:
     """A digest of what decides a verdict, the judging code's files' sizes and mtimes included."""
-    stamp = [
-        (str(path.relative_to(_PACKAGES)), info.st_size, info.st_mtime_ns)
-        for folder in _JUDGING_CODE
-        for path in sorted(folder.rglob("*.py"))
-        for info in (path.stat(),)
-    ]
-    return hashlib.sha256(repr((stamp, *judged_by)).encode()).hexdigest()[:32]
+    code = code_version(*(path for folder in _JUDGING_CODE for path in folder.rglob("*.py")))
+    return hashlib.sha256(repr((code, *judged_by)).encode()).hexdigest()[:32]
 
 
-_PACKAGES = Path(__file__).parents[2]
+def code_version(*files: str | os.PathLike[str]) -> str:
+    """A digest of the size and mtime of each of ``files``, the code that made a cached value."""
+    stamp = sorted(
+        (str(Path(path).resolve().relative_to(_PACKAGES)), info.st_size, info.st_mtime_ns)
+        for path in files
+        for info in (os.stat(path),)
+    )
+    return hashlib.sha256(repr(stamp).encode()).hexdigest()[:16]
+
+
+_PACKAGES = Path(__file__).resolve().parents[2]
 _JUDGING_CODE = (
     _PACKAGES / "backends",
     _PACKAGES / "skills_core" / "_format",
     _PACKAGES / "skills_core" / "_trust",
-    Path(__file__).parent,
+    Path(__file__).resolve().parent,
 )

@@ -21,7 +21,7 @@ from backends._errors import SkillNotFoundError, VerificationError, echoed
 from backends._limits import DEFAULT_LIMITS, Limits
 from backends._local import LocalBackend
 from backends._memory import MemoryBackend
-from skills_core._catalog.cache import CacheOption, cache_link
+from skills_core._catalog.cache import CacheLink, CacheOption, cache_link
 from skills_core._catalog.entries import CatalogEntry, entry_digest, refusal
 from skills_core._catalog.loading import FileLists, Loader, Progress, Refresher, watch_refreshes
 from skills_core._catalog.snapshot import CatalogSnapshot, ReloadReport
@@ -156,6 +156,11 @@ class SkillCatalog:
     def keeps_bodies(self) -> bool:
         """True when every SKILL.md loaded is held (``keep_bodies``, no ``cache``; MCP aside)."""
         return self._keeps_bodies
+
+    @property
+    def derived_store(self) -> CacheLink | None:
+        """The persistent cache, which keeps values derived from skills by digest (internal)."""
+        return self._cache
 
     def attached(self, key: Hashable, make: Callable[[], T]) -> T:
         """The value kept on this catalog under ``key``, made by ``make()`` when first asked for.

@@ -2,8 +2,10 @@
 
 A catalog without SKILL.md bodies (``keep_bodies=False``, the persistent cache) has them read
 by :meth:`DerivedSkills.read_bodies`; a synchronous sync never reads storage and raises
-:class:`BodiesNotRead` instead. :func:`run_with_bodies` reads first, then runs the work in a
-worker thread, where :func:`skill_body` reads a chosen body on the caller's loop.
+:class:`BodiesNotRead` instead. What a value needs of a body (a :class:`BodyPart`) is kept in
+the persistent cache by the SKILL.md's digest, so a new process reads no body.
+:func:`run_with_bodies` reads first, then runs the work in a worker thread, where
+:func:`skill_body` reads a chosen body on the caller's loop.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Generic, NamedTuple, TypeVar
 from backends._errors import StorageError
 from skills_core._catalog.cache import collector_paused
 from skills_core._catalog.catalog import SkillCatalog
-from skills_core._catalog.entries import CatalogEntry
+from skills_core._catalog.entries import CatalogEntry, entry_digest
 from skills_core._catalog.snapshot import CatalogSnapshot
 from skills_core._format.models import SkillMetadata
 
@@ -39,13 +41,25 @@ _ATTEMPTS = 3
 _LOOP: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("skillfs_bodies", default=None)
 """The event loop a :func:`run_with_bodies` worker thread reads bodies on."""
 
-Derive = Callable[[str, CatalogEntry, SkillMetadata], T]
+Derive = Callable[[str, CatalogEntry, SkillMetadata, bytes], T]
+"""Makes a value from a skill's folder, entry, metadata and body (or its :class:`BodyPart`)."""
 
 Key = tuple[str, str, str, bytes]
 
 
 class BodiesNotRead(RuntimeError):
     """A synchronous search or selection needs SKILL.md bodies its catalog does not hold."""
+
+
+class BodyPart(NamedTuple):
+    """What a value needs of a SKILL.md body, kept in the persistent cache by the file's digest.
+
+    ``make(body)`` gives it, and the value made from it must equal the one made from the body.
+    ``kind`` names it in the cache, with the version of the code that makes it.
+    """
+
+    kind: str
+    make: Callable[[bytes], bytes]
 
 
 class _Slot(NamedTuple, Generic[T]):
@@ -60,13 +74,16 @@ class DerivedSkills(Generic[T]):
         derived: How many values were built so far (a refresh that changed one skill adds 1).
     """
 
-    def __init__(self, catalog: SkillCatalog, derive: Derive[T]) -> None:
+    def __init__(
+        self, catalog: SkillCatalog, derive: Derive[T], part: BodyPart | None = None
+    ) -> None:
         self._catalog = catalog
         self._derive = derive
         self._snapshot: CatalogSnapshot | None = None
         self._slots: dict[str, _Slot[T]] = {}
         self._lock = threading.Lock()
-        self._reads = _BodyReads(catalog, derive)
+        self._reads = _BodyReads(catalog, derive, part)
+        self._kept = part is not None and catalog.derived_store is not None
         self.derived = 0
 
     @property
@@ -96,12 +113,16 @@ class DerivedSkills(Generic[T]):
                 return self._catch_up(snapshot)
 
     async def read_bodies(self) -> int:
-        """Read and derive the bodies the next sync needs; how many.
+        """Derive the values the next sync needs from what the cache keeps, or bodies; how many.
 
+        With a :class:`BodyPart` and a persistent cache, held bodies' parts are kept there too.
         A body that cannot be read is logged, and its skill derived without it.
         """
         stale = self._stale(self._catalog.snapshot)
-        return await self._reads.read([(name, entry) for name, entry in stale if not _held(entry)])
+        kept = self._kept
+        return await self._reads.read(
+            [(name, entry) for name, entry in stale if not _held(entry) or (kept and entry.raw)]
+        )
 
     def _stale(self, snapshot: CatalogSnapshot) -> list[tuple[str, CatalogEntry]]:
         """The loaded skills of ``snapshot`` whose values are missing or out of date."""
@@ -133,9 +154,9 @@ class DerivedSkills(Generic[T]):
                 if slot is not None:
                     old[name] = slot  # still to be reported as removed
                 value = (
-                    self._derive(name, entry, entry.metadata)
-                    if _held(entry)
-                    else self._reads.take(entry)
+                    self._reads.take(entry)
+                    if entry in self._reads
+                    else self._derive(name, entry, entry.metadata, _body(entry))
                 )
                 slot = _Slot(entry, value)
                 added.append(value)
@@ -153,9 +174,10 @@ class DerivedSkills(Generic[T]):
 class _BodyReads(Generic[T]):
     """Values derived from bodies read on demand, until a sync takes them (read once per loop)."""
 
-    def __init__(self, catalog: SkillCatalog, derive: Derive[T]) -> None:
+    def __init__(self, catalog: SkillCatalog, derive: Derive[T], part: BodyPart | None) -> None:
         self._catalog = catalog
         self._derive = derive
+        self._part = part
         self._ready: dict[Key, T] = {}
         self._reading: dict[Key, asyncio.Future[None]] = {}
 
@@ -202,28 +224,44 @@ class _BodyReads(Generic[T]):
         return len(mine)
 
     async def _read_chunk(self, chunk: Sequence[tuple[str, CatalogEntry, object]]) -> None:
-        held: dict[Key, CatalogEntry] = {}
-        pending = iter(chunk)
+        part, store = self._part, self._catalog.derived_store
+        stored: dict[bytes, bytes] = {}
+        if part is not None and store is not None:
+            digests = await asyncio.to_thread(lambda: [entry_digest(e) for _, e, _ in chunk])
+            found = await store.derived(part.kind, digests)
+            stored = {key: value for key, value in found.items() if isinstance(value, bytes)}
+        held = {_key(entry): entry for _, entry, _ in chunk}
+        pending = iter([e for _, e, _ in chunk if not e.raw and e.digest not in stored])
 
         async def reader() -> None:
-            for _, entry, _ in pending:
+            for entry in pending:
                 try:
                     held[_key(entry)] = await self._catalog.with_body(entry)
                 except StorageError as exc:
                     logger.warning("%s: searched without its body: %s", entry.location, exc)
-                    held[_key(entry)] = entry
 
         await asyncio.gather(*(reader() for _ in range(min(BODY_READS, len(chunk)))))
 
-        def derive() -> list[T]:
-            values = []
+        def derive() -> tuple[list[T], dict[bytes, object]]:
+            values: list[T] = []
+            made: dict[bytes, object] = {}
             for name, entry, _ in chunk:
                 assert entry.metadata is not None  # only loaded skills are derived
-                values.append(self._derive(name, held[_key(entry)], entry.metadata))
-            return values
+                body = held[_key(entry)]
+                digest = entry_digest(body)
+                text = stored.get(digest)
+                if text is None:
+                    text = _body(body)
+                    if part is not None and store is not None and body.raw:
+                        text = made[digest] = part.make(text)
+                values.append(self._derive(name, body, entry.metadata, text))
+            return values, made
 
-        for (_, entry, _), value in zip(chunk, await asyncio.to_thread(derive), strict=True):
+        values, made = await asyncio.to_thread(derive)
+        for (_, entry, _), value in zip(chunk, values, strict=True):
             self._ready[_key(entry)] = value
+        if made and part is not None and store is not None:
+            await store.save_derived(part.kind, made)
 
 
 async def run_with_bodies(read_bodies: Callable[[], Awaitable[int]], work: Callable[[], R]) -> R:
@@ -264,6 +302,11 @@ def skill_body(catalog: SkillCatalog, name: str) -> str | None:
             logger.warning("%s: left out, its body could not be read: %s", entry.location, exc)
             return None
     return entry.body.strip()
+
+
+def _body(entry: CatalogEntry) -> bytes:
+    """The SKILL.md body an entry holds (empty when it holds none)."""
+    return entry.raw[entry.body_start :]
 
 
 def _held(entry: CatalogEntry) -> bool:

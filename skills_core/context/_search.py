@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import math
+import operator
 import random
+import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -21,10 +23,11 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TypeVar
 
+from skills_core._catalog.cache import code_version
 from skills_core._catalog.catalog import SkillCatalog
 from skills_core._catalog.entries import CatalogEntry
 from skills_core._format.models import SkillMetadata
-from skills_core.context._derived import DerivedSkills, run_with_bodies
+from skills_core.context._derived import BodyPart, DerivedSkills, run_with_bodies
 from skills_core.context._selection import (
     MAX_QUERY_CHARS,
     STRONG,
@@ -41,8 +44,10 @@ from skills_core.context._selection import (
 )
 from skills_core.context._words import (
     ENGLISH,
+    NATIVE,
     TERMS,
     Languages,
+    PythonPostings,
     WordCounts,
     new_postings,
     search_terms,
@@ -94,6 +99,26 @@ UNKNOWN = "no skill holds this"
 
 SEARCH_POLICY = SelectionPolicy(top_k=5)
 
+_COUNTER = PythonPostings()
+
+
+def counted_words(body: bytes) -> bytes:
+    """A body's words, each as often as it holds it, in order of first occurrence.
+
+    :class:`~skills_core.context._words.Postings` counts them as it counts the body; this is
+    what the persistent cache keeps of a body for search (``BODY_WORDS``).
+    """
+    counts = _COUNTER.count(body).counts
+    return "".join(map(operator.mul, (f"{word} " for word in counts), counts.values())).encode()
+
+
+_WORDS_CODE = (PythonPostings, *([NATIVE] if NATIVE is not None else []))
+BODY_WORDS = BodyPart(
+    "body words " + code_version(*(sys.modules[c.__module__].__file__ or "" for c in _WORDS_CODE)),
+    counted_words,
+)
+"""What search keeps of a body, named with the version of the code that cuts words."""
+
 
 @dataclass(frozen=True, slots=True)
 class IndexedSkill(SkillFacts):
@@ -121,7 +146,7 @@ class SkillSearchIndex:
     def __init__(self, catalog: SkillCatalog) -> None:
         self._words = new_postings()
         self._languages = Languages()
-        self._skills = DerivedSkills(catalog, self._index_skill)
+        self._skills = DerivedSkills(catalog, self._index_skill, BODY_WORDS)
         self._indexed: dict[str, IndexedSkill] = {}
         self._descriptions = new_postings()
         self._heads: dict[str, dict[str, float]] = {}  # term -> {skill: weighted head count}
@@ -203,8 +228,10 @@ class SkillSearchIndex:
         """Read the bodies the next sync indexes that the catalog does not hold; how many."""
         return await self._skills.read_bodies()
 
-    def _index_skill(self, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> IndexedSkill:
-        """A skill's terms by field in its language, and its description's and body's words."""
+    def _index_skill(
+        self, name: str, entry: CatalogEntry, metadata: SkillMetadata, body: bytes
+    ) -> IndexedSkill:
+        """A skill's terms by field in its language; its description's and body's words."""
         tags = skill_tags(metadata)
         language = skill_language(metadata.metadata)
         routing = [
@@ -218,8 +245,8 @@ class SkillSearchIndex:
             term: NAME_WEIGHT * names[term] + TAG_WEIGHT * tagged[term] for term in names | tagged
         }
         described = self._descriptions.count(metadata.description.encode("utf-8", "surrogatepass"))
-        body = self._words.count(entry.raw[entry.body_start :])
-        return IndexedSkill(name, entry.location, metadata, tags, head, described, body, language)
+        words = self._words.count(body)
+        return IndexedSkill(name, entry.location, metadata, tags, head, described, words, language)
 
     def _scores(self, terms: Mapping[str, int]) -> dict[str, float]:
         """Each matching skill's share of the query's attainable weight (not to be changed)."""

@@ -153,8 +153,10 @@ class LexicalSkill(SkillFacts):
     body_tokens: frozenset[str]
 
     @classmethod
-    def of(cls, name: str, entry: CatalogEntry, metadata: SkillMetadata) -> LexicalSkill:
-        """Tokenize one catalog entry."""
+    def of(
+        cls, name: str, entry: CatalogEntry, metadata: SkillMetadata, body: bytes
+    ) -> LexicalSkill:
+        """Tokenize one catalog entry and its SKILL.md body."""
         tags = skill_tags(metadata)
         return cls(
             name,
@@ -164,7 +166,7 @@ class LexicalSkill(SkillFacts):
             frozenset(tokenize(metadata.name)),
             frozenset(tokenize(metadata.description)),
             frozenset(token for tag in tags for token in tokenize(tag)),
-            frozenset(tokenize_bytes(entry.raw[entry.body_start :])),
+            frozenset(tokenize_bytes(body)),
         )
 
     def score(self, query: QueryTokens) -> float:

@@ -10,7 +10,9 @@ from skills_core.context._derived import DerivedSkills
 from tests.context.catalogs import catalog_of, skill
 
 
-def containers(name: str, entry: CatalogEntry, metadata: SkillMetadata) -> list[list[str]]:
+def containers(
+    name: str, entry: CatalogEntry, metadata: SkillMetadata, body: bytes
+) -> list[list[str]]:
     """A value of 200 containers, as a skill's counts and lists are."""
     return [[name] for _ in range(200)]
 

@@ -1,14 +1,22 @@
 """Search reads whole bodies whatever the catalog keeps: a warm persistent cache, metadata only.
 
 Skills restored from the persistent cache (or kept metadata-only) hold no SKILL.md bytes; the
-index reads each body once, through the catalog, before it indexes the skill. Reads are counted
-at a real LocalBackend (its ``get`` calls: the catalog's body path) or a CountingBackend over a
-MemoryBackend, never timed.
+index reads each body once, through the catalog, before it indexes the skill, unless the cache
+keeps the body's words (by the SKILL.md's digest) from an earlier search: then it reads none.
+Reads are counted at a real LocalBackend (its ``get`` calls: the catalog's body path) or a
+CountingBackend over a MemoryBackend, never timed; bodies cut into words by counting
+``PythonPostings.count`` calls (what the cache keeps is made by it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import pickle
+import sqlite3
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +25,11 @@ import pytest
 from backends import LocalBackend, MemoryBackend, SkillDocument
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core._catalog.cache import CatalogCache
+from skills_core._catalog.cache import FILE_NAME, CatalogCache, encode_value, framed
 from skills_core.context import SelectionPolicy, search_index, select_skills
 from skills_core.context._derived import BodiesNotRead
 from skills_core.context._search import run_selection
+from skills_core.context._words import PythonPostings
 from tests.support.backends import CountingBackend
 
 SKILLS = 12
@@ -136,3 +145,113 @@ async def test_lexical_selection_reads_the_bodies_of_a_metadata_only_catalog() -
     )
     assert [match.name for match in found] == ["skill-07"]
     assert len(backend.fetched) == SKILLS
+
+
+def restarted_again(folder: Path, cache_folder: Path, **options: Any) -> SkillCatalog:
+    """A new catalog on a newly opened cache (a new process), not refreshed yet."""
+    return SkillCatalog(CountingLocal(folder), cache=CatalogCache(cache_folder), **options)
+
+
+@pytest.fixture
+def cut(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Lengths of the bodies cut into the words the cache keeps (``PythonPostings.count``)."""
+    lengths: list[int] = []
+    count = PythonPostings.count
+
+    def counted(self: PythonPostings, data: bytes) -> Any:
+        lengths.append(len(data))
+        return count(self, data)
+
+    monkeypatch.setattr(PythonPostings, "count", counted)
+    return lengths
+
+
+@pytest.mark.parametrize("keep_bodies", [True, False])
+async def test_a_new_process_searches_from_the_cached_words_reading_no_body(
+    folder: Path, tmp_path: Path, keep_bodies: bool, cut: list[int]
+) -> None:
+    held = search_index(SkillCatalog(LocalBackend(folder)))
+    await held.catalog.refresh()
+    first = await restarted(folder, CatalogCache(tmp_path / "cache"), keep_bodies=keep_bodies)
+    await search_index(first).search_async("quaternion")  # reads every body; keeps its words
+    assert len(body_reads(first)) == SKILLS
+    assert len(cut) == SKILLS
+
+    cut.clear()
+    catalog = restarted_again(folder, tmp_path / "cache", keep_bodies=keep_bodies)
+    assert (await catalog.refresh()).fetched == 0
+    index = search_index(catalog)
+    for query in ("quaternion rotations", "spreadsheets ledger", "topic3 steps"):
+        expected = ranking(await held.search_async(query, ALL))
+        assert ranking(await index.search_async(query, ALL)) == expected
+    assert index.strong_bar() == held.strong_bar()
+    assert body_reads(catalog) == []
+    assert cut == []  # no body cut again: the words came from the cache
+
+    # An edit: the refresh reads it (keep_bodies=False drops it: the search reads it again);
+    # that one skill alone is indexed again and its words made and kept.
+    path = folder / "skill-03" / "SKILL.md"
+    path.write_bytes(skill_md("skill-03", "Helps.", body(3) + "Also quaternion maths.\n"))
+    assert (await catalog.refresh()).fetched == 1
+    found = await index.search_async("quaternion", ALL)
+    assert [match.name for match in found] == ["skill-07", "skill-03"]
+    assert index.indexed == SKILLS + 1
+    assert len(cut) == 1
+    assert body_reads(catalog) == ([] if keep_bodies else ["skill-03"])  # the refresh uncounted
+
+    later = restarted_again(folder, tmp_path / "cache", keep_bodies=keep_bodies)
+    await later.refresh()
+    await held.catalog.refresh()
+    expected = ranking(await held.search_async("quaternion", ALL))
+    assert ranking(await search_index(later).search_async("quaternion", ALL)) == expected
+    assert body_reads(later) == []
+
+
+def damage(cache_folder: Path, how: Callable[[bytes], bytes]) -> int:
+    """Rewrite every derived value kept in the cache file with ``how``; how many."""
+    with contextlib.closing(sqlite3.connect(cache_folder / FILE_NAME)) as db, db:
+        rows = db.execute("SELECT rowid, data FROM derived").fetchall()
+        damaged = [(how(data), rowid) for rowid, data in rows]
+        db.executemany("UPDATE derived SET data = ? WHERE rowid = ?", damaged)
+    return len(rows)
+
+
+class Pwned:
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (os.system, ("touch pwned",))
+
+
+FOREIGN: dict[str, Callable[[bytes], bytes]] = {
+    "truncated": lambda data: data[: len(data) // 2],
+    "flipped": lambda data: data[:-1] + bytes([data[-1] ^ 1]),
+    "a forbidden global": lambda data: framed(
+        zlib.compress(pickle.dumps(Pwned())), b"skillfs-derived-1"
+    ),
+    "another type": lambda data: encode_value(("words", 3)),
+}
+
+
+@pytest.mark.parametrize("how", FOREIGN.values(), ids=FOREIGN.keys())
+async def test_a_damaged_or_foreign_derived_value_is_ignored(
+    folder: Path, tmp_path: Path, how: Callable[[bytes], bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    held = search_index(SkillCatalog(LocalBackend(folder)))
+    await held.catalog.refresh()
+    first = await restarted(folder, CatalogCache(tmp_path / "cache"))
+    await search_index(first).search_async("ledger")
+    assert damage(tmp_path / "cache", how) == SKILLS
+
+    catalog = restarted_again(folder, tmp_path / "cache")
+    await catalog.refresh()
+    index = search_index(catalog)
+    for query in ("quaternion rotations", "spreadsheets ledger"):
+        expected = ranking(await held.search_async(query, ALL))
+        assert ranking(await index.search_async(query, ALL)) == expected
+    assert len(body_reads(catalog)) == SKILLS  # each value ignored: its body read instead
+    assert not (tmp_path / "pwned").exists()
+
+    again = restarted_again(folder, tmp_path / "cache")  # the values were made and kept again
+    await again.refresh()
+    await search_index(again).search_async("ledger")
+    assert body_reads(again) == []

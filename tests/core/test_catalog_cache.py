@@ -7,6 +7,7 @@ refreshes. Outcomes and reads are asserted, never times.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
 import stat
@@ -17,7 +18,7 @@ import pytest
 from backends import Limits, LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import FormatLimits, SkillCatalog
-from skills_core._catalog.cache import FILE_NAME, CatalogCache, encode
+from skills_core._catalog.cache import _JUDGING_CODE, FILE_NAME, CatalogCache, encode
 from tests.support.files import files_of
 from tests.support.processes import run_python
 
@@ -305,15 +306,62 @@ def test_a_process_ending_with_its_catalog_held_leaves_no_side_files(
     assert sorted(path.name for path in cache.iterdir()) == [FILE_NAME]
 
 
-def test_the_settings_digest_covers_every_judging_package() -> None:
-    """A renamed package must not drop out of the digest that retires cached verdicts."""
-    from skills_core._catalog import cache
+def derived_rows(cache: CatalogCache) -> list[tuple[str, bytes]]:
+    with contextlib.closing(sqlite3.connect(cache.path)) as db:
+        return db.execute("SELECT source, digest FROM derived ORDER BY source, digest").fetchall()
 
-    judging = {folder.relative_to(cache._PACKAGES).as_posix() for folder in cache._JUDGING_CODE}
-    assert {
-        "backends",
-        "skills_core/_format",
-        "skills_core/_trust",
-        "skills_core/_catalog",
-    } <= judging
-    assert all(any(folder.rglob("*.py")) for folder in cache._JUDGING_CODE)
+
+async def test_derived_values_are_kept_by_digest_and_pruned_with_their_entries(
+    folder: Path, tmp_path: Path
+) -> None:
+    cache = CatalogCache(tmp_path / "cache")
+    catalog = await warm(folder, cache)
+    link = catalog.derived_store
+    assert link is not None
+    digests = {
+        name: bytes.fromhex(catalog.skill_md_digest(name)[7:]) for name in ("skill-00", "skill-01")
+    }
+    await link.save_derived("words v1", {digest: b"w " + digest for digest in digests.values()})
+    assert await link.derived("words v1", [*digests.values(), b"other"]) == {
+        digest: b"w " + digest for digest in digests.values()
+    }
+    assert await link.derived("words v2", list(digests.values())) == {}  # another kind
+
+    (folder / "skill-00" / "SKILL.md").write_bytes(versioned("skill-00", 2))  # an edit
+    assert (await catalog.refresh()).fetched == 1
+    assert derived_rows(cache) == [(str(folder), digests["skill-01"])]  # its old value went
+
+    other = tmp_path / "other"
+    (other / "one").mkdir(parents=True)
+    (other / "one" / "SKILL.md").write_bytes(skill_md("one"))
+    pruning = CatalogCache(cache.folder, max_age=0)  # the first source's entries go, and so
+    await SkillCatalog(LocalBackend(other), cache=pruning).refresh()  # do their values
+    assert derived_rows(cache) == []
+
+
+async def test_no_value_is_kept_for_a_source_without_entries(tmp_path: Path) -> None:
+    cache = CatalogCache(tmp_path / "cache")
+    await asyncio.to_thread(cache.save_derived, "nowhere", "settings", "words", {b"d": b"w"})
+    assert await asyncio.to_thread(cache.derived, "nowhere", "settings", "words", [b"d"]) == {}
+
+
+async def test_a_file_of_the_previous_layout_gains_the_derived_table(
+    folder: Path, cache: CatalogCache
+) -> None:
+    catalog = await warm(folder, cache)
+    await asyncio.to_thread(cache.close)
+    with contextlib.closing(sqlite3.connect(cache.path)) as db:
+        db.execute("DROP TABLE derived")
+    restarted = SkillCatalog(LocalBackend(folder), cache=CatalogCache(cache.folder))
+    assert (await restarted.refresh()).fetched == 0  # the entries are still read
+    link = restarted.derived_store
+    assert link is not None
+    digest = bytes.fromhex(catalog.skill_md_digest("skill-00")[7:])
+    assert await link.derived("words", [digest]) == {}  # no table yet: none
+    await link.save_derived("words", {digest: b"w"})
+    assert await link.derived("words", [digest]) == {digest: b"w"}
+
+
+def test_the_code_that_judges_is_in_the_settings_digest() -> None:
+    for folder in _JUDGING_CODE:
+        assert list(folder.glob("*.py")), folder  # each exists (a renamed one counted nothing)

@@ -2,7 +2,8 @@
 
 The restart costs the listing only; the first search then GETs each SKILL.md once (the
 catalog holds no bodies) and ranks exactly as a catalog holding them; later searches GET
-nothing.
+nothing, and neither does the first search of the next process: the words of each body are
+kept in the cache.
 """
 
 from __future__ import annotations
@@ -48,11 +49,18 @@ async def test_a_restored_s3_catalog_ranks_as_one_holding_bodies(
     policy = SelectionPolicy(top_k=SKILLS)
     for query in ("quaternion", "topic7 ledger"):
         log.reset()
-        expected = await search_index(held).search_async(query, policy)
-        assert log.kinds() == {}
         found = await search_index(restored).search_async(query, policy)
+        assert log.kinds() == ({"GET": SKILLS} if query == "quaternion" else {})
+        expected = await search_index(held).search_async(query, policy)
+        assert log.kinds() == ({"GET": SKILLS} if query == "quaternion" else {})
         assert [(m.name, m.score, m.strength) for m in found] == [
             (m.name, m.score, m.strength) for m in expected
         ]
-        assert log.kinds() == ({"GET": SKILLS} if query == "quaternion" else {})
     assert found[0].name == "skill-07"
+
+    log.reset()
+    later = SkillCatalog(harness.backend(), cache=CatalogCache(tmp_path))  # the next process
+    assert (await later.refresh()).fetched == 0
+    again = await search_index(later).search_async("topic7 ledger", policy)
+    assert log.kinds() == {"LIST": math.ceil(SKILLS / 1000)}  # and no GET
+    assert [(m.name, m.score) for m in again] == [(m.name, m.score) for m in expected]
