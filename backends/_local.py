@@ -30,7 +30,13 @@ from backends._local_files import (
     resource_error,
     walk_files,
 )
-from backends._paths import SKILL_MD_NAMES, check_resource_path, check_skill_name, is_within
+from backends._paths import (
+    SKILL_MD_NAMES,
+    check_resource_path,
+    check_skill_name,
+    is_skill_name,
+    is_within,
+)
 from backends.capabilities import FetchResult, ListedDocument
 
 _READ_CHUNK = 1024
@@ -213,6 +219,18 @@ class LocalBackend(AsyncResource):
         prefix = self._root + os.sep
         listed: list[ListedDocument] = []
         for name in self._names():
+            opened = self._open_plain(prefix + name) if is_skill_name(name) else None
+            if opened is not None:  # the common case, read without a stat first
+                fd, plain, info = opened
+                try:
+                    check_size(info.st_size, max_bytes, location=plain, what="SKILL.md")
+                    listed.append(_read_open(name, fd, plain, info))
+                except StorageError as exc:
+                    exc.location = exc.location or plain
+                    listed.append(SkillRef(name, fingerprint(info), plain, info.st_size, exc))
+                finally:
+                    os.close(fd)
+                continue
             found = find_skill_md(prefix + name) if name[0] != "." else None
             if found is None:
                 continue
@@ -241,12 +259,28 @@ class LocalBackend(AsyncResource):
             st = os.fstat(fd)
             if not _regular(st):
                 raise not_regular(path[len(folder) + 1 :], st.st_mode, location=path)
-            data = read_fd(fd, st.st_size)
+            return _read_open(name, fd, path, st)
         except OSError as exc:
             raise StorageError(f"cannot read: {exc.strerror}", location=path) from exc
         finally:
             os.close(fd)
-        return SkillDocument(name, data, fingerprint(st), path)
+
+    @staticmethod
+    def _open_plain(folder: str) -> tuple[int, str, os.stat_result] | None:
+        """The folder's ``SKILL.md`` opened if a regular file, else ``None`` (look it up)."""
+        path = folder + os.sep + SKILL_MD_NAMES[0]
+        try:
+            fd = os.open(path, OPEN_FLAGS)
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            st = None
+        if st is None or not _regular(st):
+            os.close(fd)
+            return None
+        return fd, path, st
 
     def _open_confined(self, folder: str, path: str) -> int:
         try:
@@ -295,6 +329,15 @@ def _refusal(found: Found, folder: str, name: str, *, check_name: bool = True) -
         except UnsafePathError as exc:
             return _refused(name, path, exc)
     return None
+
+
+def _read_open(name: str, fd: int, path: str, st: os.stat_result) -> SkillDocument:
+    """The SKILL.md open as ``fd`` (the caller closes it)."""
+    try:
+        data = read_fd(fd, st.st_size)
+    except OSError as exc:
+        raise StorageError(f"cannot read: {exc.strerror}", location=path) from exc
+    return SkillDocument(name, data, fingerprint(st), path)
 
 
 def _refused(name: str, path: str, error: StorageError) -> SkillRef:
