@@ -32,7 +32,6 @@ if TYPE_CHECKING:
         CoordinatorConfig,
         ToolMap,
         ValidationMode,
-        escape_block_delimiters,
     )
 
 _TURNS = (
@@ -43,7 +42,6 @@ _TURNS = (
     "CoordinatorConfig",
     "ToolMap",
     "ValidationMode",
-    "escape_block_delimiters",
 )
 _EXPORTS = {
     "ListingPolicy": "skills_core.context._budget",
@@ -71,7 +69,6 @@ __all__ = [
     "ToolMap",
     "ValidationMode",
     "catalog_prompt",
-    "escape_block_delimiters",
     "instruction_documents",
     "instruction_skills",
     "rank_skills",

@@ -8,13 +8,11 @@
 """
 
 from skills_core.tools._factory import LoadPolicy, SkillTools
-from skills_core.tools._policy import DEFAULT_INTERPRETERS, DEFAULT_SHEBANGS, ScriptPolicy
+from skills_core.tools._policy import ScriptPolicy
 from skills_core.tools._runners.process import ProcessRunner
 from skills_core.tools._runners.sandbox import SandboxRunner
 
 __all__ = [
-    "DEFAULT_INTERPRETERS",
-    "DEFAULT_SHEBANGS",
     "LoadPolicy",
     "ProcessRunner",
     "SandboxRunner",

@@ -13,21 +13,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from backends._errors import echoed
 from backends._limits import KIB, MIB
 from skills_core.tools._runners.command import ProcessOutcome
-
-DEFAULT_INTERPRETERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {".py": (sys.executable,), ".sh": ("bash",)}
-)
-"""Interpreters by extension: the script path is appended, then its arguments."""
-
-DEFAULT_SHEBANGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {"bash": ("bash",), "sh": ("sh",), "python": (sys.executable,), "python3": (sys.executable,)}
-)
-"""Interpreters an extensionless script may name in its ``#!`` line, and what runs it."""
 
 DEFAULT_MAX_PROCESSES = 256
 """Processes a run may have at once: bounds fork storms."""
@@ -77,18 +67,36 @@ class ScriptPolicy:
             tool): once the model was shown a skill whose scripts need approval (served over
             MCP, a cloned project's), a call of one is refused until the user approves that
             skill's content, as its scripts are (:mod:`skills_core.adk._toolset`).
+
+    ``ScriptPolicy.DEFAULT_INTERPRETERS`` and ``ScriptPolicy.DEFAULT_SHEBANGS`` are the
+    defaults, to extend: ``ScriptPolicy(shebangs={**ScriptPolicy.DEFAULT_SHEBANGS, "node":
+    ("node",)})``.
     """
+
+    DEFAULT_INTERPRETERS: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {".py": (sys.executable,), ".sh": ("bash",)}
+    )
+    DEFAULT_SHEBANGS: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {
+            "bash": ("bash",),
+            "sh": ("sh",),
+            "python": (sys.executable,),
+            "python3": (sys.executable,),
+        }
+    )
 
     timeout: float = 30.0
     interpreters: Mapping[str, tuple[str, ...]] = field(
-        default_factory=lambda: DEFAULT_INTERPRETERS
+        default_factory=lambda: ScriptPolicy.DEFAULT_INTERPRETERS
     )
     env_allow: tuple[str, ...] = DEFAULT_ENV_ALLOW
     env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     max_output_bytes: int = 64 * KIB
     max_workspace_bytes: int = 50 * MIB
     confirm: bool = False
-    shebangs: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: DEFAULT_SHEBANGS)
+    shebangs: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: ScriptPolicy.DEFAULT_SHEBANGS
+    )
     max_processes: int | None = DEFAULT_MAX_PROCESSES
     max_scratch_bytes: int = DEFAULT_MAX_SCRATCH_BYTES
     max_memory_bytes: int | None = None
@@ -132,8 +140,8 @@ class ScriptPolicy:
             return (
                 f"no interpreter is configured for {path!r}: its extension {extension} is not "
                 f"one of ScriptPolicy.interpreters (allowed: {allowed}) and it has no #! line; "
-                "allow it with ScriptPolicy(interpreters={**DEFAULT_INTERPRETERS, '.ext': "
-                "('program',)})"
+                "allow it with ScriptPolicy(interpreters={**ScriptPolicy.DEFAULT_INTERPRETERS, "
+                "'.ext': ('program',)})"
             )
         name = posixpath.basename(words[0])
         command = self.shebangs.get(name)
@@ -142,7 +150,7 @@ class ScriptPolicy:
             return (
                 f"{path!r} asks for {name!r} in its #! line, which ScriptPolicy.shebangs does "
                 f"not allow (allowed: {allowed}); allow it with "
-                f"ScriptPolicy(shebangs={{**DEFAULT_SHEBANGS, {name!r}: ({name!r},)}})"
+                f"ScriptPolicy(shebangs={{**ScriptPolicy.DEFAULT_SHEBANGS, {name!r}: ({name!r},)}})"
             )
         return (*command, *words[1:])
 

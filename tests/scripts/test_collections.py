@@ -47,10 +47,11 @@ async def test_refusals_name_what_to_allow(skills_root: Path, runner_name: str) 
     runner = make_runner(runner_name)
     node = await run_script(skills_root, runner, "collection", "scripts/node-tool", [])
     assert node["error_code"] == codes.UNSUPPORTED_SCRIPT
-    assert "ScriptPolicy(shebangs={**DEFAULT_SHEBANGS, 'node': ('node',)})" in node["error"]
+    allow_node = "ScriptPolicy(shebangs={**ScriptPolicy.DEFAULT_SHEBANGS, 'node': ('node',)})"
+    assert allow_node in node["error"]
     plain = await run_script(skills_root, runner, "collection", "scripts/plain", [])
     assert plain["error_code"] == codes.UNSUPPORTED_SCRIPT
-    assert "ScriptPolicy(interpreters={**DEFAULT_INTERPRETERS" in plain["error"]
+    assert "ScriptPolicy(interpreters={**ScriptPolicy.DEFAULT_INTERPRETERS" in plain["error"]
 
 
 async def test_the_csv_profiler_example(tmp_path: Path, runner_name: str) -> None:

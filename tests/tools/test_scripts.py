@@ -16,7 +16,7 @@ from backends import Backend, LocalBackend
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core import _codes as codes
-from skills_core.tools import DEFAULT_INTERPRETERS, ScriptPolicy, SkillTools
+from skills_core.tools import ScriptPolicy, SkillTools
 from skills_core.tools._policy import shebang
 from tests.tools.skillset import PDF_SKILL, CountingMemoryBackend
 
@@ -101,7 +101,7 @@ async def test_other_file_types_need_a_configured_interpreter(
     refused = await tools.run_skill_script("pdf", "scripts/tool.js")
     assert refused["error_code"] == codes.UNSUPPORTED_SCRIPT
     assert ".py" in refused["error"]
-    interpreters = {**DEFAULT_INTERPRETERS, ".run": (sys.executable,)}
+    interpreters = {**ScriptPolicy.DEFAULT_INTERPRETERS, ".run": (sys.executable,)}
     configured = await make_tools(backend, ScriptPolicy(interpreters=interpreters))
     result = await configured.run_skill_script("pdf", "scripts/tool.run")
     assert result["stdout"] == "custom interpreter\n"
