@@ -18,7 +18,7 @@ import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 from urllib.parse import quote
 
 from backends import Backend
@@ -40,10 +40,14 @@ from backends._local_files import is_temporary
 from backends._paths import SKILL_MD_NAMES
 from backends._remote.output_folder import OutputFolder
 from backends._remote.urls import join_location
-from skills_core._bundle.writer import deterministic_zip, opened_for, read_skill_files
+from skills_core._bundle.writer import (
+    PackOptions,
+    deterministic_zip,
+    opened_for,
+    read_skill_files,
+)
 from skills_core._catalog.loading import Progress
 from skills_core._format.models import SkillMetadata, SkillProblem
-from skills_core._trust.policy import TrustPolicy
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -77,18 +81,13 @@ class Publication:
 async def build_publication(
     backend: Backend,
     *,
-    strict: bool = False,
-    skip_invalid: bool = False,
-    progress: Progress | None = None,
-    limits: Limits = DEFAULT_LIMITS,
-    max_concurrency: int = 16,
     signing_key: Ed25519PrivateKey | None = None,
-    trust: TrustPolicy | None = None,
+    **options: Unpack[PackOptions],
 ) -> Publication:
     """The index and artifacts for every skill a catalog of ``backend`` serves.
 
-    Options as for :func:`~skills_core._bundle.writer.build_bundle` (``trust``: with a lock,
-    publish only what it pins); each archive must load under ``limits`` and the index fit. A
+    ``options``: :class:`~skills_core._bundle.writer.PackOptions` (with a lock, publish only
+    what it pins); each archive must load under ``limits`` and the index fit. A
     ``signing_key`` adds a sequence to the index and its signature file (needs ``skillfs[sign]``).
 
     Raises:
@@ -96,21 +95,13 @@ async def build_publication(
         LimitExceededError: A file, an archive or the index breaks a limit.
         StorageError: The source could not be listed or read.
     """
-    read = await read_skill_files(
-        backend,
-        strict=strict,
-        skip_invalid=skip_invalid,
-        progress=progress,
-        limits=limits,
-        max_concurrency=max_concurrency,
-        trust=trust,
-    )
+    read = await read_skill_files(backend, **options)
     files = await asyncio.to_thread(
         _artifacts,
         read.skills,
         read.members,
         read.executables,
-        limits,
+        read.limits,
         backend.location,
         signing_key=signing_key,
     )
