@@ -16,7 +16,7 @@ import asyncio
 import os
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Unpack
 from urllib.parse import quote
@@ -42,12 +42,13 @@ from backends._remote.output_folder import OutputFolder
 from backends._remote.urls import join_location
 from skills_core._bundle.writer import (
     PackOptions,
+    SkillFiles,
     deterministic_zip,
     opened_for,
     read_skill_files,
 )
 from skills_core._catalog.loading import Progress
-from skills_core._format.models import SkillMetadata, SkillProblem
+from skills_core._format.models import SkillProblem
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -96,15 +97,7 @@ async def build_publication(
         StorageError: The source could not be listed or read.
     """
     read = await read_skill_files(backend, **options)
-    files = await asyncio.to_thread(
-        _artifacts,
-        read.skills,
-        read.members,
-        read.executables,
-        read.limits,
-        backend.location,
-        signing_key=signing_key,
-    )
+    files = await asyncio.to_thread(_artifacts, read, backend.location, signing_key)
     names = tuple(meta.name for meta in read.skills)
     return Publication(files, names, read.skipped, read.warnings)
 
@@ -201,22 +194,17 @@ def _is_ours(path: str) -> bool:
 
 
 def _artifacts(
-    skills: Sequence[SkillMetadata],
-    members: Mapping[str, bytes],
-    executables: set[str],
-    limits: Limits,
-    source: str,
-    *,
-    signing_key: Ed25519PrivateKey | None,
+    read: SkillFiles, source: str, signing_key: Ed25519PrivateKey | None
 ) -> dict[str, bytes]:
     """Every artifact, the signature and the index, by path below the base (blocking)."""
+    executables, limits = read.executables, read.limits
     by_skill: dict[str, dict[str, bytes]] = {}
-    for path, data in members.items():
+    for path, data in read.members.items():
         name, _, inner = path.partition("/")
         by_skill.setdefault(name, {})[inner] = data
     files: dict[str, bytes] = {}
     entries = []
-    for meta in skills:
+    for meta in read.skills:
         skill_files = by_skill.get(meta.name, {})
         if SKILL_MD_NAMES[0] not in skill_files:  # a lowercase skill.md is published as SKILL.md
             skill_files[SKILL_MD_NAMES[0]] = skill_files.pop(SKILL_MD_NAMES[1])
