@@ -261,8 +261,7 @@ class SkillCatalog:
         if entry.listed is not None and not entry.raw:
             await self._held(entry)  # verified first: no file of a refused skill is read
         limit = self._judging.limits.max_read_bytes
-        if max_bytes is not None:
-            limit = min(limit, max_bytes)
+        limit = limit if max_bytes is None else min(limit, max_bytes)
         data = await self._backend.read(entry.name, path, max_bytes=limit)
         lock = self._trust.lock
         if lock is None:

@@ -16,12 +16,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from backends._base import SkillDocument, SkillRef
-from backends._errors import (
-    LimitExceededError,
-    SkillNotFoundError,
-    StorageError,
-    UnsafePathError,
-)
+from backends._errors import LimitExceededError, SkillNotFoundError, StorageError, UnsafePathError
 from backends._limits import DEFAULT_LIMITS, Limits
 from backends.capabilities import ListedDocument
 from skills_core import _codes as codes

@@ -12,13 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import (
-    AsyncGenerator,
-    Awaitable,
-    Callable,
-    Mapping,
-    Sequence,
-)
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 
 from backends._base import Backend, FileEntry, SkillDocument, SkillRef
 from backends._digests import digest_of
