@@ -16,9 +16,9 @@ import asyncio
 import os
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 from urllib.parse import quote
 
 from backends import Backend
@@ -40,10 +40,15 @@ from backends._local_files import is_temporary
 from backends._paths import SKILL_MD_NAMES
 from backends._remote.output_folder import OutputFolder
 from backends._remote.urls import join_location
-from skills_core._bundle.writer import deterministic_zip, opened_for, read_skill_files
+from skills_core._bundle.writer import (
+    PackOptions,
+    SkillFiles,
+    deterministic_zip,
+    opened_for,
+    read_skill_files,
+)
 from skills_core._catalog.loading import Progress
-from skills_core._format.models import SkillMetadata, SkillProblem
-from skills_core._trust.policy import TrustPolicy
+from skills_core._format.models import SkillProblem
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -77,18 +82,13 @@ class Publication:
 async def build_publication(
     backend: Backend,
     *,
-    strict: bool = False,
-    skip_invalid: bool = False,
-    progress: Progress | None = None,
-    limits: Limits = DEFAULT_LIMITS,
-    max_concurrency: int = 16,
     signing_key: Ed25519PrivateKey | None = None,
-    trust: TrustPolicy | None = None,
+    **options: Unpack[PackOptions],
 ) -> Publication:
     """The index and artifacts for every skill a catalog of ``backend`` serves.
 
-    Options as for :func:`~skills_core._bundle.writer.build_bundle` (``trust``: with a lock,
-    publish only what it pins); each archive must load under ``limits`` and the index fit. A
+    ``options``: :class:`~skills_core._bundle.writer.PackOptions` (with a lock, publish only
+    what it pins); each archive must load under ``limits`` and the index fit. A
     ``signing_key`` adds a sequence to the index and its signature file (needs ``skillfs[sign]``).
 
     Raises:
@@ -96,24 +96,8 @@ async def build_publication(
         LimitExceededError: A file, an archive or the index breaks a limit.
         StorageError: The source could not be listed or read.
     """
-    read = await read_skill_files(
-        backend,
-        strict=strict,
-        skip_invalid=skip_invalid,
-        progress=progress,
-        limits=limits,
-        max_concurrency=max_concurrency,
-        trust=trust,
-    )
-    files = await asyncio.to_thread(
-        _artifacts,
-        read.skills,
-        read.members,
-        read.executables,
-        limits,
-        backend.location,
-        signing_key=signing_key,
-    )
+    read = await read_skill_files(backend, **options)
+    files = await asyncio.to_thread(_artifacts, read, backend.location, signing_key)
     names = tuple(meta.name for meta in read.skills)
     return Publication(files, names, read.skipped, read.warnings)
 
@@ -210,22 +194,17 @@ def _is_ours(path: str) -> bool:
 
 
 def _artifacts(
-    skills: Sequence[SkillMetadata],
-    members: Mapping[str, bytes],
-    executables: set[str],
-    limits: Limits,
-    source: str,
-    *,
-    signing_key: Ed25519PrivateKey | None,
+    read: SkillFiles, source: str, signing_key: Ed25519PrivateKey | None
 ) -> dict[str, bytes]:
     """Every artifact, the signature and the index, by path below the base (blocking)."""
+    executables, limits = read.executables, read.limits
     by_skill: dict[str, dict[str, bytes]] = {}
-    for path, data in members.items():
+    for path, data in read.members.items():
         name, _, inner = path.partition("/")
         by_skill.setdefault(name, {})[inner] = data
     files: dict[str, bytes] = {}
     entries = []
-    for meta in skills:
+    for meta in read.skills:
         skill_files = by_skill.get(meta.name, {})
         if SKILL_MD_NAMES[0] not in skill_files:  # a lowercase skill.md is published as SKILL.md
             skill_files[SKILL_MD_NAMES[0]] = skill_files.pop(SKILL_MD_NAMES[1])

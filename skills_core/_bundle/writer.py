@@ -18,7 +18,7 @@ import zipfile
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypedDict, Unpack, cast
 from urllib.parse import unquote, urlsplit
 
 from backends import Backend, open_backend
@@ -59,44 +59,40 @@ class Bundle:
         return hashlib.sha256(self.data).hexdigest()
 
 
-async def build_bundle(
-    backend: Backend,
-    *,
-    strict: bool = False,
-    skip_invalid: bool = False,
-    progress: Progress | None = None,
-    limits: Limits = DEFAULT_LIMITS,
-    max_concurrency: int = 16,
-    trust: TrustPolicy | None = None,
-) -> Bundle:
-    """Pack every skill a catalog of ``backend`` serves.
+class PackOptions(TypedDict, total=False):
+    """How :func:`build_bundle` and :func:`~skills_core._bundle.publish.build_publication` read.
 
     ``strict`` judges as ``skillfs validate`` does; ``skip_invalid`` leaves refused skills out
-    instead of raising. Each file must fit ``limits.max_bundle_entry_bytes`` and the archive
-    load under ``limits``. With a lock in ``trust``, only the skills it pins are packed,
-    each only when every file matches it (others: ``NOT_LOCKED``, ``LOCK_MISMATCH``).
+    instead of raising; ``progress`` hears (skills packed, in all). Each file must fit
+    ``limits.max_bundle_entry_bytes`` and each archive load under ``limits``. With a lock in
+    ``trust``, only the skills it pins are packed, each only when every file matches it
+    (others: ``NOT_LOCKED``, ``LOCK_MISMATCH``).
+    """
+
+    strict: bool
+    skip_invalid: bool
+    progress: Progress | None
+    limits: Limits
+    max_concurrency: int
+    trust: TrustPolicy | None
+
+
+async def build_bundle(backend: Backend, **options: Unpack[PackOptions]) -> Bundle:
+    """Pack every skill a catalog of ``backend`` serves (``options``: :class:`PackOptions`).
 
     Raises:
         InvalidSkillsError: The verdict refuses some skills and ``skip_invalid`` is false.
         LimitExceededError: A file, or the archive, breaks a bundle limit.
         StorageError: The source could not be listed or read.
     """
-    read = await read_skill_files(
-        backend,
-        strict=strict,
-        skip_invalid=skip_invalid,
-        progress=progress,
-        limits=limits,
-        max_concurrency=max_concurrency,
-        trust=trust,
-    )
+    read = await read_skill_files(backend, **options)
     members, executables = read.members, read.executables
     manifest = _manifest(read.skills, members, executables)
     data = await asyncio.to_thread(
         deterministic_zip, {**members, MANIFEST_NAME: manifest}, executables
     )
     where = f"bundle of {backend.location}"
-    refused = await asyncio.to_thread(bundle_refusals, data, limits=limits, location=where)
+    refused = await asyncio.to_thread(bundle_refusals, data, limits=read.limits, location=where)
     if refused:
         raise LimitExceededError(
             f"the bundle would not load: {refused[0].message}", location=refused[0].location
@@ -119,7 +115,7 @@ async def write_bundle(
 ) -> Bundle:
     """Bundle the skills of ``source`` (a path, URL or backend) into ``out`` (a path or URL).
 
-    Options as for :func:`build_bundle`; ``out_options`` and ``source_options`` are storage
+    Options as :class:`PackOptions`; ``out_options`` and ``source_options`` are storage
     options. ``out`` must not be inside the source; a replaced local file keeps its mode.
 
     Raises:
@@ -141,26 +137,27 @@ async def write_bundle(
 
 
 class SkillFiles(NamedTuple):
-    """The skills a bundle or publication carries, and their files by ``<name>/<path>``."""
+    """The skills a bundle or publication carries, their files by ``<name>/<path>``, its limits."""
 
     skills: Sequence[SkillMetadata]
     members: dict[str, bytes]
     executables: set[str]
     skipped: tuple[SkillProblem, ...]
     warnings: tuple[SkillProblem, ...]
+    limits: Limits
 
 
 async def read_skill_files(
     backend: Backend,
     *,
-    strict: bool,
-    skip_invalid: bool,
-    progress: Progress | None,
-    limits: Limits,
-    max_concurrency: int,
+    strict: bool = False,
+    skip_invalid: bool = False,
+    progress: Progress | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    max_concurrency: int = 16,
     trust: TrustPolicy | None = None,
 ) -> SkillFiles:
-    """Every file of every skill a catalog of ``backend`` serves (see :func:`build_bundle`).
+    """Every file of every skill a catalog of ``backend`` serves (see :class:`PackOptions`).
 
     Raises:
         InvalidSkillsError, LimitExceededError, StorageError: As :func:`build_bundle`.
@@ -176,7 +173,7 @@ async def read_skill_files(
         raise InvalidSkillsError(problems, location=backend.location)
     gone = {problem.subject for problem in refused}
     skills = [meta for meta in served if meta.name not in gone]
-    return SkillFiles(skills, members, executables, problems, report.warnings)
+    return SkillFiles(skills, members, executables, problems, report.warnings, limits)
 
 
 async def _read_skills(

@@ -31,24 +31,23 @@ import zlib
 from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import IO, TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from backends._base import Backend, FileEntry
 from backends._composite import CompositeBackend
 from backends._digests import digest_off_loop
-from backends._limits import DEFAULT_LIMITS, Limits
 from backends._memory import MemoryBackend
-from backends.capabilities import ListedDocument, export_state, import_state
-from skills_core._catalog.entries import CatalogEntry, entry_digest, frontmatter_of, is_verdict
+from backends.capabilities import export_state, import_state
+from skills_core._catalog.entries import (
+    CatalogEntry,
+    Judging,
+    entry_digest,
+    frontmatter_of,
+    is_verdict,
+)
 from skills_core._catalog.snapshot import EMPTY_SNAPSHOT, CatalogSnapshot
 from skills_core._format.matching import HookAction, HookRule, Hooks
-from skills_core._format.models import (
-    DEFAULT_FORMAT_LIMITS,
-    EMPTY_MAPPING,
-    FormatLimits,
-    SkillMetadata,
-    SkillProblem,
-)
+from skills_core._format.models import EMPTY_MAPPING, SkillMetadata, SkillProblem
 from skills_core._trust.approvals import default_cache_folder, ensure_folder, untrusted_file
 
 if TYPE_CHECKING:
@@ -716,26 +715,12 @@ class _Unpickler(pickle.Unpickler):
         return found
 
 
-class Listing(Protocol):
-    """The loader's listing: a cold one reads SKILL.md files in the same pass."""
-
-    def __call__(self, *, cold: bool) -> Awaitable[Sequence[ListedDocument]]:
-        """List the backend."""
-
-
 CacheOption = CatalogCache | bool | str | os.PathLike[str]
 """What every ``cache=`` takes: ``True`` for the default folder, ``False`` for none, a
 :class:`CatalogCache`, or the path of a cache folder."""
 
 
-def cache_link(
-    cache: CacheOption,
-    backend: Backend,
-    *,
-    strict: bool,
-    limits: Limits,
-    format_limits: FormatLimits,
-) -> CacheLink | None:
+def cache_link(cache: CacheOption, backend: Backend, judging: Judging) -> CacheLink | None:
     """The link a catalog uses; ``None`` without a cache or for a memory backend.
 
     Raises:
@@ -751,7 +736,7 @@ def cache_link(
         raise TypeError(f"cache must be a bool, a CatalogCache or a folder's path, not {cache!r}")
     if folder is None or not _fingerprints_outlive_the_process(backend):
         return None
-    return CacheLink(folder, backend, strict=strict, limits=limits, format_limits=format_limits)
+    return CacheLink(folder, backend, judging)
 
 
 def _fingerprints_outlive_the_process(backend: Backend) -> bool:
@@ -763,45 +748,28 @@ def _fingerprints_outlive_the_process(backend: Backend) -> bool:
 class CacheLink:
     """Loads and saves one catalog's entries in ``cache`` (the other arguments: the catalog's)."""
 
-    def __init__(
-        self,
-        cache: CatalogCache,
-        backend: Backend,
-        *,
-        strict: bool,
-        limits: Limits,
-        format_limits: FormatLimits,
-    ):
+    def __init__(self, cache: CatalogCache, backend: Backend, judging: Judging):
         self.cache = cache
         self._backend = backend
         self._source = backend.location
-        self._judged_by = (
-            SCHEMA,
-            type(backend).__qualname__,
-            strict,
-            repr(limits),
-            repr(format_limits),
-        )
-        default = limits == DEFAULT_LIMITS and format_limits == DEFAULT_FORMAT_LIMITS
-        self._judged = ("strict" if strict else "lenient") + ("" if default else " +limits")
+        self._judged_by = (SCHEMA, type(backend).__qualname__, repr(judging))
+        default = judging[1:] == Judging()[1:]
+        self._judged = ("strict" if judging.strict else "lenient") + ("" if default else " +limits")
         self._settings = ""
         self._saved: dict[str, tuple[CatalogEntry, bytes]] = {}
         self._state: bytes | None = None  # the backend's, as saved or loaded
 
-    async def seed(
-        self, listing: Listing, files: FileDigests, lock: SkillLock | None = None
-    ) -> tuple[CatalogSnapshot, Sequence[ListedDocument]]:
-        """The snapshot saved for this source (or an empty one), and the backend's listing.
+    async def seed(self, files: FileDigests, lock: SkillLock | None) -> CatalogSnapshot | None:
+        """The snapshot saved for this source (empty when damaged); ``None`` without a row.
 
-        ``files`` gets the saved file digests and the backend its saved state; without a saved
-        row the listing is a cold one.
+        ``files`` gets the saved file digests and the backend its saved state.
         """
         read = await self._guarded(functools.partial(self._read, files, lock))
         if read is None:
-            return EMPTY_SNAPSHOT, await listing(cold=True)
+            return None
         self._state, seed = read
         import_state(self._backend, self._state)
-        return seed, await listing(cold=False)
+        return seed
 
     async def save(
         self, snapshot: CatalogSnapshot, files: FileDigests, *, seeded_from: CatalogSnapshot

@@ -22,7 +22,7 @@ from backends._limits import DEFAULT_LIMITS, Limits
 from backends._local import LocalBackend
 from backends._memory import MemoryBackend
 from skills_core._catalog.cache import CacheLink, CacheOption, cache_link
-from skills_core._catalog.entries import CatalogEntry, entry_digest, refusal
+from skills_core._catalog.entries import CatalogEntry, Judging, entry_digest, refusal, verified
 from skills_core._catalog.loading import FileLists, Loader, Progress, Refresher, watch_refreshes
 from skills_core._catalog.snapshot import CatalogSnapshot, ReloadReport
 from skills_core._errors import EntryMismatchError
@@ -79,22 +79,12 @@ class SkillCatalog:
         trust: TrustPolicy | None = None,
     ) -> None:
         self._backend = backend
-        self._limits = limits
-        self._format_limits = format_limits
+        self._judging = Judging(strict, limits, format_limits)
         self._file_lists = FileLists(backend)
-        self._cache = cache_link(
-            cache, backend, strict=strict, limits=limits, format_limits=format_limits
-        )
+        self._cache = cache_link(cache, backend, self._judging)
         sequences = None if self._cache is None else self._cache.cache
         self._trust = CatalogTrust(trust or TrustPolicy(), backend, sequences)
-        self._loader = Loader(
-            backend,
-            limits=limits,
-            format_limits=format_limits,
-            strict=strict,
-            keep_bodies=keep_bodies,
-            trust=self._trust,
-        )
+        self._loader = Loader(backend, self._judging, keep_bodies, self._trust)
         if body_cache is None:
             local = isinstance(backend, LocalBackend | MemoryBackend)
             body_cache = 0 if local else REMOTE_BODY_CACHE
@@ -130,12 +120,12 @@ class SkillCatalog:
     @property
     def limits(self) -> Limits:
         """The storage limits applied while loading and reading."""
-        return self._limits
+        return self._judging.limits
 
     @property
     def format_limits(self) -> FormatLimits:
         """The frontmatter's limits applied while loading."""
-        return self._format_limits
+        return self._judging.format_limits
 
     @property
     def snapshot(self) -> CatalogSnapshot:
@@ -270,9 +260,8 @@ class SkillCatalog:
         entry = self._loaded_entry(name)[0]
         if entry.listed is not None and not entry.raw:
             await self._held(entry)  # verified first: no file of a refused skill is read
-        limit = self._limits.max_read_bytes
-        if max_bytes is not None:
-            limit = min(limit, max_bytes)
+        limit = self._judging.limits.max_read_bytes
+        limit = limit if max_bytes is None else min(limit, max_bytes)
         data = await self._backend.read(entry.name, path, max_bytes=limit)
         lock = self._trust.lock
         if lock is None:
@@ -371,7 +360,7 @@ class BodyStore:
                 raise
             raise EntryMismatchError(exc.message, location=exc.location) from exc
         if entry.listed is not None:
-            current = self._loader.verify(entry, document)
+            current = verified(entry, document, self._loader.judging)
         else:
             current = entry._replace(raw=document.data)
             if document.fingerprint != entry.fingerprint or not entry.holds(document.data):

@@ -16,19 +16,20 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from backends._base import SkillDocument, SkillRef
-from backends._errors import (
-    LimitExceededError,
-    SkillNotFoundError,
-    StorageError,
-    UnsafePathError,
-)
-from backends._limits import Limits
+from backends._errors import LimitExceededError, SkillNotFoundError, StorageError, UnsafePathError
+from backends._limits import DEFAULT_LIMITS, Limits
 from backends.capabilities import ListedDocument
 from skills_core import _codes as codes
 from skills_core._errors import EntryMismatchError, SkillParseError
 from skills_core._format.fast_path import read_clean_skill
-from skills_core._format.models import FormatLimits, SkillMetadata, SkillProblem
+from skills_core._format.models import (
+    DEFAULT_FORMAT_LIMITS,
+    FormatLimits,
+    SkillMetadata,
+    SkillProblem,
+)
 from skills_core._format.parsing import (
+    SplitSkillMd,
     body_text,
     frontmatter_json,
     frontmatter_text,
@@ -42,6 +43,23 @@ logger = logging.getLogger("skillfs")
 _MAX_REASON_CHARS = 300
 _READ_AGAIN = "\x00read-again"
 """The fingerprint of an entry whose read failed: no listing ever gives it."""
+
+
+class Judging(NamedTuple):
+    """How a catalog judges its skills: strictly (as ``skillfs validate``) or not, within limits."""
+
+    strict: bool = False
+    limits: Limits = DEFAULT_LIMITS
+    format_limits: FormatLimits = DEFAULT_FORMAT_LIMITS
+
+    def split(self, data: bytes, location: str) -> SplitSkillMd:
+        """:func:`~skills_core._format.parsing.split_skill_md` within these limits."""
+        return split_skill_md(
+            data,
+            location=location,
+            limits=self.format_limits,
+            max_skill_md_bytes=self.limits.max_skill_md_bytes,
+        )
 
 
 class CatalogEntry(NamedTuple):
@@ -138,12 +156,7 @@ def is_verdict(entry: CatalogEntry) -> bool:
 
 
 def judge_document(
-    document: SkillDocument,
-    *,
-    limits: Limits,
-    format_limits: FormatLimits,
-    strict: bool,
-    previous: CatalogEntry | None = None,
+    document: SkillDocument, judging: Judging, previous: CatalogEntry | None = None
 ) -> CatalogEntry:
     """Parse, validate and judge one SKILL.md; reuse ``previous`` if the content is the same.
 
@@ -153,12 +166,12 @@ def judge_document(
     try:
         if previous is not None and previous.loaded and previous.holds(document.data):
             return previous._replace(fingerprint=document.fingerprint, location=location)
-        if not strict:  # a strict verdict also advises on the body's length: the full path does
+        if not judging.strict:  # a strict verdict advises on the body's length: the full path
             clean = read_clean_skill(
                 document.data,
                 folder_name=name,
-                limits=format_limits,
-                max_skill_md_bytes=limits.max_skill_md_bytes,
+                limits=judging.format_limits,
+                max_skill_md_bytes=judging.limits.max_skill_md_bytes,
             )
             if clean is not None:
                 return CatalogEntry(
@@ -169,7 +182,7 @@ def judge_document(
                     document.data,
                     clean.body_start,
                 )
-        return _full_verdict(document, limits=limits, format_limits=format_limits, strict=strict)
+        return _full_verdict(document, judging)
     except Exception as exc:  # one skill must never fail a refresh
         logger.error("%s: judging the skill failed", location, exc_info=exc)
         reason = f"{type(exc).__name__}: {exc}"
@@ -208,20 +221,13 @@ def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
     )
 
 
-def _full_verdict(
-    document: SkillDocument, *, limits: Limits, format_limits: FormatLimits, strict: bool
-) -> CatalogEntry:
+def _full_verdict(document: SkillDocument, judging: Judging) -> CatalogEntry:
     """Split, parse and validate, collecting every problem."""
-    folder, location = document.name, document.location
+    folder, location, strict = document.name, document.location, judging.strict
     try:
-        source = split_skill_md(
-            document.data,
-            location=location,
-            limits=format_limits,
-            max_skill_md_bytes=limits.max_skill_md_bytes,
-        )
+        source = judging.split(document.data, location)
         frontmatter, repairs = read_frontmatter(
-            source.frontmatter, location=location, limits=format_limits, strict=strict
+            source.frontmatter, location=location, limits=judging.format_limits, strict=strict
         )
     except LimitExceededError as exc:
         return _refused(document, (SkillProblem(folder, location, codes.TOO_LARGE, exc.message),))
@@ -326,13 +332,7 @@ def listed_entry(ref: SkillRef, *, strict: bool) -> CatalogEntry:
     )
 
 
-def verified(
-    entry: CatalogEntry,
-    document: SkillDocument,
-    *,
-    limits: Limits,
-    format_limits: FormatLimits,
-) -> CatalogEntry:
+def verified(entry: CatalogEntry, document: SkillDocument, judging: Judging) -> CatalogEntry:
     """``entry`` holding ``document``, once its frontmatter is the listed one, as JSON.
 
     Raises:
@@ -347,14 +347,9 @@ def verified(
             location=entry.location,
         )
     try:
-        source = split_skill_md(
-            document.data,
-            location=entry.location,
-            limits=format_limits,
-            max_skill_md_bytes=limits.max_skill_md_bytes,
-        )
+        source = judging.split(document.data, entry.location)
         frontmatter = frontmatter_json(
-            source.frontmatter, location=entry.location, limits=format_limits
+            source.frontmatter, location=entry.location, limits=judging.format_limits
         )
     except (SkillParseError, LimitExceededError) as exc:
         raise _mismatch(

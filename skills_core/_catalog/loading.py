@@ -12,18 +12,12 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import (
-    AsyncGenerator,
-    Awaitable,
-    Callable,
-    Mapping,
-    Sequence,
-)
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 
 from backends._base import Backend, FileEntry, SkillDocument, SkillRef
 from backends._digests import digest_of
 from backends._errors import SignatureError, SkillfsError, SkillNotFoundError, StorageError
-from backends._limits import Limits, too_large
+from backends._limits import too_large
 from backends.capabilities import (
     ListedDocument,
     change_events,
@@ -35,13 +29,13 @@ from skills_core import _codes as codes
 from skills_core._catalog.cache import CacheLink, FileDigests
 from skills_core._catalog.entries import (
     CatalogEntry,
+    Judging,
     failed_read_entry,
     judge_document,
     listed_entry,
     problem_from_error,
     refused,
     unreadable_entry,
-    verified,
     withhold,
 )
 from skills_core._catalog.snapshot import (
@@ -52,7 +46,7 @@ from skills_core._catalog.snapshot import (
     compare,
     shadowing_of,
 )
-from skills_core._format.models import FormatLimits, SkillProblem
+from skills_core._format.models import SkillProblem
 from skills_core._trust.policy import CatalogTrust
 
 logger = logging.getLogger("skillfs")
@@ -68,10 +62,7 @@ class Loader:
     """Lists a backend and judges what changed, with one catalog's options and trust."""
 
     backend: Backend
-    _: dataclasses.KW_ONLY
-    limits: Limits
-    format_limits: FormatLimits
-    strict: bool
+    judging: Judging
     keep_bodies: bool
     trust: CatalogTrust
 
@@ -79,7 +70,7 @@ class Loader:
         """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
         listing = None
         if cold and self.keep_bodies:
-            limit = self.limits.max_skill_md_bytes
+            limit = self.judging.limits.max_skill_md_bytes
             listing = await list_documents(self.backend, max_bytes=limit)
         if listing is None:
             listing = await self.backend.list()
@@ -97,7 +88,7 @@ class Loader:
         read: list[SkillDocument] = []  # by the listing itself
         from_listing: list[SkillRef] = []  # listed with their frontmatter: judged unread
         pending: list[SkillRef] = []
-        max_size = self.limits.max_skill_md_bytes
+        max_size = self.judging.limits.max_skill_md_bytes
         old_entries = old.entries
         withheld_of, lock = self.trust.withheld_of, self.trust.lock
         known = 0
@@ -164,19 +155,12 @@ class Loader:
         """Judge one SKILL.md, withholding ``withheld`` (asked of the trust when not given)."""
         if withheld is None and self.trust.withheld_of is not None:
             withheld = self.trust.withheld_of(document.name)
-        entry = judge_document(
-            document,
-            limits=self.limits,
-            format_limits=self.format_limits,
-            strict=self.strict,
-            previous=previous,
-        )
-        entry = withhold(entry, withheld or {})  # also gives back fields approved since
+        entry = withhold(judge_document(document, self.judging, previous), withheld or {})
         return self._locked(entry, lambda: digest_of(document.data))
 
     def judge_listed(self, ref: SkillRef, withheld: Mapping[str, str] | None) -> CatalogEntry:
         """Judge a skill from the frontmatter its ref lists (see :func:`listed_entry`)."""
-        entry = withhold(listed_entry(ref, strict=self.strict), withheld or {})
+        entry = withhold(listed_entry(ref, strict=self.judging.strict), withheld or {})
         return self._locked(entry, lambda: ref.digest)
 
     def _locked(self, entry: CatalogEntry, digest: Callable[[], str | None]) -> CatalogEntry:
@@ -186,10 +170,6 @@ class Loader:
             return entry
         problem = lock.problem(entry.metadata.name, entry.location, digest())
         return entry if problem is None else refused(entry, problem)
-
-    def verify(self, entry: CatalogEntry, document: SkillDocument) -> CatalogEntry:
-        """:func:`~skills_core._catalog.entries.verified` with this catalog's limits."""
-        return verified(entry, document, limits=self.limits, format_limits=self.format_limits)
 
     async def _judge_batch(
         self,
@@ -286,12 +266,11 @@ class Refresher:
             old = base = self.snapshot
             try:
                 await self._loader.trust.ready()  # fails closed: no lock read, nothing served
+                cold = not old.entries
                 if old is EMPTY_SNAPSHOT and self._cache is not None:
-                    base, listing = await self._cache.seed(
-                        self._loader.listing, self.file_digests, self._loader.trust.lock
-                    )
-                else:
-                    listing = await self._loader.listing(cold=not old.entries)
+                    seed = await self._cache.seed(self.file_digests, self._loader.trust.lock)
+                    cold, base = seed is None, old if seed is None else seed
+                listing = await self._loader.listing(cold=cold)
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc, _listing_code(exc), "listing failed")
             self._file_lists.forget()
