@@ -23,8 +23,8 @@ from backends._remote.archives import (
     TAIL_BYTES,
     Span,
     ZipBundle,
-    check_end_record,
     read_end_record,
+    screened_end_record,
 )
 from backends._remote.failures import RangesIgnoredError
 from backends._remote.filesystem import RemoteFS
@@ -77,10 +77,6 @@ class RangedArchive(io.RawIOBase):
     def seekable(self) -> bool:
         """Always seekable."""
         return True
-
-    def tell(self) -> int:
-        """The current position."""
-        return self._position
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         """Move to ``offset`` from the start, the current position or the end."""
@@ -377,8 +373,7 @@ class BundleSource:
         tail_start = max(0, size - TAIL_BYTES)
         data = await self._tail(tail_start, size)
         tail = data[tail_start:] if len(data) == size else data
-        end = read_end_record(tail, tail_start, location=location)
-        check_end_record(end, limits, location)
+        end = screened_end_record(tail, tail_start, limits, location)
         if size <= limits.bundle_download_bytes:
             head = await self._range(0, tail_start) if len(data) < size else b""
             return await self._in_memory(head + data)
@@ -406,8 +401,7 @@ class BundleSource:
         )
         try:
             check_size(saved.size, limits.max_bundle_bytes, location=location, what="bundle")
-            end = read_end_record(saved.directory, saved.directory_start, location=location)
-            check_end_record(end, limits, location)
+            screened_end_record(saved.directory, saved.directory_start, limits, location)
             bundle = await self._directory(ranged)
             async with ranged.spans(()):  # the manifest is pinned: nothing is fetched
                 await asyncio.to_thread(bundle.index)
