@@ -113,7 +113,7 @@ class LocalBackend(AsyncResource):
 
     async def list(self) -> Sequence[SkillRef]:
         """List the skills: one listdir and one lstat per SKILL.md, in one thread hop."""
-        return await asyncio.to_thread(self._scan)
+        return await asyncio.to_thread(lambda: self._stat_skills(self._names()))
 
     async def list_named(self, names: Sequence[str]) -> Sequence[SkillRef]:
         """The listing narrowed to ``names``, without listing the root."""
@@ -137,7 +137,7 @@ class LocalBackend(AsyncResource):
 
     async def files(self, name: str) -> Sequence[FileEntry]:
         """List a skill's files; symlinks that leave the folder and hidden files are skipped."""
-        return await asyncio.to_thread(self._walk, name)
+        return await asyncio.to_thread(lambda: walk_files(self._skill_folder(name)))
 
     async def read(
         self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
@@ -164,9 +164,6 @@ class LocalBackend(AsyncResource):
             raise StorageError(
                 f"cannot list skills folder: {exc.strerror}", location=self._root
             ) from exc
-
-    def _scan(self) -> Sequence[SkillRef]:
-        return self._stat_skills(self._names())
 
     def _stat_skills(self, names: Sequence[str]) -> Sequence[SkillRef]:
         prefix = self._root + os.sep
@@ -295,9 +292,6 @@ class LocalBackend(AsyncResource):
         if not holds_skill(find_skill_md(folder)):
             raise SkillNotFoundError(f"no skill named {name!r}", location=self._root)
         return os.path.realpath(folder)
-
-    def _walk(self, name: str) -> Sequence[FileEntry]:
-        return walk_files(self._skill_folder(name))
 
     def _read_resource(self, name: str, relative: str, max_bytes: int) -> bytes:
         real_folder = self._skill_folder(name)

@@ -376,7 +376,7 @@ class BundleSource:
         end = screened_end_record(tail, tail_start, limits, location)
         if size <= limits.bundle_download_bytes:
             head = await self._range(0, tail_start) if len(data) < size else b""
-            return await self._in_memory(head + data)
+            return await asyncio.to_thread(self._loaded, head + data)
         known_start = min(tail_start, end.directory_start)
         if known_start < tail_start:
             tail = await self._range(known_start, tail_start) + tail
@@ -420,7 +420,7 @@ class BundleSource:
                 "the bundle was replaced since it was listed; the next refresh reads it",
                 location=self._location,
             )
-        return await self._in_memory(data)
+        return await asyncio.to_thread(self._loaded, data)
 
     async def _directory(self, ranged: RangedArchive) -> ZipBundle:
         async with ranged.spans(()):
@@ -433,9 +433,7 @@ class BundleSource:
             )
 
     async def _download(self) -> ZipView:
-        return await self._in_memory(await self._fs.cat(self._fs.path, location=self._location))
-
-    async def _in_memory(self, data: bytes) -> ZipView:
+        data = await self._fs.cat(self._fs.path, location=self._location)
         return await asyncio.to_thread(self._loaded, data)
 
     def _loaded(self, data: bytes) -> ZipView:
