@@ -113,7 +113,7 @@ class LocalBackend(AsyncResource):
 
     async def list(self) -> Sequence[SkillRef]:
         """List the skills: one listdir and one lstat per SKILL.md, in one thread hop."""
-        return await asyncio.to_thread(lambda: self._stat_skills(self._names()))
+        return await asyncio.to_thread(self._scan)
 
     async def list_named(self, names: Sequence[str]) -> Sequence[SkillRef]:
         """The listing narrowed to ``names``, without listing the root."""
@@ -164,6 +164,9 @@ class LocalBackend(AsyncResource):
             raise StorageError(
                 f"cannot list skills folder: {exc.strerror}", location=self._root
             ) from exc
+
+    def _scan(self) -> Sequence[SkillRef]:
+        return self._stat_skills(self._names())
 
     def _stat_skills(self, names: Sequence[str]) -> Sequence[SkillRef]:
         prefix = self._root + os.sep
