@@ -6,6 +6,7 @@ import asyncio
 import base64
 import json
 from collections.abc import AsyncIterator, Sequence
+from typing import TypeVar
 
 from backends._base import AsyncResource, Backend, FileEntry, SkillDocument, SkillRef
 from backends._errors import SkillNotFoundError, StorageError, UnsafePathError
@@ -25,6 +26,7 @@ from backends.capabilities import (
 )
 
 _STATE_TAG = b"skillfs-composite-state-1\n"
+Record = TypeVar("Record", SkillRef, SkillDocument)
 
 
 class CompositeBackend(AsyncResource):
@@ -93,7 +95,8 @@ class CompositeBackend(AsyncResource):
                 shadowed[ref.name] = []
         self._owners = owners
         return [
-            _tag(winners[name], owners[name], tuple(shadowed[name])) for name in sorted(winners)
+            _tagged(winners[name], owners[name])._replace(shadows=tuple(shadowed[name]))
+            for name in sorted(winners)
         ]
 
     def listing_failures(self) -> Sequence[tuple[str, Exception]]:
@@ -131,7 +134,7 @@ class CompositeBackend(AsyncResource):
         """Fetch from the member that owns the name."""
         index = await self._owner(name)
         document = await self._backends[index].get(name)
-        return _tag_document(document, index)
+        return _tagged(document, index)
 
     async def get_many(self, names: Sequence[str]) -> Sequence[FetchResult]:
         """Fetch from each owning member in one batch per member."""
@@ -149,7 +152,7 @@ class CompositeBackend(AsyncResource):
         for (index, group), batch in zip(by_owner.items(), batches, strict=True):
             for name, result in zip(group, batch, strict=True):
                 results[name] = (
-                    _tag_document(result, index) if isinstance(result, SkillDocument) else result
+                    _tagged(result, index) if isinstance(result, SkillDocument) else result
                 )
         return [results[name] for name in names]
 
@@ -203,12 +206,8 @@ class CompositeBackend(AsyncResource):
             raise SkillNotFoundError(f"no skill named {name!r}", location=self.location) from None
 
 
-def _tag(ref: SkillRef, index: int, shadows: tuple[str, ...]) -> SkillRef:
-    return ref._replace(fingerprint=f"{index}:{ref.fingerprint}", shadows=shadows)
-
-
-def _tag_document(document: SkillDocument, index: int) -> SkillDocument:
-    return document._replace(fingerprint=f"{index}:{document.fingerprint}")
+def _tagged(record: Record, index: int) -> Record:
+    return record._replace(fingerprint=f"{index}:{record.fingerprint}")
 
 
 async def merged(streams: Sequence[AsyncIterator[None]]) -> AsyncIterator[None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from backends._base import AsyncResource, FileEntry, SkillDocument, SkillRef
@@ -69,6 +69,7 @@ class StoreBackend(AsyncResource):
         self._spec = parse_source(url)
         self._redact = Redactor.for_source(url, storage_options)
         self._location = self._redact.url(url)
+        self._target_location = self._redact.url(self._spec.target)
         if self._spec.bundle is not self._BUNDLES:
             raise UnsupportedSourceError(self._WRONG_KIND, location=self._location)
         check_available(self._spec, location=self._location)
@@ -178,10 +179,6 @@ class StoreBackend(AsyncResource):
     async def _list(self, fs: RemoteFS) -> SkillView:
         """List the storage once."""
 
-    @property
-    def _target_location(self) -> str:
-        return self._redact.url(self._spec.target)
-
     async def _refresh(self) -> SkillView:
         self._view = await self._list(await self._remote.get())
         return self._view
@@ -207,15 +204,9 @@ class StoreBackend(AsyncResource):
 
 
 class FsspecBackend(StoreBackend):
-    """A folder of skill folders on any storage fsspec can open, or the index published in it.
+    """A folder of skill folders on any fsspec storage, or the index published in it.
 
-    A refresh is one recursive listing (S3: one LIST per 1,000 keys; GitHub: one trees
-    request), then one GET per changed SKILL.md. A folder holding
-    ``.well-known/agent-skills/index.json``, or a URL naming an ``index.json``, is read through
-    the index (:class:`~backends._index.reader.IndexBackend`, one HEAD per refresh). The first
-    listing decides, once; a refresh that finds the kind changed fails. With
-    :meth:`require_signatures`, only an index its verifier accepts is served. Options as for
-    :class:`StoreBackend`.
+    The first listing decides which, once (docs/backends.md); options as for :class:`StoreBackend`.
     """
 
     _BUNDLES = False
@@ -333,7 +324,10 @@ class FsspecBackend(StoreBackend):
     async def _list_folder(self, fs: RemoteFS) -> _FolderView:
         root = fs.path
         listing = await fs.find(root, location=self._target_location)
-        layout = await asyncio.to_thread(_folder_layout, listing, root, self._target_location)
+        base = self._target_location
+        layout = await asyncio.to_thread(
+            lambda: build_layout(listing_candidates(listing, root, base=base))
+        )
         index_key = f"{root.rstrip('/')}/{INDEX_PATH}" if root.rstrip("/") else INDEX_PATH
         return _FolderView(fs, layout, self._max_concurrency, holds_index=index_key in listing)
 
@@ -347,11 +341,7 @@ class FsspecBackend(StoreBackend):
 
 
 class BundleBackend(StoreBackend):
-    """A zip bundle (``.zip`` path or URL, or ``zip://[folder]::<URL>``) of skill folders.
-
-    A refresh is one HEAD while the archive's fingerprint stays put
-    (:mod:`backends._remote.bundles`). Arguments as for :class:`StoreBackend`.
-    """
+    """A zip bundle (a ``.zip`` path or URL, or ``zip://[folder]::<URL>``) of skill folders."""
 
     _BUNDLES = True
     _WRONG_KIND = (
@@ -402,7 +392,3 @@ class _FolderView:
 
 
 SkillView = _FolderView | ZipView | DeferredView  # one listing, and its files as then
-
-
-def _folder_layout(listing: Mapping[str, Mapping[str, Any]], root: str, location: str) -> Layout:
-    return build_layout(listing_candidates(listing, root, base=location))

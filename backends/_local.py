@@ -137,7 +137,7 @@ class LocalBackend(AsyncResource):
 
     async def files(self, name: str) -> Sequence[FileEntry]:
         """List a skill's files; symlinks that leave the folder and hidden files are skipped."""
-        return await asyncio.to_thread(self._walk, name)
+        return await asyncio.to_thread(lambda: walk_files(self._skill_folder(name)))
 
     async def read(
         self, name: str, path: str, *, max_bytes: int = DEFAULT_LIMITS.max_read_bytes
@@ -295,9 +295,6 @@ class LocalBackend(AsyncResource):
         if not holds_skill(find_skill_md(folder)):
             raise SkillNotFoundError(f"no skill named {name!r}", location=self._root)
         return os.path.realpath(folder)
-
-    def _walk(self, name: str) -> Sequence[FileEntry]:
-        return walk_files(self._skill_folder(name))
 
     def _read_resource(self, name: str, relative: str, max_bytes: int) -> bytes:
         real_folder = self._skill_folder(name)

@@ -27,13 +27,7 @@ BackendFactory = Callable[..., Backend]  # factory(url, **storage_options)
 def open_backend(source: str | os.PathLike[str], **storage_options: Any) -> Backend:
     """Open the backend for ``source``, decided from the URL alone; the caller closes it.
 
-    A folder path or ``file://`` URL gives a :class:`LocalBackend`; ``memory:`` an empty
-    :class:`MemoryBackend`; ``http(s)://`` (no ``.zip``) an
-    :class:`~backends._index.http.HttpIndexBackend`; ``mcp+…`` an
-    :class:`~backends._mcp.backend.McpSkillsBackend`; a registered scheme its backend; a ``.zip``
-    or ``zip://…::`` chain a :class:`~backends._fsspec_backend.BundleBackend`; any other URL a
-    :class:`~backends._fsspec_backend.FsspecBackend`. ``memory://`` (fsspec's process-wide
-    store) is refused. See docs/backends.md.
+    Which backend serves which source: docs/backends.md (MCP sources: docs/mcp.md).
 
     Raises:
         UnsupportedSourceError: The source names nothing, no backend handles its scheme, it

@@ -51,21 +51,16 @@ class ProjectSkills(CompositeBackend):
             for scope, path in folders
         ]
         super().__init__(members or [MemoryBackend()])
-        self._folders = tuple(folders)
+        self.folders = tuple(folders)  # (scope, path), highest precedence first
         self._project = project
         self._logged: set[tuple[str, str]] = set()
 
     @property
     def location(self) -> str:
         """The folders' paths joined by `` + ``, or the project when it has none."""
-        if not self._folders:
+        if not self.folders:
             return f"{self._project} (no skill folders)"
         return super().location
-
-    @property
-    def folders(self) -> tuple[tuple[str, str], ...]:
-        """``(scope, path)`` of every folder found, highest precedence first."""
-        return self._folders
 
     async def list(self) -> Sequence[SkillRef]:
         """List every folder and merge; log skills shadowed since the last listing."""

@@ -36,7 +36,7 @@ from backends._limits import DEFAULT_LIMITS, Limits, check_size
 from backends._paths import check_resource_path, check_skill_name
 from backends._remote.archives import TarBundle, ZipBundle
 from backends._remote.filesystem import RemoteFS
-from backends._remote.layout import SkillFolder, StoredFile, fingerprint
+from backends._remote.layout import SkillFolder, StoredFile, fingerprint, summary
 from backends._remote.urls import join_location
 from backends.capabilities import IndexVerifier
 
@@ -370,7 +370,6 @@ _CONTENT_TYPES = {
 }
 _EXTENSIONS = ((".zip", ZIP), (".tar.gz", TAR_GZ), (".tgz", TAR_GZ))
 _MAGIC = ((b"PK\x03\x04", ZIP), (b"PK\x05\x06", ZIP), (b"\x1f\x8b", TAR_GZ))
-_SHOWN_PROBLEMS = 3
 
 
 class Artifact(NamedTuple):
@@ -400,8 +399,9 @@ def open_archive(
     problems = [ref.error for ref in layout.strays if ref.error is not None]
     if folder is not None and folder.refusal is not None:
         problems.insert(0, folder.refusal)
-    if problems:
-        raise _refusal(problems, mount=name)
+    if problems:  # the layout saw each member below the skill: name them as archived
+        messages = [problem.message.replace(f"'{name}/", "'") for problem in problems]
+        raise summary(messages, problems[0])
     if folder is None:
         raise StorageError(
             f"the {kind} archive holds no SKILL.md at its root (files must not sit in a folder)",
@@ -425,16 +425,6 @@ def archive_format(content_type: str | None, url: str, data: bytes) -> str:
     raise StorageError(
         "not a zip or tar.gz archive (by its Content-Type, URL or first bytes)", location=url
     )
-
-
-def _refusal(problems: Sequence[StorageError], *, mount: str) -> StorageError:
-    """One error of the first problem's type, naming the first few members as archived."""
-    shown = "; ".join(problem.message for problem in problems[:_SHOWN_PROBLEMS])
-    shown = shown.replace(f"'{mount}/", "'")  # the layout saw each member below the skill
-    more = len(problems) - _SHOWN_PROBLEMS
-    suffix = f" (and {more} more)" if more > 0 else ""
-    first = problems[0]
-    return type(first)(f"{shown}{suffix}", location=first.location)
 
 
 class StoreTransport:
@@ -499,7 +489,8 @@ class StoreTransport:
                 data = await read_bounded(
                     self._fs, path, max_bytes, location=location, missing=ResourceNotFoundError
                 )
-            return Fetched(data, _content_token(data))
+            # the fingerprint S3 gives a single-part upload (its ETag is the bytes' MD5)
+            return Fetched(data, f"ETag:{hashlib.md5(data, usedforsecurity=False).hexdigest()}")
         details = await self._fs.info(path, location=location, missing=ResourceNotFoundError)
         token = fingerprint(details)
         if token == validator:
@@ -556,8 +547,3 @@ async def read_bounded(
     if len(data) > max_bytes:
         raise LimitExceededError(f"larger than the {max_bytes}-byte limit", location=location)
     return data
-
-
-def _content_token(data: bytes) -> str:
-    """The fingerprint S3 gives a single-part upload of ``data`` (its ETag is their MD5)."""
-    return f"ETag:{hashlib.md5(data, usedforsecurity=False).hexdigest()}"

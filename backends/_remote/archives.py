@@ -57,11 +57,6 @@ class EndRecord(NamedTuple):
     directory_start: int
     directory_end: int
 
-    @property
-    def directory_size(self) -> int:
-        """The central directory's size in bytes."""
-        return self.directory_end - self.directory_start
-
 
 def read_end_record(tail: bytes, tail_start: int, *, location: str) -> EndRecord:
     """The end record in ``tail`` (the archive from ``tail_start``); StorageError: not a zip."""
@@ -102,9 +97,6 @@ class BundleManifest:
 
     def __init__(self, files: Mapping[str, ListedFile]) -> None:
         self._files = files
-
-    def __len__(self) -> int:
-        return len(self._files)
 
     @classmethod
     def parse(cls, data: bytes, *, location: str) -> BundleManifest:
@@ -190,9 +182,7 @@ class ZipBundle:
         """Screen and index an archive in memory; ``mount``: a folder to place every member in."""
         check_size(len(data), limits.max_bundle_bytes, location=location, what="bundle")
         tail_start = max(0, len(data) - TAIL_BYTES)
-        check_end_record(
-            read_end_record(data[tail_start:], tail_start, location=location), limits, location
-        )
+        screened_end_record(data[tail_start:], tail_start, limits, location)
         bundle = cls.open(
             io.BytesIO(data), limits=limits, inner_root=inner_root, location=location, mount=mount
         )
@@ -296,11 +286,13 @@ def bundle_refusals(data: bytes, *, limits: Limits, location: str) -> list[Stora
     return [ref.error for ref in layout.refs() if ref.error is not None]
 
 
-def check_end_record(record: EndRecord, limits: Limits, location: str) -> None:
-    """Refuse an archive from its end record: too many members, or too large a directory."""
+def screened_end_record(tail: bytes, tail_start: int, limits: Limits, location: str) -> EndRecord:
+    """:func:`read_end_record`, refused for too many members or too large a directory."""
+    record = read_end_record(tail, tail_start, location=location)
     _check_count(record.entries, limits, location)
-    limit = limits.bundle_download_bytes
-    check_size(record.directory_size, limit, location=location, what="central directory")
+    size = record.directory_end - record.directory_start
+    check_size(size, limits.bundle_download_bytes, location=location, what="central directory")
+    return record
 
 
 def _zip_refusal(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> StorageError | None:
@@ -319,11 +311,6 @@ def _zip_refusal(info: zipfile.ZipInfo, limits: Limits, *, location: str) -> Sto
             location=location,
         )
     return None
-
-
-def _unix_mode(info: zipfile.ZipInfo) -> int | None:
-    mode = stat.S_IMODE(info.external_attr >> 16)
-    return mode if info.create_system == _UNIX and mode else None
 
 
 def _oversize(size: int, limits: Limits, *, location: str) -> LimitExceededError | None:
@@ -367,9 +354,8 @@ def _candidates(
             continue
         member_location = f"{location}!/{name}"
         fingerprint = f"crc:{info.CRC:08x}:{info.file_size}"
-        stored = StoredFile(
-            name, info.file_size, fingerprint, member_location, mode=_unix_mode(info)
-        )
+        mode = stat.S_IMODE(info.external_attr >> 16) if info.create_system == _UNIX else 0
+        stored = StoredFile(name, info.file_size, fingerprint, member_location, mode=mode or None)
         path = mounted(name[len(prefix) :], mount) if inside else name
         refusal = _zip_refusal(info, limits, location=member_location)
         if refusal is None and manifest is not None and inside and "/" in path:

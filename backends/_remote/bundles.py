@@ -23,8 +23,8 @@ from backends._remote.archives import (
     TAIL_BYTES,
     Span,
     ZipBundle,
-    check_end_record,
     read_end_record,
+    screened_end_record,
 )
 from backends._remote.failures import RangesIgnoredError
 from backends._remote.filesystem import RemoteFS
@@ -77,10 +77,6 @@ class RangedArchive(io.RawIOBase):
     def seekable(self) -> bool:
         """Always seekable."""
         return True
-
-    def tell(self) -> int:
-        """The current position."""
-        return self._position
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         """Move to ``offset`` from the start, the current position or the end."""
@@ -377,11 +373,10 @@ class BundleSource:
         tail_start = max(0, size - TAIL_BYTES)
         data = await self._tail(tail_start, size)
         tail = data[tail_start:] if len(data) == size else data
-        end = read_end_record(tail, tail_start, location=location)
-        check_end_record(end, limits, location)
+        end = screened_end_record(tail, tail_start, limits, location)
         if size <= limits.bundle_download_bytes:
             head = await self._range(0, tail_start) if len(data) < size else b""
-            return await self._in_memory(head + data)
+            return await asyncio.to_thread(self._loaded, head + data)
         known_start = min(tail_start, end.directory_start)
         if known_start < tail_start:
             tail = await self._range(known_start, tail_start) + tail
@@ -406,8 +401,7 @@ class BundleSource:
         )
         try:
             check_size(saved.size, limits.max_bundle_bytes, location=location, what="bundle")
-            end = read_end_record(saved.directory, saved.directory_start, location=location)
-            check_end_record(end, limits, location)
+            screened_end_record(saved.directory, saved.directory_start, limits, location)
             bundle = await self._directory(ranged)
             async with ranged.spans(()):  # the manifest is pinned: nothing is fetched
                 await asyncio.to_thread(bundle.index)
@@ -426,7 +420,7 @@ class BundleSource:
                 "the bundle was replaced since it was listed; the next refresh reads it",
                 location=self._location,
             )
-        return await self._in_memory(data)
+        return await asyncio.to_thread(self._loaded, data)
 
     async def _directory(self, ranged: RangedArchive) -> ZipBundle:
         async with ranged.spans(()):
@@ -439,9 +433,7 @@ class BundleSource:
             )
 
     async def _download(self) -> ZipView:
-        return await self._in_memory(await self._fs.cat(self._fs.path, location=self._location))
-
-    async def _in_memory(self, data: bytes) -> ZipView:
+        data = await self._fs.cat(self._fs.path, location=self._location)
         return await asyncio.to_thread(self._loaded, data)
 
     def _loaded(self, data: bytes) -> ZipView:

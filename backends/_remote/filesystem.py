@@ -79,7 +79,9 @@ class RemoteFS:
     ) -> None:
         self._fs = fs
         self._wrapper = wrapper
-        self._path = path
+        self.path = str(path)  # what the URL named, on the filesystem
+        protocol = fs.protocol
+        self.protocol = str(protocol if isinstance(protocol, str) else protocol[0])
         self._redact = redact
         self._retry = retry
         self._deadline = deadline
@@ -119,17 +121,6 @@ class RemoteFS:
         except Exception as exc:
             raise_translated(exc, location=location, redact=redact)
         return cls(fs, wrapper, path, redact=redact, retry=retry, deadline=deadline)
-
-    @property
-    def path(self) -> str:
-        """The filesystem path the URL named."""
-        return str(self._path)
-
-    @property
-    def protocol(self) -> str:
-        """The filesystem's main protocol name."""
-        protocol = self._fs.protocol
-        return str(protocol if isinstance(protocol, str) else protocol[0])
 
     async def find(self, root: str, *, location: str) -> Mapping[str, Mapping[str, Any]]:
         """Every file below ``root`` with its details, in one recursive listing."""

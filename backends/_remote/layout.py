@@ -136,8 +136,9 @@ def build_layout(candidates: Iterable[Candidate]) -> Layout:
         if skill_md is None:
             strays.extend(_stray(candidate, problem) for candidate, problem in problems)
             continue
-        ordered = dict(sorted(files.items()))
-        skills[name] = SkillFolder(name, skill_md, ordered, _combined(problems))
+        messages = [f"{candidate.path!r}: {error.message}" for candidate, error in problems]
+        refusal = summary(messages, problems[0][1], lead="refused entries: ") if problems else None
+        skills[name] = SkillFolder(name, skill_md, dict(sorted(files.items())), refusal)
     elsewhere = sorted(path for path in skill_md_folders if path.split("/", 1)[0] not in skills)
     return Layout(skills, tuple(strays), tuple(elsewhere))
 
@@ -192,13 +193,9 @@ def _stray(candidate: Candidate, problem: StorageError) -> SkillRef:
     return SkillRef(candidate.path, f"refused:{message}", location, error=error)
 
 
-def _combined(problems: Sequence[tuple[Candidate, StorageError]]) -> StorageError | None:
-    if not problems:
-        return None
-    shown = "; ".join(
-        f"{candidate.path!r}: {error.message}" for candidate, error in problems[:_SHOWN_PROBLEMS]
-    )
-    more = len(problems) - _SHOWN_PROBLEMS
+def summary(messages: Sequence[str], first: StorageError, *, lead: str = "") -> StorageError:
+    """One error of ``first``'s type and location, naming the first few ``messages``."""
+    more = len(messages) - _SHOWN_PROBLEMS
     suffix = f" (and {more} more)" if more > 0 else ""
-    first = problems[0][1]
-    return type(first)(f"refused entries: {shown}{suffix}", location=first.location)
+    shown = "; ".join(messages[:_SHOWN_PROBLEMS])
+    return type(first)(f"{lead}{shown}{suffix}", location=first.location)

@@ -143,15 +143,12 @@ class OutputFolder:
 def _replace_all(root: str, files: Mapping[str, bytes], location: str) -> None:
     for relative, data in files.items():
         path = os.path.join(root, relative) if relative else root
-        _replace_local(path, data, join_location(location, relative))
-
-
-def _replace_local(path: str, data: bytes, location: str) -> None:
-    try:
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        replace_file(path, data)
-    except OSError as exc:
-        raise StorageError(f"cannot write: {exc.strerror or exc}", location=location) from exc
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            replace_file(path, data)
+        except OSError as exc:
+            where = join_location(location, relative)
+            raise StorageError(f"cannot write: {exc.strerror or exc}", location=where) from exc
 
 
 def _local_files(root: str, under: str, location: str) -> dict[str, int]:
