@@ -9,8 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import TypeAlias, TypeVar, cast
+from typing import Any, TypeAlias, TypeVar, cast
 
 from google.adk.agents import BaseAgent, LlmAgent
 from google.adk.events import Event
@@ -37,18 +36,6 @@ ModelResolver = Callable[[str], Maybe[BaseLlm | str | None]]
 """``model name -> model`` (a BaseLlm or a name ADK resolves); ``None`` when unknown."""
 
 
-@dataclass(frozen=True, slots=True)
-class ForkCall:
-    """One request to run a skill (its mode, content, frontmatter ``agent``/``model``)."""
-
-    skill_name: str
-    mode: str
-    content: str
-    request: str
-    agent: str | None
-    model: str | None
-
-
 class Forker:
     """Resolves and runs sub-agents for fork-mode skills.
 
@@ -62,57 +49,55 @@ class Forker:
         self._agents = agents
         self._models = models
 
-    async def run(self, call: ForkCall, tool_context: ToolContext) -> ToolResult:
-        """Run ``call`` in a new session and return the sub-agent's final text."""
-        agent = await self._agent(call, tool_context)
+    async def run(self, loaded: ToolResult, request: str, tool_context: ToolContext) -> ToolResult:
+        """Run the skill of a whole ``load_skill`` result on ``request``: the final answer."""
+        name, frontmatter = loaded["skill_name"], loaded["frontmatter"]
+        mode = frontmatter["context"]
+        agent = await self._agent(name, frontmatter, tool_context)
         if not isinstance(agent, BaseAgent):
             return agent
-        history = tool_context.session.events if call.mode == "fork_with_context" else ()
+        history = tool_context.session.events if mode == "fork_with_context" else ()
         try:
-            text = f"{call.content.rstrip()}\n\n---\nRequest: {call.request}"
+            text = f"{loaded['instructions'].rstrip()}\n\n---\nRequest: {request}"
             message = types.Content(role="user", parts=[types.Part(text=text)])
             answer = await _run_agent(agent, tool_context, history, message)
         except Exception as exc:  # a sub-agent's failure is the model's to hear about
-            logger.warning("fork of skill %r failed", call.skill_name, exc_info=exc)
+            logger.warning("fork of skill %r failed", name, exc_info=exc)
             return tool_error(FORK_FAILED, f"the sub-agent failed: {exc}")
         if isinstance(answer, dict):
             return answer
-        return {
-            "skill_name": call.skill_name,
-            "context": call.mode,
-            "agent": agent.name,
-            "result": answer,
-        }
+        return {"skill_name": name, "context": mode, "agent": agent.name, "result": answer}
 
-    async def _agent(self, call: ForkCall, tool_context: ToolContext) -> BaseAgent | ToolResult:
+    async def _agent(
+        self, skill_name: str, frontmatter: dict[str, Any], tool_context: ToolContext
+    ) -> BaseAgent | ToolResult:
+        wanted_agent, wanted_model = frontmatter.get("agent"), frontmatter.get("model")
         model: BaseLlm | str | None = None
-        if call.model:
-            model = await _maybe(self._models(call.model)) if self._models else None
+        if wanted_model:
+            model = await _maybe(self._models(wanted_model)) if self._models else None
             if model is None:
                 return tool_error(
-                    MODEL_NOT_FOUND, f"no model {call.model!r} for skill {call.skill_name!r}"
+                    MODEL_NOT_FOUND, f"no model {wanted_model!r} for skill {skill_name!r}"
                 )
         if self._agents is not None:
-            agent: BaseAgent | None = await _maybe(self._agents(call.agent, model))
+            agent: BaseAgent | None = await _maybe(self._agents(wanted_agent, model))
             if agent is None:
-                name = call.agent or "default"
-                return tool_error(
-                    AGENT_NOT_FOUND, f"no {name!r} agent for skill {call.skill_name!r}"
-                )
+                name = wanted_agent or "default"
+                return tool_error(AGENT_NOT_FOUND, f"no {name!r} agent for skill {skill_name!r}")
             return agent
-        if call.agent:
+        if wanted_agent:
             return tool_error(
                 AGENT_NOT_FOUND,
-                f"skill {call.skill_name!r} asks for agent {call.agent!r}, but no agent "
+                f"skill {skill_name!r} asks for agent {wanted_agent!r}, but no agent "
                 "resolver is configured",
             )
         caller = tool_context.get_invocation_context().agent
         if model is None and isinstance(caller, LlmAgent):
             model = caller.canonical_model
         return LlmAgent(
-            name="skill_" + re.sub(r"\W", "_", call.skill_name),  # an identifier, as ADK wants
+            name="skill_" + re.sub(r"\W", "_", skill_name),  # an identifier, as ADK wants
             model=model or "",
-            description=f"Runs the {call.skill_name} skill.",
+            description=f"Runs the {skill_name} skill.",
             instruction="Carry out the skill below for the request that follows it.",
         )
 

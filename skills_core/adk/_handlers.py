@@ -43,7 +43,7 @@ from skills_core._tool_table import (
     ToolNames,
 )
 from skills_core.adk._executor import running_in
-from skills_core.adk._fork import FORK_MODES, ForkCall, Forker
+from skills_core.adk._fork import FORK_MODES, Forker
 from skills_core.context._budget import ShownOrder, visible_names
 from skills_core.tools._content import Delivery
 from skills_core.tools._factory import SkillTools
@@ -155,16 +155,7 @@ def build_tools(
         else:  # a sub-agent's instruction is the whole skill, whatever part was asked for
             result = await tools.load_skill(asked["skill_name"], prepare=prepare, whole=True)
             if not is_error(result):
-                frontmatter = result["frontmatter"]
-                call = ForkCall(
-                    skill_name=result["skill_name"],
-                    mode=frontmatter["context"],
-                    content=result["instructions"],
-                    request=_request(args, context),
-                    agent=frontmatter.get("agent"),
-                    model=frontmatter.get("model"),
-                )
-                result = await forker.run(call, context)
+                result = await forker.run(result, _request(args, context), context)
         if not is_error(result):
             await note_shown(tools, context.state, args["skill_name"])
         return result
