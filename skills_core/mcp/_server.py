@@ -3,9 +3,7 @@
 The extension (SEP-2640) gets ``skills/list``, ``skills/get``, a ``skill://<name>/<path>``
 resource per file and ``resources/directory/read``; the plain tools are the shared skill tools,
 their ``skill_name`` an enum rebuilt per ``tools/list``. :meth:`SkillServer.refresh` and
-:meth:`SkillServer.watch` tell every client when the skills changed: listen streams, and the
-most recent :data:`MAX_HANDSHAKE_SESSIONS` handshake-era sessions, each given
-:data:`SEND_TIMEOUT` seconds.
+:meth:`SkillServer.watch` tell every client when the skills changed (:class:`ListChanged`).
 """
 
 from __future__ import annotations
