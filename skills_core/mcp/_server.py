@@ -16,6 +16,7 @@ import logging
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any, NamedTuple
 from urllib.parse import unquote
 
@@ -55,6 +56,7 @@ from backends._mcp.extension import (
     ReadDirectoryResult,
     resource_uri,
 )
+from backends.capabilities import settled
 from skills_core._catalog.catalog import SkillCatalog
 from skills_core._catalog.entries import CatalogEntry, frontmatter_of
 from skills_core._catalog.loading import refresh_triggers
@@ -449,20 +451,14 @@ class Manifests:
 
     async def build(self) -> tuple[dict[str, Published], dict[str, str]]:
         """Every publishable skill by its ``SKILL.md`` URI, and why each other one is not."""
-        gate = asyncio.Semaphore(_CONCURRENCY)
         snapshot = self._catalog.snapshot
-
-        async def one(name: str) -> Published | str:
-            async with gate:
-                try:
-                    return await self._publish(name, snapshot)
-                except StorageError as exc:
-                    return str(exc)
-
         names = [meta.name for meta in snapshot.skills]
-        results = await asyncio.gather(*(one(name) for name in names))
+        publish = partial(self._publish, snapshot=snapshot)
+        results = await settled(publish, names, concurrency=_CONCURRENCY)
         published = {r.entry["uri"]: r for r in results if isinstance(r, Published)}
-        left_out = {n: r for n, r in zip(names, results, strict=True) if isinstance(r, str)}
+        left_out = {
+            n: str(r) for n, r in zip(names, results, strict=True) if not isinstance(r, Published)
+        }
         await self._catalog.save_file_digests()
         kept = {p.name for p in published.values()}
         self._built = {name: built for name, built in self._built.items() if name in kept}
