@@ -3,7 +3,7 @@
 Backends report where a skill comes from (:class:`~backends.capabilities.Provenance`) and never
 decide. A skill served over MCP, or by a cloned project's folder, withholds ``allowed-tools``
 (given back at a refresh once its content is approved) and ``scripts`` (judged at each run, by
-:mod:`skills_core.tools._script_approval`). See docs/trust.md.
+:class:`skills_core.tools._scripts.ScriptApprovals`). See docs/trust.md.
 """
 
 from __future__ import annotations

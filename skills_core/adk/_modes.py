@@ -1,13 +1,7 @@
 """The per-turn modes of a SkillsToolset: injection, coordination and the tool guard.
 
 Each wraps a :class:`~skills_core.adk.SkillsToolset` (given, or made over the catalog given)
-and shares its tools, refresh gate and code gate (docs/adk.md, "Which entry point";
-docs/choosing-skills.md):
-
-- :class:`AutoSkillsPlugin` puts the best-fitting skill before every user message;
-- :class:`SkillContextProvider` picks a skill per turn from the user's message and offers
-  exactly the tools its instruction names;
-- :class:`SkillToolGuard` refuses the calls the active skill's ``allowed-tools`` do not permit.
+and shares its tools, refresh gate and code gate (docs/adk.md, "Which entry point").
 """
 
 from __future__ import annotations

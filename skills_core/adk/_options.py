@@ -12,7 +12,7 @@ from typing import Literal
 
 from skills_core._format.models import SkillMetadata
 from skills_core._tool_table import LOAD_SKILL, TOOLS, ToolNames
-from skills_core.adk._fork import AgentResolver, ModelResolver
+from skills_core.adk._handlers import AgentResolver, ModelResolver
 from skills_core.context._budget import ListingPolicy
 from skills_core.tools._factory import LoadPolicy
 

@@ -39,8 +39,8 @@ from skills_core._catalog.catalog import SkillCatalog
 from skills_core._codes import SCRIPT_NOT_APPROVED
 from skills_core._tool_table import LIST_SKILLS
 from skills_core._trust.policy import TrustPolicy
-from skills_core.adk._fork import Forker
 from skills_core.adk._handlers import (
+    Forker,
     InlineFiles,
     SessionState,
     build_tools,

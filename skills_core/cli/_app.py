@@ -15,13 +15,14 @@ import sys
 import textwrap
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from backends._errors import echoed
 from skills_core.cli import _exits as exits
 
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
+T = TypeVar("T")
 
 
 class Command(NamedTuple):
@@ -184,15 +185,7 @@ class ArgumentParser(argparse.ArgumentParser):
 
 def positive_seconds(text: str) -> float:
     """A positive number of seconds."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not seconds > 0:
-        raise argparse.ArgumentTypeError(
-            f"must be a positive number of seconds, not {echoed(text)!r}"
-        )
-    return seconds
+    return _checked(text, float, lambda seconds: seconds > 0, "a positive number of seconds")
 
 
 def characters(text: str) -> int:
@@ -220,8 +213,7 @@ def port(text: str) -> int:
 
 def host(text: str) -> str:
     """An address to bind: a host name, or a valid IP address (digits and dots, or a colon)."""
-    if not text:
-        raise argparse.ArgumentTypeError("must be a host name or an IP address, not ''")
+    _checked(text, str, bool, "a host name or an IP address")
     if ":" in text or _DOTTED_NUMBERS.fullmatch(text):
         try:
             ipaddress.ip_address(text)
@@ -234,18 +226,23 @@ def host(text: str) -> str:
 
 def url_path(text: str) -> str:
     """The path part of a URL: it starts with ``/``."""
-    if not text.startswith("/"):
-        raise argparse.ArgumentTypeError(
-            f"must be a URL path starting with '/', not {echoed(text)!r}"
-        )
-    return text
+    return _checked(text, str, lambda path: path.startswith("/"), "a URL path starting with '/'")
 
 
 def _integer(text: str, low: int, high: int | None, expected: str) -> int:
+    def within(value: int) -> bool:
+        return value >= low and (high is None or value <= high)
+
+    return _checked(text, int, within, expected)
+
+
+def _checked(text: str, parse: Callable[[str], T], valid: Callable[[T], bool], expected: str) -> T:
+    """``parse(text)`` when it parses and is ``valid``, else a usage error naming ``expected``."""
     try:
-        value = int(text)
+        value = parse(text)
     except ValueError:
-        value = None
-    if value is None or value < low or (high is not None and value > high):
-        raise argparse.ArgumentTypeError(f"must be {expected}, not {echoed(text)!r}")
-    return value
+        pass
+    else:
+        if valid(value):
+            return value
+    raise argparse.ArgumentTypeError(f"must be {expected}, not {echoed(text)!r}")

@@ -103,10 +103,9 @@ def print_message(
 
 def print_problems(errors: Iterable[SkillProblem], warnings: Iterable[SkillProblem] = ()) -> None:
     """Print errors, then warnings, one line each, to stderr."""
-    for problem in errors:
-        print_message("error", problem.location, problem.message, code=problem.code)
-    for problem in warnings:
-        print_message("warning", problem.location, problem.message, code=problem.code)
+    for kind, problems in (("error", errors), ("warning", warnings)):
+        for problem in problems:
+            print_message(kind, problem.location, problem.message, code=problem.code)
 
 
 class PrintableFormatter(logging.Formatter):

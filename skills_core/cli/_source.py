@@ -10,7 +10,6 @@ import argparse
 import asyncio
 import logging
 import os
-import queue
 import sys
 import threading
 from collections import Counter
@@ -330,9 +329,6 @@ def elsewhere_hint(location: str, folders: Sequence[str]) -> str:
     )
 
 
-_Call = tuple["Future[Any]", Callable[..., Any], tuple[Any, ...], dict[str, Any]] | None
-
-
 def run(main: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(main)``, with worker threads that never delay the end of the command."""
     with asyncio.Runner(loop_factory=_Loop) as runner:
@@ -358,47 +354,20 @@ class _Loop(_EventLoop):
         """Run ``func(*args)`` in ``executor``, else in a daemon thread."""
         return super().run_in_executor(executor or self._daemon_threads, func, *args)
 
-    def close(self) -> None:
-        """Close the loop; nothing waits for its threads."""
-        self._daemon_threads.shutdown(wait=False)
-        super().close()
-
 
 class DaemonThreads(Executor):
-    """A pool of daemon threads; ``shutdown`` never waits, each thread ends when next idle."""
-
-    def __init__(self, max_workers: int = min(32, (os.cpu_count() or 1) + 4)) -> None:
-        self._calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
-        self._idle = threading.Semaphore(0)
-        self._lock = threading.Lock()
-        self._threads = 0
-        self._max_workers = max_workers
+    """Runs each call in a new daemon thread; ``shutdown`` has nothing to wait for."""
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         """Run ``fn(*args, **kwargs)`` in a daemon thread."""
         future: Future[T] = Future()
-        self._calls.put((future, fn, args, kwargs))
-        if not self._idle.acquire(blocking=False):
-            with self._lock:
-                if self._threads < self._max_workers:
-                    self._threads += 1
-                    threading.Thread(target=self._work, name="skillfs-worker", daemon=True).start()
-        return future
 
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Let every thread end once it is idle, without waiting for any."""
-        with self._lock:
-            for _ in range(self._threads):
-                self._calls.put(None)
-            self._threads = 0
-
-    def _work(self) -> None:
-        while (call := self._calls.get()) is not None:
-            future, fn, args, kwargs = call
+        def work() -> None:
             if future.set_running_or_notify_cancel():
                 try:
                     future.set_result(fn(*args, **kwargs))
                 except BaseException as exc:  # delivered to the caller, as ThreadPoolExecutor does
                     future.set_exception(exc)
-            del call, future, fn, args, kwargs  # no references held while idle
-            self._idle.release()
+
+        threading.Thread(target=work, name="skillfs-worker", daemon=True).start()
+        return future

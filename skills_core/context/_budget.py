@@ -100,24 +100,48 @@ def fit_catalog(
     full = FittedCatalog("full", total)
     if budget is None or measure(full) <= budget:
         return full
-    notes = _Notes(len(total), search_tool, load_tool)
     longest = max((len(meta.description) for meta in total), default=0)
+    count = f"{len(total)} skill{'' if len(total) == 1 else 's'} available"
+    load = f"`{load_tool}` gives the full description and instructions of a skill"
+    find = (
+        f"`{load_tool}` gives the description and instructions of a skill"
+        if search_tool is None
+        else f"call `{search_tool}` with key words of a request to see which fit it, with "
+        "their descriptions"
+    )
 
     def fits(candidate: FittedCatalog) -> bool:
         return measure(candidate) <= budget
 
     def short(chars: int) -> FittedCatalog:
-        return FittedCatalog("short", total, chars, note=notes.short(chars))
+        note = (
+            f"{count}, all listed; descriptions are cut to at most {chars} characters "
+            f"to fit the context: {load}."
+        )
+        return FittedCatalog("short", total, chars, note=note)
 
     def lines(chars: int) -> FittedCatalog:
-        return FittedCatalog("lines", total, chars, note=notes.lines(chars))
+        note = (
+            f"{count}, all listed as `name: description`, descriptions "
+            f"cut to at most {chars} characters to fit the context: {load}."
+        )
+        return FittedCatalog("lines", total, chars, note=note)
 
-    def mixed(count: int) -> FittedCatalog:
-        note = notes.mixed(count, MIN_DESCRIPTION_CHARS)
-        return FittedCatalog("lines", total, MIN_DESCRIPTION_CHARS, count, note)
+    def mixed(described: int) -> FittedCatalog:
+        note = (
+            f"{count}, all listed to fit the context: the first {described} as "
+            f"`name: description` (cut to at most {MIN_DESCRIPTION_CHARS} characters), the "
+            f"other {len(total) - described} by name only: {find}."
+        )
+        return FittedCatalog("lines", total, MIN_DESCRIPTION_CHARS, described, note)
 
-    def named(count: int) -> FittedCatalog:
-        return FittedCatalog("count", total, listed=count, note=notes.count(count))
+    def named(shown: int) -> FittedCatalog:
+        listed = f"{shown} listed by name, the other {len(total) - shown} not" if shown else ""
+        note = (
+            f"{count}; {listed or 'none is listed'}, to fit the context: call "
+            f"`{search_tool}` with key words of a request to find the ones that fit it."
+        )
+        return FittedCatalog("count", total, listed=shown, note=note)
 
     fitted = (
         _largest(short, MIN_DESCRIPTION_CHARS, longest - 1, fits)
@@ -126,7 +150,8 @@ def fit_catalog(
     )
     if fitted is not None:
         return fitted
-    names = FittedCatalog("names", total, note=notes.names())
+    note = f"{count}, listed by name only to fit the context: {find}."
+    names = FittedCatalog("names", total, note=note)
     if fits(names) or search_tool is None:
         fitted = replace(names, over_budget=not fits(names))
     else:
@@ -172,58 +197,6 @@ def _largest(
         else:
             high = middle - 1
     return best
-
-
-@dataclass(frozen=True, slots=True)
-class _Notes:
-    """What the model is told in each degraded form."""
-
-    total: int
-    search_tool: str | None
-    load_tool: str
-
-    def short(self, chars: int) -> str:
-        return (
-            f"{self._count()}, all listed; descriptions are cut to at most {chars} characters "
-            f"to fit the context: {self._load()}."
-        )
-
-    def lines(self, chars: int) -> str:
-        return (
-            f"{self._count()}, all listed as `name: description`, descriptions "
-            f"cut to at most {chars} characters to fit the context: {self._load()}."
-        )
-
-    def mixed(self, described: int, chars: int) -> str:
-        return (
-            f"{self._count()}, all listed to fit the context: the first {described} as "
-            f"`name: description` (cut to at most {chars} characters), the other "
-            f"{self.total - described} by name only: {self._find()}."
-        )
-
-    def names(self) -> str:
-        return f"{self._count()}, listed by name only to fit the context: {self._find()}."
-
-    def count(self, named: int) -> str:
-        shown = f"{named} listed by name, the other {self.total - named} not" if named else ""
-        return (
-            f"{self._count()}; {shown or 'none is listed'}, to fit the context: call "
-            f"`{self.search_tool}` with key words of a request to find the ones that fit it."
-        )
-
-    def _count(self) -> str:
-        return f"{self.total} skill{'' if self.total == 1 else 's'} available"
-
-    def _load(self) -> str:
-        return f"`{self.load_tool}` gives the full description and instructions of a skill"
-
-    def _find(self) -> str:
-        if self.search_tool is None:
-            return f"`{self.load_tool}` gives the description and instructions of a skill"
-        return (
-            f"call `{self.search_tool}` with key words of a request to see which fit it, with "
-            "their descriptions"
-        )
 
 
 class ShownOrder:

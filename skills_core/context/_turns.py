@@ -255,28 +255,18 @@ class ContextCoordinator(Generic[ToolT]):
         tool_registry: ToolRegistry[ToolT],
         config: CoordinatorConfig | None = None,
     ) -> None:
-        self._catalog = catalog
+        self.catalog = catalog
+        self.config = config or CoordinatorConfig()
         self._registry = tool_registry
-        self._config = config or CoordinatorConfig()
-
-    @property
-    def catalog(self) -> SkillCatalog:
-        """The skills coordinated."""
-        return self._catalog
-
-    @property
-    def config(self) -> CoordinatorConfig:
-        """The configuration."""
-        return self._config
 
     def build_context(self, query: str) -> SkillContext[ToolT] | None:
         """The best candidate for ``query`` whose tools can be bound, or ``None``."""
-        config = self._config
-        return self._first(model_choices(config.selector, self._catalog, query, config.policy))
+        config = self.config
+        return self._first(model_choices(config.selector, self.catalog, query, config.policy))
 
     def build_context_by_name(self, name: str) -> SkillContext[ToolT] | None:
         """The skill called ``name``, unscored; ``None`` when absent or its tools are not."""
-        entry = self._catalog.snapshot.loaded.get(name)
+        entry = self.catalog.snapshot.loaded.get(name)
         if entry is None or entry.metadata is None:
             return None
         metadata = entry.metadata
@@ -285,9 +275,9 @@ class ContextCoordinator(Generic[ToolT]):
 
     def build_context_by_tag(self, tag: str) -> SkillContext[ToolT] | None:
         """A skill carrying ``tag`` (by name among the first ``top_k``) whose tools resolve."""
-        config = self._config
+        config = self.config
         policy = replace(config.policy, include_tags=(tag,), exclude_tags=(), min_score=0.0)
-        return self._first(model_choices(config.selector, self._catalog, "", policy))
+        return self._first(model_choices(config.selector, self.catalog, "", policy))
 
     def resolve(self, strategies: Iterable[Strategy]) -> SkillContext[ToolT] | None:
         """The first strategy that yields a context: ``[ByName(...), ByQuery(...), ByTag(...)]``."""
@@ -315,13 +305,13 @@ class ContextCoordinator(Generic[ToolT]):
                 missing.append(entry)
             else:
                 bound.setdefault(tool.name, tool)
-        if missing and self._config.validation_mode is ValidationMode.STRICT:
+        if missing and self.config.validation_mode is ValidationMode.STRICT:
             return None
-        body = skill_body(self._catalog, match.name)
+        body = skill_body(self.catalog, match.name)
         if body is None:  # removed by a refresh since it was selected
             return None
         instruction = engineer_instruction(
-            match, body, list(bound), self._config.max_instruction_chars
+            match, body, list(bound), self.config.max_instruction_chars
         )
         return SkillContext(instruction, tuple(bound.values()), match, tuple(missing))
 

@@ -3,9 +3,7 @@
 The extension (SEP-2640) gets ``skills/list``, ``skills/get``, a ``skill://<name>/<path>``
 resource per file and ``resources/directory/read``; the plain tools are the shared skill tools,
 their ``skill_name`` an enum rebuilt per ``tools/list``. :meth:`SkillServer.refresh` and
-:meth:`SkillServer.watch` tell every client when the skills changed: listen streams, and the
-most recent :data:`MAX_HANDSHAKE_SESSIONS` handshake-era sessions, each given
-:data:`SEND_TIMEOUT` seconds.
+:meth:`SkillServer.watch` tell every client when the skills changed (:class:`ListChanged`).
 """
 
 from __future__ import annotations
@@ -16,8 +14,10 @@ import contextlib
 import json
 import logging
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from functools import partial
+from typing import Any, NamedTuple
 from urllib.parse import unquote
 
 import mcp_types as types
@@ -34,6 +34,8 @@ from mcp.server.subscriptions import (
 )
 from mcp.shared.exceptions import MCPError
 
+from backends._base import FileEntry
+from backends._digests import digest_of
 from backends._errors import (
     ResourceNotFoundError,
     SkillNotFoundError,
@@ -41,7 +43,7 @@ from backends._errors import (
     echoed,
     installed_version,
 )
-from backends._limits import HOST_SKILL_BYTES
+from backends._limits import HOST_SKILL_BYTES, HOST_SKILL_FILES
 from backends._mcp.extension import (
     DIRECTORY_READ_METHOD,
     GET_METHOD,
@@ -54,12 +56,16 @@ from backends._mcp.extension import (
     ReadDirectoryResult,
     resource_uri,
 )
+from backends.capabilities import settled
 from skills_core._catalog.catalog import SkillCatalog
+from skills_core._catalog.entries import CatalogEntry, frontmatter_of
 from skills_core._catalog.loading import refresh_triggers
-from skills_core._catalog.snapshot import ReloadReport
+from skills_core._catalog.snapshot import CatalogSnapshot, ReloadReport
+from skills_core._errors import SkillParseError
+from skills_core._format.parsing import frontmatter_json
+from skills_core._format.validation import is_plain_name
 from skills_core._tool_table import skill_name_enum
 from skills_core.context._budget import ListingPolicy, ShownOrder, visible_names
-from skills_core.mcp._manifest import LEFT_OUT_META, Manifests, Published, skill_root
 from skills_core.tools._content import as_text, guess_mime_type
 from skills_core.tools._factory import LoadPolicy, SkillTools
 from skills_core.tools._policy import ScriptPolicy
@@ -409,3 +415,117 @@ async def _tell(session: ServerSession, resources: bool, tools: bool) -> bool:
         logger.debug("a client could not be told of a change: %r", exc)
         return False
     return True
+
+
+_CONCURRENCY = 16
+
+Entry = dict[str, Any]
+"""A ``Skill`` entry as it goes on the wire."""
+
+WARNINGS_META = "skillfs/warnings"
+"""The ``_meta`` key of an entry's warnings: ``[{"code", "message"}]``, as the catalog gives
+them (codes from :mod:`skills_core._codes`)."""
+
+LEFT_OUT_META = "skillfs/leftOut"
+"""The ``_meta`` key of a ``skills/list`` page naming every skill the extension leaves out:
+``[{"name", "reason"}]`` (the plain tools still serve them)."""
+
+
+class Published(NamedTuple):
+    """One skill as published: its name, wire entry, and each file's storage path by URI."""
+
+    name: str
+    entry: Entry
+    paths: Mapping[str, str]
+
+
+class Manifests:
+    """Builds the entries of a catalog's skills, reusing those whose files did not change.
+
+    Digests and frontmatter come from the catalog: an unchanged source publishes without a GET.
+    """
+
+    def __init__(self, catalog: SkillCatalog) -> None:
+        self._catalog = catalog
+        self._built: dict[str, tuple[CatalogEntry, tuple[FileEntry, ...], Published]] = {}
+
+    async def build(self) -> tuple[dict[str, Published], dict[str, str]]:
+        """Every publishable skill by its ``SKILL.md`` URI, and why each other one is not."""
+        snapshot = self._catalog.snapshot
+        names = [meta.name for meta in snapshot.skills]
+        publish = partial(self._publish, snapshot=snapshot)
+        results = await settled(publish, names, concurrency=_CONCURRENCY)
+        published = {r.entry["uri"]: r for r in results if isinstance(r, Published)}
+        left_out = {
+            n: str(r) for n, r in zip(names, results, strict=True) if not isinstance(r, Published)
+        }
+        await self._catalog.save_file_digests()
+        kept = {p.name for p in published.values()}
+        self._built = {name: built for name, built in self._built.items() if name in kept}
+        return published, left_out
+
+    async def _publish(self, name: str, snapshot: CatalogSnapshot) -> Published | str:
+        if not is_plain_name(name):
+            return "its name breaks the extension's naming rules (lowercase letters, digits, '-')"
+        entry = snapshot.loaded[name]
+        files = await self._catalog.files(name)
+        built = self._built.get(name)
+        # Reused only while every file's fingerprint is as it was (none unknown).
+        if built and built[0] is entry and built[1] == files and all(f.fingerprint for f in files):
+            return built[2]
+        frontmatter = self._frontmatter(name, entry)
+        if isinstance(frontmatter, str):
+            return frontmatter
+        main = SKILL_MD if any(file.path == SKILL_MD for file in files) else "skill.md"
+        others = [file for file in files if file.path != main]
+        if len(others) + 1 > HOST_SKILL_FILES:
+            return f"it has {len(others) + 1} files, over the extension's {HOST_SKILL_FILES}"
+        digest, size = await self._skill_md(name, entry, files, main)
+        total = size + sum(file.size for file in others)
+        if total > HOST_SKILL_BYTES:
+            return f"its files hold {total} bytes, over the extension's {HOST_SKILL_BYTES}"
+        root = skill_root(name)
+        uri = f"{root}/{SKILL_MD}"
+        resources = [{"uri": uri, "digest": digest, "size": size}]
+        paths = {uri: main}
+        digests = await self._catalog.file_digests(name, others, max_bytes=HOST_SKILL_BYTES)
+        for file, (file_digest, file_size) in zip(others, digests, strict=True):
+            file_uri = resource_uri(root, file.path)
+            resources.append({"uri": file_uri, "digest": file_digest, "size": file_size})
+            paths[file_uri] = file.path
+        wire = {"uri": uri, "frontmatter": frontmatter, "resources": resources}
+        warnings = snapshot.advice.get(name, ())
+        if warnings:
+            notes = [{"code": problem.code, "message": problem.message} for problem in warnings]
+            wire["_meta"] = {WARNINGS_META: notes}
+        published = Published(name, wire, paths)
+        self._built[name] = (entry, files, published)
+        return published
+
+    def _frontmatter(self, name: str, entry: CatalogEntry) -> dict[str, Any] | str:
+        """The file's frontmatter as JSON, or why the extension cannot carry it identical."""
+        try:
+            frontmatter = frontmatter_json(
+                frontmatter_of(entry), location=entry.location, limits=self._catalog.format_limits
+            )
+        except SkillParseError as exc:
+            return f"its frontmatter has no JSON form identical to the file's: {exc.message}"
+        identity = frontmatter.get("name"), frontmatter.get("description")
+        if identity[0] != name or not isinstance(identity[1], str):
+            return "YAML 1.2 reads its name and description as {!r} and {!r}".format(*identity)
+        return frontmatter
+
+    async def _skill_md(
+        self, name: str, entry: CatalogEntry, files: tuple[FileEntry, ...], main: str
+    ) -> tuple[str, int]:
+        """The SKILL.md's digest and size: the catalog's, read only if its file changed since."""
+        listed = next((file for file in files if file.path == main), None)
+        if listed is not None and listed.fingerprint == entry.fingerprint:
+            return self._catalog.skill_md_digest(name), listed.size
+        raw = await self._catalog.read_skill_md(name)
+        return digest_of(raw), len(raw)
+
+
+def skill_root(name: str) -> str:
+    """The root URI of the skill ``name``: its files are ``<root>/<path>``."""
+    return f"skill://{name}"

@@ -342,10 +342,10 @@ def find_section(found: list[Heading], wanted: str, length: int) -> tuple[Headin
 
 
 def _index(found: list[Heading], key: str, occurrence: int) -> int | None:
-    for index, heading in enumerate(found):
-        if heading.occurrence == occurrence and _key(heading.title) == key:
-            return index
-    return None
+    matches = (
+        i for i, h in enumerate(found) if h.occurrence == occurrence and _key(h.title) == key
+    )
+    return next(matches, None)
 
 
 def _key(title: str) -> str:

@@ -82,14 +82,15 @@ ToolMethod = Callable[Concatenate["SkillTools", P], Awaitable[ToolResult]]
 
 
 def traced(method: ToolMethod[P]) -> ToolMethod[P]:
-    """Run a :class:`SkillTools` tool inside a ``skillfs.<tool>`` span when tracing is on."""
+    """A :class:`SkillTools` tool that :func:`never_raises`, in a ``skillfs.<tool>`` span."""
     tool = method.__name__
     signature = inspect.signature(method)
+    guarded = never_raises(method)
 
     @functools.wraps(method)
     async def call(tools: SkillTools, /, *args: P.args, **kwargs: P.kwargs) -> ToolResult:
         with telemetry.span(f"skillfs.{tool}", {telemetry.TOOL_NAME: tool}) as current:
-            result = await method(tools, *args, **kwargs)
+            result = await guarded(tools, *args, **kwargs)
             if current is not None:
                 arguments = signature.bind(tools, *args, **kwargs).arguments
                 current.set_attributes(tool_attributes(tools.catalog, arguments, result))
@@ -167,7 +168,6 @@ class SkillTools:
         return result
 
     @traced
-    @never_raises
     async def list_skills(self, *, context_path: str | None = None) -> ToolResult:
         """Every skill that applies, within the budget; ``note`` names unavailable sources.
 
@@ -184,7 +184,6 @@ class SkillTools:
         return listing
 
     @traced
-    @never_raises
     async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
         """The skills sharing a term with ``query``, best first, each ``strong`` or ``weak``."""
         if problem := require_text(query=query):
@@ -207,7 +206,6 @@ class SkillTools:
         return {"query": echoed(query), "skills": found}
 
     @traced
-    @never_raises
     async def load_skill(
         self,
         skill_name: Any,
@@ -237,7 +235,6 @@ class SkillTools:
         return fit_loaded(loaded, self._loading.max_load_chars, section=section, offset=offset)
 
     @traced
-    @never_raises
     async def load_skill_resource(
         self, skill_name: Any, file_path: Any, as_bytes: Any = False
     ) -> ToolResult:
@@ -272,7 +269,6 @@ class SkillTools:
         return {"skill_name": skill_name, **listing} if listing else {}
 
     @traced
-    @never_raises
     async def run_skill_script(
         self, skill_name: Any, file_path: Any, args: Any = None
     ) -> ToolResult:

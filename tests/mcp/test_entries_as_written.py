@@ -11,8 +11,7 @@ from pathlib import Path
 from backends import LocalBackend
 from backends._mcp.extension import ListSkillsParams, ListSkillsRequest, ListSkillsResult
 from skills_core._catalog.catalog import SkillCatalog
-from skills_core.mcp._manifest import LEFT_OUT_META
-from skills_core.mcp._server import SkillServer
+from skills_core.mcp._server import LEFT_OUT_META, SkillServer
 from tests.mcp.client import get_skill, list_skills
 from tests.mcp.conftest import write_tree
 from tests.mcp.harness import ServedFolder

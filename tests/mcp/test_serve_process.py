@@ -24,7 +24,7 @@ from mcp.client.subscriptions import ResourcesListChanged, listen
 
 from backends._mcp.extension import SKILLS_EXTENSION
 from skills_core import _codes as codes
-from skills_core.mcp._manifest import WARNINGS_META
+from skills_core.mcp._server import WARNINGS_META
 from tests.mcp.client import get_skill, list_skills, read_verified
 from tests.mcp.conftest import PNG, ROOT, SKILLS, write_tree
 

@@ -24,8 +24,7 @@ from backends._mcp.extension import (
 from backends._scopes import UntrustedFolder
 from skills_core import _codes as codes
 from skills_core._catalog.catalog import SkillCatalog
-from skills_core.mcp._manifest import LEFT_OUT_META, WARNINGS_META
-from skills_core.mcp._server import SkillServer
+from skills_core.mcp._server import LEFT_OUT_META, WARNINGS_META, SkillServer
 from tests.mcp.client import get_skill, list_skills, read_verified
 from tests.mcp.conftest import write_tree
 

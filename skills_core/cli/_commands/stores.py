@@ -30,7 +30,7 @@ from skills_core.cli._source import (
     reading_name,
     run,
 )
-from skills_core.tools._script_approval import approval_source
+from skills_core.tools._scripts import approval_source
 
 
 def configure_cache(parser: argparse.ArgumentParser) -> None:
