@@ -138,15 +138,11 @@ def _indented(lines: list[str], index: int) -> tuple[list[str], int]:
 
 def _block(lines: list[str], index: int) -> tuple[dict[str, str] | list[str] | None, int]:
     """An indented mapping or list of scalars under a key, or ``None``."""
+    block, index = _indented(lines, index)
     mapping: dict[str, str] = {}
     items: list[str] = []
     indent = 0
-    count = len(lines)
-    while index < count:
-        line = lines[index]
-        if line and line[0] != " ":
-            break
-        index += 1
+    for line in block:
         content = line.lstrip(" ")
         if not content or content[0] == "#":
             continue

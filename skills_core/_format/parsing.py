@@ -345,8 +345,7 @@ def convention_skill_md(data: bytes, *, name: str, file_name: str) -> bytes:
 def _has_identity(data: bytes, location: str) -> bool:
     """True when the file opens with a frontmatter giving a name and a description."""
     try:
-        source = split_skill_md(data, location=location)
-        frontmatter = parse_frontmatter(source.frontmatter, location=location)
+        frontmatter = parse_skill_md(data, location=location).frontmatter
     except (SkillParseError, LimitExceededError):
         return False
     return all(isinstance(frontmatter.get(key), str) for key in ("name", "description"))
