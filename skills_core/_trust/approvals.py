@@ -78,11 +78,6 @@ class ApprovalStore:
         """The approval of the skill content ``digest``, or ``None``."""
         return self._approvals.get(digest)
 
-    def grants_of(self, digest: str) -> frozenset[str]:
-        """What the content ``digest`` may do: ``scripts``, ``allowed-tools``, both or none."""
-        found = self._approvals.get(digest)
-        return frozenset() if found is None else frozenset(found.given)
-
     def reload(self) -> None:
         """Read the file again (blocking): approvals given by other processes take effect."""
         self._approvals = self._read()
