@@ -1,12 +1,10 @@
 """The fast path of a cold load: simple YAML without PyYAML, clean skills typed in one pass.
 
 A second route beside ``yaml_loader`` and ``validation``, kept for its speed (docs/benchmarks.md,
-"Second routes kept") and held equal to them by ``tests/core/test_simple_yaml.py``.
-
-:func:`load_simple_mapping` returns what PyYAML returns for one mapping of ``key: value`` lines
-whose values are one-line plain or quoted strings, ``|``/``>`` blocks of evenly indented lines,
-or one indented block of such entries or ``- value`` items; else ``None``.
-:func:`read_clean_skill` types a SKILL.md with nothing to report, else returns ``None``.
+"Second routes kept") and held equal to them by ``tests/core/test_simple_yaml.py``. The simple
+subset: one mapping of ``key: value`` lines whose values are one-line plain or quoted strings,
+``|``/``>`` blocks of evenly indented lines, or one indented block of such entries or ``- value``
+items.
 """
 
 from __future__ import annotations

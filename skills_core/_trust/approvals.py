@@ -30,9 +30,7 @@ logger = logging.getLogger("skillfs")
 FILE_NAME = "approvals.json"
 LOCK_NAME = "approvals.lock"
 SCHEMA = 2
-SCRIPTS = "scripts"
-TOOLS = "tools"
-_GRANTS = (("scripts", SCRIPTS), ("allowed-tools", TOOLS))
+_GRANTS = (("scripts", "scripts"), ("allowed-tools", "tools"))
 """Each withheld field's name and the approval attribute that gives it back."""
 
 
@@ -173,7 +171,7 @@ def _decode(record: Any) -> dict[str, Approval]:
     for digest, item in record["approvals"].items():
         if not is_digest(digest):
             raise ValueError(f"{digest!r} is no sha256 digest")
-        fields = (item["name"], item["source"], item[SCRIPTS], item[TOOLS], item["approved"])
+        fields = (item["name"], item["source"], item["scripts"], item["tools"], item["approved"])
         if not all(isinstance(value, str) for value in fields[:2] + fields[4:]) or not all(
             isinstance(value, bool) for value in fields[2:4]
         ):
