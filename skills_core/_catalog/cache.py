@@ -117,8 +117,10 @@ class CatalogCache:
     def stored(self, source: str, settings: str) -> Stored | None:
         """The row saved for ``source`` under ``settings``, noted as seen now; or ``None``."""
         found = self._use(lambda db: _read_row(db, source, settings), writes=False)
-        if found is not None:
-            self._seen(source, settings, found.seen)
+        now = time.time()
+        if found is not None and now - found.seen >= _SEEN_EVERY:
+            update = "UPDATE catalogs SET seen = ? WHERE source = ? AND settings = ?"
+            self._use(lambda db: db.execute(update, (now, source, settings)))
         return found
 
     def decoded(self, source: str, stored: Stored) -> Decoded | None:
@@ -208,14 +210,6 @@ class CatalogCache:
         """Replace the backend's state saved with ``source``'s entries (when there are some)."""
         update = "UPDATE catalogs SET state = ? WHERE source = ? AND settings = ?"
         self._use(lambda db: db.execute(update, (state, source, settings)))
-
-    def _seen(self, source: str, settings: str, last: float) -> None:
-        """Note that ``source`` was seen now, if ``last`` is old enough to matter."""
-        now = time.time()
-        if now - last < _SEEN_EVERY:
-            return
-        update = "UPDATE catalogs SET seen = ? WHERE source = ? AND settings = ?"
-        self._use(lambda db: db.execute(update, (now, source, settings)))
 
     def last_sequence(self, index: str) -> int | None:
         """The highest sequence of a signed ``index`` accepted, or ``None``."""

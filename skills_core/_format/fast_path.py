@@ -1,12 +1,10 @@
 """The fast path of a cold load: simple YAML without PyYAML, clean skills typed in one pass.
 
 A second route beside ``yaml_loader`` and ``validation``, kept for its speed (docs/benchmarks.md,
-"Second routes kept") and held equal to them by ``tests/core/test_simple_yaml.py``.
-
-:func:`load_simple_mapping` returns what PyYAML returns for one mapping of ``key: value`` lines
-whose values are one-line plain or quoted strings, ``|``/``>`` blocks of evenly indented lines,
-or one indented block of such entries or ``- value`` items; else ``None``.
-:func:`read_clean_skill` types a SKILL.md with nothing to report, else returns ``None``.
+"Second routes kept") and held equal to them by ``tests/core/test_simple_yaml.py``. The simple
+subset: one mapping of ``key: value`` lines whose values are one-line plain or quoted strings,
+``|``/``>`` blocks of evenly indented lines, or one indented block of such entries or ``- value``
+items.
 """
 
 from __future__ import annotations
@@ -138,15 +136,11 @@ def _indented(lines: list[str], index: int) -> tuple[list[str], int]:
 
 def _block(lines: list[str], index: int) -> tuple[dict[str, str] | list[str] | None, int]:
     """An indented mapping or list of scalars under a key, or ``None``."""
+    block, index = _indented(lines, index)
     mapping: dict[str, str] = {}
     items: list[str] = []
     indent = 0
-    count = len(lines)
-    while index < count:
-        line = lines[index]
-        if line and line[0] != " ":
-            break
-        index += 1
+    for line in block:
         content = line.lstrip(" ")
         if not content or content[0] == "#":
             continue

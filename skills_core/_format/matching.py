@@ -29,21 +29,6 @@ class ToolRule(NamedTuple):
     tool: str
     specifier: str | None = None
 
-    def allows_tool(self, tool_name: str) -> bool:
-        """True when this rule is about ``tool_name``."""
-        if self.tool in ("*", tool_name):
-            return True
-        return bool(_GLOB_CHARS & set(self.tool)) and fnmatch.fnmatchcase(tool_name, self.tool)
-
-    @property
-    def whole_tool(self) -> bool:
-        """True when the rule permits every call of its tools."""
-        return self.specifier is None or self.specifier == "*"
-
-    def allows_detail(self, detail: str) -> bool:
-        """True when the specifier admits one simple command (or other call detail)."""
-        return self.whole_tool or bool(_specifier_regex(self.specifier or "").fullmatch(detail))
-
 
 def parse_tool_rule(text: str) -> ToolRule:
     """``Bash(git:*)`` -> ``ToolRule("Bash", "git:*")``.
@@ -93,13 +78,21 @@ def permits_tool(allowed_tools: Sequence[str], tool_name: str, detail: str | Non
         return True
     if detail is None:
         tool_name, detail = split_call(tool_name)
-    rules = [rule for rule in map(_parsed, allowed_tools) if rule and rule.allows_tool(tool_name)]
-    if any(rule.whole_tool for rule in rules):
-        return True
+    rules = [rule for rule in map(_parsed, allowed_tools) if rule and _about(rule.tool, tool_name)]
+    if any(rule.specifier in (None, "*") for rule in rules):
+        return True  # a rule for the whole tool
     if detail is None or any(marker in detail for marker in _SUBSTITUTION):
         return False
     parts = [part.strip() for part in _COMPOUND.split(detail) if part.strip()]
-    return bool(parts) and all(any(rule.allows_detail(part) for rule in rules) for part in parts)
+    regexes = [_specifier_regex(rule.specifier or "") for rule in rules]
+    return bool(parts) and all(any(regex.fullmatch(part) for regex in regexes) for part in parts)
+
+
+def _about(rule_tool: str, tool_name: str) -> bool:
+    """True when a rule's tool name or glob names ``tool_name``."""
+    if rule_tool in ("*", tool_name):
+        return True
+    return bool(_GLOB_CHARS & set(rule_tool)) and fnmatch.fnmatchcase(tool_name, rule_tool)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -144,14 +137,11 @@ def is_broad(pattern: str) -> bool:
 
 def validate_paths(patterns: Iterable[str]) -> list[str]:
     """Every warning about ``patterns``: broken ones and ones that match every file."""
-    warnings = []
-    for pattern in patterns:
-        problem = pattern_problem(pattern)
-        if problem is not None:
-            warnings.append(f"path pattern {pattern!r} {problem}")
-        elif is_broad(pattern):
-            warnings.append(f"path pattern {pattern!r} matches every file")
-    return warnings
+    return [
+        f"path pattern {pattern!r} {pattern_problem(pattern) or 'matches every file'}"
+        for pattern in patterns
+        if pattern_problem(pattern) or is_broad(pattern)
+    ]
 
 
 def matches_context_path(patterns: Sequence[str], context_path: str) -> bool:

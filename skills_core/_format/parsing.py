@@ -21,8 +21,8 @@ from skills_core._format.models import DEFAULT_FORMAT_LIMITS, FormatLimits, Skil
 from skills_core._format.validation import DESCRIPTION_MAX_LENGTH
 from skills_core._format.yaml_loader import load_yaml
 
-_FENCE = b"---"
-_BOM = b"\xef\xbb\xbf"
+_OPENING_FENCE = re.compile(rb"(?:\xef\xbb\xbf)?---[ \t\r]*$", re.MULTILINE)  # a BOM allowed
+_CLOSING_FENCE = re.compile(rb"\n---[ \t\r]*$", re.MULTILINE)
 _MAX_SKILL_MD_BYTES = DEFAULT_LIMITS.max_skill_md_bytes
 
 
@@ -96,16 +96,22 @@ def split_skill_md(
     raw = data.encode() if isinstance(data, str) else data
     if len(raw) > max_skill_md_bytes:
         raise too_large("SKILL.md", len(raw), max_skill_md_bytes, location=location)
-    start = 3 if raw.startswith(_BOM) else 0
-    first_end = raw.find(b"\n", start)
-    first_line = raw[start:] if first_end < 0 else raw[start:first_end]
-    if first_line.rstrip(b" \t\r") != _FENCE:
+    opening = _OPENING_FENCE.match(raw)
+    if opening is None:
         raise SkillParseError(
             "SKILL.md must start with a '---' line opening its YAML frontmatter",
             location=location,
             code=codes.NO_FRONTMATTER,
         )
-    fence, body_start = _closing_fence(raw, first_end, location)
+    first_end = opening.end()
+    closing = _CLOSING_FENCE.search(raw, first_end)
+    if closing is None:
+        raise SkillParseError(
+            "frontmatter is not closed by a '---' line",
+            location=location,
+            code=codes.UNCLOSED_FRONTMATTER,
+        )
+    fence, body_start = closing.start(), closing.end() + 1
     if fence - first_end - 1 > limits.max_frontmatter_bytes:
         size = fence - first_end - 1
         raise too_large("frontmatter", size, limits.max_frontmatter_bytes, location=location)
@@ -164,23 +170,6 @@ def read_frontmatter(
 def frontmatter_text(raw: bytes, body_start: int) -> str:
     """The text between the fences of a SKILL.md :func:`split_skill_md` accepted."""
     return _text(raw[raw.index(b"\n") + 1 : raw.rindex(b"\n", 0, body_start - 1)])
-
-
-def _closing_fence(raw: bytes, first_end: int, location: str) -> tuple[int, int]:
-    """The offset of the newline before the closing fence, and where the body starts."""
-    fence = raw.find(b"\n---", first_end) if first_end >= 0 else -1
-    while fence >= 0:
-        line_end = raw.find(b"\n", fence + 1)
-        if line_end < 0:
-            line_end = len(raw)
-        if raw[fence + 1 : line_end].rstrip(b" \t\r") == _FENCE:
-            return fence, line_end + 1
-        fence = raw.find(b"\n---", fence + 1)
-    raise SkillParseError(
-        "frontmatter is not closed by a '---' line",
-        location=location,
-        code=codes.UNCLOSED_FRONTMATTER,
-    )
 
 
 def _decode(raw: bytes, start: int, end: int, location: str) -> str:
@@ -345,8 +334,7 @@ def convention_skill_md(data: bytes, *, name: str, file_name: str) -> bytes:
 def _has_identity(data: bytes, location: str) -> bool:
     """True when the file opens with a frontmatter giving a name and a description."""
     try:
-        source = split_skill_md(data, location=location)
-        frontmatter = parse_frontmatter(source.frontmatter, location=location)
+        frontmatter = parse_skill_md(data, location=location).frontmatter
     except (SkillParseError, LimitExceededError):
         return False
     return all(isinstance(frontmatter.get(key), str) for key in ("name", "description"))

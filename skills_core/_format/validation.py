@@ -140,14 +140,9 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 def _string_map(value: Any) -> Mapping[str, str]:
     mapping = _mapping(value)
-    for key, item in mapping.items():
-        if type(key) is not str or type(item) is not str:
-            break
-    else:
+    odd = sorted(str(k) for k, v in mapping.items() if type(k) is not str or type(v) is not str)
+    if not odd:
         return mapping
-    odd = sorted(
-        str(k) for k, v in mapping.items() if not (isinstance(k, str) and isinstance(v, str))
-    )
     repaired = MappingProxyType({str(k): str(v) for k, v in mapping.items()})
     raise FieldProblem(
         codes.INVALID_VALUE,

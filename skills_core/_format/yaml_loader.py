@@ -23,11 +23,7 @@ _INT_BOUND = 10**MAX_INT_DIGITS
 
 
 class _IntegerTooLong(Exception):
-    """An integer scalar over :data:`MAX_INT_DIGITS`; ``line`` is 0-based in the document."""
-
-    def __init__(self, line: int) -> None:
-        super().__init__(line)
-        self.line = line
+    """An integer scalar over :data:`MAX_INT_DIGITS`; its argument, the 0-based line."""
 
 
 class _UniqueKeyConstructor(yaml.constructor.SafeConstructor):
@@ -143,7 +139,7 @@ def load_yaml(
         return yaml.load(text, Loader=CORE_LOADER if core else LOADER)
     except _IntegerTooLong as exc:
         raise YamlLimitError(
-            f"integer at line {first_line + exc.line} is longer than {MAX_INT_DIGITS:,} digits; "
+            f"integer at line {first_line + exc.args[0]} is longer than {MAX_INT_DIGITS:,} digits; "
             "refused",
             location=location,
             code=codes.YAML_NUMBER,

@@ -30,9 +30,7 @@ logger = logging.getLogger("skillfs")
 FILE_NAME = "approvals.json"
 LOCK_NAME = "approvals.lock"
 SCHEMA = 2
-SCRIPTS = "scripts"
-TOOLS = "tools"
-_GRANTS = (("scripts", SCRIPTS), ("allowed-tools", TOOLS))
+_GRANTS = (("scripts", "scripts"), ("allowed-tools", "tools"))
 """Each withheld field's name and the approval attribute that gives it back."""
 
 
@@ -77,11 +75,6 @@ class ApprovalStore:
     def granted(self, digest: str) -> Approval | None:
         """The approval of the skill content ``digest``, or ``None``."""
         return self._approvals.get(digest)
-
-    def grants_of(self, digest: str) -> frozenset[str]:
-        """What the content ``digest`` may do: ``scripts``, ``allowed-tools``, both or none."""
-        found = self._approvals.get(digest)
-        return frozenset() if found is None else frozenset(found.given)
 
     def reload(self) -> None:
         """Read the file again (blocking): approvals given by other processes take effect."""
@@ -178,7 +171,7 @@ def _decode(record: Any) -> dict[str, Approval]:
     for digest, item in record["approvals"].items():
         if not is_digest(digest):
             raise ValueError(f"{digest!r} is no sha256 digest")
-        fields = (item["name"], item["source"], item[SCRIPTS], item[TOOLS], item["approved"])
+        fields = (item["name"], item["source"], item["scripts"], item["tools"], item["approved"])
         if not all(isinstance(value, str) for value in fields[:2] + fields[4:]) or not all(
             isinstance(value, bool) for value in fields[2:4]
         ):

@@ -152,5 +152,5 @@ class CatalogTrust:
             return _NOTHING
         approvals = self.policy.approvals
         content = provenance.content or self._contents.get(folder, ((), None))[1]
-        granted = frozenset() if approvals is None or not content else approvals.grants_of(content)
-        return withheld_fields(provenance, granted)
+        found = approvals.granted(content) if approvals is not None and content else None
+        return withheld_fields(provenance, frozenset(found.given if found else ()))

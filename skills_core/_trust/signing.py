@@ -59,7 +59,9 @@ def new_key_pair() -> tuple[bytes, bytes]:
             serialization.PrivateFormat.PKCS8,
             serialization.NoEncryption(),
         ),
-        public_pem(private.public_key()),
+        private.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        ),
     )
 
 
@@ -73,13 +75,6 @@ def read_key_file(path: str | os.PathLike[str]) -> bytes:
         return read_regular_file(path, MAX_KEY_FILE_BYTES, what="the key")
     except FileNotFoundError as exc:
         raise StorageError(f"cannot read the key: {exc.strerror}", location=str(path)) from exc
-
-
-def public_pem(key: Ed25519PublicKey) -> bytes:
-    """A public key as PEM."""
-    return key.public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-    )
 
 
 def key_id(key: Ed25519PublicKey) -> str:
