@@ -21,8 +21,8 @@ from backends._index.reader import IndexBackend, StoreTransport
 from backends._limits import DEFAULT_LIMITS, Limits, check_size
 from backends._paths import check_resource_path, check_skill_name, is_skill_name
 from backends._remote.bundles import BundleSource, DeferredView, ZipView
-from backends._remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
-from backends._remote.filesystem import RemoteFS, Reopening, check_available, default_retry, prepare
+from backends._remote.failures import DEFAULT_TIMEOUT, Redactor, RetryPolicy
+from backends._remote.filesystem import RemoteFS, Reopening
 from backends._remote.layout import (
     Layout,
     SkillFolder,
@@ -65,22 +65,19 @@ class StoreBackend(AsyncResource):
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
-        self._deadline = Deadline(timeout)
         self._spec = parse_source(url)
-        self._redact = Redactor.for_source(url, storage_options)
-        self._location = self._redact.url(url)
-        self._target_location = self._redact.url(self._spec.target)
+        redact = Redactor.for_source(url, storage_options)
+        self._location = redact.url(url)
+        self._target_location = redact.url(self._spec.target)
         if self._spec.bundle is not self._BUNDLES:
             raise UnsupportedSourceError(self._WRONG_KIND, location=self._location)
-        check_available(self._spec, location=self._location)
-        target, options = prepare(self._spec.target, storage_options, timeout=timeout)
         self._remote = Reopening(
-            target,
-            options,
-            location=self._target_location,
-            redact=self._redact,
-            retry=retry or default_retry(self._spec.protocol),
-            deadline=self._deadline,
+            self._spec,
+            storage_options,
+            redact=redact,
+            location=self._location,
+            retry=retry,
+            timeout=timeout,
         )
         self._limits = limits
         self._max_concurrency = max_concurrency
@@ -101,7 +98,7 @@ class StoreBackend(AsyncResource):
     @property
     def timeout(self) -> float | None:
         """Seconds one storage operation may take, retries included (``None``: no deadline)."""
-        return self._deadline.timeout
+        return self._remote.deadline.timeout
 
     async def list(self) -> Sequence[SkillRef]:
         """List the storage once: every skill, refused ones with their reason."""
