@@ -277,18 +277,22 @@ class FsspecBackend(StoreBackend):
             if self._kind is None and self._index is None:
                 fs = await self._remote.get()
                 imported, self._imported = self._imported, None
-                self._index = await self._find_index(fs, imported)
-                if self._index is not None and imported is not None:
-                    self._index.import_state(imported)
+                transport = await self._find_index(fs, imported)
+                if transport is not None:
+                    self._index = IndexBackend(
+                        transport, limits=self._limits, verifier=self._verifier
+                    )
+                    if imported is not None:
+                        self._index.import_state(imported)
             return self._index
 
-    async def _find_index(self, fs: RemoteFS, imported: bytes | None) -> IndexBackend | None:
+    async def _find_index(self, fs: RemoteFS, imported: bytes | None) -> StoreTransport | None:
         location, path = self._target_location, fs.path.rstrip("/")
         if path.endswith(".json"):
-            return self._through(StoreTransport.named(fs, location=location))
+            return StoreTransport.named(fs, location=location)
         if imported is not None and IndexBackend.recognises(imported):
             self._kind = "saved"  # the index's first listing confirms it (see list())
-            return self._through(StoreTransport(fs, base=path, index=INDEX_PATH, location=location))
+            return StoreTransport(fs, base=path, index=INDEX_PATH, location=location)
         if self._verifier is None:
             self._pending = await self._list_folder(fs)
             if not self._pending.holds_index:
@@ -297,7 +301,7 @@ class FsspecBackend(StoreBackend):
         limit = self._limits.max_index_bytes
         transport = await StoreTransport.found(fs, location=location, max_bytes=limit)
         if transport is not None:
-            return self._through(transport)
+            return transport
         if self._verifier is not None:
             raise SignatureError(
                 f"refused: trusted keys are set, and the folder holds no published index "
@@ -306,9 +310,6 @@ class FsspecBackend(StoreBackend):
             )
         self._kind = "folder"
         return None
-
-    def _through(self, transport: StoreTransport) -> IndexBackend:
-        return IndexBackend(transport, limits=self._limits, verifier=self._verifier)
 
     async def _list(self, fs: RemoteFS) -> SkillView:
         view, self._pending = self._pending, None
