@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
 from typing import TypeVar
 
@@ -81,22 +82,18 @@ class CompositeBackend(AsyncResource):
             error = StorageError(f"every source failed: {reasons}", location=self.location)
             raise error from failures[0][1]
         self._failures = tuple(failures)
-        listings = self._listed
-        winners: dict[str, SkillRef] = {}
-        owners: dict[str, int] = {}
-        shadowed: dict[str, list[str]] = {}
-        for index, refs in enumerate(listings):
+        winners: dict[str, tuple[int, SkillRef]] = {}
+        shadowed: defaultdict[str, list[str]] = defaultdict(list)
+        for index, refs in enumerate(self._listed):
             for ref in refs:
                 if ref.name in winners:
                     shadowed[ref.name].append(ref.location)
-                    continue
-                winners[ref.name] = ref
-                owners[ref.name] = index
-                shadowed[ref.name] = []
-        self._owners = owners
+                else:
+                    winners[ref.name] = index, ref
+        self._owners = {name: index for name, (index, _) in winners.items()}
         return [
-            _tagged(winners[name], owners[name])._replace(shadows=tuple(shadowed[name]))
-            for name in sorted(winners)
+            _tagged(ref, index)._replace(shadows=tuple(shadowed[name]))
+            for name, (index, ref) in sorted(winners.items())
         ]
 
     def listing_failures(self) -> Sequence[tuple[str, Exception]]:

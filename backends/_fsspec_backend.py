@@ -21,8 +21,8 @@ from backends._index.reader import IndexBackend, StoreTransport
 from backends._limits import DEFAULT_LIMITS, Limits, check_size
 from backends._paths import check_resource_path, check_skill_name, is_skill_name
 from backends._remote.bundles import BundleSource, DeferredView, ZipView
-from backends._remote.failures import DEFAULT_TIMEOUT, Deadline, Redactor, RetryPolicy
-from backends._remote.filesystem import RemoteFS, Reopening, check_available, default_retry, prepare
+from backends._remote.failures import DEFAULT_TIMEOUT, Redactor, RetryPolicy
+from backends._remote.filesystem import RemoteFS, Reopening
 from backends._remote.layout import (
     Layout,
     SkillFolder,
@@ -65,22 +65,19 @@ class StoreBackend(AsyncResource):
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
-        self._deadline = Deadline(timeout)
         self._spec = parse_source(url)
-        self._redact = Redactor.for_source(url, storage_options)
-        self._location = self._redact.url(url)
-        self._target_location = self._redact.url(self._spec.target)
+        redact = Redactor.for_source(url, storage_options)
+        self._location = redact.url(url)
+        self._target_location = redact.url(self._spec.target)
         if self._spec.bundle is not self._BUNDLES:
             raise UnsupportedSourceError(self._WRONG_KIND, location=self._location)
-        check_available(self._spec, location=self._location)
-        target, options = prepare(self._spec.target, storage_options, timeout=timeout)
         self._remote = Reopening(
-            target,
-            options,
-            location=self._target_location,
-            redact=self._redact,
-            retry=retry or default_retry(self._spec.protocol),
-            deadline=self._deadline,
+            self._spec,
+            storage_options,
+            redact=redact,
+            location=self._location,
+            retry=retry,
+            timeout=timeout,
         )
         self._limits = limits
         self._max_concurrency = max_concurrency
@@ -101,7 +98,7 @@ class StoreBackend(AsyncResource):
     @property
     def timeout(self) -> float | None:
         """Seconds one storage operation may take, retries included (``None``: no deadline)."""
-        return self._deadline.timeout
+        return self._remote.deadline.timeout
 
     async def list(self) -> Sequence[SkillRef]:
         """List the storage once: every skill, refused ones with their reason."""
@@ -280,18 +277,22 @@ class FsspecBackend(StoreBackend):
             if self._kind is None and self._index is None:
                 fs = await self._remote.get()
                 imported, self._imported = self._imported, None
-                self._index = await self._find_index(fs, imported)
-                if self._index is not None and imported is not None:
-                    self._index.import_state(imported)
+                transport = await self._find_index(fs, imported)
+                if transport is not None:
+                    self._index = IndexBackend(
+                        transport, limits=self._limits, verifier=self._verifier
+                    )
+                    if imported is not None:
+                        self._index.import_state(imported)
             return self._index
 
-    async def _find_index(self, fs: RemoteFS, imported: bytes | None) -> IndexBackend | None:
+    async def _find_index(self, fs: RemoteFS, imported: bytes | None) -> StoreTransport | None:
         location, path = self._target_location, fs.path.rstrip("/")
         if path.endswith(".json"):
-            return self._through(StoreTransport.named(fs, location=location))
+            return StoreTransport.named(fs, location=location)
         if imported is not None and IndexBackend.recognises(imported):
             self._kind = "saved"  # the index's first listing confirms it (see list())
-            return self._through(StoreTransport(fs, base=path, index=INDEX_PATH, location=location))
+            return StoreTransport(fs, base=path, index=INDEX_PATH, location=location)
         if self._verifier is None:
             self._pending = await self._list_folder(fs)
             if not self._pending.holds_index:
@@ -300,7 +301,7 @@ class FsspecBackend(StoreBackend):
         limit = self._limits.max_index_bytes
         transport = await StoreTransport.found(fs, location=location, max_bytes=limit)
         if transport is not None:
-            return self._through(transport)
+            return transport
         if self._verifier is not None:
             raise SignatureError(
                 f"refused: trusted keys are set, and the folder holds no published index "
@@ -309,9 +310,6 @@ class FsspecBackend(StoreBackend):
             )
         self._kind = "folder"
         return None
-
-    def _through(self, transport: StoreTransport) -> IndexBackend:
-        return IndexBackend(transport, limits=self._limits, verifier=self._verifier)
 
     async def _list(self, fs: RemoteFS) -> SkillView:
         view, self._pending = self._pending, None

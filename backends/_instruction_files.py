@@ -14,8 +14,8 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from backends._base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends._errors import ResourceNotFoundError, SkillNotFoundError, StorageError
@@ -68,13 +68,6 @@ class InstructionFile(NamedTuple):
     fingerprint: str
 
 
-class ConventionPreparer(Protocol):
-    """Turns a convention file's bytes into the SKILL.md it stands for."""
-
-    def __call__(self, data: bytes, *, name: str, file_name: str) -> bytes:
-        """The SKILL.md for ``data``: ``name`` is the skill's, ``file_name`` the file's own."""
-
-
 def is_convention_file(relative_path: str) -> bool:
     """True for ``AGENTS.md`` and the like outside ``.skills/`` (``SOUL.md`` at the root)."""
     folder, _, file_name = relative_path.rpartition("/")
@@ -85,13 +78,17 @@ def is_convention_file(relative_path: str) -> bool:
 
 
 class InstructionFilesBackend(AsyncResource):
-    """The instruction files under ``root``; ``prepare_convention`` applies as :meth:`get` reads."""
+    """The instruction files under ``root``.
+
+    ``prepare_convention(data, *, name, file_name)`` turns a convention file's bytes into the
+    SKILL.md it stands for, as :meth:`get` reads it.
+    """
 
     def __init__(
         self,
         root: str | os.PathLike[str],
         *,
-        prepare_convention: ConventionPreparer | None = None,
+        prepare_convention: Callable[..., bytes] | None = None,
     ) -> None:
         path = os.fspath(root)
         self._root = os.path.normpath(path) if os.path.isabs(path) else os.path.abspath(path)
@@ -186,12 +183,9 @@ class InstructionFilesBackend(AsyncResource):
     def _discover(self) -> Sequence[InstructionFile]:
         if not os.path.isdir(self._root):
             raise StorageError("the project root is not a folder", location=self._root)
-        return self._identify(_walk_documents(self._root))
-
-    def _identify(self, candidates: Sequence[tuple[str, str | None]]) -> Sequence[InstructionFile]:
         found = []
         taken: set[str] = set()
-        for path, folder in candidates:
+        for path, folder in _walk_documents(self._root):
             try:
                 st = os.lstat(self._absolute(path))
             except OSError:

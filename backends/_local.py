@@ -8,6 +8,7 @@ Change signals come from filesystem events (``agent-skillfs[watch]``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import importlib.util
 import os
@@ -213,42 +214,46 @@ class LocalBackend(AsyncResource):
         if refusal is not None:
             assert refusal.error is not None
             raise refusal.error
-        return self._read_skill_md(folder, name, found[0])
+        fd, path, st = self._open_skill_md(folder, name, found[0])
+        try:
+            return _read_open(name, fd, path, st)
+        finally:
+            os.close(fd)
 
     def _read_listing(self, max_bytes: int) -> Sequence[ListedDocument]:
         prefix = self._root + os.sep
         listed: list[ListedDocument] = []
         for name in self._names():
-            opened = self._open_plain(prefix + name) if is_skill_name(name) else None
-            if opened is not None:  # the common case, read without a stat first
-                fd, plain, info = opened
+            folder = prefix + name
+            path = folder + os.sep + SKILL_MD_NAMES[0]
+            opened = None
+            if is_skill_name(name):  # the common case, a plain SKILL.md, opened without a stat
+                with contextlib.suppress(StorageError):
+                    opened = self._open_skill_md(folder, name, path)
+            if opened is None:
+                found = find_skill_md(folder) if name[0] != "." else None
+                if found is None:
+                    continue
+                refusal = _refusal(found, folder, name)
+                if refusal is not None:
+                    listed.append(refusal)
+                    continue
+                path, st = found
+            try:
+                fd, path, st = opened or self._open_skill_md(folder, name, path)
                 try:
-                    check_size(info.st_size, max_bytes, location=plain, what="SKILL.md")
-                    listed.append(_read_open(name, fd, plain, info))
-                except StorageError as exc:
-                    exc.location = exc.location or plain
-                    listed.append(SkillRef(name, fingerprint(info), plain, info.st_size, exc))
+                    check_size(st.st_size, max_bytes, location=path, what="SKILL.md")
+                    listed.append(_read_open(name, fd, path, st))
                 finally:
                     os.close(fd)
-                continue
-            found = find_skill_md(prefix + name) if name[0] != "." else None
-            if found is None:
-                continue
-            path, st = found
-            refusal = _refusal(found, prefix + name, name)
-            if refusal is not None:
-                listed.append(refusal)
-                continue
-            assert isinstance(st, os.stat_result)
-            try:
-                check_size(st.st_size, max_bytes, location=path, what="SKILL.md")
-                listed.append(self._read_skill_md(prefix + name, name, path))
             except StorageError as exc:
+                assert isinstance(st, os.stat_result)
                 exc.location = exc.location or path
                 listed.append(SkillRef(name, fingerprint(st), path, st.st_size, exc))
         return listed
 
-    def _read_skill_md(self, folder: str, name: str, path: str) -> SkillDocument:
+    def _open_skill_md(self, folder: str, name: str, path: str) -> tuple[int, str, os.stat_result]:
+        """The SKILL.md at ``path``, opened if a regular file (the caller closes it)."""
         try:
             fd = self._open_confined(folder, path)
         except OSError as exc:
@@ -257,29 +262,12 @@ class LocalBackend(AsyncResource):
             raise open_error(path[len(folder) + 1 :], exc, location=path) from exc
         try:
             st = os.fstat(fd)
-            if not _regular(st):
-                raise not_regular(path[len(folder) + 1 :], st.st_mode, location=path)
-            return _read_open(name, fd, path, st)
         except OSError as exc:
+            os.close(fd)
             raise StorageError(f"cannot read: {exc.strerror}", location=path) from exc
-        finally:
+        if not _regular(st):
             os.close(fd)
-
-    @staticmethod
-    def _open_plain(folder: str) -> tuple[int, str, os.stat_result] | None:
-        """The folder's ``SKILL.md`` opened if a regular file, else ``None`` (look it up)."""
-        path = folder + os.sep + SKILL_MD_NAMES[0]
-        try:
-            fd = os.open(path, OPEN_FLAGS)
-        except OSError:
-            return None
-        try:
-            st = os.fstat(fd)
-        except OSError:
-            st = None
-        if st is None or not _regular(st):
-            os.close(fd)
-            return None
+            raise not_regular(path[len(folder) + 1 :], st.st_mode, location=path)
         return fd, path, st
 
     def _open_confined(self, folder: str, path: str) -> int:

@@ -1,4 +1,4 @@
-"""IndexBackend: the skills a well-known index lists, over any transport.
+"""IndexBackend: the skills a well-known index lists, over HTTP(S) or from any store.
 
 Fingerprints are artifact digests; artifacts are fetched on first use, verified and screened.
 A mismatch or a failed fetch reads the index again once, else VerificationError. See
@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol
-from urllib.parse import urlsplit
+from typing import Any, NamedTuple
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from backends._base import AsyncResource, FileEntry, SkillDocument, SkillRef
 from backends._digests import digest_of, digest_off_loop
@@ -32,12 +32,13 @@ from backends._index.document import (
     artifact_path,
     parse_index,
 )
-from backends._limits import DEFAULT_LIMITS, Limits, check_size
+from backends._limits import DEFAULT_LIMITS, Limits, check_size, too_large
 from backends._paths import check_resource_path, check_skill_name
 from backends._remote.archives import TarBundle, ZipBundle
-from backends._remote.filesystem import RemoteFS
+from backends._remote.failures import Redactor
+from backends._remote.filesystem import RemoteFS, Reopening
 from backends._remote.layout import SkillFolder, StoredFile, fingerprint, summary
-from backends._remote.urls import join_location
+from backends._remote.urls import WEB, join_location
 from backends.capabilities import IndexVerifier
 
 MAX_SIGNATURE_BYTES = 4096  # a real one is about 150 bytes
@@ -49,29 +50,6 @@ class Fetched(NamedTuple):
     data: bytes
     validator: str | None = None
     content_type: str | None = None
-
-
-class IndexTransport(Protocol):
-    """How an index and its artifacts are fetched from one kind of storage."""
-
-    @property
-    def location(self) -> str:
-        """The index's URL, for messages."""
-
-    def resolve(self, url: str) -> tuple[str, str]:
-        """An entry's ``url`` as ``(key, location)``; StorageError when it cannot be fetched."""
-
-    async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
-        """The index, or ``None`` when unchanged since ``validator``; ResourceNotFoundError."""
-
-    async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
-        """One artifact; LimitExceededError past ``max_bytes``."""
-
-    async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
-        """The index's ``.sig`` file, or ``None`` when there is none."""
-
-    async def aclose(self) -> None:
-        """Release connections."""
 
 
 class _Listed(NamedTuple):
@@ -102,7 +80,7 @@ class IndexBackend(AsyncResource):
 
     def __init__(
         self,
-        transport: IndexTransport,
+        transport: HttpTransport | StoreTransport,
         *,
         limits: Limits = DEFAULT_LIMITS,
         verifier: IndexVerifier | None = None,
@@ -547,3 +525,154 @@ async def read_bounded(
     if len(data) > max_bytes:
         raise LimitExceededError(f"larger than the {max_bytes}-byte limit", location=location)
     return data
+
+
+MAX_REDIRECTS = 10  # aiohttp's own default
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_CHUNK = 64 * 1024
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """A URL's origin: scheme, host and port (the scheme's default port when none is given)."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme)
+
+
+class HttpTransport:
+    """Conditional GETs of an index over HTTP(S), and GETs of its artifacts.
+
+    The caller's ``headers``, the storage options' headers and ``auth`` go to the index's own
+    origin only: redirects are followed one hop at a time, credentials only while every hop so
+    far stayed on that origin.
+    """
+
+    def __init__(self, remote: Reopening, headers: Mapping[str, str], redact: Redactor) -> None:
+        self._url, options = remote.url, remote.options
+        client = dict(options.get("client_kwargs") or {})
+        self._origin_headers = {**client.pop("headers", {}), **headers}
+        auth = options.pop("auth", client.pop("auth", None))  # an aiohttp.BasicAuth
+        if auth is not None:
+            self._origin_headers.setdefault("Authorization", auth.encode())
+        options["client_kwargs"] = client
+        self._remote = remote
+        self._redact = redact
+
+    @property
+    def location(self) -> str:
+        """The index's URL."""
+        return self._redact.url(self._url)
+
+    def resolve(self, url: str) -> tuple[str, str]:
+        """The artifact's absolute http(s) URL, as the key and the location."""
+        target = urljoin(self._url, url).split("#", 1)[0]
+        if urlsplit(target).scheme not in WEB:
+            raise StorageError(f"artifact URL {url!r} is not http(s)", location=self.location)
+        return target, self._redact.url(target)
+
+    async def fetch_index(self, validator: str | None, *, max_bytes: int) -> Fetched | None:
+        """One GET, conditional on ``validator``; ``None`` when answered 304."""
+        headers = {}
+        kind, _, value = (validator or "").partition(":")
+        if kind == "etag":
+            headers["If-None-Match"] = value
+        elif kind == "modified":
+            headers["If-Modified-Since"] = value
+        status, fetched = await self._get(
+            self._url,
+            headers,
+            max_bytes,
+            what="skills index",
+            location=self.location,
+            missing=ResourceNotFoundError,
+        )
+        return None if status == 304 else fetched
+
+    async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
+        """One GET, with the credentials only when the artifact is on the index's origin."""
+        return (await self._get(key, {}, max_bytes, what="artifact", location=location))[1]
+
+    async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
+        """One GET of the index's URL plus ``.sig``; ``None`` when answered 404."""
+        parts = urlsplit(self._url)
+        url = urlunsplit(parts._replace(path=parts.path + SIGNATURE_SUFFIX))
+        location = self._redact.url(url)
+        try:
+            _, fetched = await self._get(
+                url,
+                {},
+                max_bytes,
+                what="signature file",
+                location=location,
+                missing=ResourceNotFoundError,
+            )
+        except ResourceNotFoundError:
+            return None
+        return fetched.data
+
+    async def aclose(self) -> None:
+        """Close the HTTP session; a later request opens a new one."""
+        await self._remote.aclose()
+
+    async def _get(
+        self,
+        url: str,
+        headers: Mapping[str, str],
+        max_bytes: int,
+        *,
+        what: str,
+        location: str,
+        missing: type[StorageError] = StorageError,
+    ) -> tuple[int, Fetched]:
+        async def get(fs: Any) -> tuple[int, Fetched]:
+            session = await fs.set_session()
+            response = await self._following(session, url, headers, fs.kwargs, location)
+            async with response:
+                if response.status == 404:
+                    raise FileNotFoundError(url)
+                response.raise_for_status()
+                declared = response.content_length
+                if declared is not None and declared > max_bytes:
+                    raise too_large(what, declared, max_bytes, location=location)
+                body = bytearray()
+                async for chunk in response.content.iter_chunked(_CHUNK):
+                    body += chunk
+                    if len(body) > max_bytes:
+                        raise too_large(what, len(body), max_bytes, location=location)
+                found = response.headers  # case-insensitive
+                etag, modified = found.get("ETag"), found.get("Last-Modified")
+                validator = f"etag:{etag}" if etag else f"modified:{modified}" if modified else None
+                return response.status, Fetched(bytes(body), validator, found.get("Content-Type"))
+
+        fs = await self._remote.get()
+        return await fs.run(get, location=location, missing=missing)
+
+    async def _following(
+        self,
+        session: Any,
+        url: str,
+        headers: Mapping[str, str],
+        options: Mapping[str, Any],
+        location: str,
+    ) -> Any:
+        """The final response to a GET of ``url``, redirects followed one hop at a time."""
+        trusted, home = True, origin(self._url)
+        for _ in range(MAX_REDIRECTS + 1):
+            trusted = trusted and origin(url) == home
+            sent = {**headers, **self._origin_headers} if trusted else dict(headers)
+            response = await session.get(
+                url, **{**options, "headers": sent, "allow_redirects": False}
+            )
+            if response.status not in _REDIRECTS:
+                return response
+            target = response.headers.get("Location")
+            response.release()
+            if not target:
+                raise StorageError(
+                    f"redirect {response.status} without a Location", location=location
+                )
+            url = urljoin(url, target).split("#", 1)[0]
+            if urlsplit(url).scheme.lower() not in WEB:
+                raise StorageError(f"redirected to a non-http(s) URL {target!r}", location=location)
+        raise StorageError(f"more than {MAX_REDIRECTS} redirects", location=location)

@@ -28,6 +28,7 @@ from backends._errors import (
     install_command,
 )
 from backends._remote.failures import (
+    DEFAULT_TIMEOUT,
     NO_RETRY,
     Deadline,
     IncompleteReadError,
@@ -251,10 +252,32 @@ class RemoteFS:
 
 
 class Reopening:
-    """A :class:`RemoteFS` opened on first use (:meth:`get`), and again after :meth:`aclose`."""
+    """The :class:`RemoteFS` of ``spec``, opened on first use (:meth:`get`), again once closed.
 
-    def __init__(self, url: str, options: Mapping[str, Any], **how: Any) -> None:
-        self._open = functools.partial(RemoteFS.open, url, dict(options), **how)
+    Refuses at once what cannot be opened (:func:`check_available`); opens with skillfs's
+    defaults (:func:`prepare`, :func:`default_retry`) within one :class:`Deadline`.
+    """
+
+    def __init__(
+        self,
+        spec: SourceSpec,
+        storage_options: Mapping[str, Any],
+        *,
+        redact: Redactor,
+        location: str,
+        retry: RetryPolicy | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+    ) -> None:
+        self.deadline = Deadline(timeout)
+        check_available(spec, location=location)
+        self.url, self.options = prepare(spec.target, storage_options, timeout=timeout)
+        self._open = functools.partial(
+            RemoteFS.open,
+            location=location,
+            redact=redact,
+            retry=retry or default_retry(spec.protocol),
+            deadline=self.deadline,
+        )
         self.fs: RemoteFS | None = None
         self._lock = asyncio.Lock()
 
@@ -262,7 +285,7 @@ class Reopening:
         """The filesystem, opened now if it is not."""
         async with self._lock:
             if self.fs is None:
-                self.fs = await self._open()
+                self.fs = await self._open(self.url, self.options)
             return self.fs
 
     async def aclose(self) -> None:

@@ -13,8 +13,8 @@ from urllib.parse import unquote, urlsplit
 from backends._errors import ResourceNotFoundError, StorageError
 from backends._local_files import replace_file
 from backends._paths import check_relative_path
-from backends._remote.failures import Deadline, Redactor
-from backends._remote.filesystem import RemoteFS, check_available, default_retry, prepare
+from backends._remote.failures import Redactor
+from backends._remote.filesystem import RemoteFS, Reopening
 from backends._remote.urls import check_names_something, join_location, parse_source, protocol_of
 
 _CONCURRENCY = 16
@@ -42,26 +42,15 @@ class OutputFolder:
         check_names_something(url)
         redact = Redactor.for_source(url, storage_options)
         location = redact.url(url)
-        protocol = protocol_of(url)
-        if protocol == "file" and "::" not in url:
+        if protocol_of(url) == "file" and "::" not in url:
             path = unquote(urlsplit(url).path) if url.startswith("file:") else url
             yield cls(location, local=path, fs=None)
             return
-        check_available(parse_source(url), location=location)
-        deadline = Deadline()
-        target, options = prepare(url, storage_options, timeout=deadline.timeout)
-        fs = await RemoteFS.open(
-            target,
-            options,
-            location=location,
-            redact=redact,
-            retry=default_retry(protocol),
-            deadline=deadline,
-        )
+        remote = Reopening(parse_source(url), storage_options, redact=redact, location=location)
         try:
-            yield cls(location, local=None, fs=fs)
+            yield cls(location, local=None, fs=await remote.get())
         finally:
-            await fs.aclose()
+            await remote.aclose()
 
     async def write(self, files: Mapping[str, bytes]) -> None:
         """Create or replace each file (the first failure stops the others)."""

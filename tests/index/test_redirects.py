@@ -16,7 +16,7 @@ import pytest
 
 from backends import HttpIndexBackend, StorageError
 from backends._index.document import INDEX_PATH
-from backends._index.http import MAX_REDIRECTS
+from backends._index.reader import MAX_REDIRECTS
 from backends.testing import skill_md
 from skills_core import SkillCatalog
 from tests.index.sites import FOLDER, Site, entry, index
