@@ -52,8 +52,8 @@ from skills_core.cli._source import (
     trusted_keys,
 )
 from skills_core.context._budget import catalog_prompt
+from skills_core.tools._content import ToolResult, is_error
 from skills_core.tools._factory import DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SkillTools
-from skills_core.tools._results import ToolResult, is_error
 
 
 def read_catalog(args: argparse.Namespace) -> SkillCatalog | None:
