@@ -19,8 +19,7 @@ import time
 from pathlib import Path
 
 from skills_core.tools._policy import ScriptPolicy, ScriptRun, ScriptRunner
-from skills_core.tools._runners.command import run_process
-from skills_core.tools._runners.process import ProcessRunner
+from skills_core.tools._runners.process import ProcessRunner, run_process
 from skills_core.tools._runners.sandbox import SandboxRunner
 
 SCRIPTS = {"python": ("trivial.py", "print('ok')\n"), "bash": ("trivial.sh", "echo ok\n")}

@@ -65,7 +65,7 @@ SIGNATURE_REFUSED = "SIGNATURE_REFUSED"
 # A watch's change events stopped: refreshed, and asked for again.
 WATCH_INTERRUPTED = "WATCH_INTERRUPTED"
 
-# Tool results: the error values a model sees (skills_core.tools._results.tool_error).
+# Tool results: the error values a model sees (skills_core.tools._content.tool_error).
 INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
 SKILL_NOT_FOUND = "SKILL_NOT_FOUND"
 RESOURCE_NOT_FOUND = "RESOURCE_NOT_FOUND"

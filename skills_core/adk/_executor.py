@@ -27,8 +27,7 @@ from google.adk.code_executors.code_execution_utils import CodeExecutionInput
 from backends._base import FileEntry
 from backends._paths import is_within
 from skills_core._errors import RunnerUnavailableError, ScriptRunnerError
-from skills_core.tools._policy import ScriptRun
-from skills_core.tools._runners.command import Captured, ProcessOutcome
+from skills_core.tools._policy import Captured, ProcessOutcome, ScriptRun
 from skills_core.tools._runners.process import SUPERVISOR, with_status
 
 if TYPE_CHECKING:

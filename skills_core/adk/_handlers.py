@@ -52,10 +52,9 @@ from skills_core._tool_table import (
 )
 from skills_core.adk._executor import running_in
 from skills_core.context._budget import ShownOrder, visible_names
-from skills_core.tools._content import Delivery
+from skills_core.tools._content import Delivery, ToolResult, is_error, never_raises, tool_error
 from skills_core.tools._factory import SkillTools
 from skills_core.tools._policy import script_arguments
-from skills_core.tools._results import ToolResult, is_error, never_raises, tool_error
 
 logger = logging.getLogger("skillfs.adk")
 

@@ -44,7 +44,7 @@ from skills_core.context._turns import (
     apply_skill_injection,
     message_text,
 )
-from skills_core.tools._results import ToolResult, is_error, tool_error
+from skills_core.tools._content import ToolResult, is_error, tool_error
 
 logger = logging.getLogger("skillfs.adk")
 

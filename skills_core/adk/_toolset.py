@@ -50,9 +50,9 @@ from skills_core.adk._handlers import (
 )
 from skills_core.adk._options import Listing, Loading, PromptContext, Prompts
 from skills_core.context._budget import ShownOrder, model_visible
+from skills_core.tools._content import ToolResult, tool_error
 from skills_core.tools._factory import LoadPolicy, SkillTools
 from skills_core.tools._policy import ScriptPolicy
-from skills_core.tools._results import ToolResult, tool_error
 
 logger = logging.getLogger("skillfs.tools")
 

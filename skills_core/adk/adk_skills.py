@@ -44,10 +44,15 @@ from skills_core._tool_table import (
 from skills_core._trust.policy import TrustPolicy
 from skills_core.adk._handlers import Handler, SkillTool, fixed, inject_state, run_confirmed
 from skills_core.adk._toolset import RefreshGate, Source, open_sources
-from skills_core.tools._content import base_location
+from skills_core.tools._content import (
+    ToolResult,
+    base_location,
+    is_error,
+    never_raises,
+    require_text,
+)
 from skills_core.tools._factory import DEFAULT_MAX_RESOURCE_BYTES, LoadPolicy, SkillTools
 from skills_core.tools._policy import ScriptPolicy
-from skills_core.tools._results import ToolResult, is_error, never_raises, require_text
 
 NAMES = ToolNames(
     load_skill="use_skill", load_skill_resource="read_reference", run_skill_script="run_script"

@@ -29,7 +29,7 @@ from backends._remote.urls import WEB, protocol_of
 from skills_core._catalog.catalog import SkillCatalog
 from skills_core._catalog.loading import Progress
 from skills_core._trust.policy import TrustPolicy
-from skills_core.cli._app import SOURCE_RULE
+from skills_core.cli._app import SOURCE_RULE, characters, positive_seconds
 from skills_core.cli._output import print_message, print_problems
 
 if TYPE_CHECKING:
@@ -153,6 +153,33 @@ FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "quiet": (
         ("-q", "--quiet"),
         {"action": "store_true", "help": "draw no progress bar on a terminal"},
+    ),
+    "budget": (
+        ("--budget",),
+        {
+            "type": characters,
+            "metavar": "CHARS",
+            "help": "fit the skill listing in CHARS characters: shorter descriptions, then one "
+            "line per skill, then names only, then a count pointing to search_skills, each "
+            "with a note saying so (default: no limit)",
+        },
+    ),
+    "search": (
+        ("--no-search-tool",),
+        {
+            "action": "store_true",
+            "help": "the model has no search_skills tool (serve offers none): the listing never "
+            "leaves a name out",
+        },
+    ),
+    "interval": (
+        ("--interval",),
+        {
+            "type": positive_seconds,
+            "default": 2.0,
+            "metavar": "S",
+            "help": "seconds between polls of sources without change events (default: 2)",
+        },
     ),
 }
 """The options several commands take, by the name :func:`add_flags` is given."""

@@ -66,10 +66,9 @@ from skills_core._format.parsing import frontmatter_json
 from skills_core._format.validation import is_plain_name
 from skills_core._tool_table import skill_name_enum
 from skills_core.context._budget import ListingPolicy, ShownOrder, visible_names
-from skills_core.tools._content import as_text, guess_mime_type
+from skills_core.tools._content import ToolResult, as_text, guess_mime_type, is_error
 from skills_core.tools._factory import LoadPolicy, SkillTools
 from skills_core.tools._policy import ScriptPolicy
-from skills_core.tools._results import ToolResult, is_error
 
 logger = logging.getLogger("skillfs.mcp")
 

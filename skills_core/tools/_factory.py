@@ -33,22 +33,20 @@ from skills_core.tools._content import (
     ROOT_FOLDERS,
     ContentBuilder,
     SkillPreparer,
+    ToolResult,
     fit_loaded,
     folder_listing,
+    is_error,
     loaded_skill,
+    never_raises,
+    require_text,
     resource_result,
     skill_body,
     skill_uri,
+    tool_error,
     whole_number,
 )
 from skills_core.tools._policy import ScriptPolicy
-from skills_core.tools._results import (
-    ToolResult,
-    is_error,
-    never_raises,
-    require_text,
-    tool_error,
-)
 from skills_core.tools._scripts import ScriptCheck, ScriptTool
 
 DEFAULT_MAX_RESOURCE_BYTES = 256 * KIB

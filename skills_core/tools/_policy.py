@@ -17,7 +17,6 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from backends._errors import echoed
 from backends._limits import KIB, MIB
-from skills_core.tools._runners.command import ProcessOutcome
 
 DEFAULT_MAX_PROCESSES = 256
 """Processes a run may have at once: bounds fork storms."""
@@ -244,6 +243,33 @@ class ScriptRun:
     def command(self, folder: str) -> list[str]:
         """The full command line when the skill sits in ``folder``."""
         return [*self.interpreter, posixpath.join(folder, self.script), *self.arguments]
+
+
+@dataclass(frozen=True, slots=True)
+class Captured:
+    """The first bytes of one output stream, and how many there were in all."""
+
+    data: bytes
+    total: int
+
+    @property
+    def truncated(self) -> bool:
+        """True when the stream held more than was kept."""
+        return self.total > len(self.data)
+
+    def text(self) -> str:
+        """The kept bytes as text (invalid UTF-8 replaced)."""
+        return self.data.decode("utf-8", errors="replace")
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessOutcome:
+    """How a command ended: exit code (``-N`` for signal N), capped output, timed out or not."""
+
+    exit_code: int
+    stdout: Captured
+    stderr: Captured
+    timed_out: bool
 
 
 @runtime_checkable

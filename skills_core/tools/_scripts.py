@@ -42,15 +42,15 @@ from skills_core._codes import (
 from skills_core._errors import RunnerUnavailableError, ScriptRunnerError
 from skills_core._format.models import Skill
 from skills_core._trust.policy import SCRIPTS, withheld_fields
+from skills_core.tools._content import ToolResult, require_text, tool_error
 from skills_core.tools._policy import (
     HEAD_BYTES,
+    ProcessOutcome,
     ScriptPolicy,
     ScriptRun,
     ScriptRunner,
     script_arguments,
 )
-from skills_core.tools._results import ToolResult, require_text, tool_error
-from skills_core.tools._runners.command import ProcessOutcome
 from skills_core.tools._runners.sandbox import default_runner
 
 _PARALLEL_READS = 8

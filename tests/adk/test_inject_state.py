@@ -24,7 +24,7 @@ from backends import MemoryBackend
 from skills_core import SkillCatalog
 from skills_core import _codes as codes
 from skills_core.adk import CatalogSkillRegistry, SkillsToolset
-from skills_core.tools._results import tool_error
+from skills_core.tools._content import tool_error
 from tests.adk.scripted import ScriptedLlm, call, final_text, last_response, responses, say
 
 APP, USER = "skillfs-tests", "user"

@@ -147,7 +147,7 @@ def test_the_checks_see_what_they_should() -> None:
     """The pages name enough to check, and the resolver tells names apart."""
     assert len(PATHS) > 20
     assert len(FLAGS) > 20
-    assert resolves("skills_core.tools._results.SKILL_NOT_FOUND")
+    assert resolves("skills_core.tools._content.SKILL_NOT_FOUND")
     assert resolves("skills_core.context._budget.catalog_prompt")
     assert not resolves("skills_core.tools.codes")
     assert not resolves("skills_core.SkillCatalog.no_such_method")

@@ -16,9 +16,8 @@ from backends.testing import skill_md
 from skills_core import SkillCatalog
 from skills_core import _codes as codes
 from skills_core.tools import LoadPolicy, SkillTools
-from skills_core.tools._content import headings
+from skills_core.tools._content import ToolResult, headings
 from skills_core.tools._factory import DEFAULT_MAX_LOAD_CHARS
-from skills_core.tools._results import ToolResult
 from tests.tools.long_skills import long_body, long_skills
 
 NAMES = [f"long-{seed}" for seed in range(6)]

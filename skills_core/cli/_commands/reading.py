@@ -24,7 +24,7 @@ from skills_core._format.models import Skill, SkillMetadata, SkillProblem
 from skills_core._tool_table import SEARCH_SKILLS
 from skills_core._trust.policy import TrustPolicy
 from skills_core.cli import _exits as exits
-from skills_core.cli._app import characters, positive_seconds, whole_number
+from skills_core.cli._app import whole_number
 from skills_core.cli._output import (
     Style,
     format_table,
@@ -52,8 +52,8 @@ from skills_core.cli._source import (
     trusted_keys,
 )
 from skills_core.context._budget import catalog_prompt
+from skills_core.tools._content import ToolResult, is_error
 from skills_core.tools._factory import DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SkillTools
-from skills_core.tools._results import ToolResult, is_error
 
 
 def read_catalog(args: argparse.Namespace) -> SkillCatalog | None:
@@ -278,21 +278,7 @@ def configure_prompt(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="leave out each skill's <location> (google-adk's format)",
     )
-    parser.add_argument(
-        "--budget",
-        type=characters,
-        metavar="CHARS",
-        help="fit the block in CHARS characters: shorter descriptions, then one line per "
-        "skill, then names only, then a count pointing to search_skills, each with a note "
-        "saying so",
-    )
-    parser.add_argument(
-        "--no-search-tool",
-        action="store_true",
-        help="the reader has no search_skills tool: never leave a name out, and point to "
-        "load_skill only",
-    )
-    add_flags(parser, "json")
+    add_flags(parser, "budget", "search", "json")
 
 
 def run_prompt(args: argparse.Namespace) -> int:
@@ -318,14 +304,7 @@ def configure_watch(parser: argparse.ArgumentParser) -> None:
     """Add the URL, ``--lock``, ``--interval``, ``--json`` and ``--no-cache``."""
     add_url_argument(parser, skill_folder=False)
     add_flags(parser, "lock")
-    parser.add_argument(
-        "--interval",
-        type=positive_seconds,
-        default=2.0,
-        metavar="S",
-        help="seconds between polls of sources without filesystem events (default: 2)",
-    )
-    add_flags(parser, "json", "cache")
+    add_flags(parser, "interval", "json", "cache")
 
 
 def run_watch(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from skills_core._catalog.catalog import SkillCatalog
 from skills_core._trust.policy import TrustPolicy
 from skills_core.cli import _exits as exits
 from skills_core.cli import _source as source
-from skills_core.cli._app import characters, host, port, positive_seconds, url_path
+from skills_core.cli._app import characters, host, port, url_path
 from skills_core.cli._output import (
     PrintableFormatter,
     plural,
@@ -58,26 +58,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_false",
         help="serve the skills as loaded at start, without following changes",
     )
-    parser.add_argument(
-        "--interval",
-        type=positive_seconds,
-        default=2.0,
-        metavar="S",
-        help="seconds between polls of sources without change events (default: 2)",
-    )
-    parser.add_argument(
-        "--budget",
-        type=characters,
-        metavar="CHARS",
-        help="fit list_skills' answer in CHARS characters: shorter descriptions, then one "
-        "line per skill, then names only, then a count pointing to search_skills, each with a "
-        "note saying so (default: no limit)",
-    )
-    parser.add_argument(
-        "--no-search-tool",
-        action="store_true",
-        help="offer no search_skills tool (then list_skills never leaves a name out)",
-    )
+    add_flags(parser, "interval", "budget", "search")
     parser.add_argument(
         "--max-load-chars",
         type=characters,

@@ -5,6 +5,10 @@ the supervisor (:func:`run_supervised`), which reports how the script ended on a
 no answer means it never ran. The process limit is ``RLIMIT_NPROC`` (the user's current count
 plus ``max_processes``), or for root a pids cgroup of the run's own. Scratch folders are
 locked while in use; an agent's first run removes those a killed agent left behind.
+
+:func:`run_process` runs one command off the event loop: it leads its own process group and
+gets SIGTERM on timeout or cancellation, then SIGKILL with its group after a grace period; its
+output is capped.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,8 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from skills_core._errors import ScriptRunnerError
-from skills_core.tools._policy import ScriptRun
-from skills_core.tools._runners.command import ProcessOutcome, run_process, script_environment
+from skills_core.tools._policy import Captured, ProcessOutcome, ScriptRun
 from skills_core.tools._runners.supervisor import LAUNCH
 
 logger = logging.getLogger("skillfs.scripts")
@@ -59,6 +63,107 @@ class ProcessRunner:
 
     def __repr__(self) -> str:
         return "ProcessRunner()"
+
+
+SCRATCH_VARIABLES = ("TMPDIR", "TMP", "TEMP", "HOME")
+"""Variables that point a script at its scratch folder, the one place it may write."""
+
+
+def script_environment(base: Mapping[str, str], folder: str, scratch: str) -> dict[str, str]:
+    """``base`` with scratch as home and temp, and the skill on PYTHONPATH (``scripts.x``)."""
+    env = dict(base)
+    env.update(dict.fromkeys(SCRATCH_VARIABLES, scratch))
+    extra = env.get("PYTHONPATH")
+    env["PYTHONPATH"] = f"{folder}:{extra}" if extra else folder
+    return env
+
+
+_CHUNK = 64 * 1024
+_DRAIN_GRACE = 1.0
+"""Seconds to finish reading output once the process tree is dead."""
+_STOP_GRACE = 2.0
+"""Seconds a command has to end after SIGTERM before it is killed."""
+
+
+async def run_process(
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    env: Mapping[str, str],
+    time_limit: float,
+    max_output_bytes: int,
+    pass_fds: Sequence[int] = (),
+) -> ProcessOutcome:
+    """Run ``argv`` (no shell) in ``cwd`` with exactly ``env``, stopped after ``time_limit`` s.
+
+    ``max_output_bytes`` of stdout, and of stderr, are kept; ``pass_fds`` are inherited.
+
+    Raises:
+        OSError: The command could not be started (no such program, bad folder).
+    """
+    process = await asyncio.create_subprocess_exec(
+        *argv,
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        pass_fds=pass_fds,
+    )
+    assert process.stdout is not None  # PIPE was asked for
+    assert process.stderr is not None
+    sinks = (_Sink(max_output_bytes), _Sink(max_output_bytes))
+    readers = [
+        asyncio.create_task(sinks[0].drain(process.stdout)),
+        asyncio.create_task(sinks[1].drain(process.stderr)),
+    ]
+    timed_out = False
+    try:
+        await asyncio.wait_for(process.wait(), time_limit)
+    except TimeoutError:
+        timed_out = True
+    finally:
+        exit_code = await _stop(process)
+    # Anything that escaped the kill (a new session of its own) cannot hold the pipes open.
+    _, pending = await asyncio.wait(readers, timeout=_DRAIN_GRACE)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    return ProcessOutcome(exit_code, sinks[0].captured(), sinks[1].captured(), timed_out)
+
+
+async def _stop(process: asyncio.subprocess.Process) -> int:
+    """End ``process`` (politely first if it still runs) and kill what is left of its group."""
+    try:
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), _STOP_GRACE)
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)  # the group the command leads
+    return await process.wait()
+
+
+class _Sink:
+    """Keeps the first ``limit`` bytes of a stream and counts the rest."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._kept = bytearray()
+        self._total = 0
+
+    async def drain(self, stream: asyncio.StreamReader) -> None:
+        while chunk := await stream.read(_CHUNK):
+            self._total += len(chunk)
+            room = self._limit - len(self._kept)
+            if room > 0:
+                self._kept += chunk[:room]
+
+    def captured(self) -> Captured:
+        return Captured(bytes(self._kept), self._total)
 
 
 RUNNERS = os.path.dirname(os.path.abspath(__file__))

@@ -18,14 +18,14 @@ from collections.abc import Mapping, Sequence
 
 from backends._paths import is_within
 from skills_core._errors import RunnerUnavailableError
-from skills_core.tools._policy import ScriptRun, ScriptRunner
-from skills_core.tools._runners.command import ProcessOutcome, script_environment
+from skills_core.tools._policy import ProcessOutcome, ScriptRun, ScriptRunner
 from skills_core.tools._runners.process import (
     RUNNERS,
     ProcessLimit,
     ProcessRunner,
     process_limit,
     run_supervised,
+    script_environment,
     supervisor_argv,
 )
 
