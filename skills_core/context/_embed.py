@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from skills_core._catalog.catalog import SkillCatalog
 
 EXTRA = 'pip install "agent-skillfs[embeddings]"'
-BATCH = 32
+BATCH = 8
 """Texts embedded in one call."""
 MAX_PIECES = 256
 """Word pieces of a text the ONNX adapter embeds (the first)."""
@@ -88,12 +88,15 @@ class _OnnxEmbedder:
             raise ImportError(
                 f"ONNX embedding models need onnxruntime and tokenizers: {EXTRA}"
             ) from exc
-        weights, words = model.read_bytes(), tokenizer.read_bytes()
-        self.identity = "onnx " + hashlib.sha256(weights + b"\0" + words).hexdigest()[:32]
+        words = tokenizer.read_bytes()
+        with model.open("rb") as weights:
+            digest = hashlib.file_digest(weights, "sha256")
+        digest.update(words)
+        self.identity = "onnx " + digest.hexdigest()[:32]
         self._tokenizer = Tokenizer.from_str(words.decode())
         self._tokenizer.enable_truncation(MAX_PIECES)
         self._tokenizer.enable_padding()  # to the longest text of a batch
-        self._session = onnxruntime.InferenceSession(weights, providers=["CPUExecutionProvider"])
+        self._session = onnxruntime.InferenceSession(str(model), providers=["CPUExecutionProvider"])
         self._inputs = {graph_input.name for graph_input in self._session.get_inputs()}
 
     def embed(self, texts: Sequence[str]) -> Any:
@@ -167,9 +170,12 @@ class SkillVectors:
         self._completed = snapshot
 
     def embed_missing(self, texts: Iterable[str]) -> dict[str, npt.NDArray[np.float32]]:
-        """Embed those of ``texts`` without a vector, :data:`BATCH` at a time; the new vectors."""
+        """Embed those of ``texts`` without a vector; the new vectors.
+
+        :data:`BATCH` at a time, shortest first: a batch is padded to its longest text.
+        """
         with self._lock:
-            todo = [text for text in dict.fromkeys(texts) if text not in self._vectors]
+            todo = sorted((t for t in dict.fromkeys(texts) if t not in self._vectors), key=len)
             made: dict[str, npt.NDArray[np.float32]] = {}
             for start in range(0, len(todo), BATCH):
                 batch = todo[start : start + BATCH]

@@ -155,7 +155,7 @@ async def test_vectors_survive_a_restart_and_an_edit_embeds_one(folder: Path) ->
     first = ConceptEmbedder()
     ranked = await search_in_new_process(folder, first)
     assert len(first.skill_texts) == len(SKILLS)
-    assert max(len(batch) for batch in first.batches) <= 32
+    assert max(len(batch) for batch in first.batches) <= 8
 
     restarted = ConceptEmbedder()
     assert await search_in_new_process(folder, restarted) == ranked
