@@ -17,24 +17,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from backends._errors import install_command
 from skills_core._catalog.cache import code_version
 from skills_core._catalog.entries import entry_digest
 from skills_core._format.models import SkillMetadata
 from skills_core.context._derived import caller_loop
 from skills_core.context._selection import SkillFacts
 
+EXTRA = install_command("embeddings")
+
 try:
     import numpy as np
     import numpy.typing as npt
 except ImportError as exc:
-    raise ImportError(
-        'semantic search needs numpy: pip install "agent-skillfs[embeddings]"'
-    ) from exc
+    raise ImportError(f"semantic search needs numpy: {EXTRA}") from exc
 
 if TYPE_CHECKING:
     from skills_core._catalog.catalog import SkillCatalog
 
-EXTRA = 'pip install "agent-skillfs[embeddings]"'
 BATCH = 8
 """Texts embedded in one call."""
 MAX_PIECES = 256
