@@ -22,7 +22,6 @@ from skills_core._catalog.cache import code_version
 from skills_core._catalog.entries import entry_digest
 from skills_core._format.models import SkillMetadata
 from skills_core.context._derived import caller_loop
-from skills_core.context._selection import SkillFacts
 
 EXTRA = install_command("embeddings")
 
@@ -183,11 +182,13 @@ class SkillVectors:
             self._vectors.update(made)
             return made
 
-    def matrix(self, version: int, skills: Mapping[str, SkillFacts]) -> tuple[list[str], Any]:
+    def matrix(
+        self, version: int, skills: Iterable[tuple[str, SkillMetadata]]
+    ) -> tuple[list[str], Any]:
         """The names of ``skills`` and their vectors, one a row (kept while ``version`` is)."""
         with self._lock:
             if self._matrix is None or self._matrix[0] != version:
-                texts = {name: embedding_text(skill.metadata) for name, skill in skills.items()}
+                texts = {name: embedding_text(metadata) for name, metadata in skills}
                 self.embed_missing(texts.values())
                 self._vectors = {text: self._vectors[text] for text in texts.values()}
                 rows = np.array([self._vectors[text] for text in texts.values()], np.float32)

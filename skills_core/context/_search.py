@@ -216,7 +216,8 @@ class SkillSearchIndex:
             if dense is not None and terms and scores:
                 from skills_core.context._embed import fuse
 
-                names, rows = dense.matrix(self._version, self._indexed)
+                indexed = ((name, skill.metadata) for name, skill in self._indexed.items())
+                names, rows = dense.matrix(self._version, indexed)
                 similarity = dense.similarity(query[:MAX_QUERY_CHARS], rows)
                 scores = fuse(names, lexical, similarity, policy.dense_weight)
             bar = self._strong_bar()
