@@ -192,9 +192,9 @@ class SkillSearchIndex:
     def search(self, query: str, policy: SelectionPolicy | None = None) -> list[SkillMatch]:
         """The skills best fitting ``query``, best first (default policy: :data:`SEARCH_POLICY`).
 
-        A query without terms finds nothing, unless the policy includes tags: then every skill
-        carrying them scores 0. With an embedder, the scores are fused ones, over every skill
-        when some skill shares a term; a skill's lexical score alone makes it strong.
+        A query without terms finds nothing, unless the policy includes tags (then every skill
+        carrying them scores 0) or names an embedder. With an embedder, the scores are fused
+        ones over every skill; a skill's lexical score alone makes it strong.
 
         Raises:
             BodiesNotRead: Skills to index hold no body: use :meth:`search_async`.
@@ -210,10 +210,10 @@ class SkillSearchIndex:
             terms = Counter(self._languages.query_terms(query[:MAX_QUERY_CHARS], held))
             if len(terms) > MAX_QUERY_TERMS:
                 terms = Counter(dict(islice(terms.items(), MAX_QUERY_TERMS)))
-            if policy.top_k <= 0 or (not terms and not tags.include):
+            if policy.top_k <= 0 or not (terms or tags.include or (dense and query.strip())):
                 return []
             scores = lexical = self._scores(terms) if terms else dict.fromkeys(self._indexed, 0.0)
-            if dense is not None and terms and scores:
+            if dense is not None and query.strip() and self._indexed:
                 from skills_core.context._embed import fuse
 
                 indexed = ((name, skill.metadata) for name, skill in self._indexed.items())

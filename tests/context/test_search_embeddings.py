@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
+from google.adk.agents import LlmAgent
 from onnx import TensorProto, helper, numpy_helper
 from tokenizers import Tokenizer
 from tokenizers.models import WordLevel
@@ -25,7 +26,9 @@ from tokenizers.pre_tokenizers import Whitespace
 from backends import LocalBackend, MemoryBackend
 from backends.testing import skill_md
 from skills_core import CatalogCache, SkillCatalog
+from skills_core.adk import Listing, SkillsToolset
 from skills_core.context import SelectionPolicy, load_embedder, search_index
+from tests.adk.scripted import Conversation, ScriptedLlm, call, responses, say
 
 CONCEPTS = {
     "invoice": 0, "invoices": 0, "bill": 0, "bills": 0, "receipt": 0, "receipts": 0,
@@ -125,10 +128,13 @@ def test_the_dense_half_closes_a_vocabulary_gap_and_stays_weak() -> None:
         ("bill-checker", "weak"),
         ("invoice-charts", lexical[0].strength),
     ]
-    assert (
-        search_index(catalog).search("what about the weather", SelectionPolicy(embedder=embedder))
-        == []
-    )
+    assert search_index(catalog).search("language help") == []  # no skill shares a word
+    found = search_index(catalog).search("language help", SelectionPolicy(embedder=embedder))
+    assert [(m.name, m.strength) for m in found] == [("translator", "weak")]
+    unfitting = SelectionPolicy(top_k=5, embedder=embedder)
+    assert {
+        m.strength for m in search_index(catalog).search("what about the weather", unfitting)
+    } == {"weak"}
     assert embedder.on_loop == 0
     with pytest.raises(ValueError, match="dense_weight"):
         SelectionPolicy(dense_weight=1.5)
@@ -262,3 +268,39 @@ def test_a_folder_without_a_model_or_runtime_says_what_is_missing(
     )
     assert run.returncode == 1
     assert "agent-skillfs[embeddings]" in run.stderr
+
+
+async def test_the_agents_search_tool_ranks_by_the_listings_policy() -> None:
+    """An ADK agent's ``search_skills`` fuses with the toolset's embedder and keeps its tags."""
+    wip = (
+        b"---\nname: wip-bills\ndescription: Checks bills.\nmetadata: {tags: [wip]}\n---\nDraft.\n"
+    )
+    tree = {name: {"SKILL.md": skill_md(name, text)} for name, text in SKILLS.items()}
+    catalog = SkillCatalog(MemoryBackend({**tree, "wip-bills": {"SKILL.md": wip}}))
+    await catalog.refresh()
+    embedder = ConceptEmbedder()
+    for listing, names in [
+        (Listing(search=True), ["invoice-charts"]),  # the lexical ranking alone
+        (
+            Listing(search=True, ranking=SelectionPolicy(embedder=embedder)),
+            ["invoice-charts", "wip-bills"],
+        ),
+        (
+            Listing(
+                search=True,
+                ranking=SelectionPolicy(embedder=embedder),
+                exclude_tags=["wip"],
+            ),
+            ["invoice-charts", "bill-checker"],
+        ),
+    ]:
+        model = ScriptedLlm(
+            steps=[call("search_skills", query="verify my invoice", limit=2), say("ok")]
+        )
+        toolset = SkillsToolset(catalog, listing=listing, refresh_every=None)
+        chat = Conversation(LlmAgent(name="assistant", model=model, tools=[toolset]))
+        events = await chat.send("Is my invoice right?")
+        await chat.close()
+        found = dict(responses(events))["search_skills"]["skills"]
+        assert [skill["name"] for skill in found] == names
+    assert embedder.on_loop == 0
