@@ -1,10 +1,6 @@
 """Semantic retrieval: the :class:`Embedder` protocol, its ONNX adapter, each skill's vector.
 
-A search whose policy names an embedder fuses each skill's cosine similarity to the request
-with its lexical score (:func:`fuse`); the lexical score alone decides ``strong``. A skill is
-embedded from its name and description; its vector is kept in memory by that text and in the
-persistent cache by SKILL.md digest, under the model's identity. docs/choosing-skills.md
-("Semantic retrieval") tells the whole rule and what it gained.
+docs/choosing-skills.md ("Semantic retrieval") tells the fusion rule and what it gained.
 """
 
 from __future__ import annotations
@@ -49,10 +45,7 @@ class Embedder(Protocol):
     so it must change whenever the vectors would (a digest of the weights).
     """
 
-    @property
-    def identity(self) -> str:
-        """The model's name for the cache (a digest of what makes its vectors)."""
-        ...
+    identity: str
 
     def embed(self, texts: Sequence[str]) -> Sequence[Sequence[float]]:
         """One vector per text, all of one length (normalised or not)."""
@@ -111,11 +104,7 @@ class _OnnxEmbedder:
 
 
 def embedding_text(metadata: SkillMetadata) -> str:
-    """What a skill is embedded from: its name and description.
-
-    On real requests as good as adding the body's start, at a third of the cost
-    (docs/choosing-skills.md).
-    """
+    """What a skill is embedded from: its name and description (docs/choosing-skills.md)."""
     return f"{metadata.name}: {metadata.description}"
 
 
