@@ -74,11 +74,9 @@ Discovery = Literal["lazy", "eager"]
 
 @dataclass(frozen=True, slots=True)
 class Listing(ListingPolicy):
-    """How the model discovers the catalog: the listing policy, and how the model reaches it.
+    """The listing policy; ``discovery="eager"`` writes the catalog into the instruction.
 
-    Attributes:
-        discovery: ``"lazy"``: the model calls ``list_skills``; ``"eager"``: the catalog is
-            written into the system instruction and ``list_skills`` is not offered.
+    Then ``list_skills`` is not offered (``"lazy"``, the default: the model calls it).
     """
 
     discovery: Discovery = "lazy"
@@ -95,12 +93,7 @@ class Listing(ListingPolicy):
 
 @dataclass(frozen=True, slots=True)
 class Loading(LoadPolicy):
-    """The load policy, and who runs fork-mode skills.
-
-    Attributes:
-        agents: Resolves frontmatter ``agent`` for fork-mode skills.
-        models: Resolves frontmatter ``model`` for fork-mode skills.
-    """
+    """The load policy, and who resolves fork-mode skills' frontmatter ``agent`` and ``model``."""
 
     agents: AgentResolver | None = None
     models: ModelResolver | None = None
@@ -108,14 +101,10 @@ class Loading(LoadPolicy):
 
 @dataclass(frozen=True, slots=True)
 class PromptContext:
-    """What a system prompt builder knows.
+    """What a system prompt builder knows (each request).
 
-    Attributes:
-        names: The tool names as the model sees them (prefix applied).
-        scripts: Whether ``run_skill_script`` is offered.
-        eager: Whether the skill catalog follows in the system instruction.
-        skills: The skills a model may choose right now.
-        search: Whether ``search_skills`` is offered.
+    The tool names as shown (prefix applied), whether ``run_skill_script`` and ``search_skills``
+    are offered, whether the catalog follows in the instruction, the skills a model may choose.
     """
 
     names: ToolNames
@@ -177,11 +166,8 @@ def default_load_skill_description(skills: Sequence[SkillMetadata]) -> str:
 class Prompts:
     """What the model is told: tool names, the ``load_skill`` description, the instruction.
 
-    Attributes:
-        names: The tool names (default: google-adk's).
-        load_skill_description: Builds ``load_skill``'s description from the current skills,
-            for each request.
-        system_prompt: Text, or a function of a :class:`PromptContext` (each request).
+    The names default to google-adk's; the description (from the current skills) and the
+    instruction (text, or a function of a :class:`PromptContext`) are built for each request.
     """
 
     names: ToolNames = field(default_factory=ToolNames)
@@ -194,17 +180,10 @@ class Prompts:
 class SkillsToolset(BaseToolset):
     """Skill tools for an ADK agent: ``LlmAgent(..., tools=[SkillsToolset(catalog)])``.
 
-    Args:
-        catalog: The skills to serve (its backend stays its opener's to close), or a
-            :data:`CatalogSelector` picking them per user or session.
-        refresh_every: Refresh the catalog at the start of a turn when this many seconds
-            passed since the last refresh (``0``: every turn; ``None``: never).
-        scripts: Allows ``run_skill_script`` under this policy; ``None`` keeps scripts off.
-        listing: How the catalog is discovered, searched, budgeted and filtered.
-        prompts: Tool names, ``load_skill``'s description and the system instruction.
-        loading: What the load tools return (a ``LoadPolicy``, or ``Loading`` with fork
-            resolvers).
-        tool_name_prefix, tool_filter: ADK's toolset options.
+    ``catalog``: the skills to serve (its backend stays its opener's to close), or a
+    :data:`CatalogSelector` picking them per user or session. A turn refreshes the catalog when
+    ``refresh_every`` seconds passed (``0``: every turn; ``None``: never); ``scripts=None``
+    keeps scripts off; the option objects: docs/adk.md ("Customising what the model sees").
     """
 
     def __init__(
