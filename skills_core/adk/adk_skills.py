@@ -74,15 +74,9 @@ NAMED_ARGS = {
 class SkillsConfig:
     """How a :class:`SkillsRegistry` loads and serves skills.
 
-    Attributes:
-        scripts: Lets ``run_script`` run scripts under this policy; ``None`` keeps them off.
-        strict_validation: Refuse skills with any spec violation, not only a broken identity.
-        refresh_every: Refresh the catalog at the start of an agent turn when this many
-            seconds passed since the last refresh (``0``: every turn; ``None``: never).
-        max_resource_bytes: Largest file ``read_reference`` returns (the design's
-            ``max_reference_bytes``, under the name of :class:`~skills_core.tools.LoadPolicy`).
-        trust: What the catalog trusts: a lock, signing keys, the user's approvals (as
-            ``with_skills(..., trust=)`` and ``SkillCatalog(trust=)`` take it).
+    ``scripts=None`` keeps ``run_script`` off; ``strict_validation`` refuses skills with any
+    spec violation; ``max_resource_bytes`` is the design's ``max_reference_bytes``;
+    ``refresh_every`` and ``trust`` mean what they mean to :func:`~skills_core.adk.with_skills`.
     """
 
     scripts: ScriptPolicy | None = None

@@ -222,14 +222,9 @@ def _scalar(value: Any, name: str) -> str:
 class ScriptRun:
     """One checked script run: script found, interpreter allowed, arguments plain strings.
 
-    Attributes:
-        folder: The skill's local folder, the working directory.
-        script: The script's POSIX path relative to ``folder``.
-        interpreter: The command prefix that runs it; the script's path and arguments follow.
-        arguments: The script's arguments.
-        files: Every file of the skill, relative to ``folder`` (what a runner copies elsewhere).
-        policy: The limits a runner applies where it can.
-        env: The scrubbed environment the policy allows.
+    ``folder`` (the skill's, the working directory) holds ``script`` and ``files`` (every file
+    of the skill: what a runner copies elsewhere) at these POSIX paths; ``interpreter`` is the
+    command prefix; ``policy`` the limits a runner applies where it can.
     """
 
     folder: str

@@ -69,15 +69,10 @@ class _Request:
 
 
 class ScriptCheck(NamedTuple):
-    """What checking a run found, without running it.
+    """What checking a run found, without running it."""
 
-    Attributes:
-        problem: Why the run cannot go ahead (a tool error), ``{}`` when it can.
-        digest: The digest of the copy a gated skill's run was judged on, else ``None``.
-    """
-
-    problem: ToolResult
-    digest: str | None = None
+    problem: ToolResult  # why the run cannot go ahead (a tool error), {} when it can
+    digest: str | None = None  # of the copy a gated skill's run was judged on
 
 
 class ScriptTool:
