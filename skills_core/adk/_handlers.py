@@ -1,8 +1,7 @@
 """The ADK skill tools: the shared tools behind ADK's names and calling convention.
 
-Only what ADK adds lives here: state injection (:func:`inject_state`), fork-mode skills,
-inline files (:class:`InlineFiles`), run confirmations, and the gated contents shown, noted
-for the code gate (:func:`note_shown`).
+Only what ADK adds lives here: state injection, fork-mode skills, inline files, run
+confirmations, and the gated contents shown, noted for the code gate.
 """
 
 from __future__ import annotations
