@@ -404,10 +404,9 @@ REMEMBERED_TURNS = 64
 class CodeGate:
     """No code runs while the model acts on a skill whose scripts need approval (SEP-2640).
 
-    Once the model was shown such a skill's content in a session, the ``code_tools`` and the
-    agent's ``code_executor`` (not ``BuiltInCodeExecutor``, which runs at the provider) are
-    refused with ``SCRIPT_NOT_APPROVED`` until the user approves every content shown (by
-    digest, in session state: :func:`~skills_core.adk._handlers.note_shown`); docs/adk.md.
+    The ``code_tools`` and the agent's ``code_executor`` (not ``BuiltInCodeExecutor``) are
+    refused with ``SCRIPT_NOT_APPROVED`` until the user approves every content shown in the
+    session (docs/adk.md).
     """
 
     def __init__(self, tools_for: Callable[[ReadonlyContext], Awaitable[SkillTools]]) -> None:
