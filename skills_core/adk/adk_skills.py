@@ -128,7 +128,7 @@ class SkillsRegistry:
         report = await tools.catalog.refresh()
         unavailable = tools.catalog.snapshot.unavailable  # sources listed without
         if not report.ok or unavailable:
-            await _close(opened)
+            await asyncio.gather(*(backend.aclose() for backend in opened))
             report.raise_for_failure()
             raise StorageError(unavailable[0].message, location=unavailable[0].location)
         old, self.tools, self._sources = self.tools, tools, members
@@ -258,7 +258,7 @@ class SkillsRegistry:
         try:
             await self.tools.close()
         finally:
-            await _close(self._opened)
+            await asyncio.gather(*(backend.aclose() for backend in self._opened))
 
     def _serve(self, backend: Backend) -> SkillTools:
         config = self.config
@@ -305,10 +305,6 @@ def _inside(folder: str, path: str) -> str:
     """``path`` below ``folder/`` unless it names that folder already (``UnsafePathError``)."""
     relative = check_relative_path(path)
     return relative if relative.startswith(f"{folder}/") else f"{folder}/{relative}"
-
-
-async def _close(backends: Sequence[Backend]) -> None:
-    await asyncio.gather(*(backend.aclose() for backend in backends))
 
 
 async def with_registry(
