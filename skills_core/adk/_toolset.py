@@ -1,8 +1,5 @@
 """SkillsToolset: an ADK toolset serving the skills of any skillfs catalog (docs/adk.md).
 
-Its option objects (:class:`Listing`, :class:`Loading`, :class:`Prompts`) reach
-:class:`~skills_core.tools.SkillTools` unchanged; the prompts are replaceable functions.
-
 The tools carry google-adk's SkillToolset names and parameters but read a live catalog: a turn
 may start with a refresh (:class:`RefreshGate`). Each catalog's tools are kept on the catalog,
 under the toolset held weakly, so they go with either.
