@@ -8,24 +8,27 @@ docs/catalog.md.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import html
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from backends._base import Backend, FileEntry
-from backends._digests import digest_text
+from backends._digests import digest_off_loop, digest_text, is_digest
 from backends._errors import SkillNotFoundError, VerificationError, echoed
 from backends._limits import DEFAULT_LIMITS, Limits
 from backends._local import LocalBackend
 from backends._memory import MemoryBackend
+from backends._paths import SKILL_MD_NAMES, skill_md_name
+from skills_core import _codes as codes
 from skills_core._catalog.cache import CacheLink, CacheOption, cache_link
-from skills_core._catalog.entries import CatalogEntry, Judging, entry_digest, refusal, verified
+from skills_core._catalog.entries import CatalogEntry, Judging, entry_digest, refused, verified
 from skills_core._catalog.loading import FileLists, Loader, Progress, Refresher, watch_refreshes
 from skills_core._catalog.snapshot import CatalogSnapshot, ReloadReport
-from skills_core._errors import EntryMismatchError
+from skills_core._errors import EntryMismatchError, LockMismatchError
 from skills_core._format.models import (
     DEFAULT_FORMAT_LIMITS,
     FormatLimits,
@@ -34,7 +37,7 @@ from skills_core._format.models import (
     SkillProblem,
 )
 from skills_core._telemetry import SOURCE, mark_error, span
-from skills_core._trust.lock import SkillLock
+from skills_core._trust.lock import LockedSkill, SkillLock, refusal
 from skills_core._trust.policy import CatalogTrust, TrustPolicy
 
 T = TypeVar("T")
@@ -324,7 +327,9 @@ class SkillCatalog:
         try:
             return await self._bodies.held(entry)
         except EntryMismatchError as exc:
-            self._refresher.replace(entry, refusal(entry, exc))
+            where = exc.location or entry.location
+            problem = SkillProblem(entry.served_name, where, codes.ENTRY_MISMATCH, exc.message)
+            self._refresher.replace(entry, refused(entry, problem))
             raise
 
 
@@ -457,3 +462,95 @@ def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
         if problem not in own:
             verdict_for(problem).warnings.append(problem)
     return sorted(verdicts.values(), key=lambda verdict: (verdict.name, verdict.folder))
+
+
+_PARALLEL_SKILLS = 16
+
+
+async def lock_of(
+    catalog: SkillCatalog, progress: Callable[[int, int], None] | None = None
+) -> SkillLock:
+    """The lock of every skill ``catalog`` serves now (refresh it first).
+
+    Files with a listed ``sha256:`` digest (MCP) are locked from it; others are read and hashed.
+    ``progress`` hears how many skills were hashed.
+
+    Raises:
+        StorageError: A file of a served skill could not be read.
+    """
+    skills = await _each_skill(catalog, lambda name: _locked_skill(catalog, name), progress)
+    return SkillLock(skills, source=catalog.backend.location)
+
+
+async def lock_problems(
+    catalog: SkillCatalog, progress: Callable[[int, int], None] | None = None
+) -> list[SkillProblem]:
+    """Each file of a served skill that differs, is not locked or is gone, as a ``LOCK_MISMATCH``.
+
+    ``progress`` hears how many skills were checked.
+
+    Raises:
+        StorageError: A file of a served skill could not be read.
+    """
+    lock = catalog.lock
+    if lock is None:
+        return []
+    checks = await _each_skill(catalog, lambda name: _skill_problems(catalog, lock, name), progress)
+    return [problem for found in checks for problem in found]
+
+
+async def _each_skill(
+    catalog: SkillCatalog,
+    work: Callable[[str], Awaitable[T]],
+    progress: Callable[[int, int], None] | None,
+) -> list[T]:
+    """``work`` on every served skill, :data:`_PARALLEL_SKILLS` at a time, in name order."""
+    gate = asyncio.Semaphore(_PARALLEL_SKILLS)
+    names = [meta.name for meta in catalog.list()]
+    done = 0
+
+    async def one(name: str) -> T:
+        nonlocal done
+        async with gate:
+            result = await work(name)
+        done += 1
+        if progress is not None:
+            progress(done, len(names))
+        return result
+
+    return await asyncio.gather(*(one(name) for name in names))
+
+
+async def _skill_problems(catalog: SkillCatalog, lock: SkillLock, name: str) -> list[SkillProblem]:
+    skill = await catalog.get(name)
+    found = []
+    for file in skill.files:
+        if file.path in SKILL_MD_NAMES:  # judged against the lock as it loaded
+            continue
+        try:
+            await catalog.read_resource(name, file.path)
+        except LockMismatchError as exc:
+            found.append(refusal(name, exc))
+    gone = lock.skills[name].files.keys() - {*(file.path for file in skill.files), *SKILL_MD_NAMES}
+    message = "{} is locked in {} but gone from the skill"
+    found += (
+        SkillProblem(name, skill.location, codes.LOCK_MISMATCH, message.format(path, lock.location))
+        for path in sorted(gone)
+    )
+    return found
+
+
+async def _locked_skill(catalog: SkillCatalog, name: str) -> LockedSkill:
+    skill = await catalog.get(name)
+    skill_md = skill_md_name([file.path for file in skill.files])
+    files: dict[str, str] = {}
+    if skill_md is None:  # a backend that lists no SKILL.md: lock the bytes served
+        files["SKILL.md"] = await digest_off_loop(await catalog.read_skill_md(name))
+    for file in skill.files:
+        if is_digest(file.fingerprint):
+            files[file.path] = file.fingerprint
+        elif file.path == skill_md:
+            files[file.path] = await digest_off_loop(await catalog.read_skill_md(name))
+        else:
+            files[file.path] = await digest_off_loop(await catalog.read_resource(name, file.path))
+    return LockedSkill(name, catalog.folder(name), skill.location, files)

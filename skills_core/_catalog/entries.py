@@ -369,14 +369,6 @@ def verified(entry: CatalogEntry, document: SkillDocument, judging: Judging) -> 
     return entry._replace(raw=document.data, body_start=source.body_start)
 
 
-def refusal(entry: CatalogEntry, error: EntryMismatchError) -> CatalogEntry:
-    """``entry`` refused for ``error``, until its source lists the skill otherwise."""
-    where = error.location or entry.location
-    return refused(
-        entry, SkillProblem(entry.served_name, where, codes.ENTRY_MISMATCH, error.message)
-    )
-
-
 def refused(entry: CatalogEntry, problem: SkillProblem) -> CatalogEntry:
     """A loaded ``entry`` refused for ``problem`` (its lock's, or its listing's)."""
     return entry._replace(
