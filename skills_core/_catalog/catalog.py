@@ -1,7 +1,7 @@
 """SkillCatalog: the incremental cache between a backend and its readers, and its reads.
 
 Skills are served under their frontmatter ``name``; the folder stays the storage key. A
-SKILL.md the catalog does not hold is read on demand (:class:`BodyStore`), never stale; with a
+SKILL.md the catalog does not hold is read on demand, never stale; with a
 lock, every SKILL.md read again and every resource read is checked against it. See
 docs/catalog.md.
 """
@@ -11,24 +11,23 @@ from __future__ import annotations
 import asyncio
 import functools
 import html
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from backends._base import Backend, FileEntry
 from backends._digests import digest_off_loop, digest_text, is_digest
-from backends._errors import SkillNotFoundError, VerificationError, echoed
+from backends._errors import SkillNotFoundError, echoed
 from backends._limits import DEFAULT_LIMITS, Limits
 from backends._local import LocalBackend
 from backends._memory import MemoryBackend
 from backends._paths import SKILL_MD_NAMES, skill_md_name
 from skills_core import _codes as codes
 from skills_core._catalog.cache import CacheLink, CacheOption, cache_link
-from skills_core._catalog.entries import CatalogEntry, Judging, entry_digest, refused, verified
-from skills_core._catalog.loading import FileLists, Loader, Progress, Refresher, watch_refreshes
+from skills_core._catalog.entries import CatalogEntry, Judging, entry_digest
+from skills_core._catalog.loading import Progress, Refresher, watch_refreshes
 from skills_core._catalog.snapshot import CatalogSnapshot, ReloadReport
-from skills_core._errors import EntryMismatchError, LockMismatchError
+from skills_core._errors import LockMismatchError
 from skills_core._format.models import (
     DEFAULT_FORMAT_LIMITS,
     FormatLimits,
@@ -83,17 +82,21 @@ class SkillCatalog:
     ) -> None:
         self._backend = backend
         self._judging = Judging(strict, limits, format_limits)
-        self._file_lists = FileLists(backend)
         self._cache = cache_link(cache, backend, self._judging)
         sequences = None if self._cache is None else self._cache.cache
         self._trust = CatalogTrust(trust or TrustPolicy(), backend, sequences)
-        self._loader = Loader(backend, self._judging, keep_bodies, self._trust)
         if body_cache is None:
             local = isinstance(backend, LocalBackend | MemoryBackend)
             body_cache = 0 if local else REMOTE_BODY_CACHE
         self._keeps_bodies = keep_bodies and self._cache is None
-        self._refresher = Refresher(backend, self._loader, self._cache, self._file_lists)
-        self._bodies = BodyStore(backend, self._loader, body_cache)
+        self._refresher = Refresher(
+            backend,
+            self._judging,
+            keep_bodies,
+            self._trust,
+            cache=self._cache,
+            body_cache=body_cache,
+        )
         self._attached: dict[Hashable, Any] = {}
 
     def __repr__(self) -> str:
@@ -194,11 +197,11 @@ class SkillCatalog:
             held = await self._read_body(name, entry)
             assert held.metadata is not None
             entry, metadata = held, held.metadata
-        return Skill(metadata, entry.body, entry.location, await self._file_lists.of(entry.name))
+        return Skill(metadata, entry.body, entry.location, await self._refresher.files(entry.name))
 
     async def files(self, name: str) -> tuple[FileEntry, ...]:
         """The files of one loaded skill as :meth:`get` gives them, listed once per refresh."""
-        return await self._file_lists.of(self._loaded_entry(name)[0].name)
+        return await self._refresher.files(self._loaded_entry(name)[0].name)
 
     def skill_md_digest(self, name: str) -> str:
         """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read."""
@@ -226,7 +229,7 @@ class SkillCatalog:
             SkillNotFoundError: The skill is gone, or no longer loads under its name.
             StorageError: It could not be read.
         """
-        return entry if entry.raw else await self._held(entry)
+        return entry if entry.raw else await self._refresher.held(entry)
 
     def skill_md(self, name: str) -> bytes:
         """The SKILL.md bytes a loaded skill was built from, without a storage request.
@@ -262,7 +265,7 @@ class SkillCatalog:
         """
         entry = self._loaded_entry(name)[0]
         if entry.listed is not None and not entry.raw:
-            await self._held(entry)  # verified first: no file of a refused skill is read
+            await self._refresher.held(entry)  # verified first: no file of a refused skill is read
         limit = self._judging.limits.max_read_bytes
         limit = limit if max_bytes is None else min(limit, max_bytes)
         data = await self._backend.read(entry.name, path, max_bytes=limit)
@@ -316,71 +319,11 @@ class SkillCatalog:
 
     async def _read_body(self, name: str, entry: CatalogEntry) -> CatalogEntry:
         """``entry`` holding its SKILL.md, checked against the lock when there is one."""
-        held = await self._held(entry)
+        held = await self._refresher.held(entry)
         lock = self._trust.lock
         if lock is not None:
             await lock.verify_skill_md(name, held.raw, location=entry.location)
         return held
-
-    async def _held(self, entry: CatalogEntry) -> CatalogEntry:
-        """What the body store reads; a listed entry it refuses is refused in the catalog."""
-        try:
-            return await self._bodies.held(entry)
-        except EntryMismatchError as exc:
-            where = exc.location or entry.location
-            problem = SkillProblem(entry.served_name, where, codes.ENTRY_MISMATCH, exc.message)
-            self._refresher.replace(entry, refused(entry, problem))
-            raise
-
-
-class BodyStore:
-    """Reads the SKILL.md of entries that do not hold it, through an LRU keyed by fingerprint."""
-
-    def __init__(self, backend: Backend, loader: Loader, cache_size: int) -> None:
-        self._backend = backend
-        self._loader = loader
-        self._cache_size = cache_size
-        self._cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
-
-    async def held(self, entry: CatalogEntry) -> CatalogEntry:
-        """A loaded ``entry`` holding its SKILL.md as stored now (judged again if it changed).
-
-        Raises:
-            SkillNotFoundError: The skill is gone, or no longer loads under its name.
-            EntryMismatchError: A listed entry's SKILL.md is not the one its source listed.
-            StorageError: It could not be read.
-        """
-        metadata = entry.metadata
-        if metadata is None:
-            raise SkillNotFoundError(f"skill {entry.name!r} is not loaded", location=entry.location)
-        key = (entry.name, entry.fingerprint)
-        raw = self._cache.get(key)
-        if raw is not None:
-            self._cache.move_to_end(key)
-            return entry._replace(raw=raw)
-        try:
-            document = await self._backend.get(entry.name)
-        except VerificationError as exc:
-            if entry.listed is None:
-                raise
-            raise EntryMismatchError(exc.message, location=exc.location) from exc
-        if entry.listed is not None:
-            current = verified(entry, document, self._loader.judging)
-        else:
-            current = entry._replace(raw=document.data)
-            if document.fingerprint != entry.fingerprint or not entry.holds(document.data):
-                current = self._loader.judge(document)._replace(raw=document.data)
-                if current.metadata is None or current.metadata.name != metadata.name:
-                    raise SkillNotFoundError(
-                        f"skill {metadata.name!r} changed since the last refresh and no longer "
-                        "loads under that name: refresh the catalog",
-                        location=entry.location,
-                    )
-        if self._cache_size > 0:
-            self._cache[(entry.name, document.fingerprint)] = document.data
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return current
 
 
 def format_available_skills(

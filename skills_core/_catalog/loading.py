@@ -12,11 +12,18 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 
 from backends._base import Backend, FileEntry, SkillDocument, SkillRef
 from backends._digests import digest_of
-from backends._errors import SignatureError, SkillfsError, SkillNotFoundError, StorageError
+from backends._errors import (
+    SignatureError,
+    SkillfsError,
+    SkillNotFoundError,
+    StorageError,
+    VerificationError,
+)
 from backends._limits import too_large
 from backends.capabilities import (
     ListedDocument,
@@ -36,6 +43,7 @@ from skills_core._catalog.entries import (
     problem_from_error,
     refused,
     unreadable_entry,
+    verified,
     withhold,
 )
 from skills_core._catalog.snapshot import (
@@ -46,6 +54,7 @@ from skills_core._catalog.snapshot import (
     compare,
     shadowing_of,
 )
+from skills_core._errors import EntryMismatchError
 from skills_core._format.models import SkillProblem
 from skills_core._trust.policy import CatalogTrust
 
@@ -57,14 +66,34 @@ Progress = Callable[[int, int], None]
 """Long work's progress hook, called with (done, in all) as it goes."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Loader:
-    """Lists a backend and judges what changed, with one catalog's options and trust."""
+class Refresher:
+    """One catalog's snapshot, its SKILL.md reads on demand, its skills' file lists and digests.
 
-    backend: Backend
-    judging: Judging
-    keep_bodies: bool
-    trust: CatalogTrust
+    SKILL.md files read on demand are kept in an LRU of ``body_cache``, keyed by fingerprint.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        judging: Judging,
+        keep_bodies: bool,
+        trust: CatalogTrust,
+        *,
+        cache: CacheLink | None,
+        body_cache: int,
+    ) -> None:
+        self.backend = backend
+        self.judging = judging
+        self.keep_bodies = keep_bodies
+        self.trust = trust
+        self.snapshot = EMPTY_SNAPSHOT
+        self.file_digests = FileDigests()
+        self._cache = cache
+        self._lock = asyncio.Lock()
+        self._body_cache = body_cache
+        self._bodies: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        self._file_lists: dict[str, tuple[FileEntry, ...]] = {}
+        self._generation = 0
 
     async def listing(self, *, cold: bool) -> Sequence[ListedDocument]:
         """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
@@ -228,52 +257,21 @@ class Loader:
                 changes[listed.name] = failed_read_entry(listed, result)
         return changes, problems, read_bytes
 
-
-def _keeps_locked(previous: CatalogEntry | None, entry: CatalogEntry) -> bool:
-    """True when ``entry`` refuses a change to a locked skill whose served bytes are held."""
-    return (
-        previous is not None
-        and previous.loaded
-        and bool(previous.raw)
-        and any(problem.code == codes.LOCK_MISMATCH for problem in entry.errors)
-    )
-
-
-def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDocument:
-    """``document`` with the listing's copies of its fingerprint and location (one copy kept)."""
-    if document is listed or document.fingerprint != listed.fingerprint:
-        return document
-    return document._replace(fingerprint=listed.fingerprint, location=listed.location)
-
-
-class Refresher:
-    """A catalog's current snapshot, replaced one refresh at a time, and its file digests."""
-
-    def __init__(
-        self, backend: Backend, loader: Loader, cache: CacheLink | None, file_lists: FileLists
-    ) -> None:
-        self.snapshot = EMPTY_SNAPSHOT
-        self.file_digests = FileDigests()
-        self._backend = backend
-        self._loader = loader
-        self._cache = cache
-        self._file_lists = file_lists
-        self._lock = asyncio.Lock()
-
     async def refresh(self, progress: Progress | None = None) -> ReloadReport:
         """List the backend and re-read only what changed (see the module docstring)."""
         async with self._lock:
             old = base = self.snapshot
             try:
-                await self._loader.trust.ready()  # fails closed: no lock read, nothing served
+                await self.trust.ready()  # fails closed: no lock read, nothing served
                 cold = not old.entries
                 if old is EMPTY_SNAPSHOT and self._cache is not None:
-                    seed = await self._cache.seed(self.file_digests, self._loader.trust.lock)
+                    seed = await self._cache.seed(self.file_digests, self.trust.lock)
                     cold, base = seed is None, old if seed is None else seed
-                listing = await self._loader.listing(cold=cold)
+                listing = await self.listing(cold=cold)
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc, _listing_code(exc), "listing failed")
-            self._file_lists.forget()
+            self._generation += 1  # file lists asked for before this refresh are not kept
+            self._file_lists.clear()
             try:
                 return await self._apply(listing, old, base, progress)
             except Exception as exc:  # nor may anything unexpected after it
@@ -287,7 +285,7 @@ class Refresher:
         progress: Progress | None,
     ) -> ReloadReport:
         """Load what changed since ``base`` (``old``, or the cache's) and swap the snapshot in."""
-        changes, refresh_errors, reads = await self._loader.changes(listing, base, progress)
+        changes, refresh_errors, reads = await self.changes(listing, base, progress)
         shadowing = shadowing_of(listing)
         errors = (*refresh_errors, *self._unavailable(old))
         if not changes and errors == base.refresh_errors and shadowing == base.shadowing:
@@ -329,7 +327,7 @@ class Refresher:
     def _unavailable(self, old: CatalogSnapshot) -> tuple[SkillProblem, ...]:
         """The sources the listing went without, as problems; logged unless ``old`` had them."""
         problems = []
-        for location, exc in listing_failures(self._backend):
+        for location, exc in listing_failures(self.backend):
             reason = str(exc)
             if isinstance(exc, SkillfsError) and exc.location in (None, location):
                 reason = exc.message  # its location is the problem's
@@ -343,7 +341,7 @@ class Refresher:
     def _failed_refresh(
         self, old: CatalogSnapshot, exc: Exception, code: str, what: str
     ) -> ReloadReport:
-        location = self._backend.location
+        location = self.backend.location
         kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
         message = f"{what} ({kept}): {exc}"
         logger.warning("%s: %s", location, message, exc_info=_is_bug(exc))
@@ -356,29 +354,83 @@ class Refresher:
             reads=1,
         )
 
-
-class FileLists:
-    """Each skill's file list as of the last refresh: asked of the backend once, then kept."""
-
-    def __init__(self, backend: Backend) -> None:
-        self._backend = backend
-        self._lists: dict[str, tuple[FileEntry, ...]] = {}
-        self._generation = 0
-
-    async def of(self, folder: str) -> tuple[FileEntry, ...]:
+    async def files(self, folder: str) -> tuple[FileEntry, ...]:
         """The files of the skill in ``folder``, listed by the backend once per refresh."""
-        files = self._lists.get(folder)
+        files = self._file_lists.get(folder)
         if files is None:
             generation = self._generation
-            files = tuple(await self._backend.files(folder))
+            files = tuple(await self.backend.files(folder))
             if generation == self._generation:  # no refresh since the listing began
-                self._lists[folder] = files
+                self._file_lists[folder] = files
         return files
 
-    def forget(self) -> None:
-        """Drop every list: the skills were listed again."""
-        self._generation += 1
-        self._lists.clear()
+    async def held(self, entry: CatalogEntry) -> CatalogEntry:
+        """A loaded ``entry`` holding its SKILL.md as stored now (judged again if it changed).
+
+        A listed entry whose SKILL.md is not the one its source listed is refused from then on.
+
+        Raises:
+            SkillNotFoundError: The skill is gone, or no longer loads under its name.
+            EntryMismatchError: A listed entry's SKILL.md is not the one its source listed.
+            StorageError: It could not be read.
+        """
+        try:
+            return await self._body_of(entry)
+        except EntryMismatchError as exc:
+            where = exc.location or entry.location
+            problem = SkillProblem(entry.served_name, where, codes.ENTRY_MISMATCH, exc.message)
+            self.replace(entry, refused(entry, problem))
+            raise
+
+    async def _body_of(self, entry: CatalogEntry) -> CatalogEntry:
+        metadata = entry.metadata
+        if metadata is None:
+            raise SkillNotFoundError(f"skill {entry.name!r} is not loaded", location=entry.location)
+        key = (entry.name, entry.fingerprint)
+        raw = self._bodies.get(key)
+        if raw is not None:
+            self._bodies.move_to_end(key)
+            return entry._replace(raw=raw)
+        try:
+            document = await self.backend.get(entry.name)
+        except VerificationError as exc:
+            if entry.listed is None:
+                raise
+            raise EntryMismatchError(exc.message, location=exc.location) from exc
+        if entry.listed is not None:
+            current = verified(entry, document, self.judging)
+        else:
+            current = entry._replace(raw=document.data)
+            if document.fingerprint != entry.fingerprint or not entry.holds(document.data):
+                current = self.judge(document)._replace(raw=document.data)
+                if current.metadata is None or current.metadata.name != metadata.name:
+                    raise SkillNotFoundError(
+                        f"skill {metadata.name!r} changed since the last refresh and no longer "
+                        "loads under that name: refresh the catalog",
+                        location=entry.location,
+                    )
+        if self._body_cache > 0:
+            self._bodies[(entry.name, document.fingerprint)] = document.data
+            while len(self._bodies) > self._body_cache:
+                self._bodies.popitem(last=False)
+        return current
+
+
+def _keeps_locked(previous: CatalogEntry | None, entry: CatalogEntry) -> bool:
+    """True when ``entry`` refuses a change to a locked skill whose served bytes are held."""
+    return (
+        previous is not None
+        and previous.loaded
+        and bool(previous.raw)
+        and any(problem.code == codes.LOCK_MISMATCH for problem in entry.errors)
+    )
+
+
+def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDocument:
+    """``document`` with the listing's copies of its fingerprint and location (one copy kept)."""
+    if document is listed or document.fingerprint != listed.fingerprint:
+        return document
+    return document._replace(fingerprint=listed.fingerprint, location=listed.location)
 
 
 def _listing_code(exc: Exception) -> str:
