@@ -185,19 +185,15 @@ class Refresher:
         if withheld is None and self.trust.withheld_of is not None:
             withheld = self.trust.withheld_of(document.name)
         entry = withhold(judge_document(document, self.judging, previous), withheld or {})
-        return self._locked(entry, lambda: digest_of(document.data))
+        return self._locked(entry, document)
 
-    def judge_listed(self, ref: SkillRef, withheld: Mapping[str, str] | None) -> CatalogEntry:
-        """Judge a skill from the frontmatter its ref lists (see :func:`listed_entry`)."""
-        entry = withhold(listed_entry(ref, strict=self.judging.strict), withheld or {})
-        return self._locked(entry, lambda: ref.digest)
-
-    def _locked(self, entry: CatalogEntry, digest: Callable[[], str | None]) -> CatalogEntry:
-        """``entry``, refused unless the lock (if any) names it with its SKILL.md's ``digest``."""
+    def _locked(self, entry: CatalogEntry, source: SkillDocument | SkillRef) -> CatalogEntry:
+        """``entry``, refused unless the lock (if any) names it with its SKILL.md's digest."""
         lock = self.trust.lock
         if lock is None or entry.metadata is None:
             return entry
-        problem = lock.problem(entry.metadata.name, entry.location, digest())
+        digest = source.digest if isinstance(source, SkillRef) else digest_of(source.data)
+        problem = lock.problem(entry.metadata.name, entry.location, digest)
         return entry if problem is None else refused(entry, problem)
 
     async def _judge_batch(
@@ -235,7 +231,9 @@ class Refresher:
         for listed, result in zip(listing, results, strict=True):
             previous = old_entries.get(listed.name)
             if isinstance(result, SkillRef):
-                changes[listed.name] = self.judge_listed(result, withheld.get(listed.name))
+                entry = listed_entry(result, strict=self.judging.strict)
+                entry = withhold(entry, withheld.get(listed.name) or {})
+                changes[listed.name] = self._locked(entry, result)
             elif isinstance(result, SkillDocument):
                 read_bytes += len(result.data)
                 fields = withheld.get(listed.name)
