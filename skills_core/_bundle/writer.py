@@ -167,22 +167,6 @@ async def read_skill_files(
     report = await catalog.refresh()
     report.raise_for_failure()
     served = catalog.list()  # read even when some are refused: every problem is reported
-    members, executables, refused = await _read_skills(catalog, served, progress, max_concurrency)
-    problems = (*report.errors, *refused)
-    if problems and not skip_invalid:
-        raise InvalidSkillsError(problems, location=backend.location)
-    gone = {problem.subject for problem in refused}
-    skills = [meta for meta in served if meta.name not in gone]
-    return SkillFiles(skills, members, executables, problems, report.warnings, limits)
-
-
-async def _read_skills(
-    catalog: SkillCatalog,
-    skills: Sequence[SkillMetadata],
-    progress: Progress | None,
-    max_concurrency: int,
-) -> tuple[dict[str, bytes], set[str], list[SkillProblem]]:
-    """Every visible file of every skill by archive path, the executables, and lock refusals."""
     semaphore = asyncio.Semaphore(max_concurrency)
     packed = 0
     executables: set[str] = set()
@@ -201,7 +185,7 @@ async def _read_skills(
         contents = await asyncio.gather(*reads, return_exceptions=True)
         packed += 1
         if progress is not None:
-            progress(packed, len(skills))
+            progress(packed, len(served))
         failures = [data for data in contents if isinstance(data, BaseException)]
         for failure in failures:  # another failure first: a lock refusal is the least of them
             if not isinstance(failure, LockMismatchError):
@@ -215,9 +199,14 @@ async def _read_skills(
             f"{name}/{entry.path}": data for entry, data in zip(entries, read_files, strict=True)
         }
 
-    packs = await asyncio.gather(*(pack(meta.name) for meta in skills))
+    packs = await asyncio.gather(*(pack(meta.name) for meta in served))
     members = {path: data for files in packs for path, data in files.items()}
-    return members, executables, sorted(refused, key=lambda problem: problem.subject)
+    problems = (*report.errors, *sorted(refused, key=lambda problem: problem.subject))
+    if problems and not skip_invalid:
+        raise InvalidSkillsError(problems, location=backend.location)
+    gone = {problem.subject for problem in refused}
+    skills = [meta for meta in served if meta.name not in gone]
+    return SkillFiles(skills, members, executables, problems, report.warnings, limits)
 
 
 def _mode(path: str, executables: Collection[str]) -> int:
