@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 from backends import Backend, open_backend
 from backends._errors import LimitExceededError, UnsafePathError, UnsupportedSourceError
 from backends._limits import DEFAULT_LIMITS, Limits
-from backends._paths import SKILL_MD_NAMES
+from backends._paths import SKILL_MD_NAMES, is_within
 from backends._remote.archives import MANIFEST_FORMAT, MANIFEST_NAME, bundle_refusals
 from backends._remote.output_folder import write_bytes
 from backends._remote.urls import check_names_something, last_link, protocol_of
@@ -291,7 +291,7 @@ def check_output(out: str, source: str, *, folder: bool = False) -> None:
             f"the output is a folder: name the zip to write, e.g. {example}", location=out
         )
     if out_path is not None and source_path is not None:
-        inside = _within(_as_written(out_path), os.path.realpath(source_path))
+        inside = is_within(os.path.realpath(source_path), _as_written(out_path))
     elif out_path is None and source_path is None:
         inside = _url_within(out, source)
     else:
@@ -314,10 +314,6 @@ def _as_written(path: str) -> str:
     """The path a write replaces: its folder resolved, its own name kept (a link is replaced)."""
     folder, name = os.path.split(os.path.abspath(path))
     return os.path.join(os.path.realpath(folder), name)
-
-
-def _within(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _url_within(out: str, source: str) -> bool:
