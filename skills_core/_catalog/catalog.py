@@ -90,12 +90,7 @@ class SkillCatalog:
             body_cache = 0 if local else REMOTE_BODY_CACHE
         self._keeps_bodies = keep_bodies and self._cache is None
         self._refresher = Refresher(
-            backend,
-            self._judging,
-            keep_bodies,
-            self._trust,
-            cache=self._cache,
-            body_cache=body_cache,
+            backend, self._judging, keep_bodies, self._trust, self._cache, body_cache
         )
         self._attached: dict[Hashable, Any] = {}
 

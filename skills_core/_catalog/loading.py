@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from backends._base import Backend, FileEntry, SkillDocument, SkillRef
 from backends._digests import digest_of
@@ -66,34 +66,25 @@ Progress = Callable[[int, int], None]
 """Long work's progress hook, called with (done, in all) as it goes."""
 
 
+@dataclass(eq=False, repr=False)
 class Refresher:
     """One catalog's snapshot, its SKILL.md reads on demand, its skills' file lists and digests.
 
     SKILL.md files read on demand are kept in an LRU of ``body_cache``, keyed by fingerprint.
     """
 
-    def __init__(
-        self,
-        backend: Backend,
-        judging: Judging,
-        keep_bodies: bool,
-        trust: CatalogTrust,
-        *,
-        cache: CacheLink | None,
-        body_cache: int,
-    ) -> None:
-        self.backend = backend
-        self.judging = judging
-        self.keep_bodies = keep_bodies
-        self.trust = trust
-        self.snapshot = EMPTY_SNAPSHOT
-        self.file_digests = FileDigests()
-        self._cache = cache
-        self._lock = asyncio.Lock()
-        self._body_cache = body_cache
-        self._bodies: OrderedDict[tuple[str, str], bytes] = OrderedDict()
-        self._file_lists: dict[str, tuple[FileEntry, ...]] = {}
-        self._generation = 0
+    backend: Backend
+    judging: Judging
+    keep_bodies: bool
+    trust: CatalogTrust
+    cache: CacheLink | None
+    body_cache: int
+    snapshot: CatalogSnapshot = EMPTY_SNAPSHOT
+    file_digests: FileDigests = field(default_factory=FileDigests)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
+    _bodies: OrderedDict[tuple[str, str], bytes] = field(default_factory=OrderedDict, init=False)
+    _file_lists: dict[str, tuple[FileEntry, ...]] = field(default_factory=dict, init=False)
+    _generation: int = field(default=0, init=False)
 
     async def listing(self, *, cold: bool) -> Sequence[ListedDocument]:
         """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
@@ -241,7 +232,7 @@ class Refresher:
                 if _keeps_locked(previous, entry):  # a refused change: keep the locked bytes
                     locked_out = entry.errors[0]
                     note = f"{locked_out.message}; still serving the locked version"
-                    problems.append(dataclasses.replace(locked_out, message=note))
+                    problems.append(replace(locked_out, message=note))
                     continue
                 changes[listed.name] = entry if keep_bodies else entry.without_body()
             elif isinstance(result, SkillNotFoundError):
@@ -262,8 +253,8 @@ class Refresher:
             try:
                 await self.trust.ready()  # fails closed: no lock read, nothing served
                 cold = not old.entries
-                if old is EMPTY_SNAPSHOT and self._cache is not None:
-                    seed = await self._cache.seed(self.file_digests, self.trust.lock)
+                if old is EMPTY_SNAPSHOT and self.cache is not None:
+                    seed = await self.cache.seed(self.file_digests, self.trust.lock)
                     cold, base = seed is None, old if seed is None else seed
                 listing = await self.listing(cold=cold)
             except Exception as exc:  # a failed listing must never lose the catalog
@@ -299,8 +290,8 @@ class Refresher:
                 unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
             )
         self.file_digests.keep(new.entries)
-        if self._cache is not None:
-            await self._cache.save(new, self.file_digests, seeded_from=base)
+        if self.cache is not None:
+            await self.cache.save(new, self.file_digests, seeded_from=base)
         if not old.entries:
             return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
         return compare(old, new, changes, reads)
@@ -318,9 +309,9 @@ class Refresher:
     async def save_file_digests(self) -> None:
         """Save the file digests learned since the last save (with the entries), if any."""
         async with self._lock:
-            if self._cache is not None and self.file_digests.unsaved:
+            if self.cache is not None and self.file_digests.unsaved:
                 snapshot = self.snapshot
-                await self._cache.save(snapshot, self.file_digests, seeded_from=snapshot)
+                await self.cache.save(snapshot, self.file_digests, seeded_from=snapshot)
 
     def _unavailable(self, old: CatalogSnapshot) -> tuple[SkillProblem, ...]:
         """The sources the listing went without, as problems; logged unless ``old`` had them."""
@@ -407,9 +398,9 @@ class Refresher:
                         "loads under that name: refresh the catalog",
                         location=entry.location,
                     )
-        if self._body_cache > 0:
+        if self.body_cache > 0:
             self._bodies[(entry.name, document.fingerprint)] = document.data
-            while len(self._bodies) > self._body_cache:
+            while len(self._bodies) > self.body_cache:
                 self._bodies.popitem(last=False)
         return current
 
@@ -458,7 +449,7 @@ async def watch_refreshes(
                 where = stopped.location or backend.location
                 message = f"{stopped.message}; refreshed, and asking for them again"
                 problem = SkillProblem(None, where, codes.WATCH_INTERRUPTED, message)
-                report = dataclasses.replace(report, failure=problem, cause=stopped)
+                report = replace(report, failure=problem, cause=stopped)
             if report.has_changes or not report.ok or report.errors != last_errors:
                 last_errors = report.errors
                 yield report
