@@ -229,7 +229,12 @@ class Refresher:
                 read_bytes += len(result.data)
                 fields = withheld.get(listed.name)
                 entry = self.judge(_sharing_strings(result, listed), previous, fields)
-                if _keeps_locked(previous, entry):  # a refused change: keep the locked bytes
+                if (  # a refused change to a locked skill whose bytes are held: keep them
+                    previous is not None
+                    and previous.loaded
+                    and previous.raw
+                    and any(problem.code == codes.LOCK_MISMATCH for problem in entry.errors)
+                ):
                     locked_out = entry.errors[0]
                     note = f"{locked_out.message}; still serving the locked version"
                     problems.append(replace(locked_out, message=note))
@@ -403,16 +408,6 @@ class Refresher:
             while len(self._bodies) > self.body_cache:
                 self._bodies.popitem(last=False)
         return current
-
-
-def _keeps_locked(previous: CatalogEntry | None, entry: CatalogEntry) -> bool:
-    """True when ``entry`` refuses a change to a locked skill whose served bytes are held."""
-    return (
-        previous is not None
-        and previous.loaded
-        and bool(previous.raw)
-        and any(problem.code == codes.LOCK_MISMATCH for problem in entry.errors)
-    )
 
 
 def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDocument:

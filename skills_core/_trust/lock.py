@@ -37,12 +37,7 @@ class LockedSkill(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """The entry as the lock file writes it."""
-        return {
-            "name": self.name,
-            "folder": self.folder,
-            "location": self.location,
-            "files": dict(sorted(self.files.items())),
-        }
+        return {**self._asdict(), "files": dict(sorted(self.files.items()))}
 
 
 class SkillLock:
