@@ -405,9 +405,7 @@ def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
 _PARALLEL_SKILLS = 16
 
 
-async def lock_of(
-    catalog: SkillCatalog, progress: Callable[[int, int], None] | None = None
-) -> SkillLock:
+async def lock_of(catalog: SkillCatalog, progress: Progress | None = None) -> SkillLock:
     """The lock of every skill ``catalog`` serves now (refresh it first).
 
     Files with a listed ``sha256:`` digest (MCP) are locked from it; others are read and hashed.
@@ -421,7 +419,7 @@ async def lock_of(
 
 
 async def lock_problems(
-    catalog: SkillCatalog, progress: Callable[[int, int], None] | None = None
+    catalog: SkillCatalog, progress: Progress | None = None
 ) -> list[SkillProblem]:
     """Each file of a served skill that differs, is not locked or is gone, as a ``LOCK_MISMATCH``.
 
@@ -440,7 +438,7 @@ async def lock_problems(
 async def _each_skill(
     catalog: SkillCatalog,
     work: Callable[[str], Awaitable[T]],
-    progress: Callable[[int, int], None] | None,
+    progress: Progress | None,
 ) -> list[T]:
     """``work`` on every served skill, :data:`_PARALLEL_SKILLS` at a time, in name order."""
     gate = asyncio.Semaphore(_PARALLEL_SKILLS)
