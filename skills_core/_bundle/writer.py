@@ -15,7 +15,6 @@ import io
 import json
 import os
 import zipfile
-from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TypedDict, Unpack, cast
@@ -86,11 +85,11 @@ async def build_bundle(backend: Backend, **options: Unpack[PackOptions]) -> Bund
         StorageError: The source could not be listed or read.
     """
     read = await read_skill_files(backend, **options)
-    members, executables = read.members, read.executables
-    manifest = _manifest(read.skills, members, executables)
-    data = await asyncio.to_thread(
-        deterministic_zip, {**members, MANIFEST_NAME: manifest}, executables
-    )
+    members = {
+        f"{name}/{path}": data for name, files in read.files.items() for path, data in files.items()
+    }
+    zipped = {**members, MANIFEST_NAME: _manifest(read)}
+    data = await asyncio.to_thread(deterministic_zip, zipped, read.executables)
     where = f"bundle of {backend.location}"
     refused = await asyncio.to_thread(bundle_refusals, data, limits=read.limits, location=where)
     if refused:
@@ -137,10 +136,13 @@ async def write_bundle(
 
 
 class SkillFiles(NamedTuple):
-    """The skills a bundle or publication carries, their files by ``<name>/<path>``, its limits."""
+    """The skills a bundle or publication carries, their files by name and path, its limits.
+
+    ``executables`` holds the ``<name>/<path>`` of each executable file.
+    """
 
     skills: Sequence[SkillMetadata]
-    members: dict[str, bytes]
+    files: dict[str, dict[str, bytes]]
     executables: set[str]
     skipped: tuple[SkillProblem, ...]
     warnings: tuple[SkillProblem, ...]
@@ -195,43 +197,39 @@ async def read_skill_files(
             return {}
         executables.update(f"{name}/{entry.path}" for entry in entries if entry.executable)
         read_files = cast("list[bytes]", contents)
-        return {
-            f"{name}/{entry.path}": data for entry, data in zip(entries, read_files, strict=True)
-        }
+        return {entry.path: data for entry, data in zip(entries, read_files, strict=True)}
 
     packs = await asyncio.gather(*(pack(meta.name) for meta in served))
-    members = {path: data for files in packs for path, data in files.items()}
+    files = {meta.name: found for meta, found in zip(served, packs, strict=True)}
     problems = (*report.errors, *sorted(refused, key=lambda problem: problem.subject))
     if problems and not skip_invalid:
         raise InvalidSkillsError(problems, location=backend.location)
     gone = {problem.subject for problem in refused}
     skills = [meta for meta in served if meta.name not in gone]
-    return SkillFiles(skills, members, executables, problems, report.warnings, limits)
+    return SkillFiles(skills, files, executables, problems, report.warnings, limits)
 
 
 def _mode(path: str, executables: Collection[str]) -> int:
     return _EXECUTABLE_MODE if path in executables else _MODE
 
 
-def _manifest(
-    skills: Sequence[SkillMetadata], members: Mapping[str, bytes], executables: Collection[str]
-) -> bytes:
+def _manifest(read: SkillFiles) -> bytes:
     """Each skill with the path, size, sha256 and mode of its files."""
-    files: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for path in sorted(members):  # a skill's name holds no "/": its files are <name>/<path>
-        name, _, relative = path.partition("/")
-        data = members[path]
-        files[name].append(
-            {
-                "path": relative,
-                "size": len(data),
-                "sha256": hashlib.sha256(data).hexdigest(),
-                "mode": f"{_mode(path, executables):04o}",
-            }
-        )
     listed = [
-        {"name": meta.name, "description": meta.description, "files": files.get(meta.name, [])}
-        for meta in skills
+        {
+            "name": meta.name,
+            "description": meta.description,
+            "files": [
+                {
+                    "path": path,
+                    "size": len(data),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    "mode": f"{_mode(f'{meta.name}/{path}', read.executables):04o}",
+                }
+                for path, data in sorted(read.files[meta.name].items())
+            ],
+        }
+        for meta in read.skills
     ]
     manifest = {"format": MANIFEST_FORMAT, "skills": listed}
     return (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
