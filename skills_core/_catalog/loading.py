@@ -86,17 +86,6 @@ class Refresher:
     _file_lists: dict[str, tuple[FileEntry, ...]] = field(default_factory=dict, init=False)
     _generation: int = field(default=0, init=False)
 
-    async def listing(self, *, cold: bool) -> Sequence[ListedDocument]:
-        """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
-        listing = None
-        if cold and self.keep_bodies:
-            limit = self.judging.limits.max_skill_md_bytes
-            listing = await list_documents(self.backend, max_bytes=limit)
-        if listing is None:
-            listing = await self.backend.list()
-        await self.trust.learn(listing)
-        return listing
-
     async def changes(
         self,
         listing: Sequence[ListedDocument],
@@ -261,7 +250,13 @@ class Refresher:
                 if old is EMPTY_SNAPSHOT and self.cache is not None:
                     seed = await self.cache.seed(self.file_digests, self.trust.lock)
                     cold, base = seed is None, old if seed is None else seed
-                listing = await self.listing(cold=cold)
+                listing = None
+                if cold and self.keep_bodies:  # SKILL.md files read in the listing pass, if it can
+                    limit = self.judging.limits.max_skill_md_bytes
+                    listing = await list_documents(self.backend, max_bytes=limit)
+                if listing is None:
+                    listing = await self.backend.list()
+                await self.trust.learn(listing)
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc, _listing_code(exc), "listing failed")
             self._generation += 1  # file lists asked for before this refresh are not kept
