@@ -136,10 +136,7 @@ async def write_bundle(
 
 
 class SkillFiles(NamedTuple):
-    """The skills a bundle or publication carries, their files by name and path, its limits.
-
-    ``executables`` holds the ``<name>/<path>`` of each executable file.
-    """
+    """The skills to pack, their files by name and path, the executables' ``name/path``, limits."""
 
     skills: Sequence[SkillMetadata]
     files: dict[str, dict[str, bytes]]

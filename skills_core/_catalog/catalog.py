@@ -88,7 +88,6 @@ class SkillCatalog:
         if body_cache is None:
             local = isinstance(backend, LocalBackend | MemoryBackend)
             body_cache = 0 if local else REMOTE_BODY_CACHE
-        self._keeps_bodies = keep_bodies and self._cache is None
         self._refresher = Refresher(
             backend, self._judging, keep_bodies, self._trust, self._cache, body_cache
         )
@@ -146,7 +145,7 @@ class SkillCatalog:
     @property
     def keeps_bodies(self) -> bool:
         """True when every SKILL.md loaded is held (``keep_bodies``, no ``cache``; MCP aside)."""
-        return self._keeps_bodies
+        return self._refresher.keep_bodies and self._cache is None
 
     @property
     def derived_store(self) -> CacheLink | None:
