@@ -79,9 +79,7 @@ class NotRegularFileError(OSError):
 def open_regular(path: str, flags: int = 0, *, follow_symlinks: bool = False) -> int:
     """Open ``path`` for reading only if it is a regular file (an ``opener`` for ``open()``).
 
-    Raises:
-        NotRegularFileError: It is a FIFO, device, socket or directory (closed unread).
-        OSError: It cannot be opened.
+    NotRegularFileError (an OSError) when it is a FIFO, device, socket or directory: closed unread.
     """
     fd = os.open(path, flags | (OPEN_FLAGS & ~_NOFOLLOW if follow_symlinks else OPEN_FLAGS))
     try:
@@ -109,11 +107,9 @@ def read_fd(fd: int, expected_size: int) -> bytes:
 def read_limited(
     path: str, max_bytes: int, *, location: str, what: str = "file", follow_symlinks: bool = False
 ) -> bytes:
-    """A regular file's bytes, refused over ``max_bytes`` by its size or as read (blocking).
+    """A regular file's bytes; LimitExceededError over ``max_bytes``, by size or as read (blocking).
 
-    Raises:
-        OSError: It cannot be opened or read (:class:`NotRegularFileError`: not a regular file).
-        LimitExceededError: It is larger than ``max_bytes``.
+    OSError when it cannot be opened or read (:class:`NotRegularFileError`: not a regular file).
     """
     fd = open_regular(path, follow_symlinks=follow_symlinks)
     try:
@@ -133,10 +129,7 @@ def read_limited(
 def read_regular_file(path: str | os.PathLike[str], max_bytes: int, *, what: str) -> bytes:
     """:func:`read_limited` for the user's own files (a lock, a key): symlinks are followed.
 
-    Raises:
-        FileNotFoundError: There is no such file.
-        StorageError: It is not a regular file, is too large or cannot be read; the message
-            names ``what`` (``the lock``).
+    FileNotFoundError when there is none; else a StorageError naming ``what`` (``the lock``).
     """
     location = os.fspath(path)
     try:
@@ -190,10 +183,8 @@ def resource_error(exc: OSError, *, location: str) -> StorageError:
 def walk_files(real_folder: str) -> Sequence[FileEntry]:
     """Every visible regular file below a skill folder (links kept inside it), sorted by path.
 
-    Raises:
-        SkillNotFoundError: The skill folder itself vanished.
-        UnsafePathError: A visible name holds a control character.
-        StorageError: A folder could not be listed.
+    SkillNotFoundError when the folder vanished, UnsafePathError for a control character in a
+    visible name, StorageError when a folder cannot be listed.
     """
     found: list[FileEntry] = []
     pending = [""]

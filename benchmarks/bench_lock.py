@@ -23,7 +23,7 @@ from benchmarks.corpus import write_corpus
 from benchmarks.timing import machine
 from skills_core import SkillCatalog
 from skills_core._catalog.cache import CatalogCache
-from skills_core._trust.lock import lock_of
+from skills_core._catalog.catalog import lock_of
 from skills_core._trust.policy import TrustPolicy
 
 

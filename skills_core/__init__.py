@@ -23,14 +23,14 @@ if TYPE_CHECKING:
     from skills_core._bundle.publish import Publication, build_publication, publish
     from skills_core._bundle.writer import Bundle, build_bundle, write_bundle
     from skills_core._catalog.cache import CatalogCache
-    from skills_core._catalog.catalog import SkillCatalog
+    from skills_core._catalog.catalog import SkillCatalog, lock_of
     from skills_core._catalog.snapshot import ReloadReport
     from skills_core._errors import *  # noqa: F403 - the exception tree
     from skills_core._format.models import FormatLimits, Skill, SkillMetadata, SkillProblem
     from skills_core._format.parsing import parse_skill_md
     from skills_core._format.validation import ValidationReport, validate_skill
     from skills_core._trust.approvals import ApprovalStore
-    from skills_core._trust.lock import SkillLock, lock_of
+    from skills_core._trust.lock import SkillLock
     from skills_core._trust.policy import TrustPolicy
     from skills_core._trust.signing import new_key_pair, private_key
 
@@ -50,7 +50,7 @@ _EXPORTS = {
     "ValidationReport": "skills_core._format.validation",
     "build_bundle": "skills_core._bundle.writer",
     "build_publication": "skills_core._bundle.publish",
-    "lock_of": "skills_core._trust.lock",
+    "lock_of": "skills_core._catalog.catalog",
     "new_key_pair": "skills_core._trust.signing",
     "private_key": "skills_core._trust.signing",
     "parse_skill_md": "skills_core._format.parsing",

@@ -442,7 +442,6 @@ class StoreTransport:
                 f"{path}/{INDEX_PATH}" if path else INDEX_PATH,
                 max_bytes,
                 location=join_location(location, INDEX_PATH),
-                missing=ResourceNotFoundError,
             )
         except ResourceNotFoundError:
             return None
@@ -464,9 +463,7 @@ class StoreTransport:
         if validator is None:
             data, self._read = self._read, None
             if data is None:
-                data = await read_bounded(
-                    self._fs, path, max_bytes, location=location, missing=ResourceNotFoundError
-                )
+                data = await read_bounded(self._fs, path, max_bytes, location=location)
             # the fingerprint S3 gives a single-part upload (its ETag is the bytes' MD5)
             return Fetched(data, f"ETag:{hashlib.md5(data, usedforsecurity=False).hexdigest()}")
         details = await self._fs.info(path, location=location, missing=ResourceNotFoundError)
@@ -476,27 +473,20 @@ class StoreTransport:
         size = details.get("size")
         if isinstance(size, int):
             check_size(size, max_bytes, location=location, what="skills index")
-        data = await read_bounded(
-            self._fs, path, max_bytes, location=location, missing=ResourceNotFoundError
-        )
+        data = await read_bounded(self._fs, path, max_bytes, location=location)
         return Fetched(data, token)
 
     async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
         """One GET of at most ``max_bytes + 1`` bytes."""
-        return Fetched(await read_bounded(self._fs, key, max_bytes, location=location))
+        data = await read_bounded(self._fs, key, max_bytes, location=location, missing=StorageError)
+        return Fetched(data)
 
     async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
         """One GET of at most ``max_bytes + 1`` bytes; ``None`` when there is no signature."""
         index = self._index + SIGNATURE_SUFFIX
         location = join_location(self._base_location, index)
         try:
-            return await read_bounded(
-                self._fs,
-                self._path(index),
-                max_bytes,
-                location=location,
-                missing=ResourceNotFoundError,
-            )
+            return await read_bounded(self._fs, self._path(index), max_bytes, location=location)
         except ResourceNotFoundError:
             return None
 
@@ -514,7 +504,7 @@ async def read_bounded(
     max_bytes: int,
     *,
     location: str,
-    missing: type[StorageError] = StorageError,
+    missing: type[StorageError] = ResourceNotFoundError,
 ) -> bytes:
     """One file in one ranged GET of at most ``max_bytes + 1`` bytes; LimitExceededError past."""
 
@@ -580,18 +570,16 @@ class HttpTransport:
         elif kind == "modified":
             headers["If-Modified-Since"] = value
         status, fetched = await self._get(
-            self._url,
-            headers,
-            max_bytes,
-            what="skills index",
-            location=self.location,
-            missing=ResourceNotFoundError,
+            self._url, headers, max_bytes, what="skills index", location=self.location
         )
         return None if status == 304 else fetched
 
     async def fetch_artifact(self, key: str, *, location: str, max_bytes: int) -> Fetched:
         """One GET, with the credentials only when the artifact is on the index's origin."""
-        return (await self._get(key, {}, max_bytes, what="artifact", location=location))[1]
+        _, fetched = await self._get(
+            key, {}, max_bytes, what="artifact", location=location, missing=StorageError
+        )
+        return fetched
 
     async def fetch_signature(self, *, max_bytes: int) -> bytes | None:
         """One GET of the index's URL plus ``.sig``; ``None`` when answered 404."""
@@ -600,12 +588,7 @@ class HttpTransport:
         location = self._redact.url(url)
         try:
             _, fetched = await self._get(
-                url,
-                {},
-                max_bytes,
-                what="signature file",
-                location=location,
-                missing=ResourceNotFoundError,
+                url, {}, max_bytes, what="signature file", location=location
             )
         except ResourceNotFoundError:
             return None
@@ -623,7 +606,7 @@ class HttpTransport:
         *,
         what: str,
         location: str,
-        missing: type[StorageError] = StorageError,
+        missing: type[StorageError] = ResourceNotFoundError,
     ) -> tuple[int, Fetched]:
         async def get(fs: Any) -> tuple[int, Fetched]:
             session = await fs.set_session()

@@ -45,17 +45,10 @@ MAX_PAGES = 1000  # most skills/list pages one listing follows
 
 
 class McpSkillsBackend(AsyncResource):
-    """Skills served by an MCP server's skills extension.
+    """Skills served by an MCP server's skills extension (``server``, ``label``: docs/mcp.md).
 
-    Args:
-        server: An ``http(s)://`` URL, a command list (stdio), or what ``mcp.Client`` accepts.
-        label: The host's name for the server, in every location (default: from the server).
-        max_files, max_skill_bytes: The host limits of one skill.
-        timeout: Seconds the handshake, any one response, and a whole listing may take.
-        headers: HTTP headers sent to a URL server with every request.
-
-    Attributes:
-        url: The ``mcp+`` URL that reopens this server, or its location when none can.
+    ``timeout`` bounds the handshake, any one answer and a whole listing; ``url`` is the ``mcp+``
+    URL that reopens this server, or its location when none can.
     """
 
     def __init__(
@@ -106,8 +99,8 @@ class McpSkillsBackend(AsyncResource):
             try:
                 entry = parse_entry(raw)
             except ValueError as exc:
-                name = _unique(_name_hint(raw, index), refs)
                 uri = raw.get("uri") if isinstance(raw, Mapping) else None
+                name = _unique(_name_hint(uri, index), refs)
                 where = f"{self.location}:{uri if isinstance(uri, str) else '(no uri)'}"
                 refs[name] = SkillRef(name, "", where, error=StorageError(str(exc), location=where))
                 continue
@@ -318,9 +311,8 @@ def _unique(name: str, taken: Mapping[str, object], *, prefix: str = "") -> str:
     return candidate
 
 
-def _name_hint(raw: Any, index: int) -> str:
+def _name_hint(uri: Any, index: int) -> str:
     """A name for an unreadable entry: from its URI, else its place in the listing."""
-    uri = raw.get("uri") if isinstance(raw, Mapping) else None
     if isinstance(uri, str):
         segment = uri.removesuffix("/" + SKILL_MD).rstrip("/").rpartition("/")[2]
         with contextlib.suppress(StorageError):

@@ -142,11 +142,10 @@ class McpConnection:
         assert self._client is not None
         try:
             return await asyncio.shield(self._client)
-        except StorageError:
+        except Exception as exc:  # the deadline's, or what stopped the SDK (task groups, OS)
             self._task = None
-            raise
-        except Exception as exc:  # whatever stopped the SDK from connecting (task groups, OS)
-            self._task = None
+            if isinstance(exc, StorageError):
+                raise
             cause: BaseException = exc
             while isinstance(cause, BaseExceptionGroup) and len(cause.exceptions) == 1:
                 cause = cause.exceptions[0]
@@ -191,9 +190,8 @@ class McpConnection:
 
     async def _transport(self, stack: contextlib.AsyncExitStack, closing: asyncio.Event) -> Any:
         if isinstance(self._server, StdioServerParameters):
-            limit = self._max_answer_bytes
             return bounded_stdio(
-                self._server, max_line_bytes=limit, refusal=_too_large(limit), on_end=closing.set
+                self._server, max_line_bytes=self._max_answer_bytes, on_end=closing.set
             )
         if not isinstance(self._server, str):
             return self._server
@@ -281,15 +279,11 @@ Streams = tuple[MemoryObjectReceiveStream[Received], MemoryObjectSendStream[Sess
 
 @contextlib.asynccontextmanager
 async def bounded_stdio(
-    server: StdioServerParameters,
-    *,
-    max_line_bytes: int,
-    refusal: str,
-    on_end: Callable[[], None],
+    server: StdioServerParameters, *, max_line_bytes: int, on_end: Callable[[], None]
 ) -> AsyncIterator[Streams]:
     """The SDK's ``stdio_client``, but a line past ``max_line_bytes`` ends the connection.
 
-    Pending requests then get a parse error carrying ``refusal``; ``on_end`` runs as stdout ends.
+    Pending requests then get a parse error saying so; ``on_end`` runs as stdout ends.
     """
     process = await anyio.open_process(
         [server.command, *server.args],
@@ -298,7 +292,7 @@ async def bounded_stdio(
         cwd=server.cwd,
         start_new_session=True,
     )
-    pipes = _Pipes(process, server, max_line_bytes, refusal)
+    pipes = _Pipes(process, server, max_line_bytes)
     async with anyio.create_task_group() as group:
         group.start_soon(pipes.read, on_end)
         group.start_soon(pipes.write)
@@ -313,13 +307,10 @@ async def bounded_stdio(
 class _Pipes:
     """The server's stdin and stdout, bridged to the session's memory streams."""
 
-    def __init__(
-        self, process: Process, server: StdioServerParameters, limit: int, refusal: str
-    ) -> None:
+    def __init__(self, process: Process, server: StdioServerParameters, limit: int) -> None:
         self.process = process
         self.server = server
         self.limit = limit
-        self.refusal = refusal
         self.to_session, self.from_server = anyio.create_memory_object_stream[Received](0)
         self.to_server, self.from_session = anyio.create_memory_object_stream[SessionMessage](0)
         self.pending: set[types.RequestId] = set()
@@ -333,7 +324,7 @@ class _Pipes:
             async with self.to_session:
                 refused = await self._deliver_lines()
                 if refused:
-                    error = types.ErrorData(code=types.PARSE_ERROR, message=self.refusal)
+                    error = types.ErrorData(code=types.PARSE_ERROR, message=_too_large(self.limit))
                     for request_id in list(self.pending):
                         answer = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
                         await self.to_session.send(SessionMessage(answer))

@@ -28,7 +28,7 @@ from backends._remote.archives import (
 )
 from backends._remote.failures import RangesIgnoredError
 from backends._remote.filesystem import RemoteFS
-from backends._remote.layout import Layout, StoredFile, fingerprint
+from backends._remote.layout import StoredFile, fingerprint
 
 logger = logging.getLogger("skillfs")
 
@@ -249,11 +249,7 @@ class ZipView:
         self._bundle = bundle
         self._ranged = ranged
         self.saved = saved
-
-    @property
-    def layout(self) -> Layout:
-        """The skill folders of the archive."""
-        return self._bundle.layout
+        self.layout = bundle.layout
 
     async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
         """Inflate several members; a range that cannot be fetched fails its members only."""
@@ -295,11 +291,7 @@ class DeferredView:
         self._view: ZipView | None = None
         self._downloading = asyncio.Lock()
         self.saved = saved
-
-    @property
-    def layout(self) -> Layout:
-        """The skill folders of the archive."""
-        return self._listed.layout
+        self.layout = listed.layout
 
     async def fetch(self, files: Sequence[StoredFile]) -> list[bytes | StorageError]:
         """Inflate several members from the downloaded archive."""
@@ -409,18 +401,8 @@ class BundleSource:
             logger.warning("%s: read again, the saved listing is unusable: %s", location, exc)
             return None
         if saved.size <= limits.bundle_download_bytes:
-            return DeferredView(bundle, saved, functools.partial(self._listed_as, saved))
+            return DeferredView(bundle, saved, functools.partial(self._download, saved))
         return ZipView(bundle, saved, ranged)
-
-    async def _listed_as(self, saved: SavedBundle) -> ZipView:
-        """The archive in one GET, provided its central directory is the one ``saved`` lists."""
-        data = await self._fs.cat(self._fs.path, location=self._location)
-        if data[saved.directory_start :] != saved.directory:
-            raise StorageError(
-                "the bundle was replaced since it was listed; the next refresh reads it",
-                location=self._location,
-            )
-        return await asyncio.to_thread(self._loaded, data)
 
     async def _directory(self, ranged: RangedArchive) -> ZipBundle:
         async with ranged.spans(()):
@@ -432,8 +414,14 @@ class BundleSource:
                 location=self._location,
             )
 
-    async def _download(self) -> ZipView:
+    async def _download(self, listed: SavedBundle | None = None) -> ZipView:
+        """The archive in one GET (when ``listed``, only if its central directory is that one)."""
         data = await self._fs.cat(self._fs.path, location=self._location)
+        if listed is not None and data[listed.directory_start :] != listed.directory:
+            raise StorageError(
+                "the bundle was replaced since it was listed; the next refresh reads it",
+                location=self._location,
+            )
         return await asyncio.to_thread(self._loaded, data)
 
     def _loaded(self, data: bytes) -> ZipView:

@@ -105,9 +105,7 @@ class RemoteFS:
     ) -> RemoteFS:
         """Build the filesystem for ``url`` in a worker thread, within the deadline.
 
-        Raises:
-            MissingDependencyError: The protocol's package is not installed.
-            StorageError: The filesystem could not be built.
+        MissingDependencyError when the protocol's package is absent; else StorageError.
         """
 
         async def build() -> tuple[Any, Any, str]:
@@ -127,10 +125,9 @@ class RemoteFS:
         """Every file below ``root`` with its details, in one recursive listing."""
         self._fs.invalidate_cache(root)
         if self.protocol == "github":
-            tree: dict[str, dict[str, Any]] = await self._guarded(
+            return await self._guarded(
                 lambda: asyncio.to_thread(_github_tree, self._fs, root), location=location
             )
-            return tree
         return dict(await self._call("find", root, detail=True, location=location))
 
     async def info(
@@ -154,8 +151,7 @@ class RemoteFS:
             data = bytes(await self._attempt("cat_file", path))
             return IncompleteReadError.check(data, size, location=location)
 
-        data: bytes = await self._guarded(attempt, location=location, missing=missing, size=size)
-        return data
+        return await self._guarded(attempt, location=location, missing=missing, size=size)
 
     async def cat_range(
         self, path: str, start: int, end: int, *, location: str, whole: int | None = None
@@ -179,8 +175,7 @@ class RemoteFS:
             return IncompleteReadError.check(data, end - start, location=location, ranged=True)
 
         most = end - start if whole is None else whole
-        data: bytes = await self._guarded(attempt, location=location, size=most)
-        return data
+        return await self._guarded(attempt, location=location, size=most)
 
     async def pipe(self, path: str, data: bytes, *, location: str) -> None:
         """Create or replace one file."""
@@ -206,10 +201,9 @@ class RemoteFS:
         missing: type[StorageError] = StorageError,
     ) -> T:
         """Run ``work(fs)`` on the filesystem's loop (a sync one's wrapper), retried and bounded."""
-        result: T = await self._guarded(
+        return await self._guarded(
             lambda: self._on_its_loop(work), location=location, missing=missing
         )
-        return result
 
     async def _call(
         self,
@@ -238,12 +232,12 @@ class RemoteFS:
 
     async def _guarded(
         self,
-        attempt: Callable[[], Awaitable[Any]],
+        attempt: Callable[[], Awaitable[T]],
         *,
         location: str,
         missing: type[StorageError] = StorageError,
         size: int | None = None,
-    ) -> Any:
+    ) -> T:
         try:
             async with self._deadline.bounded(location=location, size=size):
                 return await retrying(self._retry, attempt)
@@ -299,9 +293,7 @@ class Reopening:
 def check_available(spec: SourceSpec, *, location: str) -> None:
     """Refuse, without importing it, a protocol fsspec lacks or whose package is absent.
 
-    Raises:
-        UnsupportedSourceError: fsspec knows no such protocol, or an HTTP URL names a folder.
-        MissingDependencyError: The protocol's package is not installed.
+    UnsupportedSourceError for an unknown protocol or an HTTP folder, else MissingDependencyError.
     """
     from fsspec.registry import known_implementations, registry
 
@@ -372,11 +364,8 @@ def default_retry(protocol: str) -> RetryPolicy:
 def with_credentials(options: Mapping[str, Any], *, location: str) -> dict[str, Any]:
     """``options`` for gcsfs, with ``token="google_default"`` when the caller chose none.
 
-    Without credentials where google-auth would look, refuses at once instead of gcsfs's
-    15-20 s timeout (blocking: worker threads).
-
-    Raises:
-        StorageError: No token was chosen and no default credentials exist.
+    With no token chosen and no credentials where google-auth would look, StorageError at
+    once instead of gcsfs's 15-20 s timeout (blocking: worker threads).
     """
     from fsspec.config import conf
 
@@ -413,9 +402,7 @@ def _build(url: str, options: dict[str, Any], location: str) -> tuple[Any, Any, 
 def _github_tree(fs: Any, root: str) -> dict[str, dict[str, Any]]:
     """Every file below ``root`` at the GithubFileSystem's ref, in one trees request (blocking).
 
-    Raises:
-        FileNotFoundError: No such repository or ref.
-        LimitExceededError: GitHub truncated the listing.
+    FileNotFoundError: no such repository or ref; LimitExceededError: GitHub truncated it.
     """
     import requests
 

@@ -198,14 +198,10 @@ def _artifacts(
 ) -> dict[str, bytes]:
     """Every artifact, the signature and the index, by path below the base (blocking)."""
     executables, limits = read.executables, read.limits
-    by_skill: dict[str, dict[str, bytes]] = {}
-    for path, data in read.members.items():
-        name, _, inner = path.partition("/")
-        by_skill.setdefault(name, {})[inner] = data
     files: dict[str, bytes] = {}
     entries = []
     for meta in read.skills:
-        skill_files = by_skill.get(meta.name, {})
+        skill_files = dict(read.files[meta.name])
         if SKILL_MD_NAMES[0] not in skill_files:  # a lowercase skill.md is published as SKILL.md
             skill_files[SKILL_MD_NAMES[0]] = skill_files.pop(SKILL_MD_NAMES[1])
         skill_md = skill_files["SKILL.md"]

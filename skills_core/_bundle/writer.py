@@ -15,7 +15,6 @@ import io
 import json
 import os
 import zipfile
-from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TypedDict, Unpack, cast
@@ -24,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 from backends import Backend, open_backend
 from backends._errors import LimitExceededError, UnsafePathError, UnsupportedSourceError
 from backends._limits import DEFAULT_LIMITS, Limits
-from backends._paths import SKILL_MD_NAMES
+from backends._paths import SKILL_MD_NAMES, is_within
 from backends._remote.archives import MANIFEST_FORMAT, MANIFEST_NAME, bundle_refusals
 from backends._remote.output_folder import write_bytes
 from backends._remote.urls import check_names_something, last_link, protocol_of
@@ -86,11 +85,11 @@ async def build_bundle(backend: Backend, **options: Unpack[PackOptions]) -> Bund
         StorageError: The source could not be listed or read.
     """
     read = await read_skill_files(backend, **options)
-    members, executables = read.members, read.executables
-    manifest = _manifest(read.skills, members, executables)
-    data = await asyncio.to_thread(
-        deterministic_zip, {**members, MANIFEST_NAME: manifest}, executables
-    )
+    members = {
+        f"{name}/{path}": data for name, files in read.files.items() for path, data in files.items()
+    }
+    zipped = {**members, MANIFEST_NAME: _manifest(read)}
+    data = await asyncio.to_thread(deterministic_zip, zipped, read.executables)
     where = f"bundle of {backend.location}"
     refused = await asyncio.to_thread(bundle_refusals, data, limits=read.limits, location=where)
     if refused:
@@ -137,10 +136,10 @@ async def write_bundle(
 
 
 class SkillFiles(NamedTuple):
-    """The skills a bundle or publication carries, their files by ``<name>/<path>``, its limits."""
+    """The skills to pack, their files by name and path, the executables' ``name/path``, limits."""
 
     skills: Sequence[SkillMetadata]
-    members: dict[str, bytes]
+    files: dict[str, dict[str, bytes]]
     executables: set[str]
     skipped: tuple[SkillProblem, ...]
     warnings: tuple[SkillProblem, ...]
@@ -167,22 +166,6 @@ async def read_skill_files(
     report = await catalog.refresh()
     report.raise_for_failure()
     served = catalog.list()  # read even when some are refused: every problem is reported
-    members, executables, refused = await _read_skills(catalog, served, progress, max_concurrency)
-    problems = (*report.errors, *refused)
-    if problems and not skip_invalid:
-        raise InvalidSkillsError(problems, location=backend.location)
-    gone = {problem.subject for problem in refused}
-    skills = [meta for meta in served if meta.name not in gone]
-    return SkillFiles(skills, members, executables, problems, report.warnings, limits)
-
-
-async def _read_skills(
-    catalog: SkillCatalog,
-    skills: Sequence[SkillMetadata],
-    progress: Progress | None,
-    max_concurrency: int,
-) -> tuple[dict[str, bytes], set[str], list[SkillProblem]]:
-    """Every visible file of every skill by archive path, the executables, and lock refusals."""
     semaphore = asyncio.Semaphore(max_concurrency)
     packed = 0
     executables: set[str] = set()
@@ -201,7 +184,7 @@ async def _read_skills(
         contents = await asyncio.gather(*reads, return_exceptions=True)
         packed += 1
         if progress is not None:
-            progress(packed, len(skills))
+            progress(packed, len(served))
         failures = [data for data in contents if isinstance(data, BaseException)]
         for failure in failures:  # another failure first: a lock refusal is the least of them
             if not isinstance(failure, LockMismatchError):
@@ -211,38 +194,39 @@ async def _read_skills(
             return {}
         executables.update(f"{name}/{entry.path}" for entry in entries if entry.executable)
         read_files = cast("list[bytes]", contents)
-        return {
-            f"{name}/{entry.path}": data for entry, data in zip(entries, read_files, strict=True)
-        }
+        return {entry.path: data for entry, data in zip(entries, read_files, strict=True)}
 
-    packs = await asyncio.gather(*(pack(meta.name) for meta in skills))
-    members = {path: data for files in packs for path, data in files.items()}
-    return members, executables, sorted(refused, key=lambda problem: problem.subject)
+    packs = await asyncio.gather(*(pack(meta.name) for meta in served))
+    files = {meta.name: found for meta, found in zip(served, packs, strict=True)}
+    problems = (*report.errors, *sorted(refused, key=lambda problem: problem.subject))
+    if problems and not skip_invalid:
+        raise InvalidSkillsError(problems, location=backend.location)
+    gone = {problem.subject for problem in refused}
+    skills = [meta for meta in served if meta.name not in gone]
+    return SkillFiles(skills, files, executables, problems, report.warnings, limits)
 
 
 def _mode(path: str, executables: Collection[str]) -> int:
     return _EXECUTABLE_MODE if path in executables else _MODE
 
 
-def _manifest(
-    skills: Sequence[SkillMetadata], members: Mapping[str, bytes], executables: Collection[str]
-) -> bytes:
+def _manifest(read: SkillFiles) -> bytes:
     """Each skill with the path, size, sha256 and mode of its files."""
-    files: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for path in sorted(members):  # a skill's name holds no "/": its files are <name>/<path>
-        name, _, relative = path.partition("/")
-        data = members[path]
-        files[name].append(
-            {
-                "path": relative,
-                "size": len(data),
-                "sha256": hashlib.sha256(data).hexdigest(),
-                "mode": f"{_mode(path, executables):04o}",
-            }
-        )
     listed = [
-        {"name": meta.name, "description": meta.description, "files": files.get(meta.name, [])}
-        for meta in skills
+        {
+            "name": meta.name,
+            "description": meta.description,
+            "files": [
+                {
+                    "path": path,
+                    "size": len(data),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    "mode": f"{_mode(f'{meta.name}/{path}', read.executables):04o}",
+                }
+                for path, data in sorted(read.files[meta.name].items())
+            ],
+        }
+        for meta in read.skills
     ]
     manifest = {"format": MANIFEST_FORMAT, "skills": listed}
     return (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
@@ -302,7 +286,7 @@ def check_output(out: str, source: str, *, folder: bool = False) -> None:
             f"the output is a folder: name the zip to write, e.g. {example}", location=out
         )
     if out_path is not None and source_path is not None:
-        inside = _within(_as_written(out_path), os.path.realpath(source_path))
+        inside = is_within(os.path.realpath(source_path), _as_written(out_path))
     elif out_path is None and source_path is None:
         inside = _url_within(out, source)
     else:
@@ -325,10 +309,6 @@ def _as_written(path: str) -> str:
     """The path a write replaces: its folder resolved, its own name kept (a link is replaced)."""
     folder, name = os.path.split(os.path.abspath(path))
     return os.path.join(os.path.realpath(folder), name)
-
-
-def _within(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _url_within(out: str, source: str) -> bool:

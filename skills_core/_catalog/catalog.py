@@ -1,31 +1,33 @@
 """SkillCatalog: the incremental cache between a backend and its readers, and its reads.
 
 Skills are served under their frontmatter ``name``; the folder stays the storage key. A
-SKILL.md the catalog does not hold is read on demand (:class:`BodyStore`), never stale; with a
+SKILL.md the catalog does not hold is read on demand, never stale; with a
 lock, every SKILL.md read again and every resource read is checked against it. See
 docs/catalog.md.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import html
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from backends._base import Backend, FileEntry
-from backends._digests import digest_text
-from backends._errors import SkillNotFoundError, VerificationError, echoed
+from backends._digests import digest_off_loop, digest_text, is_digest
+from backends._errors import SkillNotFoundError, echoed
 from backends._limits import DEFAULT_LIMITS, Limits
 from backends._local import LocalBackend
 from backends._memory import MemoryBackend
+from backends._paths import SKILL_MD_NAMES, skill_md_name
+from skills_core import _codes as codes
 from skills_core._catalog.cache import CacheLink, CacheOption, cache_link
-from skills_core._catalog.entries import CatalogEntry, Judging, entry_digest, refusal, verified
-from skills_core._catalog.loading import FileLists, Loader, Progress, Refresher, watch_refreshes
+from skills_core._catalog.entries import CatalogEntry, Judging, entry_digest
+from skills_core._catalog.loading import Progress, Refresher, watch_refreshes
 from skills_core._catalog.snapshot import CatalogSnapshot, ReloadReport
-from skills_core._errors import EntryMismatchError
+from skills_core._errors import LockMismatchError
 from skills_core._format.models import (
     DEFAULT_FORMAT_LIMITS,
     FormatLimits,
@@ -34,7 +36,7 @@ from skills_core._format.models import (
     SkillProblem,
 )
 from skills_core._telemetry import SOURCE, mark_error, span
-from skills_core._trust.lock import SkillLock
+from skills_core._trust.lock import LockedSkill, SkillLock, refusal
 from skills_core._trust.policy import CatalogTrust, TrustPolicy
 
 T = TypeVar("T")
@@ -80,17 +82,15 @@ class SkillCatalog:
     ) -> None:
         self._backend = backend
         self._judging = Judging(strict, limits, format_limits)
-        self._file_lists = FileLists(backend)
         self._cache = cache_link(cache, backend, self._judging)
         sequences = None if self._cache is None else self._cache.cache
         self._trust = CatalogTrust(trust or TrustPolicy(), backend, sequences)
-        self._loader = Loader(backend, self._judging, keep_bodies, self._trust)
         if body_cache is None:
             local = isinstance(backend, LocalBackend | MemoryBackend)
             body_cache = 0 if local else REMOTE_BODY_CACHE
-        self._keeps_bodies = keep_bodies and self._cache is None
-        self._refresher = Refresher(backend, self._loader, self._cache, self._file_lists)
-        self._bodies = BodyStore(backend, self._loader, body_cache)
+        self._refresher = Refresher(
+            backend, self._judging, keep_bodies, self._trust, self._cache, body_cache
+        )
         self._attached: dict[Hashable, Any] = {}
 
     def __repr__(self) -> str:
@@ -145,7 +145,7 @@ class SkillCatalog:
     @property
     def keeps_bodies(self) -> bool:
         """True when every SKILL.md loaded is held (``keep_bodies``, no ``cache``; MCP aside)."""
-        return self._keeps_bodies
+        return self._refresher.keep_bodies and self._cache is None
 
     @property
     def derived_store(self) -> CacheLink | None:
@@ -191,11 +191,11 @@ class SkillCatalog:
             held = await self._read_body(name, entry)
             assert held.metadata is not None
             entry, metadata = held, held.metadata
-        return Skill(metadata, entry.body, entry.location, await self._file_lists.of(entry.name))
+        return Skill(metadata, entry.body, entry.location, await self._refresher.files(entry.name))
 
     async def files(self, name: str) -> tuple[FileEntry, ...]:
         """The files of one loaded skill as :meth:`get` gives them, listed once per refresh."""
-        return await self._file_lists.of(self._loaded_entry(name)[0].name)
+        return await self._refresher.files(self._loaded_entry(name)[0].name)
 
     def skill_md_digest(self, name: str) -> str:
         """The ``sha256:`` digest of the SKILL.md a loaded skill was built from, without a read."""
@@ -223,7 +223,7 @@ class SkillCatalog:
             SkillNotFoundError: The skill is gone, or no longer loads under its name.
             StorageError: It could not be read.
         """
-        return entry if entry.raw else await self._held(entry)
+        return entry if entry.raw else await self._refresher.held(entry)
 
     def skill_md(self, name: str) -> bytes:
         """The SKILL.md bytes a loaded skill was built from, without a storage request.
@@ -259,7 +259,7 @@ class SkillCatalog:
         """
         entry = self._loaded_entry(name)[0]
         if entry.listed is not None and not entry.raw:
-            await self._held(entry)  # verified first: no file of a refused skill is read
+            await self._refresher.held(entry)  # verified first: no file of a refused skill is read
         limit = self._judging.limits.max_read_bytes
         limit = limit if max_bytes is None else min(limit, max_bytes)
         data = await self._backend.read(entry.name, path, max_bytes=limit)
@@ -313,69 +313,11 @@ class SkillCatalog:
 
     async def _read_body(self, name: str, entry: CatalogEntry) -> CatalogEntry:
         """``entry`` holding its SKILL.md, checked against the lock when there is one."""
-        held = await self._held(entry)
+        held = await self._refresher.held(entry)
         lock = self._trust.lock
         if lock is not None:
             await lock.verify_skill_md(name, held.raw, location=entry.location)
         return held
-
-    async def _held(self, entry: CatalogEntry) -> CatalogEntry:
-        """What the body store reads; a listed entry it refuses is refused in the catalog."""
-        try:
-            return await self._bodies.held(entry)
-        except EntryMismatchError as exc:
-            self._refresher.replace(entry, refusal(entry, exc))
-            raise
-
-
-class BodyStore:
-    """Reads the SKILL.md of entries that do not hold it, through an LRU keyed by fingerprint."""
-
-    def __init__(self, backend: Backend, loader: Loader, cache_size: int) -> None:
-        self._backend = backend
-        self._loader = loader
-        self._cache_size = cache_size
-        self._cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
-
-    async def held(self, entry: CatalogEntry) -> CatalogEntry:
-        """A loaded ``entry`` holding its SKILL.md as stored now (judged again if it changed).
-
-        Raises:
-            SkillNotFoundError: The skill is gone, or no longer loads under its name.
-            EntryMismatchError: A listed entry's SKILL.md is not the one its source listed.
-            StorageError: It could not be read.
-        """
-        metadata = entry.metadata
-        if metadata is None:
-            raise SkillNotFoundError(f"skill {entry.name!r} is not loaded", location=entry.location)
-        key = (entry.name, entry.fingerprint)
-        raw = self._cache.get(key)
-        if raw is not None:
-            self._cache.move_to_end(key)
-            return entry._replace(raw=raw)
-        try:
-            document = await self._backend.get(entry.name)
-        except VerificationError as exc:
-            if entry.listed is None:
-                raise
-            raise EntryMismatchError(exc.message, location=exc.location) from exc
-        if entry.listed is not None:
-            current = verified(entry, document, self._loader.judging)
-        else:
-            current = entry._replace(raw=document.data)
-            if document.fingerprint != entry.fingerprint or not entry.holds(document.data):
-                current = self._loader.judge(document)._replace(raw=document.data)
-                if current.metadata is None or current.metadata.name != metadata.name:
-                    raise SkillNotFoundError(
-                        f"skill {metadata.name!r} changed since the last refresh and no longer "
-                        "loads under that name: refresh the catalog",
-                        location=entry.location,
-                    )
-        if self._cache_size > 0:
-            self._cache[(entry.name, document.fingerprint)] = document.data
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return current
 
 
 def format_available_skills(
@@ -457,3 +399,93 @@ def verdicts_of(catalog: SkillCatalog) -> list[Verdict]:
         if problem not in own:
             verdict_for(problem).warnings.append(problem)
     return sorted(verdicts.values(), key=lambda verdict: (verdict.name, verdict.folder))
+
+
+_PARALLEL_SKILLS = 16
+
+
+async def lock_of(catalog: SkillCatalog, progress: Progress | None = None) -> SkillLock:
+    """The lock of every skill ``catalog`` serves now (refresh it first).
+
+    Files with a listed ``sha256:`` digest (MCP) are locked from it; others are read and hashed.
+    ``progress`` hears how many skills were hashed.
+
+    Raises:
+        StorageError: A file of a served skill could not be read.
+    """
+    skills = await _each_skill(catalog, lambda name: _locked_skill(catalog, name), progress)
+    return SkillLock(skills, source=catalog.backend.location)
+
+
+async def lock_problems(
+    catalog: SkillCatalog, progress: Progress | None = None
+) -> list[SkillProblem]:
+    """Each file of a served skill that differs, is not locked or is gone, as a ``LOCK_MISMATCH``.
+
+    ``progress`` hears how many skills were checked.
+
+    Raises:
+        StorageError: A file of a served skill could not be read.
+    """
+    lock = catalog.lock
+    if lock is None:
+        return []
+    checks = await _each_skill(catalog, lambda name: _skill_problems(catalog, lock, name), progress)
+    return [problem for found in checks for problem in found]
+
+
+async def _each_skill(
+    catalog: SkillCatalog,
+    work: Callable[[str], Awaitable[T]],
+    progress: Progress | None,
+) -> list[T]:
+    """``work`` on every served skill, :data:`_PARALLEL_SKILLS` at a time, in name order."""
+    gate = asyncio.Semaphore(_PARALLEL_SKILLS)
+    names = [meta.name for meta in catalog.list()]
+    done = 0
+
+    async def one(name: str) -> T:
+        nonlocal done
+        async with gate:
+            result = await work(name)
+        done += 1
+        if progress is not None:
+            progress(done, len(names))
+        return result
+
+    return await asyncio.gather(*(one(name) for name in names))
+
+
+async def _skill_problems(catalog: SkillCatalog, lock: SkillLock, name: str) -> list[SkillProblem]:
+    skill = await catalog.get(name)
+    found = []
+    for file in skill.files:
+        if file.path in SKILL_MD_NAMES:  # judged against the lock as it loaded
+            continue
+        try:
+            await catalog.read_resource(name, file.path)
+        except LockMismatchError as exc:
+            found.append(refusal(name, exc))
+    gone = lock.skills[name].files.keys() - {*(file.path for file in skill.files), *SKILL_MD_NAMES}
+    message = "{} is locked in {} but gone from the skill"
+    found += (
+        SkillProblem(name, skill.location, codes.LOCK_MISMATCH, message.format(path, lock.location))
+        for path in sorted(gone)
+    )
+    return found
+
+
+async def _locked_skill(catalog: SkillCatalog, name: str) -> LockedSkill:
+    skill = await catalog.get(name)
+    skill_md = skill_md_name([file.path for file in skill.files])
+    files: dict[str, str] = {}
+    if skill_md is None:  # a backend that lists no SKILL.md: lock the bytes served
+        files["SKILL.md"] = await digest_off_loop(await catalog.read_skill_md(name))
+    for file in skill.files:
+        if is_digest(file.fingerprint):
+            files[file.path] = file.fingerprint
+        elif file.path == skill_md:
+            files[file.path] = await digest_off_loop(await catalog.read_skill_md(name))
+        else:
+            files[file.path] = await digest_off_loop(await catalog.read_resource(name, file.path))
+    return LockedSkill(name, catalog.folder(name), skill.location, files)

@@ -189,7 +189,7 @@ def judge_document(
         if len(reason) > _MAX_REASON_CHARS:
             reason = reason[:_MAX_REASON_CHARS] + "..."
         message = f"loading the skill failed unexpectedly ({reason}); refused"
-        return _refused(document, (SkillProblem(name, location, codes.LOAD_FAILED, message),))
+        return _refused(document, SkillProblem(name, location, codes.LOAD_FAILED, message))
 
 
 def withhold(entry: CatalogEntry, withheld: Mapping[str, str]) -> CatalogEntry:
@@ -230,9 +230,9 @@ def _full_verdict(document: SkillDocument, judging: Judging) -> CatalogEntry:
             source.frontmatter, location=location, limits=judging.format_limits, strict=strict
         )
     except LimitExceededError as exc:
-        return _refused(document, (SkillProblem(folder, location, codes.TOO_LARGE, exc.message),))
+        return _refused(document, SkillProblem(folder, location, codes.TOO_LARGE, exc.message))
     except SkillParseError as exc:
-        return _refused(document, (SkillProblem(folder, location, exc.code, exc.message),))
+        return _refused(document, SkillProblem(folder, location, exc.code, exc.message))
     # Counting a body's lines costs more than parsing its frontmatter: only strict advises on it.
     entry = frontmatter_verdict(
         document,
@@ -277,13 +277,13 @@ def frontmatter_verdict(
     return CatalogEntry(folder, source.fingerprint, location, metadata, warnings=warnings)
 
 
-def _refused(ref: ListedDocument, errors: tuple[SkillProblem, ...]) -> CatalogEntry:
-    return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=errors)
+def _refused(ref: ListedDocument, problem: SkillProblem) -> CatalogEntry:
+    return CatalogEntry(ref.name, ref.fingerprint, ref.location, None, errors=(problem,))
 
 
 def unreadable_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
     """An entry for a skill whose SKILL.md could not be fetched or listed safely."""
-    return _refused(ref, (problem_from_error(ref.name, ref.location, error),))
+    return _refused(ref, problem_from_error(ref.name, ref.location, error))
 
 
 def failed_read_entry(ref: ListedDocument, error: StorageError) -> CatalogEntry:
@@ -367,14 +367,6 @@ def verified(entry: CatalogEntry, document: SkillDocument, judging: Judging) -> 
         named += f" and {more} more" if more > 0 else ""
         raise _mismatch(entry, f"its SKILL.md's frontmatter differs from its entry's in {named}")
     return entry._replace(raw=document.data, body_start=source.body_start)
-
-
-def refusal(entry: CatalogEntry, error: EntryMismatchError) -> CatalogEntry:
-    """``entry`` refused for ``error``, until its source lists the skill otherwise."""
-    where = error.location or entry.location
-    return refused(
-        entry, SkillProblem(entry.served_name, where, codes.ENTRY_MISMATCH, error.message)
-    )
 
 
 def refused(entry: CatalogEntry, problem: SkillProblem) -> CatalogEntry:

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from backends._base import Backend, FileEntry, SkillDocument, SkillRef
 from backends._digests import digest_of
-from backends._errors import SignatureError, SkillfsError, SkillNotFoundError, StorageError
+from backends._errors import (
+    SignatureError,
+    SkillfsError,
+    SkillNotFoundError,
+    StorageError,
+    VerificationError,
+)
 from backends._limits import too_large
 from backends.capabilities import (
     ListedDocument,
@@ -36,6 +43,7 @@ from skills_core._catalog.entries import (
     problem_from_error,
     refused,
     unreadable_entry,
+    verified,
     withhold,
 )
 from skills_core._catalog.snapshot import (
@@ -46,6 +54,7 @@ from skills_core._catalog.snapshot import (
     compare,
     shadowing_of,
 )
+from skills_core._errors import EntryMismatchError
 from skills_core._format.models import SkillProblem
 from skills_core._trust.policy import CatalogTrust
 
@@ -57,25 +66,25 @@ Progress = Callable[[int, int], None]
 """Long work's progress hook, called with (done, in all) as it goes."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Loader:
-    """Lists a backend and judges what changed, with one catalog's options and trust."""
+@dataclass(eq=False, repr=False)
+class Refresher:
+    """One catalog's snapshot, its SKILL.md reads on demand, its skills' file lists and digests.
+
+    SKILL.md files read on demand are kept in an LRU of ``body_cache``, keyed by fingerprint.
+    """
 
     backend: Backend
     judging: Judging
     keep_bodies: bool
     trust: CatalogTrust
-
-    async def listing(self, *, cold: bool) -> Sequence[ListedDocument]:
-        """The backend's listing; a ``cold`` load that keeps bodies reads in the same pass."""
-        listing = None
-        if cold and self.keep_bodies:
-            limit = self.judging.limits.max_skill_md_bytes
-            listing = await list_documents(self.backend, max_bytes=limit)
-        if listing is None:
-            listing = await self.backend.list()
-        await self.trust.learn(listing)
-        return listing
+    cache: CacheLink | None
+    body_cache: int
+    snapshot: CatalogSnapshot = EMPTY_SNAPSHOT
+    file_digests: FileDigests = field(default_factory=FileDigests)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
+    _bodies: OrderedDict[tuple[str, str], bytes] = field(default_factory=OrderedDict, init=False)
+    _file_lists: dict[str, tuple[FileEntry, ...]] = field(default_factory=dict, init=False)
+    _generation: int = field(default=0, init=False)
 
     async def changes(
         self,
@@ -156,19 +165,15 @@ class Loader:
         if withheld is None and self.trust.withheld_of is not None:
             withheld = self.trust.withheld_of(document.name)
         entry = withhold(judge_document(document, self.judging, previous), withheld or {})
-        return self._locked(entry, lambda: digest_of(document.data))
+        return self._locked(entry, document)
 
-    def judge_listed(self, ref: SkillRef, withheld: Mapping[str, str] | None) -> CatalogEntry:
-        """Judge a skill from the frontmatter its ref lists (see :func:`listed_entry`)."""
-        entry = withhold(listed_entry(ref, strict=self.judging.strict), withheld or {})
-        return self._locked(entry, lambda: ref.digest)
-
-    def _locked(self, entry: CatalogEntry, digest: Callable[[], str | None]) -> CatalogEntry:
-        """``entry``, refused unless the lock (if any) names it with its SKILL.md's ``digest``."""
+    def _locked(self, entry: CatalogEntry, source: SkillDocument | SkillRef) -> CatalogEntry:
+        """``entry``, refused unless the lock (if any) names it with its SKILL.md's digest."""
         lock = self.trust.lock
         if lock is None or entry.metadata is None:
             return entry
-        problem = lock.problem(entry.metadata.name, entry.location, digest())
+        digest = source.digest if isinstance(source, SkillRef) else digest_of(source.data)
+        problem = lock.problem(entry.metadata.name, entry.location, digest)
         return entry if problem is None else refused(entry, problem)
 
     async def _judge_batch(
@@ -206,15 +211,22 @@ class Loader:
         for listed, result in zip(listing, results, strict=True):
             previous = old_entries.get(listed.name)
             if isinstance(result, SkillRef):
-                changes[listed.name] = self.judge_listed(result, withheld.get(listed.name))
+                entry = listed_entry(result, strict=self.judging.strict)
+                entry = withhold(entry, withheld.get(listed.name) or {})
+                changes[listed.name] = self._locked(entry, result)
             elif isinstance(result, SkillDocument):
                 read_bytes += len(result.data)
                 fields = withheld.get(listed.name)
                 entry = self.judge(_sharing_strings(result, listed), previous, fields)
-                if _keeps_locked(previous, entry):  # a refused change: keep the locked bytes
+                if (  # a refused change to a locked skill whose bytes are held: keep them
+                    previous is not None
+                    and previous.loaded
+                    and previous.raw
+                    and any(problem.code == codes.LOCK_MISMATCH for problem in entry.errors)
+                ):
                     locked_out = entry.errors[0]
                     note = f"{locked_out.message}; still serving the locked version"
-                    problems.append(dataclasses.replace(locked_out, message=note))
+                    problems.append(replace(locked_out, message=note))
                     continue
                 changes[listed.name] = entry if keep_bodies else entry.without_body()
             elif isinstance(result, SkillNotFoundError):
@@ -228,52 +240,27 @@ class Loader:
                 changes[listed.name] = failed_read_entry(listed, result)
         return changes, problems, read_bytes
 
-
-def _keeps_locked(previous: CatalogEntry | None, entry: CatalogEntry) -> bool:
-    """True when ``entry`` refuses a change to a locked skill whose served bytes are held."""
-    return (
-        previous is not None
-        and previous.loaded
-        and bool(previous.raw)
-        and any(problem.code == codes.LOCK_MISMATCH for problem in entry.errors)
-    )
-
-
-def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDocument:
-    """``document`` with the listing's copies of its fingerprint and location (one copy kept)."""
-    if document is listed or document.fingerprint != listed.fingerprint:
-        return document
-    return document._replace(fingerprint=listed.fingerprint, location=listed.location)
-
-
-class Refresher:
-    """A catalog's current snapshot, replaced one refresh at a time, and its file digests."""
-
-    def __init__(
-        self, backend: Backend, loader: Loader, cache: CacheLink | None, file_lists: FileLists
-    ) -> None:
-        self.snapshot = EMPTY_SNAPSHOT
-        self.file_digests = FileDigests()
-        self._backend = backend
-        self._loader = loader
-        self._cache = cache
-        self._file_lists = file_lists
-        self._lock = asyncio.Lock()
-
     async def refresh(self, progress: Progress | None = None) -> ReloadReport:
         """List the backend and re-read only what changed (see the module docstring)."""
         async with self._lock:
             old = base = self.snapshot
             try:
-                await self._loader.trust.ready()  # fails closed: no lock read, nothing served
+                await self.trust.ready()  # fails closed: no lock read, nothing served
                 cold = not old.entries
-                if old is EMPTY_SNAPSHOT and self._cache is not None:
-                    seed = await self._cache.seed(self.file_digests, self._loader.trust.lock)
+                if old is EMPTY_SNAPSHOT and self.cache is not None:
+                    seed = await self.cache.seed(self.file_digests, self.trust.lock)
                     cold, base = seed is None, old if seed is None else seed
-                listing = await self._loader.listing(cold=cold)
+                listing = None
+                if cold and self.keep_bodies:  # SKILL.md files read in the listing pass, if it can
+                    limit = self.judging.limits.max_skill_md_bytes
+                    listing = await list_documents(self.backend, max_bytes=limit)
+                if listing is None:
+                    listing = await self.backend.list()
+                await self.trust.learn(listing)
             except Exception as exc:  # a failed listing must never lose the catalog
                 return self._failed_refresh(old, exc, _listing_code(exc), "listing failed")
-            self._file_lists.forget()
+            self._generation += 1  # file lists asked for before this refresh are not kept
+            self._file_lists.clear()
             try:
                 return await self._apply(listing, old, base, progress)
             except Exception as exc:  # nor may anything unexpected after it
@@ -287,7 +274,7 @@ class Refresher:
         progress: Progress | None,
     ) -> ReloadReport:
         """Load what changed since ``base`` (``old``, or the cache's) and swap the snapshot in."""
-        changes, refresh_errors, reads = await self._loader.changes(listing, base, progress)
+        changes, refresh_errors, reads = await self.changes(listing, base, progress)
         shadowing = shadowing_of(listing)
         errors = (*refresh_errors, *self._unavailable(old))
         if not changes and errors == base.refresh_errors and shadowing == base.shadowing:
@@ -303,8 +290,8 @@ class Refresher:
                 unchanged=old.names, errors=old.errors, warnings=old.warnings, **reads
             )
         self.file_digests.keep(new.entries)
-        if self._cache is not None:
-            await self._cache.save(new, self.file_digests, seeded_from=base)
+        if self.cache is not None:
+            await self.cache.save(new, self.file_digests, seeded_from=base)
         if not old.entries:
             return ReloadReport(added=new.names, errors=new.errors, warnings=new.warnings, **reads)
         return compare(old, new, changes, reads)
@@ -322,14 +309,14 @@ class Refresher:
     async def save_file_digests(self) -> None:
         """Save the file digests learned since the last save (with the entries), if any."""
         async with self._lock:
-            if self._cache is not None and self.file_digests.unsaved:
+            if self.cache is not None and self.file_digests.unsaved:
                 snapshot = self.snapshot
-                await self._cache.save(snapshot, self.file_digests, seeded_from=snapshot)
+                await self.cache.save(snapshot, self.file_digests, seeded_from=snapshot)
 
     def _unavailable(self, old: CatalogSnapshot) -> tuple[SkillProblem, ...]:
         """The sources the listing went without, as problems; logged unless ``old`` had them."""
         problems = []
-        for location, exc in listing_failures(self._backend):
+        for location, exc in listing_failures(self.backend):
             reason = str(exc)
             if isinstance(exc, SkillfsError) and exc.location in (None, location):
                 reason = exc.message  # its location is the problem's
@@ -343,7 +330,7 @@ class Refresher:
     def _failed_refresh(
         self, old: CatalogSnapshot, exc: Exception, code: str, what: str
     ) -> ReloadReport:
-        location = self._backend.location
+        location = self.backend.location
         kept = "no catalog yet" if old is EMPTY_SNAPSHOT else "kept the last good catalog"
         message = f"{what} ({kept}): {exc}"
         logger.warning("%s: %s", location, message, exc_info=_is_bug(exc))
@@ -356,29 +343,73 @@ class Refresher:
             reads=1,
         )
 
-
-class FileLists:
-    """Each skill's file list as of the last refresh: asked of the backend once, then kept."""
-
-    def __init__(self, backend: Backend) -> None:
-        self._backend = backend
-        self._lists: dict[str, tuple[FileEntry, ...]] = {}
-        self._generation = 0
-
-    async def of(self, folder: str) -> tuple[FileEntry, ...]:
+    async def files(self, folder: str) -> tuple[FileEntry, ...]:
         """The files of the skill in ``folder``, listed by the backend once per refresh."""
-        files = self._lists.get(folder)
+        files = self._file_lists.get(folder)
         if files is None:
             generation = self._generation
-            files = tuple(await self._backend.files(folder))
+            files = tuple(await self.backend.files(folder))
             if generation == self._generation:  # no refresh since the listing began
-                self._lists[folder] = files
+                self._file_lists[folder] = files
         return files
 
-    def forget(self) -> None:
-        """Drop every list: the skills were listed again."""
-        self._generation += 1
-        self._lists.clear()
+    async def held(self, entry: CatalogEntry) -> CatalogEntry:
+        """A loaded ``entry`` holding its SKILL.md as stored now (judged again if it changed).
+
+        A listed entry whose SKILL.md is not the one its source listed is refused from then on.
+
+        Raises:
+            SkillNotFoundError: The skill is gone, or no longer loads under its name.
+            EntryMismatchError: A listed entry's SKILL.md is not the one its source listed.
+            StorageError: It could not be read.
+        """
+        try:
+            return await self._body_of(entry)
+        except EntryMismatchError as exc:
+            where = exc.location or entry.location
+            problem = SkillProblem(entry.served_name, where, codes.ENTRY_MISMATCH, exc.message)
+            self.replace(entry, refused(entry, problem))
+            raise
+
+    async def _body_of(self, entry: CatalogEntry) -> CatalogEntry:
+        metadata = entry.metadata
+        if metadata is None:
+            raise SkillNotFoundError(f"skill {entry.name!r} is not loaded", location=entry.location)
+        key = (entry.name, entry.fingerprint)
+        raw = self._bodies.get(key)
+        if raw is not None:
+            self._bodies.move_to_end(key)
+            return entry._replace(raw=raw)
+        try:
+            document = await self.backend.get(entry.name)
+        except VerificationError as exc:
+            if entry.listed is None:
+                raise
+            raise EntryMismatchError(exc.message, location=exc.location) from exc
+        if entry.listed is not None:
+            current = verified(entry, document, self.judging)
+        else:
+            current = entry._replace(raw=document.data)
+            if document.fingerprint != entry.fingerprint or not entry.holds(document.data):
+                current = self.judge(document)._replace(raw=document.data)
+                if current.metadata is None or current.metadata.name != metadata.name:
+                    raise SkillNotFoundError(
+                        f"skill {metadata.name!r} changed since the last refresh and no longer "
+                        "loads under that name: refresh the catalog",
+                        location=entry.location,
+                    )
+        if self.body_cache > 0:
+            self._bodies[(entry.name, document.fingerprint)] = document.data
+            while len(self._bodies) > self.body_cache:
+                self._bodies.popitem(last=False)
+        return current
+
+
+def _sharing_strings(document: SkillDocument, listed: ListedDocument) -> SkillDocument:
+    """``document`` with the listing's copies of its fingerprint and location (one copy kept)."""
+    if document is listed or document.fingerprint != listed.fingerprint:
+        return document
+    return document._replace(fingerprint=listed.fingerprint, location=listed.location)
 
 
 def _listing_code(exc: Exception) -> str:
@@ -408,7 +439,7 @@ async def watch_refreshes(
                 where = stopped.location or backend.location
                 message = f"{stopped.message}; refreshed, and asking for them again"
                 problem = SkillProblem(None, where, codes.WATCH_INTERRUPTED, message)
-                report = dataclasses.replace(report, failure=problem, cause=stopped)
+                report = replace(report, failure=problem, cause=stopped)
             if report.has_changes or not report.ok or report.errors != last_errors:
                 last_errors = report.errors
                 yield report

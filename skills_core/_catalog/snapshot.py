@@ -109,16 +109,6 @@ class CatalogSnapshot(NamedTuple):
         """The sources the refresh went without (a composite's failed members), with why."""
         return tuple(problem for problem in self.refresh_errors if problem.name is None)
 
-    def affected_names(self, changes: Changes) -> set[str]:
-        """The served names ``changes`` may move: each changed folder's, before and after."""
-        names: set[str] = set()
-        for folder, entry in changes.items():
-            old = self.entries.get(folder)
-            names.update(
-                item.metadata.name for item in (old, entry) if item and item.metadata is not None
-            )
-        return names
-
 
 @dataclass
 class _State:
@@ -335,7 +325,12 @@ def compare(
     old: CatalogSnapshot, new: CatalogSnapshot, changes: Changes, reads: Reads
 ) -> ReloadReport:
     """Name what a refresh changed, among the names ``changes`` could have moved."""
-    names = old.affected_names(changes)
+    names = {
+        item.metadata.name
+        for folder, entry in changes.items()
+        for item in (old.entries.get(folder), entry)
+        if item is not None and item.metadata is not None
+    }
     before, after = old.loaded, new.loaded
     added = sorted(name for name in names if name in after and name not in before)
     removed = sorted(name for name in names if name in before and name not in after)

@@ -7,25 +7,21 @@ a path out of its folder refuses the whole file.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import os
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence, Set
-from typing import Any, NamedTuple, Protocol, TypeVar
+from collections.abc import Iterable, Iterator, Mapping, Set
+from typing import Any, NamedTuple
 
-from backends._base import Backend
 from backends._digests import digest_off_loop, is_digest
 from backends._errors import StorageError, UnsafePathError
 from backends._limits import MAX_LOCK_FILE_BYTES
 from backends._local_files import read_regular_file, replace_file
-from backends._paths import SKILL_MD_NAMES, check_relative_path, skill_md_name
+from backends._paths import check_relative_path, skill_md_name
 from skills_core import _codes as codes
 from skills_core._errors import LockFileError, LockMismatchError
-from skills_core._format.models import Skill, SkillMetadata, SkillProblem
-
-T = TypeVar("T")
+from skills_core._format.models import SkillProblem
 
 LOCK_FORMAT = "skillfs-lock/1"
 DEFAULT_LOCK_FILE = "skills.lock"
@@ -41,12 +37,7 @@ class LockedSkill(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """The entry as the lock file writes it."""
-        return {
-            "name": self.name,
-            "folder": self.folder,
-            "location": self.location,
-            "files": dict(sorted(self.files.items())),
-        }
+        return {**self._asdict(), "files": dict(sorted(self.files.items()))}
 
 
 class SkillLock:
@@ -259,122 +250,3 @@ def _parsed_skill(item: Any) -> LockedSkill:
             raise ValueError(f"skill {name!r} names the file {relative!r} twice ({path!r})")
         checked[relative] = digest
     return LockedSkill(name, folder, location, checked)
-
-
-class LockedCatalog(Protocol):
-    """What :func:`lock_of` reads of a :class:`~skills_core._catalog.catalog.SkillCatalog`."""
-
-    @property
-    def backend(self) -> Backend:
-        """Where the skills live."""
-
-    @property
-    def lock(self) -> SkillLock | None:
-        """The lock the catalog serves by, if any."""
-
-    def list(self) -> Sequence[SkillMetadata]:
-        """Every served skill."""
-
-    def folder(self, name: str) -> str:
-        """A served skill's folder."""
-
-    async def get(self, name: str) -> Skill:
-        """A served skill with its files."""
-
-    async def read_skill_md(self, name: str) -> bytes:
-        """A served skill's SKILL.md, checked against the lock."""
-
-    async def read_resource(self, name: str, path: str, *, max_bytes: int | None = None) -> bytes:
-        """A file of a served skill, checked against the lock."""
-
-
-_PARALLEL_SKILLS = 16
-
-
-async def lock_of(
-    catalog: LockedCatalog, progress: Callable[[int, int], None] | None = None
-) -> SkillLock:
-    """The lock of every skill ``catalog`` serves now (refresh it first).
-
-    Files with a listed ``sha256:`` digest (MCP) are locked from it; others are read and hashed.
-    ``progress`` hears how many skills were hashed.
-
-    Raises:
-        StorageError: A file of a served skill could not be read.
-    """
-    skills = await _each_skill(catalog, lambda name: _locked_skill(catalog, name), progress)
-    return SkillLock(skills, source=catalog.backend.location)
-
-
-async def lock_problems(
-    catalog: LockedCatalog, progress: Callable[[int, int], None] | None = None
-) -> list[SkillProblem]:
-    """Each file of a served skill that differs, is not locked or is gone, as a ``LOCK_MISMATCH``.
-
-    ``progress`` hears how many skills were checked.
-
-    Raises:
-        StorageError: A file of a served skill could not be read.
-    """
-    lock = catalog.lock
-    if lock is None:
-        return []
-    checks = await _each_skill(catalog, lambda name: _skill_problems(catalog, lock, name), progress)
-    return [problem for found in checks for problem in found]
-
-
-async def _each_skill(
-    catalog: LockedCatalog,
-    work: Callable[[str], Awaitable[T]],
-    progress: Callable[[int, int], None] | None,
-) -> list[T]:
-    """``work`` on every served skill, :data:`_PARALLEL_SKILLS` at a time, in name order."""
-    gate = asyncio.Semaphore(_PARALLEL_SKILLS)
-    names = [meta.name for meta in catalog.list()]
-    done = 0
-
-    async def one(name: str) -> T:
-        nonlocal done
-        async with gate:
-            result = await work(name)
-        done += 1
-        if progress is not None:
-            progress(done, len(names))
-        return result
-
-    return await asyncio.gather(*(one(name) for name in names))
-
-
-async def _skill_problems(catalog: LockedCatalog, lock: SkillLock, name: str) -> list[SkillProblem]:
-    skill = await catalog.get(name)
-    found = []
-    for file in skill.files:
-        if file.path in SKILL_MD_NAMES:  # judged against the lock as it loaded
-            continue
-        try:
-            await catalog.read_resource(name, file.path)
-        except LockMismatchError as exc:
-            found.append(refusal(name, exc))
-    gone = lock.skills[name].files.keys() - {*(file.path for file in skill.files), *SKILL_MD_NAMES}
-    message = "{} is locked in {} but gone from the skill"
-    found += (
-        SkillProblem(name, skill.location, codes.LOCK_MISMATCH, message.format(path, lock.location))
-        for path in sorted(gone)
-    )
-    return found
-
-
-async def _locked_skill(catalog: LockedCatalog, name: str) -> LockedSkill:
-    skill = await catalog.get(name)
-    skill_md = skill_md_name([file.path for file in skill.files])
-    files: dict[str, str] = {}
-    if skill_md is None:  # a backend that lists no SKILL.md: lock the bytes served
-        files["SKILL.md"] = await digest_off_loop(await catalog.read_skill_md(name))
-    for file in skill.files:
-        if is_digest(file.fingerprint):
-            files[file.path] = file.fingerprint
-        elif file.path == skill_md:
-            files[file.path] = await digest_off_loop(await catalog.read_skill_md(name))
-        else:
-            files[file.path] = await digest_off_loop(await catalog.read_resource(name, file.path))
-    return LockedSkill(name, catalog.folder(name), skill.location, files)

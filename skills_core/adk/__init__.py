@@ -34,8 +34,14 @@ from skills_core.adk._modes import (
     agent_tool_registry,
 )
 from skills_core.adk._native import CatalogSkillRegistry, load_adk_skills, to_adk_skill
-from skills_core.adk._options import Listing, Loading, PromptContext, Prompts
-from skills_core.adk._toolset import SkillsToolset, with_skills
+from skills_core.adk._toolset import (
+    Listing,
+    Loading,
+    PromptContext,
+    Prompts,
+    SkillsToolset,
+    with_skills,
+)
 from skills_core.tools._policy import ScriptPolicy
 
 __all__ = [

@@ -1,8 +1,7 @@
 """The ADK skill tools: the shared tools behind ADK's names and calling convention.
 
-Only what ADK adds lives here: state injection (:func:`inject_state`), fork-mode skills,
-inline files (:class:`InlineFiles`), run confirmations, and the gated contents shown, noted
-for the code gate (:func:`note_shown`).
+Only what ADK adds lives here: state injection, fork-mode skills, inline files, run
+confirmations, and the gated contents shown, noted for the code gate.
 """
 
 from __future__ import annotations
@@ -86,12 +85,8 @@ def context_path_of(state: Any) -> str | None:
 class SkillTool(BaseTool):
     """A tool whose description and ``skill_name`` enum are rebuilt for every request.
 
-    Args:
-        declaration: The tool's name and arguments (its description is ``describe``'s).
-        describe: Returns the current description.
-        handler: Runs a call; it must return error values, never raise.
-        skill_names: Returns the skill-name argument's ``enum``; ``None``: any string.
-        kind: Which skill tool this is (``"load_skill"``, …), whatever it is named.
+    ``handler`` must return error values, never raise; ``skill_names=None`` takes any string;
+    ``kind`` is which skill tool this is (``"load_skill"``, …), whatever it is named.
     """
 
     def __init__(

@@ -64,13 +64,9 @@ def _toolset(skills: Skills, refresh_every: float | None) -> SkillsToolset:
 class AutoSkillsPlugin(BasePlugin):
     """Inject the best skill into every user message of a runner (adk-rust's auto-skills).
 
-    Args:
-        skills: The toolset to share, or a catalog.
-        policy: Which skills qualify (default: the top match; a ranked one must be strong
-            unless ``min_score`` is set).
-        max_chars: How much of the skill's body to inject.
-        selector: How skills are chosen: ranked search (default) or ``select_skills``.
-        refresh_every: For a catalog, the toolset's ``refresh_every``.
+    ``skills``: the toolset to share, or a catalog (served with ``refresh_every``); ``policy``,
+    ``max_chars`` and ``selector`` as :func:`apply_skill_injection` takes them
+    (docs/choosing-skills.md).
     """
 
     def __init__(
@@ -144,12 +140,9 @@ async def agent_tool_registry(
 class SkillContextProvider:
     """One :class:`SkillContext` per turn, as an instruction provider and a toolset.
 
-    Args:
-        coordinator: Chooses the skill and binds its tools.
-        strategies: The strategies for a turn's message (default: ``[ByQuery(message)]``).
-        fallback_instruction: The instruction of a turn no skill fits (which gets no tools).
-        refresh_every: Without a ``toolset``, its own toolset's ``refresh_every``.
-        toolset: A toolset over the coordinator's catalog to share.
+    ``strategies`` makes a turn's strategies from its message (default: ``[ByQuery(message)]``);
+    a turn no skill fits gets ``fallback_instruction`` and no tools. ``toolset`` is one over the
+    coordinator's catalog to share (else one of its own is made, with ``refresh_every``).
 
     Raises:
         ValueError: ``toolset`` serves another catalog than the coordinator's.
@@ -243,14 +236,8 @@ class SkillToolGuard(BasePlugin):
     """Refuses tool calls the active skill's ``allowed-tools`` do not permit.
 
     The active skill is the one loaded last in the session, or set with :func:`activate_skill`.
-    Use it as a plugin, or per agent with ``before_tool`` and ``after_tool`` as callbacks.
-
-    Args:
-        skills: The toolset or catalog where the active skill's ``allowed-tools`` are read.
-        aliases: The rule name of a tool whose name differs (``{"run_shell": "Bash"}``).
-        detail: What a call does, from a tool's name and arguments, matched against rule
-            specifiers such as ``Bash(git:*)`` (default: the ``command`` argument).
-        always_allowed: Tools that always run, besides the skill tools.
+    Use it as a plugin, or per agent with ``before_tool`` and ``after_tool`` as callbacks;
+    ``aliases``, ``detail`` and ``always_allowed``: docs/choosing-skills.md.
     """
 
     def __init__(

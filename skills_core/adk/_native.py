@@ -1,9 +1,8 @@
 """The ADK-native adapters: google-adk's own ``SkillToolset`` fed by any skillfs catalog.
 
-:class:`CatalogSkillRegistry` is ADK's ``SkillRegistry`` over a live catalog;
-:func:`load_adk_skills` and :func:`to_adk_skill` build ADK's ``Skill`` models. Where ADK's
-model is stricter than skillfs (a description over 1,024 characters...), the smallest fix that
-keeps the meaning is made and logged. ADK addresses ``references/``, ``assets/``, ``scripts/``.
+Where ADK's model is stricter than skillfs (a description over 1,024 characters...), the
+smallest fix that keeps the meaning is made and logged. ADK addresses ``references/``,
+``assets/``, ``scripts/``.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from google.adk.agents import LlmAgent
 from google.adk.agents.callback_context import CallbackContext
@@ -37,19 +37,21 @@ from backends._errors import SkillNotFoundError
 from backends._opener import open_backend
 from skills_core._catalog.catalog import SkillCatalog
 from skills_core._codes import SCRIPT_NOT_APPROVED
-from skills_core._tool_table import LIST_SKILLS
+from skills_core._format.models import SkillMetadata
+from skills_core._tool_table import LIST_SKILLS, LOAD_SKILL, TOOLS, ToolNames
 from skills_core._trust.policy import TrustPolicy
 from skills_core.adk._handlers import (
+    AgentResolver,
     Forker,
     InlineFiles,
+    ModelResolver,
     SessionState,
     build_tools,
     context_path_of,
     note_shown,
     shown_contents,
 )
-from skills_core.adk._options import Listing, Loading, PromptContext, Prompts
-from skills_core.context._budget import ShownOrder, model_visible
+from skills_core.context._budget import ListingPolicy, ShownOrder, model_visible
 from skills_core.tools._content import ToolResult, tool_error
 from skills_core.tools._factory import LoadPolicy, SkillTools
 from skills_core.tools._policy import ScriptPolicy
@@ -64,21 +66,121 @@ Source = str | os.PathLike[str] | Backend
 """A folder path (a leading ``~`` is expanded), a URL :func:`backends.open_backend` opens, or
 a backend."""
 
+Discovery = Literal["lazy", "eager"]
+
+
+@dataclass(frozen=True, slots=True)
+class Listing(ListingPolicy):
+    """The listing policy; ``discovery="eager"`` writes the catalog into the instruction.
+
+    Then ``list_skills`` is not offered (``"lazy"``, the default: the model calls it).
+    """
+
+    discovery: Discovery = "lazy"
+
+    def __post_init__(self) -> None:
+        if self.discovery not in ("lazy", "eager"):
+            raise ValueError(f"discovery must be 'lazy' or 'eager', not {self.discovery!r}")
+
+    @property
+    def eager(self) -> bool:
+        """Whether the catalog goes into the system instruction."""
+        return self.discovery == "eager"
+
+
+@dataclass(frozen=True, slots=True)
+class Loading(LoadPolicy):
+    """The load policy, and who resolves fork-mode skills' frontmatter ``agent`` and ``model``."""
+
+    agents: AgentResolver | None = None
+    models: ModelResolver | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PromptContext:
+    """What a system prompt builder knows (each request).
+
+    The tool names as shown (prefix applied), whether ``run_skill_script`` and ``search_skills``
+    are offered, whether the catalog follows in the instruction, the skills a model may choose.
+    """
+
+    names: ToolNames
+    scripts: bool
+    eager: bool
+    skills: Sequence[SkillMetadata]
+    search: bool = False
+
+
+def default_system_prompt(context: PromptContext) -> str:
+    """Explain skills and the tools that reach them."""
+    names = context.names
+    discover = (
+        "The skills you can use are listed below."
+        if context.eager
+        else f"Call `{names.list_skills}` to see which skills exist; the list can change "
+        "between turns."
+    )
+    if context.search:
+        discover += (
+            f" Call `{names.search_skills}` with a request's key words to find the skills "
+            "that fit it."
+        )
+    steps = [
+        discover,
+        f"When a skill fits the request, call `{names.load_skill}` with its `skill_name` and "
+        "follow the instructions it returns, completely and in order, before you reply.",
+        f"Read files a skill mentions (references/, assets/, scripts/) with "
+        f"`{names.load_skill_resource}`; it reads skill files only, never the user's files.",
+    ]
+    if context.scripts:
+        steps.append(
+            f"Run a skill's scripts with `{names.run_skill_script}`, giving `args` as a list "
+            "of strings or an object of options."
+        )
+    else:
+        steps.append("Skill scripts cannot be run here; read them and follow them yourself.")
+    steps.append(
+        "If a skill tool returns an `error_code`, do not guess other names or paths: tell "
+        "the user what failed."
+    )
+    numbered = "\n".join(f"{index}. {step}" for index, step in enumerate(steps, start=1))
+    return (
+        "You have skills: folders of instructions, references, assets and scripts for "
+        "specialised tasks.\n\n" + numbered
+    )
+
+
+def default_load_skill_description(skills: Sequence[SkillMetadata]) -> str:
+    """A fixed description; the skills themselves reach the model another way."""
+    del skills
+    return (
+        f"{TOOLS[LOAD_SKILL].description} For skills that run in a sub-agent, runs it on "
+        "`request` and returns the answer."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Prompts:
+    """What the model is told: tool names, the ``load_skill`` description, the instruction.
+
+    The names default to google-adk's; the description (from the current skills) and the
+    instruction (text, or a function of a :class:`PromptContext`) are built for each request.
+    """
+
+    names: ToolNames = field(default_factory=ToolNames)
+    load_skill_description: Callable[[Sequence[SkillMetadata]], str] = (
+        default_load_skill_description
+    )
+    system_prompt: str | Callable[[PromptContext], str] = default_system_prompt
+
 
 class SkillsToolset(BaseToolset):
     """Skill tools for an ADK agent: ``LlmAgent(..., tools=[SkillsToolset(catalog)])``.
 
-    Args:
-        catalog: The skills to serve (its backend stays its opener's to close), or a
-            :data:`CatalogSelector` picking them per user or session.
-        refresh_every: Refresh the catalog at the start of a turn when this many seconds
-            passed since the last refresh (``0``: every turn; ``None``: never).
-        scripts: Allows ``run_skill_script`` under this policy; ``None`` keeps scripts off.
-        listing: How the catalog is discovered, searched, budgeted and filtered.
-        prompts: Tool names, ``load_skill``'s description and the system instruction.
-        loading: What the load tools return (a ``LoadPolicy``, or ``Loading`` with fork
-            resolvers).
-        tool_name_prefix, tool_filter: ADK's toolset options.
+    ``catalog``: the skills to serve (its backend stays its opener's to close), or a
+    :data:`CatalogSelector` picking them per user or session. A turn refreshes the catalog when
+    ``refresh_every`` seconds passed (``0``: every turn; ``None``: never); ``scripts=None``
+    keeps scripts off; the option objects: docs/adk.md ("Customising what the model sees").
     """
 
     def __init__(
@@ -299,10 +401,9 @@ REMEMBERED_TURNS = 64
 class CodeGate:
     """No code runs while the model acts on a skill whose scripts need approval (SEP-2640).
 
-    Once the model was shown such a skill's content in a session, the ``code_tools`` and the
-    agent's ``code_executor`` (not ``BuiltInCodeExecutor``, which runs at the provider) are
-    refused with ``SCRIPT_NOT_APPROVED`` until the user approves every content shown (by
-    digest, in session state: :func:`~skills_core.adk._handlers.note_shown`); docs/adk.md.
+    The ``code_tools`` and the agent's ``code_executor`` (not ``BuiltInCodeExecutor``) are
+    refused with ``SCRIPT_NOT_APPROVED`` until the user approves every content shown in the
+    session (docs/adk.md).
     """
 
     def __init__(self, tools_for: Callable[[ReadonlyContext], Awaitable[SkillTools]]) -> None:

@@ -74,15 +74,9 @@ NAMED_ARGS = {
 class SkillsConfig:
     """How a :class:`SkillsRegistry` loads and serves skills.
 
-    Attributes:
-        scripts: Lets ``run_script`` run scripts under this policy; ``None`` keeps them off.
-        strict_validation: Refuse skills with any spec violation, not only a broken identity.
-        refresh_every: Refresh the catalog at the start of an agent turn when this many
-            seconds passed since the last refresh (``0``: every turn; ``None``: never).
-        max_resource_bytes: Largest file ``read_reference`` returns (the design's
-            ``max_reference_bytes``, under the name of :class:`~skills_core.tools.LoadPolicy`).
-        trust: What the catalog trusts: a lock, signing keys, the user's approvals (as
-            ``with_skills(..., trust=)`` and ``SkillCatalog(trust=)`` take it).
+    ``scripts=None`` keeps ``run_script`` off; ``strict_validation`` refuses skills with any
+    spec violation; ``max_resource_bytes`` is the design's ``max_reference_bytes``;
+    ``refresh_every`` and ``trust`` mean what they mean to :func:`~skills_core.adk.with_skills`.
     """
 
     scripts: ScriptPolicy | None = None
@@ -134,7 +128,7 @@ class SkillsRegistry:
         report = await tools.catalog.refresh()
         unavailable = tools.catalog.snapshot.unavailable  # sources listed without
         if not report.ok or unavailable:
-            await _close(opened)
+            await asyncio.gather(*(backend.aclose() for backend in opened))
             report.raise_for_failure()
             raise StorageError(unavailable[0].message, location=unavailable[0].location)
         old, self.tools, self._sources = self.tools, tools, members
@@ -264,7 +258,7 @@ class SkillsRegistry:
         try:
             await self.tools.close()
         finally:
-            await _close(self._opened)
+            await asyncio.gather(*(backend.aclose() for backend in self._opened))
 
     def _serve(self, backend: Backend) -> SkillTools:
         config = self.config
@@ -311,10 +305,6 @@ def _inside(folder: str, path: str) -> str:
     """``path`` below ``folder/`` unless it names that folder already (``UnsafePathError``)."""
     relative = check_relative_path(path)
     return relative if relative.startswith(f"{folder}/") else f"{folder}/{relative}"
-
-
-async def _close(backends: Sequence[Backend]) -> None:
-    await asyncio.gather(*(backend.aclose() for backend in backends))
 
 
 async def with_registry(

@@ -34,11 +34,9 @@ _NO_TOKENS = types.GenerateContentResponseUsageMetadata(
 
 
 class ScriptedLlm(BaseLlm):
-    """Answers each request with the next prepared step and records the request.
+    """Answers each request with the next ``steps`` (consumed as the agent runs).
 
-    Attributes:
-        steps: What to answer, in order; consumed as the agent runs.
-        requests: Every request received, as sent (contents and config copied).
+    ``requests`` records every request received, as sent (contents and config copied).
     """
 
     model: str = "scripted"

@@ -30,7 +30,7 @@ from skills_core._catalog.catalog import SkillCatalog
 from skills_core._catalog.loading import Progress
 from skills_core._trust.policy import TrustPolicy
 from skills_core.cli._app import SOURCE_RULE, characters, positive_seconds
-from skills_core.cli._output import print_message, print_problems
+from skills_core.cli._output import plural, print_message, print_problems
 
 if TYPE_CHECKING:
     from skills_core._trust.signing import TrustedKey
@@ -344,7 +344,7 @@ def elsewhere_hint(location: str, folders: Sequence[str]) -> str:
     places = Counter(folder.rpartition("/")[0] or folder for folder in folders)
     base = location.rstrip("/")
     shown = [
-        f"{base}/{place} ({count} skill{'' if count == 1 else 's'})"
+        f"{base}/{place} ({plural(count, 'skill')})"
         for place, count in sorted(places.items())[:SHOWN]
     ]
     more = len(places) - SHOWN

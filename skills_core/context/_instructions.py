@@ -18,22 +18,15 @@ _NOT_ID = re.compile(r"[^a-z0-9 _-]")
 
 
 class InstructionDocument(NamedTuple):
-    """One loaded instruction file.
+    """One loaded instruction file."""
 
-    Attributes:
-        id: The normalised name and the first 12 hex digits of ``hash`` (``agents-1f2e…``).
-        path: The file, relative to the project root.
-        hash: SHA-256 of the file's bytes, as hex.
-        modified: Its modification time, in seconds since the epoch.
-    """
-
-    id: str
+    id: str  # the normalised name and the first 12 hex digits of hash ("agents-1f2e...")
     name: str
     description: str
     tags: tuple[str, ...]
-    path: str
-    hash: str
-    modified: float
+    path: str  # relative to the project root
+    hash: str  # SHA-256 of the file's bytes, as hex
+    modified: float  # seconds since the epoch
 
 
 def instruction_skills(root: str | os.PathLike[str]) -> InstructionFilesBackend:

@@ -171,10 +171,7 @@ class ValidationMode(enum.Enum):
 class CoordinatorConfig:
     """How a :class:`ContextCoordinator` chooses and frames skills.
 
-    Attributes:
-        policy: Which skills are candidates (a ranked match must also be strong, unless
-            ``min_score`` is set).
-        max_instruction_chars: The longest body put in an instruction.
+    A ranked candidate of ``policy`` must also be strong, unless ``min_score`` is set.
     """
 
     policy: SelectionPolicy = field(default_factory=SelectionPolicy)
@@ -211,10 +208,8 @@ Strategy = ByName | ByQuery | ByTag
 class SkillContext(Generic[ToolT]):
     """One skill, ready for a model: what to tell it and which tools to bind.
 
-    Attributes:
-        active_tools: The tools to bind: exactly those the instruction names.
-        provenance: The match that chose the skill (``inf`` score when chosen by name).
-        missing_tools: ``allowed-tools`` entries left unbound (permissive mode only).
+    ``active_tools`` are exactly those the instruction names; ``provenance`` is the match that
+    chose the skill (``inf`` score by name); ``missing_tools`` were left unbound (permissive).
     """
 
     system_instruction: str

@@ -84,16 +84,10 @@ _VERSION = installed_version()  # looked up once, at import: never on the event 
 
 
 class SkillServer:
-    """Serves one catalog to MCP clients.
+    """Serves one catalog to MCP clients; refresh it (or call :meth:`refresh`) before serving.
 
-    Args:
-        catalog: The skills to serve; refresh it (or call :meth:`refresh`) before serving.
-        scripts: Offers ``run_skill_script`` under this policy; ``None`` runs no script.
-        name: The server's name in its ``serverInfo`` (its version is skillfs's).
-        page_size: Skills per ``skills/list`` page, children per directory page.
-        listing: What ``list_skills`` lists and in how many characters; ``search_skills`` is
-            offered unless its ``search`` is ``False``.
-        loading: What ``load_skill`` and ``load_skill_resource`` return.
+    ``name`` is the ``serverInfo`` name; ``scripts``, ``listing`` (``search_skills`` offered
+    unless its ``search`` is ``False``) and ``loading`` are the tools' (docs/mcp.md).
     """
 
     def __init__(

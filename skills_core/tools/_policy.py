@@ -62,10 +62,8 @@ class ScriptPolicy:
         readable: Host paths sandboxed scripts may read besides their skill and the system.
         runner: What runs scripts and isolates them; ``None``: the bubblewrap sandbox where it
             works (Linux with ``bwrap``), else the process runner, with a warning.
-        code_tools: Names of the agent's own tools that run code (a ``bash`` or ``run_python``
-            tool): once the model was shown a skill whose scripts need approval (served over
-            MCP, a cloned project's), a call of one is refused until the user approves that
-            skill's content, as its scripts are (:mod:`skills_core.adk._toolset`).
+        code_tools: The agent's own tools that run code (``bash``), refused while the model
+            acts on a skill whose scripts need approval (docs/adk.md).
 
     ``ScriptPolicy.DEFAULT_INTERPRETERS`` and ``ScriptPolicy.DEFAULT_SHEBANGS`` are the
     defaults, to extend: ``ScriptPolicy(shebangs={**ScriptPolicy.DEFAULT_SHEBANGS, "node":
@@ -222,14 +220,9 @@ def _scalar(value: Any, name: str) -> str:
 class ScriptRun:
     """One checked script run: script found, interpreter allowed, arguments plain strings.
 
-    Attributes:
-        folder: The skill's local folder, the working directory.
-        script: The script's POSIX path relative to ``folder``.
-        interpreter: The command prefix that runs it; the script's path and arguments follow.
-        arguments: The script's arguments.
-        files: Every file of the skill, relative to ``folder`` (what a runner copies elsewhere).
-        policy: The limits a runner applies where it can.
-        env: The scrubbed environment the policy allows.
+    ``folder`` (the skill's, the working directory) holds ``script`` and ``files`` (every file
+    of the skill: what a runner copies elsewhere) at these POSIX paths; ``interpreter`` is the
+    command prefix; ``policy`` the limits a runner applies where it can.
     """
 
     folder: str

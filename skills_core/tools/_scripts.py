@@ -69,15 +69,10 @@ class _Request:
 
 
 class ScriptCheck(NamedTuple):
-    """What checking a run found, without running it.
+    """What checking a run found, without running it."""
 
-    Attributes:
-        problem: Why the run cannot go ahead (a tool error), ``{}`` when it can.
-        digest: The digest of the copy a gated skill's run was judged on, else ``None``.
-    """
-
-    problem: ToolResult
-    digest: str | None = None
+    problem: ToolResult  # why the run cannot go ahead (a tool error), {} when it can
+    digest: str | None = None  # of the copy a gated skill's run was judged on
 
 
 class ScriptTool:
@@ -401,9 +396,8 @@ class ScriptApprovals:
         reason = self._reason(skill_name)
         if reason is None or (digest is not None and await self.granted(skill_name, digest)):
             return None
-        command = _approve_command(
-            (await approval_source(self._catalog, skill_name))[0], skill_name
-        )
+        where = (await approval_source(self._catalog, skill_name))[0]
+        command = f"skillfs approve {_shell_word(where)} {_shell_word(skill_name)} --scripts"
         message = (
             f"skill {skill_name!r} may not run {what}: {reason}; the user can approve "
             f"this content with: {command}"
@@ -460,15 +454,8 @@ async def approval_source(catalog: SkillCatalog, skill_name: str) -> tuple[str, 
     return (url if isinstance(url, str) else backend.location), location
 
 
-def _approve_command(source: str, name: str) -> str:
-    """The ``skillfs approve`` command for skill ``name`` of ``source``, safe to paste in a shell.
-
-    An argument holding a character that is not printable is written in ANSI-C quoting.
-    """
-    return f"skillfs approve {_shell_word(source)} {_shell_word(name)} --scripts"
-
-
 def _shell_word(text: str) -> str:
+    """``text`` as one shell word, safe to paste (ANSI-C quoting when not all printable)."""
     if text.isprintable():
         return shlex.quote(text)
     return "$'" + "".join(map(_ansi_c, text)) + "'"

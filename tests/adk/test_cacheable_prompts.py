@@ -18,7 +18,7 @@ from skills_core import SkillCatalog
 from skills_core._tool_table import LOAD_SKILL
 from skills_core.adk import Listing, SkillsToolset
 from skills_core.adk._handlers import CONTEXT_PATH_KEY
-from skills_core.adk._options import Discovery
+from skills_core.adk._toolset import Discovery
 from skills_core.tools import ScriptPolicy
 from tests.adk.scripted import Conversation, ScriptedLlm, declarations, say, system_text
 

@@ -7,7 +7,7 @@ import pytest
 from backends import MemoryBackend
 from skills_core import SkillCatalog
 from skills_core.adk import Listing, SkillsToolset
-from skills_core.adk._options import Discovery
+from skills_core.adk._toolset import Discovery
 from tests.adk.scripted import (
     ScriptedLlm,
     call,

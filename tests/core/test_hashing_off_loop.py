@@ -19,7 +19,7 @@ from backends import LocalBackend
 from backends._digests import INLINE_HASH_BYTES, digest_of, digest_off_loop, skill_digest
 from backends.testing import skill_md
 from skills_core import SkillCatalog
-from skills_core._trust.lock import lock_of
+from skills_core._catalog.catalog import lock_of
 from skills_core._trust.policy import TrustPolicy
 
 BIG = b"x" * (4 * INLINE_HASH_BYTES)

@@ -7,7 +7,7 @@ from pathlib import Path
 from backends import LocalBackend
 from skills_core import SkillCatalog
 from skills_core import _codes as codes
-from skills_core._trust.lock import lock_of
+from skills_core._catalog.catalog import lock_of
 from skills_core._trust.policy import TrustPolicy
 from skills_core.tools import ProcessRunner, ScriptPolicy, SkillTools
 from tests.scripts.support import MARK, write_skill

@@ -15,8 +15,9 @@ from backends import Backend
 from backends.testing import CANONICAL_TREE, BackendHarness, skill_md
 from skills_core import SkillCatalog
 from skills_core import _codes as codes
+from skills_core._catalog.catalog import lock_of
 from skills_core._errors import LockMismatchError
-from skills_core._trust.lock import SkillLock, lock_of
+from skills_core._trust.lock import SkillLock
 from skills_core._trust.policy import TrustPolicy
 
 

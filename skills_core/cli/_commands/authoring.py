@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from backends._errors import echoed
-from skills_core._catalog.catalog import Verdict, verdicts_of
+from skills_core._catalog.catalog import Verdict, lock_of, lock_problems, verdicts_of
 from skills_core._errors import SkillValidationError
 from skills_core._skeleton import RESOURCE_FOLDERS, create_skeleton
-from skills_core._trust.lock import DEFAULT_LOCK_FILE, SkillLock, lock_of, lock_problems
+from skills_core._trust.lock import DEFAULT_LOCK_FILE, SkillLock
 from skills_core.cli import _exits as exits
 from skills_core.cli._output import (
     Style,

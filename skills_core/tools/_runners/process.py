@@ -2,9 +2,8 @@
 
 It isolates only the environment and the lifetime (docs/scripts.md). Both local runners start
 the supervisor (:func:`run_supervised`), which reports how the script ended on a status pipe:
-no answer means it never ran. The process limit is ``RLIMIT_NPROC`` (the user's current count
-plus ``max_processes``), or for root a pids cgroup of the run's own. Scratch folders are
-locked while in use; an agent's first run removes those a killed agent left behind.
+no answer means it never ran. Scratch folders are locked while in use; an agent's first run
+removes those a killed agent left behind.
 
 :func:`run_process` runs one command off the event loop: it leads its own process group and
 gets SIGTERM on timeout or cancellation, then SIGKILL with its group after a grace period; its
