@@ -1,8 +1,6 @@
 """Signed publications: an Ed25519 signature beside a well-known index, checked before serving.
 
-``index.json.sig`` signs the index's bytes as served; the index's ``skillfs-sequence`` grows
-with each publication, and a lower one than already accepted is refused (a rollback). Formats:
-docs/trust.md, "Signed publications". Needs ``cryptography`` (``skillfs[sign]``).
+Formats and refusals: docs/trust.md, "Signed publications". Needs ``cryptography``.
 """
 
 from __future__ import annotations
@@ -131,12 +129,9 @@ def signature_file(index: bytes, key: Ed25519PrivateKey) -> bytes:
 
 
 class IndexVerifier:
-    """Checks an index against its signature and the sequences already seen.
+    """Checks an index against a signature by one of ``trusted_keys`` and the sequences seen.
 
-    Args:
-        trusted_keys: Every key whose signature is accepted (two during a key rotation).
-        sequences: Where the highest sequence per index is kept across processes; without
-            it, only within this verifier's life.
+    Without ``sequences``, the highest sequence per index is kept only in this verifier.
 
     Raises:
         ValueError: No key is given.
