@@ -157,14 +157,16 @@ def read_frontmatter(
     try:
         return parse_frontmatter(text, location=location, limits=limits, core=core), ()
     except SkillParseError as exc:
-        repaired = None if strict or exc.code != codes.INVALID_YAML else quote_unquoted_colons(text)
-        if repaired is None:
+        if strict or exc.code != codes.INVALID_YAML:
+            raise
+        repaired, issues = quote_unquoted_colons(text)
+        if not issues:
             raise
         try:
-            mapping = parse_frontmatter(repaired.text, location=location, limits=limits, core=core)
+            mapping = parse_frontmatter(repaired, location=location, limits=limits, core=core)
         except SkillParseError:
             raise exc from None
-        return mapping, repaired.issues
+        return mapping, issues
 
 
 def frontmatter_text(raw: bytes, body_start: int) -> str:
@@ -207,18 +209,11 @@ _ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):[ ]+(\S.*?)[ ]*\Z")
 _NOT_PLAIN = frozenset("'\"[]{}|>&*!%@`#")
 
 
-class Repaired(NamedTuple):
-    """Frontmatter text with its unquoted colons quoted, and a warning per repaired line."""
-
-    text: str
-    issues: tuple[SkillProblem, ...]
-
-
-def quote_unquoted_colons(text: str, *, first_line: int = 2) -> Repaired | None:
-    """Single-quote each repairable value; ``None`` when no line needs it.
+def quote_unquoted_colons(text: str) -> tuple[str, tuple[SkillProblem, ...]]:
+    """``text`` with each repairable value single-quoted, and a warning per line quoted.
 
     Only a top-level ``key: value`` line whose plain value holds ``: `` (or ends in ``:``) and
-    is not continued on the next line is rewritten. ``first_line`` numbers the warnings.
+    is not continued on the next line is rewritten. Warnings number lines as in the SKILL.md.
     """
     lines = text.split("\n")
     issues: list[SkillProblem] = []
@@ -235,11 +230,11 @@ def quote_unquoted_colons(text: str, *, first_line: int = 2) -> Repaired | None:
             continue  # a plain scalar continued below: quoting one line would change it
         lines[index] = f"{key}: '{value.replace(chr(39), chr(39) * 2)}'"
         message = (
-            f"line {first_line + index}: the value of {key!r} holds an unquoted ': ', which "
+            f"line {index + 2}: the value of {key!r} holds an unquoted ': ', which "
             "YAML refuses; read as a quoted string"
         )
         issues.append(SkillProblem.found(codes.UNQUOTED_COLON, message, key))
-    return Repaired("\n".join(lines), tuple(issues)) if issues else None
+    return "\n".join(lines), tuple(issues)
 
 
 # The frontmatter as JSON values, for the MCP skills extension.
