@@ -107,11 +107,7 @@ class CatalogTrust:
             require_signatures(backend, IndexVerifier(policy.keys, sequences=sequences))
 
     async def ready(self) -> None:
-        """Read the lock file on first use (fails closed: unread, nothing is served).
-
-        Raises:
-            LockFileError: It cannot be read, or is no lock.
-        """
+        """Read the lock file on first use; a ``LockFileError`` when it is unreadable or no lock."""
         if self._lock_file is not None:
             self.lock = await asyncio.to_thread(SkillLock.read, self._lock_file)
             self._lock_file = None

@@ -64,10 +64,9 @@ def new_key_pair() -> tuple[bytes, bytes]:
 
 
 def read_key_file(path: str | os.PathLike[str]) -> bytes:
-    """A key file's PEM (blocking): a regular file of at most ``MAX_KEY_FILE_BYTES``.
+    """A key file's PEM (blocking); a ``StorageError`` unless it is a readable regular file.
 
-    Raises:
-        StorageError: It cannot be read, is no regular file or is too large.
+    At most ``MAX_KEY_FILE_BYTES`` are read.
     """
     try:
         return read_regular_file(path, MAX_KEY_FILE_BYTES, what="the key")
@@ -82,11 +81,7 @@ def key_id(key: Ed25519PublicKey) -> str:
 
 
 def public_key(key: TrustedKey, *, location: str | None = None) -> Ed25519PublicKey:
-    """A trusted key as a public key.
-
-    Raises:
-        SignatureError: The bytes are not an Ed25519 public key in PEM.
-    """
+    """A trusted key as a public key; a ``SignatureError`` unless it is an Ed25519 one in PEM."""
     if isinstance(key, Ed25519PublicKey):
         return key
     try:
@@ -102,11 +97,7 @@ def public_key(key: TrustedKey, *, location: str | None = None) -> Ed25519Public
 
 
 def private_key(pem: bytes, *, location: str | None = None) -> Ed25519PrivateKey:
-    """A private key from its PEM (unencrypted PKCS#8, as ``skillfs keygen`` writes it).
-
-    Raises:
-        SignatureError: The bytes are not an unencrypted Ed25519 private key in PEM.
-    """
+    """An unencrypted Ed25519 private key from its PEM (PKCS#8); else a ``SignatureError``."""
     try:
         loaded = serialization.load_pem_private_key(pem, password=None)
     except (ValueError, TypeError) as exc:
@@ -175,11 +166,7 @@ class IndexVerifier:
             ) from None
 
     def check_sequence(self, sequence: int | None, *, location: str) -> None:
-        """Accept ``sequence`` for the index at ``location`` unless absent or older (blocking).
-
-        Raises:
-            SignatureError: It is refused.
-        """
+        """Accept ``sequence`` for ``location``'s index (blocking); absent or older: refused."""
         if sequence is None:
             raise SignatureError(
                 "refused: the signed index carries no skillfs-sequence", location=location
