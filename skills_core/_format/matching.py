@@ -67,8 +67,7 @@ def split_call(tool_name: str) -> tuple[str, str | None]:
 def permits_tool(allowed_tools: Sequence[str], tool_name: str, detail: str | None = None) -> bool:
     """True when ``allowed_tools`` (empty permits everything) permits the call.
 
-    A compound command is permitted only when every part is; one holding a command
-    substitution only by a rule for the whole tool.
+    Compound commands and command substitutions: docs/choosing-skills.md, ``allowed-tools``.
     """
     if not allowed_tools:
         return True

@@ -1,8 +1,7 @@
 """SKILL.md bytes to a frontmatter mapping and a markdown body; convention files as SKILL.md.
 
 Fences are lines that are exactly ``---`` (trailing blanks allowed); a UTF-8 BOM and CRLF line
-ends are tolerated. A lenient reading quotes unquoted colons YAML refuses, with a warning; a
-strict one refuses them (docs/catalog.md).
+ends are tolerated (docs/catalog.md, "Parsing").
 """
 
 from __future__ import annotations
@@ -136,8 +135,9 @@ def parse_frontmatter(
         return mapping
     mapping = load_yaml(text, limits=limits, location=location, first_line=2, core=core)
     if not isinstance(mapping, dict):
+        kind = "empty" if mapping is None else f"a {type(mapping).__name__}"
         raise SkillParseError(
-            f"frontmatter must be a YAML mapping, not {_yaml_kind(mapping)}",
+            f"frontmatter must be a YAML mapping, not {kind}",
             location=location,
             code=codes.NOT_A_MAPPING,
         )
@@ -193,14 +193,6 @@ def _normalise_line_ends(text: str) -> str:
 
 def _text(raw: bytes) -> str:
     return _normalise_line_ends(raw.decode("utf-8"))
-
-
-def _yaml_kind(value: Any) -> str:
-    if value is None:
-        return "empty"
-    if isinstance(value, list):
-        return "a list"
-    return f"a {type(value).__name__}"
 
 
 # Unquoted colons: ``key: a: b`` is invalid YAML that many skills hold.
