@@ -1,9 +1,8 @@
 """One refresh: list the backend, judge what changed, swap the new snapshot in, report.
 
-Unchanged skills (the same fingerprint) are not read again; new and changed SKILL.md files are
-fetched and judged in batches, in a worker thread. :class:`Refresher` is the one place that
+Steps: docs/catalog.md, "What refresh() does". :class:`Refresher` is the one place that
 replaces a catalog's snapshot; a failure keeps the last good one and is the report's
-``failure``, never raised. :func:`watch_refreshes` refreshes on change events, or polls.
+``failure``, never raised.
 """
 
 from __future__ import annotations

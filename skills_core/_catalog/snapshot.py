@@ -36,7 +36,6 @@ class CatalogSnapshot(NamedTuple):
     Attributes:
         entries: Every skill listed, loaded or refused, by folder, sorted.
         loaded: The entries served, by the name they are served under, sorted.
-        errors: Why each refused skill is refused, plus failures of the last refresh.
         placed: How many entries making this snapshot placed (all, or the changed ones and
             their names' other claimants).
         claims: The folders claiming each contested name, sorted (the first is served).
