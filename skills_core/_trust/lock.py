@@ -188,13 +188,10 @@ class SkillLock:
         locked = self.skills.get(name)
         relative = check_relative_path(path)
         expected = None if locked is None else locked.files.get(relative)
-        if expected is None:
+        if expected is None or await digest_off_loop(data) != expected:
+            how = "is not in" if expected is None else "differs from"
             raise LockMismatchError(
-                f"{relative} is not in the lock {self.location}; refused", location=location
-            )
-        if await digest_off_loop(data) != expected:
-            raise LockMismatchError(
-                f"{relative} differs from the lock {self.location}; refused", location=location
+                f"{relative} {how} the lock {self.location}; refused", location=location
             )
         return data
 
