@@ -355,11 +355,10 @@ class Refresher:
     async def held(self, entry: CatalogEntry) -> CatalogEntry:
         """A loaded ``entry`` holding its SKILL.md as stored now (judged again if it changed).
 
-        A listed entry whose SKILL.md is not the one its source listed is refused from then on.
-
         Raises:
             SkillNotFoundError: The skill is gone, or no longer loads under its name.
-            EntryMismatchError: A listed entry's SKILL.md is not the one its source listed.
+            EntryMismatchError: A listed entry's SKILL.md is not the one its source listed
+                (refused from then on).
             StorageError: It could not be read.
         """
         try:
@@ -423,11 +422,7 @@ def _is_bug(exc: Exception) -> bool:
 async def watch_refreshes(
     refresh: Callable[[], Awaitable[ReloadReport]], backend: Backend, *, interval: float
 ) -> AsyncGenerator[ReloadReport, None]:
-    """Yield the first refresh's report, then one per refresh that changed something.
-
-    A burst of change events becomes one refresh. Events that stop make the next report a
-    ``WATCH_INTERRUPTED`` failure, and are asked for again every ``interval`` seconds.
-    """
+    """Yield the first refresh's report, then each that changed something (docs/catalog.md)."""
     report = await refresh()
     yield report
     last_errors = report.errors

@@ -245,11 +245,7 @@ EMPTY_SNAPSHOT = CatalogSnapshot.build({})
 
 @dataclass(frozen=True, slots=True)
 class ReloadReport:
-    """What a refresh changed (its fields: docs/catalog.md, "What refresh() does").
-
-    Name sets cover loaded skills only; refused ones are in ``errors``. ``failure`` is why the
-    listing failed (the last snapshot was kept), or in a watch why its change events stopped.
-    """
+    """What a refresh changed: docs/catalog.md, "What refresh() does" and "Watching"."""
 
     added: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
