@@ -202,12 +202,7 @@ class SkillCatalog:
         await self._refresher.save_file_digests()
 
     async def with_body(self, entry: CatalogEntry) -> CatalogEntry:
-        """A loaded entry of this catalog holding its SKILL.md (internal).
-
-        Raises:
-            SkillNotFoundError: The skill is gone, or no longer loads under its name.
-            StorageError: It could not be read.
-        """
+        """A loaded ``entry`` holding its SKILL.md; raises as :meth:`Refresher.held` (internal)."""
         return entry if entry.raw else await self._refresher.held(entry)
 
     def skill_md(self, name: str) -> bytes:

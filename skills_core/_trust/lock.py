@@ -162,13 +162,9 @@ class SkillLock:
 
     def missing(self, names: Set[str]) -> list[SkillProblem]:
         """A ``LOCK_MISSING`` problem for each locked skill whose name is not in ``names``."""
+        message = f"locked in {self.location} but gone from the source"
         return [
-            SkillProblem(
-                skill.name,
-                skill.location,
-                codes.LOCK_MISSING,
-                f"locked in {self.location} but gone from the source",
-            )
+            SkillProblem(skill.name, skill.location, codes.LOCK_MISSING, message)
             for skill in self.skills.values()
             if skill.name not in names
         ]
