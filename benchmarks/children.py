@@ -35,7 +35,8 @@ def run_case(script: Path, checkout: Path, *args: str) -> dict[str, Any]:
 def checkout_at(ref: str) -> Iterator[Path]:
     """``ref`` itself when it is a folder, else this repository's files at that commit.
 
-    A commit's files are extracted (``git archive``) to a temporary folder, removed afterwards.
+    A commit's files are extracted (``git archive``) to a temporary folder, removed afterwards,
+    and its C extension built there, so both sides search with the C postings where it has them.
     """
     if Path(ref).is_dir():
         yield Path(ref).resolve()
@@ -48,7 +49,28 @@ def checkout_at(ref: str) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix=f"skillfs-{ref}-") as folder:
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(folder, filter="data")
+        _build_extension(Path(folder), ref)
         yield Path(folder)
+
+
+def _build_extension(checkout: Path, ref: str) -> None:
+    """Build ``checkout``'s C postings into it; say so when it cannot (the twin then runs).
+
+    Built from an empty folder: setuptools would read, and may refuse, an old pyproject.toml.
+    """
+    source = checkout / "skills_core/context/_body_words.c"
+    if not source.is_file():
+        return
+    with tempfile.TemporaryDirectory(prefix="skillfs-ext-") as scratch:
+        build = (
+            "from setuptools import Extension, setup; setup(name='ext', script_args=['-q', "
+            f"'build_ext', '--build-lib', {str(checkout)!r}, '--build-temp', {scratch!r}], "
+            f"ext_modules=[Extension('skills_core.context._body_words', [{str(source)!r}])])"
+        )
+        command = [sys.executable, "-c", build]
+        done = subprocess.run(command, cwd=scratch, capture_output=True, check=False)
+    if done.returncode != 0:
+        print(f"{ref}: C extension not built, its search runs the Python twin", file=sys.stderr)
 
 
 def add_checkout_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,13 +1,6 @@
 """Publishing: a source's skills as a well-known index plus one artifact per skill.
 
-``publish(source, out)`` writes, below the folder or bucket ``out``::
-
-    .well-known/agent-skills/index.json                  the index (agentskills.io, 0.2.0)
-    .well-known/agent-skills/<name>-<sha256 hex>.zip     a skill with files besides SKILL.md
-    .well-known/agent-skills/<name>-<sha256 hex>.md      a skill that is its SKILL.md alone
-
-Artifacts are written first, then the index (one atomic replacement), and only then the
-files the replaced index listed, or that skillfs names, are removed (docs/index-and-publishing.md).
+The layout, and the order of writes and removals: docs/index-and-publishing.md.
 """
 
 from __future__ import annotations
@@ -139,7 +132,7 @@ async def publish(
 
 
 async def write_publication(publication: Publication, out: str, **out_options: Any) -> Publication:
-    """Write a built publication below ``out`` (in the module docstring's order) and return it.
+    """Write a built publication below ``out``: artifacts, the index, then removals; return it.
 
     Raises:
         StorageError: ``out`` could not be listed, or a file not written or removed; a

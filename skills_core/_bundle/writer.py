@@ -1,11 +1,4 @@
-"""Skill bundles: the skills a catalog serves, in one deterministic zip with a manifest.
-
-The same skills give byte-identical archives from any storage; the archive must pass the
-screening skillfs applies when loading bundles before it is written, never inside its
-source (docs/storage/zip.md).
-
->>> bundle = await write_bundle("./skills", "s3://bucket/skills.zip")  # doctest: +SKIP
-"""
+"""Skill bundles: the skills a catalog serves, in one deterministic zip (docs/storage/zip.md)."""
 
 from __future__ import annotations
 

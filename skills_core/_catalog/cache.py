@@ -1,11 +1,7 @@
 """The persistent catalog cache: what refreshes learned, in one SQLite file shared by processes.
 
-One row per source and settings digest holds its entries (never the bodies) as one blob, the
-backend's :class:`~backends.capabilities.SourceState` and when a process last saw it; a second
-table keeps the highest sequence accepted per signed index; a third, values derived from a
-skill's content (a body's words for search), by kind and SKILL.md digest, pruned with the
-entries. Nothing here is fatal or trusted
-blindly; see docs/catalog.md, "The persistent cache". Blocking: run from worker threads.
+Never fatal, never trusted blindly (docs/catalog.md, "The persistent cache"). Blocking: run
+from worker threads.
 """
 
 from __future__ import annotations
@@ -88,10 +84,8 @@ class Stored(NamedTuple):
 class CatalogCache:
     """A cache folder's catalog file, opened on first use.
 
-    Args:
-        folder: The cache folder; by default :func:`default_cache_folder`.
-        max_age: Seconds after which a source no process has seen is pruned.
-        timeout: Seconds to wait for another process's write lock before going without.
+    ``folder`` defaults to :func:`default_cache_folder`; ``max_age`` and ``timeout`` are seconds
+    (docs/catalog.md, "The persistent cache").
     """
 
     def __init__(

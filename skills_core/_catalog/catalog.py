@@ -1,9 +1,6 @@
-"""SkillCatalog: the incremental cache between a backend and its readers, and its reads.
+"""SkillCatalog: the incremental cache between a backend and its readers (docs/catalog.md).
 
-Skills are served under their frontmatter ``name``; the folder stays the storage key. A
-SKILL.md the catalog does not hold is read on demand, never stale; with a
-lock, every SKILL.md read again and every resource read is checked against it. See
-docs/catalog.md.
+Skills are served under their frontmatter ``name``; the folder stays the storage key.
 """
 
 from __future__ import annotations
@@ -48,20 +45,8 @@ REMOTE_BODY_CACHE = 1024
 class SkillCatalog:
     """The skills of one backend, kept current by :meth:`refresh`; it never closes the backend.
 
-    Args:
-        backend: Where the skills live.
-        strict: Refuse skills with any spec violation, as ``skillfs validate`` does; by
-            default only what agentskills.io's lenient validation refuses.
-        limits: Storage limits applied while loading and reading.
-        format_limits: The frontmatter's limits (its size, YAML aliases and nesting).
-        keep_bodies: Keep every SKILL.md in memory; ``False`` keeps metadata only.
-        body_cache: With ``keep_bodies=False``, how many SKILL.md files to keep (LRU); by
-            default none for local folders, :data:`REMOTE_BODY_CACHE` for remote backends.
-        cache: A persistent cache a new process's first refresh starts from (see
-            :data:`~skills_core._catalog.cache.CacheOption`); its skills hold no SKILL.md bytes.
-        trust: What the catalog trusts (a :class:`~skills_core._trust.policy.TrustPolicy`).
-
-    Every read of one skill by name raises ``SkillNotFoundError`` when no loaded skill has it.
+    Its options are docs/catalog.md's (``trust``: docs/trust.md). Every read of one skill by
+    name raises ``SkillNotFoundError`` when no loaded skill has it.
 
     Raises:
         UnsupportedSourceError: ``trust`` has keys, and the backend reads no published index.
@@ -217,12 +202,7 @@ class SkillCatalog:
         await self._refresher.save_file_digests()
 
     async def with_body(self, entry: CatalogEntry) -> CatalogEntry:
-        """A loaded entry of this catalog holding its SKILL.md (internal).
-
-        Raises:
-            SkillNotFoundError: The skill is gone, or no longer loads under its name.
-            StorageError: It could not be read.
-        """
+        """A loaded ``entry`` holding its SKILL.md; raises as :meth:`Refresher.held` (internal)."""
         return entry if entry.raw else await self._refresher.held(entry)
 
     def skill_md(self, name: str) -> bytes:

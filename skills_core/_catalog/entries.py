@@ -1,10 +1,8 @@
-"""One catalog entry per skill: judged once, reused until its fingerprint changes.
+"""One catalog entry per skill: judged once, reused until its SKILL.md's bytes change.
 
-Which skills load is docs/catalog.md's "Which skills load"; judging never raises (an unexpected
-exception refuses that skill alone, ``LOAD_FAILED``). A touched SKILL.md whose bytes did not
-change keeps its entry. An entry built from a listing's frontmatter (:func:`listed_entry`) is
-checked against its SKILL.md when first used (:func:`verified`), else refused
-(``ENTRY_MISMATCH``).
+Which skills load: docs/catalog.md, "Which skills load". An entry built from a listing's
+frontmatter (:func:`listed_entry`) is checked against its SKILL.md when first used
+(:func:`verified`).
 """
 
 from __future__ import annotations
@@ -63,11 +61,10 @@ class Judging(NamedTuple):
 
 
 class CatalogEntry(NamedTuple):
-    """What the catalog knows of one skill.
+    """What the catalog knows of one skill; ``metadata`` is ``None`` when it is refused.
 
     Attributes:
         name: The folder name: the skill's storage key (see :attr:`served_name`).
-        metadata: The typed frontmatter; ``None`` when the skill is refused.
         warnings: Spec violations and advice (only advice for a refused skill).
         digest: The SHA-256 of a SKILL.md not held (see :meth:`without_body`), or listed.
         frontmatter_name: A refused skill's usable frontmatter ``name``, when it has one.

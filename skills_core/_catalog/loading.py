@@ -1,9 +1,8 @@
 """One refresh: list the backend, judge what changed, swap the new snapshot in, report.
 
-Unchanged skills (the same fingerprint) are not read again; new and changed SKILL.md files are
-fetched and judged in batches, in a worker thread. :class:`Refresher` is the one place that
+Steps: docs/catalog.md, "What refresh() does". :class:`Refresher` is the one place that
 replaces a catalog's snapshot; a failure keeps the last good one and is the report's
-``failure``, never raised. :func:`watch_refreshes` refreshes on change events, or polls.
+``failure``, never raised.
 """
 
 from __future__ import annotations
@@ -356,11 +355,10 @@ class Refresher:
     async def held(self, entry: CatalogEntry) -> CatalogEntry:
         """A loaded ``entry`` holding its SKILL.md as stored now (judged again if it changed).
 
-        A listed entry whose SKILL.md is not the one its source listed is refused from then on.
-
         Raises:
             SkillNotFoundError: The skill is gone, or no longer loads under its name.
-            EntryMismatchError: A listed entry's SKILL.md is not the one its source listed.
+            EntryMismatchError: A listed entry's SKILL.md is not the one its source listed
+                (refused from then on).
             StorageError: It could not be read.
         """
         try:
@@ -424,11 +422,7 @@ def _is_bug(exc: Exception) -> bool:
 async def watch_refreshes(
     refresh: Callable[[], Awaitable[ReloadReport]], backend: Backend, *, interval: float
 ) -> AsyncGenerator[ReloadReport, None]:
-    """Yield the first refresh's report, then one per refresh that changed something.
-
-    A burst of change events becomes one refresh. Events that stop make the next report a
-    ``WATCH_INTERRUPTED`` failure, and are asked for again every ``interval`` seconds.
-    """
+    """Yield the first refresh's report, then each that changed something (docs/catalog.md)."""
     report = await refresh()
     yield report
     last_errors = report.errors

@@ -36,7 +36,6 @@ class CatalogSnapshot(NamedTuple):
     Attributes:
         entries: Every skill listed, loaded or refused, by folder, sorted.
         loaded: The entries served, by the name they are served under, sorted.
-        errors: Why each refused skill is refused, plus failures of the last refresh.
         placed: How many entries making this snapshot placed (all, or the changed ones and
             their names' other claimants).
         claims: The folders claiming each contested name, sorted (the first is served).
@@ -246,11 +245,7 @@ EMPTY_SNAPSHOT = CatalogSnapshot.build({})
 
 @dataclass(frozen=True, slots=True)
 class ReloadReport:
-    """What a refresh changed (its fields: docs/catalog.md, "What refresh() does").
-
-    Name sets cover loaded skills only; refused ones are in ``errors``. ``failure`` is why the
-    listing failed (the last snapshot was kept), or in a watch why its change events stopped.
-    """
+    """What a refresh changed: docs/catalog.md, "What refresh() does" and "Watching"."""
 
     added: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()

@@ -1,10 +1,6 @@
-"""What a skill's structured fields match at run time: tool calls, file paths, hook events.
+"""What a skill's ``allowed-tools``, ``paths`` and ``hooks`` match at run time.
 
-``allowed-tools`` holds Claude Code's permission rules (``Read``, ``mcp__github__*``,
-``Bash(npm run build)``, ``Bash(git *)``, ``Bash(git:*)``); ``paths`` holds gitignore globs
-relative to the project root (``*``, ``?``, ``[!abc]``, ``{ts,tsx}``, ``**`` as a whole
-segment); a broken pattern never matches. ``hooks`` holds Claude Code's hook definitions,
-checked but never run. The syntax of each: docs/choosing-skills.md.
+The syntax of each: docs/choosing-skills.md; a broken rule or pattern never matches.
 """
 
 from __future__ import annotations
@@ -71,8 +67,7 @@ def split_call(tool_name: str) -> tuple[str, str | None]:
 def permits_tool(allowed_tools: Sequence[str], tool_name: str, detail: str | None = None) -> bool:
     """True when ``allowed_tools`` (empty permits everything) permits the call.
 
-    A compound command is permitted only when every part is; one holding a command
-    substitution only by a rule for the whole tool.
+    Compound commands and command substitutions: docs/choosing-skills.md, ``allowed-tools``.
     """
     if not allowed_tools:
         return True

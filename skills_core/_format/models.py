@@ -73,11 +73,9 @@ class SkillMetadata(NamedTuple):
         return matches_context_path(self.paths, context_path)
 
     def permits_tool(self, tool_name: str, detail: str | None = None) -> bool:
-        """True when ``allowed-tools`` permits the call (always, when it is empty).
+        """True when ``allowed-tools`` (empty: always) permits ``tool_name`` or ``Tool(detail)``.
 
-        Args:
-            tool_name: The tool called, or ``Tool(detail)`` in one string.
-            detail: What the call does, for tools that have one: a shell tool's command.
+        ``detail`` is what the call does, for tools that have one: a shell tool's command.
         """
         return permits_tool(self.allowed_tools, tool_name, detail)
 
@@ -112,14 +110,9 @@ class Skill:
 class SkillProblem:
     """One problem with one skill (or with the whole source, when ``name`` is ``None``).
 
-    Validation :meth:`found` it without a name or location; a catalog files it with :meth:`at`.
-
-    Attributes:
-        name: The name the skill is served under, else its folder's; ``None`` when unknown.
-        location: The SKILL.md path or URL; ``None`` when unknown.
-        code: A constant from :mod:`skills_core._codes`.
-        message: What is wrong, for people.
-        field: The frontmatter key concerned, if any.
+    Validation :meth:`found` it without a name or location; a catalog files it with :meth:`at`
+    under the name the skill is served under (else its folder's) and its SKILL.md's location.
+    ``code`` is a constant from :mod:`skills_core._codes`; ``field`` the frontmatter key, if any.
     """
 
     name: str | None
@@ -152,13 +145,7 @@ class SkillProblem:
 
 @dataclass(frozen=True, slots=True)
 class FormatLimits:
-    """The limits of parsing a SKILL.md's frontmatter (the whole file's is ``Limits``').
-
-    Attributes:
-        max_frontmatter_bytes: Largest YAML frontmatter accepted.
-        max_yaml_aliases: Most YAML aliases (``*ref``) in one frontmatter ("billion laughs").
-        max_yaml_depth: Deepest YAML nesting accepted (libyaml's composer crashes on ~30,000).
-    """
+    """The limits of parsing a SKILL.md's frontmatter (docs/limits-and-errors.md)."""
 
     max_frontmatter_bytes: int = 64 * KIB
     max_yaml_aliases: int = 16

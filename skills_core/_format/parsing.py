@@ -1,8 +1,7 @@
 """SKILL.md bytes to a frontmatter mapping and a markdown body; convention files as SKILL.md.
 
 Fences are lines that are exactly ``---`` (trailing blanks allowed); a UTF-8 BOM and CRLF line
-ends are tolerated. A lenient reading quotes unquoted colons YAML refuses, with a warning; a
-strict one refuses them (docs/catalog.md).
+ends are tolerated (docs/catalog.md, "Parsing").
 """
 
 from __future__ import annotations
@@ -136,8 +135,9 @@ def parse_frontmatter(
         return mapping
     mapping = load_yaml(text, limits=limits, location=location, first_line=2, core=core)
     if not isinstance(mapping, dict):
+        kind = "empty" if mapping is None else f"a {type(mapping).__name__}"
         raise SkillParseError(
-            f"frontmatter must be a YAML mapping, not {_yaml_kind(mapping)}",
+            f"frontmatter must be a YAML mapping, not {kind}",
             location=location,
             code=codes.NOT_A_MAPPING,
         )
@@ -157,14 +157,16 @@ def read_frontmatter(
     try:
         return parse_frontmatter(text, location=location, limits=limits, core=core), ()
     except SkillParseError as exc:
-        repaired = None if strict or exc.code != codes.INVALID_YAML else quote_unquoted_colons(text)
-        if repaired is None:
+        if strict or exc.code != codes.INVALID_YAML:
+            raise
+        repaired, issues = quote_unquoted_colons(text)
+        if not issues:
             raise
         try:
-            mapping = parse_frontmatter(repaired.text, location=location, limits=limits, core=core)
+            mapping = parse_frontmatter(repaired, location=location, limits=limits, core=core)
         except SkillParseError:
             raise exc from None
-        return mapping, repaired.issues
+        return mapping, issues
 
 
 def frontmatter_text(raw: bytes, body_start: int) -> str:
@@ -193,32 +195,17 @@ def _text(raw: bytes) -> str:
     return _normalise_line_ends(raw.decode("utf-8"))
 
 
-def _yaml_kind(value: Any) -> str:
-    if value is None:
-        return "empty"
-    if isinstance(value, list):
-        return "a list"
-    return f"a {type(value).__name__}"
-
-
 # Unquoted colons: ``key: a: b`` is invalid YAML that many skills hold.
 
 _ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):[ ]+(\S.*?)[ ]*\Z")
 _NOT_PLAIN = frozenset("'\"[]{}|>&*!%@`#")
 
 
-class Repaired(NamedTuple):
-    """Frontmatter text with its unquoted colons quoted, and a warning per repaired line."""
-
-    text: str
-    issues: tuple[SkillProblem, ...]
-
-
-def quote_unquoted_colons(text: str, *, first_line: int = 2) -> Repaired | None:
-    """Single-quote each repairable value; ``None`` when no line needs it.
+def quote_unquoted_colons(text: str) -> tuple[str, tuple[SkillProblem, ...]]:
+    """``text`` with each repairable value single-quoted, and a warning per line quoted.
 
     Only a top-level ``key: value`` line whose plain value holds ``: `` (or ends in ``:``) and
-    is not continued on the next line is rewritten. ``first_line`` numbers the warnings.
+    is not continued on the next line is rewritten. Warnings number lines as in the SKILL.md.
     """
     lines = text.split("\n")
     issues: list[SkillProblem] = []
@@ -235,11 +222,11 @@ def quote_unquoted_colons(text: str, *, first_line: int = 2) -> Repaired | None:
             continue  # a plain scalar continued below: quoting one line would change it
         lines[index] = f"{key}: '{value.replace(chr(39), chr(39) * 2)}'"
         message = (
-            f"line {first_line + index}: the value of {key!r} holds an unquoted ': ', which "
+            f"line {index + 2}: the value of {key!r} holds an unquoted ': ', which "
             "YAML refuses; read as a quoted string"
         )
         issues.append(SkillProblem.found(codes.UNQUOTED_COLON, message, key))
-    return Repaired("\n".join(lines), tuple(issues)) if issues else None
+    return "\n".join(lines), tuple(issues)
 
 
 # The frontmatter as JSON values, for the MCP skills extension.

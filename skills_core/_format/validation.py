@@ -35,7 +35,6 @@ class FieldProblem(Exception):
     def __init__(self, code: str, message: str, repaired: Any = None) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
         self.repaired = repaired
 
 
@@ -296,7 +295,7 @@ def analyze(
         try:
             typed = spec.coerce(value)
         except FieldProblem as problem:
-            errors.append(SkillProblem.found(problem.code, f"{key!r} {problem.message}", key))
+            errors.append(SkillProblem.found(problem.code, f"{key!r} {problem}", key))
             if problem.repaired is None:
                 extra[key] = value
                 continue

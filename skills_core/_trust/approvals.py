@@ -1,9 +1,7 @@
 """The user's approvals, kept by skill content in the cache folder, and that folder's trust.
 
-``approvals.json`` (docs/trust.md, "Where approvals live"), keyed by the digest of every file of
-a skill, written whole and atomically by writers taking turns on an ``flock``. A file or folder
-that cannot be trusted approves nothing, logged once. Loading and writing block; the lookups
-read what was loaded.
+The file, its writers' lock and what is ignored: docs/trust.md, "Where approvals live".
+Loading and writing block; the lookups read what was loaded.
 """
 
 from __future__ import annotations

@@ -162,13 +162,9 @@ class SkillLock:
 
     def missing(self, names: Set[str]) -> list[SkillProblem]:
         """A ``LOCK_MISSING`` problem for each locked skill whose name is not in ``names``."""
+        message = f"locked in {self.location} but gone from the source"
         return [
-            SkillProblem(
-                skill.name,
-                skill.location,
-                codes.LOCK_MISSING,
-                f"locked in {self.location} but gone from the source",
-            )
+            SkillProblem(skill.name, skill.location, codes.LOCK_MISSING, message)
             for skill in self.skills.values()
             if skill.name not in names
         ]
@@ -188,13 +184,10 @@ class SkillLock:
         locked = self.skills.get(name)
         relative = check_relative_path(path)
         expected = None if locked is None else locked.files.get(relative)
-        if expected is None:
+        if expected is None or await digest_off_loop(data) != expected:
+            how = "is not in" if expected is None else "differs from"
             raise LockMismatchError(
-                f"{relative} is not in the lock {self.location}; refused", location=location
-            )
-        if await digest_off_loop(data) != expected:
-            raise LockMismatchError(
-                f"{relative} differs from the lock {self.location}; refused", location=location
+                f"{relative} {how} the lock {self.location}; refused", location=location
             )
         return data
 

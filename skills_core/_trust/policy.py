@@ -1,9 +1,7 @@
 """TrustPolicy: what a catalog trusts; and the decisions it makes from what backends report.
 
-Backends report where a skill comes from (:class:`~backends.capabilities.Provenance`) and never
-decide. A skill served over MCP, or by a cloned project's folder, withholds ``allowed-tools``
-(given back at a refresh once its content is approved) and ``scripts`` (judged at each run, by
-:class:`skills_core.tools._scripts.ScriptApprovals`). See docs/trust.md.
+Backends report a skill's :class:`~backends.capabilities.Provenance` and never decide; what an
+untrusted origin withholds until approved: docs/trust.md.
 """
 
 from __future__ import annotations
@@ -55,15 +53,9 @@ _NOTHING: Mapping[str, str] = MappingProxyType({})
 class TrustPolicy:
     """What a catalog trusts, each part optional (docs/trust.md).
 
-    Attributes:
-        lock: A :class:`~skills_core._trust.lock.SkillLock`, or a lock file's path (read on the
-            first refresh, which fails if it cannot be): serve only the skills it names, each
-            file only while its bytes match.
-        keys: Ed25519 public keys (PEM bytes or key objects): serve a published index only
-            when one of them signed it, never an older one than already accepted; any other
-            source is refused when the catalog is made.
-        approvals: The user's approvals, which give back what an untrusted source withholds
-            (and which a script policy's ``confirm`` records and honours).
+    A ``lock`` given as a path is read on the first refresh, which fails if it cannot be;
+    ``keys`` (PEM bytes or Ed25519 public keys) for a source that reads no published index are
+    refused when the catalog is made.
     """
 
     lock: SkillLock | str | os.PathLike[str] | None = None
@@ -115,11 +107,7 @@ class CatalogTrust:
             require_signatures(backend, IndexVerifier(policy.keys, sequences=sequences))
 
     async def ready(self) -> None:
-        """Read the lock file on first use (fails closed: unread, nothing is served).
-
-        Raises:
-            LockFileError: It cannot be read, or is no lock.
-        """
+        """Read the lock file on first use; a ``LockFileError`` when it is unreadable or no lock."""
         if self._lock_file is not None:
             self.lock = await asyncio.to_thread(SkillLock.read, self._lock_file)
             self._lock_file = None

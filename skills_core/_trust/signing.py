@@ -1,8 +1,6 @@
 """Signed publications: an Ed25519 signature beside a well-known index, checked before serving.
 
-``index.json.sig`` signs the index's bytes as served; the index's ``skillfs-sequence`` grows
-with each publication, and a lower one than already accepted is refused (a rollback). Formats:
-docs/trust.md, "Signed publications". Needs ``cryptography`` (``skillfs[sign]``).
+Formats and refusals: docs/trust.md, "Signed publications". Needs ``cryptography``.
 """
 
 from __future__ import annotations
@@ -66,10 +64,9 @@ def new_key_pair() -> tuple[bytes, bytes]:
 
 
 def read_key_file(path: str | os.PathLike[str]) -> bytes:
-    """A key file's PEM (blocking): a regular file of at most ``MAX_KEY_FILE_BYTES``.
+    """A key file's PEM (blocking); a ``StorageError`` unless it is a readable regular file.
 
-    Raises:
-        StorageError: It cannot be read, is no regular file or is too large.
+    At most ``MAX_KEY_FILE_BYTES`` are read.
     """
     try:
         return read_regular_file(path, MAX_KEY_FILE_BYTES, what="the key")
@@ -84,11 +81,7 @@ def key_id(key: Ed25519PublicKey) -> str:
 
 
 def public_key(key: TrustedKey, *, location: str | None = None) -> Ed25519PublicKey:
-    """A trusted key as a public key.
-
-    Raises:
-        SignatureError: The bytes are not an Ed25519 public key in PEM.
-    """
+    """A trusted key as a public key; a ``SignatureError`` unless it is an Ed25519 one in PEM."""
     if isinstance(key, Ed25519PublicKey):
         return key
     try:
@@ -104,11 +97,7 @@ def public_key(key: TrustedKey, *, location: str | None = None) -> Ed25519Public
 
 
 def private_key(pem: bytes, *, location: str | None = None) -> Ed25519PrivateKey:
-    """A private key from its PEM (unencrypted PKCS#8, as ``skillfs keygen`` writes it).
-
-    Raises:
-        SignatureError: The bytes are not an unencrypted Ed25519 private key in PEM.
-    """
+    """An unencrypted Ed25519 private key from its PEM (PKCS#8); else a ``SignatureError``."""
     try:
         loaded = serialization.load_pem_private_key(pem, password=None)
     except (ValueError, TypeError) as exc:
@@ -131,12 +120,9 @@ def signature_file(index: bytes, key: Ed25519PrivateKey) -> bytes:
 
 
 class IndexVerifier:
-    """Checks an index against its signature and the sequences already seen.
+    """Checks an index against a signature by one of ``trusted_keys`` and the sequences seen.
 
-    Args:
-        trusted_keys: Every key whose signature is accepted (two during a key rotation).
-        sequences: Where the highest sequence per index is kept across processes; without
-            it, only within this verifier's life.
+    Without ``sequences``, the highest sequence per index is kept only in this verifier.
 
     Raises:
         ValueError: No key is given.
@@ -180,11 +166,7 @@ class IndexVerifier:
             ) from None
 
     def check_sequence(self, sequence: int | None, *, location: str) -> None:
-        """Accept ``sequence`` for the index at ``location`` unless absent or older (blocking).
-
-        Raises:
-            SignatureError: It is refused.
-        """
+        """Accept ``sequence`` for ``location``'s index (blocking); absent or older: refused."""
         if sequence is None:
             raise SignatureError(
                 "refused: the signed index carries no skillfs-sequence", location=location

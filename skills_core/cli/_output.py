@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partialmethod
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -50,13 +51,6 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def _painter(codes: str) -> Callable[[Style, str], str]:
-    def paint(style: Style, text: str) -> str:
-        return style._sgr(codes, text)
-
-    return paint
-
-
 class Style:
     """Colour and emphasis for one output stream (``enabled``), or plain text."""
 
@@ -74,12 +68,12 @@ class Style:
     def _sgr(self, codes: str, text: str) -> str:
         return f"\x1b[{codes}m{text}\x1b[0m" if self.enabled and text else text
 
-    error = _painter("1;31")  # bold red: an error's label
-    warning = _painter("1;33")  # bold yellow: a warning's label
-    ok = _painter("32")  # green: a passed check
-    name = _painter("1;36")  # bold cyan: a skill's name
-    heading = _painter("1")  # bold: a table's header
-    dim = _painter("2")  # secondary detail, such as a problem's code
+    error = partialmethod(_sgr, "1;31")  # bold red: an error's label
+    warning = partialmethod(_sgr, "1;33")  # bold yellow: a warning's label
+    ok = partialmethod(_sgr, "32")  # green: a passed check
+    name = partialmethod(_sgr, "1;36")  # bold cyan: a skill's name
+    heading = partialmethod(_sgr, "1")  # bold: a table's header
+    dim = partialmethod(_sgr, "2")  # secondary detail, such as a problem's code
 
     def label(self, kind: str) -> str:
         """``error:`` or ``warning:`` (any other kind is left plain), styled."""
@@ -187,42 +181,32 @@ BAR_INTERVAL = 0.1
 """Seconds between redraws of a progress bar; the last step is always drawn."""
 
 
-class ProgressBar:
-    """``[#####          ] 120/400 skills``, redrawn in place, called with ``(done, total)``."""
-
-    def __init__(self, stream: TextIO, *, noun: str = "skills") -> None:
-        self._stream = stream
-        self._noun = noun
-        self._drawn_at: float | None = None
-
-    def __call__(self, done: int, total: int) -> None:
-        """Redraw the bar, unless drawn under :data:`BAR_INTERVAL` ago and not full."""
-        now = time.monotonic()
-        if done < total and self._drawn_at is not None and now - self._drawn_at < BAR_INTERVAL:
-            return
-        self._drawn_at = now
-        filled = BAR_WIDTH * done // total if total else BAR_WIDTH
-        self._stream.write(f"\r[{'#' * filled:<{BAR_WIDTH}}] {done}/{total} {self._noun}")
-        self._stream.flush()
-
-    def close(self) -> None:
-        """End the bar's line, if anything was drawn."""
-        if self._drawn_at is not None:
-            self._stream.write("\n")
-            self._stream.flush()
-            self._drawn_at = None
-
-
 @contextmanager
 def progress_bar(
     stream: TextIO, *, noun: str = "skills", quiet: bool = False
-) -> Iterator[ProgressBar | None]:
-    """A :class:`ProgressBar` on ``stream`` if a terminal (and not ``quiet``), else ``None``."""
+) -> Iterator[Callable[[int, int], None] | None]:
+    """A bar called with ``(done, total)``: ``[#####     ] 120/400 skills``, redrawn in place.
+
+    ``None`` when ``stream`` is no terminal, or ``quiet``.
+    """
     if quiet or not stream.isatty():
         yield None
         return
-    bar = ProgressBar(stream, noun=noun)
+    drawn_at: float | None = None
+
+    def draw(done: int, total: int) -> None:
+        nonlocal drawn_at
+        now = time.monotonic()
+        if done < total and drawn_at is not None and now - drawn_at < BAR_INTERVAL:
+            return
+        drawn_at = now
+        filled = BAR_WIDTH * done // total if total else BAR_WIDTH
+        stream.write(f"\r[{'#' * filled:<{BAR_WIDTH}}] {done}/{total} {noun}")
+        stream.flush()
+
     try:
-        yield bar
+        yield draw
     finally:
-        bar.close()
+        if drawn_at is not None:
+            stream.write("\n")
+            stream.flush()

@@ -10,14 +10,13 @@ import argparse
 import asyncio
 import logging
 import os
-import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from backends._base import Backend
 from backends._errors import SkillfsError, SkillNotFoundError, StorageError, UnsupportedSourceError
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
     from skills_core._trust.signing import TrustedKey
 
 T = TypeVar("T")
-Ts = TypeVarTuple("Ts")
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 """The example skills shipped in the package, read when a command gets no URL."""
@@ -358,31 +356,12 @@ def elsewhere_hint(location: str, folders: Sequence[str]) -> str:
 
 def run(main: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(main)``, with worker threads that never delay the end of the command."""
-    with asyncio.Runner(loop_factory=_Loop) as runner:
+    with asyncio.Runner() as runner:
+        runner.get_loop().set_default_executor(DaemonThreads())
         return runner.run(main)
 
 
-if sys.platform == "win32":
-    _EventLoop = asyncio.ProactorEventLoop
-else:
-    _EventLoop = asyncio.SelectorEventLoop
-
-
-class _Loop(_EventLoop):
-    """An event loop whose calls without an executor (``asyncio.to_thread``) use daemon threads."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._daemon_threads = DaemonThreads()
-
-    def run_in_executor(
-        self, executor: Executor | None, func: Callable[[*Ts], T], *args: *Ts
-    ) -> asyncio.Future[T]:
-        """Run ``func(*args)`` in ``executor``, else in a daemon thread."""
-        return super().run_in_executor(executor or self._daemon_threads, func, *args)
-
-
-class DaemonThreads(Executor):
+class DaemonThreads(ThreadPoolExecutor):  # asyncio takes no other kind of default executor
     """Runs each call in a new daemon thread; ``shutdown`` has nothing to wait for."""
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:

@@ -58,12 +58,6 @@ def escape_block_delimiters(text: str) -> str:
     return _DELIMITER.sub(r"[\\", text)  # a template's two backslashes write one
 
 
-def prompt_block(name: str, body: str, max_chars: int) -> str:
-    r"""``[skill:<name>]\n<body cut to max_chars characters>\n[/skill]``, delimiters escaped."""
-    name, body = escape_block_delimiters(name), escape_block_delimiters(body[:max_chars])
-    return f"[skill:{name}]\n{body}\n[/skill]"
-
-
 def select_skill_prompt_block(
     catalog: SkillCatalog,
     query: str,
@@ -72,11 +66,12 @@ def select_skill_prompt_block(
     *,
     selector: Selector = rank_skills,
 ) -> tuple[SkillMatch, str] | None:
-    """The top match for ``query`` and its prompt block; ``None`` when nothing matches."""
+    """The top match for ``query`` and its block (docs/choosing-skills.md), or ``None``."""
     for match in model_choices(selector, catalog, query, policy)[:1]:
         body = skill_body(catalog, match.name)
         if body is not None:  # None: removed by a refresh since it was selected
-            return match, prompt_block(match.name, body, max_chars)
+            name = escape_block_delimiters(match.name)
+            return match, f"[skill:{name}]\n{escape_block_delimiters(body[:max_chars])}\n[/skill]"
     return None
 
 
@@ -295,7 +290,10 @@ class ContextCoordinator(Generic[ToolT]):
         bound: dict[str, ToolT] = {}
         missing: list[str] = []
         for entry in dict.fromkeys(match.metadata.allowed_tools):
-            tool = self._lookup(entry)
+            tool = self._registry.resolve(entry)
+            name, detail = split_call(entry)
+            if tool is None and detail is not None:
+                tool = self._registry.resolve(name)
             if tool is None:
                 missing.append(entry)
             else:
@@ -309,10 +307,3 @@ class ContextCoordinator(Generic[ToolT]):
             match, body, list(bound), self.config.max_instruction_chars
         )
         return SkillContext(instruction, tuple(bound.values()), match, tuple(missing))
-
-    def _lookup(self, entry: str) -> ToolT | None:
-        tool = self._registry.resolve(entry)
-        name, detail = split_call(entry)
-        if tool is None and detail is not None:
-            tool = self._registry.resolve(name)
-        return tool

@@ -1,18 +1,8 @@
 """Words: how skills and requests are cut into tokens and terms, and bodies posted by word.
 
-Two rules cut text into tokens. adk-rust's, for :func:`~skills_core.context.select_skills`
-(:func:`tokenize`): runs of ASCII letters and digits, lowercased (``"Résumé"`` gives
-``["r", "sum"]``). Ranked search's, for every language (:func:`search_tokens`): the text is
-NFKC-normalised and casefolded (:func:`normal_text`); a token is a run of letters and digits of
-any script (Unicode categories L* and N*) with the combining marks (M*) that follow them; letters
-of scripts written without spaces (:data:`SPACELESS`: Han, kana, Hangul, Thai, Lao, Khmer,
-Myanmar) give overlapping bigrams, as search engines' CJK analysers do (a lone one gives
-itself). On ASCII text both rules cut the same tokens.
-
-Ranked search matches on *terms*: tokens less stopwords, reduced to their Snowball stem in the
-skill's language (:func:`skill_language`, English by default); a body's words are kept as
-tokens and met through :func:`stem_forms` or :class:`Languages`.
-
+Two cuts: adk-rust's (:func:`tokenize`: runs of ASCII letters and digits, lowercased) and ranked
+search's, for every language and the same on ASCII text (:func:`search_tokens`; docs/
+choosing-skills.md, "Every language"). Ranked search matches on *terms*: stems of tokens.
 :class:`Postings` has two implementations held equal by ``tests/context/test_body_words.py``:
 :data:`NATIVE`, the C extension, and :class:`PythonPostings` where it was not built
 (docs/benchmarks.md, "Second routes kept").
@@ -24,7 +14,6 @@ import itertools
 import logging
 import platform
 import re
-import string
 import sys
 import threading
 import unicodedata
@@ -35,9 +24,9 @@ from typing import Protocol
 
 import snowballstemmer
 
-_KEEP = frozenset((string.ascii_letters + string.digits).encode())
 _TABLE = bytes(
-    (code | 0x20 if chr(code).isalpha() else code) if code in _KEEP else 0x20 for code in range(256)
+    ord(char.lower()) if char.isascii() and char.isalnum() else 0x20
+    for char in map(chr, range(256))
 )
 """Maps ASCII letters to lowercase, digits to themselves, every other byte to a space."""
 
@@ -85,16 +74,11 @@ SPACELESS = (
     (0xF900, 0xFAFF),  # CJK compatibility ideographs
     (0x20000, 0x323AF),  # CJK extensions B-H
 )
-"""Code points of scripts written without spaces between words: their letters give bigrams.
-
-Hangul is here although Korean puts spaces between phrases: a phrase carries its particles
-("파일을", "파일에서"), and bigrams let "파일" meet both, as Lucene's CJK analyser does."""
+"""Code points of scripts written without spaces (Hangul too: docs/choosing-skills.md tells why)."""
 
 SEPARATOR, LETTER, MARK, SPACELESS_LETTER = 1, 2, 3, 4
 CLASSES = bytearray(sys.maxunicode + 1)
-"""Each code point's class for ranked search's cut (0: not looked up yet, see :func:`_learn`).
-
-The C extension reads this table too, so both cutters class every character alike."""
+"""Each code point's class (0: not met yet), read by both cutters, filled by :func:`normal_text`."""
 CLASSES[:128] = bytes(LETTER if chr(code).isalnum() else SEPARATOR for code in range(128))
 
 
@@ -108,40 +92,30 @@ def _class(char: str) -> int:
     return SPACELESS_LETTER if any(low <= code <= high for low, high in SPACELESS) else LETTER
 
 
-def _learn(text: str) -> str:
-    """``text``, once :data:`CLASSES` holds the class of each of its characters."""
+def normal_text(data: bytes) -> str:
+    """UTF-8 ``data`` NFKC-normalised and casefolded, its characters' classes in :data:`CLASSES`.
+
+    Casefolding can undo NFKC ("ǰ"), hence NFKC again. The C extension calls this on a
+    body's words that hold other characters than ASCII, joined by line feeds.
+    """
+    normal = unicodedata.normalize
+    text = normal("NFKC", normal("NFKC", data.decode("utf-8", "replace")).casefold())
     for char in set(text):
         if not CLASSES[ord(char)]:
             CLASSES[ord(char)] = _class(char)
     return text
 
 
-def normal_text(data: bytes) -> str:
-    """UTF-8 ``data`` NFKC-normalised and casefolded, its characters' classes learnt.
-
-    Casefolding can undo NFKC ("ǰ"), hence NFKC again. The C extension calls this on a
-    body's words that hold other characters than ASCII, joined by line feeds.
-    """
-    return _normal(data.decode("utf-8", "replace"))
-
-
-def _normal(text: str) -> str:
-    normal = unicodedata.normalize
-    return _learn(normal("NFKC", normal("NFKC", text).casefold()))
-
-
 def search_tokens(text: str) -> list[str]:
-    """Ranked search's tokens of ``text`` (see the module docstring), in order."""
-    if text.isascii():
-        return tokenize(text)
-    return _cut(_normal(text))
+    """Ranked search's tokens of ``text``: :func:`body_tokens` of its UTF-8, in order."""
+    return body_tokens(text.encode("utf-8", "surrogatepass"))
 
 
 _WORD_BYTES = re.compile(rb"[A-Za-z0-9\x80-\xff]+")
 
 
 def body_tokens(data: bytes) -> list[str]:
-    """Ranked search's tokens of UTF-8 ``data`` (:func:`search_tokens`' rule), in order.
+    """Ranked search's tokens of UTF-8 ``data``, in order.
 
     As the C extension does, only the words holding bytes past ASCII are normalised (all in
     one call), which gives the tokens of the whole text normalised (tested).
@@ -204,8 +178,8 @@ ENGLISH = "english"
 def skill_language(metadata: Mapping[str, str]) -> str:
     """The Snowball stemmer named by a skill's ``metadata.language``, English by default.
 
-    The value is an ISO 639-1 code (a region such as ``-AT`` ignored); a code Snowball has no
-    stemmer for (``ja``, ``zh``...) gives English, which leaves other scripts' words as they are.
+    The value is an ISO 639-1 code; a region (``de-AT``) is ignored, a code Snowball has no
+    stemmer for (``ja``) gives English.
     """
     code = metadata.get("language", "").strip().lower().replace("_", "-").split("-")[0]
     return LANGUAGES.get(code, ENGLISH)
@@ -384,7 +358,8 @@ class Postings(Protocol):
 
 
 SHELVES = 32
-"""Shelves of :class:`PythonPostings`: a word is looked for on the shelves holding it."""
+"""Shelves of :class:`PythonPostings`, each keeping the words its skills ever held: a word is
+looked for on the shelves holding it."""
 
 
 class PythonWordCounts:
@@ -409,11 +384,7 @@ class PythonWordCounts:
 
 
 class PythonPostings:
-    """:class:`Postings` in pure Python, for where the C extension was not built.
-
-    Each skill sits on one of :data:`SHELVES` shelves; each shelf keeps the words its skills
-    ever held.
-    """
+    """:class:`Postings` in pure Python, for where the C extension was not built."""
 
     def __init__(self) -> None:
         self._words: list[set[str]] = [set() for _ in range(SHELVES)]
@@ -454,7 +425,7 @@ class PythonPostings:
     def held(self, words: Iterable[str], /) -> list[str]:
         """See :meth:`Postings.held`."""
         asked = list(words)
-        found = self._held(asked)
+        found = set().union(*(shelf.intersection(asked) for shelf in self._words))
         return [word for word in asked if word in found]
 
     def counts(
@@ -488,9 +459,6 @@ class PythonPostings:
             raise IndexError("word index out of range")
         return self._own(counts).order()[at]
 
-    def _held(self, words: Collection[str]) -> set[str]:
-        return set().union(*(shelf.intersection(words) for shelf in self._words))
-
     def _holders(self, word: str) -> dict[str, int]:
         found: dict[str, int] = {}
         for words, bodies in zip(self._words, self._bodies, strict=True):
@@ -516,23 +484,18 @@ def _shelf(name: str) -> int:
     return hash(name) % SHELVES
 
 
-def _native() -> type[Postings] | None:
-    try:
-        from skills_core.context._body_words import Postings as Native
-    except ImportError:  # not built: no C compiler where it was installed
-        return None
-    return Native
-
-
-NATIVE: type[Postings] | None = _native()
+NATIVE: type[Postings] | None
 """The C implementation, or ``None`` where the extension was not built."""
+try:
+    from skills_core.context._body_words import Postings as NATIVE
+except ImportError:  # not built: no C compiler where it was installed
+    NATIVE = None
 
 EXPECTED_NATIVE = (
     sys.implementation.name == "cpython"
     and (sys.platform.startswith("linux") or sys.platform == "darwin")
     and platform.machine().lower() in {"x86_64", "amd64", "arm64", "aarch64"}
-)
-"""Where the C extension should build: CPython on Linux or macOS, x86_64 or arm64."""
+)  # where the C extension should build
 
 _logger = logging.getLogger(__name__)
 

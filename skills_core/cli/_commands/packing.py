@@ -139,7 +139,9 @@ def _run_packing(args: argparse.Namespace, packing: Packing[P]) -> int:
     if not packed.skills:
         print_message("warning", source.location, packing.empty)
     if args.json:
-        print_json({"source": source.location, **packing.record(packed)})
+        record = {"source": source.location, **packing.record(packed)}
+        skipped, warnings = problems_record(packed.skipped), problems_record(packed.warnings)
+        print_json({**record, "skipped": skipped, "warnings": warnings})
     else:
         print(packing.summary(packed))
     return exits.OK
@@ -177,8 +179,6 @@ def _bundle_record(bundle: Bundle) -> dict[str, Any]:
         "files": bundle.files,
         "bytes": len(bundle.data),
         "sha256": bundle.sha256,
-        "skipped": problems_record(bundle.skipped),
-        "warnings": problems_record(bundle.warnings),
     }
 
 
@@ -226,8 +226,6 @@ def _publication_record(published: Publication) -> dict[str, Any]:
         "skills": list(published.skills),
         "files": {path: len(data) for path, data in published.files.items()},
         "removed": list(published.removed),
-        "skipped": problems_record(published.skipped),
-        "warnings": problems_record(published.warnings),
     }
 
 

@@ -303,8 +303,7 @@ def run_prompt(args: argparse.Namespace) -> int:
 def configure_watch(parser: argparse.ArgumentParser) -> None:
     """Add the URL, ``--lock``, ``--interval``, ``--json`` and ``--no-cache``."""
     add_url_argument(parser, skill_folder=False)
-    add_flags(parser, "lock")
-    add_flags(parser, "interval", "json", "cache")
+    add_flags(parser, "lock", "interval", "json", "cache")
 
 
 def run_watch(args: argparse.Namespace) -> int:

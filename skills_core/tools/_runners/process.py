@@ -1,13 +1,7 @@
-"""ProcessRunner: a script as a plain subprocess of the agent, under a supervisor.
+"""ProcessRunner: a script as a plain subprocess of the agent, under a supervisor (docs/scripts.md).
 
-It isolates only the environment and the lifetime (docs/scripts.md). Both local runners start
-the supervisor (:func:`run_supervised`), which reports how the script ended on a status pipe:
-no answer means it never ran. Scratch folders are locked while in use; an agent's first run
-removes those a killed agent left behind.
-
-:func:`run_process` runs one command off the event loop: it leads its own process group and
-gets SIGTERM on timeout or cancellation, then SIGKILL with its group after a grace period; its
-output is capped.
+Both local runners start the supervisor (:func:`run_supervised`), which reports how the script
+ended on a status pipe: no answer means it never ran.
 """
 
 from __future__ import annotations
@@ -26,7 +20,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -50,15 +44,8 @@ class ProcessRunner:
             process_limit(run.policy.max_processes, user_wide=True) as limit,
         ):
             env = script_environment(run.env, run.folder, scratch)
-            command = run.command(run.folder)
-            supervisor = functools.partial(
-                supervisor_argv,
-                limit=limit,
-                parent=os.getpid(),
-                max_file_bytes=run.policy.max_scratch_bytes,
-                max_memory_bytes=run.policy.max_memory_bytes,
-            )
-            return await run_supervised(lambda fd: [*supervisor(fd), *command], run, env=env)
+            fsize = run.policy.max_scratch_bytes
+            return await run_supervised(run, limit, env=env, parent=os.getpid(), fsize=fsize)
 
     def __repr__(self) -> str:
         return "ProcessRunner()"
@@ -95,7 +82,9 @@ async def run_process(
 ) -> ProcessOutcome:
     """Run ``argv`` (no shell) in ``cwd`` with exactly ``env``, stopped after ``time_limit`` s.
 
-    ``max_output_bytes`` of stdout, and of stderr, are kept; ``pass_fds`` are inherited.
+    It leads its own process group and gets SIGTERM on timeout or cancellation, then SIGKILL
+    with its group after a grace period. ``max_output_bytes`` of stdout, and of stderr, are
+    kept; ``pass_fds`` are inherited.
 
     Raises:
         OSError: The command could not be started (no such program, bad folder).
@@ -172,41 +161,20 @@ SUPERVISOR = os.path.join(RUNNERS, "supervisor.py")
 _STATUS_BYTES = 4096
 
 
-def supervisor_argv(
-    status_fd: int,
+async def run_supervised(
+    run: ScriptRun,
     limit: ProcessLimit,
     *,
-    parent: int | None = None,
-    max_file_bytes: int | None = None,
-    max_memory_bytes: int | None = None,
-) -> list[str]:
-    """The supervisor's command line, up to and including the ``--`` before the command.
-
-    The supervisor reports on ``status_fd``, stops when ``parent`` dies, and gives the command
-    ``RLIMIT_FSIZE`` ``max_file_bytes`` and ``RLIMIT_AS`` ``max_memory_bytes``.
-    """
-    argv = [sys.executable, "-I", "-S", "-c", LAUNCH, RUNNERS, "--status-fd", str(status_fd)]
-    options = {
-        "--nproc": limit.nproc,
-        "--cgroup": limit.cgroup,
-        "--parent": parent,
-        "--fsize": max_file_bytes,
-        "--as": max_memory_bytes,
-    }
-    for option, value in options.items():
-        if value is not None:
-            argv += [option, str(value)]
-    return [*argv, "--"]
-
-
-async def run_supervised(
-    argv_for: Callable[[int], Sequence[str]],
-    run: ScriptRun,
-    *,
     env: Mapping[str, str],
+    wrapper: Sequence[str] = (),
     pass_fds: Sequence[int] = (),
+    parent: int | None = None,
+    fsize: int | None = None,
 ) -> ProcessOutcome:
-    """Run the command ``argv_for(status_fd)`` builds, and take its exit code from the status.
+    """Run ``run``'s command under the supervisor (inside ``wrapper``), exit code from its status.
+
+    The supervisor stops when ``parent`` dies and gives the command ``limit``, the policy's
+    ``RLIMIT_AS`` and ``RLIMIT_FSIZE`` ``fsize``.
 
     Raises:
         ScriptRunnerError: The supervisor never reported (its wrapper failed to start).
@@ -214,8 +182,20 @@ async def run_supervised(
     """
     status_read, status_write = os.pipe()
     try:
+        argv = [*wrapper, sys.executable, "-I", "-S", "-c", LAUNCH, RUNNERS]
+        options = {
+            "--status-fd": status_write,
+            "--nproc": limit.nproc,
+            "--cgroup": limit.cgroup,
+            "--parent": parent,
+            "--fsize": fsize,
+            "--as": run.policy.max_memory_bytes,
+        }
+        for option, value in options.items():
+            if value is not None:
+                argv += [option, str(value)]
         outcome = await run_process(
-            argv_for(status_write),
+            [*argv, "--", *run.command(run.folder)],
             cwd=run.folder,
             env=env,
             time_limit=run.policy.timeout,

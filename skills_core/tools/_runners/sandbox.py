@@ -26,7 +26,6 @@ from skills_core.tools._runners.process import (
     process_limit,
     run_supervised,
     script_environment,
-    supervisor_argv,
 )
 
 logger = logging.getLogger("skillfs.scripts")
@@ -93,14 +92,11 @@ class SandboxRunner:
                 arguments = await asyncio.to_thread(
                     sandbox_arguments, run, limit=limit, path=env.get("PATH"), accounts=accounts
                 )
-                command = run.command(run.folder)
-                supervisor = functools.partial(
-                    supervisor_argv, limit=limit, max_memory_bytes=run.policy.max_memory_bytes
-                )
                 return await run_supervised(
-                    lambda fd: [bwrap, *arguments, "--", *supervisor(fd), *command],
                     run,
+                    limit,
                     env=env,
+                    wrapper=[bwrap, *arguments, "--"],
                     pass_fds=tuple(accounts.values()),
                 )
             finally:
