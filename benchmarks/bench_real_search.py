@@ -1,6 +1,7 @@
 """What the model gets from search, measured on real skill collections you bring.
 
-Run: ``python -m benchmarks.bench_real_search COLLECTIONS REQUESTS [--against REF ...]``.
+Run: ``python -m benchmarks.bench_real_search COLLECTIONS REQUESTS [--against REF ...]
+[--embedder MODEL]``.
 
 ``COLLECTIONS`` is a folder holding skill folders at any depth (every ``SKILL.md`` below it is
 one skill, named after its folder; the first of two equal names wins), for example checkouts of
@@ -16,6 +17,12 @@ recall@1, recall@3 and MRR of the answerable requests and how many have their sk
 the first 5 (what the ``search_skills`` tool returns by default); how many have their skill
 first and marked ``strong``; how many requests no skill fits get a ``strong`` result among
 the first 5.
+
+With ``--embedder`` (a folder :func:`~skills_core.context.load_embedder` reads, or a BERT
+sentence-transformers folder holding ``model.safetensors``, exported to ONNX first by
+:mod:`benchmarks.bert_onnx`), the same for the hybrid (this checkout's search fused with the
+model at the default dense weight), and what embedding costs: CPU and wall time per skill
+(batches of 32, as the index embeds them) and per request, and the model's resident memory.
 """
 
 from __future__ import annotations
@@ -24,13 +31,15 @@ import argparse
 import asyncio
 import json
 import math
+import tempfile
+import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from backends import MemoryBackend
 from skills_core import SkillCatalog
-from skills_core.context import SelectionPolicy, rank_skills
+from skills_core.context import Embedder, SelectionPolicy, load_embedder, rank_skills
 
 EVERY_SKILL = SelectionPolicy(top_k=100_000, min_score=0.0)
 TOP = 5
@@ -80,13 +89,57 @@ def figures(rank: Ranking, requests: list[tuple[str, str | None]]) -> dict[str, 
     }
 
 
-def shipped(catalog: SkillCatalog) -> Ranking:
+def shipped(catalog: SkillCatalog, policy: SelectionPolicy = EVERY_SKILL) -> Ranking:
     """Ranked search of the checkout imported."""
     return lambda request: [
         (m.name, m.strength == "strong")
-        for m in rank_skills(catalog, request, EVERY_SKILL)
+        for m in rank_skills(catalog, request, policy)
         if m.score > 0
     ]
+
+
+def resident_mb() -> float:
+    status = Path("/proc/self/status").read_text()
+    return int(status.split("VmRSS:")[1].split()[0]) / 1024
+
+
+def embedding_cost(catalog: SkillCatalog, folder: Path, requests: list[str]) -> Embedder:
+    """Load the model, embed every skill into the search index and each request; print costs."""
+    from skills_core.context import search_index
+    from skills_core.context._embed import embedding_text
+
+    if (folder / "model.safetensors").exists():
+        from benchmarks.bert_onnx import export
+
+        folder = export(folder, Path(tempfile.mkdtemp()))
+    before = resident_mb()
+    embedder = load_embedder(folder)
+    loaded = resident_mb()
+    texts = [
+        embedding_text(e.metadata)
+        for e in catalog.snapshot.loaded.values()
+        if e.metadata is not None and e.metadata.model_invocable
+    ]
+    vectors = search_index(catalog)._vectors(embedder)  # what a search fills
+    cpu, wall = time.process_time(), time.perf_counter()
+    vectors.embed_missing(texts)
+    skill_cpu, skill_wall = time.process_time() - cpu, time.perf_counter() - wall
+    cpu, wall = time.process_time(), time.perf_counter()
+    for request in requests:
+        embedder.embed([request])
+    asked_cpu, asked_wall = time.process_time() - cpu, time.perf_counter() - wall
+    n, m = len(texts), len(requests)
+    print(
+        f"embedding {n} skills (name and description): {1000 * skill_cpu / n:.1f} ms CPU, "
+        f"{1000 * skill_wall / n:.1f} ms wall a skill; {skill_cpu * 1000 / n:.1f} s CPU, "
+        f"{skill_wall * 1000 / n:.1f} s wall per 1,000 skills"
+    )
+    print(
+        f"embedding {m} requests: {1000 * asked_cpu / m:.1f} ms CPU, "
+        f"{1000 * asked_wall / m:.1f} ms wall a request; runtime and model "
+        f"{loaded - before:.0f} MB resident once loaded, {resident_mb() - before:.0f} MB after"
+    )
+    return embedder
 
 
 class PlainBM25:
@@ -158,6 +211,7 @@ def main() -> None:
     parser.add_argument("requests", type=Path)
     parser.add_argument("--against", nargs="*", default=[], help="git refs or checkout folders")
     parser.add_argument("--json", action="store_true", help="this checkout's figures as JSON")
+    parser.add_argument("--embedder", type=Path, help="a model folder: also rank the hybrid")
     args = parser.parse_args()
     catalog = load_collections(args.collections)
     splits = load_requests(args.requests)
@@ -173,6 +227,13 @@ def main() -> None:
             paths = (str(args.collections.resolve()), str(args.requests.resolve()))
             results[ref] = run_case(Path(__file__), folder, *paths, "--json")
     results["this checkout"] = ours
+    if args.embedder:
+        asked = [request for requests in splits.values() for request, _ in requests]
+        embedder = embedding_cost(catalog, args.embedder, asked)
+        hybrid = shipped(catalog, SelectionPolicy(top_k=100_000, min_score=0.0, embedder=embedder))
+        results["this checkout + dense"] = {
+            split: figures(hybrid, asked) for split, asked in splits.items()
+        }
     plain = PlainBM25(catalog)
     results["plain BM25"] = {split: figures(plain.rank, asked) for split, asked in splits.items()}
     print(f"{len(catalog)} skills; {TOP} results by default")

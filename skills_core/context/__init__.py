@@ -2,9 +2,9 @@
 
 Framework-neutral (no google.adk import): how text is cut into words (``words``), values
 derived from each skill (``derived``), adk-rust's scorer (``selection``), ranked search
-(``search``), catalogs within a character budget (``budget``), a skill chosen for a turn by
-injection or the context coordinator (``turns``), and instruction files as skills
-(``instructions``).
+(``search``) and its semantic half (``embed``), catalogs within a character budget
+(``budget``), a skill chosen for a turn by injection or the context coordinator (``turns``),
+and instruction files as skills (``instructions``).
 
 >>> from skills_core.context import SelectionPolicy, rank_skills, select_skills
 
@@ -21,6 +21,7 @@ from backends._lazy import lazy_exports
 if TYPE_CHECKING:
     from skills_core._format.matching import validate_paths
     from skills_core.context._budget import ListingPolicy, SkillFilter, catalog_prompt
+    from skills_core.context._embed import Embedder, load_embedder
     from skills_core.context._instructions import instruction_documents, instruction_skills
     from skills_core.context._search import rank_skills, search_index
     from skills_core.context._selection import SelectionPolicy, select_skills
@@ -44,12 +45,14 @@ _TURNS = (
     "ValidationMode",
 )
 _EXPORTS = {
+    "Embedder": "skills_core.context._embed",
     "ListingPolicy": "skills_core.context._budget",
     "SelectionPolicy": "skills_core.context._selection",
     "SkillFilter": "skills_core.context._budget",
     "catalog_prompt": "skills_core.context._budget",
     "instruction_documents": "skills_core.context._instructions",
     "instruction_skills": "skills_core.context._instructions",
+    "load_embedder": "skills_core.context._embed",
     "rank_skills": "skills_core.context._search",
     "search_index": "skills_core.context._search",
     "select_skills": "skills_core.context._selection",
@@ -63,6 +66,7 @@ __all__ = [
     "ByTag",
     "ContextCoordinator",
     "CoordinatorConfig",
+    "Embedder",
     "ListingPolicy",
     "SelectionPolicy",
     "SkillFilter",
@@ -71,6 +75,7 @@ __all__ = [
     "catalog_prompt",
     "instruction_documents",
     "instruction_skills",
+    "load_embedder",
     "rank_skills",
     "search_index",
     "select_skills",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from skills_core._catalog.catalog import format_available_skills
 from skills_core._format.models import SkillMetadata
 from skills_core._tool_table import DEFAULT_NAMES, LOAD_SKILL, SEARCH_SKILLS, ToolNames
-from skills_core.context._selection import TagFilter, skill_tags
+from skills_core.context._selection import SelectionPolicy, TagFilter, skill_tags
 
 if TYPE_CHECKING:
     from skills_core._catalog.catalog import SkillCatalog
@@ -338,17 +338,30 @@ class ListingPolicy:
         budget: The most characters a listing may take; ``None`` for no limit.
         search: Whether the reader has ``search_skills`` (notes point to it, a listing over
             budget may name only some skills); ``None``: when there is a ``budget``.
+        ranking: How ``search_skills`` ranks, e.g. ``SelectionPolicy(embedder=...)``; its
+            ``top_k`` is the call's ``limit``, its tags this listing's.
     """
 
     budget: int | None = None
     include_tags: Sequence[str] = ()
     exclude_tags: Sequence[str] = ()
     search: bool | None = None
+    ranking: SelectionPolicy | None = None
 
     @property
     def searches(self) -> bool:
         """Whether ``search_skills`` is offered."""
         return self.budget is not None if self.search is None else self.search
+
+    def search_policy(self, limit: int) -> SelectionPolicy:
+        """What ``search_skills`` ranks by: :attr:`ranking`, ``limit`` skills, these tags."""
+        include, exclude = self.include_tags, self.exclude_tags
+        return replace(
+            self.ranking or SelectionPolicy(),
+            top_k=limit,
+            include_tags=include,
+            exclude_tags=exclude,
+        )
 
     def skill_filter(self, context_path: str | None = None) -> SkillFilter:
         """The filter for a listing made while ``context_path`` is worked on."""

@@ -290,8 +290,8 @@ def skill_body(catalog: SkillCatalog, name: str) -> str | None:
     if entry is None or not entry.loaded:
         return None
     if not entry.raw:
-        loop = _LOOP.get()
-        if loop is None or _in_event_loop():
+        loop = caller_loop()
+        if loop is None:
             raise BodiesNotRead(
                 f"{catalog.backend.location} does not hold the body of {name!r}: select with "
                 "the async adapters (AutoSkillsPlugin, SkillContextProvider) or run_selection()"
@@ -302,6 +302,12 @@ def skill_body(catalog: SkillCatalog, name: str) -> str | None:
             logger.warning("%s: left out, its body could not be read: %s", entry.location, exc)
             return None
     return entry.body.strip()
+
+
+def caller_loop() -> asyncio.AbstractEventLoop | None:
+    """The loop of the :func:`run_with_bodies` whose worker thread this is (``None`` elsewhere)."""
+    loop = _LOOP.get()
+    return None if loop is None or _in_event_loop() else loop
 
 
 def _body(entry: CatalogEntry) -> bytes:

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import islice
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from skills_core._catalog.cache import code_version
 from skills_core._catalog.catalog import SkillCatalog
@@ -55,6 +55,9 @@ from skills_core.context._words import (
     stem_forms,
     terms,
 )
+
+if TYPE_CHECKING:
+    from skills_core.context._embed import Embedder, SkillVectors
 
 R = TypeVar("R")
 
@@ -156,6 +159,8 @@ class SkillSearchIndex:
         self._total_length = 0
         self._bar: float | None = None  # the strong bar, set on first use
         self._changes = 0  # skills added or removed since the bar was set
+        self._version = 0  # changes with the skills indexed
+        self._dense: SkillVectors | None = None  # the last embedder's vectors
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -187,26 +192,37 @@ class SkillSearchIndex:
     def search(self, query: str, policy: SelectionPolicy | None = None) -> list[SkillMatch]:
         """The skills best fitting ``query``, best first (default policy: :data:`SEARCH_POLICY`).
 
-        A query without terms finds nothing, unless the policy includes tags: then every skill
-        carrying them scores 0.
+        A query without terms finds nothing, unless the policy includes tags (then every skill
+        carrying them scores 0) or names an embedder. With an embedder, the scores are fused
+        ones over every skill; a skill's lexical score alone makes it strong.
 
         Raises:
             BodiesNotRead: Skills to index hold no body: use :meth:`search_async`.
         """
         policy = policy or SEARCH_POLICY
         tags = TagFilter(policy.include_tags, policy.exclude_tags)
+        dense = None if policy.embedder is None else self._vectors(policy.embedder)
+        if dense is not None:
+            dense.prepare()
         with self._lock:
             self._sync()
             held = self._saturated
             terms = Counter(self._languages.query_terms(query[:MAX_QUERY_CHARS], held))
             if len(terms) > MAX_QUERY_TERMS:
                 terms = Counter(dict(islice(terms.items(), MAX_QUERY_TERMS)))
-            if policy.top_k <= 0 or (not terms and not tags.include):
+            if policy.top_k <= 0 or not (terms or tags.include or (dense and query.strip())):
                 return []
-            scores = self._scores(terms) if terms else dict.fromkeys(self._indexed, 0.0)
+            scores = lexical = self._scores(terms) if terms else dict.fromkeys(self._indexed, 0.0)
+            if dense is not None and query.strip() and self._indexed:
+                from skills_core.context._embed import fuse
+
+                indexed = ((name, skill.metadata) for name, skill in self._indexed.items())
+                names, rows = dense.matrix(self._version, indexed)
+                similarity = dense.similarity(query[:MAX_QUERY_CHARS], rows)
+                scores = fuse(names, lexical, similarity, policy.dense_weight)
             bar = self._strong_bar()
             skills = self._indexed
-            if tags or policy.min_score is not None:
+            if tags or policy.min_score is not None or scores is not lexical:
                 scores = {
                     name: score
                     for name, score in scores.items()
@@ -214,7 +230,7 @@ class SkillSearchIndex:
                     and (not tags or tags.allows(skills[name].tags))
                 }  # else every score is above 0 and every skill may be found
             return [
-                skills[name].match(score, STRONG if score > bar else WEAK)
+                skills[name].match(score, STRONG if lexical.get(name, 0.0) > bar else WEAK)
                 for name, score in ranked_scores(scores, policy.top_k)
             ]
 
@@ -227,6 +243,15 @@ class SkillSearchIndex:
     async def read_bodies(self) -> int:
         """Read the bodies the next sync indexes that the catalog does not hold; how many."""
         return await self._skills.read_bodies()
+
+    def _vectors(self, embedder: Embedder) -> SkillVectors:
+        """The vectors of ``embedder``'s model (those of another model are dropped)."""
+        from skills_core.context._embed import SkillVectors
+
+        dense = self._dense
+        if dense is None or dense.embedder.identity != embedder.identity:
+            dense = self._dense = SkillVectors(self.catalog, embedder)
+        return dense
 
     def _index_skill(
         self, name: str, entry: CatalogEntry, metadata: SkillMetadata, body: bytes
@@ -354,6 +379,7 @@ class SkillSearchIndex:
         self._words.add({skill.name: skill.body for skill in added})
         self._descriptions.add({skill.name: skill.described for skill in added})
         self._changes += len(added) + len(removed)
+        self._version += 1
 
     def _body_words(self, skill: IndexedSkill) -> list[str]:
         """The distinct words of a skill's description and body, for a language but English."""

@@ -10,13 +10,16 @@ import math
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from skills_core._catalog.catalog import SkillCatalog
 from skills_core._catalog.entries import CatalogEntry
 from skills_core._format.models import SkillMetadata
 from skills_core.context._derived import DerivedSkills
 from skills_core.context._words import tokenize, tokenize_bytes
+
+if TYPE_CHECKING:
+    from skills_core.context._embed import Embedder
 
 MIN_SCORE = 1.0
 """adk-rust's default lowest score."""
@@ -46,14 +49,21 @@ class SelectionPolicy:
             :func:`select_skills`, any shared term for ranked search (strong ones only for
             mechanisms acting without the model: :func:`confident`).
         exclude_tags: Skills carrying any of these tags never match (wins over include).
+        embedder: Ranked search fuses its lexical score with this model's similarity
+            (semantic retrieval; :func:`select_skills` ignores it).
+        dense_weight: The similarity's share of the fused score, from 0 to 1.
     """
 
     top_k: int = 1
     min_score: float | None = None
     include_tags: Sequence[str] = ()
     exclude_tags: Sequence[str] = ()
+    embedder: Embedder | None = None
+    dense_weight: float = 0.5
 
     def __post_init__(self) -> None:
+        if not 0 <= self.dense_weight <= 1:
+            raise ValueError(f"dense_weight must be from 0 to 1, not {self.dense_weight!r}")
         for tags in (self.include_tags, self.exclude_tags):
             if isinstance(tags, str):
                 raise TypeError(f"tags must be a sequence of strings, not the string {tags!r}")

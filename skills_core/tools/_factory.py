@@ -28,7 +28,6 @@ from skills_core._tool_table import (
 )
 from skills_core.context._budget import ListingPolicy
 from skills_core.context._search import search_index
-from skills_core.context._selection import SelectionPolicy
 from skills_core.tools._content import (
     ROOT_FOLDERS,
     ContentBuilder,
@@ -183,14 +182,14 @@ class SkillTools:
 
     @traced
     async def search_skills(self, query: Any, limit: Any = DEFAULT_SEARCH_LIMIT) -> ToolResult:
-        """The skills sharing a term with ``query``, best first, each ``strong`` or ``weak``."""
+        """The skills fitting ``query``, best first, each ``strong`` or ``weak`` (ListingPolicy)."""
         if problem := require_text(query=query):
             return problem
         limit = whole_number(limit)
         if limit is None or not 1 <= limit <= MAX_SEARCH_LIMIT:
             message = f"argument 'limit' must be a whole number from 1 to {MAX_SEARCH_LIMIT}"
             return tool_error(INVALID_ARGUMENTS, message)
-        policy = SelectionPolicy(top_k=limit)
+        policy = self.listing.search_policy(limit)
         matches = await search_index(self.catalog).search_async(query, policy)
         found = [
             {

@@ -264,3 +264,6 @@ async def test_filters_apply_before_the_budget() -> None:
     tools = SkillTools(catalog, listing=ListingPolicy(exclude_tags=["wip"]))
     result = await tools.list_skills(context_path="src/app.py")
     assert [item["name"] for item in result["skills"]] == ["python-style", "release"]
+    searching = SkillTools(catalog, listing=ListingPolicy(exclude_tags=["wip"], search=True))
+    found = await searching.search_skills("drafts releases")
+    assert [item["name"] for item in found["skills"]] == ["release"]  # search hides what lists do
