@@ -49,7 +49,6 @@ class Embedder(Protocol):
 
     def embed(self, texts: Sequence[str]) -> Sequence[Sequence[float]]:
         """One vector per text, all of one length (normalised or not)."""
-        ...
 
 
 def load_embedder(path: str | os.PathLike[str]) -> Embedder:
